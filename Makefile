@@ -1,0 +1,98 @@
+# hrpplan — every entry point of the project.
+#
+#   make            build/libdistance.a, build/libplanner.a, build/hrpplan, build/run_tests
+#   make deps       install the Debian packages the build needs (tools/install-deps.sh)
+#   make run        deps + build + plan the default scenario (until the planner lands: hrpplan --help)
+#   make test       deps + build + run every Check suite
+#   make asan       the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
+#   make clean      remove build/ and nothing else
+#
+# Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/*.c (but the
+# entry point planner/hrpplan_main.c) -> libplanner.a, tests/check_*.c -> build/run_tests.
+# A test file tests/check_<name>.c defines `Suite *<name>_suite(void)`; the runner lists
+# them from the file names, so adding a suite needs no edit here.
+
+BUILD    ?= build
+CC       ?= cc
+PKGS     := nlopt lapacke yaml-0.1 openblas
+# pkg-config is asked lazily (=): `make deps` may have just installed the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) check 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+OPT      ?= -O2
+SAN      ?=
+CFLAGS   ?=
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
+            -Idistance -Iplanner $(SAN)
+CPPFLAGS += -MMD -MP
+LDLIBS   += -lm -lpthread
+
+DST_SRC  := $(sort $(wildcard distance/*.c))
+PLN_SRC  := $(sort $(filter-out planner/hrpplan_main.c,$(wildcard planner/*.c)))
+TEST_SRC := $(sort $(wildcard tests/check_*.c))
+TEST_SUITES := $(patsubst tests/check_%.c,%,$(filter-out tests/check_main.c,$(TEST_SRC)))
+
+DST_OBJ  := $(DST_SRC:%.c=$(BUILD)/%.o)
+PLN_OBJ  := $(PLN_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/planner/hrpplan_main.o
+
+.PHONY: all deps run test asan clean check-run
+all: $(BUILD)/libdistance.a $(BUILD)/libplanner.a $(BUILD)/hrpplan $(BUILD)/run_tests
+
+deps:
+	@./tools/install-deps.sh
+
+# The recursive $(MAKE) re-reads pkg-config after deps may have installed things.
+run: deps
+	@$(MAKE) --no-print-directory all
+	@./$(BUILD)/hrpplan --help
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(BUILD)/run_tests $(BUILD)/hrpplan
+	@cd $(CURDIR) && HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan ./$(BUILD)/run_tests
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    $(MAKE) --no-print-directory BUILD=build/asan check-run
+
+clean:
+	rm -rf build
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/libdistance.a: $(DST_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libplanner.a: $(PLN_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/hrpplan: $(MAIN_OBJ) $(BUILD)/libplanner.a $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# The suite list is generated from the test file names; rewritten only when it changes.
+$(BUILD)/tests/suites.inc: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(foreach s,$(TEST_SUITES),'SUITE($(s))') > $@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(BUILD)/tests/check_main.o: $(BUILD)/tests/suites.inc
+$(BUILD)/tests/check_main.o: CFLAGS += -I$(BUILD)/tests
+
+$(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libplanner.a $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) $(LDLIBS)
+
+.PHONY: FORCE
+FORCE:
+
+-include $(DST_OBJ:.o=.d) $(PLN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

@@ -1,0 +1,34 @@
+/* dst.h — the public contract of the distance library (libdistance.a).
+ *
+ * distance/ computes static and continuous distances between rigid shapes. It knows
+ * nothing about robots, B-splines or optimisers: a moving shape is given by its
+ * geometry and by polynomial motion over a time interval [t0, t1] with a rigorous
+ * enclosure. Every kernel is pure: inputs and outputs are structs, the result carries a
+ * status enum, and nothing is allocated or kept in global state during a query.
+ * Lengths are metres, times seconds, angles radians. planner/ depends on distance/,
+ * never the other way round. */
+#ifndef DST_H
+#define DST_H
+
+#include "dst_tolerance.h"
+
+/* Outcome of a distance query. */
+typedef enum DstStatus {
+    DST_OK = 0,            /* query answered */
+    DST_SEPARATED,         /* shapes apart: signed distance > 0 */
+    DST_TOUCHING,          /* signed distance == 0 within tolerance */
+    DST_PENETRATING,       /* shapes overlap: signed distance < 0 */
+    DST_CERTIFIED,         /* continuous query: [lower, upper] certified, upper - lower <= eps */
+    DST_NOT_CERTIFIED,     /* continuous query answered, but no certified bound (e.g. GSS) */
+    DST_ITER_LIMIT,        /* iteration cap, not the tolerance, ended the search; bounds still valid */
+    DST_INVALID_INPUT,     /* NaN/inf, negative radius, t1 < t0, ... : nothing computed */
+    DST_FAILED             /* numerical failure: nothing usable computed */
+} DstStatus;
+
+/* Name of a status, a static string ("separated", "certified", ...); never NULL. */
+const char *dst_status_string(DstStatus status);
+
+/* Version string of the library, e.g. "0.1.0". */
+const char *dst_version(void);
+
+#endif /* DST_H */

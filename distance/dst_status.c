@@ -1,0 +1,23 @@
+/* dst_status.c — status names of the distance library. */
+#include "dst.h"
+
+const char *dst_status_string(DstStatus status)
+{
+    switch (status) {
+    case DST_OK: return "ok";
+    case DST_SEPARATED: return "separated";
+    case DST_TOUCHING: return "touching";
+    case DST_PENETRATING: return "penetrating";
+    case DST_CERTIFIED: return "certified";
+    case DST_NOT_CERTIFIED: return "not_certified";
+    case DST_ITER_LIMIT: return "iteration_limit";
+    case DST_INVALID_INPUT: return "invalid_input";
+    case DST_FAILED: return "failed";
+    }
+    return "unknown";
+}
+
+const char *dst_version(void)
+{
+    return "0.1.0";
+}

@@ -1,0 +1,296 @@
+/* check_pln_cli.c — tests of planner/pln_cli.c: parsing, help, exit codes, and the
+ * real hrpplan process (its path comes from $HRPPLAN_BIN, set by `make test`). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check_util.h"
+#include "pln_cli.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* parses a literal argv; returns the status, message in err. */
+static PlnStatus parse(int argc, char *const *argv, PlnCliArgs *args, char *err)
+{
+    return pln_cli_parse(argc, argv, args, err, 512);
+}
+
+START_TEST(test_parse_plan_defaults)
+{
+    char *argv[] = {"hrpplan", "plan", "s.yaml"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_PLAN);
+    ck_assert_str_eq(a.scenario, "s.yaml");
+    ck_assert_ptr_null(a.out_dir);
+    ck_assert_int_eq(a.method, PLN_METHOD_HYBRID);
+    ck_assert_int_eq(a.threads, 1);
+    ck_assert_int_eq(a.no_collision, 0);
+    ck_assert_int_eq(a.quiet, 0);
+}
+END_TEST
+
+START_TEST(test_parse_plan_all_options)
+{
+    char *argv[] = {"hrpplan", "plan", "-o", "dir", "--no-collision", "--method=ca",
+                    "--threads", "2", "-q", "s.yaml", "--dump-queries", "q.bin"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_str_eq(a.out_dir, "dir");
+    ck_assert_int_eq(a.no_collision, 1);
+    ck_assert_int_eq(a.method, PLN_METHOD_CA);
+    ck_assert_int_eq(a.threads, 2);
+    ck_assert_int_eq(a.quiet, 1);
+    ck_assert_str_eq(a.scenario, "s.yaml");
+    ck_assert_str_eq(a.dump_queries, "q.bin");
+}
+END_TEST
+
+START_TEST(test_parse_methods)
+{
+    const char *names[] = {"hybrid", "gss", "ca", "sampling"};
+    for (int i = 0; i < 4; ++i) {
+        PlnMethod m;
+        ck_assert_int_eq(pln_method_from_string(names[i], &m), PLN_OK);
+        ck_assert_str_eq(pln_method_string(m), names[i]);
+    }
+    PlnMethod m;
+    ck_assert_int_eq(pln_method_from_string("HYBRID", &m), PLN_ERR_USAGE);
+    ck_assert_int_eq(pln_method_from_string(NULL, &m), PLN_ERR_USAGE);
+}
+END_TEST
+
+START_TEST(test_parse_check_and_robot)
+{
+    char *c[] = {"hrpplan", "check", "s.yaml", "t.pos"};
+    char *r[] = {"hrpplan", "robot", "robots/hrp2.yaml"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(c), c, &a, err), PLN_OK);
+    ck_assert_str_eq(a.scenario, "s.yaml");
+    ck_assert_str_eq(a.trajectory, "t.pos");
+    ck_assert_int_eq(parse(ARGC(r), r, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_ROBOT);
+    ck_assert_str_eq(a.robot, "robots/hrp2.yaml");
+}
+END_TEST
+
+START_TEST(test_parse_export)
+{
+    char *argv[] = {"hrpplan", "export", "t.json", "--format", "ros", "--rate", "500",
+                    "-o", "t.yaml", "--force"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_int_eq(a.format, PLN_FORMAT_ROS);
+    ck_assert(a.rate_hz == 500.0);
+    ck_assert_str_eq(a.output, "t.yaml");
+    ck_assert_int_eq(a.force, 1);
+}
+END_TEST
+
+START_TEST(test_parse_export_defaults_rate_200)
+{
+    char *argv[] = {"hrpplan", "export", "t.json", "--format=pos", "-o", "t.pos"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert(a.rate_hz == 200.0);
+}
+END_TEST
+
+START_TEST(test_parse_double_dash)
+{
+    char *argv[] = {"hrpplan", "robot", "--", "-strange-name.yaml"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_str_eq(a.robot, "-strange-name.yaml");
+}
+END_TEST
+
+START_TEST(test_parse_help_and_version)
+{
+    char *h[] = {"hrpplan", "--help"};
+    char *hp[] = {"hrpplan", "plan", "--help"};
+    char *hh[] = {"hrpplan", "help", "export"};
+    char *v[] = {"hrpplan", "--version"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(h), h, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_HELP);
+    ck_assert_int_eq(parse(ARGC(hp), hp, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_PLAN);
+    ck_assert_int_eq(a.help, 1);
+    ck_assert_int_eq(parse(ARGC(hh), hh, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_EXPORT);
+    ck_assert_int_eq(a.help, 1);
+    ck_assert_int_eq(parse(ARGC(v), v, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_VERSION);
+}
+END_TEST
+
+/* one usage mistake per row: argv, and a fragment the message must contain */
+typedef struct BadCase {
+    int argc;
+    char *argv[8];
+    const char *fragment;
+} BadCase;
+
+static const BadCase BAD[] = {
+    {1, {"hrpplan"}, "no command"},
+    {2, {"hrpplan", "frobnicate"}, "unknown command 'frobnicate'"},
+    {3, {"hrpplan", "help", "frobnicate"}, "unknown command"},
+    {2, {"hrpplan", "plan"}, "missing argument"},
+    {3, {"hrpplan", "check", "s.yaml"}, "missing argument"},
+    {4, {"hrpplan", "plan", "a.yaml", "b.yaml"}, "unexpected argument 'b.yaml'"},
+    {4, {"hrpplan", "plan", "s.yaml", "--bogus"}, "unknown option '--bogus'"},
+    {4, {"hrpplan", "robot", "r.yaml", "--method=ca"}, "unknown option"},
+    {3, {"hrpplan", "plan", "-o"}, "needs a value"},
+    {5, {"hrpplan", "plan", "s.yaml", "--method", "fast"}, "--method 'fast'"},
+    {5, {"hrpplan", "plan", "s.yaml", "--threads", "0"}, "--threads '0'"},
+    {5, {"hrpplan", "plan", "s.yaml", "--threads", "2x"}, "--threads '2x'"},
+    {5, {"hrpplan", "plan", "s.yaml", "--threads", ""}, "--threads ''"},
+    {4, {"hrpplan", "plan", "s.yaml", "--no-collision=1"}, "takes no value"},
+    {5, {"hrpplan", "plan", "s.yaml", "-o", ""}, "--output is empty"},
+    {7, {"hrpplan", "export", "t.json", "--format", "pos", "--rate", "-5"}, "--rate '-5'"},
+    {7, {"hrpplan", "export", "t.json", "--format", "pos", "--rate", "nan"}, "--rate 'nan'"},
+    {7, {"hrpplan", "export", "t.json", "--format", "pos", "--rate", "inf"}, "--rate 'inf'"},
+    {5, {"hrpplan", "export", "t.json", "--format", "mp4"}, "--format 'mp4'"},
+    {5, {"hrpplan", "export", "t.json", "-o", "x.pos"}, "--format is required"},
+    {5, {"hrpplan", "export", "t.json", "--format", "csv"}, "-o FILE is required"},
+};
+
+START_TEST(test_parse_usage_mistakes)
+{
+    const BadCase *b = &BAD[_i];
+    PlnCliArgs a;
+    char err[512] = "";
+    ck_assert_int_eq(parse(b->argc, b->argv, &a, err), PLN_ERR_USAGE);
+    ck_assert_msg(strstr(err, b->fragment) != NULL, "case %d: message '%s' lacks '%s'", _i, err,
+                  b->fragment);
+    ck_assert_int_eq(pln_status_exit_code(PLN_ERR_USAGE), PLN_EXIT_BAD_INPUT);
+}
+END_TEST
+
+/* runs pln_cli_main in-process, capturing both streams into out/errs buffers. */
+static int run_main(int argc, char *const *argv, char *out, char *errs, size_t size)
+{
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    int code;
+    size_t n;
+    ck_assert_ptr_nonnull(fo);
+    ck_assert_ptr_nonnull(fe);
+    code = pln_cli_main(argc, argv, fo, fe);
+    rewind(fo);
+    rewind(fe);
+    n = fread(out, 1, size - 1, fo);
+    out[n] = '\0';
+    n = fread(errs, 1, size - 1, fe);
+    errs[n] = '\0';
+    fclose(fo);
+    fclose(fe);
+    return code;
+}
+
+START_TEST(test_main_help_texts)
+{
+    static char out[8192], errs[8192];
+    const char *cmds[] = {"plan", "check", "robot", "export"};
+    char *h[] = {"hrpplan", "--help"};
+    ck_assert_int_eq(run_main(2, h, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_ptr_nonnull(strstr(out, "usage: hrpplan <command>"));
+    ck_assert_ptr_nonnull(strstr(out, "exit codes"));
+    for (int i = 0; i < 4; ++i) {
+        char *argv[] = {"hrpplan", (char *)cmds[i], "--help"};
+        char want[64];
+        snprintf(want, sizeof want, "usage: hrpplan %s", cmds[i]);
+        ck_assert_int_eq(run_main(3, argv, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_msg(strstr(out, want) != NULL, "help of %s", cmds[i]);
+        ck_assert_str_eq(errs, "");
+    }
+}
+END_TEST
+
+START_TEST(test_main_version)
+{
+    static char out[1024], errs[1024];
+    char *v[] = {"hrpplan", "--version"};
+    ck_assert_int_eq(run_main(2, v, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_ptr_nonnull(strstr(out, "hrpplan " PLN_VERSION));
+}
+END_TEST
+
+START_TEST(test_main_missing_file_exits_2)
+{
+    static char out[1024], errs[1024];
+    char *argv[] = {"hrpplan", "plan", "/nonexistent/dir/s.yaml"};
+    ck_assert_int_eq(run_main(3, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_nonnull(strstr(errs, "/nonexistent/dir/s.yaml"));
+    ck_assert_ptr_nonnull(strstr(errs, "No such file"));
+}
+END_TEST
+
+START_TEST(test_main_usage_error_exits_2)
+{
+    static char out[1024], errs[1024];
+    char *argv[] = {"hrpplan", "plann"};
+    ck_assert_int_eq(run_main(2, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_nonnull(strstr(errs, "unknown command 'plann'"));
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* runs the real binary through the shell; returns its exit status. */
+static int run_binary(const char *args)
+{
+    const char *bin = getenv("HRPPLAN_BIN");
+    char cmd[1024];
+    int st;
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", bin && *bin ? bin : "build/hrpplan",
+             args);
+    st = system(cmd);
+    ck_assert_msg(st != -1 && WIFEXITED(st), "could not run: %s", cmd);
+    return WEXITSTATUS(st);
+}
+
+START_TEST(test_process_exit_codes)
+{
+    ck_assert_int_eq(run_binary("--help"), 0);
+    ck_assert_int_eq(run_binary("--version"), 0);
+    ck_assert_int_eq(run_binary("export --help"), 0);
+    ck_assert_int_eq(run_binary(""), 2);
+    ck_assert_int_eq(run_binary("frobnicate"), 2);
+    ck_assert_int_eq(run_binary("plan --threads 0 x.yaml"), 2);
+    ck_assert_int_eq(run_binary("plan /nonexistent.yaml"), 2);
+}
+END_TEST
+
+Suite *pln_cli_suite(void)
+{
+    Suite *s = suite_create("pln_cli");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, test_parse_plan_defaults);
+    tcase_add_test(tc, test_parse_plan_all_options);
+    tcase_add_test(tc, test_parse_methods);
+    tcase_add_test(tc, test_parse_check_and_robot);
+    tcase_add_test(tc, test_parse_export);
+    tcase_add_test(tc, test_parse_export_defaults_rate_200);
+    tcase_add_test(tc, test_parse_double_dash);
+    tcase_add_test(tc, test_parse_help_and_version);
+    tcase_add_loop_test(tc, test_parse_usage_mistakes, 0, ARGC(BAD));
+    suite_add_tcase(s, tc);
+    tc = tcase_create("main");
+    tcase_add_test(tc, test_main_help_texts);
+    tcase_add_test(tc, test_main_version);
+    tcase_add_test(tc, test_main_missing_file_exits_2);
+    tcase_add_test(tc, test_main_usage_error_exits_2);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("process");
+    tcase_add_test(tc, test_process_exit_codes);
+    suite_add_tcase(s, tc);
+    return s;
+}
