@@ -5,6 +5,7 @@
 #   make run        deps + build + plan the default scenario (until the planner lands: hrpplan --help)
 #   make test       deps + build + run every Check suite
 #   make asan       the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
+#   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
 #   make clean      remove build/ and nothing else
 #
 # Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/*.c (but the
@@ -38,7 +39,7 @@ PLN_OBJ  := $(PLN_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/planner/hrpplan_main.o
 
-.PHONY: all deps run test asan clean check-run
+.PHONY: all deps run test asan clean check-run bench
 all: $(BUILD)/libdistance.a $(BUILD)/libplanner.a $(BUILD)/hrpplan $(BUILD)/run_tests
 
 deps:
@@ -64,6 +65,20 @@ asan: deps
 
 clean:
 	rm -rf build
+
+# Benchmarks: each tools/bench/bench_<name>.c is a program of its own, built against an
+# -O3 -march=native copy of the libraries in build/bench/, run from the top directory.
+BENCH_SRC := $(sort $(wildcard tools/bench/bench_*.c))
+bench: deps
+	@$(MAKE) --no-print-directory BUILD=build/bench OPT="-O3 -march=native -DNDEBUG" bench-run
+
+BENCH_BIN := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/%)
+.PHONY: bench-run
+bench-run: $(BENCH_BIN)
+	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; ./$$b; done
+
+$(BUILD)/bench_%: $(BUILD)/tools/bench/bench_%.o $(BUILD)/libplanner.a $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -95,4 +110,5 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libplanner.a $(BUILD)/libdistance.a
 .PHONY: FORCE
 FORCE:
 
--include $(DST_OBJ:.o=.d) $(PLN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(DST_OBJ:.o=.d) $(PLN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) \
+         $(BENCH_SRC:%.c=$(BUILD)/%.d)
