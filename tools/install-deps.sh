@@ -4,8 +4,10 @@
 # headers), it does nothing and says so.
 set -euo pipefail
 
-PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config"
+PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin"
 MODULES="nlopt lapacke yaml-0.1 check openblas"
+# commands the tests use: rsvg-convert renders every SVG the planner writes
+COMMANDS="rsvg-convert"
 
 have_all() {
   command -v pkg-config >/dev/null 2>&1 || return 1
@@ -13,11 +15,14 @@ have_all() {
   for m in $MODULES; do
     pkg-config --exists "$m" 2>/dev/null || return 1
   done
+  for c in $COMMANDS; do
+    command -v "$c" >/dev/null 2>&1 || return 1
+  done
   return 0
 }
 
 if have_all; then
-  echo "install-deps: all libraries present ($MODULES)"
+  echo "install-deps: all libraries and tools present ($MODULES $COMMANDS)"
   exit 0
 fi
 
@@ -43,6 +48,9 @@ if ! have_all; then
   echo "install-deps: error: packages installed but pkg-config still misses one of: $MODULES" >&2
   for m in $MODULES; do
     pkg-config --exists "$m" || echo "install-deps:   missing: $m" >&2
+  done
+  for c in $COMMANDS; do
+    command -v "$c" >/dev/null 2>&1 || echo "install-deps:   missing command: $c" >&2
   done
   exit 1
 fi
