@@ -67,6 +67,8 @@ typedef struct PlnRobot {
     double base_rot[9];
     double control_period;     /* s, e.g. 0.005 */
     double total_mass;         /* kg, sum of link masses */
+    int n_collision_pairs;     /* default self-collision pairs (thesis Table 6.1 for HRP-2) */
+    int (*collision_pairs)[2]; /* owned, link indices; NULL when none */
 } PlnRobot;
 
 #endif /* PLN_ROBOT_H */

@@ -9,4 +9,31 @@
  * 2 s instead of adding a sample 1e-15 s before it. */
 #define PLN_TIME_EPS_REL 1e-9
 
+/* pi, which strict C11 <math.h> does not define. */
+#define PLN_PI 3.14159265358979323846
+
+/* Default clearance eps of the non-penetration constraint, m (thesis eq. 6.1). */
+#define PLN_DEFAULT_EPS_M 1e-3
+
+/* Largest eps a scenario may ask for, m: beyond 10 cm it is a margin, not a tolerance. */
+#define PLN_MAX_EPS_M 0.1
+
+/* Default tolerance of a position task, m, and of a joint or orientation task, rad. */
+#define PLN_DEFAULT_TASK_TOLERANCE_M 1e-3
+#define PLN_DEFAULT_TASK_TOLERANCE_RAD 1e-3
+
+/* Default and largest margin of the static balance constraint, m. */
+#define PLN_DEFAULT_BALANCE_MARGIN_M 0.01
+#define PLN_MAX_BALANCE_MARGIN_M 0.2
+
+/* Smallest cost weight (a zero weight would leave the problem without an objective). */
+#define PLN_MIN_COST_WEIGHT 1e-12
+
+/* Shortest motion, s, and shortest optimiser time budget, s. */
+#define PLN_MIN_DURATION_S 0.01
+#define PLN_MIN_TIME_LIMIT_S 0.01
+
+/* Most constraint intervals (knot spans x subdivisions) of one scenario. */
+#define PLN_MAX_INTERVALS 2000
+
 #endif /* PLN_TOLERANCE_H */
