@@ -32,7 +32,7 @@ PlnStatus pln_bspline_create(PlnBspline **out, int degree, int n_ctrl, double du
                           "bspline: duration %g is not a finite positive number of seconds",
                           duration);
     n_knots = n_ctrl + degree + 1;
-    bs = malloc(sizeof *bs + (size_t)n_knots * sizeof(double));
+    bs = malloc(sizeof *bs + (size_t)n_knots * (size_t)(degree + 2) * sizeof(double));
     if (bs == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "bspline: out of memory");
     bs->degree = degree;
     bs->n_ctrl = n_ctrl;
@@ -47,6 +47,16 @@ PlnStatus pln_bspline_create(PlnBspline **out, int degree, int n_ctrl, double du
     /* uniform interior knots t_{k+m} = m T / S, the last one exactly T */
     for (int m = 1; m < bs->n_spans; ++m)
         bs->knots[degree + m] = duration * (double)m / (double)bs->n_spans;
+    /* reciprocal knot differences, so that the evaluators multiply instead of divide */
+    {
+        double *inv = bs->knots + n_knots;
+        for (int d = 1; d <= degree + 1; ++d)
+            for (int j = 0; j < n_knots; ++j) {
+                const double diff = j + d < n_knots ? bs->knots[j + d] - bs->knots[j] : 0.0;
+                inv[(d - 1) * n_knots + j] = diff > 0.0 ? 1.0 / diff : 0.0;
+            }
+        bs->inv_diff = inv;
+    }
     *out = bs;
     return PLN_OK;
 }
@@ -91,63 +101,78 @@ static int check_time(const PlnBspline *bs, double *t)
     return 1;
 }
 
-/* Cox-de Boor recursion, eq. (2): tab[p][m] = N_{i-p+m,p}(t) for p = 0..k on the span
- * with knot index i (t_i <= t <= t_{i+1}). Denominators are positive for every term
- * that is present, because each supporting interval contains [t_i, t_{i+1}]. */
-static void basis_table(const double *knots, int i, int k, double t,
-                        double tab[ORDER_MAX][ORDER_MAX])
+/* Cox-de Boor recursion, eq. (2), in place: on entry w[0..p-1] = N_{i-p+1+q,p-1}(t), on
+ * exit w[0..p] = N_{i-p+m,p}(t), for the span with knot index i (t_i <= t <= t_{i+1}).
+ * With alpha_j = (t - t_j) / (t_{j+p} - t_j) the recursion reads
+ * N_{j,p} = alpha_j N_{j,p-1} + (1 - alpha_{j+1}) N_{j+1,p-1} (eq. 2b): each old value
+ * N_{j',p-1} gives (1 - alpha_j') of itself to N_{j'-1,p} and alpha_j' to N_{j',p}.
+ * Denominators are positive for every term that is present (each supporting interval
+ * contains [t_i, t_{i+1}]); their reciprocals come from bs->inv_diff. */
+static void basis_degree_up(const PlnBspline *bs, int i, int p, double t, double *w)
 {
-    tab[0][0] = 1.0;
-    for (int p = 1; p <= k; ++p) {
-        for (int m = 0; m <= p; ++m) {
-            const int j = i - p + m;
-            double v = 0.0;
-            /* left term: (t - t_j) / (t_{j+p} - t_j) N_{j,p-1} */
-            if (m >= 1) v += (t - knots[j]) / (knots[j + p] - knots[j]) * tab[p - 1][m - 1];
-            /* right term: (t_{j+p+1} - t) / (t_{j+p+1} - t_{j+1}) N_{j+1,p-1} */
-            if (m <= p - 1)
-                v += (knots[j + p + 1] - t) / (knots[j + p + 1] - knots[j + 1]) * tab[p - 1][m];
-            tab[p][m] = v;
-        }
+    const int j0 = i - p + 1;
+    const double *kn = bs->knots + j0;
+    const double *inv = bs->inv_diff + (size_t)(p - 1) * (size_t)bs->n_knots + j0;
+    double carry = 0.0;
+    for (int q = 0; q < p; ++q) {
+        const double a = (t - kn[q]) * inv[q] * w[q];
+        w[q] = carry + (w[q] - a);
+        carry = a;
     }
+    w[p] = carry;
 }
 
 /* Derivative raise, eq. (3): from v[m] = N^{(r)}_{i-p+m,p}(t), m = 0..p, to
  * out[m] = N^{(r+1)}_{i-p-1+m,p+1}(t), m = 0..p+1. */
-static void raise_derivative(const double *knots, int i, int p, const double *v, double *out)
+static void raise_derivative(const PlnBspline *bs, int i, int p, const double *v, double *out)
 {
-    for (int m = 0; m <= p + 1; ++m) {
-        const int j = i - p - 1 + m;
-        double a = 0.0;
-        if (m >= 1) a += v[m - 1] / (knots[j + p + 1] - knots[j]);
-        if (m <= p) a -= v[m] / (knots[j + p + 2] - knots[j + 1]);
-        out[m] = (double)(p + 1) * a;
+    /* inv[j] = 1 / (t_{j+p+1} - t_j) */
+    const double *inv = bs->inv_diff + (size_t)p * (size_t)bs->n_knots + (i - p - 1);
+    const double f = (double)(p + 1);
+    double prev = 0.0;
+    /* out[m] = (p+1) (v[m-1] inv[m] - v[m] inv[m+1]), v[-1] = v[p+1] = 0 */
+    for (int m = 0; m <= p; ++m) {
+        const double cur = v[m] * inv[m + 1];
+        out[m] = f * (prev - cur);
+        prev = cur;
     }
+    out[p + 1] = f * prev;
 }
 
 /* Basis functions of degree k and derivatives 0..n_deriv at t on knot span i, eq. (2)-(4):
  * N[r * (k + 1) + m] = N^{(r)}_{i-k+m,k}(t). */
-static void basis_derivs(const double *knots, int i, int k, double t, int n_deriv, double *N)
+static void basis_derivs(const PlnBspline *bs, int i, double t, int n_deriv, double *N)
 {
-    double tab[ORDER_MAX][ORDER_MAX];
-    double a[ORDER_MAX], b[ORDER_MAX];
+    const int k = bs->degree;
+    double w[ORDER_MAX];
+    /* low[r][m] = N_{i-k+r+m,k-r}(t): the lower-degree values the derivatives start from */
+    double low[PLN_BSPLINE_MAX_DERIV + 1][ORDER_MAX];
 
-    basis_table(knots, i, k, t, tab);
-    memcpy(N, tab[k], (size_t)(k + 1) * sizeof(double));
+    w[0] = 1.0;
+    if (k <= n_deriv) low[k][0] = 1.0;
+    for (int p = 1; p <= k; ++p) {
+        basis_degree_up(bs, i, p, t, w);
+        if (p < k && k - p <= n_deriv)
+            for (int m = 0; m <= p; ++m) low[k - p][m] = w[m];
+    }
+    for (int m = 0; m <= k; ++m) N[m] = w[m];
     for (int r = 1; r <= n_deriv; ++r) {
         double *row = N + r * (k + 1);
         if (r > k) {
             /* a polynomial of degree k has no derivative of order > k */
-            memset(row, 0, (size_t)(k + 1) * sizeof(double));
+            for (int m = 0; m <= k; ++m) row[m] = 0.0;
             continue;
         }
-        /* start from degree k - r values and raise r times to degree k */
-        memcpy(a, tab[k - r], (size_t)(k - r + 1) * sizeof(double));
-        for (int p = k - r; p < k; ++p) {
-            raise_derivative(knots, i, p, a, b);
-            memcpy(a, b, (size_t)(p + 2) * sizeof(double));
+        /* start from the degree k - r values and raise r times to degree k */
+        {
+            double buf[2][ORDER_MAX];
+            const double *src = low[r];
+            for (int p = k - r; p < k; ++p) {
+                double *dst = p + 1 == k ? row : buf[p & 1];
+                raise_derivative(bs, i, p, src, dst);
+                src = dst;
+            }
         }
-        memcpy(row, a, (size_t)(k + 1) * sizeof(double));
     }
 }
 
@@ -159,7 +184,7 @@ PlnStatus pln_bspline_basis(const PlnBspline *bs, double t, int n_deriv, double 
     if (n_deriv < 0 || n_deriv > PLN_BSPLINE_MAX_DERIV || !check_time(bs, &t))
         return PLN_ERR_INVALID;
     s = pln_bspline_find_span(bs, t);
-    basis_derivs(bs->knots, s + bs->degree, bs->degree, t, n_deriv, N);
+    basis_derivs(bs, s + bs->degree, t, n_deriv, N);
     *first = s;
     return PLN_OK;
 }
@@ -358,7 +383,7 @@ PlnStatus pln_bspline_cost_matrix(const PlnBspline *bs, PlnBsplineCostOrder orde
             const double t = t0 + 0.5 * h * (1.0 + gx[q]);
             const double wq = 0.5 * h * gw[q];
             const double *d;
-            basis_derivs(bs->knots, i, k, t, r, N);
+            basis_derivs(bs, i, t, r, N);
             d = N + r * (k + 1);
             /* rank-one update of the (k+1) x (k+1) block of control points s .. s+k */
             for (int a = 0; a <= k; ++a)

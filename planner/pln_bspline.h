@@ -42,7 +42,11 @@ typedef struct PlnBspline {
     int n_spans;       /* S = n_ctrl - k */
     int n_knots;       /* n_ctrl + k + 1 */
     double duration;   /* T, seconds, > 0 and finite */
-    double knots[];    /* t_0 .. t_{n_knots-1}, seconds, non-decreasing */
+    const double *inv_diff; /* inv_diff[(d - 1) * n_knots + j] = 1 / (t_{j+d} - t_j) for
+                               d = 1..k+1 and j + d < n_knots, 0 where the knots coincide
+                               (1/s); points into the same allocation */
+    double knots[];    /* t_0 .. t_{n_knots-1}, seconds, non-decreasing; followed in
+                          memory by the inv_diff table */
 } PlnBspline;
 
 /* Integrand of the smoothness cost (eq. 9). */
