@@ -210,12 +210,13 @@ PlnStatus pln_bspline_eval_joints(const PlnBspline *bs, const double *ctrl, int 
     if (st != PLN_OK) return st;
     for (int j = 0; j < n_joints; ++j) {
         const double *P = ctrl + (size_t)j * (size_t)n + (size_t)first;
-        for (int r = 0; r <= n_deriv; ++r) {
-            const double *w = N + r * (k + 1);
-            double acc = 0.0;
-            for (int m = 0; m <= k; ++m) acc += w[m] * P[m];
-            out[r * n_joints + j] = acc;
+        double acc[PLN_BSPLINE_MAX_DERIV + 1] = {0.0, 0.0, 0.0, 0.0};
+        /* one pass over the k + 1 control points feeds every derivative order */
+        for (int m = 0; m <= k; ++m) {
+            const double pm = P[m];
+            for (int r = 0; r <= n_deriv; ++r) acc[r] += N[r * (k + 1) + m] * pm;
         }
+        for (int r = 0; r <= n_deriv; ++r) out[r * n_joints + j] = acc[r];
     }
     return PLN_OK;
 }

@@ -9,7 +9,7 @@
  *
  * with S = n_ctrl - k knot spans. Span s (0 <= s < S) is the time interval
  * [t_{s+k}, t_{s+k+1}]; on it only the k + 1 control points P_s .. P_{s+k} act. The
- * spline is q(t) = sum_j N_{j,k}(t) P_j (docs/math/bspline.md eq. 1-2), C^{k-1}
+ * spline is q(t) = sum_j N_{j,k}(t) P_j (docs/math/bspline.md eq. 1-4), C^{k-1}
  * everywhere, and interpolates P_0 at t = 0 and P_{n_ctrl-1} at t = T.
  *
  * Control points of a joint are a caller-owned array ctrl[n_ctrl] (radians); several
