@@ -47,4 +47,23 @@
  * double-precision unit roundoff, dimensionless. */
 #define PLN_BSPLINE_BOUND_WIDEN 1e-14
 
+/* MCD error of the optimiser's collision queries, as a fraction of eps: the constraint
+ * upper >= eps then certifies lower >= eps (1 - ratio) > 0 (docs/math/planner.md). */
+#define PLN_OPT_MCD_EPS_RATIO 0.5
+
+/* MCD error of the certification pass, as a fraction of eps. */
+#define PLN_CERT_MCD_EPS_RATIO 0.25
+
+/* Smallest MCD error asked of distance/, m (eps = 0 would ask for infinite work). */
+#define PLN_MIN_MCD_EPS_M 1e-5
+
+/* Feasibility tolerance of every constraint row, in the row's units (rad, m, or the
+ * velocity ratio): far below eps and the task tolerances. */
+#define PLN_ROW_TOL 1e-7
+
+/* Relative rounding bound of converting a span's control points to polynomial
+ * coefficients (a few dozen flops on numbers of the size of the control points),
+ * times the sum of magnitudes involved; generous by two orders of magnitude. */
+#define PLN_SPAN_POLY_ROUND_REL 1e-13
+
 #endif /* PLN_TOLERANCE_H */

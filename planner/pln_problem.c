@@ -1,0 +1,599 @@
+/* pln_problem.c — variables, objective and constraints of a scenario (thesis sec. VI.A). */
+#include "pln_problem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pln_tolerance.h"
+
+PlnPlanOptions pln_plan_options_default(void)
+{
+    PlnPlanOptions o;
+    o.no_collision = 0;
+    o.method_override = 0;
+    o.method = PLN_METHOD_HYBRID;
+    o.mcd_eps_ratio = PLN_OPT_MCD_EPS_RATIO;
+    o.cert_eps_ratio = PLN_CERT_MCD_EPS_RATIO;
+    return o;
+}
+
+DstMcdMethod pln_method_to_dst(PlnMethod method)
+{
+    switch (method) {
+    case PLN_METHOD_GSS: return DST_MCD_GSS;
+    case PLN_METHOD_CA: return DST_MCD_CA;
+    case PLN_METHOD_SAMPLING: return DST_MCD_SAMPLING;
+    case PLN_METHOD_HYBRID: break;
+    }
+    return DST_MCD_HYBRID;
+}
+
+void pln_problem_destroy(PlnProblem *p)
+{
+    if (p == NULL) return;
+    pln_bspline_destroy(p->bs);
+    free(p->active);
+    free(p->q_init);
+    free(p->var_of);
+    free(p->ctrl_fixed);
+    free(p->lb);
+    free(p->ub);
+    free(p->H);
+    free(p->rows);
+    free(p->row_tol);
+    free(p);
+}
+
+/* appends a row; rows and tolerances were sized for the maximum count */
+static void add_row(PlnProblem *p, PlnRowKind kind, int index, int sub, double scale, double tol)
+{
+    p->rows[p->m].kind = kind;
+    p->rows[p->m].index = index;
+    p->rows[p->m].sub = sub;
+    p->rows[p->m].scale = scale;
+    p->row_tol[p->m] = tol;
+    ++p->m;
+}
+
+PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnScenario *sc,
+                             const PlnPlanOptions *opt, char *err, size_t err_size)
+{
+    PlnProblem *p;
+    PlnStatus st;
+    int k = sc->degree, n, head, max_rows, order;
+    double T = sc->duration;
+
+    *out = NULL;
+    p = calloc(1, sizeof *p);
+    if (p == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    p->robot = robot;
+    p->scenario = sc;
+    p->n_joints = robot->n_joints;
+    p->n_active = sc->n_active;
+    p->n_ctrl = n = sc->spans + k;
+    p->n_intervals = sc->spans * sc->subdivisions;
+    p->collision = sc->collision && !opt->no_collision && sc->n_pairs > 0;
+    p->method = pln_method_to_dst(opt->method_override ? opt->method : sc->method);
+    p->eps = sc->eps;
+    p->mcd = dst_mcd_options_default();
+    p->mcd.eps = fmax(opt->mcd_eps_ratio * sc->eps, PLN_MIN_MCD_EPS_M);
+
+    if (sc->rest_start && sc->rest_end && n < 6) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: spline: rest at both ends needs spans + degree >= 6 (have %d)",
+                          sc->path, n);
+    }
+    st = pln_bspline_create(&p->bs, k, n, T, err, err_size);
+    if (st != PLN_OK) {
+        pln_problem_destroy(p);
+        return st;
+    }
+    p->active = calloc((size_t)p->n_active, sizeof *p->active);
+    p->q_init = calloc((size_t)p->n_joints, sizeof *p->q_init);
+    p->var_of = calloc((size_t)p->n_active * n, sizeof *p->var_of);
+    p->ctrl_fixed = calloc((size_t)p->n_active * n, sizeof *p->ctrl_fixed);
+    p->lb = calloc((size_t)p->n_active * n, sizeof *p->lb);
+    p->ub = calloc((size_t)p->n_active * n, sizeof *p->ub);
+    p->H = calloc((size_t)n * n, sizeof *p->H);
+    if (!p->active || !p->q_init || !p->var_of || !p->ctrl_fixed || !p->lb || !p->ub || !p->H) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+
+    /* the initial posture: the robot's, then the scenario's overrides */
+    for (int j = 0; j < p->n_joints; ++j) p->q_init[j] = robot->joints[j].initial;
+    for (int i = 0; i < sc->n_initial; ++i) {
+        p->q_init[sc->initial_joint[i].index] = sc->initial_value[i];
+    }
+    for (int j = 0; j < p->n_joints; ++j) {
+        const PlnJoint *jt = &robot->joints[j];
+        if (p->q_init[j] < jt->lower || p->q_init[j] > jt->upper) {
+            pln_problem_destroy(p);
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s: initial posture: %s = %g rad is outside its limits [%g, %g]",
+                              sc->path, jt->name, p->q_init[j], jt->lower, jt->upper);
+        }
+    }
+
+    /* variables: fixed head (the start), free middle, tied tail (rest at the end) */
+    head = sc->rest_start ? 3 : 1;
+    for (int a = 0; a < p->n_active; ++a) {
+        const PlnJoint *jt;
+        p->active[a] = sc->active[a].index;
+        jt = &robot->joints[p->active[a]];
+        for (int i = 0; i < n; ++i) {
+            int v;
+            p->ctrl_fixed[a * n + i] = p->q_init[p->active[a]];
+            if (i < head) {
+                p->var_of[a * n + i] = -1;
+                continue;
+            }
+            if (sc->rest_end && i > n - 3) {
+                v = p->var_of[a * n + n - 3]; /* tied to the first of the last three */
+            } else {
+                v = p->n_vars++;
+                p->lb[v] = jt->lower;
+                p->ub[v] = jt->upper;
+            }
+            p->var_of[a * n + i] = v;
+        }
+    }
+
+    order = sc->cost == PLN_COST_JERK ? PLN_BSPLINE_COST_JERK : PLN_BSPLINE_COST_ACCEL;
+    st = pln_bspline_cost_matrix(p->bs, (PlnBsplineCostOrder)order, p->H);
+    if (st != PLN_OK) {
+        pln_problem_destroy(p);
+        return pln_errorf(st, err, err_size, "%s: cost: %s needs a spline degree above %d",
+                          sc->path, order == 3 ? "jerk" : "acceleration", order - 1);
+    }
+    p->cost_scale = sc->cost_weight * pow(T, 2.0 * order - 1.0) / (double)p->n_active;
+
+    /* rows */
+    max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +
+               (p->collision ? sc->n_pairs * p->n_intervals : 0);
+    p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
+    p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
+    if (p->rows == NULL || p->row_tol == NULL) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    for (int a = 0; a < p->n_active; ++a) {
+        double vmax = robot->joints[p->active[a]].velocity_max;
+        for (int i = 0; i + 1 < n; ++i) {
+            int v0 = p->var_of[a * n + i], v1 = p->var_of[a * n + i + 1];
+            if ((v0 < 0 && v1 < 0) || v0 == v1) continue; /* constant difference */
+            add_row(p, PLN_ROW_VELOCITY, a, 2 * i, 1.0 / vmax, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_VELOCITY, a, 2 * i + 1, 1.0 / vmax, PLN_ROW_TOL);
+        }
+    }
+    for (int t = 0; t < sc->n_tasks; ++t) {
+        const PlnTask *task = &sc->tasks[t];
+        if (task->type == PLN_TASK_JOINT) {
+            add_row(p, PLN_ROW_JOINT_TASK, t, 0, 1.0, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_JOINT_TASK, t, 1, 1.0, PLN_ROW_TOL);
+        } else {
+            for (int s = 0; s < 6; ++s) add_row(p, PLN_ROW_POSITION_TASK, t, s, 1.0, PLN_ROW_TOL);
+            if (task->has_orientation) add_row(p, PLN_ROW_ORIENTATION_TASK, t, 0, 1.0, PLN_ROW_TOL);
+        }
+    }
+    p->row_collision = p->m;
+    if (p->collision) {
+        for (int pr = 0; pr < sc->n_pairs; ++pr) {
+            for (int i = 0; i < p->n_intervals; ++i) {
+                add_row(p, PLN_ROW_COLLISION, pr, i, 1.0, PLN_ROW_TOL);
+            }
+        }
+    }
+    *out = p;
+    return PLN_OK;
+}
+
+PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, char *err,
+                                  size_t err_size)
+{
+    PlnProblemWork *w = calloc(1, sizeof *w);
+    int nj = p->n_joints, deg = p->scenario->degree;
+    int n_results = p->scenario->n_pairs * p->n_intervals;
+    PlnStatus st;
+    *out = NULL;
+    if (w == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    w->ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *w->ctrl);
+    w->grad_ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *w->grad_ctrl);
+    w->q = calloc((size_t)nj, sizeof *w->q);
+    w->coef = calloc((size_t)nj * (deg + 1), sizeof *w->coef);
+    w->coef_sub = calloc((size_t)nj * (deg + 1), sizeof *w->coef_sub);
+    w->q_err = calloc((size_t)nj, sizeof *w->q_err);
+    w->jac_a = calloc((size_t)3 * nj, sizeof *w->jac_a);
+    w->jac_b = calloc((size_t)3 * nj, sizeof *w->jac_b);
+    w->mcd = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->mcd);
+    if (!w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
+        !w->jac_b || !w->mcd) {
+        pln_problem_work_destroy(w);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    st = pln_kin_create(p->robot, &w->kin, err, err_size);
+    if (st == PLN_OK) st = pln_linkmotion_create(p->robot, deg, &w->lm, err, err_size);
+    if (st != PLN_OK) {
+        pln_problem_work_destroy(w);
+        return st;
+    }
+    *out = w;
+    return PLN_OK;
+}
+
+void pln_problem_work_destroy(PlnProblemWork *w)
+{
+    if (w == NULL) return;
+    free(w->ctrl);
+    free(w->grad_ctrl);
+    free(w->q);
+    free(w->coef);
+    free(w->coef_sub);
+    free(w->q_err);
+    free(w->jac_a);
+    free(w->jac_b);
+    free(w->mcd);
+    pln_kin_destroy(w->kin);
+    pln_linkmotion_destroy(w->lm);
+    free(w);
+}
+
+void pln_problem_ctrl(const PlnProblem *p, const double *x, double *ctrl)
+{
+    for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+        ctrl[i] = p->var_of[i] >= 0 ? x[p->var_of[i]] : p->ctrl_fixed[i];
+    }
+}
+
+void pln_problem_x_from_ctrl(const PlnProblem *p, const double *ctrl, double *x)
+{
+    for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+        if (p->var_of[i] >= 0) x[p->var_of[i]] = ctrl[i];
+    }
+}
+
+void pln_problem_initial_x(const PlnProblem *p, double *x)
+{
+    pln_problem_x_from_ctrl(p, p->ctrl_fixed, x);
+}
+
+/* adds the gradient with respect to control points into the gradient wrt x */
+static void ctrl_grad_to_x(const PlnProblem *p, const double *gctrl, double *gx)
+{
+    for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+        if (p->var_of[i] >= 0) gx[p->var_of[i]] += gctrl[i];
+    }
+}
+
+PlnStatus pln_problem_joints_at(const PlnProblem *p, const double *ctrl, double t, double *q)
+{
+    double N[PLN_BSPLINE_MAX_ORDER];
+    int first, k1 = p->scenario->degree + 1;
+    PlnStatus st = pln_bspline_basis(p->bs, t, 0, N, &first);
+    if (st != PLN_OK) return st;
+    memcpy(q, p->q_init, (size_t)p->n_joints * sizeof *q);
+    for (int a = 0; a < p->n_active; ++a) {
+        double v = 0.0;
+        for (int m = 0; m < k1; ++m) v += N[m] * ctrl[a * p->n_ctrl + first + m];
+        q[p->active[a]] = v;
+    }
+    return PLN_OK;
+}
+
+double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x, double *grad)
+{
+    double c;
+    pln_problem_ctrl(p, x, w->ctrl);
+    c = pln_bspline_cost(p->bs, p->H, w->ctrl, p->n_active, grad ? w->grad_ctrl : NULL);
+    if (grad != NULL) {
+        memset(grad, 0, (size_t)p->n_vars * sizeof *grad);
+        for (int i = 0; i < p->n_active * p->n_ctrl; ++i) w->grad_ctrl[i] *= p->cost_scale;
+        ctrl_grad_to_x(p, w->grad_ctrl, grad);
+    }
+    return c * p->cost_scale;
+}
+
+void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1)
+{
+    int sub = p->scenario->subdivisions, span = i / sub, k = i % sub;
+    double a, b;
+    pln_bspline_span_interval(p->bs, span, &a, &b);
+    *t0 = a + (b - a) * (double)k / sub;
+    *t1 = k + 1 == sub ? b : a + (b - a) * (double)(k + 1) / sub;
+}
+
+PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
+                                      int i, char *err, size_t err_size)
+{
+    int deg = p->scenario->degree, d1 = deg + 1, sub = p->scenario->subdivisions;
+    int span = i / sub, k = i % sub;
+    const double *coef = w->coef;
+
+    /* joint polynomials in s on the span: splines of the moving joints, constants else */
+    memset(w->coef, 0, (size_t)p->n_joints * d1 * sizeof *w->coef);
+    memset(w->q_err, 0, (size_t)p->n_joints * sizeof *w->q_err);
+    for (int j = 0; j < p->n_joints; ++j) w->coef[j * d1] = p->q_init[j];
+    for (int a = 0; a < p->n_active; ++a) {
+        double *c = w->coef + p->active[a] * d1, mag = 0.0;
+        pln_bspline_span_poly(p->bs, ctrl + a * p->n_ctrl, span, c);
+        /* the conversion from control points rounds: bound it (docs/math/bspline.md) */
+        for (int m = 0; m < d1; ++m) mag += fabs(c[m]);
+        for (int m = 0; m < d1; ++m) mag += fabs(ctrl[a * p->n_ctrl + span + m]);
+        w->q_err[p->active[a]] = PLN_SPAN_POLY_ROUND_REL * mag;
+    }
+    /* a sub-interval of the span: restrict the polynomials, their rounding bounded */
+    if (sub > 1) {
+        double s0 = (double)k / sub, s1 = (double)(k + 1) / sub;
+        for (int j = 0; j < p->n_joints; ++j) {
+            w->q_err[j] += pln_linkmotion_restrict_poly(w->coef + j * d1, deg, s0, s1,
+                                                        w->coef_sub + j * d1);
+        }
+        coef = w->coef_sub;
+    }
+    return pln_linkmotion_compute(w->lm, p->robot, coef, deg, w->q_err, err, err_size);
+}
+
+/* a capsule that does not move (an obstacle): degree-0 polynomials */
+static void static_point(const double x[3], DstPolyPoint *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->degree = 0;
+    memcpy(pt->c[0], x, 3 * sizeof(double));
+    pt->err = 0.0;
+}
+
+void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
+                               DstMovingCapsule *a, DstMovingCapsule *b)
+{
+    const PlnPair *pr = &p->scenario->pairs[pair];
+    const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
+    pln_linkmotion_point(w->lm, pr->a.index, ga->capsule_p0, &a->p0);
+    pln_linkmotion_point(w->lm, pr->a.index, ga->capsule_p1, &a->p1);
+    a->radius = ga->capsule_radius;
+    if (pr->b_is_obstacle) {
+        const PlnObstacle *o = &p->scenario->obstacles[pr->b.index];
+        static_point(o->p0, &b->p0);
+        static_point(o->p1, &b->p1);
+        b->radius = o->radius;
+    } else {
+        const PlnLinkGeometry *gb = &p->robot->links[pr->b.index].geometry;
+        pln_linkmotion_point(w->lm, pr->b.index, gb->capsule_p0, &b->p0);
+        pln_linkmotion_point(w->lm, pr->b.index, gb->capsule_p1, &b->p1);
+        b->radius = gb->capsule_radius;
+    }
+}
+
+/* point s of a link's capsule segment, link frame */
+static void capsule_local(const PlnLinkGeometry *g, double s, double out[3])
+{
+    for (int d = 0; d < 3; ++d) out[d] = g->capsule_p0[d] + s * (g->capsule_p1[d] - g->capsule_p0[d]);
+}
+
+/* writes into row r of grad: the gradient of sign * n . (x_A - x_B) at time t, where x_A,
+ * x_B are body points of links la, lb (lb < 0: fixed in the world) */
+static PlnStatus point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t, int la,
+                                    const double local_a[3], int lb, const double local_b[3],
+                                    const double dir[3], double sign, double *grow)
+{
+    double N[PLN_BSPLINE_MAX_ORDER];
+    int first, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    PlnStatus st = pln_problem_joints_at(p, w->ctrl, t, w->q);
+    if (st != PLN_OK) return st;
+    st = pln_kin_forward(w->kin, p->robot, w->q);
+    if (st != PLN_OK) return st;
+    pln_kin_jacobian_point(w->kin, p->robot, la, local_a, w->jac_a);
+    if (lb >= 0) pln_kin_jacobian_point(w->kin, p->robot, lb, local_b, w->jac_b);
+    pln_bspline_basis(p->bs, t, 0, N, &first);
+    for (int a = 0; a < p->n_active; ++a) {
+        int j = p->active[a];
+        double dq = 0.0;
+        for (int d = 0; d < 3; ++d) {
+            double col = w->jac_a[d * nj + j] - (lb >= 0 ? w->jac_b[d * nj + j] : 0.0);
+            dq += dir[d] * col;
+        }
+        dq *= sign;
+        for (int m = 0; m < k1; ++m) {
+            int v = p->var_of[a * p->n_ctrl + first + m];
+            if (v >= 0) grow[v] += dq * N[m];
+        }
+    }
+    return PLN_OK;
+}
+
+/* position and orientation task rows starting at row r for task t */
+static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r, double *c,
+                           double *grad)
+{
+    const PlnTask *task = &p->scenario->tasks[t];
+    const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    double x[3], N[PLN_BSPLINE_MAX_ORDER];
+    int first;
+    PlnStatus st = pln_problem_joints_at(p, w->ctrl, task->time, w->q);
+    if (st != PLN_OK) return st;
+    st = pln_kin_forward(w->kin, p->robot, w->q);
+    if (st != PLN_OK) return st;
+    pln_kin_point(w->kin, task->link.index, task->point, x);
+    if (grad != NULL) {
+        pln_kin_jacobian_point(w->kin, p->robot, task->link.index, task->point, w->jac_a);
+        pln_bspline_basis(p->bs, task->time, 0, N, &first);
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+        for (int side = 0; side < 2; ++side) {
+            double sign = side == 0 ? 1.0 : -1.0;
+            int row = r + 2 * axis + side;
+            c[row] = sign * (x[axis] - task->target[axis]) - task->tolerance / sqrt(3.0);
+            if (grad == NULL) continue;
+            for (int a = 0; a < p->n_active; ++a) {
+                double dq = sign * w->jac_a[axis * nj + p->active[a]];
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * p->n_ctrl + first + m];
+                    if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                }
+            }
+        }
+    }
+    if (task->has_orientation) {
+        /* 1 - cos(angle) = (3 - tr(Rt^T R)) / 2; d tr(Rt^T R)/dq_j = a_j . w with
+         * M = R Rt^T, w = (M23 - M32, M31 - M13, M12 - M21) (docs/math/planner.md eq. 3) */
+        const double *R = pln_kin_link_rot(w->kin, task->link.index);
+        const double *Rt = task->target_rot;
+        double M[9], wv[3], tr = 0.0;
+        int row = r + 6;
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                M[3 * i + j] = 0.0;
+                for (int l = 0; l < 3; ++l) M[3 * i + j] += R[3 * i + l] * Rt[3 * j + l];
+            }
+        }
+        tr = M[0] + M[4] + M[8];
+        c[row] = 0.5 * (3.0 - tr) - (1.0 - cos(task->orientation_tolerance));
+        if (grad != NULL) {
+            wv[0] = M[5] - M[7];
+            wv[1] = M[6] - M[2];
+            wv[2] = M[1] - M[3];
+            pln_kin_jacobian_rot(w->kin, p->robot, task->link.index, w->jac_b);
+            for (int a = 0; a < p->n_active; ++a) {
+                int j = p->active[a];
+                double dq = -0.5 * (wv[0] * w->jac_b[j] + wv[1] * w->jac_b[nj + j] +
+                                    wv[2] * w->jac_b[2 * nj + j]);
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * p->n_ctrl + first + m];
+                    if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                }
+            }
+        }
+    }
+    return PLN_OK;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
+                                  double *c, double *grad, char *err, size_t err_size)
+{
+    const int n = p->n_vars, nc = p->n_ctrl, k1 = p->scenario->degree + 1;
+    PlnStatus st = PLN_OK;
+    int r = 0;
+
+    pln_problem_ctrl(p, x, w->ctrl);
+    if (grad != NULL) memset(grad, 0, (size_t)p->m * n * sizeof *grad);
+
+    while (r < p->row_collision && st == PLN_OK) {
+        const PlnRow *row = &p->rows[r];
+        if (row->kind == PLN_ROW_VELOCITY) {
+            /* +-scale_i (P_{i+1} - P_i) / v_max - 1 <= 0 */
+            int a = row->index, i = row->sub / 2;
+            double sign = row->sub % 2 == 0 ? 1.0 : -1.0;
+            double s = pln_bspline_velocity_scale(p->bs, i) * row->scale;
+            const double *P = w->ctrl + a * nc;
+            c[r] = sign * s * (P[i + 1] - P[i]) - 1.0;
+            if (grad != NULL) {
+                int v0 = p->var_of[a * nc + i], v1 = p->var_of[a * nc + i + 1];
+                if (v1 >= 0) grad[(size_t)r * n + v1] += sign * s;
+                if (v0 >= 0) grad[(size_t)r * n + v0] -= sign * s;
+            }
+            ++r;
+        } else if (row->kind == PLN_ROW_JOINT_TASK) {
+            /* +-(q_j(t) - value) - tolerance <= 0 */
+            const PlnTask *task = &p->scenario->tasks[row->index];
+            double N[PLN_BSPLINE_MAX_ORDER], q = 0.0;
+            int first, a = 0;
+            while (p->active[a] != task->joint.index) ++a;
+            pln_bspline_basis(p->bs, task->time, 0, N, &first);
+            for (int m = 0; m < k1; ++m) q += N[m] * w->ctrl[a * nc + first + m];
+            for (int side = 0; side < 2; ++side) {
+                double sign = side == 0 ? 1.0 : -1.0;
+                c[r + side] = sign * (q - task->value) - task->tolerance;
+                if (grad == NULL) continue;
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * nc + first + m];
+                    if (v >= 0) grad[(size_t)(r + side) * n + v] += sign * N[m];
+                }
+            }
+            r += 2;
+        } else if (row->kind == PLN_ROW_POSITION_TASK) {
+            st = task_rows(p, w, row->index, r, c, grad);
+            r += p->scenario->tasks[row->index].has_orientation ? 7 : 6;
+        } else {
+            st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
+        }
+    }
+    if (st != PLN_OK || !p->collision) return st;
+
+    /* collision rows: per interval, the Taylor-model motion of every link, then the MCD
+     * of every pair (thesis eq. 6.1) and its envelope-theorem gradient */
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        double t0, t1;
+        pln_problem_interval(p, i, &t0, &t1);
+        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+        for (int pr = 0; pr < p->scenario->n_pairs && st == PLN_OK; ++pr) {
+            const PlnPair *pair = &p->scenario->pairs[pr];
+            DstMovingCapsule A, B;
+            DstMcdResult *res = &w->mcd[pr * p->n_intervals + i];
+            DstStatus ds;
+            double start = seconds_now();
+            int row = p->row_collision + pr * p->n_intervals + i;
+            pln_problem_pair_capsules(p, w, pr, &A, &B);
+            ds = dst_capsule_mcd(p->method, &A, &B, t0, t1, &p->mcd, res);
+            w->mcd_seconds += seconds_now() - start;
+            ++w->mcd_calls;
+            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+                st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                                "distance of %s - %s on [%g, %g] s failed: %s", pair->a.name,
+                                pair->b.name, t0, t1, dst_status_string(ds));
+                break;
+            }
+            c[row] = p->eps - res->upper;
+            if (grad != NULL) {
+                double la[3], lb[3] = {0, 0, 0};
+                capsule_local(&p->robot->links[pair->a.index].geometry, res->sA, la);
+                if (!pair->b_is_obstacle) {
+                    capsule_local(&p->robot->links[pair->b.index].geometry, res->sB, lb);
+                }
+                st = point_gradient_row(p, w, res->t_min, pair->a.index, la,
+                                        pair->b_is_obstacle ? -1 : pair->b.index, lb, res->n, -1.0,
+                                        grad + (size_t)row * n);
+            }
+        }
+    }
+    return st;
+}
+
+void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
+{
+    const PlnRow *r = &p->rows[row];
+    const PlnScenario *sc = p->scenario;
+    switch (r->kind) {
+    case PLN_ROW_VELOCITY:
+        snprintf(buf, size, "velocity %s", p->robot->joints[p->active[r->index]].name);
+        break;
+    case PLN_ROW_JOINT_TASK:
+        snprintf(buf, size, "tasks[%d] (joint %s at %g s)", r->index, sc->tasks[r->index].joint.name,
+                 sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_POSITION_TASK:
+        snprintf(buf, size, "tasks[%d] (position of %s at %g s)", r->index,
+                 sc->tasks[r->index].link.name, sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_ORIENTATION_TASK:
+        snprintf(buf, size, "tasks[%d] (orientation of %s at %g s)", r->index,
+                 sc->tasks[r->index].link.name, sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_COLLISION: {
+        double t0, t1;
+        pln_problem_interval(p, r->sub, &t0, &t1);
+        snprintf(buf, size, "collision %s-%s [%.3f, %.3f] s", sc->pairs[r->index].a.name,
+                 sc->pairs[r->index].b.name, t0, t1);
+        break;
+    }
+    }
+}
