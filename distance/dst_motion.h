@@ -26,4 +26,66 @@ typedef struct DstMovingCapsule {
     double radius;                      /* metres, > 0 */
 } DstMovingCapsule;
 
+#include "dst.h"
+
+/* ---- operations on moving points (distance/dst_motion.c) ----
+ * s is always the local parameter in [0, 1]; a "rate" is per unit s, i.e. metres per
+ * unit s (divide by t1 - t0 for metres per second). None of these allocate. */
+
+/* DST_OK when degree is in 0..DST_MAX_DEGREE, the coefficients up to degree are finite
+ * and err is finite and >= 0; DST_INVALID_INPUT otherwise. p not NULL. */
+DstStatus dst_poly_point_validate(const DstPolyPoint *p);
+
+/* DST_OK when both endpoints validate and the radius is finite and > 0. */
+DstStatus dst_moving_capsule_validate(const DstMovingCapsule *c);
+
+/* Position p(s) of the polynomial (the enclosure err is not added), metres. */
+void dst_poly_point_eval(const DstPolyPoint *p, double s, double out[3]);
+
+/* Velocity dp/ds at s, metres per unit s (multiply by 1/(t1 - t0) for m/s). */
+void dst_poly_point_velocity(const DstPolyPoint *p, double s, double out[3]);
+
+/* Bernstein coefficients b[0..m] on [0, 1] of the scalar polynomial sum_k a[k] s^k of
+ * degree m (0 <= m <= DST_MAX_DEGREE): p(s) = sum_j b[j] C(m,j) s^j (1-s)^(m-j). */
+void dst_bernstein_from_monomial(int m, const double *a, double *b);
+
+/* Bernstein coefficients out[0..m] of the same polynomial restricted to [u0, u1]
+ * (0 <= u0 <= u1 <= 1), from its coefficients b on [0, 1], by de Casteljau
+ * subdivision. out may alias b. */
+void dst_bernstein_subdivide(int m, const double *b, double u0, double u1, double *out);
+
+/* Rigorous range of the scalar polynomial sum_k a[k] s^k (degree m) over [u0, u1]
+ * subset of [0, 1]: *lo <= p(s) <= *hi for every s there (Bernstein convex hull,
+ * widened by DST_ROUND_REL for floating point). */
+void dst_poly_range(int m, const double *a, double u0, double u1, double *lo, double *hi);
+
+/* Rigorous bounds of n . dp/ds over s in [u0, u1] (metres per unit s); n need not be
+ * unit. This is the motion bound of thesis eq. (3.3) along n, from the Bernstein
+ * coefficients of the velocity polynomial (degree - 1). */
+void dst_poly_point_rate_along(const DstPolyPoint *p, const double n[3], double u0, double u1,
+                               double *lo, double *hi);
+
+/* Rigorous upper bound of |dp/ds| over s in [u0, u1] (metres per unit s): the largest
+ * norm of the vector Bernstein coefficients of the velocity, widened. */
+double dst_poly_point_speed_bound(const DstPolyPoint *p, double u0, double u1);
+
+/* Moving point of a rigid body between two poses: at s = 0 it is x0 + R0 p_local, at
+ * s = 1 it is x1 + R1 p_local; in between the body translates linearly and rotates
+ * about the fixed world axis of R1 R0^T at constant rate. cos/sin of the angle are
+ * replaced by degree-`degree` Taylor polynomials about s = 1/2 (2 <= degree <=
+ * DST_MAX_DEGREE) and the rigorous remainder goes into out->err; the endpoints match
+ * the poses exactly up to rounding. R0, R1 row-major 3x3 rotations (|R R^T - I| <=
+ * DST_ROTATION_TOL, det > 0), x0, x1 and p_local in metres. Returns DST_OK, or
+ * DST_INVALID_INPUT (non-finite input, not a rotation, degree out of range), in which
+ * case *out is zeroed. All pointers non-NULL. */
+DstStatus dst_poly_point_from_poses(const double p_local[3], const double R0[9], const double x0[3],
+                                    const double R1[9], const double x1[3], int degree,
+                                    DstPolyPoint *out);
+
+/* The capsule with segment endpoints a_local, b_local (body frame, metres) and the
+ * given radius, moving rigidly between the two poses (see dst_poly_point_from_poses). */
+DstStatus dst_moving_capsule_from_poses(const double a_local[3], const double b_local[3], double radius,
+                                        const double R0[9], const double x0[3], const double R1[9],
+                                        const double x1[3], int degree, DstMovingCapsule *out);
+
 #endif /* DST_MOTION_H */

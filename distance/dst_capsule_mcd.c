@@ -1,0 +1,485 @@
+/* dst_capsule_mcd.c — minimum continuous distance (MCD) of two moving capsules:
+ * golden-section search, conservative advancement, the hybrid and certified sampling
+ * (thesis ch. III, sec. VI.A.3). Derivations: docs/math/capsule_mcd.md.
+ *
+ * Everything works in the local parameter s = (t - t0)/(t1 - t0) in [0, 1]. The
+ * distance below is the "nominal" signed distance of the polynomial shapes; the
+ * enclosure radii err are subtracted from the certified lower bound at the end. */
+#include "dst_capsule.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "dst_capsule_internal.h"
+
+/* golden-section ratio R = (3 - sqrt 5)/2 (thesis sec. III.B) */
+#define DST_GSS_R 0.38196601125010515
+
+/* the search aims at eps minus this relative slack, so that rounding of the final
+ * lower bound cannot push upper - lower over eps */
+#define DST_MCD_EPS_SLACK 1e-6
+
+DstMcdOptions dst_mcd_options_default(void)
+{
+    DstMcdOptions o;
+    o.eps = DST_DEFAULT_MCD_EPS;
+    o.tau = DST_DEFAULT_GSS_TAU;
+    o.max_iter = DST_DEFAULT_CA_MAX_ITER;
+    o.max_samples = DST_DEFAULT_SAMPLING_MAX;
+    return o;
+}
+
+const char *dst_mcd_method_string(DstMcdMethod method)
+{
+    switch (method) {
+    case DST_MCD_GSS: return "gss";
+    case DST_MCD_CA: return "ca";
+    case DST_MCD_HYBRID: return "hybrid";
+    case DST_MCD_SAMPLING: return "sampling";
+    }
+    return "unknown";
+}
+
+/* One distance evaluation at parameter s. */
+typedef struct McdEval {
+    double s;
+    double hi;       /* nominal signed distance at s (a real value) */
+    double lo;       /* certified lower bound of the nominal signed distance at s */
+    double n[3];     /* unit normal from B to A at s */
+} McdEval;
+
+/* Per-call state: the motion, its precomputed velocity Bernstein coefficients, the
+ * best evaluation so far and the counters. Lives on the caller's stack. */
+typedef struct McdCtx {
+    const DstMovingCapsule *a, *b;
+    double rsum;                 /* rA + rB */
+    double errsum;               /* max err of A's endpoints + max err of B's */
+    double scale;                /* magnitude bound of every coordinate over s in [0, 1] */
+    double widen;                /* rounding widening of a certified distance */
+    int m;                       /* degree of the velocity polynomials (-1: no motion) */
+    int have_bern;
+    /* Bernstein coefficients on [0, 1] of (q_j' - p_i')(s), pair k = 2 i + j */
+    double vb[4][DST_MAX_DEGREE + 1][3];
+    double vwiden;               /* rounding widening of a rate bound */
+    int max_steps;
+    int evals, steps;
+    double best_hi;              /* the upper bound: least nominal distance seen */
+    double best_s;
+    DstSegPair best;
+} McdCtx;
+
+enum { ADV_MOVED, ADV_REACHED, ADV_DONE, ADV_CAP };
+
+/* One state of a forward (dir = +1) or backward (dir = -1) advancement. */
+typedef struct McdAdv {
+    double s;        /* current parameter; [start, s) (or (s, start]) is certified >= target */
+    int dir;
+    double h;        /* window length of the next motion bound */
+    McdEval e;       /* evaluation at s */
+} McdAdv;
+
+/* Static distance at s (eq. 3.1) with its certified lower bound; keeps the best. */
+static void mcd_eval(McdCtx *c, double s, McdEval *e)
+{
+    double a0[3], a1[3], b0[3], b1[3];
+    DstSegPair sp;
+    dst_poly_point_eval(&c->a->p0, s, a0);
+    dst_poly_point_eval(&c->a->p1, s, a1);
+    dst_poly_point_eval(&c->b->p0, s, b0);
+    dst_poly_point_eval(&c->b->p1, s, b1);
+    dst_segment_pair(a0, a1, b0, b1, c->scale, &sp);
+    e->s = s;
+    e->hi = sp.dist - c->rsum;
+    e->lo = sp.lower - c->rsum - c->widen;
+    e->n[0] = sp.n[0], e->n[1] = sp.n[1], e->n[2] = sp.n[2];
+    c->evals++;
+    if (e->hi < c->best_hi) {
+        c->best_hi = e->hi;
+        c->best_s = s;
+        c->best = sp;
+    }
+}
+
+/* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
+static void mcd_prepare_bernstein(McdCtx *c)
+{
+    const DstPolyPoint *P[2] = {&c->a->p0, &c->a->p1};
+    const DstPolyPoint *Q[2] = {&c->b->p0, &c->b->p1};
+    int deg = 0;
+    for (int i = 0; i < 2; ++i) deg = (int)fmax(deg, fmax(P[i]->degree, Q[i]->degree));
+    c->m = deg - 1;
+    c->have_bern = 1;
+    c->vwiden = 0.0;
+    if (c->m < 0) return;
+    for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 2; ++j) {
+            int k = 2 * i + j;
+            double mag = 0.0;
+            for (int x = 0; x < 3; ++x) {
+                double a[DST_MAX_DEGREE + 1], bb[DST_MAX_DEGREE + 1];
+                for (int l = 0; l <= c->m; ++l) {
+                    double qv = l + 1 <= Q[j]->degree ? Q[j]->c[l + 1][x] : 0.0;
+                    double pv = l + 1 <= P[i]->degree ? P[i]->c[l + 1][x] : 0.0;
+                    a[l] = (l + 1) * (qv - pv);
+                    mag += (l + 1) * (fabs(qv) + fabs(pv));
+                }
+                dst_bernstein_from_monomial(c->m, a, bb);
+                for (int l = 0; l <= c->m; ++l) c->vb[k][l][x] = bb[l];
+            }
+            c->vwiden = fmax(c->vwiden, DST_ROUND_REL * mag);
+        }
+    }
+}
+
+/* Motion bound along n over s in [u0, u1], eq. (3.3) in Bernstein form
+ * (docs/math/capsule_mcd.md eq. (6)-(7)): the separation along n decreases at most at
+ * rate max_ij n.(q_j' - p_i') going forward, max_ij n.(p_i' - q_j') going backward. */
+static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir)
+{
+    if (c->m < 0) return 0.0;
+    double mx = -INFINITY, mn = INFINITY;
+    for (int k = 0; k < 4; ++k) {
+        double b[DST_MAX_DEGREE + 1];
+        for (int l = 0; l <= c->m; ++l) b[l] = n[0] * c->vb[k][l][0] + n[1] * c->vb[k][l][1] + n[2] * c->vb[k][l][2];
+        if (u0 > 0.0 || u1 < 1.0) dst_bernstein_subdivide(c->m, b, u0, u1, b);
+        for (int l = 0; l <= c->m; ++l) {
+            mx = fmax(mx, b[l]);
+            mn = fmin(mn, b[l]);
+        }
+    }
+    double r = dir > 0 ? mx : -mn;
+    return fmax(0.0, r) * (1.0 + DST_ROUND_REL) + c->vwiden;
+}
+
+/* Start an advancement at s in direction dir. */
+static void mcd_adv_init(McdCtx *c, McdAdv *v, double s, int dir, double h)
+{
+    v->s = s;
+    v->dir = dir;
+    v->h = h;
+    mcd_eval(c, s, &v->e);
+}
+
+/* One conservative-advancement step toward the level `target`, eq. (3.4), Lemma 3.1:
+ * dt <= (delta - d)/mu with mu bounded on the window the step stays in. Returns
+ * ADV_REACHED (certified distance within reach_tol above target at v->s), ADV_DONE
+ * (the certified region reached `limit`), ADV_MOVED or ADV_CAP (step cap). */
+static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, double reach_tol)
+{
+    double gap = v->e.lo - target;
+    if (gap <= reach_tol) return ADV_REACHED;
+    double room = v->dir > 0 ? limit - v->s : v->s - limit;
+    if (room <= 0.0) return ADV_DONE;
+    if (c->steps >= c->max_steps) return ADV_CAP;
+    c->steps++;
+    /* bound the rate on the window [s, s + h] (or [s - h, s]) */
+    double h = fmin(v->h, room);
+    double u0 = v->dir > 0 ? v->s : v->s - h;
+    double u1 = v->dir > 0 ? v->s + h : v->s;
+    if (v->dir > 0 && h == room) u1 = limit;
+    if (v->dir < 0 && h == room) u0 = limit;
+    double mu = mcd_rate(c, v->e.n, u0, u1, v->dir);
+    /* safe step, shrunk for rounding of the quotient and of s itself (|s| <= 1) */
+    double ds = mu > 0.0 ? gap / mu * (1.0 - 8.0 * DBL_EPSILON) - 4.0 * DBL_EPSILON : INFINITY;
+    double snew;
+    if (ds >= h) {
+        ds = h;
+        snew = v->dir > 0 ? u1 : u0;
+    } else if (ds > 0.0) {
+        snew = v->s + v->dir * ds;
+    } else {
+        return ADV_CAP; /* no representable progress: give up rather than loop */
+    }
+    v->h = 2.0 * ds;
+    if (v->dir > 0 ? snew >= limit : snew <= limit) {
+        v->s = limit;
+        return ADV_DONE;
+    }
+    mcd_eval(c, snew, &v->e);
+    return ADV_MOVED;
+}
+
+/* Golden-section search on [sa, sb], thesis sec. III.B: bracket [a, b, c] with b the
+ * middle, new point d in the larger part at ratio R, stop at c - a < tau_s. Returns
+ * the number of iterations; the least value seen is kept in the context. */
+static int mcd_gss(McdCtx *c, double sa, double sb, double tau_s, int max_iter)
+{
+    double a = sa, cc = sb, b = 0.5 * (sa + sb);
+    McdEval e;
+    mcd_eval(c, b, &e);
+    double fb = e.hi;
+    int it = 0;
+    while (cc - a >= tau_s && it < max_iter) {
+        double d;
+        if (b - a >= cc - b) {
+            d = b - DST_GSS_R * (b - a);
+            mcd_eval(c, d, &e);
+            if (e.hi >= fb) a = d;           /* [d, b, c] */
+            else cc = b, b = d, fb = e.hi;   /* [a, d, b] */
+        } else {
+            d = b + DST_GSS_R * (cc - b);
+            mcd_eval(c, d, &e);
+            if (e.hi >= fb) cc = d;          /* [a, b, d] */
+            else a = b, b = d, fb = e.hi;    /* [b, d, c] */
+        }
+        ++it;
+    }
+    return it;
+}
+
+/* Validation and setup shared by the four methods. Returns DST_OK or DST_INVALID_INPUT. */
+static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMovingCapsule *b, double t0,
+                           double t1, const DstMcdOptions *opt, DstMcdOptions *o, DstMcdResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = DST_INVALID_INPUT;
+    *o = opt != NULL ? *opt : dst_mcd_options_default();
+    if (a == NULL || b == NULL || dst_moving_capsule_validate(a) != DST_OK ||
+        dst_moving_capsule_validate(b) != DST_OK || !isfinite(t0) || !isfinite(t1) || t1 < t0 ||
+        !isfinite(o->eps) || !(o->eps > 0.0) || !isfinite(o->tau) || !(o->tau > 0.0) || o->max_iter < 1 ||
+        o->max_samples < 2) {
+        return DST_INVALID_INPUT;
+    }
+    memset(c, 0, sizeof *c);
+    c->a = a;
+    c->b = b;
+    c->rsum = a->radius + b->radius;
+    c->errsum = fmax(a->p0.err, a->p1.err) + fmax(b->p0.err, b->p1.err);
+    const DstPolyPoint *pts[4] = {&a->p0, &a->p1, &b->p0, &b->p1};
+    double scale = 0.0;
+    for (int p = 0; p < 4; ++p) {
+        for (int x = 0; x < 3; ++x) {
+            double acc = 0.0;
+            for (int k = 0; k <= pts[p]->degree; ++k) acc += fabs(pts[p]->c[k][x]);
+            scale = fmax(scale, acc);
+        }
+    }
+    c->scale = scale;
+    c->widen = DST_ROUND_REL * (scale + c->rsum);
+    c->max_steps = o->max_iter;
+    c->best_hi = INFINITY;
+    return DST_OK;
+}
+
+/* Fill the result from the best evaluation and the certified nominal lower bound lo. */
+static DstStatus mcd_finish(const McdCtx *c, double t0, double t1, double lo, double eps, DstStatus status,
+                            DstMcdResult *out)
+{
+    const DstSegPair *sp = &c->best;
+    double T = t1 - t0;
+    out->upper = c->best_hi;
+    out->t_min = fmin(t1, t0 + c->best_s * T);
+    out->sA = sp->s;
+    out->sB = sp->t;
+    for (int i = 0; i < 3; ++i) {
+        out->cA[i] = sp->cp[i];
+        out->cB[i] = sp->cq[i];
+        out->n[i] = sp->n[i];
+        out->pA[i] = sp->cp[i] - c->a->radius * sp->n[i];
+        out->pB[i] = sp->cq[i] + c->b->radius * sp->n[i];
+    }
+    /* the true shapes are within errsum of the polynomial ones (a segment point is a convex
+     * combination of its endpoints), so the true distance is >= nominal - errsum */
+    lo = fmax(lo, -c->rsum - c->widen);
+    out->lower = (lo - c->errsum) - DST_ROUND_REL * (fabs(lo) + c->errsum);
+    if (out->lower > out->upper) out->lower = out->upper; /* cannot happen in exact arithmetic */
+    out->distance_evals = c->evals;
+    out->advance_steps = c->steps;
+    if (status == DST_CERTIFIED && !(out->upper - out->lower <= eps)) status = DST_NOT_CERTIFIED;
+    out->status = status;
+    return status;
+}
+
+/* nominal eps the searches aim at: eps less the enclosure radii and a rounding slack */
+static double mcd_eps_nominal(const McdCtx *c, double eps)
+{
+    double e = eps - c->errsum - DST_MCD_EPS_SLACK * eps;
+    return e > 0.0 ? e : 0.5 * eps; /* enclosure alone too wide: best effort, not certified */
+}
+
+/* Golden-section search MCD, thesis sec. III.B, Fig. 3.3. */
+DstStatus dst_capsule_mcd_gss(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
+                              const DstMcdOptions *opt, DstMcdResult *out)
+{
+    McdCtx c;
+    DstMcdOptions o;
+    McdEval e;
+    if (mcd_setup(&c, a, b, t0, t1, opt, &o, out) != DST_OK) return out->status;
+    double T = t1 - t0;
+    /* the least of f(t0), f(t1) and the search (thesis: f(b) need not beat the ends) */
+    mcd_eval(&c, 0.0, &e);
+    if (T > 0.0) {
+        mcd_eval(&c, 1.0, &e);
+        mcd_gss(&c, 0.0, 1.0, o.tau / T, o.max_iter);
+    }
+    return mcd_finish(&c, t0, t1, -c.rsum, o.eps, DST_NOT_CERTIFIED, out);
+}
+
+/* Conservative-advancement MCD: Algorithm 3.1 (FindMinDistCA) with the branches as the
+ * text of sec. III.C.2 states them, eq. (3.4) steps, Lemma 3.1. */
+DstStatus dst_capsule_mcd_ca(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
+                             const DstMcdOptions *opt, DstMcdResult *out)
+{
+    McdCtx c;
+    DstMcdOptions o;
+    McdEval e0, e1;
+    if (mcd_setup(&c, a, b, t0, t1, opt, &o, out) != DST_OK) return out->status;
+    mcd_eval(&c, 0.0, &e0);
+    if (!(t1 > t0)) return mcd_finish(&c, t0, t1, e0.lo, o.eps, DST_CERTIFIED, out);
+    mcd_eval(&c, 1.0, &e1);
+    mcd_prepare_bernstein(&c);
+    double eps_nom = mcd_eps_nominal(&c, o.eps);
+
+    /* line 1-2: d0 = -(rA + rB), d1 = min of the end values */
+    double d0 = -c.rsum, d1 = c.best_hi;
+    /* [0, s_a) is certified >= level_a: the advancement resumes at s_a for lower levels */
+    double s_a = 0.0, level_a = -INFINITY;
+    DstStatus status = DST_CERTIFIED;
+    while (d1 - d0 > eps_nom) {
+        double d2 = 0.5 * (d0 + d1);
+        double reach = DST_CA_REACH_FRACTION * (d1 - d0);
+        double start = (s_a > 0.0 && d2 <= level_a) ? s_a : 0.0;
+        McdAdv v;
+        mcd_adv_init(&c, &v, start, +1, 1.0 - start);
+        int r;
+        while ((r = mcd_adv_step(&c, &v, 1.0, d2, reach)) == ADV_MOVED) {
+        }
+        if (r == ADV_REACHED) {
+            /* delta = d2 is reached at t2 (within `reach`): MCD in [d0, delta(t2)], resume at t2 */
+            s_a = v.s;
+            level_a = d2;
+            if (!(c.best_hi < d1)) { /* no progress is possible in floating point */
+                status = DST_ITER_LIMIT;
+                break;
+            }
+            d1 = c.best_hi;
+        } else if (r == ADV_DONE) {
+            /* not reached anywhere: delta > d2 on [t0, t1], MCD in [d2, d1] */
+            d0 = d2;
+        } else {
+            status = DST_ITER_LIMIT;
+            break;
+        }
+    }
+    return mcd_finish(&c, t0, t1, d0, o.eps, status, out);
+}
+
+/* Hybrid MCD, thesis sec. III.D, Fig. 3.6: golden-section search for the upper bound,
+ * forward and backward advancement (eq. 3.4) toward upper - eps for the certificate,
+ * narrowing the time range whenever the level is reached. */
+DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
+                                 const DstMcdOptions *opt, DstMcdResult *out)
+{
+    McdCtx c;
+    DstMcdOptions o;
+    McdEval e0, e1;
+    if (mcd_setup(&c, a, b, t0, t1, opt, &o, out) != DST_OK) return out->status;
+    mcd_eval(&c, 0.0, &e0);
+    if (!(t1 > t0)) return mcd_finish(&c, t0, t1, e0.lo, o.eps, DST_CERTIFIED, out);
+    mcd_eval(&c, 1.0, &e1);
+    double T = t1 - t0, tau_s = o.tau / T;
+    double eps_nom = mcd_eps_nominal(&c, o.eps);
+    double reach = DST_HYBRID_REACH_FRACTION * eps_nom;
+    double lo = -c.rsum;
+    double sa = 0.0, sb = 1.0; /* outside [sa, sb] the distance is certified >= every later target */
+    DstStatus status = DST_CERTIFIED;
+    int gss_iter = mcd_gss(&c, sa, sb, tau_s, o.max_iter);
+    int prepared = 0;
+    double prev_hi = INFINITY;
+    for (;;) {
+        double target = c.best_hi - eps_nom;
+        if (target <= lo) break; /* the trivial bound -(rA + rB) is within eps already */
+        if (!prepared) {
+            mcd_prepare_bernstein(&c);
+            prepared = 1;
+        }
+        McdAdv f, g;
+        mcd_adv_init(&c, &f, sa, +1, sb - sa);
+        mcd_adv_init(&c, &g, sb, -1, sb - sa);
+        int rf = ADV_MOVED, rg = ADV_MOVED;
+        /* alternate forward and backward steps until they meet or one reaches the level */
+        for (;;) {
+            rf = mcd_adv_step(&c, &f, g.s, target, reach);
+            if (rf != ADV_MOVED) break;
+            rg = mcd_adv_step(&c, &g, f.s, target, reach);
+            if (rg != ADV_MOVED) break;
+        }
+        if (rf == ADV_DONE || rg == ADV_DONE) {
+            lo = target; /* delta > upper - eps on all of [t0, t1] */
+            break;
+        }
+        if (rf == ADV_CAP || rg == ADV_CAP) {
+            status = DST_ITER_LIMIT;
+            break;
+        }
+        /* reached: a lower value exists in [f.s, g.s]; search it there and try again */
+        if (!(c.best_hi < prev_hi)) { /* no progress is possible in floating point */
+            status = DST_ITER_LIMIT;
+            break;
+        }
+        prev_hi = c.best_hi;
+        sa = f.s;
+        sb = g.s;
+        if (sb - sa > 0.0 && gss_iter < o.max_iter) gss_iter += mcd_gss(&c, sa, sb, tau_s, o.max_iter - gss_iter);
+    }
+    return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
+}
+
+/* Certified sampling, thesis eq. (6.3): n samples with spacing h from the Lipschitz
+ * bound mu of the distance; between two samples the distance is
+ * >= (d_k + d_{k+1} - mu h)/2 (docs/math/capsule_mcd.md eq. (10)). */
+DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
+                                   const DstMcdOptions *opt, DstMcdResult *out)
+{
+    McdCtx c;
+    DstMcdOptions o;
+    McdEval e;
+    if (mcd_setup(&c, a, b, t0, t1, opt, &o, out) != DST_OK) return out->status;
+    mcd_eval(&c, 0.0, &e);
+    if (!(t1 > t0)) return mcd_finish(&c, t0, t1, e.lo, o.eps, DST_CERTIFIED, out);
+    mcd_prepare_bernstein(&c);
+    double eps_nom = mcd_eps_nominal(&c, o.eps);
+    /* Lipschitz constant of the segment distance per unit s: max_ij max_s |q_j' - p_i'| */
+    double mu = 0.0;
+    if (c.m >= 0) {
+        for (int k = 0; k < 4; ++k) {
+            for (int l = 0; l <= c.m; ++l) mu = fmax(mu, sqrt(dst_dot3(c.vb[k][l], c.vb[k][l])));
+        }
+        mu = mu * (1.0 + DST_ROUND_REL) + c.vwiden;
+    }
+    DstStatus status = DST_CERTIFIED;
+    double want = mu > 0.0 ? ceil(mu / (2.0 * DST_SAMPLING_EPS_FRACTION * eps_nom)) : 1.0;
+    long n = 1;
+    if (!(want < (double)o.max_samples)) {
+        n = o.max_samples - 1;
+        status = DST_ITER_LIMIT;
+    } else {
+        n = (long)want;
+        if (n < 1) n = 1;
+    }
+    double h = (1.0 / (double)n) * (1.0 + 4.0 * DBL_EPSILON); /* >= every computed spacing */
+    double lo = INFINITY, prev = e.lo;
+    for (long k = 1; k <= n; ++k) {
+        double s = k == n ? 1.0 : (double)k / (double)n;
+        mcd_eval(&c, s, &e);
+        lo = fmin(lo, 0.5 * (prev + e.lo - mu * h));
+        prev = e.lo;
+    }
+    lo -= DST_ROUND_REL * (fabs(lo) + c.rsum);
+    return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
+}
+
+DstStatus dst_capsule_mcd(DstMcdMethod method, const DstMovingCapsule *a, const DstMovingCapsule *b,
+                          double t0, double t1, const DstMcdOptions *opt, DstMcdResult *out)
+{
+    switch (method) {
+    case DST_MCD_GSS: return dst_capsule_mcd_gss(a, b, t0, t1, opt, out);
+    case DST_MCD_CA: return dst_capsule_mcd_ca(a, b, t0, t1, opt, out);
+    case DST_MCD_HYBRID: return dst_capsule_mcd_hybrid(a, b, t0, t1, opt, out);
+    case DST_MCD_SAMPLING: return dst_capsule_mcd_sampling(a, b, t0, t1, opt, out);
+    }
+    memset(out, 0, sizeof *out);
+    out->status = DST_INVALID_INPUT;
+    return out->status;
+}
