@@ -85,10 +85,9 @@ void pln_kin_joint_rotation(const double axis[3], double q, double Rot[9])
 }
 
 /* Model checks of pln_kin_create: everything the kinematics rely on. */
-static PlnStatus validate(const PlnRobot *rb, double *mass_sum, char *err, size_t err_size)
+PlnStatus pln_kin_validate(const PlnRobot *rb, char *err, size_t err_size)
 {
     int i, j;
-    double m = 0.0;
     if (rb == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "robot: NULL model");
     if (rb->n_links < 1 || rb->links == NULL) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "robot '%s': no links", rb->name);
@@ -129,7 +128,6 @@ static PlnStatus validate(const PlnRobot *rb, double *mass_sum, char *err, size_
             return pln_errorf(PLN_ERR_INVALID, err, err_size, "link %d '%s': negative mass %g",
                               i, L->name, L->mass);
         }
-        m += L->mass;
     }
     for (j = 0; j < rb->n_joints; ++j) {
         const PlnJoint *J = &rb->joints[j];
@@ -151,7 +149,6 @@ static PlnStatus validate(const PlnRobot *rb, double *mass_sum, char *err, size_
                               J->name, n);
         }
     }
-    *mass_sum = m;
     return PLN_OK;
 }
 
@@ -165,8 +162,9 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     int i;
     if (out == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_kin_create: NULL out");
     *out = NULL;
-    st = validate(robot, &mass_sum, err, err_size);
+    st = pln_kin_validate(robot, err, err_size);
     if (st != PLN_OK) return st;
+    for (i = 0; i < robot->n_links; ++i) mass_sum += robot->links[i].mass;
     /* one block: the struct, then doubles, then ints (doubles first keeps alignment) */
     nl = (size_t)robot->n_links;
     bytes = sizeof *w + nl * 15 * sizeof(double) + nl * sizeof(int);

@@ -30,7 +30,13 @@
 
 typedef struct PlnKinWork PlnKinWork;
 
-/* Validates the model (topological order, joint <-> link indices, unit axes within
+/* Checks everything the kinematics rely on: topological order, joint <-> link indices,
+ * unit axes within PLN_KIN_AXIS_UNIT_TOL, orthonormal rotations within
+ * PLN_KIN_ROT_ORTHO_TOL, finite numbers, non-negative masses. Returns PLN_OK or
+ * PLN_ERR_INVALID with err naming the link or joint at fault. Nullable: err. */
+PlnStatus pln_kin_validate(const PlnRobot *robot, char *err, size_t err_size);
+
+/* Validates the model as pln_kin_validate() (topological order, joint <-> link indices, unit axes within
  * PLN_KIN_AXIS_UNIT_TOL, orthonormal rotations within PLN_KIN_ROT_ORTHO_TOL, finite
  * numbers, non-negative masses) and allocates a workspace for it into *out. On failure
  * *out is NULL and err names the link or joint at fault. Returns PLN_OK,

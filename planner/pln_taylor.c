@@ -117,6 +117,28 @@ void pln_taylor_from_poly(PlnTaylor *out, int n, const double *coef, int deg)
     }
 }
 
+/* Polynomial in s = (tau + 1)/2: c_i = sum_{k>=i} a_k C(k, i) / 2^k, eq. (6.3). */
+void pln_taylor_from_unit_poly(PlnTaylor *out, int n, const double *coef, int deg)
+{
+    double t[PLN_TM_MAX_DEGREE + 1], mag = 0.0, w;
+    int i, k;
+    deg = clamp_degree(deg);
+    for (i = 0; i <= deg; ++i) {
+        double acc = 0.0, inv2k = 1.0;
+        for (k = 0; k < i; ++k) inv2k *= 0.5;
+        for (k = i; k <= deg; ++k) {
+            acc += k_binom[k][i] * coef[k] * inv2k; /* inv2k = 2^-k, exact */
+            inv2k *= 0.5;
+        }
+        t[i] = acc;
+    }
+    /* sum_i sum_k |a_k| C(k,i) 2^-k = sum_k |a_k| bounds every rounded term */
+    for (k = 0; k <= deg; ++k) mag += fabs(coef[k]);
+    pln_taylor_from_poly(out, n, t, deg);
+    w = wid(mag);
+    pln_taylor_add_interval(out, out, -w, w);
+}
+
 /* The affine variable mid + half * tau: eq. (2.2). */
 void pln_taylor_var(PlnTaylor *out, int n, double mid, double half)
 {
@@ -216,8 +238,8 @@ void pln_taylor_scale(PlnTaylor *out, const PlnTaylor *a, double s)
     *out = r;
 }
 
-/* Division by an exact positive number d (a factorial): eq. (3.2) with s = 1/d. */
-static void tm_div_exact(PlnTaylor *out, const PlnTaylor *a, double d)
+/* Division by a double d: eq. (3.2) with s = 1/d, each quotient rounded once. */
+void pln_taylor_div(PlnTaylor *out, const PlnTaylor *a, double d)
 {
     double mag = 0.0, lo, hi;
     int k;
@@ -226,8 +248,13 @@ static void tm_div_exact(PlnTaylor *out, const PlnTaylor *a, double d)
         out->c[k] = a->c[k] / d;
         mag += fabs(out->c[k]);
     }
-    lo = a->lo / d;
-    hi = a->hi / d;
+    if (d > 0.0) {
+        lo = a->lo / d;
+        hi = a->hi / d;
+    } else {
+        lo = a->hi / d;
+        hi = a->lo / d;
+    }
     mag += fabs(lo) + fabs(hi);
     out->lo = lo - wid(mag);
     out->hi = hi + wid(mag);
@@ -401,7 +428,7 @@ void pln_taylor_sincos(PlnTaylor *out_sin, PlnTaylor *out_cos, const PlnTaylor *
     P = D;
     for (k = 1; k <= n; ++k) {
         if (k > 1) pln_taylor_mul(&P, &P, &D);
-        tm_div_exact(&term, &P, k_fact[k]);
+        pln_taylor_div(&term, &P, k_fact[k]);
         if (k % 2 == 0) {
             pln_taylor_axpy(&cosD, &cosD, (k / 2) % 2 == 0 ? 1.0 : -1.0, &term);
         } else {

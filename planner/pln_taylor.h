@@ -36,6 +36,12 @@ void pln_taylor_const(PlnTaylor *out, int n, double v);
  * above degree n are bounded over [-1, 1] into the remainder (eq. 3.4). */
 void pln_taylor_from_poly(PlnTaylor *out, int n, const double *coef, int deg);
 
+/* A polynomial given in s = (tau + 1)/2 in [0, 1] (the local parameter of
+ * distance/dst_motion.h): coef[0..deg] multiply s^k, 0 <= deg <= PLN_TM_MAX_DEGREE
+ * (larger deg is clamped). Converted to tau with its rounding bounded into the
+ * remainder (eq. 6.3), then truncated to degree n as pln_taylor_from_poly. */
+void pln_taylor_from_unit_poly(PlnTaylor *out, int n, const double *coef, int deg);
+
 /* The identity tau scaled and shifted: mid + half * tau, e.g. t itself on [t0, t1] with
  * mid = (t0 + t1)/2, half = (t1 - t0)/2. Needs n >= 1. */
 void pln_taylor_var(PlnTaylor *out, int n, double mid, double half);
@@ -46,6 +52,9 @@ void pln_taylor_sub(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b);
 
 /* out = s * a for a double s (eq. 3.2). */
 void pln_taylor_scale(PlnTaylor *out, const PlnTaylor *a, double s);
+
+/* out = a / d for a nonzero double d, rounding of the quotients bounded (eq. 3.2). */
+void pln_taylor_div(PlnTaylor *out, const PlnTaylor *a, double d);
 
 /* out = a + s * b (a fused scale-and-add, one rounding bound; eq. 3.1-3.2). */
 void pln_taylor_axpy(PlnTaylor *out, const PlnTaylor *a, double s, const PlnTaylor *b);
