@@ -373,7 +373,7 @@ static DstStatus lex_expect(Lex *lx, const char *word, const char *path, char *e
     if (!lex_next(lx)) {
         return mesh_error(DST_INVALID_INPUT, err, err_size,
                           "%s:%d: unexpected end of file, expected '%s' (truncated?)", path,
-                          lx->line, word);
+                          lx->tok_line, word);
     }
     if (!lex_is(lx, word)) {
         return mesh_error(DST_INVALID_INPUT, err, err_size, "%s:%d: expected '%s', found '%.*s'",
@@ -391,7 +391,7 @@ static DstStatus lex_number(Lex *lx, double *x, int any, const char *path, char 
     if (!lex_next(lx)) {
         return mesh_error(DST_INVALID_INPUT, err, err_size,
                           "%s:%d: unexpected end of file, expected a number (truncated?)", path,
-                          lx->line);
+                          lx->tok_line);
     }
     if (lx->len >= sizeof tmp) {
         return mesh_error(DST_INVALID_INPUT, err, err_size, "%s:%d: number too long", path,
@@ -423,7 +423,7 @@ static DstStatus parse_stl_ascii(const char *path, const char *buf, size_t size,
         if (!lex_next(&lx)) {
             st = mesh_error(DST_INVALID_INPUT, err, err_size,
                             "%s:%d: unexpected end of file, expected 'facet' or 'endsolid' "
-                            "(truncated?)", path, lx.line);
+                            "(truncated?)", path, lx.tok_line);
             break;
         }
         if (lex_is(&lx, "endsolid")) {
@@ -448,7 +448,7 @@ static DstStatus parse_stl_ascii(const char *path, const char *buf, size_t size,
             if (!lex_next(&lx)) {
                 st = mesh_error(DST_INVALID_INPUT, err, err_size,
                                 "%s:%d: unexpected end of file inside a facet (truncated?)",
-                                path, lx.line);
+                                path, lx.tok_line);
                 break;
             }
             if (lex_is(&lx, "endloop")) break;
