@@ -112,3 +112,16 @@ FORCE:
 
 -include $(DST_OBJ:.o=.d) $(PLN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) \
          $(BENCH_SRC:%.c=$(BUILD)/%.d)
+
+# ---- link meshes and robots/hrp2.yaml (issue 4) ---------------------------------------
+# `make meshes` builds the generator and rewrites robots/meshes/*.obj and robots/hrp2.yaml
+# (deterministic; the results are committed). It links libdistance.a to read each mesh
+# back and check it before fitting the capsules.
+.PHONY: meshes
+meshes: $(BUILD)/hrp2_meshgen
+	./$(BUILD)/hrp2_meshgen robots
+
+$(BUILD)/hrp2_meshgen: $(BUILD)/tools/meshgen/hrp2_meshgen.o $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(BUILD)/tools/meshgen/hrp2_meshgen.d

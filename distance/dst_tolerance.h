@@ -57,5 +57,19 @@
 /* Rotation matrices given to the rigid-pose helper must satisfy |R R^T - I| <= this
  * (max abs entry) and det R > 0 (dimensionless). */
 #define DST_ROTATION_TOL 1e-9
+/* Mesh files (dst_mesh.c). Largest accepted |coordinate|, metres: nothing a robot meets
+ * is a kilometre across, so a larger number is a unit mistake (millimetres read as
+ * metres are still accepted) or garbage. */
+#define DST_MESH_MAX_COORD 1e3
+
+/* Largest accepted vertex or triangle count of one mesh: 2^26 (67 million), some 670
+ * times the largest scene object of the seeds (a 100k-triangle statue) and far inside
+ * int, so that index arithmetic cannot overflow. */
+#define DST_MESH_MAX_ELEMENTS (1 << 26)
+
+/* A triangle is degenerate when its area is below this fraction of the squared diagonal
+ * of the mesh's bounding box (dimensionless): far below any real feature, far above the
+ * rounding noise of a collinear triple. */
+#define DST_MESH_DEGENERATE_REL 1e-14
 
 #endif /* DST_TOLERANCE_H */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dst.h"
+#include "pln_robot.h"
 
 const char *pln_command_string(PlnCommand command)
 {
@@ -504,7 +505,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     switch (args.command) {
     case PLN_CMD_PLAN: return unavailable(&args, "the SIP planner (issue #5)", errs);
     case PLN_CMD_CHECK: return unavailable(&args, "trajectory certification (issue #5)", errs);
-    case PLN_CMD_ROBOT: return unavailable(&args, "the robot model loader (issue #4)", errs);
+    case PLN_CMD_ROBOT: return pln_robot_command(args.robot, out, errs);
     case PLN_CMD_EXPORT: return unavailable(&args, "controller exports (issue #8)", errs);
     default: break;
     }

@@ -15,6 +15,7 @@
 #define PLN_ROBOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "pln_status.h"
 
@@ -70,5 +71,54 @@ typedef struct PlnRobot {
     int n_collision_pairs;     /* default self-collision pairs (thesis Table 6.1 for HRP-2) */
     int (*collision_pairs)[2]; /* owned, link indices; NULL when none */
 } PlnRobot;
+
+/* ---- loading (pln_robot.c) ---------------------------------------------------------
+ *
+ * The robot YAML schema is documented in docs/ROBOT_FORMAT.md. Loading validates the whole
+ * file: unknown keys, missing fields, wrong types, numbers that are not finite, position
+ * limits with lower > upper, initial values outside them, non-positive velocity limits,
+ * axes that are not unit length, unknown parents or joints, duplicate names, a missing or
+ * second root, cycles, non-positive capsule radii, negative masses, inertia matrices that
+ * are not symmetric positive definite, and mesh files that are missing or unreadable
+ * (paths relative to the YAML file's directory). Every message names the file, line and
+ * column and the field path: "robots/x.yaml:42:17: links[3].geometry.capsule.radius: must
+ * be > 0". */
+
+/* Limits and tolerances of the loader. */
+#define PLN_ROBOT_MAX_LINKS 1024       /* links (and joints) per robot: far above a humanoid */
+#define PLN_ROBOT_AXIS_TOL 1e-6        /* accepted | |axis| - 1 |; the axis is then normalised */
+#define PLN_ROBOT_INERTIA_SYM_TOL 1e-9 /* accepted |I_ij - I_ji| relative to max |I_kl| */
+
+/* Loads and validates the robot description at `path` into *robot (overwritten; on
+ * failure left empty, so pln_robot_destroy is always safe). Links come out in topological
+ * order (root first, then depth-first in file order), joints in file order. Each link's
+ * mesh is read (through dst_mesh) to fill geometry.mesh_triangles; mesh_path and
+ * convex_path hold the resolved paths. Returns PLN_OK; PLN_ERR_IO (file unreadable),
+ * PLN_ERR_PARSE (YAML syntax, empty document), PLN_ERR_INVALID (well-formed but wrong),
+ * PLN_ERR_NOMEM, with a one-line message in err[err_size]. Nullable: err (err_size 0). */
+PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size);
+
+/* Frees what pln_robot_load allocated and empties *robot. Nullable: robot. */
+void pln_robot_destroy(PlnRobot *robot);
+
+/* Index of the joint (link) with that exact name, or -1. Nullable: name (gives -1). */
+int pln_robot_find_joint(const PlnRobot *robot, const char *name);
+int pln_robot_find_link(const PlnRobot *robot, const char *name);
+
+/* ---- printing (pln_robot_print.c) ----------------------------------------------------- */
+
+/* Writes a human-readable description of a loaded model to `out`: joints with axes,
+ * limits, velocity limits and initial values; links with parent, joint, mass, centre of
+ * mass and geometry (capsule, mesh with its triangle count and whether the capsule
+ * encloses it); totals. `source` is the file name shown in the heading (nullable).
+ * Returns PLN_OK, or PLN_ERR_IO when a mesh cannot be re-read for the enclosure check
+ * (message in err). */
+PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, char *err,
+                          size_t err_size);
+
+/* `hrpplan robot FILE`: loads, validates and prints. Returns the process exit code:
+ * PLN_EXIT_OK, PLN_EXIT_BAD_INPUT (invalid file, message on errs naming file:line:field)
+ * or PLN_EXIT_INTERNAL. */
+int pln_robot_command(const char *path, FILE *out, FILE *errs);
 
 #endif /* PLN_ROBOT_H */

@@ -5,6 +5,7 @@
 #define PLN_TOLERANCE_H
 
 #include <float.h>
+
 /* Relative tolerance on sample times (dimensionless): a sample within this fraction of
  * the end time is the end time itself, so a 200 Hz table of a 2 s motion ends at exactly
  * 2 s instead of adding a sample 1e-15 s before it. */
