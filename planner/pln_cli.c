@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dst.h"
+#include "pln_plan.h"
 #include "pln_robot.h"
 
 const char *pln_command_string(PlnCommand command)
@@ -292,6 +293,7 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         args->dump_queries = value;
         return PLN_OK;
     case OPT_METHOD:
+        args->method_given = 1;
         if (pln_method_from_string(value, &args->method) != PLN_OK) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
                               "hrpplan %s: --method '%s': expected hybrid, gss, ca or sampling",
@@ -503,8 +505,8 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     }
 
     switch (args.command) {
-    case PLN_CMD_PLAN: return unavailable(&args, "the SIP planner (issue #5)", errs);
-    case PLN_CMD_CHECK: return unavailable(&args, "trajectory certification (issue #5)", errs);
+    case PLN_CMD_PLAN: return pln_plan_command(&args, out, errs);
+    case PLN_CMD_CHECK: return pln_check_command(&args, out, errs);
     case PLN_CMD_ROBOT: return pln_robot_command(args.robot, out, errs);
     case PLN_CMD_EXPORT: return unavailable(&args, "controller exports (issue #8)", errs);
     default: break;

@@ -51,6 +51,7 @@ typedef struct PlnCliArgs {
     const char *dump_queries;  /* plan --dump-queries FILE */
     int no_collision;          /* plan --no-collision */
     PlnMethod method;          /* plan --method */
+    int method_given;          /* --method was given (else the scenario's method) */
     int threads;               /* plan --threads N (>= 1) */
     int quiet;                 /* plan -q */
     int force;                 /* export --force */

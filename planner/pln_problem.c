@@ -150,7 +150,16 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         return pln_errorf(st, err, err_size, "%s: cost: %s needs a spline degree above %d",
                           sc->path, order == 3 ? "jerk" : "acceleration", order - 1);
     }
-    p->cost_scale = sc->cost_weight * pow(T, 2.0 * order - 1.0) / (double)p->n_active;
+    /* normalised so that the objective's Hessian has unit mean diagonal per variable
+     * (docs/math/planner.md eq. 2): SLSQP's first quasi-Newton model is the identity,
+     * so this makes its first steps the right size whatever the duration, spans or
+     * order of the cost */
+    {
+        double diag = 0.0;
+        for (int i = 0; i < n; ++i) diag += p->H[i * n + i];
+        diag /= n;
+        p->cost_scale = sc->cost_weight / fmax(2.0 * diag, PLN_MIN_COST_HESSIAN);
+    }
 
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +

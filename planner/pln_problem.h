@@ -8,8 +8,10 @@
  * The map from x to control points is a 0/1 selection, so gradients with respect to
  * control points sum into gradients with respect to x.
  *
- * Objective: weight * T^(2r-1) / n_active * sum_j integral (q_j^(r))^2 dt, r = 2
- * (acceleration) or 3 (jerk); exact quadratic form in the control points.
+ * Objective: weight * sum_j integral (q_j^(r))^2 dt / (2 mean_i H_ii), r = 2
+ * (acceleration) or 3 (jerk); an exact quadratic form P^T H P in the control points,
+ * normalised so that its Hessian has unit mean diagonal (the optimiser's quasi-Newton
+ * model starts as the identity, so this sets its first steps to the right size).
  *
  * Bounds: continuous-time joint position limits through the convex-hull property of
  * B-splines: lower <= every control point <= upper implies lower <= q(t) <= upper.
@@ -88,7 +90,7 @@ typedef struct PlnProblem {
     double *ctrl_fixed;             /* [n_active * n_ctrl] value of fixed control points */
     double *lb, *ub;                /* [n_vars] bounds of x (joint limits) */
     double *H;                      /* [n_ctrl * n_ctrl] cost matrix */
-    double cost_scale;              /* weight * T^(2r-1) / n_active */
+    double cost_scale;              /* weight / (2 mean_i H_ii) */
     int m;                          /* constraint rows */
     PlnRow *rows;                   /* [m] */
     double *row_tol;                /* [m] feasibility tolerance of each row (NLopt tol) */

@@ -542,12 +542,59 @@ static int find_in(const LinkIn *ins, int n, const char *name)
     return -1;
 }
 
+/* The default self-collision pairs: a list of [link, link] (thesis Table 6.1 for HRP-2),
+ * each link named once per pair, both with a capsule, no pair twice. Needs the links. */
+static PlnStatus load_pairs(const Ctx *c, const yaml_node_t *seq, PlnRobot *robot)
+{
+    int n;
+    if (seq->type != YAML_SEQUENCE_NODE) {
+        return fail(c, seq, "collision_pairs", INVALID, "expected a list of [link, link], found %s",
+                    kind_name(seq));
+    }
+    n = (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+    robot->collision_pairs = calloc((size_t)(n > 0 ? n : 1), sizeof *robot->collision_pairs);
+    if (robot->collision_pairs == NULL) {
+        return pln_errorf(PLN_ERR_NOMEM, c->err, c->err_size, "%s: out of memory", c->path);
+    }
+    for (int i = 0; i < n; ++i) {
+        yaml_node_t *item = node_at(c, seq->data.sequence.items.start[i]);
+        char sub[64], name[PLN_NAME_MAX];
+        int idx[2];
+        snprintf(sub, sizeof sub, "collision_pairs[%d]", i);
+        if (item->type != YAML_SEQUENCE_NODE ||
+            item->data.sequence.items.top - item->data.sequence.items.start != 2) {
+            return fail(c, item, sub, INVALID, "expected [link, link]");
+        }
+        for (int k = 0; k < 2; ++k) {
+            yaml_node_t *nm = node_at(c, item->data.sequence.items.start[k]);
+            PlnStatus st = string(c, nm, sub, name, sizeof name);
+            if (st != PLN_OK) return st;
+            idx[k] = pln_robot_find_link(robot, name);
+            if (idx[k] < 0) return fail(c, nm, sub, INVALID, "unknown link '%s'", name);
+            if (!robot->links[idx[k]].geometry.has_capsule) {
+                return fail(c, nm, sub, INVALID, "link '%s' has no capsule", name);
+            }
+        }
+        if (idx[0] == idx[1]) return fail(c, item, sub, INVALID, "a link cannot collide with itself");
+        for (int j = 0; j < i; ++j) {
+            const int *q = robot->collision_pairs[j];
+            if ((q[0] == idx[0] && q[1] == idx[1]) || (q[0] == idx[1] && q[1] == idx[0])) {
+                return fail(c, item, sub, INVALID, "the same pair as collision_pairs[%d]", j);
+            }
+        }
+        robot->collision_pairs[i][0] = idx[0];
+        robot->collision_pairs[i][1] = idx[1];
+        robot->n_collision_pairs = i + 1;
+    }
+    return PLN_OK;
+}
+
 /* Everything after the YAML is parsed: the schema walk, cross references, topological
  * order, meshes. On failure the caller frees robot. */
 static PlnStatus load_document(Ctx *c, PlnRobot *robot)
 {
     static const char *const keys[] = {"name", "control_period", "base", "joints", "links",
-                                       NULL};
+                                       "collision_pairs", NULL};
     yaml_node_t *root = yaml_document_get_root_node(c->doc), *v, *jseq, *lseq;
     LinkIn *ins = NULL;
     int *order = NULL, *stack = NULL, *joint_user = NULL;
@@ -774,6 +821,7 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
         for (int k = 0; k < nl; ++k) robot->total_mass += robot->links[k].mass;
     }
     st = PLN_OK;
+    if ((v = get(c, root, "collision_pairs")) != NULL) st = load_pairs(c, v, robot);
 
 done:
     free(ins);
@@ -850,6 +898,7 @@ void pln_robot_destroy(PlnRobot *robot)
     if (robot == NULL) return;
     free(robot->joints);
     free(robot->links);
+    free(robot->collision_pairs);
     memset(robot, 0, sizeof *robot);
 }
 

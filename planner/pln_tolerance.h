@@ -31,6 +31,10 @@
 /* Smallest cost weight (a zero weight would leave the problem without an objective). */
 #define PLN_MIN_COST_WEIGHT 1e-12
 
+/* Floor of the mean diagonal of the cost matrix used to normalise the objective
+ * (units of the cost matrix): only a degenerate spline comes near it. */
+#define PLN_MIN_COST_HESSIAN 1e-300
+
 /* Shortest motion, s, and shortest optimiser time budget, s. */
 #define PLN_MIN_DURATION_S 0.01
 #define PLN_MIN_TIME_LIMIT_S 0.01
@@ -55,6 +59,10 @@
 
 /* MCD error of the certification pass, as a fraction of eps. */
 #define PLN_CERT_MCD_EPS_RATIO 0.25
+
+/* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
+ * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
+#define PLN_CERT_SLACK 1e-6
 
 /* Smallest MCD error asked of distance/, m (eps = 0 would ask for infinite work). */
 #define PLN_MIN_MCD_EPS_M 1e-5

@@ -644,6 +644,26 @@ static const char YAML_HEAD[] =
 
 /* ---- main --------------------------------------------------------------------------- */
 
+/* The 19 link pairs of thesis Table 6.1 (hand = LINK6, elbow = LINK3, hip = LEG_LINK2,
+ * knee = LEG_LINK3), the default collision set of a scenario. */
+static void write_collision_pairs(FILE *f)
+{
+    static const char *const pairs[][2] = {
+        {"RARM_LINK6", "LARM_LINK6"}, {"RARM_LINK6", "WAIST"},      {"RARM_LINK6", "CHEST_LINK1"},
+        {"RARM_LINK6", "HEAD_LINK1"}, {"LARM_LINK6", "WAIST"},      {"LARM_LINK6", "CHEST_LINK1"},
+        {"LARM_LINK6", "HEAD_LINK1"}, {"RARM_LINK3", "WAIST"},      {"RARM_LINK3", "CHEST_LINK1"},
+        {"RARM_LINK3", "HEAD_LINK1"}, {"LARM_LINK3", "WAIST"},      {"LARM_LINK3", "CHEST_LINK1"},
+        {"LARM_LINK3", "HEAD_LINK1"}, {"RLEG_LINK2", "LLEG_LINK2"}, {"RLEG_LINK2", "RARM_LINK6"},
+        {"RLEG_LINK2", "LARM_LINK6"}, {"LLEG_LINK2", "RARM_LINK6"}, {"LLEG_LINK2", "LARM_LINK6"},
+        {"RLEG_LINK3", "LLEG_LINK3"},
+    };
+    fprintf(f, "\n# default self-collision pairs: thesis Table 6.1 (hand = *ARM_LINK6,\n"
+               "# elbow = *ARM_LINK3, hip = *LEG_LINK2, knee = *LEG_LINK3)\ncollision_pairs:\n");
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
+        fprintf(f, "  - [%s, %s]\n", pairs[i][0], pairs[i][1]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     Link links[N_LINKS];
@@ -723,6 +743,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nj; ++i) write_joint(f, &joints[i]);
     fprintf(f, "\n# %d links, total mass %.3f kg, %ld triangles\nlinks:\n", nl, total, total_tris);
     for (int i = 0; i < nl; ++i) write_link(f, &links[i]);
+    write_collision_pairs(f);
     if (fclose(f) != 0) {
         fprintf(stderr, "hrp2_meshgen: error writing %s\n", path);
         return 1;

@@ -1,0 +1,58 @@
+/* pln_output.h — the files a planning run writes (DESIGN.md sec. 3).
+ *
+ *  trajectory.json  the B-spline (degree, knots, moving joints, control points), the
+ *                   initial posture of every joint and a table sampled at the output rate
+ *  trajectory.csv   the sampled table, header `time,<joint names>`
+ *  trajectory.pos   hrpsys SequencePlayer layout; written only for a certified plan
+ *  report.json      status, timings, certified clearance of every pair, limit margins
+ *  distance.svg     clearance of every pair over time with the certified MCD per interval
+ *                   (thesis Fig. 6.5)
+ * Every file is written atomically (pln_atomic.h). All tables carry every robot joint in
+ * the robot file's order. */
+#ifndef PLN_OUTPUT_H
+#define PLN_OUTPUT_H
+
+#include <stddef.h>
+
+#include "pln_certify.h"
+#include "pln_problem.h"
+#include "pln_sip.h"
+#include "pln_table.h"
+
+/* Most samples of one output table (a day at 1 kHz is 8.6e7; this is a sanity cap). */
+#define PLN_OUTPUT_MAX_SAMPLES 50000000
+
+/* What report.json says besides the certificate. */
+typedef struct PlnRunInfo {
+    const char *status;          /* "certified" | "not_certified" | "failed" */
+    const char *reason;          /* why not certified or failed; "" otherwise */
+    const char *method;          /* the optimiser's MCD method name */
+    int collision_constraints;   /* 0 with --no-collision */
+    const PlnSipResult *sip;     /* nullable (failed before optimising) */
+    double wall_time_s;          /* whole run */
+} PlnRunInfo;
+
+/* Creates a directory and its parents (like mkdir -p). */
+PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size);
+
+/* Samples the spline of p with control points ctrl at `rate_hz` into a table of every
+ * robot joint (created here; pln_table_destroy frees it). */
+PlnStatus pln_output_sample(const PlnProblem *p, const double *ctrl, double rate_hz,
+                            PlnTable *table, char *err, size_t err_size);
+
+PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, const double *ctrl,
+                                     const PlnTable *samples, int certified, char *err,
+                                     size_t err_size);
+
+/* Nullable: cert (a run that failed before certification). */
+PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
+                                 const PlnCertificate *cert, char *err, size_t err_size);
+
+/* distance.svg: one panel per pair, the static capsule distance of the (exact forward
+ * kinematics of the) motion sampled at `samples`, and the certified lower bound per
+ * interval as steps; eps dashed; the worst pair framed. */
+PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                  const PlnCertificate *cert, int samples, char *err,
+                                  size_t err_size);
+
+#endif /* PLN_OUTPUT_H */
