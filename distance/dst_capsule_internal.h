@@ -82,10 +82,15 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
             t = 0.0, s = dst_clamp01(-c / a);
         } else {
             double b = dst_dot3(d1, d2);
-            double denom = a * e - b * b;
+            /* a e - b^2 = |d1 x d2|^2 and b f - c e = -(d1 x d2).(r x d2) (Lagrange's
+             * identity): the cross products keep the relative error near eps/sin(angle)
+             * instead of eps/sin^2(angle) for nearly parallel segments */
+            double x[3] = {d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]};
+            double denom = dst_dot3(x, x);
             if (denom > DST_PARALLEL_SIN2 * a * e) {
                 /* the lines' closest point, clamped to P */
-                s = dst_clamp01((b * f - c * e) / denom);
+                double y[3] = {r[1] * d2[2] - r[2] * d2[1], r[2] * d2[0] - r[0] * d2[2], r[0] * d2[1] - r[1] * d2[0]};
+                s = dst_clamp01(-dst_dot3(x, y) / denom);
             } else {
                 /* parallel: Q projects on P's line to [u0, u1]; take the middle of the
                  * overlap with [0, 1], or the end of P nearest to Q */
