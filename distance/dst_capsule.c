@@ -17,15 +17,15 @@ static int dst_capsule_is_valid(const DstCapsule *c)
 /* Signed capsule distance delta(C_A, C_B) = delta(l_A, l_B) - (r_A + r_B), eq. (3.1). */
 DstStatus dst_capsule_distance(const DstCapsule *a, const DstCapsule *b, DstCapsuleDistance *out)
 {
-    memset(out, 0, sizeof *out);
     if (!dst_capsule_is_valid(a) || !dst_capsule_is_valid(b)) {
+        memset(out, 0, sizeof *out);
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
     /* coordinate magnitude for the rounding widening */
     double scale = 0.0;
     for (int i = 0; i < 3; ++i) {
-        scale = fmax(scale, fmax(fmax(fabs(a->p0[i]), fabs(a->p1[i])), fmax(fabs(b->p0[i]), fabs(b->p1[i]))));
+        scale = dst_maxd(scale, dst_maxd(dst_maxd(fabs(a->p0[i]), fabs(a->p1[i])), dst_maxd(fabs(b->p0[i]), fabs(b->p1[i]))));
     }
     DstSegPair sp;
     dst_segment_pair(a->p0, a->p1, b->p0, b->p1, scale, &sp);

@@ -22,6 +22,18 @@ static inline double dst_dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* max/min without the NaN handling of fmax/fmin (often a libm call): inputs here are
+ * finite by construction */
+static inline double dst_maxd(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double dst_mind(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 static inline double dst_clamp01(double x)
 {
     return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
@@ -70,18 +82,23 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
             t = 0.0, s = dst_clamp01(-c / a);
         } else {
             double b = dst_dot3(d1, d2);
-            double denom = a * e - b * b;
+            /* a e - b^2 = |d1 x d2|^2 and b f - c e = -(d1 x d2).(r x d2) (Lagrange's
+             * identity): the cross products keep the relative error near eps/sin(angle)
+             * instead of eps/sin^2(angle) for nearly parallel segments */
+            double x[3] = {d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]};
+            double denom = dst_dot3(x, x);
             if (denom > DST_PARALLEL_SIN2 * a * e) {
                 /* the lines' closest point, clamped to P */
-                s = dst_clamp01((b * f - c * e) / denom);
+                double y[3] = {r[1] * d2[2] - r[2] * d2[1], r[2] * d2[0] - r[0] * d2[2], r[0] * d2[1] - r[1] * d2[0]};
+                s = dst_clamp01(-dst_dot3(x, y) / denom);
             } else {
                 /* parallel: Q projects on P's line to [u0, u1]; take the middle of the
                  * overlap with [0, 1], or the end of P nearest to Q */
                 parallel = 1;
                 double u0 = -c / a, u1 = (b - c) / a;
-                double lo = fmax(0.0, fmin(u0, u1)), hi = fmin(1.0, fmax(u0, u1));
+                double lo = dst_maxd(0.0, dst_mind(u0, u1)), hi = dst_mind(1.0, dst_maxd(u0, u1));
                 if (lo <= hi) s = 0.5 * (lo + hi);
-                else s = fmax(u0, u1) < 0.0 ? 0.0 : 1.0;
+                else s = dst_maxd(u0, u1) < 0.0 ? 0.0 : 1.0;
             }
             /* the point of Q closest to P(s); if clamped, re-project on P */
             t = (b * s + f) / e;
@@ -102,7 +119,8 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
     double tiny = DST_ROUND_REL * scale + DST_MIN_DENOM;
     o->dist = dist;
     if (dist > tiny) {
-        o->n[0] = w[0] / dist, o->n[1] = w[1] / dist, o->n[2] = w[2] / dist;
+        double inv = 1.0 / dist;
+        o->n[0] = w[0] * inv, o->n[1] = w[1] * inv, o->n[2] = w[2] * inv;
     } else {
         /* the segments meet: normal of the plane of both directions, oriented from Q's
          * midpoint to P's; parallel or degenerate: any perpendicular of a direction */
@@ -121,9 +139,9 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
     }
     /* certified lower bound: for any unit n, dist(P, Q) >= min_P n.x - max_Q n.y
      * (support functions of the segments; docs/math/capsule_mcd.md eq. (4)) */
-    double sp = fmin(dst_dot3(o->n, p0), dst_dot3(o->n, p1));
-    double sq = fmax(dst_dot3(o->n, q0), dst_dot3(o->n, q1));
-    o->lower = fmax(0.0, sp - sq - tiny);
+    double sp = dst_mind(dst_dot3(o->n, p0), dst_dot3(o->n, p1));
+    double sq = dst_maxd(dst_dot3(o->n, q0), dst_dot3(o->n, q1));
+    o->lower = dst_maxd(0.0, sp - sq - tiny);
 }
 
 #endif /* DST_CAPSULE_INTERNAL_H */

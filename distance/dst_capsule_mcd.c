@@ -57,10 +57,14 @@ typedef struct McdCtx {
     double errsum;               /* max err of A's endpoints + max err of B's */
     double scale;                /* magnitude bound of every coordinate over s in [0, 1] */
     double widen;                /* rounding widening of a certified distance */
+    int deg;                     /* highest position degree of the four endpoints */
+    /* position coefficients of A.p0, A.p1, B.p0, B.p1, zero-padded to deg */
+    double coef[DST_MAX_DEGREE + 1][3][4];
     int m;                       /* degree of the velocity polynomials (-1: no motion) */
     int have_bern;
-    /* Bernstein coefficients on [0, 1] of (q_j' - p_i')(s), pair k = 2 i + j */
-    double vb[4][DST_MAX_DEGREE + 1][3];
+    /* Bernstein coefficients on [0, 1] of (q_j' - p_i')(s): vb[l][x][k], coefficient l,
+     * coordinate x, pair k = 2 i + j (pairs innermost so the loops vectorise) */
+    double vb[DST_MAX_DEGREE + 1][3][4];
     double vwiden;               /* rounding widening of a rate bound */
     int max_steps;
     int evals, steps;
@@ -82,12 +86,19 @@ typedef struct McdAdv {
 /* Static distance at s (eq. 3.1) with its certified lower bound; keeps the best. */
 static void mcd_eval(McdCtx *c, double s, McdEval *e)
 {
-    double a0[3], a1[3], b0[3], b1[3];
+    double x[3][4];
     DstSegPair sp;
-    dst_poly_point_eval(&c->a->p0, s, a0);
-    dst_poly_point_eval(&c->a->p1, s, a1);
-    dst_poly_point_eval(&c->b->p0, s, b0);
-    dst_poly_point_eval(&c->b->p1, s, b1);
+    /* Horner for the four endpoints at once (12 independent chains) */
+    for (int i = 0; i < 3; ++i) {
+        for (int p = 0; p < 4; ++p) x[i][p] = c->coef[c->deg][i][p];
+    }
+    for (int k = c->deg - 1; k >= 0; --k) {
+        for (int i = 0; i < 3; ++i) {
+            for (int p = 0; p < 4; ++p) x[i][p] = x[i][p] * s + c->coef[k][i][p];
+        }
+    }
+    double a0[3] = {x[0][0], x[1][0], x[2][0]}, a1[3] = {x[0][1], x[1][1], x[2][1]};
+    double b0[3] = {x[0][2], x[1][2], x[2][2]}, b1[3] = {x[0][3], x[1][3], x[2][3]};
     dst_segment_pair(a0, a1, b0, b1, c->scale, &sp);
     e->s = s;
     e->hi = sp.dist - c->rsum;
@@ -104,11 +115,7 @@ static void mcd_eval(McdCtx *c, double s, McdEval *e)
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
 static void mcd_prepare_bernstein(McdCtx *c)
 {
-    const DstPolyPoint *P[2] = {&c->a->p0, &c->a->p1};
-    const DstPolyPoint *Q[2] = {&c->b->p0, &c->b->p1};
-    int deg = 0;
-    for (int i = 0; i < 2; ++i) deg = (int)fmax(deg, fmax(P[i]->degree, Q[i]->degree));
-    c->m = deg - 1;
+    c->m = c->deg - 1;
     c->have_bern = 1;
     c->vwiden = 0.0;
     if (c->m < 0) return;
@@ -119,15 +126,38 @@ static void mcd_prepare_bernstein(McdCtx *c)
             for (int x = 0; x < 3; ++x) {
                 double a[DST_MAX_DEGREE + 1], bb[DST_MAX_DEGREE + 1];
                 for (int l = 0; l <= c->m; ++l) {
-                    double qv = l + 1 <= Q[j]->degree ? Q[j]->c[l + 1][x] : 0.0;
-                    double pv = l + 1 <= P[i]->degree ? P[i]->c[l + 1][x] : 0.0;
+                    double qv = c->coef[l + 1][x][2 + j], pv = c->coef[l + 1][x][i];
                     a[l] = (l + 1) * (qv - pv);
                     mag += (l + 1) * (fabs(qv) + fabs(pv));
                 }
                 dst_bernstein_from_monomial(c->m, a, bb);
-                for (int l = 0; l <= c->m; ++l) c->vb[k][l][x] = bb[l];
+                for (int l = 0; l <= c->m; ++l) c->vb[l][x][k] = bb[l];
             }
-            c->vwiden = fmax(c->vwiden, DST_ROUND_REL * mag);
+            c->vwiden = dst_maxd(c->vwiden, DST_ROUND_REL * mag);
+        }
+    }
+}
+
+/* de Casteljau restriction to [u0, u1] of four Bernstein polynomials side by side
+ * (same steps as dst_bernstein_subdivide). */
+static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
+{
+    if (u0 > 0.0) {
+        double v = 1.0 - u0;
+        for (int r = 1; r <= m; ++r) {
+            for (int j = 0; j <= m - r; ++j) {
+                for (int k = 0; k < 4; ++k) b[j][k] = v * b[j][k] + u0 * b[j + 1][k];
+            }
+        }
+        if (v <= 0.0) return;
+        u1 = (u1 - u0) / v;
+    }
+    if (u1 < 1.0) {
+        double u = u1 < 0.0 ? 0.0 : u1, v = 1.0 - u;
+        for (int r = 1; r <= m; ++r) {
+            for (int j = m; j >= r; --j) {
+                for (int k = 0; k < 4; ++k) b[j][k] = v * b[j - 1][k] + u * b[j][k];
+            }
         }
     }
 }
@@ -138,27 +168,30 @@ static void mcd_prepare_bernstein(McdCtx *c)
 static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir)
 {
     if (c->m < 0) return 0.0;
-    double mx = -INFINITY, mn = INFINITY;
-    for (int k = 0; k < 4; ++k) {
-        double b[DST_MAX_DEGREE + 1];
-        for (int l = 0; l <= c->m; ++l) b[l] = n[0] * c->vb[k][l][0] + n[1] * c->vb[k][l][1] + n[2] * c->vb[k][l][2];
-        if (u0 > 0.0 || u1 < 1.0) dst_bernstein_subdivide(c->m, b, u0, u1, b);
-        for (int l = 0; l <= c->m; ++l) {
-            mx = fmax(mx, b[l]);
-            mn = fmin(mn, b[l]);
+    double b[DST_MAX_DEGREE + 1][4];
+    for (int l = 0; l <= c->m; ++l) {
+        for (int k = 0; k < 4; ++k) b[l][k] = n[0] * c->vb[l][0][k] + n[1] * c->vb[l][1][k] + n[2] * c->vb[l][2][k];
+    }
+    if (u0 > 0.0 || u1 < 1.0) mcd_subdivide4(c->m, b, u0, u1);
+    double mx = b[0][0], mn = b[0][0];
+    for (int l = 0; l <= c->m; ++l) {
+        for (int k = 0; k < 4; ++k) {
+            mx = dst_maxd(mx, b[l][k]);
+            mn = dst_mind(mn, b[l][k]);
         }
     }
     double r = dir > 0 ? mx : -mn;
-    return fmax(0.0, r) * (1.0 + DST_ROUND_REL) + c->vwiden;
+    return dst_maxd(0.0, r) * (1.0 + DST_ROUND_REL) + c->vwiden;
 }
 
 /* Start an advancement at s in direction dir. */
-static void mcd_adv_init(McdCtx *c, McdAdv *v, double s, int dir, double h)
+static void mcd_adv_init(McdCtx *c, McdAdv *v, double s, int dir, double h, const McdEval *known)
 {
     v->s = s;
     v->dir = dir;
     v->h = h;
-    mcd_eval(c, s, &v->e);
+    if (known != NULL && known->s == s) v->e = *known;
+    else mcd_eval(c, s, &v->e);
 }
 
 /* One conservative-advancement step toward the level `target`, eq. (3.4), Lemma 3.1:
@@ -174,12 +207,15 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
     if (c->steps >= c->max_steps) return ADV_CAP;
     c->steps++;
     /* bound the rate on the window [s, s + h] (or [s - h, s]) */
-    double h = fmin(v->h, room);
+    double h = dst_mind(v->h, room);
     double u0 = v->dir > 0 ? v->s : v->s - h;
     double u1 = v->dir > 0 ? v->s + h : v->s;
     if (v->dir > 0 && h == room) u1 = limit;
     if (v->dir < 0 && h == room) u0 = limit;
     double mu = mcd_rate(c, v->e.n, u0, u1, v->dir);
+#ifdef DST_MCD_TRACE
+    fprintf(stderr, "dir %+d s %.6f gap %.3e lo %.5f target %.5f h %.3e mu %.3e\n", v->dir, v->s, gap, v->e.lo, target, h, mu);
+#endif
     /* safe step, shrunk for rounding of the quotient and of s itself (|s| <= 1) */
     double ds = mu > 0.0 ? gap / mu * (1.0 - 8.0 * DBL_EPSILON) - 4.0 * DBL_EPSILON : INFINITY;
     double snew;
@@ -196,6 +232,7 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
         v->s = limit;
         return ADV_DONE;
     }
+    v->s = snew;
     mcd_eval(c, snew, &v->e);
     return ADV_MOVED;
 }
@@ -245,17 +282,24 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     c->a = a;
     c->b = b;
     c->rsum = a->radius + b->radius;
-    c->errsum = fmax(a->p0.err, a->p1.err) + fmax(b->p0.err, b->p1.err);
+    c->errsum = dst_maxd(a->p0.err, a->p1.err) + dst_maxd(b->p0.err, b->p1.err);
     const DstPolyPoint *pts[4] = {&a->p0, &a->p1, &b->p0, &b->p1};
     double scale = 0.0;
     for (int p = 0; p < 4; ++p) {
         for (int x = 0; x < 3; ++x) {
             double acc = 0.0;
             for (int k = 0; k <= pts[p]->degree; ++k) acc += fabs(pts[p]->c[k][x]);
-            scale = fmax(scale, acc);
+            scale = dst_maxd(scale, acc);
         }
     }
     c->scale = scale;
+    c->deg = 0;
+    for (int p = 0; p < 4; ++p) c->deg = pts[p]->degree > c->deg ? pts[p]->degree : c->deg;
+    for (int k = 0; k <= c->deg; ++k) {
+        for (int p = 0; p < 4; ++p) {
+            for (int x = 0; x < 3; ++x) c->coef[k][x][p] = k <= pts[p]->degree ? pts[p]->c[k][x] : 0.0;
+        }
+    }
     c->widen = DST_ROUND_REL * (scale + c->rsum);
     c->max_steps = o->max_iter;
     c->best_hi = INFINITY;
@@ -269,7 +313,7 @@ static DstStatus mcd_finish(const McdCtx *c, double t0, double t1, double lo, do
     const DstSegPair *sp = &c->best;
     double T = t1 - t0;
     out->upper = c->best_hi;
-    out->t_min = fmin(t1, t0 + c->best_s * T);
+    out->t_min = dst_mind(t1, t0 + c->best_s * T);
     out->sA = sp->s;
     out->sB = sp->t;
     for (int i = 0; i < 3; ++i) {
@@ -281,7 +325,7 @@ static DstStatus mcd_finish(const McdCtx *c, double t0, double t1, double lo, do
     }
     /* the true shapes are within errsum of the polynomial ones (a segment point is a convex
      * combination of its endpoints), so the true distance is >= nominal - errsum */
-    lo = fmax(lo, -c->rsum - c->widen);
+    lo = dst_maxd(lo, -c->rsum - c->widen);
     out->lower = (lo - c->errsum) - DST_ROUND_REL * (fabs(lo) + c->errsum);
     if (out->lower > out->upper) out->lower = out->upper; /* cannot happen in exact arithmetic */
     out->distance_evals = c->evals;
@@ -335,19 +379,21 @@ DstStatus dst_capsule_mcd_ca(const DstMovingCapsule *a, const DstMovingCapsule *
     double d0 = -c.rsum, d1 = c.best_hi;
     /* [0, s_a) is certified >= level_a: the advancement resumes at s_a for lower levels */
     double s_a = 0.0, level_a = -INFINITY;
+    McdEval e_a = e0;
     DstStatus status = DST_CERTIFIED;
     while (d1 - d0 > eps_nom) {
         double d2 = 0.5 * (d0 + d1);
         double reach = DST_CA_REACH_FRACTION * (d1 - d0);
         double start = (s_a > 0.0 && d2 <= level_a) ? s_a : 0.0;
         McdAdv v;
-        mcd_adv_init(&c, &v, start, +1, 1.0 - start);
+        mcd_adv_init(&c, &v, start, +1, 1.0 - start, start == s_a ? &e_a : &e0);
         int r;
         while ((r = mcd_adv_step(&c, &v, 1.0, d2, reach)) == ADV_MOVED) {
         }
         if (r == ADV_REACHED) {
             /* delta = d2 is reached at t2 (within `reach`): MCD in [d0, delta(t2)], resume at t2 */
             s_a = v.s;
+            e_a = v.e;
             level_a = d2;
             if (!(c.best_hi < d1)) { /* no progress is possible in floating point */
                 status = DST_ITER_LIMIT;
@@ -383,6 +429,7 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
     double reach = DST_HYBRID_REACH_FRACTION * eps_nom;
     double lo = -c.rsum;
     double sa = 0.0, sb = 1.0; /* outside [sa, sb] the distance is certified >= every later target */
+    McdEval ea = e0, eb = e1;
     DstStatus status = DST_CERTIFIED;
     int gss_iter = mcd_gss(&c, sa, sb, tau_s, o.max_iter);
     int prepared = 0;
@@ -395,8 +442,8 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
             prepared = 1;
         }
         McdAdv f, g;
-        mcd_adv_init(&c, &f, sa, +1, sb - sa);
-        mcd_adv_init(&c, &g, sb, -1, sb - sa);
+        mcd_adv_init(&c, &f, sa, +1, sb - sa, &ea);
+        mcd_adv_init(&c, &g, sb, -1, sb - sa, &eb);
         int rf = ADV_MOVED, rg = ADV_MOVED;
         /* alternate forward and backward steps until they meet or one reaches the level */
         for (;;) {
@@ -421,6 +468,8 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
         prev_hi = c.best_hi;
         sa = f.s;
         sb = g.s;
+        ea = f.e;
+        eb = g.e;
         if (sb - sa > 0.0 && gss_iter < o.max_iter) gss_iter += mcd_gss(&c, sa, sb, tau_s, o.max_iter - gss_iter);
     }
     return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
@@ -444,7 +493,10 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     double mu = 0.0;
     if (c.m >= 0) {
         for (int k = 0; k < 4; ++k) {
-            for (int l = 0; l <= c.m; ++l) mu = fmax(mu, sqrt(dst_dot3(c.vb[k][l], c.vb[k][l])));
+            for (int l = 0; l <= c.m; ++l) {
+                double w[3] = {c.vb[l][0][k], c.vb[l][1][k], c.vb[l][2][k]};
+                mu = dst_maxd(mu, sqrt(dst_dot3(w, w)));
+            }
         }
         mu = mu * (1.0 + DST_ROUND_REL) + c.vwiden;
     }
@@ -463,7 +515,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     for (long k = 1; k <= n; ++k) {
         double s = k == n ? 1.0 : (double)k / (double)n;
         mcd_eval(&c, s, &e);
-        lo = fmin(lo, 0.5 * (prev + e.lo - mu * h));
+        lo = dst_mind(lo, 0.5 * (prev + e.lo - mu * h));
         prev = e.lo;
     }
     lo -= DST_ROUND_REL * (fabs(lo) + c.rsum);

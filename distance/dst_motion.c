@@ -21,6 +21,28 @@ static const double dst_binom[DST_MAX_DEGREE + 1][DST_MAX_DEGREE + 1] = {
     {1, 7, 21, 35, 35, 21, 7, 1},
 };
 
+/* 1 / C(m, k): the monomial-to-Bernstein conversion divides by these */
+static const double dst_inv_binom[DST_MAX_DEGREE + 1][DST_MAX_DEGREE + 1] = {
+    {1.0 / 1, 0, 0, 0, 0, 0, 0, 0},
+    {1.0 / 1, 1.0 / 1, 0, 0, 0, 0, 0, 0},
+    {1.0 / 1, 1.0 / 2, 1.0 / 1, 0, 0, 0, 0, 0},
+    {1.0 / 1, 1.0 / 3, 1.0 / 3, 1.0 / 1, 0, 0, 0, 0},
+    {1.0 / 1, 1.0 / 4, 1.0 / 6, 1.0 / 4, 1.0 / 1, 0, 0, 0},
+    {1.0 / 1, 1.0 / 5, 1.0 / 10, 1.0 / 10, 1.0 / 5, 1.0 / 1, 0, 0},
+    {1.0 / 1, 1.0 / 6, 1.0 / 15, 1.0 / 20, 1.0 / 15, 1.0 / 6, 1.0 / 1, 0},
+    {1.0 / 1, 1.0 / 7, 1.0 / 21, 1.0 / 35, 1.0 / 35, 1.0 / 21, 1.0 / 7, 1.0 / 1},
+};
+
+static inline double dst_max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double dst_min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 /* Input check of a moving point (finite coefficients, err >= 0). */
 DstStatus dst_poly_point_validate(const DstPolyPoint *p)
 {
@@ -84,7 +106,7 @@ void dst_bernstein_from_monomial(int m, const double *a, double *b)
 {
     for (int j = 0; j <= m; ++j) {
         double acc = 0.0;
-        for (int k = 0; k <= j; ++k) acc += dst_binom[j][k] / dst_binom[m][k] * a[k];
+        for (int k = 0; k <= j; ++k) acc += dst_binom[j][k] * dst_inv_binom[m][k] * a[k];
         b[j] = acc;
     }
 }
@@ -124,15 +146,15 @@ void dst_bernstein_subdivide(int m, const double *b, double u0, double u1, doubl
 /* Range of a scalar polynomial on [u0,u1] by its Bernstein coefficients (convex hull). */
 void dst_poly_range(int m, const double *a, double u0, double u1, double *lo, double *hi)
 {
-    double b[DST_MAX_DEGREE + 1];
+    double b[DST_MAX_DEGREE + 1] = {0};
     double mag = 0.0;
     for (int k = 0; k <= m; ++k) mag += fabs(a[k]);
     dst_bernstein_from_monomial(m, a, b);
     dst_bernstein_subdivide(m, b, u0, u1, b);
     double mn = b[0], mx = b[0];
     for (int j = 1; j <= m; ++j) {
-        mn = fmin(mn, b[j]);
-        mx = fmax(mx, b[j]);
+        mn = dst_min2(mn, b[j]);
+        mx = dst_max2(mx, b[j]);
     }
     *lo = mn - DST_ROUND_REL * mag;
     *hi = mx + DST_ROUND_REL * mag;
@@ -182,7 +204,7 @@ double dst_poly_point_speed_bound(const DstPolyPoint *p, double u0, double u1)
     double best = 0.0;
     for (int j = 0; j <= m; ++j) {
         double q = sqrt(b[0][j] * b[0][j] + b[1][j] * b[1][j] + b[2][j] * b[2][j]);
-        best = fmax(best, q);
+        best = dst_max2(best, q);
     }
     return best * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag;
 }

@@ -29,10 +29,10 @@
 #define DST_ROUND_REL (128.0 * 2.220446049250313e-16)
 
 /* Two segments are handled as parallel when sin^2 of their angle is below this,
- * i.e. |dA|^2 |dB|^2 - (dA.dB)^2 <= DST_PARALLEL_SIN2 |dA|^2 |dB|^2; the closest
- * points are then taken at the middle of the overlap (stable witness, DESIGN sec. 6).
- * At the threshold the interior formula would lose ~1e-9 relative accuracy. */
-#define DST_PARALLEL_SIN2 1e-14
+ * i.e. |dA x dB|^2 <= DST_PARALLEL_SIN2 |dA|^2 |dB|^2; the closest points are then
+ * taken at the middle of the overlap (stable witness, DESIGN sec. 6), which is off the
+ * true distance by at most sin(angle) * length = 1e-10 * length. */
+#define DST_PARALLEL_SIN2 1e-20
 
 /* Absolute part of the touching band of the static capsule distance, metres; the
  * relative part is DST_ROUND_REL times the coordinate magnitude. */
