@@ -24,9 +24,10 @@
 #define LM_TIMES 300
 /* measured remainder order may differ from n+1 by this much */
 #define LM_ORDER_TOL 0.5
-/* on a span where every joint moves by <= 0.05 rad, the enclosure radius of any body
- * point of the humanoid (~1 m reach) stays below this (m): second-order sloppiness would
- * give ~1e-3, a correct degree-5 model ~1e-9 */
+/* joints moving by <= 0.11 rad over a unit span (coefficients 0.05/k), restricted to a
+ * quarter of it: every body point's enclosure radius stays below this (m). The
+ * norm-based remainders give ~1e-7 on this case; entrywise interval remainders (the
+ * wrapping effect along a 10-link chain) gave 5e-6, and a first-order bound ~1e-2 */
 #define LM_SHARP_ERR 1e-6
 /* a motionless robot's enclosure is the FK pose widened for rounding only: ~500 Taylor
  * operations widened by 1.4e-14 of unit magnitudes each stay below this (m) */
@@ -265,7 +266,8 @@ START_TEST(test_enclosure_sharp_for_small_motion)
     PlnLinkMotion *lm = NULL;
     KfRng rng = {401};
     char err[256];
-    double coef[LM_JOINTS * 6], local[3] = {0.1, 0.1, -0.2};
+    double coef[LM_JOINTS * 6], sub[LM_JOINTS * 6], qerr[LM_JOINTS];
+    double local[3] = {0.1, 0.1, -0.2};
     DstPolyPoint pp;
     int i, j, k;
     ck_assert_int_eq(kf_humanoid(&rb, 401), 0);
@@ -273,8 +275,9 @@ START_TEST(test_enclosure_sharp_for_small_motion)
     for (j = 0; j < LM_JOINTS; ++j) {
         coef[j * 6] = kf_uniform(&rng, -1.5, 1.5);
         for (k = 1; k <= 5; ++k) coef[j * 6 + k] = 0.05 * kf_uniform(&rng, -1, 1) / k;
+        qerr[j] = pln_linkmotion_restrict_poly(coef + 6 * j, 5, 0.375, 0.625, sub + 6 * j);
     }
-    ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, 5, NULL, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, sub, 5, qerr, err, sizeof err), PLN_OK);
     for (i = 0; i < rb.n_links; ++i) {
         pln_linkmotion_point(lm, i, local, &pp);
         ck_assert_int_eq(pp.degree, 5);
