@@ -129,7 +129,7 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
     char err[256];
     double coef[LM_JOINTS * (PLN_TM_MAX_DEGREE + 1)], qerr[LM_JOINTS];
     double local[LM_MAX_LINKS][2][3];
-    DstPolyPoint pts[LM_MAX_LINKS][3];
+    DstPolyPoint pts[LM_MAX_LINKS][4], compt;
     ld R[LM_MAX_LINKS][9], P[LM_MAX_LINKS][3], q[LM_JOINTS];
     long violations = 0;
     int m, t, i, j, a, b;
@@ -150,7 +150,14 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                 for (b = 0; b < 3; ++b) local[i][a][b] = kf_uniform(&rng, -0.3, 0.3);
                 pln_linkmotion_point(lm, i, local[i][a], &pts[i][1 + a]);
             }
+            /* the generic route: coordinate models, then the conversion */
+            {
+                PlnTaylor x[3];
+                pln_linkmotion_point_tm(lm, i, local[i][0], x);
+                pln_linkmotion_tm_to_polypoint(x, &pts[i][3]);
+            }
         }
+        ck_assert_int_eq(pln_linkmotion_com_point(lm, &compt), PLN_OK);
         com = pln_linkmotion_com(lm);
         ck_assert_ptr_nonnull(com);
         for (t = 0; t < LM_TIMES; ++t) {
@@ -175,6 +182,7 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                                R[i][3 * a + 1] * local[i][b][1] + R[i][3 * a + 2] * local[i][b][2];
                     }
                     violations += polypoint_excess(&pts[i][1 + b], s, x) > 0;
+                    if (b == 0) violations += polypoint_excess(&pts[i][3], s, x) > 0;
                 }
                 for (a = 0; a < 3; ++a) {
                     cacc[a] += L->mass * (P[i][a] + R[i][3 * a] * L->com[0] +
@@ -182,7 +190,11 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                 }
                 msum += L->mass;
             }
-            for (a = 0; a < 3; ++a) violations += !tm_encloses(&com[a], tau, cacc[a] / msum);
+            for (a = 0; a < 3; ++a) {
+                cacc[a] /= msum;
+                violations += !tm_encloses(&com[a], tau, cacc[a]);
+            }
+            violations += polypoint_excess(&compt, s, cacc) > 0;
             ++*n_times;
         }
     }
