@@ -250,20 +250,26 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm)
     return lm->n;
 }
 
-/* out = sum_k w[k] * poly(x[k]) over k < 3: polynomial parts only (input remainders
- * are accounted for by norms), zero weights skipped (eq. 3.1-3.2). */
-static void lincomb3(PlnTaylor *out, const PlnTaylor *x, const double *w, int wstride, int n)
+/* out = sum_k w[k] * poly(x[k]) over k < 3 on polynomial parts only (input remainders
+ * are accounted for by norms), zero weights skipped, zero remainder; returns the bound
+ * on the rounding of the coefficients summed over tau in [-1, 1] (eq. 3.1, 7.2), which
+ * the caller adds to its error radius. */
+static double lc3(PlnTaylor *out, const PlnTaylor *x, const double *w, int wstride, int n)
 {
-    int k;
-    pln_taylor_const(out, n, 0.0);
-    for (k = 0; k < 3; ++k) {
-        double wk = w[k * wstride];
-        if (wk != 0.0) {
-            PlnTaylor xk = x[k];
-            xk.lo = xk.hi = 0.0;
-            pln_taylor_axpy(out, out, wk, &xk);
+    double mag = 0.0;
+    int k, m;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    for (m = 0; m < 3; ++m) {
+        double wm = w[m * wstride];
+        if (wm == 0.0) continue;
+        for (k = 0; k <= n; ++k) {
+            double t = wm * x[m].c[k];
+            out->c[k] += t;
+            mag += fabs(t);
         }
     }
+    return mag == 0.0 ? 0.0 : wid(mag);
 }
 
 /* moves the remainder's midpoint into the constant coefficient and returns its radius
@@ -341,10 +347,9 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
         /* p_i = p_P + R_P o_i (eq. 8.2), error rho_P + eps_P |o_i| + rounding (eq. 9.3) */
         for (r = 0; r < 3; ++r) {
             PlnTaylor t;
-            double rr;
-            lincomb3(&t, Rp + 3 * r, o, 1, n);
+            double rr = lc3(&t, Rp + 3 * r, o, 1, n);
             add_poly(&p[r], &pp[r], &t);
-            rr = recentre(&p[r]);
+            rr += recentre(&p[r]);
             tr2 += rr * rr;
         }
         rho = up(rho_p + eps_p * cst[CST_ONORM] + sqrt(tr2));
@@ -353,18 +358,20 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
         for (r = 0; r < 3; ++r) {
             for (c = 0; c < 3; ++c) {
                 PlnTaylor *out = &R[3 * r + c];
-                double rr;
-                lincomb3(out, Rp + 3 * r, M + c, 3, n);
+                double rr = lc3(out, Rp + 3 * r, M + c, 3, n);
                 if (j >= 0) {
+                    /* rounding e1 of t1 meets the true sine: |e1 sin_true| <= e1 and
+                     * |e1 ds| for the part the norm term of eq. 9.2 bounds by t1 ds */
                     PlnTaylor t1, t2;
-                    lincomb3(&t1, Rp + 3 * r, M + 9 + c, 3, n);
-                    lincomb3(&t2, Rp + 3 * r, M + 18 + c, 3, n);
+                    double r1 = lc3(&t1, Rp + 3 * r, M + 9 + c, 3, n);
+                    double r2 = lc3(&t2, Rp + 3 * r, M + 18 + c, 3, n);
+                    rr += r1 * (1.0 + lm->ds[j]) + r2 * (1.0 + lm->dc[j]);
                     pln_taylor_mul(&t1, &t1, &lm->qs[j]);
                     pln_taylor_mul(&t2, &t2, &lm->qc[j]);
                     pln_taylor_add(out, out, &t1);
                     pln_taylor_add(out, out, &t2);
                 }
-                rr = recentre(out);
+                rr += recentre(out);
                 tr2 += rr * rr;
             }
         }
@@ -393,8 +400,9 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
             rsum += m * (lm->rho[i] + lm->eps[i] * norm3(lm->com_local + 3 * i));
             for (r = 0; r < 3; ++r) {
                 PlnTaylor t;
-                lincomb3(&t, lm->R + 9 * i + 3 * r, lm->com_local + 3 * i, 1, n);
+                double rl = lc3(&t, lm->R + 9 * i + 3 * r, lm->com_local + 3 * i, 1, n);
                 add_poly(&t, &t, &lm->p[3 * i + r]);
+                pln_taylor_add_interval(&t, &t, -rl, rl);
                 pln_taylor_axpy(&lm->com[r], &lm->com[r], m, &t);
             }
         }
@@ -454,10 +462,9 @@ static double point_poly(const PlnLinkMotion *lm, int link, const double local[3
     int r;
     for (r = 0; r < 3; ++r) {
         PlnTaylor t;
-        double rr;
-        lincomb3(&t, lm->R + 9 * link + 3 * r, local, 1, lm->n);
+        double rr = lc3(&t, lm->R + 9 * link + 3 * r, local, 1, lm->n);
         add_poly(&out[r], &lm->p[3 * link + r], &t);
-        rr = recentre(&out[r]);
+        rr += recentre(&out[r]);
         tr2 += rr * rr;
     }
     return up(lm->rho[link] + lm->eps[link] * norm3(local) + sqrt(tr2));
