@@ -8,7 +8,12 @@
  * [83]): R_i = R_parent R_origin Rot(a, q_i), p_i = p_parent + R_parent o_i, with
  * Rot(a, q) = a a^T + sin q [a]x + cos q (I - a a^T) (docs/math/taylor_models.md
  * section 8). The models enclose the exact forward kinematics (pln_kin.h) of the joint
- * polynomials for every t in the span, rigorously in floating point. From them it exports
+ * polynomials for every t in the span, rigorously in floating point. Remainders are kept
+ * as norms so that they add along the chain rather than grow geometrically: the true
+ * rotation is R_poly(tau) + E with spectral norm ||E||_2 <= pln_linkmotion_rot_err(),
+ * the true position p_poly(tau) + e with |e| <= pln_linkmotion_pos_err() (section 9);
+ * the PlnTaylor entries carry these as entrywise remainders [-err, err], which is valid
+ * because no entry of a matrix or vector exceeds its norm. From them it exports
  * any body point's motion as a DstPolyPoint (polynomial in s plus an enclosure radius
  * covering every remainder and rounding) and the robot's centre of mass.
  *
@@ -61,24 +66,38 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
 const PlnTaylor *pln_linkmotion_rot(const PlnLinkMotion *lm, int link);
 const PlnTaylor *pln_linkmotion_pos(const PlnLinkMotion *lm, int link);
 
+/* Spectral-norm bound of a link's rotation remainder (dimensionless) and Euclidean bound
+ * of its position remainder (m), over the whole span; INFINITY for a bad link. */
+double pln_linkmotion_rot_err(const PlnLinkMotion *lm, int link);
+double pln_linkmotion_pos_err(const PlnLinkMotion *lm, int link);
+
 /* Taylor models (3, metres) of the world position of the body point `local` (link
- * frame, metres) of `link`: x = p + R local. out[3] must not alias the workspace. */
+ * frame, metres) of `link`: x = p + R local. Each coordinate's remainder is the
+ * Euclidean error radius r (|x_true - x_poly| <= r). out[3] must not alias the
+ * workspace; an out-of-range link gives NaN models. */
 void pln_linkmotion_point_tm(const PlnLinkMotion *lm, int link, const double local[3],
                              PlnTaylor out[3]);
 
 /* The same body point as a DstPolyPoint for distance/: monomial coefficients in s in
  * [0, 1], degree = the workspace degree, and err (metres) such that the exact point lies
  * within err of the polynomial for every s in [0, 1] (the three coordinate remainders
- * re-centred, combined as a Euclidean radius, conversion rounding added; eq. 8.4). */
+ * the chain's norm bounds, eq. 9.5, plus the conversion rounding). An out-of-range link
+ * gives err = INFINITY. */
 void pln_linkmotion_point(const PlnLinkMotion *lm, int link, const double local[3],
                           DstPolyPoint *out);
 
-/* Converts three coordinate Taylor models (metres) into a DstPolyPoint as above. */
+/* Converts three coordinate Taylor models (metres, entrywise remainders) into a
+ * DstPolyPoint: remainders re-centred into the constant term, their half-widths combined
+ * as a Euclidean radius, conversion rounding added (eq. 9.4-9.5). */
 void pln_linkmotion_tm_to_polypoint(const PlnTaylor xyz[3], DstPolyPoint *out);
 
 /* Taylor models (3, metres, world) of the whole robot's centre of mass from the last
  * compute, or NULL when the robot's link masses sum to zero. Borrowed pointer. */
 const PlnTaylor *pln_linkmotion_com(const PlnLinkMotion *lm);
+
+/* The centre of mass as a DstPolyPoint (err covers every remainder). Returns
+ * PLN_ERR_INVALID when the link masses sum to zero. */
+PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out);
 
 /* Restricts a polynomial q(s), coef[0..deg] in s in [0, 1], to the sub-span
  * [s0, s1] (0 <= s0 < s1 <= 1): out[k] multiplies r^k in q(s0 + (s1 - s0) r), r in

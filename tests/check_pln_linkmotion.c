@@ -24,9 +24,10 @@
 #define LM_TIMES 300
 /* measured remainder order may differ from n+1 by this much */
 #define LM_ORDER_TOL 0.5
-/* on a span where every joint moves by <= 0.05 rad, the enclosure radius of any body
- * point of the humanoid (~1 m reach) stays below this (m): second-order sloppiness would
- * give ~1e-3, a correct degree-5 model ~1e-9 */
+/* joints moving by <= 0.11 rad over a unit span (coefficients 0.05/k), restricted to a
+ * quarter of it: every body point's enclosure radius stays below this (m). The
+ * norm-based remainders give ~1e-7 on this case; entrywise interval remainders (the
+ * wrapping effect along a 10-link chain) gave 5e-6, and a first-order bound ~1e-2 */
 #define LM_SHARP_ERR 1e-6
 /* a motionless robot's enclosure is the FK pose widened for rounding only: ~500 Taylor
  * operations widened by 1.4e-14 of unit magnitudes each stay below this (m) */
@@ -128,7 +129,7 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
     char err[256];
     double coef[LM_JOINTS * (PLN_TM_MAX_DEGREE + 1)], qerr[LM_JOINTS];
     double local[LM_MAX_LINKS][2][3];
-    DstPolyPoint pts[LM_MAX_LINKS][3];
+    DstPolyPoint pts[LM_MAX_LINKS][4], compt;
     ld R[LM_MAX_LINKS][9], P[LM_MAX_LINKS][3], q[LM_JOINTS];
     long violations = 0;
     int m, t, i, j, a, b;
@@ -149,7 +150,14 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                 for (b = 0; b < 3; ++b) local[i][a][b] = kf_uniform(&rng, -0.3, 0.3);
                 pln_linkmotion_point(lm, i, local[i][a], &pts[i][1 + a]);
             }
+            /* the generic route: coordinate models, then the conversion */
+            {
+                PlnTaylor x[3];
+                pln_linkmotion_point_tm(lm, i, local[i][0], x);
+                pln_linkmotion_tm_to_polypoint(x, &pts[i][3]);
+            }
         }
+        ck_assert_int_eq(pln_linkmotion_com_point(lm, &compt), PLN_OK);
         com = pln_linkmotion_com(lm);
         ck_assert_ptr_nonnull(com);
         for (t = 0; t < LM_TIMES; ++t) {
@@ -174,6 +182,7 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                                R[i][3 * a + 1] * local[i][b][1] + R[i][3 * a + 2] * local[i][b][2];
                     }
                     violations += polypoint_excess(&pts[i][1 + b], s, x) > 0;
+                    if (b == 0) violations += polypoint_excess(&pts[i][3], s, x) > 0;
                 }
                 for (a = 0; a < 3; ++a) {
                     cacc[a] += L->mass * (P[i][a] + R[i][3 * a] * L->com[0] +
@@ -181,7 +190,11 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                 }
                 msum += L->mass;
             }
-            for (a = 0; a < 3; ++a) violations += !tm_encloses(&com[a], tau, cacc[a] / msum);
+            for (a = 0; a < 3; ++a) {
+                cacc[a] /= msum;
+                violations += !tm_encloses(&com[a], tau, cacc[a]);
+            }
+            violations += polypoint_excess(&compt, s, cacc) > 0;
             ++*n_times;
         }
     }
@@ -265,7 +278,8 @@ START_TEST(test_enclosure_sharp_for_small_motion)
     PlnLinkMotion *lm = NULL;
     KfRng rng = {401};
     char err[256];
-    double coef[LM_JOINTS * 6], local[3] = {0.1, 0.1, -0.2};
+    double coef[LM_JOINTS * 6], sub[LM_JOINTS * 6], qerr[LM_JOINTS];
+    double local[3] = {0.1, 0.1, -0.2};
     DstPolyPoint pp;
     int i, j, k;
     ck_assert_int_eq(kf_humanoid(&rb, 401), 0);
@@ -273,8 +287,9 @@ START_TEST(test_enclosure_sharp_for_small_motion)
     for (j = 0; j < LM_JOINTS; ++j) {
         coef[j * 6] = kf_uniform(&rng, -1.5, 1.5);
         for (k = 1; k <= 5; ++k) coef[j * 6 + k] = 0.05 * kf_uniform(&rng, -1, 1) / k;
+        qerr[j] = pln_linkmotion_restrict_poly(coef + 6 * j, 5, 0.375, 0.625, sub + 6 * j);
     }
-    ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, 5, NULL, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, sub, 5, qerr, err, sizeof err), PLN_OK);
     for (i = 0; i < rb.n_links; ++i) {
         pln_linkmotion_point(lm, i, local, &pp);
         ck_assert_int_eq(pp.degree, 5);

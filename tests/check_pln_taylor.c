@@ -95,7 +95,7 @@ static int encloses(const PlnTaylor *t, long double tau, long double value)
     return d >= (long double)t->lo && d <= (long double)t->hi;
 }
 
-enum { OP_ADD, OP_SUB, OP_SCALE, OP_AXPY, OP_MUL, OP_SIN, OP_COS, OP_CHAIN };
+enum { OP_ADD, OP_SUB, OP_SCALE, OP_AXPY, OP_DIV, OP_MUL, OP_SIN, OP_COS, OP_CHAIN };
 
 static long run_op(int op, uint64_t seed)
 {
@@ -118,6 +118,7 @@ static long run_op(int op, uint64_t seed)
         case OP_SUB: pln_taylor_sub(&out, &a.tm, &b.tm); break;
         case OP_SCALE: pln_taylor_scale(&out, &a.tm, s); break;
         case OP_AXPY: pln_taylor_axpy(&out, &a.tm, s, &b.tm); break;
+        case OP_DIV: pln_taylor_div(&out, &a.tm, s == 0.0 ? 3.0 : s); break;
         case OP_MUL: pln_taylor_mul(&out, &a.tm, &b.tm); break;
         case OP_SIN: pln_taylor_sin(&out, &a.tm); break;
         case OP_COS: pln_taylor_cos(&out, &a.tm); break;
@@ -140,6 +141,7 @@ static long run_op(int op, uint64_t seed)
             case OP_SUB: v = fa - fb; break;
             case OP_SCALE: v = s * fa; break;
             case OP_AXPY: v = fa + s * fb; break;
+            case OP_DIV: v = fa / (s == 0.0 ? 3.0L : (long double)s); break;
             case OP_MUL: v = fa * fb; break;
             case OP_SIN: v = sinl(fa); break;
             case OP_COS: v = cosl(fa); break;
@@ -157,6 +159,7 @@ START_TEST(test_enclosure_add_sub_scale)
     ck_assert_int_eq(run_op(OP_SUB, 12), 0);
     ck_assert_int_eq(run_op(OP_SCALE, 13), 0);
     ck_assert_int_eq(run_op(OP_AXPY, 14), 0);
+    ck_assert_int_eq(run_op(OP_DIV, 15), 0);
 }
 END_TEST
 
@@ -260,15 +263,19 @@ START_TEST(test_from_poly_and_unit_conversion)
         int deg = (int)(kf_next(&rng) % (PLN_TM_MAX_DEGREE + 1));
         int n = (int)(kf_next(&rng) % (PLN_TM_MAX_DEGREE + 1));
         double sc = pow(10.0, kf_uniform(&rng, -3, 3));
-        PlnTaylor t;
+        PlnTaylor t, tu;
         for (k = 0; k <= deg; ++k) coef[k] = sc * kf_uniform(&rng, -1, 1);
         pln_taylor_from_poly(&t, n, coef, deg);
+        pln_taylor_from_unit_poly(&tu, n, coef, deg);
         err = pln_taylor_to_unit_poly(&t, d);
         ck_assert_double_ge(err, 0.0);
         for (i = 0; i < TM_TEST_TIMES; ++i) {
             long double tau = sample_tau(&rng, i), s = (tau + 1.0L) / 2.0L, v = 0.0L, u = 0.0L;
             for (k = deg; k >= 0; --k) v = v * tau + coef[k];
             if (!encloses(&t, tau, v)) ++violations;
+            /* the same coefficients read in s = (tau + 1)/2 */
+            for (v = 0.0L, k = deg; k >= 0; --k) v = v * s + coef[k];
+            if (!encloses(&tu, tau, v)) ++violations;
             /* the s-polynomial agrees with the tau-polynomial within err */
             for (k = t.n; k >= 0; --k) u = u * s + d[k];
             if (fabsl(u - wit_poly(&t, tau)) > err) ++violations;

@@ -1,0 +1,218 @@
+/* bench_kin.c — speed of kinematics and Taylor-model link motion (planner/pln_kin.c,
+ * pln_taylor.c, pln_linkmotion.c) on a random 30-joint, 32-link humanoid tree
+ * (tests/kin_fixture.h, seed 401; the same shape as HRP-2: waist, two 6-dof legs,
+ * 2-dof chest, 2-dof head, two 7-dof arms, a fixed tool link).
+ *
+ * Prints `name: value` lines:
+ *   fk_all_links_ns               forward kinematics of all 32 link frames, one q
+ *   jacobian_point_ns             positional Jacobian (3 x 30) of a hand point
+ *   jacobian_com_ns               centre of mass Jacobian (3 x 30)
+ *   taylor_link_motion_us         Taylor models (degree 5) of all links over one span,
+ *                                 from quintic joint polynomials, incl. sin/cos and com
+ *   taylor_point_export_ns        one body point as a DstPolyPoint from those models
+ *   fk_100_samples_us             baseline in the same run: FK of all links at 100 sample
+ *                                 times of the same span (what a sampling check costs)
+ *   taylor_vs_100_samples         taylor_link_motion_us / fk_100_samples_us
+ *   taylor_err_max_m_a<A>_h<H>    largest enclosure radius (m) of a body point of any
+ *                                 link, joint polynomials with coefficients A/k over the
+ *                                 unit span, restricted to a sub-span of length H
+ *   taylor_err_over_dev_a<A>_h<H> that radius over the largest true deviation of the FK
+ *                                 point from the polynomial seen at 2000 sample times
+ *                                 (how conservative the rigorous enclosure is)
+ * Timings are the median of 15 repeats after a warm-up. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../../tests/kin_fixture.h"
+#include "pln_kin.h"
+#include "pln_linkmotion.h"
+
+#define REPEATS 15
+#define N_Q 64
+#define N_FK 20000
+#define N_SPANS 200
+#define DEG 5
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static double poly_s(const double *c, int deg, double s)
+{
+    double v = c[deg];
+    int k;
+    for (k = deg - 1; k >= 0; --k) v = v * s + c[k];
+    return v;
+}
+
+/* joint polynomials with coefficients amp * U(-1,1)/k, restricted to [0.5-h/2, 0.5+h/2] */
+static void make_span(KfRng *rng, double amp, double h, double *coef, double *qerr)
+{
+    double full[DEG + 1];
+    int j, k;
+    for (j = 0; j < 30; ++j) {
+        full[0] = kf_uniform(rng, -1.5, 1.5);
+        for (k = 1; k <= DEG; ++k) full[k] = amp * kf_uniform(rng, -1, 1) / k;
+        qerr[j] = pln_linkmotion_restrict_poly(full, DEG, 0.5 - h / 2, 0.5 + h / 2,
+                                               coef + (DEG + 1) * j);
+    }
+}
+
+int main(void)
+{
+    static double qs[N_Q][30], J[90];
+    static double coef[N_SPANS][30 * (DEG + 1)], qerr[N_SPANS][30];
+    double rep[REPEATS], sink = 0.0, fk_ns, jp_ns, jc_ns, tm_us, exp_ns, samp_us;
+    double local[3] = {0.05, -0.02, -0.1};
+    PlnRobot rb;
+    PlnKinWork *kw = NULL;
+    PlnLinkMotion *lm = NULL;
+    KfRng rng = {20261122};
+    char err[256];
+    int r, i, k;
+
+    if (kf_humanoid(&rb, 401) != 0 || pln_kin_create(&rb, &kw, err, sizeof err) != PLN_OK ||
+        pln_linkmotion_create(&rb, DEG, &lm, err, sizeof err) != PLN_OK) {
+        fprintf(stderr, "bench_kin: setup failed: %s\n", err);
+        return 1;
+    }
+    for (i = 0; i < N_Q; ++i) {
+        for (k = 0; k < 30; ++k) qs[i][k] = kf_uniform(&rng, -2, 2);
+    }
+    for (i = 0; i < N_SPANS; ++i) make_span(&rng, 0.3, 0.25, coef[i], qerr[i]);
+
+    /* forward kinematics, Jacobians (warm-up = repeat 0 discarded by the median) */
+    for (r = 0; r < REPEATS; ++r) {
+        double t0 = now_ns();
+        for (i = 0; i < N_FK; ++i) {
+            pln_kin_forward(kw, &rb, qs[i % N_Q]);
+            sink += pln_kin_link_pos(kw, 23)[0];
+        }
+        rep[r] = (now_ns() - t0) / N_FK;
+    }
+    fk_ns = median(rep, REPEATS);
+    for (r = 0; r < REPEATS; ++r) {
+        double t0 = now_ns();
+        for (i = 0; i < N_FK; ++i) {
+            pln_kin_jacobian_point(kw, &rb, 23 + (i & 7), local, J);
+            sink += J[17];
+        }
+        rep[r] = (now_ns() - t0) / N_FK;
+    }
+    jp_ns = median(rep, REPEATS);
+    for (r = 0; r < REPEATS; ++r) {
+        double t0 = now_ns();
+        for (i = 0; i < N_FK; ++i) {
+            pln_kin_jacobian_com(kw, &rb, J);
+            sink += J[5];
+        }
+        rep[r] = (now_ns() - t0) / N_FK;
+    }
+    jc_ns = median(rep, REPEATS);
+
+    /* Taylor models of all links over one span */
+    for (r = 0; r < REPEATS; ++r) {
+        double t0 = now_ns();
+        for (i = 0; i < N_SPANS; ++i) {
+            pln_linkmotion_compute(lm, &rb, coef[i], DEG, qerr[i], err, sizeof err);
+            sink += pln_linkmotion_pos(lm, 23)[0].c[0];
+        }
+        rep[r] = (now_ns() - t0) / N_SPANS / 1e3;
+    }
+    tm_us = median(rep, REPEATS);
+    for (r = 0; r < REPEATS; ++r) {
+        DstPolyPoint pp;
+        double t0 = now_ns();
+        for (i = 0; i < N_FK; ++i) {
+            pln_linkmotion_point(lm, 1 + (i % 31), local, &pp);
+            sink += pp.err;
+        }
+        rep[r] = (now_ns() - t0) / N_FK;
+    }
+    exp_ns = median(rep, REPEATS);
+
+    /* baseline: FK at 100 sample times of the same spans */
+    for (r = 0; r < REPEATS; ++r) {
+        double t0 = now_ns(), q[30];
+        int s, j;
+        for (i = 0; i < N_SPANS / 10; ++i) {
+            for (s = 0; s < 100; ++s) {
+                for (j = 0; j < 30; ++j) q[j] = poly_s(coef[i] + (DEG + 1) * j, DEG, s / 99.0);
+                pln_kin_forward(kw, &rb, q);
+                sink += pln_kin_link_pos(kw, 23)[0];
+            }
+        }
+        rep[r] = (now_ns() - t0) / (N_SPANS / 10) / 1e3;
+    }
+    samp_us = median(rep, REPEATS);
+
+    printf("fk_all_links_ns: %.1f\n", fk_ns);
+    printf("jacobian_point_ns: %.1f\n", jp_ns);
+    printf("jacobian_com_ns: %.1f\n", jc_ns);
+    printf("taylor_link_motion_us: %.2f\n", tm_us);
+    printf("taylor_point_export_ns: %.1f\n", exp_ns);
+    printf("fk_100_samples_us: %.2f\n", samp_us);
+    printf("taylor_vs_100_samples: %.2f\n", tm_us / samp_us);
+
+    /* enclosure size and conservatism over motion amplitude and span length */
+    {
+        static const double amps[3] = {0.05, 0.3, 1.0}, hs[3] = {1.0, 0.25, 0.0625};
+        int a, h;
+        for (a = 0; a < 3; ++a) {
+            for (h = 0; h < 3; ++h) {
+                double c[30 * (DEG + 1)], qe[30], q[30], emax = 0.0, dmax = 0.0;
+                DstPolyPoint pts[32];
+                KfRng r2 = {7};
+                int s, j, l;
+                make_span(&r2, amps[a], hs[h], c, qe);
+                pln_linkmotion_compute(lm, &rb, c, DEG, qe, err, sizeof err);
+                for (l = 0; l < rb.n_links; ++l) {
+                    pln_linkmotion_point(lm, l, local, &pts[l]);
+                    emax = fmax(emax, pts[l].err);
+                }
+                for (s = 0; s < 2000; ++s) {
+                    double sv = s / 1999.0;
+                    for (j = 0; j < 30; ++j) q[j] = poly_s(c + (DEG + 1) * j, DEG, sv);
+                    pln_kin_forward(kw, &rb, q);
+                    for (l = 0; l < rb.n_links; ++l) {
+                        double x[3], d2 = 0.0;
+                        int d;
+                        pln_kin_point(kw, l, local, x);
+                        for (d = 0; d < 3; ++d) {
+                            double v = pts[l].c[DEG][d];
+                            for (k = DEG - 1; k >= 0; --k) v = v * sv + pts[l].c[k][d];
+                            d2 += (v - x[d]) * (v - x[d]);
+                        }
+                        dmax = fmax(dmax, sqrt(d2));
+                    }
+                }
+                printf("taylor_err_max_m_a%g_h%g: %.3e\n", amps[a], hs[h], emax);
+                printf("taylor_err_over_dev_a%g_h%g: %.1f\n", amps[a], hs[h],
+                       emax / fmax(dmax, 1e-300));
+            }
+        }
+    }
+    if (sink == 12345.678) printf("#\n"); /* keeps the results alive */
+    pln_linkmotion_destroy(lm);
+    pln_kin_destroy(kw);
+    kf_robot_free(&rb);
+    return 0;
+}
