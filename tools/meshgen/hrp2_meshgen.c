@@ -324,7 +324,7 @@ static void mass_properties(const DstMesh *m, double mass, double com[3], double
     /* products of inertia that are rounding noise of a symmetric shape become 0 */
     double trace = inertia[0] + inertia[4] + inertia[8];
     for (int i = 0; i < 9; ++i) {
-        if (fabs(inertia[i]) < 1e-9 * trace) inertia[i] = 0.0;
+        if (fabs(inertia[i]) < 1e-6 * trace) inertia[i] = 0.0;
     }
     /* exactly symmetric */
     for (int i = 0; i < 3; ++i) {
