@@ -414,6 +414,7 @@ static const BrokenCase BROKEN[] = {
     {24, "    inertia: [[0.01, 0.0, 0.0], [0.0, 0.01", 0, NULL, PLN_ERR_PARSE, 26, "",
      "YAML syntax error"},
     {8, "  - name: J1: x", 0, NULL, PLN_ERR_PARSE, 8, "", "YAML syntax error"},
+    {43, "---", 0, NULL, PLN_ERR_PARSE, 44, "", "a second YAML document"},
 };
 #define N_BROKEN ((int)(sizeof BROKEN / sizeof BROKEN[0]))
 
