@@ -105,12 +105,12 @@ static const LinkSpec RIGHT_LEG[6] = {
 static const LinkSpec TORSO[4] = {
     {"CHEST_LINK0", "WAIST", "CHEST_JOINT0", {0.032, 0, 0.3507}, 1, 12, 10, {0, 0, 0}, 2,
      {0.07, 0.08, 0.05}, 0.6, 1.0, 0.0, 0.8, NULL},
-    {"CHEST_LINK1", "CHEST_LINK0", "CHEST_JOINT1", {0, 0, 0}, 1, 15, 11, {-0.03, 0, 0.15}, 2,
-     {0.13, 0.165, 0.16}, 0.4, 0.45, 0.0, 13.5, "chest (Table 6.2: 332)"},
+    {"CHEST_LINK1", "CHEST_LINK0", "CHEST_JOINT1", {0, 0, 0}, 1, 15, 11, {-0.03, 0, 0.13}, 2,
+     {0.12, 0.145, 0.15}, 0.5, 0.6, 0.0, 13.5, "chest (Table 6.2: 332)"},
     {"HEAD_LINK0", "CHEST_LINK1", "HEAD_JOINT0", {-0.007, 0, 0.2973}, 1, 12, 8, {0, 0, -0.035}, 2,
      {0.035, 0.035, 0.045}, 1.0, 1.0, 0.0, 0.4, NULL},
-    {"HEAD_LINK1", "HEAD_LINK0", "HEAD_JOINT1", {0, 0, 0}, 1, 28, 16, {0.015, 0, 0.085}, 2,
-     {0.105, 0.085, 0.11}, 0.75, 0.8, 0.0, 1.9, "head (Table 6.2: 893)"},
+    {"HEAD_LINK1", "HEAD_LINK0", "HEAD_JOINT1", {0, 0, 0}, 1, 28, 16, {0.015, 0, 0.095}, 2,
+     {0.105, 0.085, 0.10}, 0.75, 0.8, 0.0, 1.9, "head (Table 6.2: 893)"},
 };
 static const LinkSpec RIGHT_ARM[7] = {
     {"RARM_LINK0", "CHEST_LINK1", "RARM_JOINT0", {0.008, -0.25, 0.1842}, 1, 16, 10,
