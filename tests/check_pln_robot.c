@@ -173,6 +173,158 @@ START_TEST(test_hrp2_capsules_enclose_meshes)
 }
 END_TEST
 
+/* ---- half-sitting posture: a test-local forward kinematics, eq. (1) of ROBOT_FORMAT.md -- */
+
+/* the published figures are given to 4 digits: the sole lands within this of the ground */
+#define SOLE_HEIGHT_TOL 1e-5          /* m */
+#define SAMPLES 64                    /* points per capsule segment for the clearance */
+
+typedef struct Pose {
+    double R[9], p[3];
+} Pose;
+
+/* rotation about a unit axis by q (Rodrigues). */
+static void axis_rotation(const double a[3], double q, double R[9])
+{
+    double c = cos(q), s = sin(q), C = 1.0 - c;
+    R[0] = c + a[0] * a[0] * C;
+    R[1] = a[0] * a[1] * C - a[2] * s;
+    R[2] = a[0] * a[2] * C + a[1] * s;
+    R[3] = a[1] * a[0] * C + a[2] * s;
+    R[4] = c + a[1] * a[1] * C;
+    R[5] = a[1] * a[2] * C - a[0] * s;
+    R[6] = a[2] * a[0] * C - a[1] * s;
+    R[7] = a[2] * a[1] * C + a[0] * s;
+    R[8] = c + a[2] * a[2] * C;
+}
+
+static void mat_mul(const double A[9], const double B[9], double C[9])
+{
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+        }
+    }
+}
+
+/* x_world = R x + p */
+static void apply(const Pose *T, const double x[3], double y[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        y[i] = T->R[3 * i] * x[0] + T->R[3 * i + 1] * x[1] + T->R[3 * i + 2] * x[2] + T->p[i];
+    }
+}
+
+/* world poses of all links at the joints' initial (half-sitting) values. */
+static void half_sitting_poses(const PlnRobot *r, Pose *T)
+{
+    for (int k = 0; k < r->n_links; ++k) {
+        const PlnLink *l = &r->links[k];
+        if (l->parent < 0) {
+            memcpy(T[k].R, r->base_rot, sizeof T[k].R);
+            memcpy(T[k].p, r->base_pos, sizeof T[k].p);
+            continue;
+        }
+        const Pose *P = &T[l->parent];
+        double RO[9], Rq[9];
+        apply(P, l->origin_pos, T[k].p);
+        mat_mul(P->R, l->origin_rot, RO);
+        if (l->joint >= 0) {
+            axis_rotation(r->joints[l->joint].axis, r->joints[l->joint].initial, Rq);
+            mat_mul(RO, Rq, T[k].R);
+        } else {
+            memcpy(T[k].R, RO, sizeof RO);
+        }
+    }
+}
+
+/* joints on the tree path between links a and b. */
+static int tree_distance(const PlnRobot *r, int a, int b)
+{
+    int n = 0;
+    while (a != b) {
+        if (a > b) a = r->links[a].parent;  /* topological order: the deeper index climbs */
+        else b = r->links[b].parent;
+        ++n;
+    }
+    return n;
+}
+
+/* a rigorous lower bound of the distance between two segments: the minimum over a grid
+ * of sample pairs, less half of each grid step (distance is 1-Lipschitz in each point). */
+static double segment_distance_lower(const double a0[3], const double a1[3], const double b0[3],
+                                     const double b1[3])
+{
+    double best = INFINITY, la = 0.0, lb = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        la += (a1[c] - a0[c]) * (a1[c] - a0[c]);
+        lb += (b1[c] - b0[c]) * (b1[c] - b0[c]);
+    }
+    for (int i = 0; i <= SAMPLES; ++i) {
+        double x[3], y[3];
+        for (int c = 0; c < 3; ++c) x[c] = a0[c] + (a1[c] - a0[c]) * i / SAMPLES;
+        for (int j = 0; j <= SAMPLES; ++j) {
+            double d = 0.0;
+            for (int c = 0; c < 3; ++c) {
+                y[c] = b0[c] + (b1[c] - b0[c]) * j / SAMPLES;
+                d += (x[c] - y[c]) * (x[c] - y[c]);
+            }
+            best = fmin(best, sqrt(d));
+        }
+    }
+    return best - 0.5 * (sqrt(la) + sqrt(lb)) / SAMPLES;
+}
+
+START_TEST(test_hrp2_half_sitting_plausible)
+{
+    PlnRobot r;
+    Pose T[64];
+    DstMesh m;
+    char err[512] = "";
+    load_hrp2(&r);
+    ck_assert_int_le(r.n_links, 64);
+    half_sitting_poses(&r, T);
+
+    /* the published leg lengths and half-sitting angles put the soles on the ground */
+    for (int side = 0; side < 2; ++side) {
+        int foot = pln_robot_find_link(&r, side ? "LLEG_LINK5" : "RLEG_LINK5");
+        double lowest = INFINITY;
+        ck_assert_int_eq(dst_mesh_create_from_file(r.links[foot].geometry.mesh_path, &m, err,
+                                                   sizeof err), DST_OK);
+        for (int i = 0; i < m.n_vertices; ++i) {
+            double w[3];
+            apply(&T[foot], m.vertices[i], w);
+            lowest = fmin(lowest, w[2]);
+        }
+        dst_mesh_destroy(&m);
+        ck_assert_msg(fabs(lowest) <= SOLE_HEIGHT_TOL, "sole at z = %g m", lowest);
+    }
+
+    /* capsules of links more than two joints apart are disjoint, except the waist with
+     * the thighs: the three hip axes meet in one point inside the pelvis */
+    for (int a = 0; a < r.n_links; ++a) {
+        for (int b = a + 1; b < r.n_links; ++b) {
+            const PlnLinkGeometry *ga = &r.links[a].geometry, *gb = &r.links[b].geometry;
+            double a0[3], a1[3], b0[3], b1[3];
+            if (tree_distance(&r, a, b) <= 2) continue;
+            if (a == 0 && (strcmp(r.links[b].name, "RLEG_LINK2") == 0 ||
+                           strcmp(r.links[b].name, "LLEG_LINK2") == 0)) {
+                continue;
+            }
+            apply(&T[a], ga->capsule_p0, a0);
+            apply(&T[a], ga->capsule_p1, a1);
+            apply(&T[b], gb->capsule_p0, b0);
+            apply(&T[b], gb->capsule_p1, b1);
+            double clearance = segment_distance_lower(a0, a1, b0, b1) - ga->capsule_radius -
+                               gb->capsule_radius;
+            ck_assert_msg(clearance > 0.0, "%s and %s overlap in half-sitting (%g m)",
+                          r.links[a].name, r.links[b].name, clearance);
+        }
+    }
+    pln_robot_destroy(&r);
+}
+END_TEST
+
 /* ---- a small valid robot and its broken variants -------------------------------------- */
 
 /* 43 lines; the "# slot" lines are where cases put extra keys. */
@@ -607,6 +759,7 @@ Suite *pln_robot_suite(void)
     tcase_add_test(tc, test_hrp2_joints);
     tcase_add_test(tc, test_hrp2_links_and_mass);
     tcase_add_test(tc, test_hrp2_capsules_enclose_meshes);
+    tcase_add_test(tc, test_hrp2_half_sitting_plausible);
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
     tcase_add_test(tc, test_small_robot_loads);
