@@ -733,6 +733,14 @@ DstStatus dst_mesh_validate(const DstMesh *mesh, DstMeshReport *report)
 
     memset(report, 0, sizeof *report);
     if (mesh->n_vertices <= 0 || mesh->n_triangles <= 0) return DST_OK;
+    /* a mesh assembled by hand may hold bad indices: refuse rather than read outside */
+    for (int t = 0; t < mesh->n_triangles; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            if (mesh->triangles[t][k] < 0 || mesh->triangles[t][k] >= mesh->n_vertices) {
+                return DST_INVALID_INPUT;
+            }
+        }
+    }
     edges = malloc(3 * (size_t)mesh->n_triangles * sizeof *edges);
     used = calloc((size_t)mesh->n_vertices, 1);
     if (edges == NULL || used == NULL) {

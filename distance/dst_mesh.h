@@ -63,8 +63,9 @@ DstStatus dst_mesh_create(const double *vertices, int n_vertices, const int *tri
 void dst_mesh_destroy(DstMesh *mesh);
 
 /* Checks the topology and geometry of a mesh into *report (all fields written). Returns
- * DST_OK, or DST_FAILED when the scratch memory for the edge analysis cannot be
- * allocated. Degenerate means a repeated index or an area below DST_MESH_DEGENERATE_REL
+ * DST_OK; DST_INVALID_INPUT when a triangle index is out of range (possible only for a
+ * mesh assembled by hand); DST_FAILED when the scratch memory for the edge analysis
+ * cannot be allocated. Degenerate means a repeated index or an area below DST_MESH_DEGENERATE_REL
  * times the squared bounding-box diagonal. */
 DstStatus dst_mesh_validate(const DstMesh *mesh, DstMeshReport *report);
 

@@ -884,6 +884,30 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
         fclose(f);
         return st;
     }
+    /* a second document would be ignored silently: refuse it */
+    {
+        yaml_document_t extra;
+        if (!yaml_parser_load(&parser, &extra)) {
+            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s:%zu:%zu: YAML syntax error: %s",
+                            path, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+                            parser.problem ? parser.problem : "malformed");
+            yaml_document_delete(&doc);
+            yaml_parser_delete(&parser);
+            fclose(f);
+            return st;
+        }
+        yaml_node_t *extra_root = yaml_document_get_root_node(&extra);
+        size_t extra_line = extra_root ? extra_root->start_mark.line + 1 : 0;
+        yaml_document_delete(&extra);
+        if (extra_root != NULL) {
+            yaml_document_delete(&doc);
+            yaml_parser_delete(&parser);
+            fclose(f);
+            return pln_errorf(PLN_ERR_PARSE, err, err_size,
+                              "%s:%zu: a second YAML document: a robot file holds one", path,
+                              extra_line);
+        }
+    }
     c.doc = &doc;
     st = load_document(&c, robot);
     yaml_document_delete(&doc);

@@ -253,6 +253,9 @@ START_TEST(test_validate_inward_and_unused)
     ck_assert_int_eq(r.oriented, 1);
     ck_assert(fabs(r.volume + 1.0 / 6.0) <= VOLUME_TOL);
     ck_assert_int_eq(r.n_unused_vertices, 1);
+    /* an index broken after creation is refused, not followed */
+    m.triangles[2][1] = 9;
+    ck_assert_int_eq(dst_mesh_validate(&m, &r), DST_INVALID_INPUT);
     dst_mesh_destroy(&m);
 }
 END_TEST

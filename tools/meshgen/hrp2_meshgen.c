@@ -93,8 +93,8 @@ static const LinkSpec RIGHT_LEG[6] = {
      {0.05, 0.045, 0.045}, 0.6, 1.0, 0.0, 0.9, NULL},
     {"RLEG_LINK1", "RLEG_LINK0", "RLEG_JOINT1", {0, 0, 0}, 0, 16, 10, {0, 0, 0}, 0,
      {0.065, 0.05, 0.05}, 0.7, 1.0, 0.0, 1.0, NULL},
-    {"RLEG_LINK2", "RLEG_LINK1", "RLEG_JOINT2", {0, 0, 0}, 0, 28, 16, {0, -0.018, -0.15}, 2,
-     {0.07, 0.065, 0.2}, 0.6, 0.9, 0.15, 3.2, "hip (Table 6.2: 894)"},
+    {"RLEG_LINK2", "RLEG_LINK1", "RLEG_JOINT2", {0, 0, 0}, 0, 28, 16, {0, -0.02, -0.15}, 2,
+     {0.06, 0.055, 0.2}, 0.6, 0.9, 0.15, 3.2, "hip (Table 6.2: 894)"},
     {"RLEG_LINK3", "RLEG_LINK2", "RLEG_JOINT3", {0, -0.035, -0.3}, 0, 16, 14, {0, 0, -0.145}, 2,
      {0.06, 0.055, 0.19}, 0.6, 0.9, 0.2, 2.3, "knee (Table 6.2: 448)"},
     {"RLEG_LINK4", "RLEG_LINK3", "RLEG_JOINT4", {0, 0, -0.3}, 0, 12, 10, {0, 0, 0}, 1,
@@ -105,12 +105,12 @@ static const LinkSpec RIGHT_LEG[6] = {
 static const LinkSpec TORSO[4] = {
     {"CHEST_LINK0", "WAIST", "CHEST_JOINT0", {0.032, 0, 0.3507}, 1, 12, 10, {0, 0, 0}, 2,
      {0.07, 0.08, 0.05}, 0.6, 1.0, 0.0, 0.8, NULL},
-    {"CHEST_LINK1", "CHEST_LINK0", "CHEST_JOINT1", {0, 0, 0}, 1, 15, 11, {-0.03, 0, 0.15}, 2,
-     {0.13, 0.165, 0.16}, 0.4, 0.45, 0.0, 13.5, "chest (Table 6.2: 332)"},
+    {"CHEST_LINK1", "CHEST_LINK0", "CHEST_JOINT1", {0, 0, 0}, 1, 15, 11, {-0.03, 0, 0.13}, 2,
+     {0.12, 0.145, 0.15}, 0.5, 0.6, 0.0, 13.5, "chest (Table 6.2: 332)"},
     {"HEAD_LINK0", "CHEST_LINK1", "HEAD_JOINT0", {-0.007, 0, 0.2973}, 1, 12, 8, {0, 0, -0.035}, 2,
      {0.035, 0.035, 0.045}, 1.0, 1.0, 0.0, 0.4, NULL},
-    {"HEAD_LINK1", "HEAD_LINK0", "HEAD_JOINT1", {0, 0, 0}, 1, 28, 16, {0.015, 0, 0.085}, 2,
-     {0.105, 0.085, 0.11}, 0.75, 0.8, 0.0, 1.9, "head (Table 6.2: 893)"},
+    {"HEAD_LINK1", "HEAD_LINK0", "HEAD_JOINT1", {0, 0, 0}, 1, 28, 16, {0.015, 0, 0.095}, 2,
+     {0.105, 0.085, 0.10}, 0.75, 0.8, 0.0, 1.9, "head (Table 6.2: 893)"},
 };
 static const LinkSpec RIGHT_ARM[7] = {
     {"RARM_LINK0", "CHEST_LINK1", "RARM_JOINT0", {0.008, -0.25, 0.1842}, 1, 16, 10,
@@ -324,7 +324,7 @@ static void mass_properties(const DstMesh *m, double mass, double com[3], double
     /* products of inertia that are rounding noise of a symmetric shape become 0 */
     double trace = inertia[0] + inertia[4] + inertia[8];
     for (int i = 0; i < 9; ++i) {
-        if (fabs(inertia[i]) < 1e-9 * trace) inertia[i] = 0.0;
+        if (fabs(inertia[i]) < 1e-6 * trace) inertia[i] = 0.0;
     }
     /* exactly symmetric */
     for (int i = 0; i < 3; ++i) {

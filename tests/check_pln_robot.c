@@ -1,0 +1,780 @@
+/* check_pln_robot.c — tests of planner/pln_robot.c and pln_robot_print.c: the real
+ * robots/hrp2.yaml (joints, order, limits, half-sitting, mass, geometry), a corpus of
+ * broken robot files generated into a temporary directory (each must fail with the right
+ * status, line and field), topological reordering, mutated files, and the `hrpplan robot`
+ * process (its path in $HRPPLAN_BIN). Run from the repository's top directory. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check_util.h"
+#include "dst_mesh.h"
+#include "pln_robot.h"
+
+#define HRP2 "robots/hrp2.yaml"
+
+/* the published HRP-2 total mass is 56.868 kg; the per-link estimates are chosen to sum
+ * to it, so only the rounding of the summation may differ */
+#define HRP2_TOTAL_MASS 56.868
+#define MASS_TOL 1e-9                 /* kg */
+#define ANGLE_TOL 1e-12               /* rad: values are read back exactly as written */
+#define LENGTH_TOL 1e-12              /* m */
+#define ROTATION_TOL 1e-12            /* entries of a rotation matrix */
+
+/* ---- the real robot ------------------------------------------------------------------ */
+
+static const char *const HRP2_JOINTS[30] = {
+    "RLEG_JOINT0", "RLEG_JOINT1", "RLEG_JOINT2", "RLEG_JOINT3", "RLEG_JOINT4", "RLEG_JOINT5",
+    "LLEG_JOINT0", "LLEG_JOINT1", "LLEG_JOINT2", "LLEG_JOINT3", "LLEG_JOINT4", "LLEG_JOINT5",
+    "CHEST_JOINT0", "CHEST_JOINT1", "HEAD_JOINT0", "HEAD_JOINT1",
+    "RARM_JOINT0", "RARM_JOINT1", "RARM_JOINT2", "RARM_JOINT3", "RARM_JOINT4", "RARM_JOINT5",
+    "RARM_JOINT6",
+    "LARM_JOINT0", "LARM_JOINT1", "LARM_JOINT2", "LARM_JOINT3", "LARM_JOINT4", "LARM_JOINT5",
+    "LARM_JOINT6"};
+
+/* half-sitting (issue 4): legs (0, 0, -0.4538, 0.8727, -0.4189, 0), chest and head 0,
+ * arms (0.2618, -/+0.1745, 0, -0.5236, 0, 0, 0.1) */
+static const double HALF_SITTING[30] = {
+    0, 0, -0.4538, 0.8727, -0.4189, 0, 0, 0, -0.4538, 0.8727, -0.4189, 0, 0, 0, 0, 0,
+    0.2618, -0.1745, 0, -0.5236, 0, 0, 0.1, 0.2618, 0.1745, 0, -0.5236, 0, 0, 0.1};
+
+static void load_hrp2(PlnRobot *r)
+{
+    char err[1024] = "";
+    PlnStatus st = pln_robot_load(HRP2, r, err, sizeof err);
+    ck_assert_msg(st == PLN_OK, "%s (run the tests from the top directory)", err);
+}
+
+START_TEST(test_hrp2_joints)
+{
+    PlnRobot r;
+    load_hrp2(&r);
+    ck_assert_str_eq(r.name, "hrp2");
+    ck_assert_int_eq(r.n_joints, 30);
+    for (int j = 0; j < 30; ++j) {
+        const PlnJoint *jt = &r.joints[j];
+        ck_assert_str_eq(jt->name, HRP2_JOINTS[j]);
+        ck_assert_int_eq(pln_robot_find_joint(&r, HRP2_JOINTS[j]), j);
+        ck_assert_int_eq(jt->type, PLN_JOINT_REVOLUTE);
+        ck_assert_msg(fabs(jt->initial - HALF_SITTING[j]) <= ANGLE_TOL, "%s initial %g",
+                      jt->name, jt->initial);
+        ck_assert(jt->lower <= jt->initial && jt->initial <= jt->upper);
+        ck_assert(jt->velocity_max > 0.0);
+        /* the joint and the link it moves point at each other */
+        ck_assert_int_eq(r.links[jt->link].joint, j);
+    }
+    /* a few published limits, and the left side mirroring roll and yaw */
+    ck_assert(fabs(r.joints[0].lower + 0.785) <= ANGLE_TOL && fabs(r.joints[0].upper - 0.524) <= ANGLE_TOL);
+    ck_assert(fabs(r.joints[6].lower + 0.524) <= ANGLE_TOL && fabs(r.joints[6].upper - 0.785) <= ANGLE_TOL);
+    ck_assert(fabs(r.joints[3].lower + 0.035) <= ANGLE_TOL && fabs(r.joints[3].upper - 2.618) <= ANGLE_TOL);
+    ck_assert(fabs(r.joints[9].upper - 2.618) <= ANGLE_TOL);  /* knee pitch not mirrored */
+    ck_assert(fabs(r.joints[17].lower + 1.658) <= ANGLE_TOL && fabs(r.joints[17].upper - 0.175) <= ANGLE_TOL);
+    ck_assert(fabs(r.joints[24].lower + 0.175) <= ANGLE_TOL && fabs(r.joints[24].upper - 1.658) <= ANGLE_TOL);
+    ck_assert(fabs(r.joints[19].lower + 2.391) <= ANGLE_TOL && fabs(r.joints[19].upper - 0.035) <= ANGLE_TOL);
+    ck_assert(fabs(r.joints[13].lower + 0.087) <= ANGLE_TOL && fabs(r.joints[13].upper - 1.047) <= ANGLE_TOL);
+    ck_assert_int_eq(pln_robot_find_joint(&r, "NO_SUCH_JOINT"), -1);
+    ck_assert_int_eq(pln_robot_find_joint(&r, NULL), -1);
+    pln_robot_destroy(&r);
+    pln_robot_destroy(&r);  /* twice is safe */
+}
+END_TEST
+
+START_TEST(test_hrp2_links_and_mass)
+{
+    PlnRobot r;
+    double mass = 0.0;
+    load_hrp2(&r);
+    ck_assert_int_eq(r.n_links, 31);
+    ck_assert_str_eq(r.links[0].name, "WAIST");
+    ck_assert_int_eq(r.links[0].parent, -1);
+    ck_assert_int_eq(r.links[0].joint, -1);
+    ck_assert(fabs(r.base_pos[2] - 0.6487) <= LENGTH_TOL);
+    ck_assert(fabs(r.control_period - 0.005) <= LENGTH_TOL);
+    for (int k = 1; k < r.n_links; ++k) {
+        const PlnLink *l = &r.links[k];
+        ck_assert_msg(l->parent >= 0 && l->parent < k, "%s: not topological", l->name);
+        ck_assert_int_ge(l->joint, 0);  /* every HRP-2 link but the waist has a joint */
+        ck_assert_int_eq(pln_robot_find_link(&r, l->name), k);
+    }
+    for (int k = 0; k < r.n_links; ++k) {
+        const PlnLink *l = &r.links[k];
+        ck_assert(l->mass > 0.0);
+        mass += l->mass;
+        ck_assert_msg(l->geometry.has_capsule && l->geometry.capsule_radius > 0.0, "%s", l->name);
+        ck_assert_msg(l->geometry.mesh_triangles > 0, "%s", l->name);
+        ck_assert(strstr(l->geometry.mesh_path, "robots/meshes/") != NULL);
+        for (int i = 0; i < 9; ++i) {
+            ck_assert(fabs(l->origin_rot[i] - (i % 4 == 0 ? 1.0 : 0.0)) <= ROTATION_TOL);
+        }
+    }
+    ck_assert_msg(fabs(r.total_mass - HRP2_TOTAL_MASS) <= MASS_TOL, "total %.9f", r.total_mass);
+    ck_assert(fabs(mass - r.total_mass) <= MASS_TOL);
+
+    /* published lengths: hip 0.06 lateral, 0.035 hip offset and femur, tibia 0.30 */
+    int rl0 = pln_robot_find_link(&r, "RLEG_LINK0"), rl3 = pln_robot_find_link(&r, "RLEG_LINK3");
+    int rl4 = pln_robot_find_link(&r, "RLEG_LINK4"), ll0 = pln_robot_find_link(&r, "LLEG_LINK0");
+    int ra3 = pln_robot_find_link(&r, "RARM_LINK3"), ra5 = pln_robot_find_link(&r, "RARM_LINK5");
+    ck_assert(fabs(r.links[rl0].origin_pos[1] + 0.06) <= LENGTH_TOL);
+    ck_assert(fabs(r.links[ll0].origin_pos[1] - 0.06) <= LENGTH_TOL);
+    ck_assert(fabs(r.links[rl3].origin_pos[1] + 0.035) <= LENGTH_TOL);
+    ck_assert(fabs(r.links[rl3].origin_pos[2] + 0.30) <= LENGTH_TOL);
+    ck_assert(fabs(r.links[rl4].origin_pos[2] + 0.30) <= LENGTH_TOL);
+    ck_assert(fabs(r.links[ra3].origin_pos[2] + 0.25) <= LENGTH_TOL);
+    ck_assert(fabs(r.links[ra5].origin_pos[2] + 0.25) <= LENGTH_TOL);
+    ck_assert_int_eq(pln_robot_find_link(&r, "nope"), -1);
+    pln_robot_destroy(&r);
+}
+END_TEST
+
+/* distance from x to the segment [p0, p1]. */
+static double seg_dist(const double x[3], const double p0[3], const double p1[3])
+{
+    double d[3], w[3], dd = 0.0, t = 0.0, r = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        d[c] = p1[c] - p0[c];
+        w[c] = x[c] - p0[c];
+        dd += d[c] * d[c];
+        t += w[c] * d[c];
+    }
+    t = dd > 0.0 ? fmin(1.0, fmax(0.0, t / dd)) : 0.0;
+    for (int c = 0; c < 3; ++c) r += (w[c] - t * d[c]) * (w[c] - t * d[c]);
+    return sqrt(r);
+}
+
+START_TEST(test_hrp2_capsules_enclose_meshes)
+{
+    PlnRobot r;
+    load_hrp2(&r);
+    for (int k = 0; k < r.n_links; ++k) {
+        const PlnLinkGeometry *g = &r.links[k].geometry;
+        DstMesh m;
+        char err[512] = "";
+        double worst = -INFINITY, slack_sum = 0.0;
+        ck_assert_msg(dst_mesh_create_from_file(g->mesh_path, &m, err, sizeof err) == DST_OK,
+                      "%s", err);
+        ck_assert_int_eq(m.n_triangles, g->mesh_triangles);
+        for (int i = 0; i < m.n_vertices; ++i) {
+            double e = seg_dist(m.vertices[i], g->capsule_p0, g->capsule_p1) - g->capsule_radius;
+            worst = fmax(worst, e);
+            slack_sum += e;
+        }
+        /* enclosing: no vertex outside; fitted: some vertex within 1 mm of the surface */
+        ck_assert_msg(worst <= 0.0, "%s: vertex %.3g m outside its capsule", r.links[k].name,
+                      worst);
+        ck_assert_msg(worst >= -1e-3, "%s: capsule not fitted (gap %.3g m)", r.links[k].name,
+                      -worst);
+        dst_mesh_destroy(&m);
+    }
+    pln_robot_destroy(&r);
+}
+END_TEST
+
+/* ---- half-sitting posture: a test-local forward kinematics, eq. (1) of ROBOT_FORMAT.md -- */
+
+/* the published figures are given to 4 digits: the sole lands within this of the ground */
+#define SOLE_HEIGHT_TOL 1e-5          /* m */
+#define SAMPLES 64                    /* points per capsule segment for the clearance */
+
+typedef struct Pose {
+    double R[9], p[3];
+} Pose;
+
+/* rotation about a unit axis by q (Rodrigues). */
+static void axis_rotation(const double a[3], double q, double R[9])
+{
+    double c = cos(q), s = sin(q), C = 1.0 - c;
+    R[0] = c + a[0] * a[0] * C;
+    R[1] = a[0] * a[1] * C - a[2] * s;
+    R[2] = a[0] * a[2] * C + a[1] * s;
+    R[3] = a[1] * a[0] * C + a[2] * s;
+    R[4] = c + a[1] * a[1] * C;
+    R[5] = a[1] * a[2] * C - a[0] * s;
+    R[6] = a[2] * a[0] * C - a[1] * s;
+    R[7] = a[2] * a[1] * C + a[0] * s;
+    R[8] = c + a[2] * a[2] * C;
+}
+
+static void mat_mul(const double A[9], const double B[9], double C[9])
+{
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+        }
+    }
+}
+
+/* x_world = R x + p */
+static void apply(const Pose *T, const double x[3], double y[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        y[i] = T->R[3 * i] * x[0] + T->R[3 * i + 1] * x[1] + T->R[3 * i + 2] * x[2] + T->p[i];
+    }
+}
+
+/* world poses of all links at the joints' initial (half-sitting) values. */
+static void half_sitting_poses(const PlnRobot *r, Pose *T)
+{
+    for (int k = 0; k < r->n_links; ++k) {
+        const PlnLink *l = &r->links[k];
+        if (l->parent < 0) {
+            memcpy(T[k].R, r->base_rot, sizeof T[k].R);
+            memcpy(T[k].p, r->base_pos, sizeof T[k].p);
+            continue;
+        }
+        const Pose *P = &T[l->parent];
+        double RO[9], Rq[9];
+        apply(P, l->origin_pos, T[k].p);
+        mat_mul(P->R, l->origin_rot, RO);
+        if (l->joint >= 0) {
+            axis_rotation(r->joints[l->joint].axis, r->joints[l->joint].initial, Rq);
+            mat_mul(RO, Rq, T[k].R);
+        } else {
+            memcpy(T[k].R, RO, sizeof RO);
+        }
+    }
+}
+
+/* joints on the tree path between links a and b. */
+static int tree_distance(const PlnRobot *r, int a, int b)
+{
+    int n = 0;
+    while (a != b) {
+        if (a > b) a = r->links[a].parent;  /* topological order: the deeper index climbs */
+        else b = r->links[b].parent;
+        ++n;
+    }
+    return n;
+}
+
+/* a rigorous lower bound of the distance between two segments: the minimum over a grid
+ * of sample pairs, less half of each grid step (distance is 1-Lipschitz in each point). */
+static double segment_distance_lower(const double a0[3], const double a1[3], const double b0[3],
+                                     const double b1[3])
+{
+    double best = INFINITY, la = 0.0, lb = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        la += (a1[c] - a0[c]) * (a1[c] - a0[c]);
+        lb += (b1[c] - b0[c]) * (b1[c] - b0[c]);
+    }
+    for (int i = 0; i <= SAMPLES; ++i) {
+        double x[3], y[3];
+        for (int c = 0; c < 3; ++c) x[c] = a0[c] + (a1[c] - a0[c]) * i / SAMPLES;
+        for (int j = 0; j <= SAMPLES; ++j) {
+            double d = 0.0;
+            for (int c = 0; c < 3; ++c) {
+                y[c] = b0[c] + (b1[c] - b0[c]) * j / SAMPLES;
+                d += (x[c] - y[c]) * (x[c] - y[c]);
+            }
+            best = fmin(best, sqrt(d));
+        }
+    }
+    return best - 0.5 * (sqrt(la) + sqrt(lb)) / SAMPLES;
+}
+
+START_TEST(test_hrp2_half_sitting_plausible)
+{
+    PlnRobot r;
+    Pose T[64];
+    DstMesh m;
+    char err[512] = "";
+    load_hrp2(&r);
+    ck_assert_int_le(r.n_links, 64);
+    half_sitting_poses(&r, T);
+
+    /* the published leg lengths and half-sitting angles put the soles on the ground */
+    for (int side = 0; side < 2; ++side) {
+        int foot = pln_robot_find_link(&r, side ? "LLEG_LINK5" : "RLEG_LINK5");
+        double lowest = INFINITY;
+        ck_assert_int_eq(dst_mesh_create_from_file(r.links[foot].geometry.mesh_path, &m, err,
+                                                   sizeof err), DST_OK);
+        for (int i = 0; i < m.n_vertices; ++i) {
+            double w[3];
+            apply(&T[foot], m.vertices[i], w);
+            lowest = fmin(lowest, w[2]);
+        }
+        dst_mesh_destroy(&m);
+        ck_assert_msg(fabs(lowest) <= SOLE_HEIGHT_TOL, "sole at z = %g m", lowest);
+    }
+
+    /* capsules of links more than two joints apart are disjoint, except the waist with
+     * the thighs: the three hip axes meet in one point inside the pelvis */
+    for (int a = 0; a < r.n_links; ++a) {
+        for (int b = a + 1; b < r.n_links; ++b) {
+            const PlnLinkGeometry *ga = &r.links[a].geometry, *gb = &r.links[b].geometry;
+            double a0[3], a1[3], b0[3], b1[3];
+            if (tree_distance(&r, a, b) <= 2) continue;
+            if (a == 0 && (strcmp(r.links[b].name, "RLEG_LINK2") == 0 ||
+                           strcmp(r.links[b].name, "LLEG_LINK2") == 0)) {
+                continue;
+            }
+            apply(&T[a], ga->capsule_p0, a0);
+            apply(&T[a], ga->capsule_p1, a1);
+            apply(&T[b], gb->capsule_p0, b0);
+            apply(&T[b], gb->capsule_p1, b1);
+            double clearance = segment_distance_lower(a0, a1, b0, b1) - ga->capsule_radius -
+                               gb->capsule_radius;
+            ck_assert_msg(clearance > 0.0, "%s and %s overlap in half-sitting (%g m)",
+                          r.links[a].name, r.links[b].name, clearance);
+        }
+    }
+    pln_robot_destroy(&r);
+}
+END_TEST
+
+/* ---- a small valid robot and its broken variants -------------------------------------- */
+
+/* 43 lines; the "# slot" lines are where cases put extra keys. */
+static const char *const BASE[] = {
+    /*  1 */ "# test robot",
+    /*  2 */ "name: tiny",
+    /*  3 */ "control_period: 0.005",
+    /*  4 */ "base:",
+    /*  5 */ "  position: [0.0, 0.0, 1.0]",
+    /*  6 */ "  rpy: [0.0, 0.0, 0.0]",
+    /*  7 */ "joints:",
+    /*  8 */ "  - name: J1",
+    /*  9 */ "    axis: [0.0, 0.0, 1.0]",
+    /* 10 */ "    lower: -1.0",
+    /* 11 */ "    upper: 1.0",
+    /* 12 */ "    velocity_max: 2.0",
+    /* 13 */ "    initial: 0.5",
+    /* 14 */ "  - name: J2",
+    /* 15 */ "    axis: [0.0, 0.6, 0.8]",
+    /* 16 */ "    lower: -0.5",
+    /* 17 */ "    upper: 0.5",
+    /* 18 */ "    velocity_max: 3.0",
+    /* 19 */ "    # slot",
+    /* 20 */ "links:",
+    /* 21 */ "  - name: BASE",
+    /* 22 */ "    mass: 2.0",
+    /* 23 */ "    com: [0.0, 0.0, 0.0]",
+    /* 24 */ "    inertia: [[0.01, 0.0, 0.0], [0.0, 0.01, 0.0], [0.0, 0.0, 0.01]]",
+    /* 25 */ "    # slot",
+    /* 26 */ "  - name: ARM",
+    /* 27 */ "    parent: BASE",
+    /* 28 */ "    joint: J1",
+    /* 29 */ "    origin: {position: [0.0, 0.0, 0.1], rpy: [0.0, 0.0, 1.5707963267948966]}",
+    /* 30 */ "    mass: 1.0",
+    /* 31 */ "    com: [0.0, 0.0, 0.05]",
+    /* 32 */ "    inertia: [[0.002, 0.0, 0.0], [0.0, 0.002, 0.0], [0.0, 0.0, 0.001]]",
+    /* 33 */ "    geometry:",
+    /* 34 */ "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1], radius: 0.05}",
+    /* 35 */ "      mesh: tet.obj",
+    /* 36 */ "  - name: HAND",
+    /* 37 */ "    parent: ARM",
+    /* 38 */ "    joint: J2",
+    /* 39 */ "    origin: {position: [0.0, 0.0, 0.2]}",
+    /* 40 */ "    mass: 0.5",
+    /* 41 */ "    com: [0.0, 0.0, 0.0]",
+    /* 42 */ "    inertia: [[0.001, 0.0, 0.0], [0.0, 0.001, 0.0], [0.0, 0.0, 0.001]]",
+    /* 43 */ "    # slot",
+};
+#define BASE_LINES ((int)(sizeof BASE / sizeof BASE[0]))
+
+static const char TET_OBJ[] =
+    "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+
+/* makes a temporary directory with tet.obj and bad.obj; returns the robot path in it. */
+static void make_dir(char *dir, size_t dsize, char *path, size_t psize)
+{
+    FILE *f;
+    char p[512];
+    ckutil_mkdtemp(dir, dsize);
+    snprintf(p, sizeof p, "%s/tet.obj", dir);
+    f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(TET_OBJ, f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/bad.obj", dir);
+    f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("v 0 0 0\nv 1 0 0\nv 0 nan 0\nf 1 2 3\n", f);
+    fclose(f);
+    snprintf(path, psize, "%s/robot.yaml", dir);
+}
+
+/* writes BASE with up to two lines replaced (line 0: no replacement). */
+static void write_robot(const char *path, int l1, const char *t1, int l2, const char *t2)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 1; i <= BASE_LINES; ++i) {
+        const char *line = i == l1 ? t1 : i == l2 ? t2 : BASE[i - 1];
+        fprintf(f, "%s\n", line);
+    }
+    fclose(f);
+}
+
+START_TEST(test_small_robot_loads)
+{
+    char dir[256], path[512], err[1024] = "";
+    PlnRobot r;
+    make_dir(dir, sizeof dir, path, sizeof path);
+    write_robot(path, 0, NULL, 0, NULL);
+    ck_assert_msg(pln_robot_load(path, &r, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_str_eq(r.name, "tiny");
+    ck_assert_int_eq(r.n_joints, 2);
+    ck_assert_int_eq(r.n_links, 3);
+    ck_assert(fabs(r.total_mass - 3.5) <= MASS_TOL);
+    /* J2's axis (0, 0.6, 0.8) is unit length and kept; J1's initial value is read */
+    ck_assert(fabs(r.joints[1].axis[2] - 0.8) <= LENGTH_TOL);
+    ck_assert(fabs(r.joints[0].initial - 0.5) <= ANGLE_TOL);
+    /* J2 has no initial: 0 lies inside its limits */
+    ck_assert(r.joints[1].initial == 0.0);
+    /* ARM: yaw of pi/2 -> R = [[0, -1, 0], [1, 0, 0], [0, 0, 1]] */
+    const PlnLink *arm = &r.links[1];
+    ck_assert_str_eq(arm->name, "ARM");
+    ck_assert(fabs(arm->origin_rot[1] + 1.0) <= ROTATION_TOL);
+    ck_assert(fabs(arm->origin_rot[3] - 1.0) <= ROTATION_TOL);
+    ck_assert(fabs(arm->origin_rot[8] - 1.0) <= ROTATION_TOL);
+    ck_assert(fabs(arm->origin_pos[2] - 0.1) <= LENGTH_TOL);
+    ck_assert_int_eq(arm->geometry.mesh_triangles, 4);
+    ck_assert_int_eq(arm->geometry.has_capsule, 1);
+    /* the mesh path is resolved against the YAML file's directory */
+    char want[600];
+    snprintf(want, sizeof want, "%s/tet.obj", dir);
+    ck_assert_str_eq(arm->geometry.mesh_path, want);
+    ck_assert_int_eq(r.links[2].geometry.has_capsule, 0);
+    ck_assert_str_eq(r.links[2].geometry.mesh_path, "");
+    pln_robot_destroy(&r);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+START_TEST(test_links_reordered_topologically)
+{
+    /* HAND, ARM listed before their parents: the loader sorts them */
+    char dir[256], path[512], err[1024] = "";
+    PlnRobot r;
+    FILE *f;
+    make_dir(dir, sizeof dir, path, sizeof path);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 1; i <= 19; ++i) fprintf(f, "%s\n", BASE[i - 1]);
+    fprintf(f, "links:\n");
+    for (int i = 36; i <= 43; ++i) fprintf(f, "%s\n", BASE[i - 1]);
+    for (int i = 26; i <= 35; ++i) fprintf(f, "%s\n", BASE[i - 1]);
+    for (int i = 21; i <= 25; ++i) fprintf(f, "%s\n", BASE[i - 1]);
+    fclose(f);
+    ck_assert_msg(pln_robot_load(path, &r, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_str_eq(r.links[0].name, "BASE");
+    ck_assert_str_eq(r.links[1].name, "ARM");
+    ck_assert_str_eq(r.links[2].name, "HAND");
+    ck_assert_int_eq(r.links[2].parent, 1);
+    ck_assert_int_eq(r.joints[0].link, 1);
+    ck_assert_int_eq(r.joints[1].link, 2);
+    ck_assert_int_eq(r.links[1].joint, 0);
+    ck_assert_int_eq(r.links[2].joint, 1);
+    pln_robot_destroy(&r);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+typedef struct BrokenCase {
+    int line1;
+    const char *text1;
+    int line2;
+    const char *text2;
+    PlnStatus status;
+    int want_line;        /* line named in the message */
+    const char *field;    /* field path named in the message */
+    const char *message;  /* the complaint */
+} BrokenCase;
+
+static const BrokenCase BROKEN[] = {
+    {34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1], radius: 0.0}", 0, NULL,
+     PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "must be > 0"},
+    {34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1], radius: -0.01}", 0, NULL,
+     PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "must be > 0"},
+    {34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1]}", 0, NULL,
+     PLN_ERR_INVALID, 34, "links[1].geometry.capsule", "missing field 'radius'"},
+    {25, "    colour: red", 0, NULL, PLN_ERR_INVALID, 25, "links[0]", "unknown key 'colour'"},
+    {1, "colour: red", 0, NULL, PLN_ERR_INVALID, 1, "(top level)", "unknown key 'colour'"},
+    {19, "    stiffness: 3", 0, NULL, PLN_ERR_INVALID, 19, "joints[1]", "unknown key 'stiffness'"},
+    {22, "    # no mass", 0, NULL, PLN_ERR_INVALID, 21, "links[0]", "missing field 'mass'"},
+    {3, "# no period", 0, NULL, PLN_ERR_INVALID, 2, "(top level)",
+     "missing field 'control_period'"},
+    {11, "    # no upper", 0, NULL, PLN_ERR_INVALID, 8, "joints[0]", "missing field 'upper'"},
+    {30, "    mass: heavy", 0, NULL, PLN_ERR_INVALID, 30, "links[1].mass", "expected a number"},
+    {30, "    mass: \"1.0\"", 0, NULL, PLN_ERR_INVALID, 30, "links[1].mass", "quoted"},
+    {30, "    mass: [1.0]", 0, NULL, PLN_ERR_INVALID, 30, "links[1].mass", "found a list"},
+    {31, "    com: [0.0, 0.0]", 0, NULL, PLN_ERR_INVALID, 31, "links[1].com", "expected 3 numbers"},
+    {43, "    geometry: [1, 2]", 0, NULL, PLN_ERR_INVALID, 43, "links[2].geometry",
+     "expected a mapping"},
+    {6, "  rpy: [0.0, 0.0]", 0, NULL, PLN_ERR_INVALID, 6, "base.rpy", "expected 3 numbers"},
+    {10, "    lower: .nan", 0, NULL, PLN_ERR_INVALID, 10, "joints[0].lower", "finite"},
+    {23, "    com: [0.0, .inf, 0.0]", 0, NULL, PLN_ERR_INVALID, 23, "links[0].com[1]", "finite"},
+    {12, "    velocity_max: -inf", 0, NULL, PLN_ERR_INVALID, 12, "joints[0].velocity_max",
+     "finite"},
+    {22, "    mass: 1e999", 0, NULL, PLN_ERR_INVALID, 22, "links[0].mass", "finite"},
+    {10, "    lower: 2.0", 0, NULL, PLN_ERR_INVALID, 10, "joints[0].lower", "> upper limit"},
+    {13, "    initial: 1.5", 0, NULL, PLN_ERR_INVALID, 13, "joints[0].initial", "outside"},
+    {12, "    velocity_max: 0.0", 0, NULL, PLN_ERR_INVALID, 12, "joints[0].velocity_max",
+     "must be > 0"},
+    {9, "    axis: [0.0, 0.0, 2.0]", 0, NULL, PLN_ERR_INVALID, 9, "joints[0].axis", "unit length"},
+    {9, "    axis: [0.0, 0.0, 0.0]", 0, NULL, PLN_ERR_INVALID, 9, "joints[0].axis", "unit length"},
+    {19, "    type: prismatic", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].type",
+     "unknown joint type"},
+    {37, "    parent: ELBOW", 0, NULL, PLN_ERR_INVALID, 37, "links[2].parent",
+     "unknown parent link 'ELBOW'"},
+    {36, "  - name: ARM", 0, NULL, PLN_ERR_INVALID, 36, "links[2].name", "duplicate link name"},
+    {14, "  - name: J1", 0, NULL, PLN_ERR_INVALID, 14, "joints[1].name", "duplicate joint name"},
+    {27, "    parent: HAND", 0, NULL, PLN_ERR_INVALID, 27, "links[1].parent",
+     "cycle in the link tree: ARM -> HAND -> ARM"},
+    {37, "    parent: HAND", 0, NULL, PLN_ERR_INVALID, 37, "links[2].parent", "its own parent"},
+    {25, "    parent: HAND", 0, NULL, PLN_ERR_INVALID, 21, "links", "no root link"},
+    {37, "    # no parent", 38, "    # no joint", PLN_ERR_INVALID, 39, "links[2].origin",
+     "the root link (no 'parent') has no origin"},
+    {43, "  - {name: EXTRA, mass: 1.0, com: [0, 0, 0], inertia: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}",
+     0, NULL, PLN_ERR_INVALID, 43, "links[3]", "second root link 'EXTRA'"},
+    {21, "  - name: HAND", 36, "  - name: BASE", PLN_ERR_INVALID, 27, "links[1].parent",
+     "cycle in the link tree: ARM -> BASE -> ARM"},
+    {37, "    # no parent", 0, NULL, PLN_ERR_INVALID, 38, "links[2].joint",
+     "root link (no 'parent') cannot have a joint"},
+    {25, "    origin: {position: [0.0, 0.0, 0.0]}", 0, NULL, PLN_ERR_INVALID, 25,
+     "links[0].origin", "root link"},
+    {28, "    joint: J9", 0, NULL, PLN_ERR_INVALID, 28, "links[1].joint", "unknown joint 'J9'"},
+    {38, "    joint: J1", 0, NULL, PLN_ERR_INVALID, 38, "links[2].joint",
+     "joint 'J1' already moves link 'ARM'"},
+    {38, "    # fixed", 0, NULL, PLN_ERR_INVALID, 14, "joints[1]", "moves no link"},
+    {30, "    mass: -1.0", 0, NULL, PLN_ERR_INVALID, 30, "links[1].mass", "must be >= 0"},
+    {32, "    inertia: [[0.002, 0.001, 0.0], [0.0, 0.002, 0.0], [0.0, 0.0, 0.001]]", 0, NULL,
+     PLN_ERR_INVALID, 32, "links[1].inertia", "must be symmetric"},
+    {32, "    inertia: [[0.002, 0.0, 0.0], [0.0, -0.002, 0.0], [0.0, 0.0, 0.001]]", 0, NULL,
+     PLN_ERR_INVALID, 32, "links[1].inertia", "positive definite"},
+    {32, "    inertia: [[0.002, 0.003, 0.0], [0.003, 0.002, 0.0], [0.0, 0.0, 0.001]]", 0, NULL,
+     PLN_ERR_INVALID, 32, "links[1].inertia", "positive definite"},
+    {32, "    inertia: [[0.002, 0.0], [0.0, 0.002, 0.0], [0.0, 0.0, 0.001]]", 0, NULL,
+     PLN_ERR_INVALID, 32, "links[1].inertia[0]", "expected 3 numbers"},
+    {35, "      mesh: missing.obj", 0, NULL, PLN_ERR_INVALID, 35, "links[1].geometry.mesh",
+     "mesh file 'missing.obj' not found"},
+    {35, "      mesh: bad.obj", 0, NULL, PLN_ERR_INVALID, 35, "links[1].geometry.mesh",
+     "bad.obj:3: coordinate is not a finite number"},
+    {35, "      mesh: \"\"", 0, NULL, PLN_ERR_INVALID, 35, "links[1].geometry.mesh",
+     "must not be empty"},
+    {43, "    geometry: {convex: nowhere.stl}", 0, NULL, PLN_ERR_INVALID, 43,
+     "links[2].geometry.convex", "not found"},
+    {25, "    mass: 3.0", 0, NULL, PLN_ERR_INVALID, 25, "links[0]", "duplicate key 'mass'"},
+    {3, "control_period: 0", 0, NULL, PLN_ERR_INVALID, 3, "control_period", "must be > 0"},
+    {21, "  - name: BASE_WITH_A_NAME_LONGER_THAN_SIXTY_THREE_CHARACTERS_WHICH_IS_TOO_LONG",
+     0, NULL, PLN_ERR_INVALID, 21, "links[0].name", "too long"},
+    {2, "name: [a, b]", 0, NULL, PLN_ERR_INVALID, 2, "name", "expected a string"},
+    {24, "    inertia: [[0.01, 0.0, 0.0], [0.0, 0.01", 0, NULL, PLN_ERR_PARSE, 26, "",
+     "YAML syntax error"},
+    {8, "  - name: J1: x", 0, NULL, PLN_ERR_PARSE, 8, "", "YAML syntax error"},
+    {43, "---", 0, NULL, PLN_ERR_PARSE, 44, "", "a second YAML document"},
+};
+#define N_BROKEN ((int)(sizeof BROKEN / sizeof BROKEN[0]))
+
+START_TEST(test_broken_files)
+{
+    const BrokenCase *b = &BROKEN[_i];
+    char dir[256], path[512], err[1024] = "", want[640];
+    PlnRobot r;
+    PlnStatus st;
+    make_dir(dir, sizeof dir, path, sizeof path);
+    write_robot(path, b->line1, b->text1, b->line2, b->text2);
+    st = pln_robot_load(path, &r, err, sizeof err);
+    ck_assert_msg(st == b->status, "case %d: status %s, want %s (%s)", _i, pln_status_string(st),
+                  pln_status_string(b->status), err);
+    snprintf(want, sizeof want, "%s:%d:", path, b->want_line);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "case %d: '%s' does not start with '%s'",
+                  _i, err, want);
+    if (b->field[0] != '\0') {
+        snprintf(want, sizeof want, ": %s: ", b->field);
+        ck_assert_msg(strstr(err, want) != NULL, "case %d: '%s' does not name field '%s'", _i,
+                      err, b->field);
+    }
+    ck_assert_msg(strstr(err, b->message) != NULL, "case %d: '%s' lacks '%s'", _i, err,
+                  b->message);
+    /* a failed load leaves an empty model */
+    ck_assert_int_eq(r.n_links, 0);
+    ck_assert_ptr_null(r.links);
+    ck_assert_ptr_null(r.joints);
+    pln_robot_destroy(&r);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+START_TEST(test_unreadable_and_empty)
+{
+    char dir[256], path[512], err[1024] = "";
+    PlnRobot r;
+    FILE *f;
+    ck_assert_int_eq(pln_robot_load("/nonexistent/robot.yaml", &r, err, sizeof err), PLN_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/robot.yaml: cannot read"));
+    make_dir(dir, sizeof dir, path, sizeof path);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_eq(pln_robot_load(path, &r, err, sizeof err), PLN_ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(err, "empty file"));
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("- just\n- a list\n", f);
+    fclose(f);
+    ck_assert_int_eq(pln_robot_load(path, &r, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(err, "robot.yaml:1:1: (top level): expected a mapping"));
+    /* no error buffer at all is allowed */
+    ck_assert_int_eq(pln_robot_load(path, &r, NULL, 0), PLN_ERR_INVALID);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+typedef struct Rng {
+    uint64_t s;
+} Rng;
+
+static uint32_t rng_next(Rng *r)
+{
+    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(r->s >> 33);
+}
+
+START_TEST(test_mutated_files_fail_cleanly)
+{
+    /* random character edits of the valid file: never a crash, a leak or a silent NaN;
+     * either a valid model or an error naming the file */
+    static const char alphabet[] = " :-[],{}#\n\"'&*!|>0123456789.abenxJ";
+    char dir[256], path[512], err[1024];
+    static char text[8192];
+    size_t len = 0;
+    Rng rng = {2024};
+    int ok = 0, bad = 0;
+    make_dir(dir, sizeof dir, path, sizeof path);
+    for (int i = 0; i < BASE_LINES; ++i) {
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s\n", BASE[i]);
+    }
+    for (int trial = 0; trial < 300; ++trial) {
+        char buf[8192];
+        PlnRobot r;
+        PlnStatus st;
+        FILE *f;
+        size_t n = len;
+        memcpy(buf, text, len);
+        int edits = 1 + (int)(rng_next(&rng) % 3);
+        for (int e = 0; e < edits; ++e) {
+            buf[rng_next(&rng) % n] = alphabet[rng_next(&rng) % (sizeof alphabet - 1)];
+        }
+        if (rng_next(&rng) % 5 == 0) n = rng_next(&rng) % n;
+        f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+        err[0] = '\0';
+        st = pln_robot_load(path, &r, err, sizeof err);
+        if (st == PLN_OK) {
+            for (int k = 0; k < r.n_links; ++k) {
+                ck_assert(isfinite(r.links[k].mass) && r.links[k].mass >= 0.0);
+                ck_assert(r.links[k].parent < k);
+            }
+            for (int j = 0; j < r.n_joints; ++j) {
+                ck_assert(r.joints[j].lower <= r.joints[j].upper);
+            }
+            ++ok;
+        } else {
+            ck_assert_msg(st == PLN_ERR_PARSE || st == PLN_ERR_INVALID, "%s", err);
+            ck_assert_msg(strncmp(err, path, strlen(path)) == 0, "no file in '%s'", err);
+            ++bad;
+        }
+        pln_robot_destroy(&r);
+    }
+    ck_assert_int_gt(ok, 0);
+    ck_assert_int_gt(bad, 0);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* ---- printing and the process ------------------------------------------------------- */
+
+START_TEST(test_print_hrp2)
+{
+    PlnRobot r;
+    char dir[256], path[512], err[512] = "";
+    static char text[65536];
+    FILE *f;
+    load_hrp2(&r);
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(pln_robot_print(&r, HRP2, f, err, sizeof err), PLN_OK);
+    fclose(f);
+    ck_assert_int_gt(ckutil_read_file(path, text, sizeof text), 0);
+    ck_assert_ptr_nonnull(strstr(text, "robot hrp2 (robots/hrp2.yaml)"));
+    ck_assert_ptr_nonnull(strstr(text, "30 joints, 31 links"));
+    ck_assert_ptr_nonnull(strstr(text, "LARM_JOINT6"));
+    ck_assert_ptr_nonnull(strstr(text, "-2.1820"));   /* hip pitch lower limit */
+    ck_assert_ptr_nonnull(strstr(text, "waist.obj"));
+    ck_assert_ptr_nonnull(strstr(text, "3480"));      /* hand triangles */
+    ck_assert_ptr_nonnull(strstr(text, "total mass 56.868 kg"));
+    ck_assert_ptr_null(strstr(text, "do not enclose"));
+    pln_robot_destroy(&r);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* runs the real binary; returns its exit status, stderr into errs. */
+static int run_binary(const char *args, const char *errfile, char *errs, size_t size)
+{
+    const char *bin = getenv("HRPPLAN_BIN");
+    char cmd[2048];
+    int st;
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>'%s'", bin && *bin ? bin : "build/hrpplan",
+             args, errfile);
+    st = system(cmd);
+    ck_assert_msg(st != -1 && WIFEXITED(st), "could not run: %s", cmd);
+    ckutil_read_file(errfile, errs, size);
+    return WEXITSTATUS(st);
+}
+
+START_TEST(test_process_robot_command)
+{
+    char dir[256], path[512], errfile[600], args[700], errs[2048];
+    make_dir(dir, sizeof dir, path, sizeof path);
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", dir);
+    ck_assert_int_eq(run_binary("robot " HRP2, errfile, errs, sizeof errs), 0);
+    ck_assert_str_eq(errs, "");
+    write_robot(path, 34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1], radius: 0.0}",
+                0, NULL);
+    snprintf(args, sizeof args, "robot '%s'", path);
+    ck_assert_int_eq(run_binary(args, errfile, errs, sizeof errs), 2);
+    ck_assert_msg(strstr(errs, "robot.yaml:34:") && strstr(errs, "links[1].geometry.capsule.radius"),
+                  "%s", errs);
+    snprintf(args, sizeof args, "robot '%s/none.yaml'", dir);
+    ck_assert_int_eq(run_binary(args, errfile, errs, sizeof errs), 2);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+Suite *pln_robot_suite(void)
+{
+    Suite *s = suite_create("pln_robot");
+    TCase *tc = tcase_create("hrp2");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_hrp2_joints);
+    tcase_add_test(tc, test_hrp2_links_and_mass);
+    tcase_add_test(tc, test_hrp2_capsules_enclose_meshes);
+    tcase_add_test(tc, test_hrp2_half_sitting_plausible);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("load");
+    tcase_add_test(tc, test_small_robot_loads);
+    tcase_add_test(tc, test_links_reordered_topologically);
+    tcase_add_test(tc, test_unreadable_and_empty);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("broken");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_broken_files, 0, N_BROKEN);
+    tcase_add_test(tc, test_mutated_files_fail_cleanly);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("print");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_print_hrp2);
+    tcase_add_test(tc, test_process_robot_command);
+    suite_add_tcase(s, tc);
+    return s;
+}
