@@ -53,6 +53,7 @@ typedef struct DstEllipsoidResult {
     double gap;           /* (c2 - c1) . n - d, metres: the separation along n */
     double u;             /* root of f (eq. 10), in (0, 1) */
     int iterations;       /* updates u_i -> u_{i+1} made (a Steffensen update counts once) */
+    int evaluations;      /* evaluations of f (with f') or of the fixed-point map made */
     double dir[3];        /* the unit direction n used (world) */
     double contact[3];    /* contact point x, world: on e1 and on e2 placed at c1 + d n (eq. 6) */
     double normal[3];     /* unit outward normal of e1 at the contact (grad e1, eq. 4), world */
