@@ -71,5 +71,16 @@
  * of the mesh's bounding box (dimensionless): far below any real feature, far above the
  * rounding noise of a collinear triple. */
 #define DST_MESH_DEGENERATE_REL 1e-14
+/* Ellipsoid closest approach (seed 001): default stopping tolerance of eq. (12) on
+ * |u_{i+1} - u_i| (dimensionless; the paper's 1e-8), iteration cap (the paper's 100)
+ * and initial u (sec. 2.3: exact for two equal spheres). */
+#define DST_ELLIPSOID_DEFAULT_EPS 1e-8
+#define DST_ELLIPSOID_DEFAULT_MAX_ITER 100
+#define DST_ELLIPSOID_DEFAULT_U0 0.5
+
+/* Largest accepted deviation |R^T R - I| (entrywise, dimensionless) of a rotation
+ * matrix given through the API: a few thousand ulps, enough for products of many
+ * rotations, small enough to reject matrices that are not rotations at all. */
+#define DST_ROTATION_ORTHO_TOL 1e-9
 
 #endif /* DST_TOLERANCE_H */

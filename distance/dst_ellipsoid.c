@@ -1,0 +1,500 @@
+/* dst_ellipsoid.c — closest approach of two ellipsoids along a direction: fixed-point,
+ * Steffensen and the root-bracketed Newton-bisection hybrid on f(u) (seed 001, eq. 1-13;
+ * the scaled-frame form of eq. 14-19 is derived in docs/math/ellipsoid.md). */
+#include "dst_ellipsoid.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dst_ellipsoid_internal.h"
+
+DstEllipsoidOptions dst_ellipsoid_options_default(void)
+{
+    DstEllipsoidOptions o;
+    o.solver = DST_ELLIPSOID_HYBRID;
+    o.stop = DST_ELLIPSOID_STOP_DU;
+    o.eps = DST_ELLIPSOID_DEFAULT_EPS;
+    o.max_iter = DST_ELLIPSOID_DEFAULT_MAX_ITER;
+    o.u0 = DST_ELLIPSOID_DEFAULT_U0;
+    return o;
+}
+
+/* Validity of an ellipsoid as eq. (1) needs it: E = R diag(r^-2) R^T with R orthonormal. */
+const char *dst_ellipsoid_check(const DstEllipsoid *e)
+{
+    const double *R;
+    double c00, c01, c02, c11, c12, c22, dev;
+    if (e == NULL) return "ellipsoid is NULL";
+    /* a sum is finite only if every term is (inf - inf is NaN) */
+    if (!isfinite(e->centre[0] + e->centre[1] + e->centre[2])) return "ellipsoid centre is not finite";
+    if (!isfinite(e->radii[0] + e->radii[1] + e->radii[2]) || !(e->radii[0] > 0.0) ||
+        !(e->radii[1] > 0.0) || !(e->radii[2] > 0.0))
+        return "ellipsoid radii must be finite and > 0";
+    R = e->rot;
+    if (!isfinite(R[0] + R[1] + R[2] + R[3] + R[4] + R[5] + R[6] + R[7] + R[8]))
+        return "ellipsoid rotation is not finite";
+    /* R^T R = I entrywise within the tolerance */
+    c00 = R[0] * R[0] + R[3] * R[3] + R[6] * R[6];
+    c11 = R[1] * R[1] + R[4] * R[4] + R[7] * R[7];
+    c22 = R[2] * R[2] + R[5] * R[5] + R[8] * R[8];
+    c01 = R[0] * R[1] + R[3] * R[4] + R[6] * R[7];
+    c02 = R[0] * R[2] + R[3] * R[5] + R[6] * R[8];
+    c12 = R[1] * R[2] + R[4] * R[5] + R[7] * R[8];
+    dev = fabs(c00 - 1.0) + fabs(c11 - 1.0) + fabs(c22 - 1.0);
+    if (dev > DST_ROTATION_ORTHO_TOL || fabs(c01) > DST_ROTATION_ORTHO_TOL ||
+        fabs(c02) > DST_ROTATION_ORTHO_TOL || fabs(c12) > DST_ROTATION_ORTHO_TOL)
+        return "ellipsoid rotation is not orthonormal";
+    return NULL;
+}
+
+/* y = K x for the packed symmetric K. */
+static void sym_mul(const double *K, const double *x, double *y)
+{
+    y[0] = K[0] * x[0] + K[1] * x[1] + K[2] * x[2];
+    y[1] = K[1] * x[0] + K[3] * x[1] + K[4] * x[2];
+    y[2] = K[2] * x[0] + K[4] * x[1] + K[5] * x[2];
+}
+
+static double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Polynomial form, eq. (24)-(29). With v = 1 - u and H = v I + u K:
+ *   adj H = v^2 I + v u (tr K I - K) + u^2 adj K,
+ *   det H = v^3 + v^2 u tr K + v u^2 tr adj K + u^3 det K,
+ * so zt = adj(H) m = v^2 a0 + v u a1 + u^2 a2 and K zt = v^2 b0 + v u b1 + u^2 b2 with
+ * b2 = K adj(K) m = det(K) m; At, Bt and Ft follow as products of these. */
+static void poly_init(DstEllipsoidPair *pair)
+{
+    const double *K = pair->K, *m = pair->m;
+    double adj[6], km[3], k2m[3], b[3][3], trk, tradj, detk;
+    adj[0] = K[3] * K[5] - K[4] * K[4];
+    adj[1] = K[2] * K[4] - K[1] * K[5];
+    adj[2] = K[1] * K[4] - K[2] * K[3];
+    adj[3] = K[0] * K[5] - K[2] * K[2];
+    adj[4] = K[1] * K[2] - K[0] * K[4];
+    adj[5] = K[0] * K[3] - K[1] * K[1];
+    trk = K[0] + K[3] + K[5];
+    tradj = adj[0] + adj[3] + adj[5];
+    detk = K[0] * adj[0] + K[1] * adj[1] + K[2] * adj[2];
+    sym_mul(K, m, km);
+    sym_mul(K, km, k2m);
+    for (int i = 0; i < 3; ++i) {
+        pair->a[0][i] = m[i];
+        pair->a[1][i] = trk * m[i] - km[i];
+        b[0][i] = km[i];
+        b[1][i] = trk * km[i] - k2m[i];
+        b[2][i] = detk * m[i];
+    }
+    sym_mul(adj, m, pair->a[2]);
+    pair->dc[0] = 1.0;
+    pair->dc[1] = trk;
+    pair->dc[2] = tradj;
+    pair->dc[3] = detk;
+    /* Cauchy products of the coefficient vectors */
+    for (int k = 0; k <= 4; ++k) {
+        double al = 0.0, be = 0.0;
+        for (int i = 0; i <= 2; ++i) {
+            const int j = k - i;
+            if (j < 0 || j > 2) continue;
+            al += dot3(pair->a[i], b[j]);
+            be += dot3(b[i], b[j]);
+        }
+        pair->alpha[k] = al;
+        pair->beta[k] = be;
+    }
+    /* Ft = v^2 At - u^2 Bt */
+    for (int k = 0; k <= 6; ++k)
+        pair->c[k] = (k <= 4 ? pair->alpha[k] : 0.0) - (k >= 2 ? pair->beta[k - 2] : 0.0);
+    /* d/du of sum c_k v^(n-k) u^k with v = 1 - u: coefficient of v^(n-1-j) u^j is
+       (j + 1) c_{j+1} - (n - j) c_j */
+    for (int j = 0; j <= 5; ++j) pair->e[j] = (j + 1) * pair->c[j + 1] - (6 - j) * pair->c[j];
+    for (int j = 0; j <= 2; ++j) pair->g[j] = (j + 1) * pair->dc[j + 1] - (3 - j) * pair->dc[j];
+}
+
+/* Scaled frame of e2, eq. (14)-(16): G = diag(r2) R2^T R1 diag(1/r1), K = G G^T,
+ * m = diag(1/r2) R2^T n. */
+void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
+                             const DstEllipsoid *e2, const double *n)
+{
+    const double *R1 = e1->rot, *R2 = e2->rot;
+    const double i1[3] = {1.0 / e1->radii[0], 1.0 / e1->radii[1], 1.0 / e1->radii[2]};
+    const double i2[3] = {1.0 / e2->radii[0], 1.0 / e2->radii[1], 1.0 / e2->radii[2]};
+    double G[3][3];
+    /* G[a][b] = r2_a (R2^T R1)_{ab} / r1_b */
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+            const double rel = R2[a] * R1[b] + R2[3 + a] * R1[3 + b] + R2[6 + a] * R1[6 + b];
+            G[a][b] = e2->radii[a] * rel * i1[b];
+        }
+    /* K = G G^T, upper triangle */
+    pair->K[0] = G[0][0] * G[0][0] + G[0][1] * G[0][1] + G[0][2] * G[0][2];
+    pair->K[1] = G[0][0] * G[1][0] + G[0][1] * G[1][1] + G[0][2] * G[1][2];
+    pair->K[2] = G[0][0] * G[2][0] + G[0][1] * G[2][1] + G[0][2] * G[2][2];
+    pair->K[3] = G[1][0] * G[1][0] + G[1][1] * G[1][1] + G[1][2] * G[1][2];
+    pair->K[4] = G[1][0] * G[2][0] + G[1][1] * G[2][1] + G[1][2] * G[2][2];
+    pair->K[5] = G[2][0] * G[2][0] + G[2][1] * G[2][1] + G[2][2] * G[2][2];
+    for (int a = 0; a < 3; ++a) {
+        pair->m[a] = (R2[a] * n[0] + R2[3 + a] * n[1] + R2[6 + a] * n[2]) * i2[a];
+        pair->n[a] = n[a];
+    }
+    pair->r_min = fmin(fmin(fmin(e1->radii[0], e1->radii[1]), fmin(e1->radii[2], e2->radii[0])),
+                       fmin(e2->radii[1], e2->radii[2]));
+    poly_init(pair);
+}
+
+/* f(u) of eq. (10) and f'(u) of eq. (11) in the scaled frame, eq. (15)-(18). */
+void dst_ellipsoid_eval(const DstEllipsoidPair *pair, double u, int want_fprime,
+                        DstEllipsoidEval *ev)
+{
+    const double *K = pair->K;
+    const double v1 = 1.0 - u;
+    /* H = u K + (1 - u) I (symmetric positive definite for u in [0, 1]) */
+    const double h00 = u * K[0] + v1, h01 = u * K[1], h02 = u * K[2];
+    const double h11 = u * K[3] + v1, h12 = u * K[4], h22 = u * K[5] + v1;
+    /* adjugate (symmetric) and determinant */
+    double C[6], idet, y[3];
+    C[0] = h11 * h22 - h12 * h12;
+    C[1] = h02 * h12 - h01 * h22;
+    C[2] = h01 * h12 - h02 * h11;
+    C[3] = h00 * h22 - h02 * h02;
+    C[4] = h01 * h02 - h00 * h12;
+    C[5] = h00 * h11 - h01 * h01;
+    idet = 1.0 / (h00 * C[0] + h01 * C[1] + h02 * C[2]);
+    /* z = H^-1 m (eq. 15), y = K z */
+    sym_mul(C, pair->m, ev->z);
+    ev->z[0] *= idet;
+    ev->z[1] *= idet;
+    ev->z[2] *= idet;
+    sym_mul(K, ev->z, y);
+    ev->A = ev->z[0] * y[0] + ev->z[1] * y[1] + ev->z[2] * y[2];
+    ev->B = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+    ev->f = v1 * v1 * ev->A - u * u * ev->B;
+    if (want_fprime) {
+        /* z' = -H^-1 (K - I) z = -s (eq. 18) */
+        double r[3], s[3], ks[3];
+        r[0] = y[0] - ev->z[0];
+        r[1] = y[1] - ev->z[1];
+        r[2] = y[2] - ev->z[2];
+        sym_mul(C, r, s);
+        s[0] *= idet;
+        s[1] *= idet;
+        s[2] *= idet;
+        sym_mul(K, s, ks);
+        /* note the minus in the second bracket: the seed's eq. (11) prints a plus there,
+           which central differences refute (docs/math/ellipsoid.md eq. 18) */
+        ev->fprime = -2.0 * v1 * (ev->A + v1 * (y[0] * s[0] + y[1] * s[1] + y[2] * s[2]))
+                     - 2.0 * u * (ev->B - u * (y[0] * ks[0] + y[1] * ks[1] + y[2] * ks[2]));
+    } else {
+        ev->fprime = 0.0;
+    }
+}
+
+/* powers: vp[i] = v^i, up[i] = u^i, i = 0..6 */
+static void powers(double u, double *vp, double *up)
+{
+    const double v = 1.0 - u;
+    vp[0] = up[0] = 1.0;
+    vp[1] = v;
+    up[1] = u;
+    vp[2] = v * v;
+    up[2] = u * u;
+    vp[3] = vp[2] * v;
+    up[3] = up[2] * u;
+    vp[4] = vp[2] * vp[2];
+    up[4] = up[2] * up[2];
+    vp[5] = vp[4] * v;
+    up[5] = up[4] * u;
+    vp[6] = vp[3] * vp[3];
+    up[6] = up[3] * up[3];
+}
+
+/* f and f' from the polynomial form: f = Ft / det^2, f' = (Ft' det - 2 Ft det') / det^3. */
+void dst_ellipsoid_eval_poly(const DstEllipsoidPair *pair, double u, double *f, double *fprime)
+{
+    double vp[7], up[7], F = 0.0, dF = 0.0, D = 0.0, dD = 0.0;
+    powers(u, vp, up);
+    for (int k = 0; k <= 6; ++k) F += pair->c[k] * vp[6 - k] * up[k];
+    for (int j = 0; j <= 5; ++j) dF += pair->e[j] * vp[5 - j] * up[j];
+    for (int k = 0; k <= 3; ++k) D += pair->dc[k] * vp[3 - k] * up[k];
+    for (int j = 0; j <= 2; ++j) dD += pair->g[j] * vp[2 - j] * up[j];
+    *f = F / (D * D);
+    *fprime = (dF * D - 2.0 * F * dD) / (D * D * D);
+}
+
+/* Newton step of the hybrid on f (eq. 10-11) from the polynomial form:
+ * -f/f' = -Ft det / (Ft' det - 2 Ft det'), one division. Returns Ft (same sign as f);
+ * the step is NaN or infinite when the denominator vanishes, so the caller bisects. */
+static double newton_step(const DstEllipsoidPair *pair, double u, double *step)
+{
+    double vp[7], up[7], F, dF, D, dD;
+    powers(u, vp, up);
+    F = pair->c[0] * vp[6] + pair->c[1] * vp[5] * up[1] + pair->c[2] * vp[4] * up[2] +
+        pair->c[3] * vp[3] * up[3] + pair->c[4] * vp[2] * up[4] + pair->c[5] * vp[1] * up[5] +
+        pair->c[6] * up[6];
+    dF = pair->e[0] * vp[5] + pair->e[1] * vp[4] * up[1] + pair->e[2] * vp[3] * up[2] +
+         pair->e[3] * vp[2] * up[3] + pair->e[4] * vp[1] * up[4] + pair->e[5] * up[5];
+    D = pair->dc[0] * vp[3] + pair->dc[1] * vp[2] * up[1] + pair->dc[2] * vp[1] * up[2] +
+        pair->dc[3] * up[3];
+    dD = pair->g[0] * vp[2] + pair->g[1] * vp[1] * up[1] + pair->g[2] * up[2];
+    *step = -F * D / (dF * D - 2.0 * F * dD);
+    return F;
+}
+
+/* At and Bt at u (quartics, eq. 27). */
+static void quartics(const DstEllipsoidPair *pair, double u, double *At, double *Bt)
+{
+    double vp[7], up[7];
+    powers(u, vp, up);
+    *At = pair->alpha[0] * vp[4] + pair->alpha[1] * vp[3] * up[1] + pair->alpha[2] * vp[2] * up[2] +
+          pair->alpha[3] * vp[1] * up[3] + pair->alpha[4] * up[4];
+    *Bt = pair->beta[0] * vp[4] + pair->beta[1] * vp[3] * up[1] + pair->beta[2] * vp[2] * up[2] +
+          pair->beta[3] * vp[1] * up[3] + pair->beta[4] * up[4];
+}
+
+/* fixed-point map of eq. (8)-(9): (1 - u) sqrt(A) = u sqrt(B)  <=>  u = g(u) with
+ * g = sqrt(A) / (sqrt(A) + sqrt(B)) = sqrt(At) / (sqrt(At) + sqrt(Bt)), eq. (19)
+ * (the common factor 1/det^2 cancels). */
+static double fixed_point_map(const DstEllipsoidPair *pair, double u)
+{
+    double At, Bt, sa, sb;
+    quartics(pair, u, &At, &Bt);
+    sa = sqrt(At);
+    sb = sqrt(Bt);
+    return sa / (sa + sb);
+}
+
+/* zt(u) = adj(H) m (eq. 25) */
+static void ztilde(const DstEllipsoidPair *pair, double u, double *z)
+{
+    const double v = 1.0 - u, q0 = v * v, q1 = v * u, q2 = u * u;
+    for (int i = 0; i < 3; ++i) z[i] = q0 * pair->a[0][i] + q1 * pair->a[1][i] + q2 * pair->a[2][i];
+}
+
+/* stopping rule (13): ||x1 - x2|| <= eps r_min with x1 = (1-u) d1 w on e1 (eq. 8) and
+ * x2 = (1-u) d2 w on e2 placed at d2 n (eq. 9). With w = R2 diag(r2) zt / det,
+ * d1 = det / (v sqrt At), d2 = det / (u sqrt Bt):
+ *   ||x1 - x2|| = |diag(r2) zt| |1/sqrt(At) - v / (u sqrt(Bt))|, eq. (20). */
+static int gap_rule_met(const DstEllipsoidPair *pair, const double *r2, double u, double eps)
+{
+    double z[3], At, Bt, w0, w1, w2;
+    ztilde(pair, u, z);
+    quartics(pair, u, &At, &Bt);
+    w0 = r2[0] * z[0];
+    w1 = r2[1] * z[1];
+    w2 = r2[2] * z[2];
+    return sqrt(w0 * w0 + w1 * w1 + w2 * w2) * fabs(1.0 / sqrt(At) - (1.0 - u) / (u * sqrt(Bt))) <=
+           eps * pair->r_min;
+}
+
+static void fail_invalid(DstEllipsoidResult *out, const char *why)
+{
+    memset(out, 0, sizeof *out);
+    out->status = DST_INVALID_INPUT;
+    out->error = why;
+}
+
+static const char *check_options(const DstEllipsoidOptions *o)
+{
+    if (o->solver != DST_ELLIPSOID_HYBRID && o->solver != DST_ELLIPSOID_FIXED_POINT &&
+        o->solver != DST_ELLIPSOID_STEFFENSEN)
+        return "ellipsoid options: unknown solver";
+    if (o->stop != DST_ELLIPSOID_STOP_DU && o->stop != DST_ELLIPSOID_STOP_GAP)
+        return "ellipsoid options: unknown stopping rule";
+    if (!isfinite(o->eps) || !(o->eps > 0.0)) return "ellipsoid options: eps must be finite and > 0";
+    if (o->max_iter < 1) return "ellipsoid options: max_iter must be >= 1";
+    if (!(o->u0 > 0.0 && o->u0 < 1.0)) return "ellipsoid options: u0 must lie in (0, 1)";
+    return NULL;
+}
+
+/* Root of f by the chosen solver; returns the final iterate and the status, *iters the
+ * number of updates and *evals the number of evaluations. Hybrid: Newton steps
+ * (eq. 11) kept inside the bracket [lo, hi] with f(lo) > 0 > f(hi), bisection when
+ * Newton leaves it or does not halve the step before last (the safeguarded Newton of
+ * Numerical Recipes, ref. [14] of seed 001). f(0) = m^T K m > 0 and f(1) = -|m|^2 < 0
+ * (eq. 21), so [0, 1] brackets the root from the start. */
+static DstStatus solve_u(const DstEllipsoidPair *pair, const double *r2,
+                         const DstEllipsoidOptions *o, double *u_out, int *iters, int *evals)
+{
+    const int use_gap = o->stop == DST_ELLIPSOID_STOP_GAP;
+    double u = o->u0;
+    int n_eval = 0;
+
+    if (o->solver == DST_ELLIPSOID_HYBRID) {
+        double lo = 0.0, hi = 1.0, step_old = 1.0, step = 1.0;
+        for (int it = 1; it <= o->max_iter; ++it) {
+            double u_new, f, newton_dx;
+            if (use_gap && gap_rule_met(pair, r2, u, o->eps)) {
+                *u_out = u;
+                *iters = it - 1;
+                *evals = n_eval;
+                return DST_OK;
+            }
+            f = newton_step(pair, u, &newton_dx);
+            ++n_eval;
+            /* an exact zero is the root */
+            if (f == 0.0) {
+                *u_out = u;
+                *iters = it;
+                *evals = n_eval;
+                return DST_OK;
+            }
+            /* shrink the bracket (selects rather than branches: the sign of f is random) */
+            lo = f > 0.0 ? u : lo;
+            hi = f < 0.0 ? u : hi;
+            {
+                /* Newton if it stays in the bracket and at least halves the step before
+                   last; bisection otherwise (NaN fails every comparison) */
+                const double newton = u + newton_dx;
+                const int newton_ok = newton >= lo && newton <= hi &&
+                                      fabs(2.0 * newton_dx) <= fabs(step_old);
+                step_old = step;
+                u_new = newton_ok ? newton : 0.5 * (lo + hi);
+                step = u_new - u;
+            }
+            if (!use_gap && fabs(u_new - u) <= o->eps) {
+                *u_out = u_new;
+                *iters = it;
+                *evals = n_eval;
+                return DST_OK;
+            }
+            u = u_new;
+        }
+        *u_out = u;
+        *iters = o->max_iter;
+        *evals = n_eval;
+        return DST_ITER_LIMIT;
+    }
+
+    for (int it = 1; it <= o->max_iter; ++it) {
+        double g1, u_new;
+        if (use_gap && gap_rule_met(pair, r2, u, o->eps)) {
+            *u_out = u;
+            *iters = it - 1;
+            *evals = n_eval;
+            return DST_OK;
+        }
+        g1 = fixed_point_map(pair, u);
+        ++n_eval;
+        if (o->solver == DST_ELLIPSOID_FIXED_POINT) {
+            u_new = g1;
+        } else {
+            /* Steffensen on F(u) = g(u) - u: u - F^2 / (g(g(u)) - 2 g(u) + u), eq. (22);
+               g maps (0, 1) into itself, so an update that leaves it falls back to g(u) */
+            const double g2 = fixed_point_map(pair, g1);
+            const double den = g2 - 2.0 * g1 + u;
+            ++n_eval;
+            u_new = den != 0.0 ? u - (g1 - u) * (g1 - u) / den : g1;
+            if (!(u_new > 0.0 && u_new < 1.0)) u_new = g1;
+        }
+        if (!use_gap && fabs(u_new - u) <= o->eps) {
+            *u_out = u_new;
+            *iters = it;
+            *evals = n_eval;
+            return DST_OK;
+        }
+        u = u_new;
+    }
+    *u_out = u;
+    *iters = o->max_iter;
+    *evals = n_eval;
+    return DST_ITER_LIMIT;
+}
+
+/* Closest approach along a direction: eq. (6)-(13) through the scaled frame. */
+DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoid *e2,
+                                       const double *dir, const DstEllipsoidOptions *opt,
+                                       DstEllipsoidResult *out)
+{
+    DstEllipsoidOptions defaults;
+    DstEllipsoidPair pair;
+    const char *why;
+    double n[3], len, u, w[3], x[3], g[3], gl;
+    int iters, evals;
+    DstStatus st;
+
+    if (out == NULL) return DST_INVALID_INPUT;
+    if (opt == NULL) {
+        defaults = dst_ellipsoid_options_default();
+        opt = &defaults;
+    }
+    if ((why = check_options(opt)) != NULL || (why = dst_ellipsoid_check(e1)) != NULL ||
+        (why = dst_ellipsoid_check(e2)) != NULL) {
+        fail_invalid(out, why);
+        return out->status;
+    }
+    if (dir == NULL || !isfinite(dir[0]) || !isfinite(dir[1]) || !isfinite(dir[2])) {
+        fail_invalid(out, "ellipsoid direction is not finite");
+        return out->status;
+    }
+    /* normalise n; a zero direction has no closest approach */
+    len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (!(len > 0.0) || !isfinite(len)) {
+        fail_invalid(out, "ellipsoid direction is zero (coincident centres?)");
+        return out->status;
+    }
+    for (int a = 0; a < 3; ++a) n[a] = dir[a] / len;
+
+    dst_ellipsoid_pair_init(&pair, e1, e2, n);
+    st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
+
+    /* outputs at the final u (eq. 6, 8 in the polynomial form, eq. 30):
+       x = (1 - u) d w = R2 diag(r2) zt / sqrt(At),  d = det / ((1 - u) sqrt(At)) */
+    {
+        double zt[3], At, det, sa, vp[7], up[7];
+        const double v = 1.0 - u;
+        ztilde(&pair, u, zt);
+        powers(u, vp, up);
+        At = pair.alpha[0] * vp[4] + pair.alpha[1] * vp[3] * up[1] + pair.alpha[2] * vp[2] * up[2] +
+             pair.alpha[3] * vp[1] * up[3] + pair.alpha[4] * up[4];
+        det = pair.dc[0] * v * v * v + pair.dc[1] * v * v * u + pair.dc[2] * v * u * u +
+              pair.dc[3] * u * u * u;
+        sa = sqrt(At);
+        memset(out, 0, sizeof *out);
+        out->status = st;
+        out->u = u;
+        out->iterations = iters;
+        out->evaluations = evals;
+        out->d = det / (v * sa);
+        for (int b = 0; b < 3; ++b) zt[b] *= e2->radii[b] / sa;
+        for (int a = 0; a < 3; ++a) {
+            x[a] = e2->rot[3 * a] * zt[0] + e2->rot[3 * a + 1] * zt[1] + e2->rot[3 * a + 2] * zt[2];
+            out->contact[a] = e1->centre[a] + x[a];
+            out->dir[a] = n[a];
+        }
+    }
+    out->gap = (e2->centre[0] - e1->centre[0]) * n[0] + (e2->centre[1] - e1->centre[1]) * n[1] +
+               (e2->centre[2] - e1->centre[2]) * n[2] - out->d;
+    /* normal: E1 x = R1 diag(r1^-2) R1^T x (eq. 4), normalised */
+    for (int b = 0; b < 3; ++b) {
+        const double y = (e1->rot[b] * x[0] + e1->rot[3 + b] * x[1] + e1->rot[6 + b] * x[2]) /
+                         (e1->radii[b] * e1->radii[b]);
+        w[b] = y;
+    }
+    for (int a = 0; a < 3; ++a) g[a] = e1->rot[3 * a] * w[0] + e1->rot[3 * a + 1] * w[1] + e1->rot[3 * a + 2] * w[2];
+    gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    for (int a = 0; a < 3; ++a) out->normal[a] = g[a] / gl;
+    if (!isfinite(out->d) || !isfinite(gl) || !(gl > 0.0)) {
+        /* cannot happen for valid input; never hand back NaN silently */
+        memset(out, 0, sizeof *out);
+        out->status = DST_FAILED;
+        out->error = "ellipsoid closest approach: numerical breakdown";
+    }
+    return out->status;
+}
+
+/* Closest approach along the inter-centre direction (sec. 2.1). */
+DstStatus dst_ellipsoid_closest_approach(const DstEllipsoid *e1, const DstEllipsoid *e2,
+                                         const DstEllipsoidOptions *opt,
+                                         DstEllipsoidResult *out)
+{
+    double dir[3];
+    if (out == NULL) return DST_INVALID_INPUT;
+    if (e1 == NULL || e2 == NULL) {
+        fail_invalid(out, "ellipsoid is NULL");
+        return out->status;
+    }
+    for (int a = 0; a < 3; ++a) dir[a] = e2->centre[a] - e1->centre[a];
+    return dst_ellipsoid_approach_along(e1, e2, dir, opt, out);
+}
