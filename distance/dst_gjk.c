@@ -270,6 +270,13 @@ static int gjk_support(const DstConvex *A, const DstConvex *B, const double d[3]
            isfinite(out->b[0] + out->b[1] + out->b[2]);
 }
 
+/* size of the problem seen through a support vertex: |w| and the reach of both support
+ * points from their shapes' origins (so that touching shapes still have a scale) */
+static double gjk_scale(const DstConvex *A, const DstConvex *B, const DstSimplexVertex *v)
+{
+    return fmax(dcv_norm(v->w), sqrt(dcv_dist2(v->a, A->pos)) + sqrt(dcv_dist2(v->b, B->pos)));
+}
+
 /* keeps the vertices of the solved sub-simplex, in place, with their weights */
 static void gjk_compact(DstSimplexVertex *s, int *n, const GjkSub *r, double lam[4])
 {
@@ -280,6 +287,36 @@ static void gjk_compact(DstSimplexVertex *s, int *n, const GjkSub *r, double lam
     }
     for (int q = 0; q < r->n; ++q) s[q] = tmp[q];
     *n = r->n;
+}
+
+/* Unit normal along v, refined where v itself is noisy: at tiny distances v carries the
+ * rounding of its O(scale) vertices, so a triangle's normal is taken from its edges and a
+ * segment's normal is made exactly perpendicular to it (eq. (17)). */
+static void gjk_normal(const DstSimplexVertex *s, int n, const double v[3], double nrm[3])
+{
+    double len = dcv_norm(v);
+    dcv_scale(nrm, v, 1.0 / len);
+    if (n == 3) {
+        double e1[3], e2[3], c[3], cl;
+        dcv_sub(e1, s[1].w, s[0].w);
+        dcv_sub(e2, s[2].w, s[0].w);
+        dcv_cross(c, e1, e2);
+        cl = dcv_norm(c);
+        if (cl > DST_MIN_DENOM) {
+            dcv_scale(c, c, (dcv_dot(c, v) >= 0.0 ? 1.0 : -1.0) / cl);
+            /* only when the face normal agrees with v (a true face of the difference) */
+            if (dcv_dot(c, nrm) > 0.5) dcv_copy(nrm, c);
+        }
+    } else if (n == 2) {
+        double e[3], ee, p[3], pl;
+        dcv_sub(e, s[1].w, s[0].w);
+        ee = dcv_dot(e, e);
+        if (ee > DST_MIN_DENOM) {
+            dcv_axpy(p, nrm, -dcv_dot(nrm, e) / ee, e);
+            pl = dcv_norm(p);
+            if (pl > 0.5) dcv_scale(nrm, p, 1.0 / pl);
+        }
+    }
 }
 
 static int gjk_options_ok(const DstGjkOptions *o)
@@ -339,7 +376,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             ++n;
         }
         if (ok && n > 0) {
-            for (int q = 0; q < n; ++q) scale = fmax(scale, dcv_norm(s[q].w));
+            for (int q = 0; q < n; ++q) scale = fmax(scale, gjk_scale(a, b, &s[q]));
             gjk_solve(s, n, &r);
             gjk_compact(s, &n, &r, lam);
             hint_a = s[0].id_a;
@@ -375,7 +412,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         lam[0] = 1.0;
         hint_a = s[0].id_a;
         hint_b = s[0].id_b;
-        scale = dcv_norm(s[0].w);
+        scale = gjk_scale(a, b, &s[0]);
         ++iter;
     }
     v[0] = v[1] = v[2] = 0.0;
@@ -409,7 +446,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         ++iter;
         hint_a = w.id_a;
         hint_b = w.id_b;
-        scale = fmax(scale, dcv_norm(w.w));
+        scale = fmax(scale, gjk_scale(a, b, &w));
         nv = sqrt(vv);
         vw = dcv_dot(v, w.w);
         /* every point x of A - B has x . v >= w . v: lower bound w.v / |v| */
@@ -471,7 +508,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             dcv_copy(out->point_b, pb);
         } else {
             double nv = sqrt(vv), nrm[3];
-            dcv_scale(nrm, v, 1.0 / nv);
+            gjk_normal(s, n, v, nrm);
             out->core_distance = nv;
             out->distance = nv - ma - mb;
             out->lower = fmin(lower, nv) - ma - mb;

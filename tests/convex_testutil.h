@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#define T_PI 3.14159265358979323846
+
 /* ---------------------------------------------------------------- RNG (xorshift64*) */
 typedef struct TRng {
     uint64_t s;
