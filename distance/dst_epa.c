@@ -120,6 +120,23 @@ static void epa_flat(const EpaWork *wk, const DstConvex *a, const DstConvex *b,
     dcv_axpy(out->point_b, pb, b->margin, nrm);
 }
 
+/* barycentric coordinates of p (on the face plane) from the signed sub-triangle areas along
+ * the face normal; negative outside an edge; they sum to 1 */
+static void epa_barycentric(const EpaWork *wk, const EpaFace *F, const double p[3], double l[3])
+{
+    double e1[3], e2[3], t[3], sum = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        dcv_sub(e1, wk->vert[F->v[(k + 1) % 3]].w, p);
+        dcv_sub(e2, wk->vert[F->v[(k + 2) % 3]].w, p);
+        dcv_cross(t, e1, e2);
+        l[k] = dcv_dot(t, F->n);
+        sum += l[k];
+    }
+    if (fabs(sum) > DST_MIN_DENOM) {
+        for (int k = 0; k < 3; ++k) l[k] /= sum;
+    }
+}
+
 static int epa_options_ok(const DstEpaOptions *o)
 {
     return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 &&
@@ -133,7 +150,7 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
 {
     DstEpaOptions o = opt != NULL ? *opt : dst_epa_options_default();
     EpaWork wk;
-    double scale, touch, min_area2, upper = HUGE_VAL, ma, mb;
+    double scale, touch, min_area2, plane_eps, upper = HUGE_VAL, ma, mb;
     int best = -1, iter = 0, limit = 0;
     DstStatus st;
 
@@ -184,6 +201,7 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             scale = fmax(scale, dcv_norm(w.w));
         }
         touch = DST_CONVEX_TOUCH_REL * scale;
+        plane_eps = DST_EPA_PLANE_REL * scale;
         min_area2 = (DST_GJK_DEGENERATE_REL * scale * scale) * (DST_GJK_DEGENERATE_REL * scale * scale);
         if (wk.nv == 4) {
             /* drop a flat tetrahedron to its largest face */
@@ -369,7 +387,7 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         h = dcv_dot(wk.face[best].n, w.w);
         upper = fmin(upper, h);
         gap_tol = o.rel_tol * fmax(wk.face[best].dist, 0.0) + o.abs_tol * scale;
-        if (h - wk.face[best].dist <= gap_tol) break;
+        if (h - wk.face[best].dist <= fmax(gap_tol, plane_eps)) break;
         for (int q = 0; q < wk.nv; ++q) {
             if (w.id_a >= 0 && w.id_b >= 0 && w.id_a == wk.vert[q].id_a &&
                 w.id_b == wk.vert[q].id_b) {
@@ -379,9 +397,14 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         if (!ok) break;
 
         /* faces that see w, and the horizon: their edges whose twin is not visible */
+        /* faces within plane_eps of w are not visible, so that rounding on coplanar faces
+         * (boxes, symmetric differences) cannot pinch the visible region; the face being
+         * expanded always is */
         for (int f = 0; f < wk.nf; ++f) {
             EpaFace *F = &wk.face[f];
-            if (F->alive && dcv_dot(F->n, w.w) - F->dist > 0.0) vis[nvis++] = f;
+            if (F->alive && (f == best || dcv_dot(F->n, w.w) - F->dist > plane_eps)) {
+                vis[nvis++] = f;
+            }
         }
         for (int q = 0; q < wk.nv; ++q) {
             nxt[q] = -1;
@@ -459,30 +482,47 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         ++wk.nv;
     }
 
-    /* ---- result from the face nearest the origin (eq. (23)) */
+    /* ---- result from the face nearest the origin (eq. (23)): the projection p of the
+     * origin on its plane lies in the polytope's face on that plane, which may be split into
+     * several coplanar triangles: take the one that contains p */
     {
         const EpaFace *F = &wk.face[best];
-        const DstSimplexVertex *A0 = &wk.vert[F->v[0]], *A1 = &wk.vert[F->v[1]],
-                               *A2 = &wk.vert[F->v[2]];
-        double p[3], t[3], e1[3], e2[3], l[3], sum, pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0};
-        double depth_core = fmax(F->dist, 0.0), nrm[3];
-        const DstSimplexVertex *tri[3] = {A0, A1, A2};
+        double p[3], pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0}, l[3], nrm[3];
+        double depth_core = fmax(F->dist, 0.0), best_min = -HUGE_VAL;
+        double plane_tol = DST_GJK_DEGENERATE_REL * 1e3 * scale;
+        int pick = best;
         dcv_scale(p, F->n, F->dist);
-        /* barycentric coordinates of p from the sub-triangle areas along n */
-        for (int k = 0; k < 3; ++k) {
-            dcv_sub(e1, tri[(k + 1) % 3]->w, p);
-            dcv_sub(e2, tri[(k + 2) % 3]->w, p);
-            dcv_cross(t, e1, e2);
-            l[k] = fmax(dcv_dot(t, F->n), 0.0);
+        for (int f = 0; f < wk.nf; ++f) {
+            const EpaFace *G = &wk.face[f];
+            double m;
+            if (!G->alive) continue;
+            if (f != best && (fabs(G->dist - F->dist) > plane_tol ||
+                              dcv_dot(G->n, F->n) < 1.0 - DST_GJK_DEGENERATE_REL * 1e3)) {
+                continue;
+            }
+            epa_barycentric(&wk, G, p, l);
+            m = fmin(l[0], fmin(l[1], l[2]));
+            if (m > best_min) {
+                best_min = m;
+                pick = f;
+            }
         }
-        sum = l[0] + l[1] + l[2];
-        if (!(sum > DST_MIN_DENOM)) {
-            l[0] = l[1] = l[2] = 1.0;
-            sum = 3.0;
-        }
-        for (int k = 0; k < 3; ++k) {
-            dcv_axpy(pa, pa, l[k] / sum, tri[k]->a);
-            dcv_axpy(pb, pb, l[k] / sum, tri[k]->b);
+        epa_barycentric(&wk, &wk.face[pick], p, l);
+        {
+            double sum = 0.0;
+            for (int k = 0; k < 3; ++k) {
+                l[k] = fmax(l[k], 0.0);
+                sum += l[k];
+            }
+            if (!(sum > DST_MIN_DENOM)) {
+                l[0] = l[1] = l[2] = 1.0;
+                sum = 3.0;
+            }
+            for (int k = 0; k < 3; ++k) {
+                const DstSimplexVertex *V = &wk.vert[wk.face[pick].v[k]];
+                dcv_axpy(pa, pa, l[k] / sum, V->a);
+                dcv_axpy(pb, pb, l[k] / sum, V->b);
+            }
         }
         /* normal from B to A is minus the outward face normal */
         dcv_scale(nrm, F->n, -1.0);

@@ -57,6 +57,10 @@
 #define DST_EPA_DEFAULT_REL_TOL 1e-9
 #define DST_EPA_DEFAULT_ABS_TOL 1e-12
 
+/* EPA: a support point within this times the scale of a face plane is on it (not visible
+ * from it); far above the rounding of n . w, far below any depth of interest. */
+#define DST_EPA_PLANE_REL 1e-12
+
 /* Hull: points within this times the bounding-box diagonal of a face plane are on it. */
 #define DST_HULL_REL_TOL 1e-10
 

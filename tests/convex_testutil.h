@@ -309,8 +309,11 @@ static inline double tref_sat_depth(const TPoly *A, const TPoly *B)
             tv_sub(e1, P[s]->v[P[s]->t[f][1]], P[s]->v[P[s]->t[f][0]]);
             tv_sub(e2, P[s]->v[P[s]->t[f][2]], P[s]->v[P[s]->t[f][0]]);
             tv_cross(u, e1, e2);
-            if (tv_norm(u) < 1e-12) continue;
-            for (int i = 0; i < 3; ++i) u[i] /= tv_norm(u);
+            {
+                double n = tv_norm(u);
+                if (n < 1e-12) continue;
+                for (int i = 0; i < 3; ++i) u[i] /= n;
+            }
             best = fmin(best, tref_axis_overlap(A, B, u));
         }
     }
