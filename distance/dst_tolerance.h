@@ -83,4 +83,47 @@
  * rotations, small enough to reject matrices that are not rotations at all. */
 #define DST_ROTATION_ORTHO_TOL 1e-9
 
+/* ---- convex shapes, GJK, EPA, hulls (distance/dst_convex.h) ---- */
+
+/* Rotation check: |R R^T - I| entries and |det R - 1| must be below this (dimensionless);
+ * looser than rounding of a composed pose chain, tight enough to catch a scaled matrix. */
+#define DST_CONVEX_ORTHO_TOL 1e-9
+
+/* GJK iteration cap: a polytope pair converges in far fewer; curved cores converge
+ * linearly and stop on the tolerance well before it. */
+#define DST_GJK_DEFAULT_MAX_ITER 128
+
+/* GJK stops when the support gap (upper - lower bound of the distance) is below
+ * rel_tol * distance + abs_tol * scale (scale = radius of the Minkowski difference seen). */
+#define DST_GJK_DEFAULT_REL_TOL 1e-10
+#define DST_GJK_DEFAULT_ABS_TOL 1e-13
+
+/* Cores overlap when the closest vector is shorter than this times the scale: at that size
+ * the closest point is below the rounding noise of the supports (dimensionless). */
+#define DST_GJK_OVERLAP_REL 1e-13
+
+/* A sub-simplex is degenerate (zero length / area / volume) below this relative size:
+ * length < rel * L, area < rel * L^2, volume < rel * L^3 with L the simplex extent. */
+#define DST_GJK_DEGENERATE_REL 1e-12
+
+/* Signed distances within this times the scale of zero are reported as touching. */
+#define DST_CONVEX_TOUCH_REL 1e-9
+
+/* EPA caps: polytope vertices and faces live in a fixed workspace on the stack. */
+#define DST_EPA_MAX_VERTS 128
+#define DST_EPA_MAX_FACES (2 * DST_EPA_MAX_VERTS)
+#define DST_EPA_DEFAULT_MAX_ITER 120
+
+/* EPA stops when depth_upper - depth_lower <= rel_tol * depth + abs_tol * scale. Polytope
+ * cores reach it exactly; curved cores (ellipsoids) approach it at rate ~ edge^2. */
+#define DST_EPA_DEFAULT_REL_TOL 1e-9
+#define DST_EPA_DEFAULT_ABS_TOL 1e-12
+
+/* EPA: a support point within this times the scale of a face plane is on it (not visible
+ * from it); far above the rounding of n . w, far below any depth of interest. */
+#define DST_EPA_PLANE_REL 1e-12
+
+/* Hull: points within this times the bounding-box diagonal of a face plane are on it. */
+#define DST_HULL_REL_TOL 1e-10
+
 #endif /* DST_TOLERANCE_H */

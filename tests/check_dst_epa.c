@@ -1,0 +1,456 @@
+/* check_dst_epa.c — tests of distance/dst_epa.c: penetration depth against analytic depths
+ * (spheres, capsules, boxes) and separating-axis references (random boxes and hulls), deep
+ * penetration of identical shapes, flat Minkowski differences, continuity of the signed
+ * distance through contact, statuses and bad input. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "convex_testutil.h"
+#include "dst_convex.h"
+
+/* depths of O(1) polytopes agree with the references to this (metres) */
+#define DEPTH_TOL 1e-9
+/* curved cores (ellipsoids): EPA's polytope approximation at the default caps */
+#define CURVED_DEPTH_TOL 1e-4
+/* unit normal within rounding */
+#define UNIT_TOL 1e-12
+/* continuity sweep: |d(x + dx) - d(x)| <= |dx| (1-Lipschitz under translation) + slack */
+#define LIPSCHITZ_SLACK 1e-9
+
+/* signed distance with default options; an iteration-limit status is accepted only for
+ * curved cores and only with a bracket narrower than CURVED_DEPTH_TOL */
+static DstConvexDistance signed_distance_ex(const DstConvex *a, const DstConvex *b, int curved)
+{
+    DstConvexDistance r;
+    char err[200] = "";
+    DstStatus st = dst_convex_distance(a, b, NULL, NULL, NULL, &r, err, sizeof err);
+    if (curved && st == DST_ITER_LIMIT) {
+        ck_assert(r.upper - r.lower <= CURVED_DEPTH_TOL);
+        return r;
+    }
+    ck_assert_msg(st == DST_SEPARATED || st == DST_TOUCHING || st == DST_PENETRATING,
+                  "status %s: %s", dst_status_string(st), err);
+    return r;
+}
+
+static DstConvexDistance signed_distance(const DstConvex *a, const DstConvex *b)
+{
+    return signed_distance_ex(a, b, 0);
+}
+
+/* point_a - point_b = distance * normal; unit normal; finite; bracket holds the value */
+static void check_result(const DstConvexDistance *r, double tol)
+{
+    double d[3];
+    tv_sub(d, r->point_a, r->point_b);
+    for (int i = 0; i < 3; ++i) {
+        ck_assert(isfinite(r->point_a[i]) && isfinite(r->point_b[i]) && isfinite(r->normal[i]));
+        ck_assert_double_eq_tol(d[i], r->distance * r->normal[i], tol);
+    }
+    ck_assert_double_eq_tol(tv_norm(r->normal), 1.0, UNIT_TOL);
+    ck_assert(r->lower <= r->distance + tol && r->distance <= r->upper + tol);
+}
+
+START_TEST(test_sphere_sphere_depth)
+{
+    TRng rng = trng_make(51);
+    for (int it = 0; it < 1000; ++it) {
+        double c1[3], c2[3], r1 = trng_range(&rng, 0.1, 1), r2 = trng_range(&rng, 0.1, 1), want;
+        DstConvex a = dst_convex_sphere(r1), b = dst_convex_sphere(r2);
+        DstConvexDistance r;
+        trng_ball(&rng, c1);
+        trng_ball(&rng, c2);
+        for (int i = 0; i < 3; ++i) c2[i] = c1[i] + 0.5 * c2[i];
+        if (it % 50 == 0) memcpy(c2, c1, sizeof c1); /* concentric */
+        dst_convex_set_pose(&a, NULL, c1);
+        dst_convex_set_pose(&b, NULL, c2);
+        want = tv_dist(c1, c2) - r1 - r2;
+        r = signed_distance(&a, &b);
+        ck_assert_double_eq_tol(r.distance, want, DEPTH_TOL);
+        check_result(&r, DEPTH_TOL);
+        ck_assert_int_eq(r.status, want > 0.0 ? DST_SEPARATED : DST_PENETRATING);
+    }
+}
+END_TEST
+
+START_TEST(test_capsule_crossing_depth)
+{
+    /* capsules whose axes cross: the cores' difference is a flat parallelogram through
+     * the origin, depth = r1 + r2 exactly, normal = common perpendicular of the axes */
+    TRng rng = trng_make(52);
+    for (int it = 0; it < 300; ++it) {
+        double R1[9], R2[9], c[3], r1 = trng_range(&rng, 0.05, 0.3), r2 = trng_range(&rng, 0.05, 0.3);
+        DstConvex a = dst_convex_capsule(r1, 1.0), b = dst_convex_capsule(r2, 0.7);
+        DstConvexDistance r;
+        double z1[3], z2[3], nn[3], cn;
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        trng_ball(&rng, c);
+        dst_convex_set_pose(&a, R1, c);
+        dst_convex_set_pose(&b, R2, c);
+        r = signed_distance(&a, &b);
+        ck_assert_double_eq_tol(r.distance, -(r1 + r2), DEPTH_TOL);
+        check_result(&r, DEPTH_TOL);
+        /* the normal is perpendicular to both axes */
+        for (int i = 0; i < 3; ++i) {
+            z1[i] = R1[3 * i + 2];
+            z2[i] = R2[3 * i + 2];
+        }
+        tv_cross(nn, z1, z2);
+        cn = tv_norm(nn);
+        if (cn > 1e-3) {
+            ck_assert_double_eq_tol(fabs(tv_dot(nn, r.normal)) / cn, 1.0, 1e-9);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_box_box_vs_sat)
+{
+    TRng rng = trng_make(53);
+    int checked = 0;
+    for (int it = 0; it < 800; ++it) {
+        double h1[3], h2[3], R1[9], R2[9], t1[3], t2[3], ref;
+        TPoly P, Q;
+        DstConvex a, b;
+        DstConvexDistance r;
+        for (int i = 0; i < 3; ++i) {
+            h1[i] = trng_range(&rng, 0.05, 1);
+            h2[i] = trng_range(&rng, 0.05, 1);
+        }
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        trng_ball(&rng, t1);
+        trng_ball(&rng, t2);
+        tref_box_poly(&P, h1, R1, t1);
+        tref_box_poly(&Q, h2, R2, t2);
+        ref = tref_sat_depth(&P, &Q);
+        if (ref < 1e-6) continue;
+        a = dst_convex_box(h1[0], h1[1], h1[2]);
+        b = dst_convex_box(h2[0], h2[1], h2[2]);
+        dst_convex_set_pose(&a, R1, t1);
+        dst_convex_set_pose(&b, R2, t2);
+        r = signed_distance(&a, &b);
+        ck_assert_msg(fabs(r.distance + ref) <= DEPTH_TOL, "it %d: %.17g vs %.17g", it,
+                      r.distance, -ref);
+        check_result(&r, DEPTH_TOL);
+        ++checked;
+    }
+    ck_assert_int_gt(checked, 200);
+}
+END_TEST
+
+static void random_hull(TRng *rng, int n, double size, DstHull *h)
+{
+    double p[200][3];
+    for (int i = 0; i < n; ++i) {
+        trng_ball(rng, p[i]);
+        p[i][0] *= size;
+        p[i][1] *= size * 0.7;
+        p[i][2] *= size * 0.5;
+    }
+    ck_assert_int_eq(dst_hull_build(&p[0][0], n, 0.0, h, NULL, 0), DST_OK);
+}
+
+static void hull_poly(TPoly *P, const DstHull *h, const double R[9], const double t[3])
+{
+    P->nv = h->nverts;
+    P->nt = h->ntris;
+    for (int i = 0; i < h->nverts; ++i) tv_xform(P->v[i], R, t, h->verts + 3 * i);
+    for (int f = 0; f < h->ntris; ++f) {
+        for (int k = 0; k < 3; ++k) P->t[f][k] = h->tris[3 * f + k];
+    }
+}
+
+START_TEST(test_hull_hull_vs_sat)
+{
+    TRng rng = trng_make(54);
+    int checked = 0;
+    for (int it = 0; it < 150; ++it) {
+        DstHull ha, hb;
+        double R1[9], R2[9], t1[3] = {0, 0, 0}, t2[3], ref;
+        TPoly P, Q;
+        random_hull(&rng, 10 + it % 16, 1.0, &ha);
+        random_hull(&rng, 10 + (it * 5) % 16, 0.8, &hb);
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        trng_ball(&rng, t2);
+        hull_poly(&P, &ha, R1, t1);
+        hull_poly(&Q, &hb, R2, t2);
+        ref = tref_sat_depth(&P, &Q);
+        if (ref > 1e-6) {
+            DstConvex a = dst_hull_convex(&ha), b = dst_hull_convex(&hb);
+            DstConvexDistance r;
+            dst_convex_set_pose(&a, R1, t1);
+            dst_convex_set_pose(&b, R2, t2);
+            r = signed_distance(&a, &b);
+            ck_assert_msg(fabs(r.distance + ref) <= DEPTH_TOL, "it %d: %.17g vs %.17g", it,
+                          r.distance, -ref);
+            check_result(&r, DEPTH_TOL);
+            ++checked;
+        }
+        dst_hull_destroy(&ha);
+        dst_hull_destroy(&hb);
+    }
+    ck_assert_int_gt(checked, 40);
+}
+END_TEST
+
+START_TEST(test_identical_shapes_same_pose)
+{
+    /* deepest penetration: the origin is the centre of the difference */
+    TRng rng = trng_make(55);
+    for (int it = 0; it < 50; ++it) {
+        double R[9], t[3], h[3] = {trng_range(&rng, 0.1, 1), trng_range(&rng, 0.1, 1),
+                                   trng_range(&rng, 0.1, 1)};
+        DstConvex a = dst_convex_box(h[0], h[1], h[2]), b = a;
+        DstConvexDistance r;
+        trng_rotation(&rng, R);
+        trng_ball(&rng, t);
+        dst_convex_set_pose(&a, R, t);
+        dst_convex_set_pose(&b, R, t);
+        r = signed_distance(&a, &b);
+        ck_assert_double_eq_tol(r.distance, -2.0 * fmin(h[0], fmin(h[1], h[2])), DEPTH_TOL);
+        check_result(&r, DEPTH_TOL);
+    }
+    {
+        /* the same hull twice: depth = minimum width of the hull (SAT reference) */
+        DstHull hh;
+        double R[9], t[3] = {0.3, 0.2, 0.1};
+        TPoly P;
+        DstConvex a, b;
+        DstConvexDistance r;
+        random_hull(&rng, 120, 1.0, &hh);
+        trng_rotation(&rng, R);
+        a = dst_hull_convex(&hh);
+        b = dst_hull_convex(&hh);
+        dst_convex_set_pose(&a, R, t);
+        dst_convex_set_pose(&b, R, t);
+        hull_poly(&P, &hh, R, t);
+        r = signed_distance(&a, &b);
+        ck_assert_double_eq_tol(r.distance, -tref_sat_depth(&P, &P), DEPTH_TOL);
+        dst_hull_destroy(&hh);
+    }
+    {
+        /* identical ellipsoids: depth = twice the smallest semi-axis (curved, approximate) */
+        DstConvex a = dst_convex_ellipsoid(0.5, 0.3, 0.4), b = a;
+        DstConvexDistance r;
+        DstEpaOptions eo = dst_epa_options_default();
+        char err[160];
+        DstStatus st = dst_convex_distance(&a, &b, NULL, &eo, NULL, &r, err, sizeof err);
+        ck_assert(st == DST_PENETRATING || st == DST_ITER_LIMIT);
+        ck_assert_double_eq_tol(r.distance, -0.6, CURVED_DEPTH_TOL);
+        ck_assert(r.lower <= -0.6 + DEPTH_TOL && r.upper >= -0.6 - DEPTH_TOL);
+    }
+}
+END_TEST
+
+START_TEST(test_flat_and_touching_differences)
+{
+    /* two coplanar zero-thickness squares overlapping in their plane: depth 0 */
+    static const double sq[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    double t[3] = {0.4, 0.3, 0.0};
+    DstConvex a = dst_convex_points(&sq[0][0], 4, NULL, NULL), b = a;
+    DstConvexDistance r;
+    dst_convex_set_pose(&b, NULL, t);
+    r = signed_distance(&a, &b);
+    ck_assert_int_eq(r.status, DST_TOUCHING);
+    ck_assert_double_eq_tol(r.distance, 0.0, DEPTH_TOL);
+    ck_assert_double_eq_tol(fabs(r.normal[2]), 1.0, UNIT_TOL);
+    /* the same with margins: rounded plates, depth = sum of margins */
+    a.margin = 0.05;
+    b.margin = 0.02;
+    r = signed_distance(&a, &b);
+    ck_assert_double_eq_tol(r.distance, -0.07, DEPTH_TOL);
+    /* boxes face to face exactly (origin on a face of the difference): touching */
+    {
+        DstConvex c = dst_convex_box(0.5, 0.5, 0.5), d = c;
+        double u[3] = {0.2, 0.1, 1.0};
+        dst_convex_set_pose(&d, NULL, u);
+        r = signed_distance(&c, &d);
+        ck_assert_int_eq(r.status, DST_TOUCHING);
+        ck_assert_double_eq_tol(r.distance, 0.0, DEPTH_TOL);
+        ck_assert_double_eq_tol(r.normal[2], -1.0, UNIT_TOL);
+    }
+    /* coincident points, and a point inside a segment: depth 0 (point-like differences) */
+    {
+        static const double p0[1][3] = {{0.1, 0.2, 0.3}};
+        static const double seg[2][3] = {{0, 0, 0}, {1, 1, 1}};
+        DstConvex c = dst_convex_points(&p0[0][0], 1, NULL, NULL), d = c;
+        r = signed_distance(&c, &d);
+        ck_assert_int_eq(r.status, DST_TOUCHING);
+        ck_assert_double_eq_tol(r.distance, 0.0, DEPTH_TOL);
+        check_result(&r, DEPTH_TOL);
+        d = dst_convex_points(&seg[0][0], 2, NULL, NULL);
+        {
+            static const double mid[1][3] = {{0.5, 0.5, 0.5}};
+            c = dst_convex_points(&mid[0][0], 1, NULL, NULL);
+        }
+        r = signed_distance(&c, &d);
+        ck_assert_int_eq(r.status, DST_TOUCHING);
+        check_result(&r, DEPTH_TOL);
+    }
+}
+END_TEST
+
+/* signed distance along a straight sweep of B through A: no jump at contact */
+static void sweep(const DstConvex *a, DstConvex *b, const double R[9], const double start[3],
+                  const double dir[3], int steps, double len, int curved, double *min_d,
+                  double *max_d)
+{
+    double prev = 0.0, step = len / steps;
+    *min_d = HUGE_VAL;
+    *max_d = -HUGE_VAL;
+    for (int k = 0; k <= steps; ++k) {
+        double t[3];
+        DstConvexDistance r;
+        for (int i = 0; i < 3; ++i) t[i] = start[i] + k * step * dir[i];
+        dst_convex_set_pose(b, R, t);
+        r = signed_distance_ex(a, b, curved);
+        check_result(&r, DEPTH_TOL);
+        if (k > 0) {
+            ck_assert_msg(fabs(r.distance - prev) <= step + LIPSCHITZ_SLACK +
+                                                         (curved ? CURVED_DEPTH_TOL : 0.0),
+                          "jump at step %d: %.17g -> %.17g (step %g)", k, prev, r.distance, step);
+        }
+        prev = r.distance;
+        *min_d = fmin(*min_d, r.distance);
+        *max_d = fmax(*max_d, r.distance);
+    }
+}
+
+START_TEST(test_continuity_through_contact)
+{
+    TRng rng = trng_make(56);
+    /* axis-aligned cubes: d(x) = x - 1 exactly on both sides of contact */
+    {
+        DstConvex a = dst_convex_box(0.5, 0.5, 0.5), b = a;
+        for (int k = -200; k <= 200; ++k) {
+            double x = 1.0 + k * 1e-4, t[3] = {x, 0.1, -0.2};
+            DstConvexDistance r;
+            dst_convex_set_pose(&b, NULL, t);
+            r = signed_distance(&a, &b);
+            ck_assert_msg(fabs(r.distance - (x - 1.0)) <= DEPTH_TOL, "x %.17g: d %.17g", x,
+                          r.distance);
+            ck_assert_double_eq_tol(r.normal[0], -1.0, UNIT_TOL);
+        }
+    }
+    /* random boxes, hulls, capsules and ellipsoids swept through each other */
+    for (int it = 0; it < 24; ++it) {
+        DstConvex a, b;
+        double R1[9], R2[9], dir[3], start[3], lo, hi;
+        DstHull ha, hb;
+        int hulls = it % 4 == 1;
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        if (it % 4 == 0) {
+            a = dst_convex_box(0.4, 0.3, 0.2);
+            b = dst_convex_box(0.2, 0.5, 0.3);
+        } else if (hulls) {
+            random_hull(&rng, 60, 0.5, &ha);
+            random_hull(&rng, 60, 0.5, &hb);
+            a = dst_hull_convex(&ha);
+            b = dst_hull_convex(&hb);
+        } else if (it % 4 == 2) {
+            a = dst_convex_capsule(0.1, 0.4);
+            b = dst_convex_box(0.2, 0.5, 0.3);
+            b.margin = 0.03;
+        } else {
+            a = dst_convex_ellipsoid(0.4, 0.3, 0.2);
+            b = dst_convex_box(0.2, 0.3, 0.25);
+        }
+        dst_convex_set_pose(&a, R1, NULL);
+        trng_ball(&rng, dir);
+        {
+            double l = tv_norm(dir);
+            for (int i = 0; i < 3; ++i) dir[i] /= l;
+        }
+        for (int i = 0; i < 3; ++i) start[i] = -2.0 * dir[i];
+        sweep(&a, &b, R2, start, dir, 400, 4.0, it % 4 == 3, &lo, &hi);
+        ck_assert(lo < 0.0 && hi > 0.0);
+        if (hulls) {
+            dst_hull_destroy(&ha);
+            dst_hull_destroy(&hb);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_epa_statuses_and_input)
+{
+    DstConvex a = dst_convex_box(0.5, 0.5, 0.5), b = dst_convex_box(0.4, 0.4, 0.4);
+    DstGjkResult g;
+    DstEpaResult e;
+    DstEpaOptions o = dst_epa_options_default();
+    char err[200];
+    double t[3] = {0.3, 0.2, 0.1};
+    dst_convex_set_pose(&b, NULL, t);
+    ck_assert_int_eq(dst_gjk_distance(&a, &b, NULL, NULL, &g, NULL, 0), DST_PENETRATING);
+    ck_assert_int_eq(g.cores_overlap, 1);
+    ck_assert_int_eq(dst_epa_depth(&a, &b, &g, NULL, &e, err, sizeof err), DST_PENETRATING);
+    ck_assert_double_eq_tol(e.depth, 0.6, DEPTH_TOL);
+    ck_assert(e.depth_lower <= e.depth && e.depth <= e.depth_upper);
+    /* iteration cap: bounds still bracket the true depth */
+    {
+        DstConvex c = dst_convex_ellipsoid(0.5, 0.4, 0.3), d = dst_convex_ellipsoid(0.3, 0.5, 0.4);
+        double u[3] = {0.2, 0.1, 0.05};
+        dst_convex_set_pose(&d, NULL, u);
+        o.max_iter = 3;
+        ck_assert_int_eq(dst_gjk_distance(&c, &d, NULL, NULL, &g, NULL, 0), DST_PENETRATING);
+        ck_assert_int_eq(dst_epa_depth(&c, &d, &g, &o, &e, err, sizeof err), DST_ITER_LIMIT);
+        ck_assert(isfinite(e.depth) && e.depth_lower <= e.depth_upper);
+        o = dst_epa_options_default();
+        ck_assert_int_ne(dst_epa_depth(&c, &d, &g, &o, &e, err, sizeof err), DST_FAILED);
+    }
+    /* a GJK result without overlap, NULL, bad options */
+    {
+        double far[3] = {5, 0, 0};
+        dst_convex_set_pose(&b, NULL, far);
+        dst_gjk_distance(&a, &b, NULL, NULL, &g, NULL, 0);
+        ck_assert_int_eq(dst_epa_depth(&a, &b, &g, NULL, &e, err, sizeof err), DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(err, "cores_overlap"));
+        ck_assert_int_eq(dst_epa_depth(&a, &b, NULL, NULL, &e, err, sizeof err), DST_INVALID_INPUT);
+        ck_assert_int_eq(dst_epa_depth(&a, &b, &g, NULL, NULL, err, sizeof err), DST_INVALID_INPUT);
+        o.rel_tol = -1.0;
+        ck_assert_int_eq(dst_epa_depth(&a, &b, &g, &o, &e, err, sizeof err), DST_INVALID_INPUT);
+    }
+    /* bad shapes through the combined query */
+    {
+        DstConvexDistance r;
+        a.margin = NAN;
+        ck_assert_int_eq(dst_convex_distance(&a, &b, NULL, NULL, NULL, &r, err, sizeof err),
+                         DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(err, "a.margin"));
+        ck_assert_int_eq(dst_convex_distance(&a, &b, NULL, NULL, NULL, NULL, err, sizeof err),
+                         DST_INVALID_INPUT);
+    }
+}
+END_TEST
+
+Suite *dst_epa_suite(void)
+{
+    Suite *s = suite_create("dst_epa");
+    TCase *tc;
+    tc = tcase_create("analytic");
+    tcase_add_test(tc, test_sphere_sphere_depth);
+    tcase_add_test(tc, test_capsule_crossing_depth);
+    tcase_add_test(tc, test_identical_shapes_same_pose);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("polytope");
+    tcase_add_test(tc, test_box_box_vs_sat);
+    tcase_add_test(tc, test_hull_hull_vs_sat);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("degenerate");
+    tcase_add_test(tc, test_flat_and_touching_differences);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("continuity");
+    tcase_add_test(tc, test_continuity_through_contact);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("status");
+    tcase_add_test(tc, test_epa_statuses_and_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
