@@ -561,7 +561,10 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
                                 pair->b.name, t0, t1, dst_status_string(ds));
                 break;
             }
-            c[row] = p->eps - res->upper;
+            /* a certified method constrains its lower bound, so that the certification
+             * (lower bound at a finer eps) cannot fall below zero; golden-section search
+             * has no bound and constrains the distance it found (docs/math/planner.md) */
+            c[row] = p->eps - (p->method == DST_MCD_GSS ? res->upper : res->lower);
             if (grad != NULL) {
                 double la[3], lb[3] = {0, 0, 0};
                 capsule_local(&p->robot->links[pair->a.index].geometry, res->sA, la);

@@ -12,6 +12,11 @@
 /* Seconds between two progress lines. */
 #define PLN_PROGRESS_PERIOD_S 0.5
 
+/* Restarts of the optimiser from the point it stopped at while infeasible, and the
+ * violation (row units) above which a stop counts as infeasible. */
+#define PLN_SIP_MAX_RESTARTS 8
+#define PLN_SIP_RESTART_VIOLATION 1e-6
+
 /* NLopt's random seed: fixed, so two runs of a scenario are the same run. */
 #define PLN_NLOPT_SEED 20170224UL
 
@@ -145,6 +150,24 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, FILE *progress, PlnSipRe
     ctx.start = now_s();
     ctx.last_print = ctx.start;
     res = nlopt_optimize(ctx.opt, x, &f);
+    /* SIP restarts: SLSQP can stop on a step-size test while a constraint is still
+     * violated (its quasi-Newton model gone stale after the active set changed); a fresh
+     * start from the point reached, with the evaluations and time left, resets the
+     * model. The worst violation is the last constraint evaluation's. */
+    for (int r = 0; r < PLN_SIP_MAX_RESTARTS && ctx.failure == PLN_OK && res > 0 &&
+                    res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED &&
+                    ctx.worst > PLN_SIP_RESTART_VIOLATION;
+         ++r) {
+        double left_time = sc->time_limit - (now_s() - ctx.start);
+        int left_evals = sc->max_iterations - ctx.evaluations;
+        if (left_time <= 0.0 || left_evals <= 0) break;
+        nlopt_set_maxeval(ctx.opt, left_evals);
+        nlopt_set_maxtime(ctx.opt, left_time);
+        if (progress != NULL) {
+            fprintf(progress, "     restart %d: worst violation %.3e\n", r + 1, ctx.worst);
+        }
+        res = nlopt_optimize(ctx.opt, x, &f);
+    }
     result->nlopt_code = (int)res;
     result->wall_time_s = now_s() - ctx.start;
     if (ctx.failure != PLN_OK) {
