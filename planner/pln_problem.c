@@ -219,8 +219,9 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     w->jac_a = calloc((size_t)3 * nj, sizeof *w->jac_a);
     w->jac_b = calloc((size_t)3 * nj, sizeof *w->jac_b);
     w->mcd = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->mcd);
+    w->exact = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->exact);
     if (!w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
-        !w->jac_b || !w->mcd) {
+        !w->jac_b || !w->mcd || !w->exact) {
         pln_problem_work_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -246,6 +247,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->jac_a);
     free(w->jac_b);
     free(w->mcd);
+    free(w->exact);
     pln_kin_destroy(w->kin);
     pln_linkmotion_destroy(w->lm);
     free(w);
@@ -382,18 +384,15 @@ static void capsule_local(const PlnLinkGeometry *g, double s, double out[3])
     for (int d = 0; d < 3; ++d) out[d] = g->capsule_p0[d] + s * (g->capsule_p1[d] - g->capsule_p0[d]);
 }
 
-/* writes into row r of grad: the gradient of sign * n . (x_A - x_B) at time t, where x_A,
- * x_B are body points of links la, lb (lb < 0: fixed in the world) */
-static PlnStatus point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t, int la,
-                                    const double local_a[3], int lb, const double local_b[3],
-                                    const double dir[3], double sign, double *grow)
+/* adds to grad row `grow` the gradient of sign * dir . (x_A - x_B) with respect to x,
+ * where x_A, x_B are the body points local_a of link la and local_b of link lb (lb < 0:
+ * fixed in the world) at time t; the forward kinematics at t must be in w->kin */
+static void point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t, int la,
+                               const double local_a[3], int lb, const double local_b[3],
+                               const double dir[3], double sign, double *grow)
 {
     double N[PLN_BSPLINE_MAX_ORDER];
     int first, nj = p->n_joints, k1 = p->scenario->degree + 1;
-    PlnStatus st = pln_problem_joints_at(p, w->ctrl, t, w->q);
-    if (st != PLN_OK) return st;
-    st = pln_kin_forward(w->kin, p->robot, w->q);
-    if (st != PLN_OK) return st;
     pln_kin_jacobian_point(w->kin, p->robot, la, local_a, w->jac_a);
     if (lb >= 0) pln_kin_jacobian_point(w->kin, p->robot, lb, local_b, w->jac_b);
     pln_bspline_basis(p->bs, t, 0, N, &first);
@@ -410,7 +409,30 @@ static PlnStatus point_gradient_row(const PlnProblem *p, PlnProblemWork *w, doub
             if (v >= 0) grow[v] += dq * N[m];
         }
     }
-    return PLN_OK;
+}
+
+/* the exact static capsule distance of a pair at the poses in w->kin (eq. 3.1) */
+static void exact_pair_distance(const PlnProblem *p, const PlnProblemWork *w, int pair,
+                                DstCapsuleDistance *d)
+{
+    const PlnPair *pr = &p->scenario->pairs[pair];
+    const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
+    DstCapsule A, B;
+    pln_kin_point(w->kin, pr->a.index, ga->capsule_p0, A.p0);
+    pln_kin_point(w->kin, pr->a.index, ga->capsule_p1, A.p1);
+    A.radius = ga->capsule_radius;
+    if (pr->b_is_obstacle) {
+        const PlnObstacle *o = &p->scenario->obstacles[pr->b.index];
+        memcpy(B.p0, o->p0, sizeof B.p0);
+        memcpy(B.p1, o->p1, sizeof B.p1);
+        B.radius = o->radius;
+    } else {
+        const PlnLinkGeometry *gb = &p->robot->links[pr->b.index].geometry;
+        pln_kin_point(w->kin, pr->b.index, gb->capsule_p0, B.p0);
+        pln_kin_point(w->kin, pr->b.index, gb->capsule_p1, B.p1);
+        B.radius = gb->capsule_radius;
+    }
+    dst_capsule_distance(&A, &B, d);
 }
 
 /* position and orientation task rows starting at row r for task t */
@@ -561,19 +583,40 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
                                 pair->b.name, t0, t1, dst_status_string(ds));
                 break;
             }
-            /* a certified method constrains its lower bound, so that the certification
-             * (lower bound at a finer eps) cannot fall below zero; golden-section search
-             * has no bound and constrains the distance it found (docs/math/planner.md) */
-            c[row] = p->eps - (p->method == DST_MCD_GSS ? res->upper : res->lower);
-            if (grad != NULL) {
-                double la[3], lb[3] = {0, 0, 0};
-                capsule_local(&p->robot->links[pair->a.index].geometry, res->sA, la);
-                if (!pair->b_is_obstacle) {
-                    capsule_local(&p->robot->links[pair->b.index].geometry, res->sB, lb);
+            /* the exact distance at the witness time: the forward kinematics of the
+             * spline there (not the Taylor polynomial), whose gradient at fixed t* is
+             * the envelope-theorem gradient of the MCD (DESIGN.md sec. 1) */
+            {
+                DstCapsuleDistance dx;
+                size_t k = (size_t)pr * p->n_intervals + i;
+                st = pln_problem_joints_at(p, w->ctrl, res->t_min, w->q);
+                if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
+                if (st != PLN_OK) {
+                    st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
+                    break;
                 }
-                st = point_gradient_row(p, w, res->t_min, pair->a.index, la,
-                                        pair->b_is_obstacle ? -1 : pair->b.index, lb, res->n, -1.0,
-                                        grad + (size_t)row * n);
+                exact_pair_distance(p, w, pr, &dx);
+                w->exact[k] = dx.distance;
+                /* a certified method constrains its lower bound, so that the
+                 * certification (lower bound at a finer eps) cannot fall below zero;
+                 * golden-section search has no bound and constrains the distance it
+                 * found. With a frozen margin M the row is eps + M - exact distance at
+                 * t*: smooth, with an exact gradient (docs/math/planner.md eq. 5) */
+                if (w->frozen_margin != NULL) {
+                    c[row] = p->eps + w->frozen_margin[k] - dx.distance;
+                } else {
+                    c[row] = p->eps - (p->method == DST_MCD_GSS ? dx.distance : res->lower);
+                }
+                if (grad != NULL) {
+                    double la[3], lb[3] = {0, 0, 0};
+                    capsule_local(&p->robot->links[pair->a.index].geometry, dx.sA, la);
+                    if (!pair->b_is_obstacle) {
+                        capsule_local(&p->robot->links[pair->b.index].geometry, dx.sB, lb);
+                    }
+                    point_gradient_row(p, w, res->t_min, pair->a.index, la,
+                                       pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
+                                       grad + (size_t)row * n);
+                }
             }
         }
     }

@@ -25,8 +25,10 @@
  *    with an orientation (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
  *  - collision: eps - MCD_{pair, interval} <= 0 for every pair and constraint interval
  *    (thesis eq. 6.1), MCD from distance/ on the Taylor-model motion of the two links
- *    (pln_linkmotion.h). Its gradient is the envelope-theorem gradient at the witness
- *    time t*: dMCD/dP_jk = n . (J_A,j(cA, t*) - J_B,j(cB, t*)) N_k(t*) (DESIGN.md sec. 1).
+ *    (pln_linkmotion.h). The row is eps - lower (the certified lower bound), or, with a
+ *    frozen margin M (set by the SIP loop between its rounds), eps + M - upper, whose
+ *    gradient is exactly the envelope-theorem gradient at the witness time t*:
+ *    dMCD/dP_jk = n . (J_A,j(cA, t*) - J_B,j(cB, t*)) N_k(t*) (DESIGN.md sec. 1).
  *
  * A PlnProblem is immutable once created and may be shared by threads; everything an
  * evaluation writes lives in a PlnProblemWork (one per thread), allocated once. */
@@ -110,6 +112,10 @@ typedef struct PlnProblemWork {
     PlnKinWork *kin;
     PlnLinkMotion *lm;
     DstMcdResult *mcd;              /* [n_pairs * n_intervals] last collision results */
+    double *exact;                  /* [n_pairs * n_intervals] exact distance at each t_min, m */
+    const double *frozen_margin;    /* nullable [n_pairs * n_intervals]: when set, collision
+                                       rows are eps + margin - exact distance at
+                                       t_min (smooth, exact gradient) instead of eps - lower (docs/math/planner.md eq. 5) */
     long mcd_calls;
     double mcd_seconds;
 } PlnProblemWork;

@@ -493,7 +493,7 @@ static void set_defaults(PlnScenario *sc)
     sc->max_iterations = 300;
     sc->time_limit = 120.0;
     sc->xtol_rel = 1e-6;
-    sc->ftol_rel = 0.0; /* off: SLSQP stops on it while still infeasible */
+    sc->ftol_rel = 1e-4; /* an infeasible stop on it is restarted by the exchange loop */
     sc->rate_hz = 200.0;
 }
 

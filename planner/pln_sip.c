@@ -1,4 +1,5 @@
-/* pln_sip.c — NLopt driver of the trajectory optimisation (thesis sec. VI.A.1). */
+/* pln_sip.c — NLopt driver of the trajectory optimisation: an exchange method for the
+ * semi-infinite programme (thesis sec. VI.A.1, Fig. 6.1; docs/math/planner.md sec. 4). */
 #include "pln_sip.h"
 
 #include <math.h>
@@ -12,10 +13,11 @@
 /* Seconds between two progress lines. */
 #define PLN_PROGRESS_PERIOD_S 0.5
 
-/* Restarts of the optimiser from the point it stopped at while infeasible, and the
- * violation (row units) above which a stop counts as infeasible. */
-#define PLN_SIP_MAX_RESTARTS 8
-#define PLN_SIP_RESTART_VIOLATION 1e-6
+/* Rounds of the exchange loop: each round optimises over the rows of the working set,
+ * then adds the rows that came near; and the extra restarts of a round that stopped
+ * infeasible without new rows. */
+#define PLN_SIP_MAX_ROUNDS 24
+#define PLN_SIP_MAX_STALLS 6
 
 /* NLopt's random seed: fixed, so two runs of a scenario are the same run. */
 #define PLN_NLOPT_SEED 20170224UL
@@ -29,8 +31,15 @@ typedef struct SipContext {
     double start, last_print;
     int evaluations;
     double cost;
-    double worst;
+    double worst;          /* worst row of the last full evaluation */
     int worst_row;
+    double *c_all;         /* [m] every row at the last evaluation */
+    double *g_all;         /* [m * n] their gradients */
+    int *working;          /* [m_work] rows given to NLopt one by one */
+    int m_work;
+    int agg_vel, agg_col;  /* an aggregate row for the velocity / collision rows outside */
+    char *in_work;         /* [m] row is in the working set */
+    double *margin;        /* [n_pairs * n_intervals] frozen upper - lower of each round */
     PlnStatus failure;
     char err[512];
 } SipContext;
@@ -50,9 +59,9 @@ static void print_progress(SipContext *ctx, int final)
     if (!final && t - ctx->last_print < PLN_PROGRESS_PERIOD_S) return;
     ctx->last_print = t;
     if (ctx->worst_row >= 0) pln_problem_row_name(ctx->p, ctx->worst_row, row, sizeof row);
-    fprintf(ctx->progress, "%s eval %5d  cost %.6e  worst %+.3e (%s)  mcd %ld  %.2f s\n",
+    fprintf(ctx->progress, "%s eval %5d  cost %.6e  worst %+.3e (%s)  rows %d/%d  mcd %ld  %.2f s\n",
             final ? "done" : "    ", ctx->evaluations, ctx->cost, ctx->worst, row,
-            ctx->w->mcd_calls, t - ctx->start);
+            ctx->m_work + ctx->agg_vel + ctx->agg_col, ctx->p->m, ctx->w->mcd_calls, t - ctx->start);
     fflush(ctx->progress);
 }
 
@@ -66,26 +75,67 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     return ctx->cost;
 }
 
+/* evaluates every row into c_all (and g_all when grad is wanted); worst row tracked */
+static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, int frozen)
+{
+    const PlnProblem *p = ctx->p;
+    PlnStatus st;
+    ctx->w->frozen_margin = frozen ? ctx->margin : NULL;
+    st = pln_problem_constraints(p, ctx->w, x, ctx->c_all, want_grad ? ctx->g_all : NULL,
+                                 ctx->err, sizeof ctx->err);
+    ctx->w->frozen_margin = NULL;
+    if (st != PLN_OK) return st;
+    ctx->worst = p->m > 0 ? -HUGE_VAL : 0.0;
+    ctx->worst_row = -1;
+    for (int i = 0; i < p->m; ++i) {
+        if (ctx->c_all[i] > ctx->worst) {
+            ctx->worst = ctx->c_all[i];
+            ctx->worst_row = i;
+        }
+    }
+    return PLN_OK;
+}
+
+/* the largest row of `kind` outside the working set, or -1 */
+static int outside_max(const SipContext *ctx, int collision)
+{
+    const PlnProblem *p = ctx->p;
+    int best = -1;
+    for (int i = 0; i < p->m; ++i) {
+        int is_col = p->rows[i].kind == PLN_ROW_COLLISION;
+        int is_vel = p->rows[i].kind == PLN_ROW_VELOCITY;
+        if (ctx->in_work[i] || (collision ? !is_col : !is_vel)) continue;
+        if (best < 0 || ctx->c_all[i] > ctx->c_all[best]) best = i;
+    }
+    return best;
+}
+
+/* NLopt's vector constraint: the working rows, then the two aggregate rows (the largest
+ * velocity and collision rows outside the working set; a max of smooth rows, so no row
+ * can be violated unseen between exchanges) */
 static void constraints(unsigned m, double *c, unsigned n, const double *x, double *grad,
                         void *data)
 {
     SipContext *ctx = data;
-    PlnStatus st;
-    (void)n;
-    st = pln_problem_constraints(ctx->p, ctx->w, x, c, grad, ctx->err, sizeof ctx->err);
+    PlnStatus st = evaluate_all(ctx, x, grad != NULL, 1);
+    int k = 0;
     if (st != PLN_OK) {
         ctx->failure = st;
-        /* NaN rows make NLopt stop; force_stop says why */
         for (unsigned i = 0; i < m; ++i) c[i] = NAN;
         nlopt_force_stop(ctx->opt);
         return;
     }
-    ctx->worst = -HUGE_VAL;
-    ctx->worst_row = -1;
-    for (unsigned i = 0; i < m; ++i) {
-        if (c[i] > ctx->worst) {
-            ctx->worst = c[i];
-            ctx->worst_row = (int)i;
+    for (; k < ctx->m_work; ++k) {
+        int r = ctx->working[k];
+        c[k] = ctx->c_all[r];
+        if (grad != NULL) memcpy(grad + (size_t)k * n, ctx->g_all + (size_t)r * n, n * sizeof *grad);
+    }
+    for (int a = 0; a < ctx->agg_vel + ctx->agg_col; ++a, ++k) {
+        int r = outside_max(ctx, a >= ctx->agg_vel);
+        c[k] = r >= 0 ? ctx->c_all[r] : -1.0;
+        if (grad != NULL) {
+            if (r >= 0) memcpy(grad + (size_t)k * n, ctx->g_all + (size_t)r * n, n * sizeof *grad);
+            else memset(grad + (size_t)k * n, 0, n * sizeof *grad);
         }
     }
 }
@@ -100,15 +150,116 @@ static nlopt_algorithm algorithm_of(PlnAlgorithm a)
     return NLOPT_LD_SLSQP;
 }
 
+/* rows within reach of being active: tasks always; velocity and collision rows once
+ * their value comes within a margin of zero (docs/math/planner.md eq. 6) */
+static int near_active(const PlnProblem *p, int row, double c)
+{
+    switch (p->rows[row].kind) {
+    case PLN_ROW_VELOCITY: return c > -PLN_SIP_VELOCITY_MARGIN;
+    case PLN_ROW_COLLISION: return c > -PLN_SIP_COLLISION_MARGIN_M;
+    default: return 1;
+    }
+}
+
+/* adds the near-active rows to the working set; returns how many were added */
+static int exchange(SipContext *ctx)
+{
+    const PlnProblem *p = ctx->p;
+    int added = 0;
+    for (int i = 0; i < p->m; ++i) {
+        if (!ctx->in_work[i] && near_active(p, i, ctx->c_all[i])) {
+            ctx->in_work[i] = 1;
+            ctx->working[ctx->m_work++] = i;
+            ++added;
+        }
+    }
+    ctx->agg_vel = ctx->agg_col = 0;
+    for (int i = 0; i < p->m; ++i) {
+        if (ctx->in_work[i]) continue;
+        if (p->rows[i].kind == PLN_ROW_VELOCITY) ctx->agg_vel = 1;
+        if (p->rows[i].kind == PLN_ROW_COLLISION) ctx->agg_col = 1;
+    }
+    return added;
+}
+
+/* freezes the margin (exact distance at t*) - lower of every collision row from the last fresh
+ * evaluation (docs/math/planner.md eq. 5) */
+static void freeze_margins(SipContext *ctx)
+{
+    const PlnProblem *p = ctx->p;
+    int n = p->scenario->n_pairs * p->n_intervals;
+    for (int k = 0; k < n && p->collision; ++k) {
+        const DstMcdResult *r = &ctx->w->mcd[k];
+        ctx->margin[k] = p->method == DST_MCD_GSS ? 0.0 : fmax(0.0, ctx->w->exact[k] - r->lower);
+    }
+}
+
+/* one NLopt run over the current working set from x */
+static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double max_time)
+{
+    const PlnProblem *p = ctx->p;
+    const PlnScenario *sc = p->scenario;
+    int m = ctx->m_work + ctx->agg_vel + ctx->agg_col;
+    double f = 0.0, *tol;
+    nlopt_result res;
+
+    ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
+    if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
+    nlopt_set_lower_bounds(ctx->opt, p->lb);
+    nlopt_set_upper_bounds(ctx->opt, p->ub);
+    nlopt_set_min_objective(ctx->opt, objective, ctx);
+    if (m > 0) {
+        tol = malloc((size_t)m * sizeof *tol);
+        if (tol == NULL) {
+            nlopt_destroy(ctx->opt);
+            return NLOPT_OUT_OF_MEMORY;
+        }
+        for (int k = 0; k < m; ++k) tol[k] = k < ctx->m_work ? p->row_tol[ctx->working[k]] : PLN_ROW_TOL;
+        res = nlopt_add_inequality_mconstraint(ctx->opt, (unsigned)m, constraints, ctx, tol);
+        free(tol);
+        if (res < 0) {
+            nlopt_destroy(ctx->opt);
+            return res;
+        }
+    }
+    nlopt_set_xtol_rel(ctx->opt, sc->xtol_rel);
+    nlopt_set_ftol_rel(ctx->opt, sc->ftol_rel);
+    nlopt_set_maxeval(ctx->opt, max_evals);
+    nlopt_set_maxtime(ctx->opt, max_time);
+    res = nlopt_optimize(ctx->opt, x, &f);
+    if (res < 0 && res != NLOPT_FORCED_STOP) {
+        const char *msg = nlopt_get_errmsg(ctx->opt);
+        snprintf(ctx->err, sizeof ctx->err, "NLopt stopped (%d): %s", (int)res,
+                 msg ? msg : "no message");
+    }
+    nlopt_destroy(ctx->opt);
+    ctx->opt = NULL;
+    return res;
+}
+
+static const char *stop_name(nlopt_result res)
+{
+    switch (res) {
+    case NLOPT_SUCCESS: return "success";
+    case NLOPT_STOPVAL_REACHED: return "stopval reached";
+    case NLOPT_FTOL_REACHED: return "ftol_rel reached";
+    case NLOPT_XTOL_REACHED: return "xtol_rel reached";
+    case NLOPT_MAXEVAL_REACHED: return "evaluation limit reached";
+    case NLOPT_MAXTIME_REACHED: return "time limit reached";
+    case NLOPT_ROUNDOFF_LIMITED: return "roundoff limited";
+    case NLOPT_FORCED_STOP: return "stopped by an evaluation error";
+    default: return "failed";
+    }
+}
+
 PlnStatus pln_sip_solve(const PlnProblem *p, double *x, FILE *progress, PlnSipResult *result,
                         char *err, size_t err_size)
 {
     const PlnScenario *sc = p->scenario;
     SipContext ctx;
-    nlopt_result res;
-    double f = 0.0;
+    nlopt_result res = NLOPT_SUCCESS;
     PlnStatus st;
-    double *c = NULL;
+    int stalls = 0, round;
 
     memset(result, 0, sizeof *result);
     memset(&ctx, 0, sizeof ctx);
@@ -118,102 +269,79 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, FILE *progress, PlnSipRe
     ctx.failure = PLN_OK;
     st = pln_problem_work_create(p, &ctx.w, err, err_size);
     if (st != PLN_OK) return st;
-
+    ctx.c_all = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.c_all);
+    ctx.g_all = calloc((size_t)(p->m > 0 ? p->m : 1) * (size_t)(p->n_vars > 0 ? p->n_vars : 1),
+                       sizeof *ctx.g_all);
+    ctx.working = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.working);
+    ctx.in_work = calloc((size_t)(p->m > 0 ? p->m : 1), 1);
+    ctx.margin = calloc((size_t)(sc->n_pairs * p->n_intervals > 0 ? sc->n_pairs * p->n_intervals : 1),
+                        sizeof *ctx.margin);
+    if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
+                        p->m, p->n_vars);
+        goto done;
+    }
     nlopt_srand(PLN_NLOPT_SEED); /* the only call in the project: reproducible runs */
-    ctx.opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
-    if (ctx.opt == NULL) {
-        pln_problem_work_destroy(ctx.w);
-        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "NLopt could not create the optimiser");
-    }
-    nlopt_set_lower_bounds(ctx.opt, p->lb);
-    nlopt_set_upper_bounds(ctx.opt, p->ub);
-    nlopt_set_min_objective(ctx.opt, objective, &ctx);
-    if (p->m > 0) {
-        res = nlopt_add_inequality_mconstraint(ctx.opt, (unsigned)p->m, constraints, &ctx,
-                                               p->row_tol);
-        if (res < 0) {
-            pln_errorf(PLN_ERR_INTERNAL, err, err_size, "NLopt refused the constraints: %s",
-                       nlopt_get_errmsg(ctx.opt) ? nlopt_get_errmsg(ctx.opt) : "unknown");
-            nlopt_destroy(ctx.opt);
-            pln_problem_work_destroy(ctx.w);
-            return PLN_ERR_INTERNAL;
-        }
-    }
-    nlopt_set_xtol_rel(ctx.opt, sc->xtol_rel);
-    nlopt_set_ftol_rel(ctx.opt, sc->ftol_rel);
-    nlopt_set_maxeval(ctx.opt, sc->max_iterations);
-    nlopt_set_maxtime(ctx.opt, sc->time_limit);
 
     /* the start must respect the bounds NLopt enforces */
     for (int i = 0; i < p->n_vars; ++i) x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
-
     ctx.start = now_s();
     ctx.last_print = ctx.start;
-    res = nlopt_optimize(ctx.opt, x, &f);
-    /* SIP restarts: SLSQP can stop on a step-size test while a constraint is still
-     * violated (its quasi-Newton model gone stale after the active set changed); a fresh
-     * start from the point reached, with the evaluations and time left, resets the
-     * model. The worst violation is the last constraint evaluation's. */
-    for (int r = 0; r < PLN_SIP_MAX_RESTARTS && ctx.failure == PLN_OK && res > 0 &&
-                    res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED &&
-                    ctx.worst > PLN_SIP_RESTART_VIOLATION;
-         ++r) {
+    st = evaluate_all(&ctx, x, 0, 0);
+    if (st != PLN_OK) {
+        pln_errorf(st, err, err_size, "%s", ctx.err);
+        goto done;
+    }
+    exchange(&ctx);
+
+    /* exchange loop: optimise over the working set, add rows that came near, repeat
+     * until a round ends feasible with nothing to add (or the budget is spent) */
+    for (round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
         double left_time = sc->time_limit - (now_s() - ctx.start);
-        int left_evals = sc->max_iterations - ctx.evaluations;
+        int left_evals = sc->max_iterations - ctx.evaluations, added;
         if (left_time <= 0.0 || left_evals <= 0) break;
-        nlopt_set_maxeval(ctx.opt, left_evals);
-        nlopt_set_maxtime(ctx.opt, left_time);
+        freeze_margins(&ctx);
+        res = run_round(&ctx, x, left_evals, left_time);
+        if (ctx.failure != PLN_OK) {
+            st = pln_errorf(ctx.failure, err, err_size, "%s", ctx.err);
+            goto done;
+        }
+        if (res == NLOPT_OUT_OF_MEMORY || res == NLOPT_INVALID_ARGS) {
+            st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "%s", ctx.err);
+            goto done;
+        }
+        st = evaluate_all(&ctx, x, 0, 0); /* fresh: the certified lower bounds decide */
+        if (st != PLN_OK) {
+            pln_errorf(st, err, err_size, "%s", ctx.err);
+            goto done;
+        }
+        added = exchange(&ctx);
+        if (added == 0 && ctx.worst <= PLN_SIP_FEASIBLE) break;
+        if (res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) break;
+        if (added == 0 && ++stalls > PLN_SIP_MAX_STALLS) break;
         if (progress != NULL) {
-            fprintf(progress, "     restart %d: worst violation %.3e\n", r + 1, ctx.worst);
+            fprintf(progress, "     round %d: %s, %d rows added, worst %+.3e\n", round + 1,
+                    stop_name(res), added, ctx.worst);
         }
-        res = nlopt_optimize(ctx.opt, x, &f);
     }
+    snprintf(result->message, sizeof result->message, "%s", stop_name(res));
+    result->cost = pln_problem_cost(p, ctx.w, x, NULL);
+    ctx.cost = result->cost;
+    result->worst_violation = ctx.worst;
+    result->worst_row = ctx.worst_row;
     result->nlopt_code = (int)res;
-    result->wall_time_s = now_s() - ctx.start;
-    if (ctx.failure != PLN_OK) {
-        st = pln_errorf(ctx.failure, err, err_size, "%s", ctx.err);
-    } else if (res < 0 && res != NLOPT_ROUNDOFF_LIMITED && res != NLOPT_FORCED_STOP) {
-        const char *msg = nlopt_get_errmsg(ctx.opt);
-        snprintf(result->message, sizeof result->message, "NLopt failed (%d): %s", (int)res,
-                 msg ? msg : "no message");
-        /* a failed run still leaves a point; the certification judges it */
-        st = PLN_OK;
-    } else {
-        static const char *const names[] = {"", "success", "stopval reached",
-                                            "ftol_rel reached", "xtol_rel reached",
-                                            "evaluation limit reached", "time limit reached"};
-        snprintf(result->message, sizeof result->message, "%s",
-                 res >= 1 && res <= 6 ? names[res] : "roundoff limited");
-        st = PLN_OK;
-    }
-    /* the final point's cost and constraints, evaluated once more */
-    if (st == PLN_OK) {
-        c = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *c);
-        if (c == NULL) {
-            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
-        } else {
-            result->cost = pln_problem_cost(p, ctx.w, x, NULL);
-            ctx.cost = result->cost;
-            if (p->m > 0) st = pln_problem_constraints(p, ctx.w, x, c, NULL, err, err_size);
-            result->worst_violation = -HUGE_VAL;
-            result->worst_row = -1;
-            for (int i = 0; i < p->m; ++i) {
-                if (c[i] > result->worst_violation) {
-                    result->worst_violation = c[i];
-                    result->worst_row = i;
-                }
-            }
-            if (p->m == 0) result->worst_violation = 0.0;
-            ctx.worst = result->worst_violation;
-            ctx.worst_row = result->worst_row;
-        }
-    }
+    st = PLN_OK;
+done:
     result->evaluations = ctx.evaluations;
+    result->wall_time_s = now_s() - ctx.start;
     result->mcd_calls = ctx.w->mcd_calls;
     result->mcd_time_s = ctx.w->mcd_seconds;
-    print_progress(&ctx, 1);
-    free(c);
-    nlopt_destroy(ctx.opt);
+    if (st == PLN_OK) print_progress(&ctx, 1);
+    free(ctx.c_all);
+    free(ctx.g_all);
+    free(ctx.working);
+    free(ctx.in_work);
+    free(ctx.margin);
     pln_problem_work_destroy(ctx.w);
     return st;
 }

@@ -60,9 +60,17 @@
 /* MCD error of the certification pass, as a fraction of eps. */
 #define PLN_CERT_MCD_EPS_RATIO 0.25
 
+/* Exchange method of the SIP loop (pln_sip.c): a velocity row joins the working set
+ * once the speed exceeds (1 - margin) of its limit, a collision row once the clearance
+ * falls below eps + margin (m); a run counts as feasible when no row exceeds
+ * PLN_SIP_FEASIBLE (row units). */
+#define PLN_SIP_VELOCITY_MARGIN 0.3
+#define PLN_SIP_COLLISION_MARGIN_M 0.03
+#define PLN_SIP_FEASIBLE 1e-5
+
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
-#define PLN_CERT_SLACK 1e-6
+#define PLN_CERT_SLACK 1e-5
 
 /* Smallest MCD error asked of distance/, m (eps = 0 would ask for infinite work). */
 #define PLN_MIN_MCD_EPS_M 1e-5
