@@ -1,0 +1,227 @@
+/* check_pln_problem.c — tests of planner/pln_problem.c: the variable map, and every
+ * constraint and cost gradient against central finite differences on random
+ * trajectories of the hand_cross scenario on the real robot. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pln_problem.h"
+#include "pln_robot.h"
+#include "pln_scenario.h"
+
+/* step of the central differences (rad) */
+#define FD_STEP 1e-6
+/* smooth rows (velocity, tasks, cost): relative agreement of analytic and FD gradients */
+#define FD_TOL_SMOOTH 1e-5
+/* collision rows: the witness time t* is found to the MCD's time tolerance, so the FD of
+ * the row also sees d/dt at a t* a little off the exact argmin; 1 % is far below what any
+ * real error (sign, link, basis function, joint column) produces */
+#define FD_TOL_COLLISION 1e-2
+/* absolute floor of the comparisons (row units per rad) */
+#define FD_TOL_ABS 1e-7
+
+typedef struct Fixture {
+    PlnScenario sc;
+    PlnRobot robot;
+    PlnProblem *p;
+    PlnProblemWork *w;
+} Fixture;
+
+static void load(Fixture *f, const char *path)
+{
+    char err[1024];
+    PlnPlanOptions opt = pln_plan_options_default();
+    ck_assert_msg(pln_scenario_parse(path, &f->sc, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_robot_load(f->sc.robot_path, &f->robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_scenario_resolve(&f->sc, &f->robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_problem_create(&f->p, &f->robot, &f->sc, &opt, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    ck_assert_msg(pln_problem_work_create(f->p, &f->w, err, sizeof err) == PLN_OK, "%s", err);
+}
+
+static void unload(Fixture *f)
+{
+    pln_problem_work_destroy(f->w);
+    pln_problem_destroy(f->p);
+    pln_robot_destroy(&f->robot);
+    pln_scenario_destroy(&f->sc);
+}
+
+/* xorshift64*: a local, seeded generator */
+static double rnd(unsigned long long *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return (double)((*s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+/* a random trajectory: control points around the initial posture, inside the bounds */
+static void random_x(const PlnProblem *p, double *x, unsigned long long *seed, double amp)
+{
+    pln_problem_initial_x(p, x);
+    for (int i = 0; i < p->n_vars; ++i) {
+        x[i] += amp * (2.0 * rnd(seed) - 1.0);
+        x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
+    }
+}
+
+START_TEST(test_variable_map_rest_and_start)
+{
+    Fixture f;
+    double *x, *ctrl;
+    load(&f, "scenarios/hand_cross.yaml");
+    x = calloc((size_t)f.p->n_vars, sizeof *x);
+    ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);
+    for (int i = 0; i < f.p->n_vars; ++i) x[i] = 0.01 * i;
+    pln_problem_ctrl(f.p, x, ctrl);
+    for (int a = 0; a < f.p->n_active; ++a) {
+        const double *P = ctrl + a * f.p->n_ctrl;
+        int n = f.p->n_ctrl;
+        double q0 = f.p->q_init[f.p->active[a]];
+        /* rest at the start: the first three control points are the initial value */
+        ck_assert(P[0] == q0 && P[1] == q0 && P[2] == q0);
+        /* rest at the end: the last three are one variable */
+        ck_assert(P[n - 1] == P[n - 2] && P[n - 2] == P[n - 3]);
+    }
+    /* x -> ctrl -> x is the identity */
+    {
+        double *y = calloc((size_t)f.p->n_vars, sizeof *y);
+        pln_problem_x_from_ctrl(f.p, ctrl, y);
+        for (int i = 0; i < f.p->n_vars; ++i) ck_assert(y[i] == x[i]);
+        free(y);
+    }
+    free(x);
+    free(ctrl);
+    unload(&f);
+}
+END_TEST
+
+START_TEST(test_cost_gradient_fd)
+{
+    Fixture f;
+    unsigned long long seed = 0x5eedULL;
+    double *x, *g;
+    load(&f, "scenarios/hand_cross.yaml");
+    x = calloc((size_t)f.p->n_vars, sizeof *x);
+    g = calloc((size_t)f.p->n_vars, sizeof *g);
+    for (int trial = 0; trial < 3; ++trial) {
+        random_x(f.p, x, &seed, 0.3);
+        pln_problem_cost(f.p, f.w, x, g);
+        for (int i = 0; i < f.p->n_vars; ++i) {
+            double s = x[i], cp, cm, fd;
+            x[i] = s + FD_STEP;
+            cp = pln_problem_cost(f.p, f.w, x, NULL);
+            x[i] = s - FD_STEP;
+            cm = pln_problem_cost(f.p, f.w, x, NULL);
+            x[i] = s;
+            fd = (cp - cm) / (2.0 * FD_STEP);
+            ck_assert_msg(fabs(fd - g[i]) <= FD_TOL_SMOOTH * fabs(fd) + FD_TOL_ABS,
+                          "cost d/dx[%d]: analytic %g, fd %g", i, g[i], fd);
+        }
+    }
+    free(x);
+    free(g);
+    unload(&f);
+}
+END_TEST
+
+/* every row's gradient against central differences; collision rows in the frozen-margin
+ * form (eps + M - d(t*)) whose gradient is the envelope gradient */
+START_TEST(test_constraint_gradients_fd)
+{
+    Fixture f;
+    unsigned long long seed = 0xc0ffeeULL + (unsigned long long)_i;
+    char err[512];
+    double *x, *c, *cp, *cm, *g, *margin;
+    int n, m, checked_collision = 0;
+    load(&f, "scenarios/hand_cross.yaml");
+    n = f.p->n_vars;
+    m = f.p->m;
+    x = calloc((size_t)n, sizeof *x);
+    c = calloc((size_t)m, sizeof *c);
+    cp = calloc((size_t)m, sizeof *cp);
+    cm = calloc((size_t)m, sizeof *cm);
+    g = calloc((size_t)m * n, sizeof *g);
+    margin = calloc((size_t)f.sc.n_pairs * f.p->n_intervals, sizeof *margin);
+    f.w->frozen_margin = margin;
+    random_x(f.p, x, &seed, 0.4);
+    ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, g, err, sizeof err) == PLN_OK, "%s", err);
+    for (int i = 0; i < n; ++i) {
+        double s = x[i];
+        x[i] = s + FD_STEP;
+        ck_assert(pln_problem_constraints(f.p, f.w, x, cp, NULL, err, sizeof err) == PLN_OK);
+        x[i] = s - FD_STEP;
+        ck_assert(pln_problem_constraints(f.p, f.w, x, cm, NULL, err, sizeof err) == PLN_OK);
+        x[i] = s;
+        for (int r = 0; r < m; ++r) {
+            double fd = (cp[r] - cm[r]) / (2.0 * FD_STEP), an = g[(size_t)r * n + i];
+            int col = f.p->rows[r].kind == PLN_ROW_COLLISION;
+            double tol = (col ? FD_TOL_COLLISION : FD_TOL_SMOOTH) * fmax(fabs(fd), fabs(an)) + FD_TOL_ABS;
+            char name[160];
+            pln_problem_row_name(f.p, r, name, sizeof name);
+            ck_assert_msg(fabs(fd - an) <= tol, "row %d (%s) d/dx[%d]: analytic %.9g, fd %.9g", r,
+                          name, i, an, fd);
+            checked_collision += col && fabs(an) > 0.0;
+        }
+    }
+    ck_assert_int_gt(checked_collision, 0); /* the collision rows were really exercised */
+    free(x);
+    free(c);
+    free(cp);
+    free(cm);
+    free(g);
+    free(margin);
+    unload(&f);
+}
+END_TEST
+
+START_TEST(test_joints_at_matches_spline_and_fixed_joints)
+{
+    Fixture f;
+    double *x, *ctrl, *q;
+    unsigned long long seed = 7;
+    load(&f, "scenarios/hand_cross.yaml");
+    x = calloc((size_t)f.p->n_vars, sizeof *x);
+    ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);
+    q = calloc((size_t)f.p->n_joints, sizeof *q);
+    random_x(f.p, x, &seed, 0.5);
+    pln_problem_ctrl(f.p, x, ctrl);
+    ck_assert_int_eq(pln_problem_joints_at(f.p, ctrl, 1.234, q), PLN_OK);
+    for (int j = 0; j < f.p->n_joints; ++j) {
+        int moving = 0;
+        for (int a = 0; a < f.p->n_active; ++a) {
+            if (f.p->active[a] == j) {
+                double v;
+                moving = 1;
+                pln_bspline_eval(f.p->bs, ctrl + a * f.p->n_ctrl, 1.234, 0, &v);
+                ck_assert(q[j] == v);
+            }
+        }
+        if (!moving) ck_assert(q[j] == f.p->q_init[j]);
+    }
+    /* at t = 0 the posture is the initial one */
+    ck_assert_int_eq(pln_problem_joints_at(f.p, ctrl, 0.0, q), PLN_OK);
+    for (int j = 0; j < f.p->n_joints; ++j) ck_assert(fabs(q[j] - f.p->q_init[j]) < 1e-12);
+    free(x);
+    free(ctrl);
+    free(q);
+    unload(&f);
+}
+END_TEST
+
+Suite *pln_problem_suite(void)
+{
+    Suite *s = suite_create("pln_problem");
+    TCase *tc = tcase_create("variables");
+    tcase_add_test(tc, test_variable_map_rest_and_start);
+    tcase_add_test(tc, test_joints_at_matches_spline_and_fixed_joints);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("gradients");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_cost_gradient_fd);
+    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 3);
+    suite_add_tcase(s, tc);
+    return s;
+}
