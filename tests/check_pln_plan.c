@@ -1,0 +1,185 @@
+/* check_pln_plan.c — end-to-end tests of planner/pln_plan.c through the real hrpplan
+ * binary ($HRPPLAN_BIN): the three capsule benchmarks of thesis sec. VI.A.3 collide
+ * without collision constraints (exit 3, negative certified clearance, no .pos) and are
+ * certified with them (exit 0, every pair's lower bound >= 0); `check` re-certifies the
+ * outputs in each format; bad input exits 2 naming the file. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "check_util.h"
+#include "pln_table.h"
+
+/* runs hrpplan with args, stdout+stderr into log; returns the exit status */
+static int hrpplan(const char *args, const char *log)
+{
+    const char *bin = getenv("HRPPLAN_BIN");
+    char cmd[2048];
+    int st;
+    snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2>&1", bin && *bin ? bin : "build/hrpplan", args, log);
+    st = system(cmd);
+    ck_assert_msg(st != -1 && WIFEXITED(st), "could not run: %s", cmd);
+    return WEXITSTATUS(st);
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char path[1024];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &sb) == 0 && sb.st_size > 0;
+}
+
+/* a scalar of report.json by key (top level), through libyaml (JSON is YAML) */
+static int report_value(const char *dir, const char *key, char *out, size_t size)
+{
+    char path[1024];
+    FILE *f;
+    yaml_parser_t p;
+    yaml_document_t doc;
+    yaml_node_t *root;
+    int found = 0;
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    f = fopen(path, "rb");
+    if (f == NULL) return 0;
+    yaml_parser_initialize(&p);
+    yaml_parser_set_input_file(&p, f);
+    if (yaml_parser_load(&p, &doc)) {
+        root = yaml_document_get_root_node(&doc);
+        for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; ++pr) {
+            yaml_node_t *k = yaml_document_get_node(&doc, pr->key);
+            yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
+            if (strcmp((char *)k->data.scalar.value, key) == 0 && v->type == YAML_SCALAR_NODE) {
+                snprintf(out, size, "%s", (char *)v->data.scalar.value);
+                found = 1;
+            }
+        }
+        yaml_document_delete(&doc);
+    }
+    yaml_parser_delete(&p);
+    fclose(f);
+    return found;
+}
+
+static const char *const SCENARIOS[] = {"hand_cross", "twist", "pick"};
+
+START_TEST(test_benchmark_collides_without_constraints)
+{
+    char dir[256], args[1024], log[512], v[64];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan scenarios/%s.yaml --no-collision -q -o '%s/out'", SCENARIOS[_i],
+             dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    strcat(dir, "/out");
+    ck_assert(report_value(dir, "status", v, sizeof v));
+    ck_assert_str_eq(v, "not_certified");
+    ck_assert(report_value(dir, "min_clearance_m", v, sizeof v));
+    ck_assert_msg(strtod(v, NULL) < 0.0, "%s: clearance %s should be negative", SCENARIOS[_i], v);
+    ck_assert(exists(dir, "trajectory.json"));
+    ck_assert(exists(dir, "trajectory.csv"));
+    ck_assert(exists(dir, "distance.svg"));
+    ck_assert_msg(!exists(dir, "trajectory.pos"), "no .pos for an uncertified plan");
+}
+END_TEST
+
+START_TEST(test_benchmark_certified_with_constraints)
+{
+    char dir[256], out[300], args[1024], log[512], v[64], path[600];
+    PlnTable table;
+    char err[512];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan scenarios/%s.yaml -q -o '%s'", SCENARIOS[_i], out);
+    ck_assert_msg(hrpplan(args, log) == 0, "%s was not certified (see %s)", SCENARIOS[_i], log);
+    ck_assert(report_value(out, "status", v, sizeof v));
+    ck_assert_str_eq(v, "certified");
+    ck_assert(report_value(out, "min_clearance_m", v, sizeof v));
+    ck_assert(strtod(v, NULL) >= 0.0);
+    ck_assert(report_value(out, "max_velocity_violation", v, sizeof v));
+    ck_assert(strtod(v, NULL) <= 1e-5);
+    ck_assert(exists(out, "trajectory.pos"));
+    /* the .pos is HRP-2's: 30 joints, one line per 5 ms, the last at the end time */
+    snprintf(path, sizeof path, "%s/trajectory.pos", out);
+    ck_assert_msg(pln_table_read(path, &table, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(table.n_joints, 30);
+    ck_assert(table.t[0] == 0.0);
+    ck_assert(table.t[table.n_rows - 1] == 6.0);
+    ck_assert_int_eq(table.n_rows, 1201);
+    for (int r = 1; r + 1 < table.n_rows; ++r) ck_assert(fabs(table.t[r] - table.t[r - 1] - 0.005) < 1e-12);
+    pln_table_destroy(&table);
+
+    /* check re-certifies each format */
+    snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.json'", SCENARIOS[_i], out);
+    ck_assert_msg(hrpplan(args, log) == 0, "check of the json failed, see %s", log);
+    snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.pos'", SCENARIOS[_i], out);
+    ck_assert_msg(hrpplan(args, log) == 0, "check of the pos failed, see %s", log);
+    snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.csv'", SCENARIOS[_i], out);
+    ck_assert_msg(hrpplan(args, log) == 0, "check of the csv failed, see %s", log);
+}
+END_TEST
+
+START_TEST(test_check_finds_the_collision)
+{
+    /* the plan without constraints, checked against the scenario: exit 3 */
+    char dir[256], args[1024], log[512];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan scenarios/hand_cross.yaml --no-collision -q -o '%s'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    snprintf(args, sizeof args, "check scenarios/hand_cross.yaml '%s/trajectory.json'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    snprintf(args, sizeof args, "check scenarios/hand_cross.yaml '%s/trajectory.csv'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+}
+END_TEST
+
+START_TEST(test_bad_input_exits_2)
+{
+    char dir[256], path[512], args[1024], log[512], text[2048];
+    FILE *f;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    /* an unknown joint in a scenario */
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    f = fopen(path, "w");
+    fprintf(f, "name: bad\nrobot: %s/robots/hrp2.yaml\nduration: 2\njoints: [RARM_JOINT9]\n",
+            getcwd(text, sizeof text));
+    fclose(f);
+    snprintf(args, sizeof args, "plan '%s' -o '%s/out'", path, dir);
+    ck_assert_int_eq(hrpplan(args, log), 2);
+    ck_assert_int_eq(ckutil_read_file(log, text, sizeof text) > 0, 1);
+    ck_assert_msg(strstr(text, "bad.yaml:4:") && strstr(text, "unknown joint 'RARM_JOINT9'"), "%s", text);
+    /* a trajectory of another robot shape */
+    snprintf(path, sizeof path, "%s/short.pos", dir);
+    f = fopen(path, "w");
+    fputs("0 0.1 0.2\n0.005 0.1 0.2\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "check scenarios/hand_cross.yaml '%s'", path);
+    ck_assert_int_eq(hrpplan(args, log), 2);
+    ckutil_read_file(log, text, sizeof text);
+    ck_assert_msg(strstr(text, "short.pos") && strstr(text, "2 joint columns"), "%s", text);
+}
+END_TEST
+
+Suite *pln_plan_suite(void)
+{
+    Suite *s = suite_create("pln_plan");
+    TCase *tc = tcase_create("benchmarks");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_benchmark_collides_without_constraints, 0, 3);
+    tcase_add_loop_test(tc, test_benchmark_certified_with_constraints, 0, 3);
+    tcase_add_test(tc, test_check_finds_the_collision);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("errors");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_bad_input_exits_2);
+    suite_add_tcase(s, tc);
+    return s;
+}
