@@ -439,42 +439,49 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
     dst_ellipsoid_pair_init(&pair, e1, e2, n);
     st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
 
-    /* outputs at the final u (eq. 6, 8 in the polynomial form, eq. 30):
-       x = (1 - u) d w = R2 diag(r2) zt / sqrt(At),  d = det / ((1 - u) sqrt(At)) */
+    /* outputs from the final u through the support functions, eq. (30)-(32): the contact
+       direction w ~ R2 diag(r2) zt (eq. 6-7) gives e1's outward normal N ~ E1 w (eq. 4);
+       then d = (h1(N) + h2(N)) / (N . n) with h_i(N) = |diag(r_i) R_i^T N|, which equals
+       eq. (8) at the exact root, is never below the true d (so gap is conservative) and
+       errs only quadratically in the error of N; the contact is e1's support point
+       x = c1 + E1^-1 N / h1(N), on e1 with normal N exactly. */
     {
-        double zt[3], At, det, sa, vp[7], up[7];
-        const double v = 1.0 - u;
+        double zt[3], wv[3], p1[3], s1[3], s2[3], h1, h2, den;
+        const double *R1 = e1->rot, *R2 = e2->rot;
         ztilde(&pair, u, zt);
-        powers(u, vp, up);
-        At = pair.alpha[0] * vp[4] + pair.alpha[1] * vp[3] * up[1] + pair.alpha[2] * vp[2] * up[2] +
-             pair.alpha[3] * vp[1] * up[3] + pair.alpha[4] * up[4];
-        det = pair.dc[0] * v * v * v + pair.dc[1] * v * v * u + pair.dc[2] * v * u * u +
-              pair.dc[3] * u * u * u;
-        sa = sqrt(At);
+        for (int b = 0; b < 3; ++b) zt[b] *= e2->radii[b];
+        for (int a = 0; a < 3; ++a) wv[a] = R2[3 * a] * zt[0] + R2[3 * a + 1] * zt[1] + R2[3 * a + 2] * zt[2];
+        /* p1 = diag(r1^-2) R1^T w, N = R1 p1 / |p1| (|R1 p1| = |p1|) */
+        for (int b = 0; b < 3; ++b)
+            p1[b] = (R1[b] * wv[0] + R1[3 + b] * wv[1] + R1[6 + b] * wv[2]) / (e1->radii[b] * e1->radii[b]);
+        gl = sqrt(dot3(p1, p1));
+        for (int b = 0; b < 3; ++b) s1[b] = p1[b] / gl;
+        for (int a = 0; a < 3; ++a) g[a] = R1[3 * a] * s1[0] + R1[3 * a + 1] * s1[1] + R1[3 * a + 2] * s1[2];
+        /* support functions h_i(N) = |diag(r_i) R_i^T N|; R1^T N = s1 */
+        for (int b = 0; b < 3; ++b) {
+            s2[b] = (R2[b] * g[0] + R2[3 + b] * g[1] + R2[6 + b] * g[2]) * e2->radii[b];
+            w[b] = s1[b] * e1->radii[b];
+        }
+        h1 = sqrt(dot3(w, w));
+        h2 = sqrt(dot3(s2, s2));
+        den = dot3(g, n);
         memset(out, 0, sizeof *out);
         out->status = st;
         out->u = u;
         out->iterations = iters;
         out->evaluations = evals;
-        out->d = det / (v * sa);
-        for (int b = 0; b < 3; ++b) zt[b] *= e2->radii[b] / sa;
+        /* widened by a few ulps so that the upper bound survives rounding */
+        out->d = (h1 + h2) / den * (1.0 + DST_ELLIPSOID_D_WIDEN);
+        for (int b = 0; b < 3; ++b) x[b] = s1[b] * e1->radii[b] * e1->radii[b] / h1;
         for (int a = 0; a < 3; ++a) {
-            x[a] = e2->rot[3 * a] * zt[0] + e2->rot[3 * a + 1] * zt[1] + e2->rot[3 * a + 2] * zt[2];
-            out->contact[a] = e1->centre[a] + x[a];
+            out->contact[a] = e1->centre[a] + R1[3 * a] * x[0] + R1[3 * a + 1] * x[1] + R1[3 * a + 2] * x[2];
             out->dir[a] = n[a];
+            out->normal[a] = g[a];
         }
+        if (!(den > 0.0)) gl = NAN;
     }
     out->gap = (e2->centre[0] - e1->centre[0]) * n[0] + (e2->centre[1] - e1->centre[1]) * n[1] +
                (e2->centre[2] - e1->centre[2]) * n[2] - out->d;
-    /* normal: E1 x = R1 diag(r1^-2) R1^T x (eq. 4), normalised */
-    for (int b = 0; b < 3; ++b) {
-        const double y = (e1->rot[b] * x[0] + e1->rot[3 + b] * x[1] + e1->rot[6 + b] * x[2]) /
-                         (e1->radii[b] * e1->radii[b]);
-        w[b] = y;
-    }
-    for (int a = 0; a < 3; ++a) g[a] = e1->rot[3 * a] * w[0] + e1->rot[3 * a + 1] * w[1] + e1->rot[3 * a + 2] * w[2];
-    gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    for (int a = 0; a < 3; ++a) out->normal[a] = g[a] / gl;
     if (!isfinite(out->d) || !isfinite(gl) || !(gl > 0.0)) {
         /* cannot happen for valid input; never hand back NaN silently */
         memset(out, 0, sizeof *out);
