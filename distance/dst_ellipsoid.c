@@ -128,6 +128,7 @@ void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
             const double rel = R2[a] * R1[b] + R2[3 + a] * R1[3 + b] + R2[6 + a] * R1[6 + b];
             G[a][b] = e2->radii[a] * rel * i1[b];
         }
+    for (int b = 0; b < 3; ++b) pair->inv_r1[b] = i1[b];
     /* K = G G^T, upper triangle */
     pair->K[0] = G[0][0] * G[0][0] + G[0][1] * G[0][1] + G[0][2] * G[0][2];
     pair->K[1] = G[0][0] * G[1][0] + G[0][1] * G[1][1] + G[0][2] * G[1][2];
@@ -139,8 +140,16 @@ void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
         pair->m[a] = (R2[a] * n[0] + R2[3 + a] * n[1] + R2[6 + a] * n[2]) * i2[a];
         pair->n[a] = n[a];
     }
-    pair->r_min = fmin(fmin(fmin(e1->radii[0], e1->radii[1]), fmin(e1->radii[2], e2->radii[0])),
-                       fmin(e2->radii[1], e2->radii[2]));
+    {
+        /* radii are validated positive and finite: plain comparisons suffice */
+        double r = e1->radii[0];
+        r = e1->radii[1] < r ? e1->radii[1] : r;
+        r = e1->radii[2] < r ? e1->radii[2] : r;
+        r = e2->radii[0] < r ? e2->radii[0] : r;
+        r = e2->radii[1] < r ? e2->radii[1] : r;
+        r = e2->radii[2] < r ? e2->radii[2] : r;
+        pair->r_min = r;
+    }
     poly_init(pair);
 }
 
@@ -453,9 +462,12 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
         for (int a = 0; a < 3; ++a) wv[a] = R2[3 * a] * zt[0] + R2[3 * a + 1] * zt[1] + R2[3 * a + 2] * zt[2];
         /* p1 = diag(r1^-2) R1^T w, N = R1 p1 / |p1| (|R1 p1| = |p1|) */
         for (int b = 0; b < 3; ++b)
-            p1[b] = (R1[b] * wv[0] + R1[3 + b] * wv[1] + R1[6 + b] * wv[2]) / (e1->radii[b] * e1->radii[b]);
+            p1[b] = (R1[b] * wv[0] + R1[3 + b] * wv[1] + R1[6 + b] * wv[2]) * pair.inv_r1[b] * pair.inv_r1[b];
         gl = sqrt(dot3(p1, p1));
-        for (int b = 0; b < 3; ++b) s1[b] = p1[b] / gl;
+        {
+            const double igl = 1.0 / gl;
+            for (int b = 0; b < 3; ++b) s1[b] = p1[b] * igl;
+        }
         for (int a = 0; a < 3; ++a) g[a] = R1[3 * a] * s1[0] + R1[3 * a + 1] * s1[1] + R1[3 * a + 2] * s1[2];
         /* support functions h_i(N) = |diag(r_i) R_i^T N|; R1^T N = s1 */
         for (int b = 0; b < 3; ++b) {
