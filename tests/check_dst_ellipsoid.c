@@ -512,6 +512,43 @@ START_TEST(test_iteration_limit_reported)
 }
 END_TEST
 
+START_TEST(test_solver_iteration_counts_fig3)
+{
+    /* Fig. 3 setting (gamma 5, Gamma 3, rule 12 with 1e-8): the paper reports means
+       9.5 / 5.4 / 5.1 and maxima 81 / 12 / 15 for fixed point / Steffensen / hybrid.
+       Bands wide enough for 2000 samples, narrow enough to catch a solver that is
+       silently another one (Steffensen without its acceleration, Newton without f'). */
+    Rng r = {333};
+    double sum[3] = {0, 0, 0};
+    int mx[3] = {0, 0, 0};
+    const int n = 2000;
+    for (int trial = 0; trial < n; ++trial) {
+        DstEllipsoid e1, e2;
+        double dir[3];
+        random_ellipsoid(&r, 5.0, 3.0, &e1);
+        random_ellipsoid(&r, 5.0, 3.0, &e2);
+        random_unit(&r, dir);
+        for (int s = 0; s < 3; ++s) {
+            DstEllipsoidOptions o = dst_ellipsoid_options_default();
+            DstEllipsoidResult res;
+            o.solver = (DstEllipsoidSolver)s;
+            ck_assert_int_eq(dst_ellipsoid_approach_along(&e1, &e2, dir, &o, &res), DST_OK);
+            sum[s] += res.iterations;
+            if (res.iterations > mx[s]) mx[s] = res.iterations;
+            ck_assert_int_eq(res.evaluations, s == DST_ELLIPSOID_STEFFENSEN ? 2 * res.iterations : res.iterations);
+        }
+    }
+    ck_assert_msg(sum[DST_ELLIPSOID_HYBRID] / n > 4.0 && sum[DST_ELLIPSOID_HYBRID] / n < 6.0,
+                  "hybrid mean %g", sum[DST_ELLIPSOID_HYBRID] / n);
+    ck_assert_int_le(mx[DST_ELLIPSOID_HYBRID], 20);
+    ck_assert_msg(sum[DST_ELLIPSOID_FIXED_POINT] / n > 8.0 && sum[DST_ELLIPSOID_FIXED_POINT] / n < 11.0,
+                  "fixed point mean %g", sum[DST_ELLIPSOID_FIXED_POINT] / n);
+    ck_assert_msg(sum[DST_ELLIPSOID_STEFFENSEN] / n < 0.5 * sum[DST_ELLIPSOID_FIXED_POINT] / n,
+                  "steffensen mean %g", sum[DST_ELLIPSOID_STEFFENSEN] / n);
+    ck_assert_int_le(mx[DST_ELLIPSOID_STEFFENSEN], 12);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ extreme ratios */
 
 START_TEST(test_extreme_ratios_converge)
@@ -573,6 +610,7 @@ Suite *dst_ellipsoid_suite(void)
     tc = tcase_create("stopping");
     tcase_add_test(tc, test_stopping_rule_13);
     tcase_add_test(tc, test_iteration_limit_reported);
+    tcase_add_test(tc, test_solver_iteration_counts_fig3);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 
