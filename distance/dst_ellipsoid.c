@@ -3,6 +3,7 @@
  * the scaled-frame form of eq. 14-19 is derived in docs/math/ellipsoid.md). */
 #include "dst_ellipsoid.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -128,7 +129,12 @@ void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
             const double rel = R2[a] * R1[b] + R2[3 + a] * R1[3 + b] + R2[6 + a] * R1[6 + b];
             G[a][b] = e2->radii[a] * rel * i1[b];
         }
-    for (int b = 0; b < 3; ++b) pair->inv_r1[b] = i1[b];
+    pair->r2_sum = e2->radii[0] + e2->radii[1] + e2->radii[2];
+    for (int a = 0; a < 3; ++a) {
+        pair->inv_r1[a] = i1[a];
+        for (int b = 0; b < 3; ++b) pair->G[3 * a + b] = G[a][b];
+        pair->nu[a] = (R1[a] * n[0] + R1[3 + a] * n[1] + R1[6 + a] * n[2]) * i1[a];
+    }
     /* K = G G^T, upper triangle */
     pair->K[0] = G[0][0] * G[0][0] + G[0][1] * G[0][1] + G[0][2] * G[0][2];
     pair->K[1] = G[0][0] * G[1][0] + G[0][1] * G[1][1] + G[0][2] * G[1][2];
@@ -200,26 +206,19 @@ void dst_ellipsoid_eval(const DstEllipsoidPair *pair, double u, int want_fprime,
     }
 }
 
-/* powers: vp[i] = v^i, up[i] = u^i, i = 0..6 */
+/* powers: vp[i] = v^i, up[i] = u^i, i = 0..6 (test path only) */
 static void powers(double u, double *vp, double *up)
 {
     const double v = 1.0 - u;
     vp[0] = up[0] = 1.0;
-    vp[1] = v;
-    up[1] = u;
-    vp[2] = v * v;
-    up[2] = u * u;
-    vp[3] = vp[2] * v;
-    up[3] = up[2] * u;
-    vp[4] = vp[2] * vp[2];
-    up[4] = up[2] * up[2];
-    vp[5] = vp[4] * v;
-    up[5] = up[4] * u;
-    vp[6] = vp[3] * vp[3];
-    up[6] = up[3] * up[3];
+    for (int i = 1; i <= 6; ++i) {
+        vp[i] = vp[i - 1] * v;
+        up[i] = up[i - 1] * u;
+    }
 }
 
-/* f and f' from the polynomial form: f = Ft / det^2, f' = (Ft' det - 2 Ft det') / det^3. */
+/* f and f' from the polynomial form, term by term (the reference for the grouped
+ * evaluation below): f = Ft / det^2, f' = (Ft' det - 2 Ft det') / det^3. */
 void dst_ellipsoid_eval_poly(const DstEllipsoidPair *pair, double u, double *f, double *fprime)
 {
     double vp[7], up[7], F = 0.0, dF = 0.0, D = 0.0, dD = 0.0;
@@ -232,21 +231,47 @@ void dst_ellipsoid_eval_poly(const DstEllipsoidPair *pair, double u, double *f, 
     *fprime = (dF * D - 2.0 * F * dD) / (D * D * D);
 }
 
-/* Newton step of the hybrid on f (eq. 10-11) from the polynomial form:
+/* Grouped evaluation of the homogeneous forms (Estrin-like, short dependency chains):
+ * with q0 = v^2, q1 = v u, q2 = u^2,
+ *   sextic  sum c_k v^(6-k) u^k = v^4 (c0 q0 + c1 q1 + c2 q2) + v u^3 (c3 q0 + c4 q1 + c5 q2) + c6 u^6,
+ *   quintic sum e_j v^(5-j) u^j = v^3 (e0 q0 + e1 q1 + e2 q2) + u^3 (e3 q0 + e4 q1 + e5 q2),
+ *   quartic sum a_k v^(4-k) u^k = v^2 (a0 q0 + a1 q1 + a2 q2) + u^3 (a3 v + a4 u),
+ *   cubic   sum d_k v^(3-k) u^k = v (d0 q0 + d1 q1) + u^2 (d2 v + d3 u). */
+typedef struct Monos { double v, u, q0, q1, q2, v3, u3, v4, vu3, u6; } Monos;
+
+static void monos(double u, Monos *m)
+{
+    m->u = u;
+    m->v = 1.0 - u;
+    m->q0 = m->v * m->v;
+    m->q1 = m->v * u;
+    m->q2 = u * u;
+    m->v3 = m->q0 * m->v;
+    m->u3 = m->q2 * u;
+    m->v4 = m->q0 * m->q0;
+    m->vu3 = m->q1 * m->q2;
+    m->u6 = m->u3 * m->u3;
+}
+
+static double quartic(const double *a, const Monos *m)
+{
+    return m->q0 * (a[0] * m->q0 + a[1] * m->q1 + a[2] * m->q2) + m->u3 * (a[3] * m->v + a[4] * m->u);
+}
+
+/* Newton step of the hybrid on f (eq. 10-11) from the polynomial form (eq. 29):
  * -f/f' = -Ft det / (Ft' det - 2 Ft det'), one division. Returns Ft (same sign as f);
  * the step is NaN or infinite when the denominator vanishes, so the caller bisects. */
 static double newton_step(const DstEllipsoidPair *pair, double u, double *step)
 {
-    double vp[7], up[7], F, dF, D, dD;
-    powers(u, vp, up);
-    F = pair->c[0] * vp[6] + pair->c[1] * vp[5] * up[1] + pair->c[2] * vp[4] * up[2] +
-        pair->c[3] * vp[3] * up[3] + pair->c[4] * vp[2] * up[4] + pair->c[5] * vp[1] * up[5] +
-        pair->c[6] * up[6];
-    dF = pair->e[0] * vp[5] + pair->e[1] * vp[4] * up[1] + pair->e[2] * vp[3] * up[2] +
-         pair->e[3] * vp[2] * up[3] + pair->e[4] * vp[1] * up[4] + pair->e[5] * up[5];
-    D = pair->dc[0] * vp[3] + pair->dc[1] * vp[2] * up[1] + pair->dc[2] * vp[1] * up[2] +
-        pair->dc[3] * up[3];
-    dD = pair->g[0] * vp[2] + pair->g[1] * vp[1] * up[1] + pair->g[2] * up[2];
+    const double *c = pair->c, *e = pair->e, *dc = pair->dc, *g = pair->g;
+    Monos m;
+    double F, dF, D, dD;
+    monos(u, &m);
+    F = m.v4 * (c[0] * m.q0 + c[1] * m.q1 + c[2] * m.q2) + m.vu3 * (c[3] * m.q0 + c[4] * m.q1 + c[5] * m.q2) +
+        c[6] * m.u6;
+    dF = m.v3 * (e[0] * m.q0 + e[1] * m.q1 + e[2] * m.q2) + m.u3 * (e[3] * m.q0 + e[4] * m.q1 + e[5] * m.q2);
+    D = m.v * (dc[0] * m.q0 + dc[1] * m.q1) + m.q2 * (dc[2] * m.v + dc[3] * m.u);
+    dD = g[0] * m.q0 + g[1] * m.q1 + g[2] * m.q2;
     *step = -F * D / (dF * D - 2.0 * F * dD);
     return F;
 }
@@ -254,12 +279,10 @@ static double newton_step(const DstEllipsoidPair *pair, double u, double *step)
 /* At and Bt at u (quartics, eq. 27). */
 static void quartics(const DstEllipsoidPair *pair, double u, double *At, double *Bt)
 {
-    double vp[7], up[7];
-    powers(u, vp, up);
-    *At = pair->alpha[0] * vp[4] + pair->alpha[1] * vp[3] * up[1] + pair->alpha[2] * vp[2] * up[2] +
-          pair->alpha[3] * vp[1] * up[3] + pair->alpha[4] * up[4];
-    *Bt = pair->beta[0] * vp[4] + pair->beta[1] * vp[3] * up[1] + pair->beta[2] * vp[2] * up[2] +
-          pair->beta[3] * vp[1] * up[3] + pair->beta[4] * up[4];
+    Monos m;
+    monos(u, &m);
+    *At = quartic(pair->alpha, &m);
+    *Bt = quartic(pair->beta, &m);
 }
 
 /* fixed-point map of eq. (8)-(9): (1 - u) sqrt(A) = u sqrt(B)  <=>  u = g(u) with
@@ -419,7 +442,7 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
     DstEllipsoidOptions defaults;
     DstEllipsoidPair pair;
     const char *why;
-    double n[3], len, u, w[3], x[3], g[3], gl;
+    double n[3], len, u, gl;
     int iters, evals;
     DstStatus st;
 
@@ -448,49 +471,55 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
     dst_ellipsoid_pair_init(&pair, e1, e2, n);
     st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
 
-    /* outputs from the final u through the support functions, eq. (30)-(32): the contact
-       direction w ~ R2 diag(r2) zt (eq. 6-7) gives e1's outward normal N ~ E1 w (eq. 4);
-       then d = (h1(N) + h2(N)) / (N . n) with h_i(N) = |diag(r_i) R_i^T N|, which equals
-       eq. (8) at the exact root, is never below the true d (so gap is conservative) and
+    /* outputs from the final u through the support functions, eq. (30)-(33). The contact
+       direction w ~ R2 diag(r2) zt (eq. 6-7) gives e1's outward normal
+       N ~ E1 w = R1 diag(1/r1) q with q = G^T zt (eq. 30); then
+       d = (h1(N) + h2(N)) / (N . n), h_i(N) = |diag(r_i) R_i^T N| (eq. 31), equals eq. (8)
+       at the exact root, is never below the true d for any N (so gap is conservative) and
        errs only quadratically in the error of N; the contact is e1's support point
-       x = c1 + E1^-1 N / h1(N), on e1 with normal N exactly. */
+       x = c1 + R1 diag(r1) s / |s|, s = diag(r1) R1^T N (eq. 32), on e1 with normal N.
+       h2(N) = |G q| and N . n = nu . q hold as products, without orthonormality. */
     {
-        double zt[3], wv[3], p1[3], s1[3], s2[3], h1, h2, den;
-        const double *R1 = e1->rot, *R2 = e2->rot;
+        double zt[3], q[3], p[3], N[3], sv[3], gq[3], h1, h2, den, nl, t1 = 0.0;
+        const double *R1 = e1->rot, *G = pair.G;
+        const double ulp = DST_ELLIPSOID_ROUND_ULPS * DBL_EPSILON;
         ztilde(&pair, u, zt);
-        for (int b = 0; b < 3; ++b) zt[b] *= e2->radii[b];
-        for (int a = 0; a < 3; ++a) wv[a] = R2[3 * a] * zt[0] + R2[3 * a + 1] * zt[1] + R2[3 * a + 2] * zt[2];
-        /* p1 = diag(r1^-2) R1^T w, N = R1 p1 / |p1| (|R1 p1| = |p1|) */
-        for (int b = 0; b < 3; ++b)
-            p1[b] = (R1[b] * wv[0] + R1[3 + b] * wv[1] + R1[6 + b] * wv[2]) * pair.inv_r1[b] * pair.inv_r1[b];
-        gl = sqrt(dot3(p1, p1));
-        {
-            const double igl = 1.0 / gl;
-            for (int b = 0; b < 3; ++b) s1[b] = p1[b] * igl;
-        }
-        for (int a = 0; a < 3; ++a) g[a] = R1[3 * a] * s1[0] + R1[3 * a + 1] * s1[1] + R1[3 * a + 2] * s1[2];
-        /* support functions h_i(N) = |diag(r_i) R_i^T N|; R1^T N = s1 */
         for (int b = 0; b < 3; ++b) {
-            s2[b] = (R2[b] * g[0] + R2[3 + b] * g[1] + R2[6 + b] * g[2]) * e2->radii[b];
-            w[b] = s1[b] * e1->radii[b];
+            q[b] = G[b] * zt[0] + G[3 + b] * zt[1] + G[6 + b] * zt[2];
+            p[b] = q[b] * pair.inv_r1[b];
+            t1 += fabs(p[b]);
         }
-        h1 = sqrt(dot3(w, w));
-        h2 = sqrt(dot3(s2, s2));
-        den = dot3(g, n);
+        for (int a = 0; a < 3; ++a) {
+            N[a] = R1[3 * a] * p[0] + R1[3 * a + 1] * p[1] + R1[3 * a + 2] * p[2];
+            gq[a] = G[3 * a] * q[0] + G[3 * a + 1] * q[1] + G[3 * a + 2] * q[2];
+        }
+        for (int b = 0; b < 3; ++b) sv[b] = e1->radii[b] * (R1[b] * N[0] + R1[3 + b] * N[1] + R1[6 + b] * N[2]);
+        h1 = sqrt(dot3(sv, sv));
+        h2 = sqrt(dot3(gq, gq));
+        den = dot3(pair.nu, q);
         memset(out, 0, sizeof *out);
         out->status = st;
         out->u = u;
         out->iterations = iters;
         out->evaluations = evals;
-        /* widened by a few ulps so that the upper bound survives rounding */
-        out->d = (h1 + h2) / den * (1.0 + DST_ELLIPSOID_D_WIDEN);
-        for (int b = 0; b < 3; ++b) x[b] = s1[b] * e1->radii[b] * e1->radii[b] / h1;
-        for (int a = 0; a < 3; ++a) {
-            out->contact[a] = e1->centre[a] + R1[3 * a] * x[0] + R1[3 * a + 1] * x[1] + R1[3 * a + 2] * x[2];
-            out->dir[a] = n[a];
-            out->normal[a] = g[a];
+        /* rounded upwards (eq. 31b): each term is a short sum of products of numbers
+           bounded by r_i |p|_1 (entries of rotations are <= 1 in magnitude), so
+           ulp * r_sum_i * |p|_1 bounds its rounding and that of G, nu and N */
+        {
+            const double e_h1 = ulp * (e1->radii[0] + e1->radii[1] + e1->radii[2]) * t1;
+            const double e_h2 = ulp * pair.r2_sum * t1;
+            const double e_den = ulp * t1;
+            out->d = (h1 + e_h1 + h2 + e_h2) / (den - e_den) * (1.0 + ulp);
+            if (!(den > e_den)) out->d = NAN;
         }
-        if (!(den > 0.0)) gl = NAN;
+        nl = sqrt(dot3(N, N));
+        for (int b = 0; b < 3; ++b) sv[b] *= e1->radii[b] / h1;
+        for (int a = 0; a < 3; ++a) {
+            out->contact[a] = e1->centre[a] + R1[3 * a] * sv[0] + R1[3 * a + 1] * sv[1] + R1[3 * a + 2] * sv[2];
+            out->normal[a] = N[a] / nl;
+            out->dir[a] = n[a];
+        }
+        gl = nl;
     }
     out->gap = (e2->centre[0] - e1->centre[0]) * n[0] + (e2->centre[1] - e1->centre[1]) * n[1] +
                (e2->centre[2] - e1->centre[2]) * n[2] - out->d;

@@ -27,10 +27,11 @@
 #define DST_ELLIPSOID_DEFAULT_MAX_ITER 100
 #define DST_ELLIPSOID_DEFAULT_U0 0.5
 
-/* Relative widening of the ellipsoid closest-approach distance d = (h1 + h2) / (N . n)
- * (docs/math/ellipsoid.md eq. 31): covers the dozen roundings of the expression so that
- * d stays an upper bound of the exact distance and the reported gap a lower bound. */
-#define DST_ELLIPSOID_D_WIDEN 1e-14
+/* Rounding allowance, in units of DBL_EPSILON, of each term of the ellipsoid distance
+ * d = (h1 + h2) / (N . n) (docs/math/ellipsoid.md eq. 31): every term carries at most a
+ * handful of roundings (G, the products, the square roots); 16 covers them with room, so
+ * that d stays an upper bound of the exact distance and the reported gap a lower bound. */
+#define DST_ELLIPSOID_ROUND_ULPS 16.0
 
 /* Largest accepted deviation |R^T R - I| (entrywise, dimensionless) of a rotation
  * matrix given through the API: a few thousand ulps, enough for products of many
