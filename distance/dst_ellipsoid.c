@@ -471,7 +471,7 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
     dst_ellipsoid_pair_init(&pair, e1, e2, n);
     st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
 
-    /* outputs from the final u through the support functions, eq. (30)-(33). The contact
+    /* outputs from the final u through the support functions, eq. (30)-(32). The contact
        direction w ~ R2 diag(r2) zt (eq. 6-7) gives e1's outward normal
        N ~ E1 w = R1 diag(1/r1) q with q = G^T zt (eq. 30); then
        d = (h1(N) + h2(N)) / (N . n), h_i(N) = |diag(r_i) R_i^T N| (eq. 31), equals eq. (8)
