@@ -69,7 +69,7 @@ static double dot3(const double *a, const double *b)
 static void poly_init(DstEllipsoidPair *pair)
 {
     const double *K = pair->K, *m = pair->m;
-    double adj[6], km[3], k2m[3], b[3][3], trk, tradj, detk;
+    double adj[6], km[3], k2m[3], b[2][3], trk, tradj, detk; /* b[1] used */
     adj[0] = K[3] * K[5] - K[4] * K[4];
     adj[1] = K[2] * K[4] - K[1] * K[5];
     adj[2] = K[1] * K[4] - K[2] * K[3];
@@ -84,34 +84,58 @@ static void poly_init(DstEllipsoidPair *pair)
     for (int i = 0; i < 3; ++i) {
         pair->a[0][i] = m[i];
         pair->a[1][i] = trk * m[i] - km[i];
-        b[0][i] = km[i];
         b[1][i] = trk * km[i] - k2m[i];
-        b[2][i] = detk * m[i];
     }
     sym_mul(adj, m, pair->a[2]);
     pair->dc[0] = 1.0;
     pair->dc[1] = trk;
     pair->dc[2] = tradj;
     pair->dc[3] = detk;
-    /* Cauchy products of the coefficient vectors */
-    for (int k = 0; k <= 4; ++k) {
-        double al = 0.0, be = 0.0;
-        for (int i = 0; i <= 2; ++i) {
-            const int j = k - i;
-            if (j < 0 || j > 2) continue;
-            al += dot3(pair->a[i], b[j]);
-            be += dot3(b[i], b[j]);
-        }
-        pair->alpha[k] = al;
-        pair->beta[k] = be;
+    /* Cauchy products of the coefficient vectors; b2 = det K m turns every product with
+       b2 into a product with m. Kept in registers: storing and reloading the
+       coefficients would stall on store forwarding. */
+    {
+        const double *a1 = pair->a[1], *a2 = pair->a[2], *b1 = b[1];
+        const double mm = dot3(m, m), mkm = dot3(m, km), mb1 = dot3(m, b1);
+        const double a1m = dot3(a1, m), a1km = dot3(a1, km), a1b1 = dot3(a1, b1);
+        const double a2m = dot3(a2, m), a2km = dot3(a2, km), a2b1 = dot3(a2, b1);
+        const double kmkm = dot3(km, km), kmb1 = dot3(km, b1), b1b1 = dot3(b1, b1);
+        const double al0 = mkm, al1 = mb1 + a1km, al2 = detk * mm + a1b1 + a2km;
+        const double al3 = detk * a1m + a2b1, al4 = detk * a2m;
+        const double be0 = kmkm, be1 = 2.0 * kmb1, be2 = 2.0 * detk * mkm + b1b1;
+        const double be3 = 2.0 * detk * mb1, be4 = detk * detk * mm;
+        /* Ft = v^2 At - u^2 Bt */
+        const double c0 = al0, c1 = al1, c2 = al2 - be0, c3 = al3 - be1, c4 = al4 - be2;
+        const double c5 = -be3, c6 = -be4;
+        pair->alpha[0] = al0;
+        pair->alpha[1] = al1;
+        pair->alpha[2] = al2;
+        pair->alpha[3] = al3;
+        pair->alpha[4] = al4;
+        pair->beta[0] = be0;
+        pair->beta[1] = be1;
+        pair->beta[2] = be2;
+        pair->beta[3] = be3;
+        pair->beta[4] = be4;
+        pair->c[0] = c0;
+        pair->c[1] = c1;
+        pair->c[2] = c2;
+        pair->c[3] = c3;
+        pair->c[4] = c4;
+        pair->c[5] = c5;
+        pair->c[6] = c6;
+        /* d/du of sum c_k v^(n-k) u^k with v = 1 - u: the coefficient of v^(n-1-j) u^j
+           is (j + 1) c_{j+1} - (n - j) c_j */
+        pair->e[0] = c1 - 6.0 * c0;
+        pair->e[1] = 2.0 * c2 - 5.0 * c1;
+        pair->e[2] = 3.0 * c3 - 4.0 * c2;
+        pair->e[3] = 4.0 * c4 - 3.0 * c3;
+        pair->e[4] = 5.0 * c5 - 2.0 * c4;
+        pair->e[5] = 6.0 * c6 - c5;
+        pair->g[0] = trk - 3.0;
+        pair->g[1] = 2.0 * tradj - 2.0 * trk;
+        pair->g[2] = 3.0 * detk - tradj;
     }
-    /* Ft = v^2 At - u^2 Bt */
-    for (int k = 0; k <= 6; ++k)
-        pair->c[k] = (k <= 4 ? pair->alpha[k] : 0.0) - (k >= 2 ? pair->beta[k - 2] : 0.0);
-    /* d/du of sum c_k v^(n-k) u^k with v = 1 - u: coefficient of v^(n-1-j) u^j is
-       (j + 1) c_{j+1} - (n - j) c_j */
-    for (int j = 0; j <= 5; ++j) pair->e[j] = (j + 1) * pair->c[j + 1] - (6 - j) * pair->c[j];
-    for (int j = 0; j <= 2; ++j) pair->g[j] = (j + 1) * pair->dc[j + 1] - (3 - j) * pair->dc[j];
 }
 
 /* Scaled frame of e2, eq. (14)-(16): G = diag(r2) R2^T R1 diag(1/r1), K = G G^T,
