@@ -490,7 +490,10 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
         fail_invalid(out, "ellipsoid direction is zero (coincident centres?)");
         return out->status;
     }
-    for (int a = 0; a < 3; ++a) n[a] = dir[a] / len;
+    {
+        const double il = 1.0 / len;
+        for (int a = 0; a < 3; ++a) n[a] = dir[a] * il;
+    }
 
     dst_ellipsoid_pair_init(&pair, e1, e2, n);
     st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
