@@ -580,6 +580,33 @@ START_TEST(test_extreme_ratios_converge)
     }
     ck_assert_int_lt(worst, DST_ELLIPSOID_DEFAULT_MAX_ITER);
     {
+        /* far beyond the paper's range (axis ratios 1e4 .. 1e8): the hybrid still brackets
+           the root; the fixed point may break down numerically, which must be reported
+           as DST_FAILED with a message, never as NaN */
+        static const double ratios[4] = {1e4, 1e5, 1e6, 1e8};
+        for (int i = 0; i < 4; ++i) {
+            const double g = ratios[i];
+            DstEllipsoid e1 = {{0, 0, 0}, {0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6}, {1, 1 / g, 0.3}};
+            DstEllipsoid e2 = {{1, 2, 0.3}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {2, 1, 1 / g}};
+            for (int sv = 0; sv < 3; ++sv) {
+                DstEllipsoidOptions o = dst_ellipsoid_options_default();
+                DstEllipsoidResult res;
+                DstStatus st;
+                o.solver = (DstEllipsoidSolver)sv;
+                st = dst_ellipsoid_closest_approach(&e1, &e2, &o, &res);
+                if (sv == DST_ELLIPSOID_HYBRID) ck_assert_int_eq(st, DST_OK);
+                if (st == DST_FAILED) {
+                    ck_assert_ptr_nonnull(res.error);
+                    ck_assert(res.d == 0.0);
+                } else {
+                    ck_assert(st == DST_OK || st == DST_ITER_LIMIT);
+                    ck_assert(isfinite(res.d) && res.d > 0.0 && isfinite(res.gap));
+                    for (int k = 0; k < 3; ++k) ck_assert(isfinite(res.contact[k]) && isfinite(res.normal[k]));
+                }
+            }
+        }
+    }
+    {
         /* needle against pancake, axis-aligned and touching along x */
         DstEllipsoid needle = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.0, 1e-3, 1e-3}};
         DstEllipsoid pancake = {{5, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {1e-3, 1.0, 1.0}};
