@@ -1,6 +1,7 @@
 /* dst_ellipsoid.c — closest approach of two ellipsoids along a direction: fixed-point,
  * Steffensen and the root-bracketed Newton-bisection hybrid on f(u) (seed 001, eq. 1-13;
- * the scaled-frame form of eq. 14-19 is derived in docs/math/ellipsoid.md). */
+ * the scaled-frame, polynomial and support-function forms, eq. 14-32, are derived in
+ * docs/math/ellipsoid.md). */
 #include "dst_ellipsoid.h"
 
 #include <float.h>
@@ -69,7 +70,7 @@ static double dot3(const double *a, const double *b)
 static void poly_init(DstEllipsoidPair *pair)
 {
     const double *K = pair->K, *m = pair->m;
-    double adj[6], km[3], k2m[3], b[2][3], trk, tradj, detk; /* b[1] used */
+    double adj[6], km[3], k2m[3], b1v[3], trk, tradj, detk;
     adj[0] = K[3] * K[5] - K[4] * K[4];
     adj[1] = K[2] * K[4] - K[1] * K[5];
     adj[2] = K[1] * K[4] - K[2] * K[3];
@@ -84,7 +85,7 @@ static void poly_init(DstEllipsoidPair *pair)
     for (int i = 0; i < 3; ++i) {
         pair->a[0][i] = m[i];
         pair->a[1][i] = trk * m[i] - km[i];
-        b[1][i] = trk * km[i] - k2m[i];
+        b1v[i] = trk * km[i] - k2m[i];
     }
     sym_mul(adj, m, pair->a[2]);
     pair->dc[0] = 1.0;
@@ -95,7 +96,7 @@ static void poly_init(DstEllipsoidPair *pair)
        b2 into a product with m. Kept in registers: storing and reloading the
        coefficients would stall on store forwarding. */
     {
-        const double *a1 = pair->a[1], *a2 = pair->a[2], *b1 = b[1];
+        const double *a1 = pair->a[1], *a2 = pair->a[2], *b1 = b1v;
         const double mm = dot3(m, m), mkm = dot3(m, km), mb1 = dot3(m, b1);
         const double a1m = dot3(a1, m), a1km = dot3(a1, km), a1b1 = dot3(a1, b1);
         const double a2m = dot3(a2, m), a2km = dot3(a2, km), a2b1 = dot3(a2, b1);
@@ -139,7 +140,8 @@ static void poly_init(DstEllipsoidPair *pair)
 }
 
 /* Scaled frame of e2, eq. (14)-(16): G = diag(r2) R2^T R1 diag(1/r1), K = G G^T,
- * m = diag(1/r2) R2^T n. */
+ * m = diag(1/r2) R2^T n; nu and the rounding scales of eq. (31)-(31b); then the
+ * polynomial coefficients of eq. (24)-(29). */
 void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
                              const DstEllipsoid *e2, const double *n)
 {
