@@ -460,6 +460,102 @@ static DstStatus solve_u(const DstEllipsoidPair *pair, const double *r2,
     return DST_ITER_LIMIT;
 }
 
+/* Support-function evaluation along a world direction v (eq. 31-32). */
+typedef struct SupportEval {
+    double v[3];        /* the direction (world, not normalised) */
+    double d;           /* (h1 + h2) / (v . n) rounded upwards (eq. 31b), NaN if v . n <= 0 */
+    double h1, h2, den; /* h_i(v) = |diag(r_i) R_i^T v|, den = v . n */
+    double s1[3], s2[3];/* support points of e1 and e2 along v, relative to the centres */
+    double residual;    /* |s1 + s2 - (h1 + h2) / den n|: contact points' mismatch, metres */
+} SupportEval;
+
+/* h_i, support points and the upper bound on d for a direction v. Rounding: every term
+ * is a short sum of products of numbers bounded by r_i |v|_1 (rotation entries are at
+ * most 1 in magnitude), so ulp * sum(r_i) * |v|_1 bounds its error (eq. 31b). */
+static void support_eval(const DstEllipsoid *e1, const DstEllipsoid *e2, const double *n,
+                         const double *v, SupportEval *se)
+{
+    const double ulp = DST_ELLIPSOID_ROUND_ULPS * DBL_EPSILON;
+    const double *R1 = e1->rot, *R2 = e2->rot, *r1 = e1->radii, *r2 = e2->radii;
+    double a1[3], a2[3], v1, dd;
+    for (int b = 0; b < 3; ++b) {
+        a1[b] = r1[b] * (R1[b] * v[0] + R1[3 + b] * v[1] + R1[6 + b] * v[2]);
+        a2[b] = r2[b] * (R2[b] * v[0] + R2[3 + b] * v[1] + R2[6 + b] * v[2]);
+        se->v[b] = v[b];
+    }
+    se->h1 = sqrt(dot3(a1, a1));
+    se->h2 = sqrt(dot3(a2, a2));
+    se->den = dot3(v, n);
+    v1 = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+    {
+        const double e_h1 = ulp * (r1[0] + r1[1] + r1[2]) * v1;
+        const double e_h2 = ulp * (r2[0] + r2[1] + r2[2]) * v1;
+        const double e_den = ulp * v1;
+        se->d = se->den > e_den ? (se->h1 + e_h1 + se->h2 + e_h2) / (se->den - e_den) * (1.0 + ulp) : NAN;
+    }
+    /* support points s_i = R_i diag(r_i) a_i / h_i (eq. 32) */
+    for (int b = 0; b < 3; ++b) {
+        a1[b] *= r1[b] / se->h1;
+        a2[b] *= r2[b] / se->h2;
+    }
+    for (int a = 0; a < 3; ++a) {
+        se->s1[a] = R1[3 * a] * a1[0] + R1[3 * a + 1] * a1[1] + R1[3 * a + 2] * a1[2];
+        se->s2[a] = R2[3 * a] * a2[0] + R2[3 * a + 1] * a2[1] + R2[3 * a + 2] * a2[2];
+    }
+    dd = (se->h1 + se->h2) / se->den;
+    {
+        double m[3];
+        for (int a = 0; a < 3; ++a) m[a] = se->s1[a] + se->s2[a] - dd * n[a];
+        se->residual = sqrt(dot3(m, m));
+    }
+}
+
+/* One Newton step on psi(w) = h1(w) + h2(w) over the plane w . n = 1 (eq. 33): psi is
+ * convex, its minimum is d and its gradient s1 + s2; the Hessian of h_i is
+ * (E_i^-1 - s_i s_i^T) / h_i(w). Writes the new direction into v; returns 0 if the 2x2
+ * tangent system is singular. */
+static int support_newton(const DstEllipsoid *e1, const DstEllipsoid *e2, const double *n,
+                          const SupportEval *se, double *v)
+{
+    const DstEllipsoid *E[2] = {e1, e2};
+    const double *S[2] = {se->s1, se->s2};
+    const double h[2] = {se->h1 / se->den, se->h2 / se->den};
+    double t[2][3], A[2][2] = {{0, 0}, {0, 0}}, g[2], det, step[2];
+    /* tangent basis of the plane normal to n */
+    {
+        const int ax = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2) : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
+        double e[3] = {0.0, 0.0, 0.0}, l;
+        e[ax] = 1.0;
+        t[0][0] = n[1] * e[2] - n[2] * e[1];
+        t[0][1] = n[2] * e[0] - n[0] * e[2];
+        t[0][2] = n[0] * e[1] - n[1] * e[0];
+        l = sqrt(dot3(t[0], t[0]));
+        for (int a = 0; a < 3; ++a) t[0][a] /= l;
+        t[1][0] = n[1] * t[0][2] - n[2] * t[0][1];
+        t[1][1] = n[2] * t[0][0] - n[0] * t[0][2];
+        t[1][2] = n[0] * t[0][1] - n[1] * t[0][0];
+    }
+    for (int j = 0; j < 2; ++j) g[j] = dot3(t[j], se->s1) + dot3(t[j], se->s2);
+    for (int i = 0; i < 2; ++i) {
+        /* t_j^T E^-1 t_k = (diag(r) R^T t_j) . (diag(r) R^T t_k) */
+        double w[2][3], ts[2];
+        for (int j = 0; j < 2; ++j) {
+            for (int b = 0; b < 3; ++b)
+                w[j][b] = E[i]->radii[b] *
+                          (E[i]->rot[b] * t[j][0] + E[i]->rot[3 + b] * t[j][1] + E[i]->rot[6 + b] * t[j][2]);
+            ts[j] = dot3(t[j], S[i]);
+        }
+        for (int j = 0; j < 2; ++j)
+            for (int k = 0; k < 2; ++k) A[j][k] += (dot3(w[j], w[k]) - ts[j] * ts[k]) / h[i];
+    }
+    det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
+    if (!(det > 0.0) || !isfinite(det)) return 0;
+    step[0] = -(A[1][1] * g[0] - A[0][1] * g[1]) / det;
+    step[1] = -(A[0][0] * g[1] - A[1][0] * g[0]) / det;
+    for (int a = 0; a < 3; ++a) v[a] = se->v[a] / se->den + step[0] * t[0][a] + step[1] * t[1][a];
+    return 1;
+}
+
 /* Closest approach along a direction: eq. (6)-(13) through the scaled frame. */
 DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoid *e2,
                                        const double *dir, const DstEllipsoidOptions *opt,
@@ -500,52 +596,44 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
     dst_ellipsoid_pair_init(&pair, e1, e2, n);
     st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
 
-    /* outputs from the final u through the support functions, eq. (30)-(32). The contact
+    /* outputs from the final u through the support functions, eq. (30)-(33): the contact
        direction w ~ R2 diag(r2) zt (eq. 6-7) gives e1's outward normal
-       N ~ E1 w = R1 diag(1/r1) q with q = G^T zt (eq. 30); then
-       d = (h1(N) + h2(N)) / (N . n), h_i(N) = |diag(r_i) R_i^T N| (eq. 31), equals eq. (8)
-       at the exact root, is never below the true d for any N (so gap is conservative) and
-       errs only quadratically in the error of N; the contact is e1's support point
-       x = c1 + R1 diag(r1) s / |s|, s = diag(r1) R1^T N (eq. 32), on e1 with normal N.
-       h2(N) = |G q| and N . n = nu . q hold as products, without orthonormality. */
+       N ~ E1 w = R1 diag(1/r1) q with q = G^T zt (eq. 30); d = (h1(N) + h2(N)) / (N . n)
+       (eq. 31) equals eq. (8) at the exact root, is never below the true d for any N
+       (gap is conservative) and errs only quadratically in the error of N; when the
+       contact points of the two ellipsoids still differ, Newton steps on the support
+       function refine N (eq. 33). */
     {
-        double zt[3], q[3], p[3], N[3], sv[3], gq[3], h1, h2, den, nl, t1 = 0.0;
-        const double *R1 = e1->rot, *G = pair.G;
-        const double ulp = DST_ELLIPSOID_ROUND_ULPS * DBL_EPSILON;
+        double zt[3], q[3], v[3], nl, d_best;
+        SupportEval se;
         ztilde(&pair, u, zt);
-        for (int b = 0; b < 3; ++b) {
-            q[b] = G[b] * zt[0] + G[3 + b] * zt[1] + G[6 + b] * zt[2];
-            p[b] = q[b] * pair.inv_r1[b];
-            t1 += fabs(p[b]);
+        for (int b = 0; b < 3; ++b) q[b] = pair.G[b] * zt[0] + pair.G[3 + b] * zt[1] + pair.G[6 + b] * zt[2];
+        for (int b = 0; b < 3; ++b) q[b] *= pair.inv_r1[b];
+        for (int a = 0; a < 3; ++a)
+            v[a] = e1->rot[3 * a] * q[0] + e1->rot[3 * a + 1] * q[1] + e1->rot[3 * a + 2] * q[2];
+        support_eval(e1, e2, n, v, &se);
+        d_best = se.d;
+        for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se.residual > DST_ELLIPSOID_REFINE_TOL * pair.r_min; ++k) {
+            SupportEval trial;
+            if (!support_newton(e1, e2, n, &se, v)) break;
+            support_eval(e1, e2, n, v, &trial);
+            /* every direction gives an upper bound: keep the least d, and move the contact
+               while the mismatch of the contact points shrinks */
+            if (!(trial.residual < se.residual) || !isfinite(trial.d)) break;
+            se = trial;
+            if (se.d < d_best) d_best = se.d;
         }
-        for (int a = 0; a < 3; ++a) {
-            N[a] = R1[3 * a] * p[0] + R1[3 * a + 1] * p[1] + R1[3 * a + 2] * p[2];
-            gq[a] = G[3 * a] * q[0] + G[3 * a + 1] * q[1] + G[3 * a + 2] * q[2];
-        }
-        for (int b = 0; b < 3; ++b) sv[b] = e1->radii[b] * (R1[b] * N[0] + R1[3 + b] * N[1] + R1[6 + b] * N[2]);
-        h1 = sqrt(dot3(sv, sv));
-        h2 = sqrt(dot3(gq, gq));
-        den = dot3(pair.nu, q);
         memset(out, 0, sizeof *out);
         out->status = st;
         out->u = u;
         out->iterations = iters;
         out->evaluations = evals;
-        /* rounded upwards (eq. 31b): each term is a short sum of products of numbers
-           bounded by r_i |p|_1 (entries of rotations are <= 1 in magnitude), so
-           ulp * r_sum_i * |p|_1 bounds its rounding and that of G, nu and N */
-        {
-            const double e_h1 = ulp * (e1->radii[0] + e1->radii[1] + e1->radii[2]) * t1;
-            const double e_h2 = ulp * pair.r2_sum * t1;
-            const double e_den = ulp * t1;
-            out->d = (h1 + e_h1 + h2 + e_h2) / (den - e_den) * (1.0 + ulp);
-            if (!(den > e_den)) out->d = NAN;
-        }
-        nl = sqrt(dot3(N, N));
-        for (int b = 0; b < 3; ++b) sv[b] *= e1->radii[b] / h1;
+        out->d = d_best;
+        out->residual = se.residual;
+        nl = sqrt(dot3(se.v, se.v));
         for (int a = 0; a < 3; ++a) {
-            out->contact[a] = e1->centre[a] + R1[3 * a] * sv[0] + R1[3 * a + 1] * sv[1] + R1[3 * a + 2] * sv[2];
-            out->normal[a] = N[a] / nl;
+            out->contact[a] = e1->centre[a] + se.s1[a];
+            out->normal[a] = se.v[a] / nl;
             out->dir[a] = n[a];
         }
         gl = nl;

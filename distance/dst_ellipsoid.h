@@ -57,6 +57,9 @@ typedef struct DstEllipsoidResult {
     double dir[3];        /* the unit direction n used (world) */
     double contact[3];    /* contact point x, world: on e1 and on e2 placed at c1 + d n (eq. 6) */
     double normal[3];     /* unit outward normal of e1 at the contact (grad e1, eq. 4), world */
+    double residual;      /* metres: distance between e1's contact point and e2's (e2 placed
+                             at c1 + d n, opposite normal); 0 at the exact answer, ~1e-15 r
+                             for moderate ratios (accuracy indicator, eq. 33) */
 } DstEllipsoidResult;
 
 /* Defaults: hybrid solver, rule (12), eps 1e-8, 100 iterations, u0 = 0.5. */
