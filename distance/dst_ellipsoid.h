@@ -9,7 +9,11 @@
  * equation f(u) = 0 (eq. 10) is found by one of three solvers, the paper's
  * root-bracketed Newton-bisection hybrid (default; always converges) or the fixed-point
  * and Steffensen iterations it is compared with (may hit the iteration limit for
- * elongated ellipsoids). Pure: no allocation, no global state; lengths in metres. */
+ * elongated ellipsoids). From the root, d is evaluated through the support functions
+ * (eq. 31): it is an upper bound of the exact distance, rounding included, so gap is a
+ * lower bound of the separation; a residual mismatch of the two contact points triggers
+ * a Newton refinement of the contact normal (eq. 33). Pure: no allocation, no global
+ * state; lengths in metres. */
 #ifndef DST_ELLIPSOID_H
 #define DST_ELLIPSOID_H
 
@@ -49,14 +53,20 @@ typedef struct DstEllipsoidResult {
                              (numerical breakdown, fields zero; not expected for valid
                              input) */
     const char *error;    /* static message for DST_INVALID_INPUT and DST_FAILED, else NULL */
-    double d;             /* closest-approach distance of the centres along n, metres (eq. 8) */
-    double gap;           /* (c2 - c1) . n - d, metres: the separation along n */
+    double d;             /* closest-approach distance of the centres along n, metres: eq. (8)
+                             evaluated as the upper bound of eq. (31b), >= the exact value */
+    double gap;           /* (c2 - c1) . n - d, metres: the separation along n, a lower
+                             bound (> 0 apart, < 0 overlapping) */
     double u;             /* root of f (eq. 10), in (0, 1) */
     int iterations;       /* updates u_i -> u_{i+1} made (a Steffensen update counts once) */
     int evaluations;      /* evaluations of f (with f') or of the fixed-point map made */
     double dir[3];        /* the unit direction n used (world) */
-    double contact[3];    /* contact point x, world: on e1 and on e2 placed at c1 + d n (eq. 6) */
+    double contact[3];    /* contact point x, world: on e1 (eq. 32), and on e2 placed at
+                             c1 + d n up to `residual` */
     double normal[3];     /* unit outward normal of e1 at the contact (grad e1, eq. 4), world */
+    double residual;      /* metres: distance between e1's contact point and e2's (e2 placed
+                             at c1 + d n, opposite normal); 0 at the exact answer, ~1e-15 r
+                             for moderate ratios (accuracy indicator, eq. 33) */
 } DstEllipsoidResult;
 
 /* Defaults: hybrid solver, rule (12), eps 1e-8, 100 iterations, u0 = 0.5. */

@@ -78,6 +78,20 @@
 #define DST_ELLIPSOID_DEFAULT_MAX_ITER 100
 #define DST_ELLIPSOID_DEFAULT_U0 0.5
 
+/* Rounding allowance, in units of DBL_EPSILON, of each term of the ellipsoid distance
+ * d = (h1 + h2) / (N . n) (docs/math/ellipsoid.md eq. 31): every term carries at most a
+ * handful of roundings (G, the products, the square roots); 16 covers them with room, so
+ * that d stays an upper bound of the exact distance and the reported gap a lower bound. */
+#define DST_ELLIPSOID_ROUND_ULPS 16.0
+
+/* Refinement of the ellipsoid contact (docs/math/ellipsoid.md eq. 33): when the contact
+ * points of the two ellipsoids differ by more than this fraction of the smallest
+ * semi-axis (only for very elongated pairs, where the root u of eq. 10 is
+ * ill-conditioned), up to DST_ELLIPSOID_REFINE_STEPS Newton steps on the support function
+ * refine the normal; each step must lower d. */
+#define DST_ELLIPSOID_REFINE_TOL 1e-10
+#define DST_ELLIPSOID_REFINE_STEPS 3
+
 /* Largest accepted deviation |R^T R - I| (entrywise, dimensionless) of a rotation
  * matrix given through the API: a few thousand ulps, enough for products of many
  * rotations, small enough to reject matrices that are not rotations at all. */

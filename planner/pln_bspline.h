@@ -35,7 +35,8 @@
 #define PLN_BSPLINE_MAX_DERIV 3
 
 /* The shared knot vector of a trajectory. Created by pln_bspline_create(), freed by
- * pln_bspline_destroy(); read-only to everyone else. */
+ * pln_bspline_destroy(); read-only to everyone else. Never copy it by value: the knots
+ * are a flexible array member and inv_diff points into the same allocation. */
 typedef struct PlnBspline {
     int degree;        /* k */
     int n_ctrl;        /* control points per joint, >= k + 1 */

@@ -424,6 +424,22 @@ START_TEST(test_span_bounds_enclose_dense_samples)
             double qb[2], vb[2], t0, t1;
             ck_assert_int_eq(pln_bspline_span_bounds(bs, ctrl, s, qb, vb), PLN_OK);
             pln_bspline_span_interval(bs, s, &t0, &t1);
+            {
+                /* not vacuous: the bounds are those of the k + 1 (resp. k) hull points */
+                double lo = ctrl[s], hi = ctrl[s], vlo = INFINITY, vhi = -INFINITY, vel[MAX_CTRL];
+                pln_bspline_velocity_ctrl(bs, ctrl, vel);
+                for (int l = 0; l <= k; ++l) {
+                    lo = fmin(lo, ctrl[s + l]);
+                    hi = fmax(hi, ctrl[s + l]);
+                    if (l < k) {
+                        vlo = fmin(vlo, vel[s + l]);
+                        vhi = fmax(vhi, vel[s + l]);
+                    }
+                }
+                ck_assert(qb[0] == lo && qb[1] == hi);
+                ck_assert(vb[0] <= vlo && vb[0] >= vlo - 2.0 * PLN_BSPLINE_BOUND_WIDEN * fabs(vlo));
+                ck_assert(vb[1] >= vhi && vb[1] <= vhi + 2.0 * PLN_BSPLINE_BOUND_WIDEN * fabs(vhi));
+            }
             for (int m = 0; m <= n_dense; ++m) {
                 const double t = t0 + (t1 - t0) * m / n_dense;
                 double out[2], N[2 * PLN_BSPLINE_MAX_ORDER], mag0 = 0.0, mag1 = 0.0;

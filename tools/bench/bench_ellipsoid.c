@@ -10,7 +10,7 @@
  * the centres, so e1 sits at the origin and e2 at 10 Gamma n.
  *
  * Prints `name: value` lines (and `#` lines with the per-gamma / per-eps tables):
- *   ellipsoid_<solver>_mean_iter, _max_iter, _fail   Fig. 3: gamma 5, Gamma 3, N3 pairs,
+ *   ellipsoid_<solver>_mean_iter, _max_iter, _mean_evals, _fail   Fig. 3: gamma 5, Gamma 3, N3 pairs,
  *                                                    rule (12) eps 1e-8, 100 iterations
  *   ellipsoid_<solver>_ns                            median time of one call (4096 pairs
  *                                                    of the Fig. 3 kind, 15 repeats; thread
@@ -23,7 +23,8 @@
  *   ellipsoid_<solver>_gap_mean_iter, _max_iter       rule (13), eps 1e-2 (Fig. 7 setting)
  * Options: --pairs N (Fig. 3 pairs, default 1000000), --samples N (per gamma and per eps,
  * default 20000), --full (Fig. 2 at every gamma 1..1000 instead of a grid), --timing (only
- * the timing lines). */
+ * the timing lines), --extreme (second reading of the generator: one radius of every
+ * ellipsoid exactly a / gamma). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,35 +66,38 @@ static void random_rotation(Rng *r, double *R)
     R[6] = 2 * (x * z - y * w);     R[7] = 2 * (y * z + x * w);     R[8] = 1 - 2 * (x * x + y * y);
 }
 
-static void random_ellipsoid(Rng *r, double gamma, double Gamma, DstEllipsoid *e)
+/* extreme = 0: the other radii uniform in [a/gamma, a]; 1: one of them exactly a/gamma
+ * (every ellipsoid has the extreme ratio), the other uniform */
+static void random_ellipsoid(Rng *r, double gamma, double Gamma, int extreme, DstEllipsoid *e)
 {
     const double a = 1.0 + (Gamma - 1.0) * rng_u01(r);
     int big = (int)(rng_next(r) % 3);
     for (int i = 0; i < 3; ++i) e->radii[i] = i == big ? a : a / gamma + (a - a / gamma) * rng_u01(r);
+    if (extreme) e->radii[(big + 1) % 3] = a / gamma;
     random_rotation(r, e->rot);
     e->centre[0] = e->centre[1] = e->centre[2] = 0.0;
 }
 
-static void random_pair(Rng *r, double gamma, double Gamma, Pair *p)
+static void random_pair(Rng *r, double gamma, double Gamma, int extreme, Pair *p)
 {
     const double z = 2.0 * rng_u01(r) - 1.0, phi = 2.0 * PI * rng_u01(r), s = sqrt(1.0 - z * z);
-    random_ellipsoid(r, gamma, Gamma, &p->e1);
-    random_ellipsoid(r, gamma, Gamma, &p->e2);
+    random_ellipsoid(r, gamma, Gamma, extreme, &p->e1);
+    random_ellipsoid(r, gamma, Gamma, extreme, &p->e2);
     p->n[0] = s * cos(phi);
     p->n[1] = s * sin(phi);
     p->n[2] = z;
     for (int i = 0; i < 3; ++i) p->e2.centre[i] = 10.0 * Gamma * p->n[i];
 }
 
-typedef struct Stats { double sum; int max; long fail, n; } Stats;
+typedef struct Stats { double sum, evals; int max; long fail, n; } Stats;
 
-static void run_stats(Rng *r, double gamma, double Gamma, long n, const DstEllipsoidOptions *base,
-                      Stats st[N_SOLVERS])
+static void run_stats(Rng *r, double gamma, double Gamma, int extreme, long n,
+                      const DstEllipsoidOptions *base, Stats st[N_SOLVERS])
 {
     memset(st, 0, sizeof(Stats) * N_SOLVERS);
     for (long i = 0; i < n; ++i) {
         Pair p;
-        random_pair(r, gamma, Gamma, &p);
+        random_pair(r, gamma, Gamma, extreme, &p);
         for (int s = 0; s < N_SOLVERS; ++s) {
             DstEllipsoidOptions o = *base;
             DstEllipsoidResult res;
@@ -101,6 +105,7 @@ static void run_stats(Rng *r, double gamma, double Gamma, long n, const DstEllip
             dst_ellipsoid_approach_along(&p.e1, &p.e2, p.n, &o, &res);
             if (res.status != DST_OK) ++st[s].fail;
             st[s].sum += res.iterations;
+            st[s].evals += res.evaluations;
             if (res.iterations > st[s].max) st[s].max = res.iterations;
             ++st[s].n;
         }
@@ -123,7 +128,7 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     long n_pairs = 1000000, n_samples = 20000;
-    int full = 0, timing_only = 0;
+    int full = 0, timing_only = 0, extreme = 0;
     DstEllipsoidOptions base = dst_ellipsoid_options_default();
     Stats st[N_SOLVERS];
     Rng rng = {20191206};
@@ -134,8 +139,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) n_samples = atol(argv[++i]);
         else if (strcmp(argv[i], "--full") == 0) full = 1;
         else if (strcmp(argv[i], "--timing") == 0) timing_only = 1;
+        else if (strcmp(argv[i], "--extreme") == 0) extreme = 1;
         else {
-            fprintf(stderr, "usage: bench_ellipsoid [--pairs N] [--samples N] [--full] [--timing]\n");
+            fprintf(stderr, "usage: bench_ellipsoid [--pairs N] [--samples N] [--full] [--timing] [--extreme]\n");
             return 2;
         }
     }
@@ -146,11 +152,12 @@ int main(int argc, char **argv)
 
     /* Fig. 3: gamma 5, Gamma 3, rule (12) with eps 1e-8 */
     if (timing_only) n_pairs = 1;
-    run_stats(&rng, 5.0, 3.0, n_pairs, &base, st);
+    run_stats(&rng, 5.0, 3.0, extreme, n_pairs, &base, st);
     printf("# Fig. 3: %ld pairs, gamma 5, Gamma 3, |u_{i+1}-u_i| <= 1e-8, max 100 iterations\n", n_pairs);
     for (int s = 0; s < N_SOLVERS; ++s) {
         printf("ellipsoid_%s_mean_iter: %.2f\n", solver_name[s], st[s].sum / st[s].n);
         printf("ellipsoid_%s_max_iter: %d\n", solver_name[s], st[s].max);
+        printf("ellipsoid_%s_mean_evals: %.2f\n", solver_name[s], st[s].evals / st[s].n);
         printf("ellipsoid_%s_fail: %ld\n", solver_name[s], st[s].fail);
     }
 
@@ -158,7 +165,7 @@ int main(int argc, char **argv)
     {
         static Pair pairs[TIMING_PAIRS];
         double rep[REPEATS], sink = 0.0;
-        for (int i = 0; i < TIMING_PAIRS; ++i) random_pair(&rng, 5.0, 3.0, &pairs[i]);
+        for (int i = 0; i < TIMING_PAIRS; ++i) random_pair(&rng, 5.0, 3.0, extreme, &pairs[i]);
         for (int s = 0; s < N_SOLVERS; ++s) {
             DstEllipsoidOptions o = base;
             o.solver = solver_id[s];
@@ -191,7 +198,7 @@ int main(int argc, char **argv)
                " hybrid, fixed_point, steffensen\n", n_samples);
         for (int gi = 0; gi < n_gamma; ++gi) {
             const int gamma = full ? gi + 1 : grid[gi];
-            run_stats(&rng, (double)gamma, 3.0, n_samples, &base, st);
+            run_stats(&rng, (double)gamma, 3.0, extreme, n_samples, &base, st);
             printf("# %4d", gamma);
             for (int s = 0; s < N_SOLVERS; ++s) {
                 printf("  %6.2f %3d %6ld", st[s].sum / st[s].n, st[s].max, st[s].fail);
@@ -214,7 +221,7 @@ int main(int argc, char **argv)
     for (int e = 0; e <= 10; ++e) {
         DstEllipsoidOptions o = base;
         o.eps = pow(10.0, -e);
-        run_stats(&rng, 5.0, 3.0, n_samples, &o, st);
+        run_stats(&rng, 5.0, 3.0, extreme, n_samples, &o, st);
         printf("# 1e-%02d", e);
         for (int s = 0; s < N_SOLVERS; ++s) printf("  %6.2f %3d", st[s].sum / st[s].n, st[s].max);
         printf("\n");
@@ -225,7 +232,7 @@ int main(int argc, char **argv)
         DstEllipsoidOptions o = base;
         o.stop = DST_ELLIPSOID_STOP_GAP;
         o.eps = 1e-2;
-        run_stats(&rng, 5.0, 3.0, n_samples, &o, st);
+        run_stats(&rng, 5.0, 3.0, extreme, n_samples, &o, st);
         for (int s = 0; s < N_SOLVERS; ++s) {
             printf("ellipsoid_%s_gap_mean_iter: %.2f\n", solver_name[s], st[s].sum / st[s].n);
             printf("ellipsoid_%s_gap_max_iter: %d\n", solver_name[s], st[s].max);
