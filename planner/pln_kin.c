@@ -68,7 +68,7 @@ static double ortho_error(const double *R)
     return e;
 }
 
-/* Rodrigues' formula Rot = I + sin q K + (1 - cos q) K^2 (Siciliano eq. 2.25). */
+/* Rodrigues' formula Rot = I + sin q K + (1 - cos q) K^2: docs/math/kinematics.md (K.3). */
 void pln_kin_joint_rotation(const double axis[3], double q, double Rot[9])
 {
     double s = sin(q), c = cos(q), v = 1.0 - c;
@@ -195,7 +195,7 @@ void pln_kin_destroy(PlnKinWork *w)
     free(w);
 }
 
-/* T_world_link = T_world_parent * T(origin) * Rot(axis, q) (pln_robot.h). */
+/* Forward kinematics: docs/math/kinematics.md (K.1)-(K.3). */
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q)
 {
     int i;
@@ -246,7 +246,7 @@ void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double 
 }
 
 /* adds scale * (a_l x (x - o_l)) to the column of every revolute joint on the chain of
- * `link` (Siciliano eq. 3.30, revolute column). */
+ * `link`: docs/math/kinematics.md (K.4). */
 static void add_point_columns(const PlnKinWork *w, const PlnRobot *robot, int link,
                               const double x[3], double scale, double *J)
 {
@@ -265,7 +265,7 @@ static void add_point_columns(const PlnKinWork *w, const PlnRobot *robot, int li
     }
 }
 
-/* Positional Jacobian J_p,j = a_j x (x - o_j) (Siciliano eq. 3.30). */
+/* Positional Jacobian J_p,j = a_j x (x - o_j): docs/math/kinematics.md (K.4). */
 void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link,
                             const double local[3], double *J)
 {
@@ -276,7 +276,7 @@ void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link
     add_point_columns(w, robot, link, x, 1.0, J);
 }
 
-/* Rotational Jacobian J_w,j = a_j (Siciliano eq. 3.30). */
+/* Rotational Jacobian J_w,j = a_j: docs/math/kinematics.md (K.5). */
 void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, double *J)
 {
     int l, n = w->n_joints;
@@ -291,7 +291,7 @@ void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, 
     }
 }
 
-/* com = sum_i m_i x_i / sum_i m_i, x_i the world com of link i. */
+/* Centre of mass: docs/math/kinematics.md (K.6). */
 PlnStatus pln_kin_com(const PlnKinWork *w, const PlnRobot *robot, double com[3])
 {
     double acc[3] = {0, 0, 0};
@@ -311,7 +311,7 @@ PlnStatus pln_kin_com(const PlnKinWork *w, const PlnRobot *robot, double com[3])
     return PLN_OK;
 }
 
-/* J_com = sum_i (m_i / M) J_p(link i, com_i). */
+/* Centre-of-mass Jacobian: docs/math/kinematics.md (K.7). */
 PlnStatus pln_kin_jacobian_com(const PlnKinWork *w, const PlnRobot *robot, double *J)
 {
     int i;

@@ -15,10 +15,9 @@
  * link (not on its chain to the root, or PLN_JOINT_FIXED) are zero. Fixed joints
  * ignore q[j] (treated as 0).
  *
- * The formulas are textbook and cited inline: Rodrigues' rotation formula and the
- * revolute-joint Jacobian columns J_p,j = a_j x (x - o_j), J_w,j = a_j, with a_j the
- * joint axis and o_j the joint origin in the world (Siciliano et al., Robotics:
- * Modelling, Planning and Control, sec. 3.1.3). The MCD gradient of DESIGN.md section 6
+ * Formulas (docs/math/kinematics.md): Rodrigues' rotation formula and the revolute-joint
+ * Jacobian columns J_p,j = a_j x (x - o_j), J_w,j = a_j, with a_j the joint axis and o_j
+ * the joint origin in the world. The MCD gradient of DESIGN.md section 6
  * takes J_p of the witness points at the witness time from here. */
 #ifndef PLN_KIN_H
 #define PLN_KIN_H
