@@ -50,7 +50,8 @@ void pln_kin_destroy(PlnKinWork *w);
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q);
 
 /* World rotation (9, row-major) and position (3, metres) of a link frame after the last
- * pln_kin_forward(). Borrowed pointers into the workspace, valid until the next call. */
+ * pln_kin_forward(). Borrowed pointers into the workspace, valid until the next call; an
+ * out-of-range link gives the identity rotation / the zero vector. */
 const double *pln_kin_link_rot(const PlnKinWork *w, int link);
 const double *pln_kin_link_pos(const PlnKinWork *w, int link);
 
@@ -59,7 +60,9 @@ void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double 
 
 /* Positional Jacobian of the body point `local` (link frame, metres) of `link`:
  * J[3 * n_joints], row-major, dx/dq (m/rad), column j = a_j x (x - o_j) for every
- * revolute joint j on the chain of `link`, zero otherwise. */
+ * revolute joint j on the chain of `link`, zero otherwise (all zero for an out-of-range
+ * link). Uses the pose of the last pln_kin_forward(): for the MCD gradient call
+ * pln_kin_forward(q(t*)) first, then this for each witness point. */
 void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link,
                             const double local[3], double *J);
 
