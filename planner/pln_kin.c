@@ -199,7 +199,9 @@ void pln_kin_destroy(PlnKinWork *w)
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q)
 {
     int i;
-    if (!all_finite(q, robot->n_joints)) return PLN_ERR_INVALID;
+    if ((q == NULL && robot->n_joints > 0) || !all_finite(q, robot->n_joints)) {
+        return PLN_ERR_INVALID;
+    }
     for (i = 0; i < w->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
         const double *Rp = L->parent < 0 ? robot->base_rot : w->R + 9 * L->parent;

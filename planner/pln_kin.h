@@ -46,7 +46,8 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
 void pln_kin_destroy(PlnKinWork *w);
 
 /* Forward kinematics of every link frame for joint positions q[n_joints] (rad).
- * Returns PLN_ERR_INVALID (and leaves the previous poses) if q holds a NaN or inf. */
+ * Returns PLN_ERR_INVALID (and leaves the previous poses) if q is NULL or holds a NaN or
+ * inf. */
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q);
 
 /* World rotation (9, row-major) and position (3, metres) of a link frame after the last

@@ -25,6 +25,9 @@
 #include "pln_kin.h"
 #include "pln_tolerance.h"
 
+/* exported DstPolyPoints hold every coefficient of a Taylor model */
+_Static_assert(PLN_TM_MAX_DEGREE <= DST_MAX_DEGREE, "Taylor degree exceeds DstPolyPoint");
+
 struct PlnLinkMotion {
     int n;                 /* Taylor degree */
     int n_links, n_joints;
@@ -261,13 +264,14 @@ static double lc3(PlnTaylor *out, const PlnTaylor *x, const double *w, int wstri
     memset(out, 0, sizeof *out);
     out->n = n;
     for (m = 0; m < 3; ++m) {
-        double wm = w[m * wstride];
+        double wm = w[m * wstride], s1 = 0.0;
         if (wm == 0.0) continue;
-        for (k = 0; k <= n; ++k) {
-            double t = wm * x[m].c[k];
-            out->c[k] += t;
-            mag += fabs(t);
+        /* fixed trip count over zero-padded coefficients: unrolled / vectorised */
+        for (k = 0; k <= PLN_TM_MAX_DEGREE; ++k) {
+            out->c[k] += wm * x[m].c[k];
+            s1 += fabs(x[m].c[k]);
         }
+        mag += fabs(wm) * s1;
     }
     return mag == 0.0 ? 0.0 : wid(mag);
 }
@@ -307,6 +311,9 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
                           "joint polynomial degree %d out of range 0..%d", deg,
                           PLN_TM_MAX_DEGREE);
+    }
+    if (coef == NULL && lm->n_joints > 0) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "joint coefficients: NULL array");
     }
     /* joint positions as Taylor models, their sine and cosine (eq. 5.1-5.5, 6.3) */
     for (j = 0; j < lm->n_joints; ++j) {

@@ -55,8 +55,8 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm);
  *   q_err  nullable [n_joints]: the true q_j lies within q_err[j] >= 0 rad of the
  *          polynomial (e.g. the rounding of a B-spline-to-polynomial conversion); NULL
  *          means the polynomials are exact.
- * Returns PLN_ERR_INVALID (message names the joint) for a bad degree, a non-finite
- * coefficient or a negative/non-finite q_err, and PLN_ERR_INTERNAL if a model overflows. */
+ * Returns PLN_ERR_INVALID (message names the joint) for a bad degree, a NULL coef, a
+ * non-finite coefficient or a negative/non-finite q_err, and PLN_ERR_INTERNAL if a model overflows. */
 PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const double *coef,
                                  int deg, const double *q_err, char *err, size_t err_size);
 

@@ -375,6 +375,8 @@ START_TEST(test_bad_input)
                      PLN_ERR_INVALID);
     ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, -1, NULL, err, sizeof err),
                      PLN_ERR_INVALID);
+    ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, NULL, 5, NULL, err, sizeof err),
+                     PLN_ERR_INVALID);
     qerr[3] = -1.0;
     ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, 5, qerr, err, sizeof err),
                      PLN_ERR_INVALID);
