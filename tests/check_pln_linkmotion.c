@@ -22,8 +22,9 @@
  * entry and the centre of mass */
 #define LM_MOTIONS 120
 #define LM_TIMES 300
-/* measured remainder order may differ from n+1 by this much */
-#define LM_ORDER_TOL 0.5
+/* measured remainder order (span 1/16 -> 1/32 of a unit span) may differ from n+1 by
+ * this much; measured 3.02 .. 7.01 for n = 2 .. 6 (docs/perf/kinematics.md) */
+#define LM_ORDER_TOL 0.25
 /* joints moving by <= 0.11 rad over a unit span (coefficients 0.05/k), restricted to a
  * quarter of it: every body point's enclosure radius stays below this (m). The
  * norm-based remainders give ~1e-7 on this case; entrywise interval remainders (the
@@ -247,7 +248,7 @@ START_TEST(test_remainder_order)
         coef[j * 6] = kf_uniform(&rng, -1.5, 1.5);
         for (k = 1; k <= 5; ++k) coef[j * 6 + k] = kf_uniform(&rng, -1, 1);
     }
-    for (n = 3; n <= 5; ++n) {
+    for (n = 2; n <= 6; ++n) {
         PlnLinkMotion *lm = NULL;
         double w[4], order;
         ck_assert_int_eq(pln_linkmotion_create(&rb, n, &lm, err, sizeof err), PLN_OK);
