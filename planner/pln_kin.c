@@ -69,7 +69,8 @@ static double ortho_error(const double *R)
     int i, j;
     for (i = 0; i < 3; ++i) {
         for (j = 0; j < 3; ++j) {
-            double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
+            double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] +
+                       R[3 * i + 2] * R[3 * j + 2];
             e = fmax(e, fabs(d - (i == j ? 1.0 : 0.0)));
         }
     }

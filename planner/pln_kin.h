@@ -35,9 +35,8 @@ typedef struct PlnKinWork PlnKinWork;
  * PLN_ERR_INVALID with err naming the link or joint at fault. Nullable: err. */
 PlnStatus pln_kin_validate(const PlnRobot *robot, char *err, size_t err_size);
 
-/* Validates the model as pln_kin_validate() (topological order, joint <-> link indices, unit axes within
- * PLN_KIN_AXIS_UNIT_TOL, orthonormal rotations within PLN_KIN_ROT_ORTHO_TOL, finite
- * numbers, non-negative masses) and allocates a workspace for it into *out. On failure
+/* Validates the model as pln_kin_validate() does and allocates a workspace for it into
+ * *out (the only allocation of this module). On failure
  * *out is NULL and err names the link or joint at fault. Returns PLN_OK,
  * PLN_ERR_INVALID (bad model) or PLN_ERR_NOMEM. Nullable: err (with err_size 0). */
 PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, size_t err_size);

@@ -103,7 +103,8 @@ static double rot_norm_bound(const double *A)
     int i, j;
     for (i = 0; i < 3; ++i) {
         for (j = 0; j < 3; ++j) {
-            double d = A[3 * i] * A[3 * j] + A[3 * i + 1] * A[3 * j + 1] + A[3 * i + 2] * A[3 * j + 2];
+            double d = A[3 * i] * A[3 * j] + A[3 * i + 1] * A[3 * j + 1] +
+                       A[3 * i + 2] * A[3 * j + 2];
             e = fmax(e, fabs(d - (i == j ? 1.0 : 0.0)));
         }
     }

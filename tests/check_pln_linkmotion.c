@@ -187,7 +187,8 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                 }
                 for (a = 0; a < 3; ++a) {
                     cacc[a] += L->mass * (P[i][a] + R[i][3 * a] * L->com[0] +
-                                          R[i][3 * a + 1] * L->com[1] + R[i][3 * a + 2] * L->com[2]);
+                                          R[i][3 * a + 1] * L->com[1] +
+                                          R[i][3 * a + 2] * L->com[2]);
                 }
                 msum += L->mass;
             }
