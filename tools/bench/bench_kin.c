@@ -9,6 +9,8 @@
  *   jacobian_com_ns               centre of mass Jacobian (3 x 30)
  *   taylor_link_motion_us         Taylor models (degree 5) of all links over one span,
  *                                 from quintic joint polynomials, incl. sin/cos and com
+ *   taylor_link_motion_deg7_us    the same with degree-7 Taylor models (tighter, see
+ *                                 docs/perf/kinematics.md)
  *   taylor_point_export_ns        one body point as a DstPolyPoint from those models
  *   fk_100_samples_us             baseline in the same run: FK of all links at 100 sample
  *                                 times of the same span (what a sampling check costs)
@@ -81,17 +83,18 @@ int main(void)
 {
     static double qs[N_Q][30], J[90];
     static double coef[N_SPANS][30 * (DEG + 1)], qerr[N_SPANS][30];
-    double rep[REPEATS], sink = 0.0, fk_ns, jp_ns, jc_ns, tm_us, exp_ns, samp_us;
+    double rep[REPEATS], sink = 0.0, fk_ns, jp_ns, jc_ns, tm_us, tm7_us, exp_ns, samp_us;
     double local[3] = {0.05, -0.02, -0.1};
     PlnRobot rb;
     PlnKinWork *kw = NULL;
-    PlnLinkMotion *lm = NULL;
+    PlnLinkMotion *lm = NULL, *lm7 = NULL;
     KfRng rng = {20261122};
     char err[256];
     int r, i, k;
 
     if (kf_humanoid(&rb, 401) != 0 || pln_kin_create(&rb, &kw, err, sizeof err) != PLN_OK ||
-        pln_linkmotion_create(&rb, DEG, &lm, err, sizeof err) != PLN_OK) {
+        pln_linkmotion_create(&rb, DEG, &lm, err, sizeof err) != PLN_OK ||
+        pln_linkmotion_create(&rb, 7, &lm7, err, sizeof err) != PLN_OK) {
         fprintf(stderr, "bench_kin: setup failed: %s\n", err);
         return 1;
     }
@@ -140,6 +143,15 @@ int main(void)
     }
     tm_us = median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
+        double t0 = now_ns();
+        for (i = 0; i < N_SPANS; ++i) {
+            pln_linkmotion_compute(lm7, &rb, coef[i], DEG, qerr[i], err, sizeof err);
+            sink += pln_linkmotion_pos(lm7, 23)[0].c[0];
+        }
+        if (r >= 0) rep[r] = (now_ns() - t0) / N_SPANS / 1e3;
+    }
+    tm7_us = median(rep, REPEATS);
+    for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
         DstPolyPoint pp;
         double t0 = now_ns();
         for (i = 0; i < N_FK; ++i) {
@@ -169,6 +181,7 @@ int main(void)
     printf("jacobian_point_ns: %.1f\n", jp_ns);
     printf("jacobian_com_ns: %.1f\n", jc_ns);
     printf("taylor_link_motion_us: %.2f\n", tm_us);
+    printf("taylor_link_motion_deg7_us: %.2f\n", tm7_us);
     printf("taylor_point_export_ns: %.1f\n", exp_ns);
     printf("fk_100_samples_us: %.2f\n", samp_us);
     printf("taylor_vs_100_samples: %.2f\n", tm_us / samp_us);
@@ -213,6 +226,7 @@ int main(void)
     }
     if (sink == 12345.678) printf("#\n"); /* keeps the results alive */
     pln_linkmotion_destroy(lm);
+    pln_linkmotion_destroy(lm7);
     pln_kin_destroy(kw);
     kf_robot_free(&rb);
     return 0;
