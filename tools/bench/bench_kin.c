@@ -21,6 +21,10 @@
  *   taylor_err_over_dev_a<A>_h<H> that radius over the largest true deviation of the FK
  *                                 point from the polynomial seen at 2000 sample times
  *                                 (how conservative the rigorous enclosure is)
+ *   taylor_radius_n<N>_h<H>       largest link-position remainder radius (m) of degree-N
+ *                                 models on a centred sub-span of length H of one motion
+ *   taylor_order_n<N>_h<H>        log2 of the radius ratio between spans H and H/2: the
+ *                                 measured convergence order (n + 1 expected)
  * Timings are the median of 51 short repeats (a few ms each, robust to other load on a
  * shared machine) after a warm-up. */
 #include <math.h>
@@ -222,6 +226,35 @@ int main(void)
                 printf("taylor_err_over_dev_a%g_h%g: %.1f\n", amps[a], hs[h],
                        emax / fmax(dmax, 1e-300));
             }
+        }
+    }
+    /* convergence order under span halving, degrees 2..7 */
+    {
+        double full[30 * (DEG + 1)], sub[30 * (DEG + 1)], qe[30], w[6];
+        KfRng r3 = {301};
+        int n, l, j;
+        for (j = 0; j < 30; ++j) {
+            full[j * (DEG + 1)] = kf_uniform(&r3, -1.5, 1.5);
+            for (k = 1; k <= DEG; ++k) full[j * (DEG + 1) + k] = kf_uniform(&r3, -1, 1);
+        }
+        for (n = 2; n <= 7; ++n) {
+            PlnLinkMotion *ln = NULL;
+            if (pln_linkmotion_create(&rb, n, &ln, err, sizeof err) != PLN_OK) return 1;
+            for (l = 0; l < 6; ++l) {
+                double h = 0.5 / (1 << l);
+                for (j = 0; j < 30; ++j) {
+                    qe[j] = pln_linkmotion_restrict_poly(full + (DEG + 1) * j, DEG, 0.5 - h / 2,
+                                                         0.5 + h / 2, sub + (DEG + 1) * j);
+                }
+                pln_linkmotion_compute(ln, &rb, sub, DEG, qe, err, sizeof err);
+                w[l] = 0.0;
+                for (i = 0; i < rb.n_links; ++i) w[l] = fmax(w[l], pln_linkmotion_pos_err(ln, i));
+                printf("taylor_radius_n%d_h1/%d: %.2e\n", n, 2 << l, w[l]);
+            }
+            for (l = 0; l + 1 < 6; ++l) {
+                printf("taylor_order_n%d_h1/%d: %.2f\n", n, 2 << l, log2(w[l] / w[l + 1]));
+            }
+            pln_linkmotion_destroy(ln);
         }
     }
     if (sink == 12345.678) printf("#\n"); /* keeps the results alive */
