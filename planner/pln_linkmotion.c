@@ -538,6 +538,27 @@ void pln_linkmotion_tm_to_polypoint(const PlnTaylor xyz[3], DstPolyPoint *out)
     polypoint_from_poly(x, up(sqrt(tr2)), out);
 }
 
+/* Link frame in s: eq. (6.1)-(6.2) per entry, (9.2) norm bound. */
+int pln_linkmotion_frame(const PlnLinkMotion *lm, int link, double R_s[][9], double *R_err,
+                         DstPolyPoint *origin)
+{
+    double d[PLN_TM_MAX_DEGREE + 1], conv2 = 0.0, zero[3] = {0, 0, 0};
+    int e, k, n = lm->n;
+    if (link < 0 || link >= lm->n_links) return -1;
+    for (e = 0; e < 9; ++e) {
+        PlnTaylor t = lm->R[9 * link + e];
+        double conv;
+        t.lo = t.hi = 0.0;
+        conv = pln_taylor_to_unit_poly(&t, d);
+        for (k = 0; k <= n; ++k) R_s[k][e] = d[k];
+        conv2 += conv * conv;
+    }
+    /* the conversion errors form a matrix whose Frobenius norm bounds its spectral norm */
+    *R_err = up(lm->eps[link] + up(sqrt(conv2)));
+    pln_linkmotion_point(lm, link, zero, origin);
+    return n;
+}
+
 PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out)
 {
     PlnTaylor x[3];

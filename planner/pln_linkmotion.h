@@ -102,6 +102,15 @@ void pln_linkmotion_tm_to_polypoint(const PlnTaylor xyz[3], DstPolyPoint *out);
  * compute, or NULL when the robot's link masses sum to zero. Borrowed pointer. */
 const PlnTaylor *pln_linkmotion_com(const PlnLinkMotion *lm);
 
+/* A link frame's motion for shapes given in the link frame (meshes, convex hulls):
+ * R_s[k][9] (row-major 3x3, multiplies s^k, k = 0..degree) with *R_err bounding the
+ * spectral norm of R_true(s) - sum_k R_s[k] s^k for every s in [0, 1]; the frame origin
+ * as a DstPolyPoint (origin->err its Euclidean bound). A body point l then moves within
+ * origin->err + *R_err |l| of p(s) + R(s) l. Returns the Taylor degree, or -1 (outputs
+ * untouched) for an out-of-range link. R_s has room for PLN_TM_MAX_DEGREE + 1 rows. */
+int pln_linkmotion_frame(const PlnLinkMotion *lm, int link, double R_s[][9], double *R_err,
+                         DstPolyPoint *origin);
+
 /* The centre of mass as a DstPolyPoint (err covers every remainder). Returns
  * PLN_ERR_INVALID when the link masses sum to zero. */
 PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out);

@@ -107,6 +107,36 @@ static ld polypoint_excess(const DstPolyPoint *pp, ld s, const ld x[3])
     return sqrtl(d2) - pp->err;
 }
 
+/* the frame export: |(R_true - R_poly(s)) l| <= R_err |l| for the three axes and two
+ * body vectors l (consequences of the spectral bound), and the origin's enclosure */
+static long frame_violations(double Rs[][9], double R_err, const DstPolyPoint *origin, int n,
+                             ld s, const ld Rt[9], const ld pt[3], double loc[2][3])
+{
+    ld Rp[9], l[5][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    long v = 0;
+    int e, k, m, r;
+    for (e = 0; e < 9; ++e) {
+        Rp[e] = Rs[n][e];
+        for (k = n - 1; k >= 0; --k) Rp[e] = Rp[e] * s + Rs[k][e];
+    }
+    for (r = 0; r < 3; ++r) {
+        l[3][r] = loc[0][r];
+        l[4][r] = loc[1][r];
+    }
+    for (m = 0; m < 5; ++m) {
+        ld d2 = 0, n2 = 0;
+        for (r = 0; r < 3; ++r) {
+            ld d = 0;
+            for (k = 0; k < 3; ++k) d += (Rt[3 * r + k] - Rp[3 * r + k]) * l[m][k];
+            d2 += d * d;
+            n2 += l[m][r] * l[m][r];
+        }
+        v += sqrtl(d2) > R_err * sqrtl(n2);
+    }
+    v += polypoint_excess(origin, s, pt) > 0;
+    return v;
+}
+
 /* random joint polynomials: q_j(s) = q0 + sum_k amp * u_k s^k, amp drawn per motion
  * from "still" to "very fast" (awkward: 2.5 rad over the span) */
 static double random_motion(KfRng *rng, double *coef, int deg)
@@ -130,7 +160,8 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
     char err[256];
     double coef[LM_JOINTS * (PLN_TM_MAX_DEGREE + 1)], qerr[LM_JOINTS];
     double local[LM_MAX_LINKS][2][3];
-    DstPolyPoint pts[LM_MAX_LINKS][4], compt;
+    DstPolyPoint pts[LM_MAX_LINKS][4], compt, origin[LM_MAX_LINKS];
+    double frame_R[LM_MAX_LINKS][PLN_TM_MAX_DEGREE + 1][9], frame_err[LM_MAX_LINKS];
     ld R[LM_MAX_LINKS][9], P[LM_MAX_LINKS][3], q[LM_JOINTS];
     long violations = 0;
     int m, t, i, j, a, b;
@@ -159,6 +190,10 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
             }
         }
         ck_assert_int_eq(pln_linkmotion_com_point(lm, &compt), PLN_OK);
+        for (i = 0; i < rb.n_links; ++i) {
+            ck_assert_int_eq(pln_linkmotion_frame(lm, i, frame_R[i], &frame_err[i], &origin[i]),
+                             n);
+        }
         com = pln_linkmotion_com(lm);
         ck_assert_ptr_nonnull(com);
         for (t = 0; t < LM_TIMES; ++t) {
@@ -177,6 +212,8 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
                 for (a = 0; a < 9; ++a) violations += !tm_encloses(&tr[a], tau, R[i][a]);
                 for (a = 0; a < 3; ++a) violations += !tm_encloses(&tp[a], tau, P[i][a]);
                 violations += polypoint_excess(&pts[i][0], s, P[i]) > 0;
+                violations += frame_violations(frame_R[i], frame_err[i], &origin[i], n, s, R[i],
+                                               P[i], local[i]);
                 for (b = 0; b < 2; ++b) {
                     for (a = 0; a < 3; ++a) {
                         x[a] = P[i][a] + R[i][3 * a] * local[i][b][0] +
@@ -392,6 +429,11 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(pln_linkmotion_compute(lm, &other, coef, 5, NULL, err, sizeof err),
                      PLN_ERR_INVALID);
     ck_assert_ptr_null(pln_linkmotion_rot(lm, -1));
+    {
+        double Rs[PLN_TM_MAX_DEGREE + 1][9], Re;
+        DstPolyPoint o;
+        ck_assert_int_eq(pln_linkmotion_frame(lm, rb.n_links, Rs, &Re, &o), -1);
+    }
     ck_assert_ptr_null(pln_linkmotion_pos(lm, rb.n_links));
     kf_robot_free(&other);
     pln_linkmotion_destroy(lm);
