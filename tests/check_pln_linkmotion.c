@@ -14,12 +14,13 @@
 #include "kin_fixture.h"
 #include "pln_kin.h"
 #include "pln_linkmotion.h"
+#include "pln_tolerance.h"
 
 #define LM_JOINTS 30
 #define LM_MAX_LINKS 32
-/* random motions per degree case and sample times per motion: 3 x 120 x 300 = 108k
- * times, each checking every link origin, two body points per link, every rotation
- * entry and the centre of mass */
+/* random motions per case and sample times per motion: 4 cases x 120 x 300 = 144k
+ * times, each checking every link origin, two body points per link (two export routes),
+ * every rotation entry, the link frame export and the centre of mass */
 #define LM_MOTIONS 120
 #define LM_TIMES 300
 /* measured remainder order (span 1/16 -> 1/32 of a unit span) may differ from n+1 by
@@ -152,7 +153,26 @@ static double random_motion(KfRng *rng, double *coef, int deg)
 }
 
 /* The enclosure test for one Taylor degree n and joint-polynomial degree deg. */
-static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
+/* Perturbs a model within the validation tolerances: joint axes off unit length by up to
+ * 0.9 PLN_KIN_AXIS_UNIT_TOL, rotation entries (base and joint frames) by up to
+ * PLN_KIN_ROT_ORTHO_TOL / 8, so that the true link rotations are not orthonormal and
+ * the norm bounds of eq. (9.1) are exercised. */
+static void perturb_model(PlnRobot *rb, KfRng *rng)
+{
+    int i, j, k;
+    for (j = 0; j < rb->n_joints; ++j) {
+        double f = 1.0 + kf_uniform(rng, -0.9, 0.9) * PLN_KIN_AXIS_UNIT_TOL;
+        for (k = 0; k < 3; ++k) rb->joints[j].axis[k] *= f;
+    }
+    for (i = 0; i < rb->n_links; ++i) {
+        for (k = 0; k < 9; ++k) {
+            rb->links[i].origin_rot[k] += kf_uniform(rng, -1, 1) * PLN_KIN_ROT_ORTHO_TOL / 8;
+        }
+    }
+    for (k = 0; k < 9; ++k) rb->base_rot[k] += kf_uniform(rng, -1, 1) * PLN_KIN_ROT_ORTHO_TOL / 8;
+}
+
+static long enclosure_run(int n, int deg, uint64_t seed, int imperfect, long *n_times)
 {
     PlnRobot rb;
     PlnLinkMotion *lm = NULL;
@@ -167,6 +187,7 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
     int m, t, i, j, a, b;
     ck_assert_int_eq(kf_humanoid(&rb, seed), 0);
     ck_assert_int_le(rb.n_links, LM_MAX_LINKS);
+    if (imperfect) perturb_model(&rb, &rng);
     ck_assert_int_eq(pln_linkmotion_create(&rb, n, &lm, err, sizeof err), PLN_OK);
     for (m = 0; m < LM_MOTIONS; ++m) {
         const PlnTaylor *com;
@@ -245,7 +266,7 @@ static long enclosure_run(int n, int deg, uint64_t seed, long *n_times)
 START_TEST(test_enclosure_degree5)
 {
     long times = 0;
-    ck_assert_int_eq(enclosure_run(5, 5, 201, &times), 0);
+    ck_assert_int_eq(enclosure_run(5, 5, 201, 0, &times), 0);
     ck_assert_int_eq(times, (long)LM_MOTIONS * LM_TIMES);
 }
 END_TEST
@@ -254,9 +275,19 @@ END_TEST
 START_TEST(test_enclosure_other_degrees)
 {
     long times = 0;
-    ck_assert_int_eq(enclosure_run(3, 7, 202, &times), 0);
-    ck_assert_int_eq(enclosure_run(7, 5, 203, &times), 0);
+    ck_assert_int_eq(enclosure_run(3, 7, 202, 0, &times), 0);
+    ck_assert_int_eq(enclosure_run(7, 5, 203, 0, &times), 0);
     ck_assert_int_eq(times, 2L * LM_MOTIONS * LM_TIMES);
+}
+END_TEST
+
+/* a model whose axes and rotations are only unit / orthonormal within the validation
+ * tolerances (as a YAML file with 6-7 printed digits gives) */
+START_TEST(test_enclosure_imperfect_model)
+{
+    long times = 0;
+    ck_assert_int_eq(enclosure_run(5, 5, 204, 1, &times), 0);
+    ck_assert_int_eq(times, (long)LM_MOTIONS * LM_TIMES);
 }
 END_TEST
 
@@ -451,6 +482,7 @@ Suite *pln_linkmotion_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_enclosure_degree5);
     tcase_add_test(tc, test_enclosure_other_degrees);
+    tcase_add_test(tc, test_enclosure_imperfect_model);
     tcase_add_test(tc, test_enclosure_sharp_for_small_motion);
     tcase_add_test(tc, test_still_robot_matches_fk);
     suite_add_tcase(s, tc);
