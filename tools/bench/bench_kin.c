@@ -5,7 +5,13 @@
  *
  * Prints `name: value` lines:
  *   fk_all_links_ns               forward kinematics of all 32 link frames, one q
+ *   fk_homogeneous_ns             baseline in the same run: the textbook chain of 4x4
+ *                                 homogeneous transforms T_parent T(origin) Rot(axis, q)
+ *                                 with Rodrigues' matrix, for the same q
+ *   fk_speedup                    fk_homogeneous_ns / fk_all_links_ns
  *   jacobian_point_ns             positional Jacobian (3 x 30) of a hand point
+ *   jacobian_fd_ns                baseline in the same run: the same Jacobian by forward
+ *                                 differences (31 forward kinematics)
  *   jacobian_com_ns               centre of mass Jacobian (3 x 30)
  *   taylor_link_motion_us         Taylor models (degree 5) of all links over one span,
  *                                 from quintic joint polynomials, incl. sin/cos and com
@@ -62,6 +68,56 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+/* baseline FK: 4x4 homogeneous transforms, row-major, per link
+ * T_link = T_parent * T(origin_pos, origin_rot) * [Rot(axis, q) 0; 0 1] */
+static void mat4_mul(const double *A, const double *B, double *C)
+{
+    int i, j, k;
+    for (i = 0; i < 4; ++i) {
+        for (j = 0; j < 4; ++j) {
+            double s = 0.0;
+            for (k = 0; k < 4; ++k) s += A[4 * i + k] * B[4 * k + j];
+            C[4 * i + j] = s;
+        }
+    }
+}
+
+static void fk_homogeneous(const PlnRobot *rb, const double *q, double T[][16])
+{
+    int i, r, c;
+    for (i = 0; i < rb->n_links; ++i) {
+        const PlnLink *L = &rb->links[i];
+        double Tb[16] = {0}, To[16] = {0}, Tj[16] = {0}, tmp[16];
+        const double *Tp = Tb;
+        if (L->parent < 0) {
+            for (r = 0; r < 3; ++r) {
+                for (c = 0; c < 3; ++c) Tb[4 * r + c] = rb->base_rot[3 * r + c];
+                Tb[4 * r + 3] = rb->base_pos[r];
+            }
+            Tb[15] = 1.0;
+        } else {
+            Tp = T[L->parent];
+        }
+        for (r = 0; r < 3; ++r) {
+            for (c = 0; c < 3; ++c) To[4 * r + c] = L->origin_rot[3 * r + c];
+            To[4 * r + 3] = L->origin_pos[r];
+        }
+        To[15] = 1.0;
+        if (L->joint >= 0) {
+            double Rj[9];
+            pln_kin_joint_rotation(rb->joints[L->joint].axis, q[L->joint], Rj);
+            for (r = 0; r < 3; ++r) {
+                for (c = 0; c < 3; ++c) Tj[4 * r + c] = Rj[3 * r + c];
+            }
+        } else {
+            Tj[0] = Tj[5] = Tj[10] = 1.0;
+        }
+        Tj[15] = 1.0;
+        mat4_mul(Tp, To, tmp);
+        mat4_mul(tmp, Tj, T[i]);
+    }
+}
+
 static double poly_s(const double *c, int deg, double s)
 {
     double v = c[deg];
@@ -87,7 +143,9 @@ int main(void)
 {
     static double qs[N_Q][30], J[90];
     static double coef[N_SPANS][30 * (DEG + 1)], qerr[N_SPANS][30];
-    double rep[REPEATS], sink = 0.0, fk_ns, jp_ns, jc_ns, tm_us, tm7_us, exp_ns, samp_us;
+    static double Th[32][16];
+    double rep[REPEATS], sink = 0.0, fk_ns, fkh_ns, jp_ns, jfd_ns, jc_ns, tm_us, tm7_us, exp_ns,
+        samp_us;
     double local[3] = {0.05, -0.02, -0.1};
     PlnRobot rb;
     PlnKinWork *kw = NULL;
@@ -120,12 +178,42 @@ int main(void)
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
         double t0 = now_ns();
         for (i = 0; i < N_FK; ++i) {
+            fk_homogeneous(&rb, qs[i % N_Q], Th);
+            sink += Th[23][3];
+        }
+        if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
+    }
+    fkh_ns = median(rep, REPEATS);
+    for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
+        double t0 = now_ns();
+        for (i = 0; i < N_FK; ++i) {
             pln_kin_jacobian_point(kw, &rb, 23 + (i & 7), local, J);
             sink += J[17];
         }
         if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
     }
     jp_ns = median(rep, REPEATS);
+    for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
+        double t0 = now_ns(), q[30], x0[3], x1[3];
+        int j, reps = N_FK / 50;
+        for (i = 0; i < reps; ++i) {
+            const double *qi = qs[i % N_Q];
+            pln_kin_forward(kw, &rb, qi);
+            pln_kin_point(kw, 23, local, x0);
+            for (j = 0; j < 30; ++j) {
+                for (k = 0; k < 30; ++k) q[k] = qi[k];
+                q[j] += 1e-7;
+                pln_kin_forward(kw, &rb, q);
+                pln_kin_point(kw, 23, local, x1);
+                J[j] = (x1[0] - x0[0]) * 1e7;
+                J[30 + j] = (x1[1] - x0[1]) * 1e7;
+                J[60 + j] = (x1[2] - x0[2]) * 1e7;
+            }
+            sink += J[17];
+        }
+        if (r >= 0) rep[r] = (now_ns() - t0) / reps;
+    }
+    jfd_ns = median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
         double t0 = now_ns();
         for (i = 0; i < N_FK; ++i) {
@@ -182,7 +270,10 @@ int main(void)
     samp_us = median(rep, REPEATS);
 
     printf("fk_all_links_ns: %.1f\n", fk_ns);
+    printf("fk_homogeneous_ns: %.1f\n", fkh_ns);
+    printf("fk_speedup: %.2f\n", fkh_ns / fk_ns);
     printf("jacobian_point_ns: %.1f\n", jp_ns);
+    printf("jacobian_fd_ns: %.1f\n", jfd_ns);
     printf("jacobian_com_ns: %.1f\n", jc_ns);
     printf("taylor_link_motion_us: %.2f\n", tm_us);
     printf("taylor_link_motion_deg7_us: %.2f\n", tm7_us);
