@@ -15,19 +15,27 @@ struct PlnKinWork {
     double *R;          /* [n_links][9] world rotation of each link frame */
     double *p;          /* [n_links][3] world position of each link frame (= joint origin) */
     double *axis;       /* [n_links][3] world axis of the joint moving the link */
+    double *M;          /* [n_links][27] O(I + K^2), O K, -O K^2 (fixed: O, 0, 0), K = [a]x */
+    double *Oa;         /* [n_links][3] O a: the joint axis in the parent frame */
 };
 
 static const double k_identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
-/* C = A * B for row-major 3x3. */
+/* C = A * B for row-major 3x3 (operands read into locals first: no aliasing reloads). */
 static inline void mat_mul(const double *A, const double *B, double *C)
 {
+    double a[9], b[9], c[9];
     int i, j;
+    for (i = 0; i < 9; ++i) {
+        a[i] = A[i];
+        b[i] = B[i];
+    }
     for (i = 0; i < 3; ++i) {
         for (j = 0; j < 3; ++j) {
-            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+            c[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
         }
     }
+    for (i = 0; i < 9; ++i) C[i] = c[i];
 }
 
 /* y = A * x for row-major 3x3. */
@@ -61,14 +69,15 @@ static double ortho_error(const double *R)
     int i, j;
     for (i = 0; i < 3; ++i) {
         for (j = 0; j < 3; ++j) {
-            double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
+            double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] +
+                       R[3 * i + 2] * R[3 * j + 2];
             e = fmax(e, fabs(d - (i == j ? 1.0 : 0.0)));
         }
     }
     return e;
 }
 
-/* Rodrigues' formula Rot = I + sin q K + (1 - cos q) K^2 (Siciliano eq. 2.25). */
+/* Rodrigues' formula Rot = I + sin q K + (1 - cos q) K^2: docs/math/kinematics.md (K.3). */
 void pln_kin_joint_rotation(const double axis[3], double q, double Rot[9])
 {
     double s = sin(q), c = cos(q), v = 1.0 - c;
@@ -167,7 +176,7 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     for (i = 0; i < robot->n_links; ++i) mass_sum += robot->links[i].mass;
     /* one block: the struct, then doubles, then ints (doubles first keeps alignment) */
     nl = (size_t)robot->n_links;
-    bytes = sizeof *w + nl * 15 * sizeof(double) + nl * sizeof(int);
+    bytes = sizeof *w + nl * 45 * sizeof(double) + nl * sizeof(int);
     block = malloc(bytes);
     if (block == NULL) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_kin_create: out of memory (%zu B)",
@@ -180,12 +189,33 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     w->R = (double *)(block + sizeof *w);
     w->p = w->R + 9 * nl;
     w->axis = w->p + 3 * nl;
-    w->active = (int *)(w->axis + 3 * nl);
+    w->M = w->axis + 3 * nl;
+    w->Oa = w->M + 27 * nl;
+    w->active = (int *)(w->Oa + 3 * nl);
+    memset(w->R, 0, nl * 45 * sizeof(double));
     for (i = 0; i < robot->n_links; ++i) {
-        int j = robot->links[i].joint;
+        const PlnLink *L = &robot->links[i];
+        double *M = w->M + 27 * i;
+        int j = L->joint;
         w->active[i] = (j >= 0 && robot->joints[j].type == PLN_JOINT_REVOLUTE) ? j : -1;
+        if (w->active[i] < 0) {
+            memcpy(M, L->origin_rot, 9 * sizeof(double));
+            continue;
+        }
+        /* O Rot(a, q) = O(I + K^2) + sin q O K - cos q O K^2 (K.3) */
+        {
+            const double *a = robot->joints[j].axis;
+            double K[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0}, K2[9], A[9];
+            int r;
+            mat_mul(K, K, K2);
+            for (r = 0; r < 9; ++r) A[r] = K2[r] + (r % 4 == 0 ? 1.0 : 0.0);
+            mat_mul(L->origin_rot, A, M);
+            mat_mul(L->origin_rot, K, M + 9);
+            mat_mul(L->origin_rot, K2, M + 18);
+            for (r = 18; r < 27; ++r) M[r] = -M[r];
+            mat_vec(L->origin_rot, a, w->Oa + 3 * i);
+        }
     }
-    memset(w->R, 0, nl * 15 * sizeof(double));
     *out = w;
     return PLN_OK;
 }
@@ -195,31 +225,35 @@ void pln_kin_destroy(PlnKinWork *w)
     free(w);
 }
 
-/* T_world_link = T_world_parent * T(origin) * Rot(axis, q) (pln_robot.h). */
+/* Forward kinematics: docs/math/kinematics.md (K.1)-(K.3). */
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q)
 {
     int i;
-    if (!all_finite(q, robot->n_joints)) return PLN_ERR_INVALID;
+    if ((q == NULL && robot->n_joints > 0) || !all_finite(q, robot->n_joints)) {
+        return PLN_ERR_INVALID;
+    }
     for (i = 0; i < w->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
         const double *Rp = L->parent < 0 ? robot->base_rot : w->R + 9 * L->parent;
         const double *pp = L->parent < 0 ? robot->base_pos : w->p + 3 * L->parent;
-        double *R = w->R + 9 * i, *p = w->p + 3 * i, Ro[9], d[3];
+        double *R = w->R + 9 * i, *p = w->p + 3 * i, d[3];
         int j = w->active[i];
         /* joint origin: p = p_parent + R_parent * origin_pos */
         mat_vec(Rp, L->origin_pos, d);
         p[0] = pp[0] + d[0];
         p[1] = pp[1] + d[1];
         p[2] = pp[2] + d[2];
-        /* joint frame Ro = R_parent * origin_rot, then the joint rotation */
-        mat_mul(Rp, L->origin_rot, Ro);
+        /* R = R_parent O Rot(a, q) = R_parent (M0 + sin q M1 + cos q M2), and the world
+         * axis R_parent O a (Rot(a, q) a = a) */
         if (j >= 0) {
-            double Rj[9];
-            pln_kin_joint_rotation(robot->joints[j].axis, q[j], Rj);
-            mat_mul(Ro, Rj, R);
-            mat_vec(Ro, robot->joints[j].axis, w->axis + 3 * i); /* Rot(a, q) a = a */
+            const double *M = w->M + 27 * i;
+            double s = sin(q[j]), c = cos(q[j]), Q[9];
+            int r;
+            for (r = 0; r < 9; ++r) Q[r] = M[r] + s * M[9 + r] + c * M[18 + r];
+            mat_mul(Rp, Q, R);
+            mat_vec(Rp, w->Oa + 3 * i, w->axis + 3 * i);
         } else {
-            memcpy(R, Ro, sizeof Ro);
+            mat_mul(Rp, w->M + 27 * i, R);
             memset(w->axis + 3 * i, 0, 3 * sizeof(double));
         }
     }
@@ -246,7 +280,7 @@ void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double 
 }
 
 /* adds scale * (a_l x (x - o_l)) to the column of every revolute joint on the chain of
- * `link` (Siciliano eq. 3.30, revolute column). */
+ * `link`: docs/math/kinematics.md (K.4). */
 static void add_point_columns(const PlnKinWork *w, const PlnRobot *robot, int link,
                               const double x[3], double scale, double *J)
 {
@@ -265,7 +299,7 @@ static void add_point_columns(const PlnKinWork *w, const PlnRobot *robot, int li
     }
 }
 
-/* Positional Jacobian J_p,j = a_j x (x - o_j) (Siciliano eq. 3.30). */
+/* Positional Jacobian J_p,j = a_j x (x - o_j): docs/math/kinematics.md (K.4). */
 void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link,
                             const double local[3], double *J)
 {
@@ -276,7 +310,7 @@ void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link
     add_point_columns(w, robot, link, x, 1.0, J);
 }
 
-/* Rotational Jacobian J_w,j = a_j (Siciliano eq. 3.30). */
+/* Rotational Jacobian J_w,j = a_j: docs/math/kinematics.md (K.5). */
 void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, double *J)
 {
     int l, n = w->n_joints;
@@ -291,7 +325,7 @@ void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, 
     }
 }
 
-/* com = sum_i m_i x_i / sum_i m_i, x_i the world com of link i. */
+/* Centre of mass: docs/math/kinematics.md (K.6). */
 PlnStatus pln_kin_com(const PlnKinWork *w, const PlnRobot *robot, double com[3])
 {
     double acc[3] = {0, 0, 0};
@@ -311,7 +345,7 @@ PlnStatus pln_kin_com(const PlnKinWork *w, const PlnRobot *robot, double com[3])
     return PLN_OK;
 }
 
-/* J_com = sum_i (m_i / M) J_p(link i, com_i). */
+/* Centre-of-mass Jacobian: docs/math/kinematics.md (K.7). */
 PlnStatus pln_kin_jacobian_com(const PlnKinWork *w, const PlnRobot *robot, double *J)
 {
     int i;

@@ -15,10 +15,9 @@
  * link (not on its chain to the root, or PLN_JOINT_FIXED) are zero. Fixed joints
  * ignore q[j] (treated as 0).
  *
- * The formulas are textbook and cited inline: Rodrigues' rotation formula and the
- * revolute-joint Jacobian columns J_p,j = a_j x (x - o_j), J_w,j = a_j, with a_j the
- * joint axis and o_j the joint origin in the world (Siciliano et al., Robotics:
- * Modelling, Planning and Control, sec. 3.1.3). The MCD gradient of DESIGN.md section 6
+ * Formulas (docs/math/kinematics.md): Rodrigues' rotation formula and the revolute-joint
+ * Jacobian columns J_p,j = a_j x (x - o_j), J_w,j = a_j, with a_j the joint axis and o_j
+ * the joint origin in the world. The MCD gradient of DESIGN.md section 6
  * takes J_p of the witness points at the witness time from here. */
 #ifndef PLN_KIN_H
 #define PLN_KIN_H
@@ -36,9 +35,8 @@ typedef struct PlnKinWork PlnKinWork;
  * PLN_ERR_INVALID with err naming the link or joint at fault. Nullable: err. */
 PlnStatus pln_kin_validate(const PlnRobot *robot, char *err, size_t err_size);
 
-/* Validates the model as pln_kin_validate() (topological order, joint <-> link indices, unit axes within
- * PLN_KIN_AXIS_UNIT_TOL, orthonormal rotations within PLN_KIN_ROT_ORTHO_TOL, finite
- * numbers, non-negative masses) and allocates a workspace for it into *out. On failure
+/* Validates the model as pln_kin_validate() does and allocates a workspace for it into
+ * *out (the only allocation of this module). On failure
  * *out is NULL and err names the link or joint at fault. Returns PLN_OK,
  * PLN_ERR_INVALID (bad model) or PLN_ERR_NOMEM. Nullable: err (with err_size 0). */
 PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, size_t err_size);
@@ -47,11 +45,13 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
 void pln_kin_destroy(PlnKinWork *w);
 
 /* Forward kinematics of every link frame for joint positions q[n_joints] (rad).
- * Returns PLN_ERR_INVALID (and leaves the previous poses) if q holds a NaN or inf. */
+ * Returns PLN_ERR_INVALID (and leaves the previous poses) if q is NULL or holds a NaN or
+ * inf. */
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q);
 
 /* World rotation (9, row-major) and position (3, metres) of a link frame after the last
- * pln_kin_forward(). Borrowed pointers into the workspace, valid until the next call. */
+ * pln_kin_forward(). Borrowed pointers into the workspace, valid until the next call; an
+ * out-of-range link gives the identity rotation / the zero vector. */
 const double *pln_kin_link_rot(const PlnKinWork *w, int link);
 const double *pln_kin_link_pos(const PlnKinWork *w, int link);
 
@@ -60,7 +60,9 @@ void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double 
 
 /* Positional Jacobian of the body point `local` (link frame, metres) of `link`:
  * J[3 * n_joints], row-major, dx/dq (m/rad), column j = a_j x (x - o_j) for every
- * revolute joint j on the chain of `link`, zero otherwise. */
+ * revolute joint j on the chain of `link`, zero otherwise (all zero for an out-of-range
+ * link). Uses the pose of the last pln_kin_forward(): for the MCD gradient call
+ * pln_kin_forward(q(t*)) first, then this for each witness point. */
 void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link,
                             const double local[3], double *J);
 

@@ -25,6 +25,9 @@
 #include "pln_kin.h"
 #include "pln_tolerance.h"
 
+/* exported DstPolyPoints hold every coefficient of a Taylor model */
+_Static_assert(PLN_TM_MAX_DEGREE <= DST_MAX_DEGREE, "Taylor degree exceeds DstPolyPoint");
+
 struct PlnLinkMotion {
     int n;                 /* Taylor degree */
     int n_links, n_joints;
@@ -100,7 +103,8 @@ static double rot_norm_bound(const double *A)
     int i, j;
     for (i = 0; i < 3; ++i) {
         for (j = 0; j < 3; ++j) {
-            double d = A[3 * i] * A[3 * j] + A[3 * i + 1] * A[3 * j + 1] + A[3 * i + 2] * A[3 * j + 2];
+            double d = A[3 * i] * A[3 * j] + A[3 * i + 1] * A[3 * j + 1] +
+                       A[3 * i + 2] * A[3 * j + 2];
             e = fmax(e, fabs(d - (i == j ? 1.0 : 0.0)));
         }
     }
@@ -261,13 +265,14 @@ static double lc3(PlnTaylor *out, const PlnTaylor *x, const double *w, int wstri
     memset(out, 0, sizeof *out);
     out->n = n;
     for (m = 0; m < 3; ++m) {
-        double wm = w[m * wstride];
+        double wm = w[m * wstride], s1 = 0.0;
         if (wm == 0.0) continue;
-        for (k = 0; k <= n; ++k) {
-            double t = wm * x[m].c[k];
-            out->c[k] += t;
-            mag += fabs(t);
+        /* fixed trip count over zero-padded coefficients: unrolled / vectorised */
+        for (k = 0; k <= PLN_TM_MAX_DEGREE; ++k) {
+            out->c[k] += wm * x[m].c[k];
+            s1 += fabs(x[m].c[k]);
         }
+        mag += fabs(wm) * s1;
     }
     return mag == 0.0 ? 0.0 : wid(mag);
 }
@@ -307,6 +312,9 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
                           "joint polynomial degree %d out of range 0..%d", deg,
                           PLN_TM_MAX_DEGREE);
+    }
+    if (coef == NULL && lm->n_joints > 0) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "joint coefficients: NULL array");
     }
     /* joint positions as Taylor models, their sine and cosine (eq. 5.1-5.5, 6.3) */
     for (j = 0; j < lm->n_joints; ++j) {
@@ -528,6 +536,27 @@ void pln_linkmotion_tm_to_polypoint(const PlnTaylor xyz[3], DstPolyPoint *out)
         tr2 += rr * rr;
     }
     polypoint_from_poly(x, up(sqrt(tr2)), out);
+}
+
+/* Link frame in s: eq. (6.1)-(6.2) per entry, (9.2) norm bound. */
+int pln_linkmotion_frame(const PlnLinkMotion *lm, int link, double R_s[][9], double *R_err,
+                         DstPolyPoint *origin)
+{
+    double d[PLN_TM_MAX_DEGREE + 1], conv2 = 0.0, zero[3] = {0, 0, 0};
+    int e, k, n = lm->n;
+    if (link < 0 || link >= lm->n_links) return -1;
+    for (e = 0; e < 9; ++e) {
+        PlnTaylor t = lm->R[9 * link + e];
+        double conv;
+        t.lo = t.hi = 0.0;
+        conv = pln_taylor_to_unit_poly(&t, d);
+        for (k = 0; k <= n; ++k) R_s[k][e] = d[k];
+        conv2 += conv * conv;
+    }
+    /* the conversion errors form a matrix whose Frobenius norm bounds its spectral norm */
+    *R_err = up(lm->eps[link] + up(sqrt(conv2)));
+    pln_linkmotion_point(lm, link, zero, origin);
+    return n;
 }
 
 PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out)

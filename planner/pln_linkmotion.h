@@ -6,9 +6,10 @@
  * tau = 2s - 1) of its world rotation R(t) (9 entries, row-major) and position p(t)
  * (3 coordinates, metres), composed along the chain as in Zhang et al. 2007 (thesis ref.
  * [83]): R_i = R_parent R_origin Rot(a, q_i), p_i = p_parent + R_parent o_i, with
- * Rot(a, q) = a a^T + sin q [a]x + cos q (I - a a^T) (docs/math/taylor_models.md
- * section 8). The models enclose the exact forward kinematics (pln_kin.h) of the joint
- * polynomials for every t in the span, rigorously in floating point. Remainders are kept
+ * Rodrigues' Rot(a, q) = (I + K^2) + sin q K - cos q K^2, K = [a]x, exactly the formula
+ * of pln_kin.c (docs/math/taylor_models.md section 8). The models enclose the exact
+ * forward kinematics (pln_kin.h) of the joint polynomials for every t in the span,
+ * rigorously in floating point. Remainders are kept
  * as norms so that they add along the chain rather than grow geometrically: the true
  * rotation is R_poly(tau) + E with spectral norm ||E||_2 <= pln_linkmotion_rot_err(),
  * the true position p_poly(tau) + e with |e| <= pln_linkmotion_pos_err() (section 9);
@@ -19,7 +20,12 @@
  *
  * A PlnLinkMotion is a per-thread workspace created for one robot and one Taylor degree;
  * nothing allocates after creation. The robot is borrowed by each call and must be the
- * one the workspace was created for. Frames, units and row-major layout as pln_kin.h. */
+ * one the workspace was created for. Frames, units and row-major layout as pln_kin.h.
+ *
+ * Size of the enclosures: the remainder falls as h^(n+1) with the span length h; with
+ * degree 5 a body point's radius is ~1e-2 m when joints move ~0.3 rad per unit span and
+ * ~2e-6 m on a quarter of it (docs/perf/kinematics.md). Callers needing tight bounds
+ * subdivide a span with pln_linkmotion_restrict_poly(). */
 #ifndef PLN_LINKMOTION_H
 #define PLN_LINKMOTION_H
 
@@ -55,8 +61,9 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm);
  *   q_err  nullable [n_joints]: the true q_j lies within q_err[j] >= 0 rad of the
  *          polynomial (e.g. the rounding of a B-spline-to-polynomial conversion); NULL
  *          means the polynomials are exact.
- * Returns PLN_ERR_INVALID (message names the joint) for a bad degree, a non-finite
- * coefficient or a negative/non-finite q_err, and PLN_ERR_INTERNAL if a model overflows. */
+ * Returns PLN_ERR_INVALID (message names the joint) for a bad degree, a NULL coef, a
+ * non-finite coefficient or a negative/non-finite q_err, and PLN_ERR_INTERNAL if a model
+ * overflows. */
 PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const double *coef,
                                  int deg, const double *q_err, char *err, size_t err_size);
 
@@ -94,6 +101,15 @@ void pln_linkmotion_tm_to_polypoint(const PlnTaylor xyz[3], DstPolyPoint *out);
 /* Taylor models (3, metres, world) of the whole robot's centre of mass from the last
  * compute, or NULL when the robot's link masses sum to zero. Borrowed pointer. */
 const PlnTaylor *pln_linkmotion_com(const PlnLinkMotion *lm);
+
+/* A link frame's motion for shapes given in the link frame (meshes, convex hulls):
+ * R_s[k][9] (row-major 3x3, multiplies s^k, k = 0..degree) with *R_err bounding the
+ * spectral norm of R_true(s) - sum_k R_s[k] s^k for every s in [0, 1]; the frame origin
+ * as a DstPolyPoint (origin->err its Euclidean bound). A body point l then moves within
+ * origin->err + *R_err |l| of p(s) + R(s) l. Returns the Taylor degree, or -1 (outputs
+ * untouched) for an out-of-range link. R_s has room for PLN_TM_MAX_DEGREE + 1 rows. */
+int pln_linkmotion_frame(const PlnLinkMotion *lm, int link, double R_s[][9], double *R_err,
+                         DstPolyPoint *origin);
 
 /* The centre of mass as a DstPolyPoint (err covers every remainder). Returns
  * PLN_ERR_INVALID when the link masses sum to zero. */

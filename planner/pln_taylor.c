@@ -357,8 +357,9 @@ double pln_taylor_bound_abs(const PlnTaylor *a)
     return fmax(fabs(lo), fabs(hi));
 }
 
-/* Product with truncation: eq. (3.3)-(3.5). */
-void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
+/* Product with truncation: eq. (3.3)-(3.5). bb, when not NULL, is a rigorous range
+ * [bb[0], bb[1]] of b's polynomial part already at hand (saves recomputing it). */
+static void mul_core(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b, const double *bb)
 {
     double full[2 * PLN_TM_MAX_DEGREE + 1];
     double mag = 0.0, tlo = 0.0, thi = 0.0;
@@ -366,17 +367,19 @@ void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
     PlnTaylor r;
     int i, j, k, n = imax(a->n, b->n);
 
-    /* full product of the polynomial parts (eq. 3.3) */
-    for (k = 0; k <= a->n + b->n; ++k) full[k] = 0.0;
+    /* full product of the polynomial parts (eq. 3.3); the rounded terms sum to
+     * sum_ij |a_i b_j| = (sum_i |a_i|)(sum_j |b_j|) */
+    double suma = 0.0, sumb = 0.0;
+    /* fixed trip counts over the zero-padded coefficients (c[k] == 0 for k > n) let the
+     * compiler unroll and vectorise; the padding adds exact zeros */
+    for (k = 0; k <= 2 * PLN_TM_MAX_DEGREE; ++k) full[k] = 0.0;
+    for (j = 0; j <= PLN_TM_MAX_DEGREE; ++j) sumb += fabs(b->c[j]);
     for (i = 0; i <= a->n; ++i) {
         double ai = a->c[i];
-        if (ai == 0.0) continue;
-        for (j = 0; j <= b->n; ++j) {
-            double p = ai * b->c[j];
-            full[i + j] += p;
-            mag += fabs(p);
-        }
+        suma += fabs(ai);
+        for (j = 0; j <= PLN_TM_MAX_DEGREE; ++j) full[i + j] += ai * b->c[j];
     }
+    mag = suma * sumb;
     /* keep degrees <= n; bound the dropped ones over [-1, 1] (eq. 3.4) */
     memset(&r, 0, sizeof r);
     r.n = n;
@@ -397,7 +400,12 @@ void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
         iv_mul(alo, ahi, b->lo, b->hi, &x1, &x2, &mag);
     }
     if (a->lo != 0.0 || a->hi != 0.0) {
-        pln_taylor_poly_bound(b, &blo, &bhi);
+        if (bb != NULL) {
+            blo = bb[0];
+            bhi = bb[1];
+        } else {
+            pln_taylor_poly_bound(b, &blo, &bhi);
+        }
         iv_mul(blo, bhi, a->lo, a->hi, &y1, &y2, &mag);
         iv_mul(a->lo, a->hi, b->lo, b->hi, &z1, &z2, &mag);
     }
@@ -407,27 +415,40 @@ void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
     *out = r;
 }
 
+void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
+{
+    mul_core(out, a, b, NULL);
+}
+
 /* sin and cos by the addition theorem and order-n expansions: eq. (5.1)-(5.5). */
 void pln_taylor_sincos(PlnTaylor *out_sin, PlnTaylor *out_cos, const PlnTaylor *a)
 {
     PlnTaylor D, P, cosD, sinD, term, rs, rc;
-    double q0 = a->c[0], s0, c0, dmax, r, e;
+    double q0 = a->c[0], s0, c0, dmax, r, e, mid, rad, db[2];
     int k, n = a->n;
 
-    /* split a = q0 + D with D free of a constant term */
+    /* split a = q0 + D + e: D the polynomial part without constant term plus the
+     * remainder's midpoint, |e| <= rad the re-centred remainder. sin and cos are
+     * 1-Lipschitz, so e moves the results by at most rad (eq. 5.1) */
     D = *a;
-    D.c[0] = 0.0;
-    dmax = pln_taylor_bound_abs(&D);
+    mid = 0.5 * (a->lo + a->hi);
+    rad = fmax(a->hi - mid, mid - a->lo);
+    D.c[0] = mid;
+    D.lo = D.hi = 0.0;
+    pln_taylor_poly_bound(&D, &db[0], &db[1]);
+    dmax = fmax(fabs(db[0]), fabs(db[1]));
+    rad += wid(fabs(mid) + fabs(a->lo) + fabs(a->hi));
     s0 = sin(q0);
     c0 = cos(q0);
 
     /* cos D = sum_{k even} (-1)^(k/2) D^k/k!, sin D = sum_{k odd} (-1)^((k-1)/2) D^k/k!
-     * (eq. 5.2), powers by truncated products */
+     * (eq. 5.2), powers by truncated products (D has no remainder: only its range db is
+     * needed, once) */
     pln_taylor_const(&cosD, n, 1.0);
     pln_taylor_const(&sinD, n, 0.0);
     P = D;
     for (k = 1; k <= n; ++k) {
-        if (k > 1) pln_taylor_mul(&P, &P, &D);
+        if (k > 1) mul_core(&P, &P, &D, db);
         pln_taylor_div(&term, &P, k_fact[k]);
         if (k % 2 == 0) {
             pln_taylor_axpy(&cosD, &cosD, (k / 2) % 2 == 0 ? 1.0 : -1.0, &term);
@@ -444,8 +465,10 @@ void pln_taylor_sincos(PlnTaylor *out_sin, PlnTaylor *out_cos, const PlnTaylor *
     pln_taylor_add_interval(&sinD, &sinD, -r, r);
 
     /* sin q = s0 cos D + c0 sin D, cos q = c0 cos D - s0 sin D (eq. 5.4), plus the
-     * libm error of s0, c0 times |cos D| + |sin D| <= 2 (eq. 5.5) */
-    e = 2.0 * PLN_TM_LIBM_SINCOS_ERR;
+     * libm error of s0, c0 times |cos D| + |sin D| <= 2 (eq. 5.5), plus the remainder
+     * radius through the Lipschitz bound (eq. 5.1) */
+    e = 2.0 * PLN_TM_LIBM_SINCOS_ERR + rad;
+    e += wid(e);
     if (out_sin != NULL) {
         pln_taylor_scale(&rs, &cosD, s0);
         pln_taylor_axpy(&rs, &rs, c0, &sinD);

@@ -365,6 +365,7 @@ START_TEST(test_validation_errors)
     ck_assert_int_eq(pln_kin_forward(w, &rb, q), PLN_ERR_INVALID);
     q[4] = INFINITY;
     ck_assert_int_eq(pln_kin_forward(w, &rb, q), PLN_ERR_INVALID);
+    ck_assert_int_eq(pln_kin_forward(w, &rb, NULL), PLN_ERR_INVALID);
     pln_kin_destroy(w);
 
     /* a massless robot has no centre of mass */
