@@ -226,7 +226,7 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     st = pln_kin_create(p->robot, &w->kin, err, err_size);
-    if (st == PLN_OK) st = pln_linkmotion_create(p->robot, deg, &w->lm, err, err_size);
+    if (st == PLN_OK) st = pln_linkmotion_create(p->robot, PLN_TM_MAX_DEGREE, &w->lm, err, err_size);
     if (st != PLN_OK) {
         pln_problem_work_destroy(w);
         return st;
