@@ -2,7 +2,7 @@
 #
 #   make            build/libdistance.a, build/libplanner.a, build/hrpplan, build/run_tests
 #   make deps       install the Debian packages the build needs (tools/install-deps.sh)
-#   make run        deps + build + plan the default scenario (until the planner lands: hrpplan --help)
+#   make run        deps + build + plan the default scenario scenarios/hand_cross.yaml into out/hand_cross/
 #   make test       deps + build + run every Check suite
 #   make asan       the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
@@ -48,7 +48,7 @@ deps:
 # The recursive $(MAKE) re-reads pkg-config after deps may have installed things.
 run: deps
 	@$(MAKE) --no-print-directory all
-	@./$(BUILD)/hrpplan --help
+	./$(BUILD)/hrpplan plan scenarios/hand_cross.yaml -o out/hand_cross
 
 test: deps
 	@$(MAKE) --no-print-directory all

@@ -227,6 +227,46 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
     return code;
 }
 
+PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanRun *run,
+                       char *err, size_t err_size)
+{
+    Loaded l;
+    PlnSipResult sip;
+    PlnCertificate cert;
+    double *x = NULL, *ctrl = NULL, start = now_s();
+    PlnStatus st;
+
+    memset(run, 0, sizeof *run);
+    st = load_all(scenario, opt, &l, err, err_size);
+    if (st == PLN_OK) {
+        x = calloc((size_t)(l.p->n_vars > 0 ? l.p->n_vars : 1), sizeof *x);
+        ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+        if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    if (st == PLN_OK) {
+        pln_problem_initial_x(l.p, x);
+        st = pln_sip_solve(l.p, x, NULL, &sip, err, err_size);
+    }
+    if (st == PLN_OK) {
+        pln_problem_ctrl(l.p, x, ctrl);
+        st = pln_certify_spline(l.p, ctrl, opt->cert_eps_ratio, &cert, err, err_size);
+        if (st == PLN_OK) {
+            run->certified = cert.certified;
+            run->min_clearance = cert.min_clearance;
+            pln_certificate_destroy(&cert);
+        }
+        run->optimise_s = sip.wall_time_s;
+        run->mcd_time_s = sip.mcd_time_s;
+        run->mcd_calls = sip.mcd_calls;
+        run->evaluations = sip.evaluations;
+    }
+    run->wall_time_s = now_s() - start;
+    free(x);
+    free(ctrl);
+    loaded_free(&l);
+    return st;
+}
+
 /* ---- check ------------------------------------------------------------------------- */
 
 static int has_suffix(const char *s, const char *suffix)

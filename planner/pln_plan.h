@@ -16,6 +16,21 @@
 #include "pln_problem.h"
 
 int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs);
+
+/* What one planning run measured, for benchmarks and scripts. */
+typedef struct PlnPlanRun {
+    int certified;
+    double min_clearance;   /* m */
+    double wall_time_s;     /* load + optimise + certify, no output files */
+    double optimise_s;      /* the SIP loop alone */
+    double mcd_time_s;      /* MCD calls inside the SIP loop */
+    long mcd_calls;
+    int evaluations;
+} PlnPlanRun;
+
+/* Plans a scenario in memory (no files written): load, optimise, certify. */
+PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *options, PlnPlanRun *run,
+                       char *err, size_t err_size);
 int pln_check_command(const PlnCliArgs *args, FILE *out, FILE *errs);
 
 /* Reads the control points of a trajectory.json written by plan into ctrl

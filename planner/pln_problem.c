@@ -112,10 +112,11 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
     for (int j = 0; j < p->n_joints; ++j) {
         const PlnJoint *jt = &robot->joints[j];
         if (p->q_init[j] < jt->lower || p->q_init[j] > jt->upper) {
+            pln_errorf(PLN_ERR_INVALID, err, err_size,
+                       "%s: initial posture: %s = %g rad is outside its limits [%g, %g]", sc->path,
+                       jt->name, p->q_init[j], jt->lower, jt->upper);
             pln_problem_destroy(p);
-            return pln_errorf(PLN_ERR_INVALID, err, err_size,
-                              "%s: initial posture: %s = %g rad is outside its limits [%g, %g]",
-                              sc->path, jt->name, p->q_init[j], jt->lower, jt->upper);
+            return PLN_ERR_INVALID;
         }
     }
 

@@ -326,7 +326,7 @@ PlnStatus pln_yaml_vector(PlnYaml *y, const yaml_node_t *map, const char *field,
 {
     PlnStatus st;
     char path[512], item[560];
-    int count;
+    int count = 0;
     double tmp[16];
     yaml_node_t *v = fetch(y, map, field, key, required, &st);
     if (v == NULL) return st;
