@@ -57,11 +57,13 @@ test: deps
 check-run: $(BUILD)/run_tests $(BUILD)/hrpplan
 	@cd $(CURDIR) && HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan ./$(BUILD)/run_tests
 
+# the same variables on both calls, so that a rebuild in the second one keeps the flags
+ASAN_VARS = BUILD=build/asan OPT=-O1 \
+            SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
-	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
+	@$(MAKE) --no-print-directory $(ASAN_VARS) all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	    $(MAKE) --no-print-directory BUILD=build/asan check-run
+	    $(MAKE) --no-print-directory $(ASAN_VARS) check-run
 
 clean:
 	rm -rf build

@@ -50,10 +50,35 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* the MCD of every pair on interval i, whose link motion is in w->lm */
+/* the certified balance margin on interval i, whose link motion is in w->lm: the
+ * Taylor-model bound of n_e . com(t) - b_e for every support edge */
+static PlnStatus cert_balance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
+                              char *err, size_t err_size)
+{
+    const PlnTaylor *com;
+    if (p->n_edges == 0) return PLN_OK;
+    com = pln_linkmotion_com(w->lm);
+    if (com == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "balance: the robot has no mass");
+    for (int e = 0; e < p->n_edges; ++e) {
+        PlnTaylor g;
+        double lo, hi;
+        pln_taylor_scale(&g, &com[0], p->edge_n[e][0]);
+        pln_taylor_axpy(&g, &g, p->edge_n[e][1], &com[1]);
+        pln_taylor_bound(&g, &lo, &hi);
+        if (hi - p->edge_b[e] > c->max_balance_violation) {
+            c->max_balance_violation = hi - p->edge_b[e];
+            c->balance_t = c->t0[i];
+        }
+    }
+    return PLN_OK;
+}
+
+/* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
 static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const DstMcdOptions *opt,
                                PlnCertificate *c, int i, char *err, size_t err_size)
 {
+    PlnStatus st = cert_balance(p, w, c, i, err, err_size);
+    if (st != PLN_OK) return st;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         DstMovingCapsule A, B;
         DstMcdResult res;
@@ -147,6 +172,12 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
     } else if (c->max_velocity_violation > PLN_CERT_SLACK) {
         snprintf(c->reason, sizeof c->reason, "joint velocity limit exceeded by %.3g rad/s",
                  c->max_velocity_violation);
+        c->certified = 0;
+    } else if (c->max_balance_violation > PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the centre of mass may come %.4f m closer to the support edge than the margin "
+                 "near t = %.3f s",
+                 c->max_balance_violation, c->balance_t);
         c->certified = 0;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
         snprintf(c->reason, sizeof c->reason, "a task is missed by %.3g beyond its tolerance",

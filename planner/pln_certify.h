@@ -7,6 +7,8 @@
  *  - every pair's certified lower bound of the signed distance is >= 0 (no contact);
  *  - every joint stays within its position limits and velocity limits;
  *  - every task is met within its tolerance (at its time);
+ *  - with balance, the centre of mass stays over the support polygon shrunk by the margin
+ *    (Taylor-model bound of the centre of mass per interval);
  * Two kinds of trajectory are certified:
  *  - a B-spline (the planner's output): intervals are the knot spans (times the
  *    scenario's subdivisions), limits by the convex-hull property of the control points;
@@ -43,6 +45,9 @@ typedef struct PlnCertificate {
     double max_joint_limit_violation; /* rad beyond a limit, 0 when none */
     double max_velocity_violation;    /* rad/s beyond a limit, 0 when none */
     double max_task_violation;        /* beyond the tolerance (m or rad), 0 when none */
+    double max_balance_violation;     /* m the centre of mass may leave the support polygon
+                                         shrunk by the margin, 0 when none or no balance */
+    double balance_t;                 /* start of the interval of the worst balance, s */
     int n_tasks;
     double *task_error;               /* [n_tasks] achieved error: m (position), rad (joint,
                                          orientation angle; the larger for position+orientation

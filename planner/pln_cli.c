@@ -301,9 +301,9 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         }
         return PLN_OK;
     case OPT_THREADS:
-        if (!parse_int(value, 1, 1024, &args->threads)) {
+        if (!parse_int(value, 1, PLN_MAX_THREADS, &args->threads)) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                              "hrpplan %s: --threads '%s': expected an integer from 1 to 1024",
+                              "hrpplan %s: --threads '%s': expected an integer from 1 to 64",
                               cmd, value);
         }
         return PLN_OK;

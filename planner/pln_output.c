@@ -174,6 +174,18 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
         pln_json_kv_number(&w, "max_joint_limit_violation", cert->max_joint_limit_violation);
         pln_json_kv_number(&w, "max_velocity_violation", cert->max_velocity_violation);
         pln_json_kv_number(&w, "max_task_violation", cert->max_task_violation);
+        pln_json_kv_number(&w, "max_balance_violation", cert->max_balance_violation);
+        if (p->n_edges > 0) {
+            pln_json_key(&w, "support_polygon");
+            pln_json_begin_array(&w);
+            for (int e = 0; e < p->n_edges; ++e) {
+                pln_json_begin_array(&w);
+                pln_json_number(&w, p->polygon[e][0]);
+                pln_json_number(&w, p->polygon[e][1]);
+                pln_json_end_array(&w);
+            }
+            pln_json_end_array(&w);
+        }
         pln_json_key(&w, "pairs");
         pln_json_begin_array(&w);
         for (int pr = 0; pr < cert->n_pairs; ++pr) {

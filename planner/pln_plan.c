@@ -82,8 +82,9 @@ static void print_certificate(const PlnProblem *p, const PlnCertificate *c, FILE
     }
     fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
     fprintf(out, "joint limit violation: %.3g rad, velocity violation: %.3g rad/s, "
-                 "task violation: %.3g\n",
-            c->max_joint_limit_violation, c->max_velocity_violation, c->max_task_violation);
+                 "task violation: %.3g, balance violation: %.3g m\n",
+            c->max_joint_limit_violation, c->max_velocity_violation, c->max_task_violation,
+            c->max_balance_violation);
 }
 
 int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
@@ -135,8 +136,27 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (x == NULL || ctrl == NULL) {
         st = pln_errorf(PLN_ERR_NOMEM, err, sizeof err, "out of memory");
     } else {
-        pln_problem_initial_x(l.p, x);
-        st = pln_sip_solve(l.p, x, args->quiet ? NULL : errs, &sip, err, sizeof err);
+        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL};
+        PlnAtomicFile dump;
+        int dumping = 0;
+        if (args->dump_queries != NULL) {
+            st = pln_atomic_open(&dump, args->dump_queries, err, sizeof err);
+            dumping = st == PLN_OK;
+            if (dumping) run.dump = dump.fp;
+        }
+        if (st == PLN_OK) {
+            pln_problem_initial_x(l.p, x);
+            st = pln_sip_solve(l.p, x, &run, &sip, err, sizeof err);
+        }
+        if (dumping) {
+            char derr[512];
+            if (st == PLN_OK) {
+                PlnStatus dst = pln_atomic_commit(&dump, derr, sizeof derr);
+                if (dst != PLN_OK) fprintf(errs, "hrpplan plan: %s\n", derr);
+            } else {
+                pln_atomic_abort(&dump);
+            }
+        }
     }
     if (st == PLN_OK) {
         pln_problem_ctrl(l.p, x, ctrl);
@@ -244,8 +264,9 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL};
         pln_problem_initial_x(l.p, x);
-        st = pln_sip_solve(l.p, x, NULL, &sip, err, err_size);
+        st = pln_sip_solve(l.p, x, &sr, &sip, err, err_size);
     }
     if (st == PLN_OK) {
         pln_problem_ctrl(l.p, x, ctrl);

@@ -2,6 +2,7 @@
 #include "pln_problem.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ PlnPlanOptions pln_plan_options_default(void)
     o.method = PLN_METHOD_HYBRID;
     o.mcd_eps_ratio = PLN_OPT_MCD_EPS_RATIO;
     o.cert_eps_ratio = PLN_CERT_MCD_EPS_RATIO;
+    o.threads = 1;
     return o;
 }
 
@@ -44,6 +46,9 @@ void pln_problem_destroy(PlnProblem *p)
     free(p->H);
     free(p->rows);
     free(p->row_tol);
+    free(p->polygon);
+    free(p->edge_n);
+    free(p->edge_b);
     free(p);
 }
 
@@ -56,6 +61,152 @@ static void add_row(PlnProblem *p, PlnRowKind kind, int index, int sub, double s
     p->rows[p->m].scale = scale;
     p->row_tol[p->m] = tol;
     ++p->m;
+}
+
+/* 2-D cross product of (b - a) and (c - a) */
+static double cross2(const double a[2], const double b[2], const double c[2])
+{
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+static int cmp_xy(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* convex hull of n points (monotone chain), counter-clockwise into hull; returns its size */
+static int hull2d(double (*pts)[2], int n, double (*hull)[2])
+{
+    int k = 0;
+    qsort(pts, (size_t)n, sizeof *pts, cmp_xy);
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
+        hull[k][0] = pts[i][0];
+        hull[k][1] = pts[i][1];
+        ++k;
+    }
+    for (int i = n - 2, lo = k + 1; i >= 0; --i) {
+        while (k >= lo && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
+        hull[k][0] = pts[i][0];
+        hull[k][1] = pts[i][1];
+        ++k;
+    }
+    return k > 1 ? k - 1 : k;
+}
+
+/* The support polygon of static balance: the convex hull of the sole vertices (within
+ * PLN_SOLE_HEIGHT_M of the lowest point) of the support links' meshes at the initial
+ * posture, each edge as a half-plane n . p <= b shrunk by the margin. The support links
+ * must not move, and the initial centre of mass must lie inside. */
+static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
+{
+    const PlnScenario *sc = p->scenario;
+    const PlnRobot *r = p->robot;
+    PlnKinWork *kin = NULL;
+    DstMesh *meshes = NULL;
+    double (*pts)[2] = NULL, (*hull)[2] = NULL, zmin = HUGE_VAL, com[3];
+    int n_pts = 0, total = 0, h;
+    PlnStatus st = PLN_OK;
+
+    for (int s = 0; s < sc->n_support; ++s) {
+        int l = sc->support[s].index;
+        for (int at = l; at >= 0; at = r->links[at].parent) {
+            for (int a = 0; a < p->n_active; ++a) {
+                if (r->links[at].joint == p->active[a]) {
+                    return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                      "%s:%d:%d: balance.support[%d]: %s is moved by the moving "
+                                      "joint %s; support links must stay still",
+                                      sc->path, sc->support[s].line, sc->support[s].column, s,
+                                      r->links[l].name, r->joints[p->active[a]].name);
+                }
+            }
+        }
+        if (r->links[l].geometry.mesh_path[0] == '\0') {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s:%d:%d: balance.support[%d]: %s has no mesh to take its sole from",
+                              sc->path, sc->support[s].line, sc->support[s].column, s, r->links[l].name);
+        }
+    }
+    meshes = calloc((size_t)sc->n_support, sizeof *meshes);
+    if (meshes == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    st = pln_kin_create(r, &kin, err, err_size);
+    if (st == PLN_OK) st = pln_kin_forward(kin, r, p->q_init);
+    for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
+        const PlnLink *link = &r->links[sc->support[s].index];
+        char merr[512];
+        if (dst_mesh_create_from_file(link->geometry.mesh_path, &meshes[s], merr, sizeof merr) != DST_OK) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size, "balance.support[%d]: %s", s, merr);
+            break;
+        }
+        total += meshes[s].n_vertices;
+        for (int v = 0; v < meshes[s].n_vertices; ++v) {
+            double x[3];
+            pln_kin_point(kin, sc->support[s].index, meshes[s].vertices[v], x);
+            if (x[2] < zmin) zmin = x[2];
+        }
+    }
+    if (st == PLN_OK) {
+        pts = calloc((size_t)total + 1, sizeof *pts);
+        hull = calloc((size_t)total + 2, sizeof *hull);
+        if (pts == NULL || hull == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
+        for (int v = 0; v < meshes[s].n_vertices; ++v) {
+            double x[3];
+            pln_kin_point(kin, sc->support[s].index, meshes[s].vertices[v], x);
+            if (x[2] <= zmin + PLN_SOLE_HEIGHT_M) {
+                pts[n_pts][0] = x[0];
+                pts[n_pts][1] = x[1];
+                ++n_pts;
+            }
+        }
+    }
+    h = st == PLN_OK ? hull2d(pts, n_pts, hull) : 0;
+    if (st == PLN_OK && h > PLN_MAX_EDGES) {
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "%s: balance.support: the sole polygon has %d edges, more than %d", sc->path,
+                        h, PLN_MAX_EDGES);
+    }
+    if (st == PLN_OK && h < 3) {
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "%s: balance.support: the soles span no area (%d hull points)", sc->path, h);
+    }
+    if (st == PLN_OK) {
+        p->polygon = calloc((size_t)h, sizeof *p->polygon);
+        p->edge_n = calloc((size_t)h, sizeof *p->edge_n);
+        p->edge_b = calloc((size_t)h, sizeof *p->edge_b);
+        if (!p->polygon || !p->edge_n || !p->edge_b) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    if (st == PLN_OK) {
+        p->n_edges = h;
+        for (int e = 0; e < h; ++e) {
+            const double *a = hull[e], *b = hull[(e + 1) % h];
+            double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
+            p->polygon[e][0] = a[0];
+            p->polygon[e][1] = a[1];
+            p->edge_n[e][0] = dy / len; /* outward for a counter-clockwise polygon */
+            p->edge_n[e][1] = -dx / len;
+            p->edge_b[e] = p->edge_n[e][0] * a[0] + p->edge_n[e][1] * a[1] - sc->balance_margin;
+        }
+        st = pln_kin_com(kin, r, com);
+        for (int e = 0; e < h && st == PLN_OK; ++e) {
+            double out = p->edge_n[e][0] * com[0] + p->edge_n[e][1] * com[1] - p->edge_b[e];
+            if (out > 0.0) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: balance: the initial centre of mass is %.4f m outside the "
+                                "support polygon shrunk by the margin %.3f m",
+                                sc->path, out, sc->balance_margin);
+            }
+        }
+    }
+    for (int s = 0; s < sc->n_support; ++s) dst_mesh_destroy(&meshes[s]);
+    free(meshes);
+    free(pts);
+    free(hull);
+    pln_kin_destroy(kin);
+    return st;
 }
 
 PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnScenario *sc,
@@ -152,7 +303,7 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
                           sc->path, order == 3 ? "jerk" : "acceleration", order - 1);
     }
     /* normalised so that the objective's Hessian has unit mean diagonal per variable
-     * (docs/math/planner.md eq. 2): SLSQP's first quasi-Newton model is the identity,
+     * (docs/math/planner.md eq. P2): SLSQP's first quasi-Newton model is the identity,
      * so this makes its first steps the right size whatever the duration, spans or
      * order of the cost */
     {
@@ -162,9 +313,17 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         p->cost_scale = sc->cost_weight / fmax(2.0 * diag, PLN_MIN_COST_HESSIAN);
     }
 
+    if (sc->balance) {
+        st = support_polygon(p, err, err_size);
+        if (st != PLN_OK) {
+            pln_problem_destroy(p);
+            return st;
+        }
+    }
+
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +
-               (p->collision ? sc->n_pairs * p->n_intervals : 0);
+               (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals;
     p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
     p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
     if (p->rows == NULL || p->row_tol == NULL) {
@@ -198,6 +357,10 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
             }
         }
     }
+    p->row_balance = p->m;
+    for (int e = 0; e < p->n_edges; ++e) {
+        for (int i = 0; i < p->n_intervals; ++i) add_row(p, PLN_ROW_BALANCE, e, i, 1.0, PLN_ROW_TOL);
+    }
     *out = p;
     return PLN_OK;
 }
@@ -221,8 +384,10 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     w->jac_b = calloc((size_t)3 * nj, sizeof *w->jac_b);
     w->mcd = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->mcd);
     w->exact = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->exact);
+    w->bal_bound = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_bound);
+    w->bal_sample = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_sample);
     if (!w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
-        !w->jac_b || !w->mcd || !w->exact) {
+        !w->jac_b || !w->mcd || !w->exact || !w->bal_bound || !w->bal_sample) {
         pln_problem_work_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -249,9 +414,52 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->jac_b);
     free(w->mcd);
     free(w->exact);
+    free(w->bal_bound);
+    free(w->bal_sample);
+    free(w->dump_a);
+    free(w->dump_b);
+    for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
+    free(w->helpers);
     pln_kin_destroy(w->kin);
     pln_linkmotion_destroy(w->lm);
     free(w);
+}
+
+PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
+                                       char *err, size_t err_size)
+{
+    if (threads < 1 || threads > PLN_MAX_THREADS) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "threads: %d is outside [1, %d]", threads,
+                          PLN_MAX_THREADS);
+    }
+    if (w->n_helpers > 0) return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "threads set twice");
+    if (threads == 1) return PLN_OK;
+    w->helpers = calloc((size_t)threads - 1, sizeof *w->helpers);
+    if (w->helpers == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    for (int k = 0; k < threads - 1; ++k) {
+        PlnStatus st = pln_problem_work_create(p, &w->helpers[k], err, err_size);
+        if (st != PLN_OK) return st;
+        ++w->n_helpers;
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_problem_work_set_dump(const PlnProblem *p, PlnProblemWork *w, FILE *dump, char *err,
+                                    size_t err_size)
+{
+    size_t n = (size_t)(p->scenario->n_pairs * p->n_intervals > 0 ? p->scenario->n_pairs * p->n_intervals : 1);
+    w->dump_a = calloc(n, sizeof *w->dump_a);
+    w->dump_b = calloc(n, sizeof *w->dump_b);
+    if (w->dump_a == NULL || w->dump_b == NULL) {
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the query dump");
+    }
+    w->dump = dump;
+    fprintf(dump, "# hrpplan MCD queries v1: evaluation pair interval t0 t1, then capsule A and B,\n"
+                  "# each: radius, p0 and p1 as (degree err c0x c0y c0z ... ) in s = (t - t0)/(t1 - t0)\n");
+    for (int pr = 0; pr < p->scenario->n_pairs; ++pr) {
+        fprintf(dump, "# pair %d: %s %s\n", pr, p->scenario->pairs[pr].a.name, p->scenario->pairs[pr].b.name);
+    }
+    return PLN_OK;
 }
 
 void pln_problem_ctrl(const PlnProblem *p, const double *x, double *ctrl)
@@ -436,6 +644,240 @@ static void exact_pair_distance(const PlnProblem *p, const PlnProblemWork *w, in
     dst_capsule_distance(&A, &B, d);
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* one moving point of a dumped query: degree, err, then 3 (degree + 1) coefficients */
+static void dump_point(FILE *f, const DstPolyPoint *pt)
+{
+    fprintf(f, " %d %.17g", pt->degree, pt->err);
+    for (int d = 0; d <= pt->degree; ++d) {
+        fprintf(f, " %.17g %.17g %.17g", pt->c[d][0], pt->c[d][1], pt->c[d][2]);
+    }
+}
+
+/* appends every MCD query of the last evaluation, in pair-interval order (so the file is
+ * the same whatever the number of threads); format in docs/FILE_FORMATS.md */
+static PlnStatus dump_queries(const PlnProblem *p, PlnProblemWork *w, char *err, size_t err_size)
+{
+    ++w->dump_evaluation;
+    for (int pr = 0; pr < p->scenario->n_pairs; ++pr) {
+        for (int i = 0; i < p->n_intervals; ++i) {
+            size_t k = (size_t)pr * p->n_intervals + i;
+            double t0, t1;
+            pln_problem_interval(p, i, &t0, &t1);
+            fprintf(w->dump, "%ld %d %d %.17g %.17g %.17g", w->dump_evaluation, pr, i, t0, t1,
+                    w->dump_a[k].radius);
+            dump_point(w->dump, &w->dump_a[k].p0);
+            dump_point(w->dump, &w->dump_a[k].p1);
+            fprintf(w->dump, " %.17g", w->dump_b[k].radius);
+            dump_point(w->dump, &w->dump_b[k].p0);
+            dump_point(w->dump, &w->dump_b[k].p1);
+            fputc('\n', w->dump);
+        }
+    }
+    if (ferror(w->dump)) return pln_errorf(PLN_ERR_IO, err, err_size, "writing the query dump failed");
+    return PLN_OK;
+}
+
+/* The collision rows of intervals first, first + step, ... computed with the scratch
+ * workspace `scratch` (its own link motion and kinematics) on the control points of `w`;
+ * results go into w's rows, w->mcd and w->exact (disjoint entries per interval, so
+ * threads can share them). Thesis eq. 6.1 per pair and interval; the gradient is the
+ * envelope gradient at the witness time (docs/math/planner.md eq. P4-P5). */
+static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch,
+                                int first, int step, double *c, double *grad, char *err,
+                                size_t err_size)
+{
+    const int n = p->n_vars;
+    const double *ctrl = w->ctrl;
+    PlnStatus st = PLN_OK;
+    for (int i = first; i < p->n_intervals && st == PLN_OK; i += step) {
+        double t0, t1;
+        pln_problem_interval(p, i, &t0, &t1);
+        /* the Taylor-model motion of every link over the interval */
+        st = pln_problem_interval_motion(p, scratch, ctrl, i, err, err_size);
+        for (int pr = 0; pr < p->scenario->n_pairs && st == PLN_OK; ++pr) {
+            const PlnPair *pair = &p->scenario->pairs[pr];
+            size_t k = (size_t)pr * p->n_intervals + i;
+            DstMovingCapsule A, B;
+            DstMcdResult *res = &w->mcd[k];
+            DstCapsuleDistance dx;
+            DstStatus ds;
+            double start = seconds_now();
+            int row = p->row_collision + (int)k;
+            pln_problem_pair_capsules(p, scratch, pr, &A, &B);
+            if (w->dump_a != NULL) {
+                w->dump_a[k] = A;
+                w->dump_b[k] = B;
+            }
+            ds = dst_capsule_mcd(p->method, &A, &B, t0, t1, &p->mcd, res);
+            scratch->mcd_seconds += seconds_now() - start;
+            ++scratch->mcd_calls;
+            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+                st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                                "distance of %s - %s on [%g, %g] s failed: %s", pair->a.name,
+                                pair->b.name, t0, t1, dst_status_string(ds));
+                break;
+            }
+            /* the exact distance at the witness time: the forward kinematics of the
+             * spline there (not the Taylor polynomial), whose gradient at fixed t* is
+             * the envelope-theorem gradient of the MCD (DESIGN.md sec. 1) */
+            st = pln_problem_joints_at(p, ctrl, res->t_min, scratch->q);
+            if (st == PLN_OK) st = pln_kin_forward(scratch->kin, p->robot, scratch->q);
+            if (st != PLN_OK) {
+                st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
+                break;
+            }
+            exact_pair_distance(p, scratch, pr, &dx);
+            w->exact[k] = dx.distance;
+            /* a certified method constrains its lower bound, so that the certification
+             * (lower bound at a finer eps) cannot fall below zero; golden-section search
+             * has no bound and constrains the distance it found. With a frozen margin M
+             * the row is eps + M - exact distance at t*: smooth, with an exact gradient
+             * (docs/math/planner.md eq. P4-P5) */
+            if (w->frozen_margin != NULL) {
+                c[row] = p->eps + w->frozen_margin[row] - dx.distance;
+            } else {
+                c[row] = p->eps - (p->method == DST_MCD_GSS ? dx.distance : res->lower);
+            }
+            if (grad != NULL) {
+                double la[3], lb[3] = {0, 0, 0};
+                capsule_local(&p->robot->links[pair->a.index].geometry, dx.sA, la);
+                if (!pair->b_is_obstacle) {
+                    capsule_local(&p->robot->links[pair->b.index].geometry, dx.sB, lb);
+                }
+                point_gradient_row(p, scratch, res->t_min, pair->a.index, la,
+                                   pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
+                                   grad + (size_t)row * n);
+            }
+        }
+    }
+    return st;
+}
+
+/* one helper thread's share of the collision rows */
+typedef struct CollisionJob {
+    const PlnProblem *p;
+    PlnProblemWork *w, *scratch;
+    int first, step;
+    double *c, *grad;
+    PlnStatus st;
+    char err[512];
+} CollisionJob;
+
+static void *collision_job(void *arg)
+{
+    CollisionJob *j = arg;
+    j->st = collision_rows(j->p, j->w, j->scratch, j->first, j->step, j->c, j->grad, j->err,
+                           sizeof j->err);
+    return NULL;
+}
+
+/* every collision row, intervals spread over w's helper workspaces (interval i on thread
+ * i mod T); each row is computed the same way whatever T, so results are identical */
+static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, double *c,
+                                    double *grad, char *err, size_t err_size)
+{
+    int T = 1 + w->n_helpers;
+    CollisionJob jobs[PLN_MAX_THREADS];
+    pthread_t tid[PLN_MAX_THREADS];
+    int started[PLN_MAX_THREADS] = {0};
+    PlnStatus st;
+    if (T > p->n_intervals) T = p->n_intervals;
+    for (int k = 1; k < T; ++k) {
+        jobs[k] = (CollisionJob){p, w, w->helpers[k - 1], k, T, c, grad, PLN_OK, ""};
+        started[k] = pthread_create(&tid[k], NULL, collision_job, &jobs[k]) == 0;
+        if (!started[k]) collision_job(&jobs[k]); /* no thread: do its share here */
+    }
+    st = collision_rows(p, w, w, 0, T, c, grad, err, err_size);
+    for (int k = 1; k < T; ++k) {
+        if (started[k]) pthread_join(tid[k], NULL);
+        w->mcd_calls += w->helpers[k - 1]->mcd_calls;
+        w->mcd_seconds += w->helpers[k - 1]->mcd_seconds;
+        w->helpers[k - 1]->mcd_calls = 0;
+        w->helpers[k - 1]->mcd_seconds = 0.0;
+        if (st == PLN_OK && jobs[k].st != PLN_OK) st = pln_errorf(jobs[k].st, err, err_size, "%s", jobs[k].err);
+    }
+    if (st == PLN_OK && w->dump != NULL) st = dump_queries(p, w, err, err_size);
+    return st;
+}
+
+/* Balance rows of every interval (docs/math/planner.md sec. 4b): the certified maximum of
+ * n_e . com(t) - b_e over the interval from the Taylor model of the centre of mass, and
+ * the maximum over PLN_BALANCE_SAMPLES exact samples with its gradient n_e . J_com(t*)
+ * N(t*). The row is the certified bound, or with a frozen margin the sampled maximum
+ * plus the margin. */
+static PlnStatus balance_rows(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                              char *err, size_t err_size)
+{
+    const int n = p->n_vars, ne = p->n_edges, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    double gmax[PLN_MAX_EDGES], tmax[PLN_MAX_EDGES];
+    PlnStatus st = PLN_OK;
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        double t0, t1;
+        const PlnTaylor *com;
+        pln_problem_interval(p, i, &t0, &t1);
+        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+        if (st != PLN_OK) break;
+        com = pln_linkmotion_com(w->lm);
+        if (com == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "balance: the robot has no mass");
+        for (int e = 0; e < ne; ++e) {
+            PlnTaylor g;
+            double lo, hi;
+            pln_taylor_scale(&g, &com[0], p->edge_n[e][0]);
+            pln_taylor_axpy(&g, &g, p->edge_n[e][1], &com[1]);
+            pln_taylor_bound(&g, &lo, &hi);
+            w->bal_bound[e * p->n_intervals + i] = hi - p->edge_b[e];
+            gmax[e] = -HUGE_VAL;
+            tmax[e] = t0;
+        }
+        /* exact samples of the centre of mass */
+        for (int sIdx = 0; sIdx < PLN_BALANCE_SAMPLES && st == PLN_OK; ++sIdx) {
+            double t = t0 + (t1 - t0) * (double)sIdx / (PLN_BALANCE_SAMPLES - 1), cm[3];
+            st = pln_problem_joints_at(p, w->ctrl, t, w->q);
+            if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
+            if (st == PLN_OK) st = pln_kin_com(w->kin, p->robot, cm);
+            for (int e = 0; e < ne && st == PLN_OK; ++e) {
+                double g = p->edge_n[e][0] * cm[0] + p->edge_n[e][1] * cm[1];
+                if (g > gmax[e]) {
+                    gmax[e] = g;
+                    tmax[e] = t;
+                }
+            }
+        }
+        for (int e = 0; e < ne && st == PLN_OK; ++e) {
+            size_t k = (size_t)e * p->n_intervals + i;
+            int row = p->row_balance + (int)k;
+            w->bal_sample[k] = gmax[e] - p->edge_b[e];
+            c[row] = w->frozen_margin != NULL ? w->bal_sample[k] + w->frozen_margin[row]
+                                              : w->bal_bound[k];
+            if (grad != NULL) {
+                double N[PLN_BSPLINE_MAX_ORDER];
+                int first;
+                st = pln_problem_joints_at(p, w->ctrl, tmax[e], w->q);
+                if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
+                if (st == PLN_OK) st = pln_kin_jacobian_com(w->kin, p->robot, w->jac_a);
+                if (st != PLN_OK) break;
+                pln_bspline_basis(p->bs, tmax[e], 0, N, &first);
+                for (int a = 0; a < p->n_active; ++a) {
+                    int j = p->active[a];
+                    double dq = p->edge_n[e][0] * w->jac_a[j] + p->edge_n[e][1] * w->jac_a[nj + j];
+                    for (int m = 0; m < k1; ++m) {
+                        int v = p->var_of[a * p->n_ctrl + first + m];
+                        if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                    }
+                }
+            }
+        }
+    }
+    return st;
+}
+
 /* position and orientation task rows starting at row r for task t */
 static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r, double *c,
                            double *grad)
@@ -470,7 +912,7 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
     }
     if (task->has_orientation) {
         /* 1 - cos(angle) = (3 - tr(Rt^T R)) / 2; d tr(Rt^T R)/dq_j = a_j . w with
-         * M = R Rt^T, w = (M23 - M32, M31 - M13, M12 - M21) (docs/math/planner.md eq. 3) */
+         * M = R Rt^T, w = (M23 - M32, M31 - M13, M12 - M21) (docs/math/planner.md eq. P3) */
         const double *R = pln_kin_link_rot(w->kin, task->link.index);
         const double *Rt = task->target_rot;
         double M[9], wv[3], tr = 0.0;
@@ -500,13 +942,6 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
         }
     }
     return PLN_OK;
-}
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
@@ -559,68 +994,8 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
             st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
         }
     }
-    if (st != PLN_OK || !p->collision) return st;
-
-    /* collision rows: per interval, the Taylor-model motion of every link, then the MCD
-     * of every pair (thesis eq. 6.1) and its envelope-theorem gradient */
-    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
-        double t0, t1;
-        pln_problem_interval(p, i, &t0, &t1);
-        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-        for (int pr = 0; pr < p->scenario->n_pairs && st == PLN_OK; ++pr) {
-            const PlnPair *pair = &p->scenario->pairs[pr];
-            DstMovingCapsule A, B;
-            DstMcdResult *res = &w->mcd[pr * p->n_intervals + i];
-            DstStatus ds;
-            double start = seconds_now();
-            int row = p->row_collision + pr * p->n_intervals + i;
-            pln_problem_pair_capsules(p, w, pr, &A, &B);
-            ds = dst_capsule_mcd(p->method, &A, &B, t0, t1, &p->mcd, res);
-            w->mcd_seconds += seconds_now() - start;
-            ++w->mcd_calls;
-            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
-                st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
-                                "distance of %s - %s on [%g, %g] s failed: %s", pair->a.name,
-                                pair->b.name, t0, t1, dst_status_string(ds));
-                break;
-            }
-            /* the exact distance at the witness time: the forward kinematics of the
-             * spline there (not the Taylor polynomial), whose gradient at fixed t* is
-             * the envelope-theorem gradient of the MCD (DESIGN.md sec. 1) */
-            {
-                DstCapsuleDistance dx;
-                size_t k = (size_t)pr * p->n_intervals + i;
-                st = pln_problem_joints_at(p, w->ctrl, res->t_min, w->q);
-                if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
-                if (st != PLN_OK) {
-                    st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
-                    break;
-                }
-                exact_pair_distance(p, w, pr, &dx);
-                w->exact[k] = dx.distance;
-                /* a certified method constrains its lower bound, so that the
-                 * certification (lower bound at a finer eps) cannot fall below zero;
-                 * golden-section search has no bound and constrains the distance it
-                 * found. With a frozen margin M the row is eps + M - exact distance at
-                 * t*: smooth, with an exact gradient (docs/math/planner.md eq. 5) */
-                if (w->frozen_margin != NULL) {
-                    c[row] = p->eps + w->frozen_margin[k] - dx.distance;
-                } else {
-                    c[row] = p->eps - (p->method == DST_MCD_GSS ? dx.distance : res->lower);
-                }
-                if (grad != NULL) {
-                    double la[3], lb[3] = {0, 0, 0};
-                    capsule_local(&p->robot->links[pair->a.index].geometry, dx.sA, la);
-                    if (!pair->b_is_obstacle) {
-                        capsule_local(&p->robot->links[pair->b.index].geometry, dx.sB, lb);
-                    }
-                    point_gradient_row(p, w, res->t_min, pair->a.index, la,
-                                       pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
-                                       grad + (size_t)row * n);
-                }
-            }
-        }
-    }
+    if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, err, err_size);
+    if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);
     return st;
 }
 
@@ -644,6 +1019,12 @@ void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
         snprintf(buf, size, "tasks[%d] (orientation of %s at %g s)", r->index,
                  sc->tasks[r->index].link.name, sc->tasks[r->index].time);
         break;
+    case PLN_ROW_BALANCE: {
+        double t0, t1;
+        pln_problem_interval(p, r->sub, &t0, &t1);
+        snprintf(buf, size, "balance edge %d [%.3f, %.3f] s", r->index, t0, t1);
+        break;
+    }
     case PLN_ROW_COLLISION: {
         double t0, t1;
         pln_problem_interval(p, r->sub, &t0, &t1);

@@ -29,6 +29,10 @@
  *    frozen margin M (set by the SIP loop between its rounds), eps + M - upper, whose
  *    gradient is exactly the envelope-theorem gradient at the witness time t*:
  *    dMCD/dP_jk = n . (J_A,j(cA, t*) - J_B,j(cB, t*)) N_k(t*) (DESIGN.md sec. 1).
+ *  - balance: with `balance`, the ground projection of the centre of mass stays inside
+ *    the support polygon (the soles of the support links, shrunk by the margin) over each
+ *    interval: n_e . com(t) <= b_e for every edge e, certified by the Taylor model of the
+ *    centre of mass; the optimiser's row is the sampled maximum plus a frozen margin.
  *
  * A PlnProblem is immutable once created and may be shared by threads; everything an
  * evaluation writes lives in a PlnProblemWork (one per thread), allocated once. */
@@ -36,8 +40,10 @@
 #define PLN_PROBLEM_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dst_capsule.h"
+#include "dst_mesh.h"
 #include "pln_bspline.h"
 #include "pln_kin.h"
 #include "pln_linkmotion.h"
@@ -50,7 +56,8 @@ typedef enum PlnRowKind {
     PLN_ROW_JOINT_TASK,
     PLN_ROW_POSITION_TASK,
     PLN_ROW_ORIENTATION_TASK,
-    PLN_ROW_COLLISION
+    PLN_ROW_COLLISION,
+    PLN_ROW_BALANCE
 } PlnRowKind;
 
 /* What a constraint row is (for reports and messages). */
@@ -68,6 +75,7 @@ typedef struct PlnPlanOptions {
     PlnMethod method;
     double mcd_eps_ratio;    /* MCD error of the optimiser's queries, as a fraction of eps */
     double cert_eps_ratio;   /* MCD error of the certification pass, as a fraction of eps */
+    int threads;             /* threads of the collision rows (pln_plan_run; default 1) */
 } PlnPlanOptions;
 
 /* Defaults: collision on, the scenario's method, mcd_eps_ratio 0.5, cert_eps_ratio 0.25. */
@@ -97,10 +105,17 @@ typedef struct PlnProblem {
     PlnRow *rows;                   /* [m] */
     double *row_tol;                /* [m] feasibility tolerance of each row (NLopt tol) */
     int row_collision;              /* first collision row (m if none) */
+    int row_balance;                /* first balance row (m if none) */
+    int n_edges;                    /* edges of the support polygon (0: no balance rows) */
+    double (*polygon)[2];           /* [n_edges] its vertices, world xy, counter-clockwise, m */
+    double (*edge_n)[2];            /* [n_edges] outward unit normals */
+    double *edge_b;                 /* [n_edges] n . com <= b keeps the com the margin inside, m */
     int n_links_used;               /* links whose capsules appear in a pair */
 } PlnProblem;
 
 /* Per-thread evaluation state. Counters accumulate over its lifetime. */
+#define PLN_MAX_THREADS 64
+
 typedef struct PlnProblemWork {
     double *ctrl;                   /* [n_active * n_ctrl] */
     double *q;                      /* [n_joints] */
@@ -113,11 +128,19 @@ typedef struct PlnProblemWork {
     PlnLinkMotion *lm;
     DstMcdResult *mcd;              /* [n_pairs * n_intervals] last collision results */
     double *exact;                  /* [n_pairs * n_intervals] exact distance at each t_min, m */
-    const double *frozen_margin;    /* nullable [n_pairs * n_intervals]: when set, collision
-                                       rows are eps + margin - exact distance at
-                                       t_min (smooth, exact gradient) instead of eps - lower (docs/math/planner.md eq. 5) */
+    const double *frozen_margin;    /* nullable [m], per row: when set, collision rows are
+                                       eps + M - exact distance at t_min and balance rows
+                                       sampled max + M - b (smooth, exact gradients) instead
+                                       of their certified bounds (docs/math/planner.md eq. P4) */
+    double *bal_bound;              /* [n_edges * n_intervals] certified max of n.com - b, m */
+    double *bal_sample;             /* [n_edges * n_intervals] sampled max of n.com - b, m */
     long mcd_calls;
     double mcd_seconds;
+    int n_helpers;                  /* extra workspaces for threads (pln_problem_work_set_threads) */
+    struct PlnProblemWork **helpers;
+    FILE *dump;                     /* borrowed, nullable: every MCD query is appended here */
+    DstMovingCapsule *dump_a, *dump_b; /* [n_pairs * n_intervals] queries of an evaluation */
+    long dump_evaluation;
 } PlnProblemWork;
 
 /* Builds the problem of a resolved scenario on its robot. PLN_ERR_INVALID when the
@@ -131,6 +154,17 @@ void pln_problem_destroy(PlnProblem *p);
 PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, char *err,
                                   size_t err_size);
 void pln_problem_work_destroy(PlnProblemWork *w);
+
+/* Spreads the collision rows over `threads` threads (1..PLN_MAX_THREADS), each with a
+ * workspace of its own; interval i goes to thread i mod threads, and every row is
+ * computed the same way, so results do not depend on the thread count. */
+PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
+                                       char *err, size_t err_size);
+
+/* Appends every MCD query of every later evaluation to `dump` (borrowed; text, format in
+ * docs/FILE_FORMATS.md), in pair-interval order, so benchmarks can replay real work. */
+PlnStatus pln_problem_work_set_dump(const PlnProblem *p, PlnProblemWork *w, FILE *dump,
+                                    char *err, size_t err_size);
 
 /* Control points (rad) of the moving joints from x: ctrl[j * n_ctrl + i]. */
 void pln_problem_ctrl(const PlnProblem *p, const double *x, double *ctrl);

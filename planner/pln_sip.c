@@ -1,5 +1,5 @@
 /* pln_sip.c — NLopt driver of the trajectory optimisation: an exchange method for the
- * semi-infinite programme (thesis sec. VI.A.1, Fig. 6.1; docs/math/planner.md sec. 4). */
+ * semi-infinite programme (thesis sec. VI.A.1, Fig. 6.1; docs/math/planner.md sec. 5). */
 #include "pln_sip.h"
 
 #include <math.h>
@@ -37,9 +37,9 @@ typedef struct SipContext {
     double *g_all;         /* [m * n] their gradients */
     int *working;          /* [m_work] rows given to NLopt one by one */
     int m_work;
-    int agg_vel, agg_col;  /* an aggregate row for the velocity / collision rows outside */
+    int agg[3];            /* an aggregate row for the velocity / collision / balance rows outside */
     char *in_work;         /* [m] row is in the working set */
-    double *margin;        /* [n_pairs * n_intervals] frozen upper - lower of each round */
+    double *margin;        /* [m] frozen margin of each collision and balance row in a round */
     PlnStatus failure;
     char err[512];
 } SipContext;
@@ -61,7 +61,8 @@ static void print_progress(SipContext *ctx, int final)
     if (ctx->worst_row >= 0) pln_problem_row_name(ctx->p, ctx->worst_row, row, sizeof row);
     fprintf(ctx->progress, "%s eval %5d  cost %.6e  worst %+.3e (%s)  rows %d/%d  mcd %ld  %.2f s\n",
             final ? "done" : "    ", ctx->evaluations, ctx->cost, ctx->worst, row,
-            ctx->m_work + ctx->agg_vel + ctx->agg_col, ctx->p->m, ctx->w->mcd_calls, t - ctx->start);
+            ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2], ctx->p->m, ctx->w->mcd_calls,
+            t - ctx->start);
     fflush(ctx->progress);
 }
 
@@ -96,23 +97,24 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
     return PLN_OK;
 }
 
+/* aggregated kinds: velocity, collision, balance */
+static const PlnRowKind AGG_KIND[3] = {PLN_ROW_VELOCITY, PLN_ROW_COLLISION, PLN_ROW_BALANCE};
+
 /* the largest row of `kind` outside the working set, or -1 */
-static int outside_max(const SipContext *ctx, int collision)
+static int outside_max(const SipContext *ctx, PlnRowKind kind)
 {
     const PlnProblem *p = ctx->p;
     int best = -1;
     for (int i = 0; i < p->m; ++i) {
-        int is_col = p->rows[i].kind == PLN_ROW_COLLISION;
-        int is_vel = p->rows[i].kind == PLN_ROW_VELOCITY;
-        if (ctx->in_work[i] || (collision ? !is_col : !is_vel)) continue;
+        if (ctx->in_work[i] || p->rows[i].kind != kind) continue;
         if (best < 0 || ctx->c_all[i] > ctx->c_all[best]) best = i;
     }
     return best;
 }
 
-/* NLopt's vector constraint: the working rows, then the two aggregate rows (the largest
- * velocity and collision rows outside the working set; a max of smooth rows, so no row
- * can be violated unseen between exchanges) */
+/* NLopt's vector constraint: the working rows, then the aggregate rows (the largest
+ * velocity, collision and balance rows outside the working set; a max of smooth rows, so
+ * no row can be violated unseen between exchanges; docs/math/planner.md eq. P7) */
 static void constraints(unsigned m, double *c, unsigned n, const double *x, double *grad,
                         void *data)
 {
@@ -130,13 +132,16 @@ static void constraints(unsigned m, double *c, unsigned n, const double *x, doub
         c[k] = ctx->c_all[r];
         if (grad != NULL) memcpy(grad + (size_t)k * n, ctx->g_all + (size_t)r * n, n * sizeof *grad);
     }
-    for (int a = 0; a < ctx->agg_vel + ctx->agg_col; ++a, ++k) {
-        int r = outside_max(ctx, a >= ctx->agg_vel);
+    for (int a = 0; a < 3; ++a) {
+        int r;
+        if (!ctx->agg[a]) continue;
+        r = outside_max(ctx, AGG_KIND[a]);
         c[k] = r >= 0 ? ctx->c_all[r] : -1.0;
         if (grad != NULL) {
             if (r >= 0) memcpy(grad + (size_t)k * n, ctx->g_all + (size_t)r * n, n * sizeof *grad);
             else memset(grad + (size_t)k * n, 0, n * sizeof *grad);
         }
+        ++k;
     }
 }
 
@@ -151,12 +156,13 @@ static nlopt_algorithm algorithm_of(PlnAlgorithm a)
 }
 
 /* rows within reach of being active: tasks always; velocity and collision rows once
- * their value comes within a margin of zero (docs/math/planner.md eq. 6) */
+ * their value comes within a margin of zero (docs/math/planner.md sec. 5, eq. P7) */
 static int near_active(const PlnProblem *p, int row, double c)
 {
     switch (p->rows[row].kind) {
     case PLN_ROW_VELOCITY: return c > -PLN_SIP_VELOCITY_MARGIN;
     case PLN_ROW_COLLISION: return c > -PLN_SIP_COLLISION_MARGIN_M;
+    case PLN_ROW_BALANCE: return c > -PLN_SIP_BALANCE_MARGIN_M;
     default: return 1;
     }
 }
@@ -173,24 +179,28 @@ static int exchange(SipContext *ctx)
             ++added;
         }
     }
-    ctx->agg_vel = ctx->agg_col = 0;
+    ctx->agg[0] = ctx->agg[1] = ctx->agg[2] = 0;
     for (int i = 0; i < p->m; ++i) {
         if (ctx->in_work[i]) continue;
-        if (p->rows[i].kind == PLN_ROW_VELOCITY) ctx->agg_vel = 1;
-        if (p->rows[i].kind == PLN_ROW_COLLISION) ctx->agg_col = 1;
+        for (int a = 0; a < 3; ++a) ctx->agg[a] |= p->rows[i].kind == AGG_KIND[a];
     }
     return added;
 }
 
-/* freezes the margin (exact distance at t*) - lower of every collision row from the last fresh
- * evaluation (docs/math/planner.md eq. 5) */
+/* freezes the margin of every collision row, (exact distance at t*) - lower (eq. P6),
+ * and of every balance row, certified max - sampled max, from the last fresh evaluation */
 static void freeze_margins(SipContext *ctx)
 {
     const PlnProblem *p = ctx->p;
-    int n = p->scenario->n_pairs * p->n_intervals;
-    for (int k = 0; k < n && p->collision; ++k) {
-        const DstMcdResult *r = &ctx->w->mcd[k];
-        ctx->margin[k] = p->method == DST_MCD_GSS ? 0.0 : fmax(0.0, ctx->w->exact[k] - r->lower);
+    for (int r = 0; r < p->m; ++r) {
+        const PlnRow *row = &p->rows[r];
+        size_t k = (size_t)row->index * p->n_intervals + row->sub;
+        ctx->margin[r] = 0.0;
+        if (row->kind == PLN_ROW_COLLISION && p->method != DST_MCD_GSS) {
+            ctx->margin[r] = fmax(0.0, ctx->w->exact[k] - ctx->w->mcd[k].lower);
+        } else if (row->kind == PLN_ROW_BALANCE) {
+            ctx->margin[r] = fmax(0.0, ctx->w->bal_bound[k] - ctx->w->bal_sample[k]);
+        }
     }
 }
 
@@ -199,7 +209,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
 {
     const PlnProblem *p = ctx->p;
     const PlnScenario *sc = p->scenario;
-    int m = ctx->m_work + ctx->agg_vel + ctx->agg_col;
+    int m = ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2];
     double f = 0.0, *tol;
     nlopt_result res;
 
@@ -252,9 +262,10 @@ static const char *stop_name(nlopt_result res)
     }
 }
 
-PlnStatus pln_sip_solve(const PlnProblem *p, double *x, FILE *progress, PlnSipResult *result,
-                        char *err, size_t err_size)
+PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
+                        PlnSipResult *result, char *err, size_t err_size)
 {
+    FILE *progress = run->progress;
     const PlnScenario *sc = p->scenario;
     SipContext ctx;
     nlopt_result res = NLOPT_SUCCESS;
@@ -269,13 +280,18 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, FILE *progress, PlnSipRe
     ctx.failure = PLN_OK;
     st = pln_problem_work_create(p, &ctx.w, err, err_size);
     if (st != PLN_OK) return st;
+    st = pln_problem_work_set_threads(p, ctx.w, run->threads, err, err_size);
+    if (st == PLN_OK && run->dump != NULL) st = pln_problem_work_set_dump(p, ctx.w, run->dump, err, err_size);
+    if (st != PLN_OK) {
+        pln_problem_work_destroy(ctx.w);
+        return st;
+    }
     ctx.c_all = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.c_all);
     ctx.g_all = calloc((size_t)(p->m > 0 ? p->m : 1) * (size_t)(p->n_vars > 0 ? p->n_vars : 1),
                        sizeof *ctx.g_all);
     ctx.working = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.working);
     ctx.in_work = calloc((size_t)(p->m > 0 ? p->m : 1), 1);
-    ctx.margin = calloc((size_t)(sc->n_pairs * p->n_intervals > 0 ? sc->n_pairs * p->n_intervals : 1),
-                        sizeof *ctx.margin);
+    ctx.margin = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.margin);
     if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);

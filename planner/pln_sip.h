@@ -32,11 +32,18 @@ typedef struct PlnSipResult {
     double mcd_time_s;
 } PlnSipResult;
 
+/* How a run is carried out (not what it solves). */
+typedef struct PlnSipRun {
+    FILE *progress;   /* nullable: progress lines go here */
+    int threads;      /* collision rows on this many threads (1..PLN_MAX_THREADS) */
+    FILE *dump;       /* nullable: every MCD query is appended here */
+} PlnSipRun;
+
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when
  * NLopt ran to a stop of its own (success, tolerance, evaluation or time limit; the
  * certification decides whether the result is usable), PLN_ERR_INTERNAL when NLopt or
- * an evaluation failed (message in err). Nullable: progress. */
-PlnStatus pln_sip_solve(const PlnProblem *p, double *x, FILE *progress, PlnSipResult *result,
-                        char *err, size_t err_size);
+ * an evaluation failed (message in err). */
+PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
+                        PlnSipResult *result, char *err, size_t err_size);
 
 #endif /* PLN_SIP_H */

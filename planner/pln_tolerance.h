@@ -53,20 +53,31 @@
  * double-precision unit roundoff, dimensionless. */
 #define PLN_BSPLINE_BOUND_WIDEN 1e-14
 
-/* MCD error of the optimiser's collision queries, as a fraction of eps: the constraint
- * upper >= eps then certifies lower >= eps (1 - ratio) > 0 (docs/math/planner.md). */
+/* MCD error of the optimiser's collision queries, as a fraction of eps: it bounds how far
+ * the MCD's witness time is from the minimum, hence the size of the frozen margins
+ * (docs/math/planner.md eq. P6). */
 #define PLN_OPT_MCD_EPS_RATIO 0.5
 
-/* MCD error of the certification pass, as a fraction of eps. */
+/* MCD error of the certification pass, as a fraction of eps: a plan whose rows hold
+ * with lower >= eps certifies with lower >= 3 eps / 4 (docs/math/planner.md sec. 6). */
 #define PLN_CERT_MCD_EPS_RATIO 0.25
 
 /* Exchange method of the SIP loop (pln_sip.c): a velocity row joins the working set
  * once the speed exceeds (1 - margin) of its limit, a collision row once the clearance
- * falls below eps + margin (m); a run counts as feasible when no row exceeds
+ * falls below eps + margin (m), a balance row once the centre of mass comes within its
+ * margin (m) of a shrunk support edge; a run counts as feasible when no row exceeds
  * PLN_SIP_FEASIBLE (row units). */
 #define PLN_SIP_VELOCITY_MARGIN 0.3
 #define PLN_SIP_COLLISION_MARGIN_M 0.03
+#define PLN_SIP_BALANCE_MARGIN_M 0.02
 #define PLN_SIP_FEASIBLE 1e-5
+
+/* Static balance: sole vertices are those within this height of the lowest point of the
+ * support links' meshes, m; the optimiser samples the centre of mass this many times per
+ * interval (the certificate bounds it rigorously); most edges of a support polygon. */
+#define PLN_SOLE_HEIGHT_M 0.005
+#define PLN_BALANCE_SAMPLES 9
+#define PLN_MAX_EDGES 256
 
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */

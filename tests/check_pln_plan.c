@@ -168,6 +168,49 @@ START_TEST(test_bad_input_exits_2)
 }
 END_TEST
 
+START_TEST(test_threads_give_identical_plans_and_dump)
+{
+    char dir[256], args[1024], log[512], a[600], b[600], *ta, *tb, line[8192];
+    long na, nb;
+    FILE *f;
+    int data_lines = 0;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan scenarios/twist.yaml -q -o '%s/t1' --dump-queries '%s/q.txt'",
+             dir, dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    snprintf(args, sizeof args, "plan scenarios/twist.yaml -q -o '%s/t2' --threads 2", dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    snprintf(a, sizeof a, "%s/t1/trajectory.json", dir);
+    snprintf(b, sizeof b, "%s/t2/trajectory.json", dir);
+    ta = malloc(1 << 22);
+    tb = malloc(1 << 22);
+    na = ckutil_read_file(a, ta, 1 << 22);
+    nb = ckutil_read_file(b, tb, 1 << 22);
+    ck_assert_int_gt(na, 0);
+    ck_assert_int_eq(na, nb);
+    ck_assert_msg(memcmp(ta, tb, (size_t)na) == 0, "two threads changed the plan");
+    free(ta);
+    free(tb);
+    /* the dump: a header, then one line per query with 6 + 2 * 2 * (2 + 3 * 8) numbers
+     * (degree-7 points) */
+    snprintf(a, sizeof a, "%s/q.txt", dir);
+    f = fopen(a, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_ptr_nonnull(strstr(line, "hrpplan MCD queries v1"));
+    while (fgets(line, sizeof line, f) != NULL) {
+        int fields = 0;
+        if (line[0] == '#') continue;
+        for (char *tok = strtok(line, " \n"); tok; tok = strtok(NULL, " \n")) ++fields;
+        ck_assert_int_eq(fields, 5 + 2 * (1 + 2 * (2 + 3 * 8)));
+        ++data_lines;
+    }
+    fclose(f);
+    ck_assert_int_gt(data_lines, 19 * 10);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -176,6 +219,7 @@ Suite *pln_plan_suite(void)
     tcase_add_loop_test(tc, test_benchmark_collides_without_constraints, 0, 3);
     tcase_add_loop_test(tc, test_benchmark_certified_with_constraints, 0, 3);
     tcase_add_test(tc, test_check_finds_the_collision);
+    tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);

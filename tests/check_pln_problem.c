@@ -135,8 +135,9 @@ START_TEST(test_constraint_gradients_fd)
     unsigned long long seed = 0xc0ffeeULL + (unsigned long long)_i;
     char err[512];
     double *x, *c, *cp, *cm, *g, *margin;
-    int n, m, checked_collision = 0;
-    load(&f, "scenarios/hand_cross.yaml");
+    int n, m, checked_collision = 0, checked_balance = 0;
+    /* twist has balance rows too */
+    load(&f, _i == 2 ? "scenarios/twist.yaml" : "scenarios/hand_cross.yaml");
     n = f.p->n_vars;
     m = f.p->m;
     x = calloc((size_t)n, sizeof *x);
@@ -144,7 +145,7 @@ START_TEST(test_constraint_gradients_fd)
     cp = calloc((size_t)m, sizeof *cp);
     cm = calloc((size_t)m, sizeof *cm);
     g = calloc((size_t)m * n, sizeof *g);
-    margin = calloc((size_t)f.sc.n_pairs * f.p->n_intervals, sizeof *margin);
+    margin = calloc((size_t)m, sizeof *margin);
     f.w->frozen_margin = margin;
     random_x(f.p, x, &seed, 0.4);
     ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, g, err, sizeof err) == PLN_OK, "%s", err);
@@ -157,16 +158,19 @@ START_TEST(test_constraint_gradients_fd)
         x[i] = s;
         for (int r = 0; r < m; ++r) {
             double fd = (cp[r] - cm[r]) / (2.0 * FD_STEP), an = g[(size_t)r * n + i];
-            int col = f.p->rows[r].kind == PLN_ROW_COLLISION;
+            /* collision and balance rows pick a witness time (MCD; maximum of samples) */
+            int col = f.p->rows[r].kind == PLN_ROW_COLLISION || f.p->rows[r].kind == PLN_ROW_BALANCE;
             double tol = (col ? FD_TOL_COLLISION : FD_TOL_SMOOTH) * fmax(fabs(fd), fabs(an)) + FD_TOL_ABS;
             char name[160];
             pln_problem_row_name(f.p, r, name, sizeof name);
             ck_assert_msg(fabs(fd - an) <= tol, "row %d (%s) d/dx[%d]: analytic %.9g, fd %.9g", r,
                           name, i, an, fd);
             checked_collision += col && fabs(an) > 0.0;
+            checked_balance += f.p->rows[r].kind == PLN_ROW_BALANCE && fabs(an) > 0.0;
         }
     }
     ck_assert_int_gt(checked_collision, 0); /* the collision rows were really exercised */
+    if (_i == 2) ck_assert_int_gt(checked_balance, 0);
     free(x);
     free(c);
     free(cp);
