@@ -211,6 +211,25 @@ START_TEST(test_threads_give_identical_plans_and_dump)
 }
 END_TEST
 
+START_TEST(test_balance_binds_and_is_certified)
+{
+    /* the bow without the balance constraint leaves the shrunk support polygon, which
+     * check against the balanced scenario finds; planned with it, it is certified */
+    char dir[256], args[1024], log[512], v[64];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan tests/data/bow_free.yaml -q -o '%s/free'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    snprintf(args, sizeof args, "check tests/data/bow.yaml '%s/free/trajectory.json'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    snprintf(args, sizeof args, "plan tests/data/bow.yaml -q -o '%s/bal'", dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "see %s", log);
+    strcat(dir, "/bal");
+    ck_assert(report_value(dir, "max_balance_violation", v, sizeof v));
+    ck_assert(strtod(v, NULL) <= 1e-5);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -220,6 +239,7 @@ Suite *pln_plan_suite(void)
     tcase_add_loop_test(tc, test_benchmark_certified_with_constraints, 0, 3);
     tcase_add_test(tc, test_check_finds_the_collision);
     tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
+    tcase_add_test(tc, test_balance_binds_and_is_certified);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);
