@@ -359,3 +359,19 @@ PlnStatus pln_kin_jacobian_com(const PlnKinWork *w, const PlnRobot *robot, doubl
     }
     return PLN_OK;
 }
+
+/* R = Rz(yaw) Ry(pitch) Rx(roll) (docs/math/kinematics.md) */
+void pln_kin_rpy_to_matrix(const double rpy[3], double R[9])
+{
+    double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
+    double cy = cos(rpy[2]), sy = sin(rpy[2]);
+    R[0] = cy * cp;
+    R[1] = cy * sp * sr - sy * cr;
+    R[2] = cy * sp * cr + sy * sr;
+    R[3] = sy * cp;
+    R[4] = sy * sp * sr + cy * cr;
+    R[5] = sy * sp * cr - cy * sr;
+    R[6] = -sp;
+    R[7] = cp * sr;
+    R[8] = cp * cr;
+}

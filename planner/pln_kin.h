@@ -79,6 +79,11 @@ PlnStatus pln_kin_com(const PlnKinWork *w, const PlnRobot *robot, double com[3])
  * PLN_ERR_INVALID when the sum of link masses is zero (J left untouched). */
 PlnStatus pln_kin_jacobian_com(const PlnKinWork *w, const PlnRobot *robot, double *J);
 
+/* Rotation from roll, pitch, yaw about the fixed x, y, z axes (rad):
+ * R = Rz(yaw) Ry(pitch) Rx(roll), row-major 3x3. Used for every rpy of the robot and
+ * scenario files. */
+void pln_kin_rpy_to_matrix(const double rpy[3], double R[9]);
+
 /* Rot(axis, q) = I + sin q K + (1 - cos q) K^2, K = [axis]x (Rodrigues' formula), row-
  * major 3x3; axis a unit vector, q in rad. */
 void pln_kin_joint_rotation(const double axis[3], double q, double Rot[9]);

@@ -14,6 +14,7 @@
 #include <yaml.h>
 
 #include "dst_mesh.h"
+#include "pln_kin.h"
 
 /* Loader state: the file, its directory (for mesh paths) and the error buffer. */
 typedef struct Ctx {
@@ -241,22 +242,6 @@ static PlnStatus matrix3(const Ctx *c, const yaml_node_t *n, const char *field, 
     return PLN_OK;
 }
 
-/* Rotation from roll, pitch, yaw about fixed x, y, z: R = Rz(yaw) Ry(pitch) Rx(roll). */
-static void rpy_to_matrix(const double rpy[3], double R[9])
-{
-    double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
-    double cy = cos(rpy[2]), sy = sin(rpy[2]);
-    R[0] = cy * cp;
-    R[1] = cy * sp * sr - sy * cr;
-    R[2] = cy * sp * cr + sy * sr;
-    R[3] = sy * cp;
-    R[4] = sy * sp * sr + cy * cr;
-    R[5] = sy * sp * cr - cy * sr;
-    R[6] = -sp;
-    R[7] = cp * sr;
-    R[8] = cp * cr;
-}
-
 static void identity(double R[9])
 {
     for (int i = 0; i < 9; ++i) R[i] = (i % 4 == 0) ? 1.0 : 0.0;
@@ -281,7 +266,7 @@ static PlnStatus pose(const Ctx *c, const yaml_node_t *n, const char *field, dou
         fld(sub, sizeof sub, field, ".rpy");
         if ((st = numbers(c, v, sub, rpy, 3)) != PLN_OK) return st;
     }
-    rpy_to_matrix(rpy, R);
+    pln_kin_rpy_to_matrix(rpy, R);
     return PLN_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pln_kin.h"
 #include "pln_tolerance.h"
 #include "pln_yaml.h"
 
@@ -51,22 +52,6 @@ static PlnStatus read_name_key(PlnYaml *y, const yaml_node_t *map, const char *f
     snprintf(path, sizeof path, "%s.%s", field, key);
     if (v == NULL) return pln_yaml_error(y, map, path, PLN_ERR_INVALID, "required key is missing");
     return read_name(y, v, path, ref);
-}
-
-/* R = Rz(yaw) Ry(pitch) Rx(roll), row-major */
-static void rpy_to_matrix(const double rpy[3], double R[9])
-{
-    double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
-    double cy = cos(rpy[2]), sy = sin(rpy[2]);
-    R[0] = cy * cp;
-    R[1] = cy * sp * sr - sy * cr;
-    R[2] = cy * sp * cr + sy * sr;
-    R[3] = sy * cp;
-    R[4] = sy * sp * sr + cy * cr;
-    R[5] = sy * sp * cr - cy * sr;
-    R[6] = -sp;
-    R[7] = cp * sr;
-    R[8] = cp * cr;
 }
 
 /* a number that must lie in [lo, hi] */
@@ -198,7 +183,7 @@ static PlnStatus parse_task(PlnYaml *y, const yaml_node_t *node, int i, PlnScena
         st = pln_yaml_vector(y, node, field, "orientation", 1, 3, rpy);
         if (st != PLN_OK) return st;
         t->has_orientation = 1;
-        rpy_to_matrix(rpy, t->target_rot);
+        pln_kin_rpy_to_matrix(rpy, t->target_rot);
         t->orientation_tolerance = PLN_DEFAULT_TASK_TOLERANCE_RAD;
         st = read_in_range(y, node, field, "orientation_tolerance", 0, 0.0, PLN_PI,
                            "must lie in [0, pi]", &t->orientation_tolerance);
