@@ -10,7 +10,7 @@
 #include "dst_capsule_testgen.h"
 #include "dst_motion.h"
 
-#define MOT_RANDOM_POLYS 3000
+#define MOT_RANDOM_POLYS (TG_ASAN ? 600 : 3000)
 #define MOT_SAMPLES 200
 /* agreement of two evaluations of the same polynomial, relative to its magnitude */
 #define MOT_EVAL_REL_TOL 1e-12
