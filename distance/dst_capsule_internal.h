@@ -58,7 +58,7 @@ static inline void dst_any_perpendicular(const double d[3], double out[3])
 }
 
 /* Closest points of segments P = [p0, p1] and Q = [q0, q1] (thesis eq. 3.1 needs
- * delta(l_A, l_B)); docs/math/capsule_mcd.md eq. (1)-(3). `scale` >= max |coordinate|
+ * delta(l_A, l_B)); docs/math/capsule_mcd.md [1]-[3]. `scale` >= max |coordinate|
  * of the inputs (metres) sets the rounding widening of the certified lower bound. */
 static inline void dst_segment_pair(const double p0[3], const double p1[3], const double q0[3],
                                     const double q1[3], double scale, DstSegPair *o)
@@ -138,7 +138,7 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
         }
     }
     /* certified lower bound: for any unit n, dist(P, Q) >= min_P n.x - max_Q n.y
-     * (support functions of the segments; docs/math/capsule_mcd.md eq. (4)) */
+     * (support functions of the segments; docs/math/capsule_mcd.md [4]) */
     double sp = dst_mind(dst_dot3(o->n, p0), dst_dot3(o->n, p1));
     double sq = dst_maxd(dst_dot3(o->n, q0), dst_dot3(o->n, q1));
     o->lower = dst_maxd(0.0, sp - sq - tiny);

@@ -163,7 +163,7 @@ static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
 }
 
 /* Motion bound along n over s in [u0, u1], eq. (3.3) in Bernstein form
- * (docs/math/capsule_mcd.md eq. (6)-(7)): the separation along n decreases at most at
+ * (docs/math/capsule_mcd.md [8]-[9]): the separation along n decreases at most at
  * rate max_ij n.(q_j' - p_i') going forward, max_ij n.(p_i' - q_j') going backward. */
 static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir)
 {
@@ -238,9 +238,13 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
 }
 
 /* Golden-section search on [sa, sb], thesis sec. III.B: bracket [a, b, c] with b the
- * middle, new point d in the larger part at ratio R, stop at c - a < tau_s. Returns
- * the number of iterations; the least value seen is kept in the context. */
-static int mcd_gss(McdCtx *c, double sa, double sb, double tau_s, int max_iter)
+ * middle, new point d in the larger part at ratio R, stop at c - a < tau_s. With
+ * flat >= 0 (the hybrid) it also stops once both bracket ends are within `flat` of f(b):
+ * the certificate comes from the advancement, so narrowing a flat bracket further
+ * cannot help it. fa, fc: f(sa), f(sb) (used only with flat >= 0). Returns the number
+ * of iterations; the least value seen is kept in the context. */
+static int mcd_gss(McdCtx *c, double sa, double sb, double fa, double fc, double tau_s, double flat,
+                   int max_iter)
 {
     double a = sa, cc = sb, b = 0.5 * (sa + sb);
     McdEval e;
@@ -248,17 +252,18 @@ static int mcd_gss(McdCtx *c, double sa, double sb, double tau_s, int max_iter)
     double fb = e.hi;
     int it = 0;
     while (cc - a >= tau_s && it < max_iter) {
+        if (flat >= 0.0 && fa - fb <= flat && fc - fb <= flat) break;
         double d;
         if (b - a >= cc - b) {
             d = b - DST_GSS_R * (b - a);
             mcd_eval(c, d, &e);
-            if (e.hi >= fb) a = d;           /* [d, b, c] */
-            else cc = b, b = d, fb = e.hi;   /* [a, d, b] */
+            if (e.hi >= fb) a = d, fa = e.hi;          /* [d, b, c] */
+            else cc = b, fc = fb, b = d, fb = e.hi;    /* [a, d, b] */
         } else {
             d = b + DST_GSS_R * (cc - b);
             mcd_eval(c, d, &e);
-            if (e.hi >= fb) cc = d;          /* [a, b, d] */
-            else a = b, b = d, fb = e.hi;    /* [b, d, c] */
+            if (e.hi >= fb) cc = d, fc = e.hi;         /* [a, b, d] */
+            else a = b, fa = fb, b = d, fb = e.hi;     /* [b, d, c] */
         }
         ++it;
     }
@@ -355,7 +360,7 @@ DstStatus dst_capsule_mcd_gss(const DstMovingCapsule *a, const DstMovingCapsule 
     mcd_eval(&c, 0.0, &e);
     if (T > 0.0) {
         mcd_eval(&c, 1.0, &e);
-        mcd_gss(&c, 0.0, 1.0, o.tau / T, o.max_iter);
+        mcd_gss(&c, 0.0, 1.0, 0.0, 0.0, o.tau / T, -1.0, o.max_iter);
     }
     return mcd_finish(&c, t0, t1, -c.rsum, o.eps, DST_NOT_CERTIFIED, out);
 }
@@ -431,7 +436,8 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
     double sa = 0.0, sb = 1.0; /* outside [sa, sb] the distance is certified >= every later target */
     McdEval ea = e0, eb = e1;
     DstStatus status = DST_CERTIFIED;
-    int gss_iter = mcd_gss(&c, sa, sb, tau_s, o.max_iter);
+    double flat = DST_HYBRID_GSS_FLAT_FRACTION * eps_nom;
+    int gss_iter = mcd_gss(&c, sa, sb, e0.hi, e1.hi, tau_s, flat, o.max_iter);
     int prepared = 0;
     double prev_hi = INFINITY;
     for (;;) {
@@ -470,14 +476,16 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
         sb = g.s;
         ea = f.e;
         eb = g.e;
-        if (sb - sa > 0.0 && gss_iter < o.max_iter) gss_iter += mcd_gss(&c, sa, sb, tau_s, o.max_iter - gss_iter);
+        if (sb - sa > 0.0 && gss_iter < o.max_iter) {
+            gss_iter += mcd_gss(&c, sa, sb, ea.hi, eb.hi, tau_s, flat, o.max_iter - gss_iter);
+        }
     }
     return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
 }
 
 /* Certified sampling, thesis eq. (6.3): n samples with spacing h from the Lipschitz
  * bound mu of the distance; between two samples the distance is
- * >= (d_k + d_{k+1} - mu h)/2 (docs/math/capsule_mcd.md eq. (10)). */
+ * >= (d_k + d_{k+1} - mu h)/2 (docs/math/capsule_mcd.md [13]-[14]). */
 DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
                                    const DstMcdOptions *opt, DstMcdResult *out)
 {
@@ -501,7 +509,8 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
         mu = mu * (1.0 + DST_ROUND_REL) + c.vwiden;
     }
     DstStatus status = DST_CERTIFIED;
-    double want = mu > 0.0 ? ceil(mu / (2.0 * DST_SAMPLING_EPS_FRACTION * eps_nom)) : 1.0;
+    /* eq. (6.3): n intervals with (t1 - t0) mu / n <= eps (mu here is already per unit s) */
+    double want = mu > 0.0 ? ceil(mu / (DST_SAMPLING_EPS_FRACTION * eps_nom)) : 1.0;
     long n = 1;
     if (!(want < (double)o.max_samples)) {
         n = o.max_samples - 1;
