@@ -60,8 +60,8 @@ static inline void dst_any_perpendicular(const double d[3], double out[3])
 /* Closest points of segments P = [p0, p1] and Q = [q0, q1] (thesis eq. 3.1 needs
  * delta(l_A, l_B)); docs/math/capsule_mcd.md [1]-[3]. `scale` >= max |coordinate|
  * of the inputs (metres) sets the rounding widening of the certified lower bound. */
-static inline void dst_segment_pair(const double p0[3], const double p1[3], const double q0[3],
-                                    const double q1[3], double scale, DstSegPair *o)
+static inline void dst_segment_pair_ex(const double p0[3], const double p1[3], const double q0[3],
+                                       const double q1[3], double scale, int want_lower, DstSegPair *o)
 {
     double d1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
     double d2[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
@@ -139,9 +139,20 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
     }
     /* certified lower bound: for any unit n, dist(P, Q) >= min_P n.x - max_Q n.y
      * (support functions of the segments; docs/math/capsule_mcd.md [4]) */
+    if (!want_lower) {
+        o->lower = 0.0; /* trivial bound: the caller does not need a sharp one */
+        return;
+    }
     double sp = dst_mind(dst_dot3(o->n, p0), dst_dot3(o->n, p1));
     double sq = dst_maxd(dst_dot3(o->n, q0), dst_dot3(o->n, q1));
     o->lower = dst_maxd(0.0, sp - sq - tiny);
+}
+
+/* dst_segment_pair_ex with the certified lower bound. */
+static inline void dst_segment_pair(const double p0[3], const double p1[3], const double q0[3],
+                                    const double q1[3], double scale, DstSegPair *o)
+{
+    dst_segment_pair_ex(p0, p1, q0, q1, scale, 1, o);
 }
 
 #endif /* DST_CAPSULE_INTERNAL_H */

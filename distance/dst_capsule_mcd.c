@@ -83,8 +83,9 @@ typedef struct McdAdv {
     McdEval e;       /* evaluation at s */
 } McdAdv;
 
-/* Static distance at s (eq. 3.1) with its certified lower bound; keeps the best. */
-static void mcd_eval(McdCtx *c, double s, McdEval *e)
+/* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
+ * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
+static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
 {
     double x[3][4];
     DstSegPair sp;
@@ -99,7 +100,7 @@ static void mcd_eval(McdCtx *c, double s, McdEval *e)
     }
     double a0[3] = {x[0][0], x[1][0], x[2][0]}, a1[3] = {x[0][1], x[1][1], x[2][1]};
     double b0[3] = {x[0][2], x[1][2], x[2][2]}, b1[3] = {x[0][3], x[1][3], x[2][3]};
-    dst_segment_pair(a0, a1, b0, b1, c->scale, &sp);
+    dst_segment_pair_ex(a0, a1, b0, b1, c->scale, want_lower, &sp);
     e->s = s;
     e->hi = sp.dist - c->rsum;
     e->lo = sp.lower - c->rsum - c->widen;
@@ -110,6 +111,17 @@ static void mcd_eval(McdCtx *c, double s, McdEval *e)
         c->best_s = s;
         c->best = sp;
     }
+}
+
+static void mcd_eval(McdCtx *c, double s, McdEval *e)
+{
+    mcd_eval_ex(c, s, 1, e);
+}
+
+/* the golden-section search only compares values */
+static void mcd_eval_value(McdCtx *c, double s, McdEval *e)
+{
+    mcd_eval_ex(c, s, 0, e);
 }
 
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
@@ -248,7 +260,7 @@ static int mcd_gss(McdCtx *c, double sa, double sb, double fa, double fc, double
 {
     double a = sa, cc = sb, b = 0.5 * (sa + sb);
     McdEval e;
-    mcd_eval(c, b, &e);
+    mcd_eval_value(c, b, &e);
     double fb = e.hi;
     int it = 0;
     while (cc - a >= tau_s && it < max_iter) {
@@ -256,12 +268,12 @@ static int mcd_gss(McdCtx *c, double sa, double sb, double fa, double fc, double
         double d;
         if (b - a >= cc - b) {
             d = b - DST_GSS_R * (b - a);
-            mcd_eval(c, d, &e);
+            mcd_eval_value(c, d, &e);
             if (e.hi >= fb) a = d, fa = e.hi;          /* [d, b, c] */
             else cc = b, fc = fb, b = d, fb = e.hi;    /* [a, d, b] */
         } else {
             d = b + DST_GSS_R * (cc - b);
-            mcd_eval(c, d, &e);
+            mcd_eval_value(c, d, &e);
             if (e.hi >= fb) cc = d, fc = e.hi;         /* [a, b, d] */
             else a = b, fa = fb, b = d, fb = e.hi;     /* [b, d, c] */
         }
@@ -283,7 +295,6 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
         o->max_samples < 2) {
         return DST_INVALID_INPUT;
     }
-    memset(c, 0, sizeof *c);
     c->a = a;
     c->b = b;
     c->rsum = a->radius + b->radius;
@@ -307,7 +318,14 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     }
     c->widen = DST_ROUND_REL * (scale + c->rsum);
     c->max_steps = o->max_iter;
+    c->evals = 0;
+    c->steps = 0;
+    c->m = -1;
+    c->have_bern = 0;
+    c->vwiden = 0.0;
     c->best_hi = INFINITY;
+    c->best_s = 0.0;
+    memset(&c->best, 0, sizeof c->best);
     return DST_OK;
 }
 

@@ -50,7 +50,7 @@
 /* Hybrid: its golden-section search also stops once both bracket ends lie within this
  * fraction of eps above the middle value (the certificate comes from the advancement;
  * dimensionless). */
-#define DST_HYBRID_GSS_FLAT_FRACTION 0.1
+#define DST_HYBRID_GSS_FLAT_FRACTION 0.25
 
 /* Certified sampling (eq. 6.3): the sample count n makes (t1 - t0) mu / n equal to this
  * fraction of eps, leaving the rest for rounding (dimensionless). */
