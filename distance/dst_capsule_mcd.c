@@ -13,6 +13,9 @@
 
 #include "dst_capsule_internal.h"
 
+/* degree at which the velocity differences are held in Bernstein form */
+#define DST_MCD_VDEG (DST_MAX_DEGREE - 1)
+
 /* golden-section ratio R = (3 - sqrt 5)/2 (thesis sec. III.B) */
 #define DST_GSS_R 0.38196601125010515
 
@@ -60,7 +63,8 @@ typedef struct McdCtx {
     int deg;                     /* highest position degree of the four endpoints */
     /* position coefficients of A.p0, A.p1, B.p0, B.p1, zero-padded to deg */
     double coef[DST_MAX_DEGREE + 1][3][4];
-    int m;                       /* degree of the velocity polynomials (-1: no motion) */
+    int m;                       /* -1: no motion; else DST_MCD_VDEG (velocities are held at that
+                                  * degree, elevated if lower, so the loops have constant bounds) */
     int have_bern;
     /* Bernstein coefficients on [0, 1] of (q_j' - p_i')(s): vb[l][x][k], coefficient l,
      * coordinate x, pair k = 2 i + j (pairs innermost so the loops vectorise) */
@@ -127,9 +131,9 @@ static void mcd_eval_value(McdCtx *c, double s, McdEval *e)
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
 static void mcd_prepare_bernstein(McdCtx *c)
 {
-    c->m = c->deg - 1;
     c->have_bern = 1;
     c->vwiden = 0.0;
+    c->m = c->deg >= 1 ? DST_MCD_VDEG : -1;
     if (c->m < 0) return;
     for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
@@ -150,14 +154,15 @@ static void mcd_prepare_bernstein(McdCtx *c)
     }
 }
 
-/* de Casteljau restriction to [u0, u1] of four Bernstein polynomials side by side
- * (same steps as dst_bernstein_subdivide). */
-static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
+/* de Casteljau restriction to [u0, u1] of four Bernstein polynomials of degree
+ * DST_MCD_VDEG side by side (same steps as dst_bernstein_subdivide; constant bounds so
+ * the compiler keeps everything in registers). */
+static inline void mcd_subdivide4(double b[DST_MCD_VDEG + 1][4], double u0, double u1)
 {
     if (u0 > 0.0) {
         double v = 1.0 - u0;
-        for (int r = 1; r <= m; ++r) {
-            for (int j = 0; j <= m - r; ++j) {
+        for (int r = 1; r <= DST_MCD_VDEG; ++r) {
+            for (int j = 0; j <= DST_MCD_VDEG - r; ++j) {
                 for (int k = 0; k < 4; ++k) b[j][k] = v * b[j][k] + u0 * b[j + 1][k];
             }
         }
@@ -166,8 +171,8 @@ static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
     }
     if (u1 < 1.0) {
         double u = u1 < 0.0 ? 0.0 : u1, v = 1.0 - u;
-        for (int r = 1; r <= m; ++r) {
-            for (int j = m; j >= r; --j) {
+        for (int r = 1; r <= DST_MCD_VDEG; ++r) {
+            for (int j = DST_MCD_VDEG; j >= r; --j) {
                 for (int k = 0; k < 4; ++k) b[j][k] = v * b[j - 1][k] + u * b[j][k];
             }
         }
@@ -180,13 +185,13 @@ static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
 static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir)
 {
     if (c->m < 0) return 0.0;
-    double b[DST_MAX_DEGREE + 1][4];
-    for (int l = 0; l <= c->m; ++l) {
+    double b[DST_MCD_VDEG + 1][4];
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
         for (int k = 0; k < 4; ++k) b[l][k] = n[0] * c->vb[l][0][k] + n[1] * c->vb[l][1][k] + n[2] * c->vb[l][2][k];
     }
-    if (u0 > 0.0 || u1 < 1.0) mcd_subdivide4(c->m, b, u0, u1);
+    if (u0 > 0.0 || u1 < 1.0) mcd_subdivide4(b, u0, u1);
     double mx = b[0][0], mn = b[0][0];
-    for (int l = 0; l <= c->m; ++l) {
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
         for (int k = 0; k < 4; ++k) {
             mx = dst_maxd(mx, b[l][k]);
             mn = dst_mind(mn, b[l][k]);
@@ -311,7 +316,7 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     c->scale = scale;
     c->deg = 0;
     for (int p = 0; p < 4; ++p) c->deg = pts[p]->degree > c->deg ? pts[p]->degree : c->deg;
-    for (int k = 0; k <= c->deg; ++k) {
+    for (int k = 0; k <= DST_MAX_DEGREE; ++k) {
         for (int p = 0; p < 4; ++p) {
             for (int x = 0; x < 3; ++x) c->coef[k][x][p] = k <= pts[p]->degree ? pts[p]->c[k][x] : 0.0;
         }
