@@ -81,6 +81,8 @@ static inline void dst_segment_pair_ex(const double p0[3], const double p1[3], c
             /* Q is a point: project it on P */
             t = 0.0, s = dst_clamp01(-c / a);
         } else {
+            /* reciprocals issued together, off the dependency chain of s and t */
+            double inv_a = 1.0 / a, inv_e = 1.0 / e;
             double b = dst_dot3(d1, d2);
             /* a e - b^2 = |d1 x d2|^2 and b f - c e = -(d1 x d2).(r x d2) (Lagrange's
              * identity): the cross products keep the relative error near eps/sin(angle)
@@ -95,17 +97,17 @@ static inline void dst_segment_pair_ex(const double p0[3], const double p1[3], c
                 /* parallel: Q projects on P's line to [u0, u1]; take the middle of the
                  * overlap with [0, 1], or the end of P nearest to Q */
                 parallel = 1;
-                double u0 = -c / a, u1 = (b - c) / a;
+                double u0 = -c * inv_a, u1 = (b - c) * inv_a;
                 double lo = dst_maxd(0.0, dst_mind(u0, u1)), hi = dst_mind(1.0, dst_maxd(u0, u1));
                 if (lo <= hi) s = 0.5 * (lo + hi);
                 else s = dst_maxd(u0, u1) < 0.0 ? 0.0 : 1.0;
             }
             /* the point of Q closest to P(s); if clamped, re-project on P */
-            t = (b * s + f) / e;
+            t = (b * s + f) * inv_e;
             if (t < 0.0) {
-                t = 0.0, s = dst_clamp01(-c / a);
+                t = 0.0, s = dst_clamp01(-c * inv_a);
             } else if (t > 1.0) {
-                t = 1.0, s = dst_clamp01((b - c) / a);
+                t = 1.0, s = dst_clamp01((b - c) * inv_a);
             }
         }
     }
