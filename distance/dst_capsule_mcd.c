@@ -131,27 +131,42 @@ static void mcd_eval_value(McdCtx *c, double s, McdEval *e)
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
 static void mcd_prepare_bernstein(McdCtx *c)
 {
+    /* monomial -> Bernstein matrix C(j,k)/C(m,k) for m = DST_MCD_VDEG = 6 */
+    static const double conv[DST_MCD_VDEG + 1][DST_MCD_VDEG + 1] = {
+        {1.0 / 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 1.0 / 6.0, 0.0, 0.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 2.0 / 6.0, 1.0 / 15.0, 0.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 3.0 / 6.0, 3.0 / 15.0, 1.0 / 20.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 4.0 / 6.0, 6.0 / 15.0, 4.0 / 20.0, 1.0 / 15.0, 0.0, 0.0},
+        {1.0 / 1.0, 5.0 / 6.0, 10.0 / 15.0, 10.0 / 20.0, 5.0 / 15.0, 1.0 / 6.0, 0.0},
+        {1.0 / 1.0, 6.0 / 6.0, 15.0 / 15.0, 20.0 / 20.0, 15.0 / 15.0, 6.0 / 6.0, 1.0 / 1.0},
+    };
     c->have_bern = 1;
     c->vwiden = 0.0;
     c->m = c->deg >= 1 ? DST_MCD_VDEG : -1;
     if (c->m < 0) return;
-    for (int i = 0; i < 2; ++i) {
-        for (int j = 0; j < 2; ++j) {
-            int k = 2 * i + j;
-            double mag = 0.0;
-            for (int x = 0; x < 3; ++x) {
-                double a[DST_MAX_DEGREE + 1], bb[DST_MAX_DEGREE + 1];
-                for (int l = 0; l <= c->m; ++l) {
-                    double qv = c->coef[l + 1][x][2 + j], pv = c->coef[l + 1][x][i];
-                    a[l] = (l + 1) * (qv - pv);
-                    mag += (l + 1) * (fabs(qv) + fabs(pv));
-                }
-                dst_bernstein_from_monomial(c->m, a, bb);
-                for (int l = 0; l <= c->m; ++l) c->vb[l][x][k] = bb[l];
+    /* monomial coefficients of q_j' - p_i' for all coordinates and pairs at once */
+    double a[DST_MCD_VDEG + 1][3][4];
+    double mag[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
+        for (int x = 0; x < 3; ++x) {
+            for (int k = 0; k < 4; ++k) {
+                double qv = c->coef[l + 1][x][2 + (k & 1)], pv = c->coef[l + 1][x][k >> 1];
+                a[l][x][k] = (l + 1) * (qv - pv);
+                mag[k] += (l + 1) * (fabs(qv) + fabs(pv));
             }
-            c->vwiden = dst_maxd(c->vwiden, DST_ROUND_REL * mag);
         }
     }
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
+        for (int x = 0; x < 3; ++x) {
+            for (int k = 0; k < 4; ++k) {
+                double acc = 0.0;
+                for (int q = 0; q <= l; ++q) acc += conv[l][q] * a[q][x][k];
+                c->vb[l][x][k] = acc;
+            }
+        }
+    }
+    for (int k = 0; k < 4; ++k) c->vwiden = dst_maxd(c->vwiden, DST_ROUND_REL * mag[k]);
 }
 
 /* de Casteljau restriction to [u0, u1] of four Bernstein polynomials of degree
