@@ -65,7 +65,6 @@ typedef struct McdCtx {
     double coef[DST_MAX_DEGREE + 1][3][4];
     int m;                       /* -1: no motion; else DST_MCD_VDEG (velocities are held at that
                                   * degree, elevated if lower, so the loops have constant bounds) */
-    int have_bern;
     /* Bernstein coefficients on [0, 1] of (q_j' - p_i')(s): vb[l][x][k], coefficient l,
      * coordinate x, pair k = 2 i + j (pairs innermost so the loops vectorise) */
     double vb[DST_MAX_DEGREE + 1][3][4];
@@ -141,7 +140,6 @@ static void mcd_prepare_bernstein(McdCtx *c)
         {1.0 / 1.0, 5.0 / 6.0, 10.0 / 15.0, 10.0 / 20.0, 5.0 / 15.0, 1.0 / 6.0, 0.0},
         {1.0 / 1.0, 6.0 / 6.0, 15.0 / 15.0, 20.0 / 20.0, 15.0 / 15.0, 6.0 / 6.0, 1.0 / 1.0},
     };
-    c->have_bern = 1;
     c->vwiden = 0.0;
     c->m = c->deg >= 1 ? DST_MCD_VDEG : -1;
     if (c->m < 0) return;
@@ -245,9 +243,6 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
     if (v->dir > 0 && h == room) u1 = limit;
     if (v->dir < 0 && h == room) u0 = limit;
     double mu = mcd_rate(c, v->e.n, u0, u1, v->dir);
-#ifdef DST_MCD_TRACE
-    fprintf(stderr, "dir %+d s %.6f gap %.3e lo %.5f target %.5f h %.3e mu %.3e\n", v->dir, v->s, gap, v->e.lo, target, h, mu);
-#endif
     /* safe step, shrunk for rounding of the quotient and of s itself (|s| <= 1) */
     double ds = mu > 0.0 ? gap / mu * (1.0 - 8.0 * DBL_EPSILON) - 4.0 * DBL_EPSILON : INFINITY;
     double snew;
@@ -341,7 +336,6 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     c->evals = 0;
     c->steps = 0;
     c->m = -1;
-    c->have_bern = 0;
     c->vwiden = 0.0;
     c->best_hi = INFINITY;
     c->best_s = 0.0;
