@@ -14,6 +14,7 @@
 #define MCD_T0 1.25
 #define MCD_T 0.5
 #define MCD_DEGREE 7
+#define MCD_DEGREE_THESIS 5
 /* reference: dense samples over [0, 1] before the golden-section refinement */
 #define MCD_REF_SAMPLES 2000
 /* the reference is a real value refined far below eps: a method's upper bound may sit
@@ -74,7 +75,8 @@ START_TEST(test_random_motions_certified)
     long certified[4] = {0}, gss_miss = 0, several_minima = 0;
     for (int k = 0; k < MCD_MOTIONS; ++k) {
         DstMovingCapsule a, b;
-        tg_realistic_motion(&rng, MCD_T, MCD_DEGREE, &a, &b);
+        /* a third with the thesis's degree 5 (wider enclosure radii), the rest degree 7 */
+        tg_realistic_motion(&rng, MCD_T, k % 3 == 0 ? MCD_DEGREE_THESIS : MCD_DEGREE, &a, &b);
         double ref = tg_reference_mcd(&a, &b, MCD_REF_SAMPLES, NULL);
         DstMcdResult r[4];
         const DstMcdMethod methods[4] = {DST_MCD_GSS, DST_MCD_CA, DST_MCD_HYBRID, DST_MCD_SAMPLING};
@@ -259,6 +261,29 @@ START_TEST(test_degenerate_motions)
 }
 END_TEST
 
+/* the same motions far from the origin: the rounding widening scales with the coordinates */
+START_TEST(test_far_from_origin)
+{
+    TgRng rng = {71};
+    const double off[3] = {120.0, -75.0, 40.0};
+    for (int k = 0; k < 400; ++k) {
+        DstMovingCapsule a, b;
+        tg_realistic_motion(&rng, MCD_T, MCD_DEGREE, &a, &b);
+        tg_shift(&a, off);
+        tg_shift(&b, off);
+        double ref = tg_reference_mcd(&a, &b, MCD_REF_SAMPLES, NULL);
+        const DstMcdMethod methods[3] = {DST_MCD_CA, DST_MCD_HYBRID, DST_MCD_SAMPLING};
+        for (int m = 0; m < 3; ++m) {
+            DstMcdResult r;
+            DstStatus st = dst_capsule_mcd(methods[m], &a, &b, 0.0, MCD_T, NULL, &r);
+            ck_assert(st == DST_CERTIFIED || st == DST_ITER_LIMIT);
+            check_bounds(&r, ref, dst_mcd_method_string(methods[m]), k);
+            if (st == DST_CERTIFIED) ck_assert(r.upper - r.lower <= mcd_eps());
+        }
+    }
+}
+END_TEST
+
 static void check_invalid(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
                           const DstMcdOptions *opt)
 {
@@ -343,7 +368,9 @@ Suite *dst_capsule_mcd_suite(void)
     tcase_add_test(tc, test_enclosure_radius);
     suite_add_tcase(s, tc);
     tc = tcase_create("degenerate");
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_degenerate_motions);
+    tcase_add_test(tc, test_far_from_origin);
     suite_add_tcase(s, tc);
     tc = tcase_create("invalid_input");
     tcase_add_test(tc, test_invalid_input);
