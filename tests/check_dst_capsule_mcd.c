@@ -284,6 +284,34 @@ START_TEST(test_far_from_origin)
 }
 END_TEST
 
+/* extreme eps: tiny ones end at the cap or at the rounding floor, huge ones at once;
+ * the bounds stay valid and the calls terminate */
+START_TEST(test_extreme_eps)
+{
+    TgRng rng = {81};
+    const double eps_values[3] = {1e-12, 1e-6, 10.0};
+    for (int k = 0; k < 100; ++k) {
+        DstMovingCapsule a, b;
+        tg_realistic_motion(&rng, MCD_T, MCD_DEGREE, &a, &b);
+        double ref = tg_reference_mcd(&a, &b, MCD_REF_SAMPLES, NULL);
+        for (int e = 0; e < 3; ++e) {
+            DstMcdOptions opt = dst_mcd_options_default();
+            opt.eps = eps_values[e];
+            const DstMcdMethod methods[2] = {DST_MCD_CA, DST_MCD_HYBRID};
+            for (int m = 0; m < 2; ++m) {
+                DstMcdResult r;
+                DstStatus st = dst_capsule_mcd(methods[m], &a, &b, 0.0, MCD_T, &opt, &r);
+                ck_assert(st == DST_CERTIFIED || st == DST_ITER_LIMIT || st == DST_NOT_CERTIFIED);
+                ck_assert(r.advance_steps <= opt.max_iter);
+                check_bounds(&r, ref, dst_mcd_method_string(methods[m]), k);
+                if (st == DST_CERTIFIED) ck_assert(r.upper - r.lower <= opt.eps);
+                if (e == 2) ck_assert_int_eq(st, DST_CERTIFIED);
+            }
+        }
+    }
+}
+END_TEST
+
 static void check_invalid(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
                           const DstMcdOptions *opt)
 {
@@ -371,6 +399,7 @@ Suite *dst_capsule_mcd_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_degenerate_motions);
     tcase_add_test(tc, test_far_from_origin);
+    tcase_add_test(tc, test_extreme_eps);
     suite_add_tcase(s, tc);
     tc = tcase_create("invalid_input");
     tcase_add_test(tc, test_invalid_input);
