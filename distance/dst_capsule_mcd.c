@@ -23,6 +23,7 @@
  * lower bound cannot push upper - lower over eps */
 #define DST_MCD_EPS_SLACK 1e-6
 
+/* Defaults from the thesis: eps = 1e-3 m (eq. 6.1), tau = 1e-3 (sec. III.B), 500 steps (sec. VI.A.3). */
 DstMcdOptions dst_mcd_options_default(void)
 {
     DstMcdOptions o;
@@ -33,6 +34,7 @@ DstMcdOptions dst_mcd_options_default(void)
     return o;
 }
 
+/* Static names of the methods. */
 const char *dst_mcd_method_string(DstMcdMethod method)
 {
     switch (method) {
@@ -116,6 +118,7 @@ static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
     }
 }
 
+/* Full evaluation: value, certified lower bound and normal (advancement, sampling). */
 static void mcd_eval(McdCtx *c, double s, McdEval *e)
 {
     mcd_eval_ex(c, s, 1, e);
@@ -563,6 +566,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
 }
 
+/* Dispatch on the method (thesis sec. III.B-D, eq. 6.3). */
 DstStatus dst_capsule_mcd(DstMcdMethod method, const DstMovingCapsule *a, const DstMovingCapsule *b,
                           double t0, double t1, const DstMcdOptions *opt, DstMcdResult *out)
 {
