@@ -102,13 +102,13 @@ static inline void dst_segment_pair_ex(const double p0[3], const double p1[3], c
                 if (lo <= hi) s = 0.5 * (lo + hi);
                 else s = dst_maxd(u0, u1) < 0.0 ? 0.0 : 1.0;
             }
-            /* the point of Q closest to P(s); if clamped, re-project on P */
+            /* the point of Q closest to P(s); if clamped, re-project on P (written
+             * without a branch: the clamp is taken about half the time, unpredictably) */
             t = (b * s + f) * inv_e;
-            if (t < 0.0) {
-                t = 0.0, s = dst_clamp01(-c * inv_a);
-            } else if (t > 1.0) {
-                t = 1.0, s = dst_clamp01((b - c) * inv_a);
-            }
+            double tc = dst_clamp01(t);
+            double s_re = dst_clamp01((b * tc - c) * inv_a);
+            s = tc != t ? s_re : s;
+            t = tc;
         }
     }
     o->s = s, o->t = t;
