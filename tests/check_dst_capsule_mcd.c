@@ -25,6 +25,13 @@
 /* least fraction of motions that CA / hybrid certify within the default step cap */
 #define MCD_MIN_CERTIFIED_FRACTION 0.995
 #define MCD_UNIT_TOL 1e-12
+/* witness points recomputed from the segment parameters, metres */
+#define MCD_POINT_TOL 1e-11
+/* Fig. 3.4 trap: the deep minimum is near s = 0.1, the shallow one near 0.7; a time
+ * "in" a minimum means within this many units of s */
+#define MCD_TRAP_DEEP_S 0.1
+#define MCD_TRAP_SPLIT_S 0.5
+#define MCD_TRAP_S_TOL 0.05
 
 static double mcd_eps(void)
 {
@@ -51,8 +58,8 @@ static void check_result(const DstMovingCapsule *a, const DstMovingCapsule *b, d
     dst_poly_point_eval(&b->p0, s, b0);
     dst_poly_point_eval(&b->p1, s, b1);
     for (int i = 0; i < 3; ++i) {
-        ck_assert(fabs(a0[i] + r->sA * (a1[i] - a0[i]) - r->cA[i]) <= MCD_VALUE_TOL * 10.0);
-        ck_assert(fabs(b0[i] + r->sB * (b1[i] - b0[i]) - r->cB[i]) <= MCD_VALUE_TOL * 10.0);
+        ck_assert(fabs(a0[i] + r->sA * (a1[i] - a0[i]) - r->cA[i]) <= MCD_POINT_TOL);
+        ck_assert(fabs(b0[i] + r->sB * (b1[i] - b0[i]) - r->cB[i]) <= MCD_POINT_TOL);
         ck_assert(fabs(r->pA[i] - (r->cA[i] - a->radius * r->n[i])) <= MCD_VALUE_TOL);
         ck_assert(fabs(r->pB[i] - (r->cB[i] + b->radius * r->n[i])) <= MCD_VALUE_TOL);
     }
@@ -143,17 +150,17 @@ START_TEST(test_gss_miss_fig_3_4)
     gss_trap_motion(&a, &b);
     double s_ref;
     double ref = tg_reference_mcd(&a, &b, MCD_REF_SAMPLES, &s_ref);
-    ck_assert(fabs(s_ref - 0.1) < 0.05);
+    ck_assert(fabs(s_ref - MCD_TRAP_DEEP_S) < MCD_TRAP_S_TOL);
     DstMcdResult g, c, h;
     ck_assert_int_eq(dst_capsule_mcd_gss(&a, &b, 0.0, 1.0, NULL, &g), DST_NOT_CERTIFIED);
     ck_assert_msg(g.upper - ref > mcd_eps(), "GSS found %.6g, the minimum is %.6g: no miss", g.upper, ref);
-    ck_assert(g.t_min > 0.5); /* it settled in the shallow minimum */
+    ck_assert(g.t_min > MCD_TRAP_SPLIT_S); /* it settled in the shallow minimum */
     ck_assert_int_eq(dst_capsule_mcd_ca(&a, &b, 0.0, 1.0, NULL, &c), DST_CERTIFIED);
     ck_assert_int_eq(dst_capsule_mcd_hybrid(&a, &b, 0.0, 1.0, NULL, &h), DST_CERTIFIED);
     check_bounds(&c, ref, "ca", 0);
     check_bounds(&h, ref, "hybrid", 0);
     ck_assert(c.upper - c.lower <= mcd_eps() && h.upper - h.lower <= mcd_eps());
-    ck_assert(fabs(h.t_min - s_ref) < 0.05); /* the hybrid lands in the deep minimum */
+    ck_assert(fabs(h.t_min - s_ref) < MCD_TRAP_S_TOL); /* the hybrid lands in the deep minimum */
 }
 END_TEST
 
