@@ -6,26 +6,35 @@
 
 #include "dst_capsule_internal.h"
 
-static int dst_capsule_is_valid(const DstCapsule *c)
+/* max |coordinate| of the four endpoints (written as a tree so the maxima run in
+ * parallel), and whether every coordinate and radius is finite with radius > 0 */
+static inline int dst_capsule_pair_scan(const DstCapsule *a, const DstCapsule *b, double *scale)
 {
-    for (int i = 0; i < 3; ++i) {
-        if (!isfinite(c->p0[i]) || !isfinite(c->p1[i])) return 0;
+    const double *v[4] = {a->p0, a->p1, b->p0, b->p1};
+    double m[4], z[4];
+    for (int p = 0; p < 4; ++p) {
+        double x = v[p][0], y = v[p][1], w = v[p][2];
+        /* x * 0 is NaN exactly when x is NaN or infinite */
+        z[p] = x * 0.0 + y * 0.0 + w * 0.0;
+        double ax = fabs(x), ay = fabs(y), aw = fabs(w);
+        double mxy = ax > ay ? ax : ay;
+        m[p] = mxy > aw ? mxy : aw;
     }
-    return isfinite(c->radius) && c->radius > 0.0;
+    double m01 = m[0] > m[1] ? m[0] : m[1], m23 = m[2] > m[3] ? m[2] : m[3];
+    *scale = m01 > m23 ? m01 : m23;
+    double zz = (z[0] + z[1]) + (z[2] + z[3]) + a->radius * 0.0 + b->radius * 0.0;
+    return zz == 0.0 && a->radius > 0.0 && b->radius > 0.0;
 }
 
 /* Signed capsule distance delta(C_A, C_B) = delta(l_A, l_B) - (r_A + r_B), eq. (3.1). */
 DstStatus dst_capsule_distance(const DstCapsule *a, const DstCapsule *b, DstCapsuleDistance *out)
 {
-    if (!dst_capsule_is_valid(a) || !dst_capsule_is_valid(b)) {
+    /* input check and the coordinate magnitude for the rounding widening */
+    double scale;
+    if (!dst_capsule_pair_scan(a, b, &scale)) {
         memset(out, 0, sizeof *out);
         out->status = DST_INVALID_INPUT;
         return out->status;
-    }
-    /* coordinate magnitude for the rounding widening */
-    double scale = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        scale = dst_maxd(scale, dst_maxd(dst_maxd(fabs(a->p0[i]), fabs(a->p1[i])), dst_maxd(fabs(b->p0[i]), fabs(b->p1[i]))));
     }
     DstSegPair sp;
     dst_segment_pair(a->p0, a->p1, b->p0, b->p1, scale, &sp);

@@ -72,8 +72,9 @@ DstMcdOptions dst_mcd_options_default(void);
 /* Result of an MCD query over [t0, t1]. */
 typedef struct DstMcdResult {
     DstStatus status;      /* DST_CERTIFIED: upper - lower <= eps; DST_NOT_CERTIFIED: GSS, or the
-                            * enclosure radii alone exceed eps; DST_ITER_LIMIT: a cap ended the
-                            * search, bounds still valid; DST_INVALID_INPUT: nothing computed */
+                            * enclosure radii alone exceed eps; DST_ITER_LIMIT: a cap (or, for
+                            * absurdly small eps, floating point) ended the search before eps,
+                            * bounds still valid; DST_INVALID_INPUT: nothing computed (zeros) */
     double lower;          /* certified: lower <= min_t true signed distance (err included), metres */
     double upper;          /* signed distance of the polynomial shapes at t_min, metres */
     double t_min;          /* seconds, in [t0, t1] */

@@ -58,10 +58,10 @@ static inline void dst_any_perpendicular(const double d[3], double out[3])
 }
 
 /* Closest points of segments P = [p0, p1] and Q = [q0, q1] (thesis eq. 3.1 needs
- * delta(l_A, l_B)); docs/math/capsule_mcd.md eq. (1)-(3). `scale` >= max |coordinate|
+ * delta(l_A, l_B)); docs/math/capsule_mcd.md [1]-[3]. `scale` >= max |coordinate|
  * of the inputs (metres) sets the rounding widening of the certified lower bound. */
-static inline void dst_segment_pair(const double p0[3], const double p1[3], const double q0[3],
-                                    const double q1[3], double scale, DstSegPair *o)
+static inline void dst_segment_pair_ex(const double p0[3], const double p1[3], const double q0[3],
+                                       const double q1[3], double scale, int want_lower, DstSegPair *o)
 {
     double d1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
     double d2[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
@@ -81,6 +81,8 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
             /* Q is a point: project it on P */
             t = 0.0, s = dst_clamp01(-c / a);
         } else {
+            /* reciprocals issued together, off the dependency chain of s and t */
+            double inv_a = 1.0 / a, inv_e = 1.0 / e;
             double b = dst_dot3(d1, d2);
             /* a e - b^2 = |d1 x d2|^2 and b f - c e = -(d1 x d2).(r x d2) (Lagrange's
              * identity): the cross products keep the relative error near eps/sin(angle)
@@ -95,18 +97,18 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
                 /* parallel: Q projects on P's line to [u0, u1]; take the middle of the
                  * overlap with [0, 1], or the end of P nearest to Q */
                 parallel = 1;
-                double u0 = -c / a, u1 = (b - c) / a;
+                double u0 = -c * inv_a, u1 = (b - c) * inv_a;
                 double lo = dst_maxd(0.0, dst_mind(u0, u1)), hi = dst_mind(1.0, dst_maxd(u0, u1));
                 if (lo <= hi) s = 0.5 * (lo + hi);
                 else s = dst_maxd(u0, u1) < 0.0 ? 0.0 : 1.0;
             }
-            /* the point of Q closest to P(s); if clamped, re-project on P */
-            t = (b * s + f) / e;
-            if (t < 0.0) {
-                t = 0.0, s = dst_clamp01(-c / a);
-            } else if (t > 1.0) {
-                t = 1.0, s = dst_clamp01((b - c) / a);
-            }
+            /* the point of Q closest to P(s); if clamped, re-project on P (written
+             * without a branch: the clamp is taken about half the time, unpredictably) */
+            t = (b * s + f) * inv_e;
+            double tc = dst_clamp01(t);
+            double s_re = dst_clamp01((b * tc - c) * inv_a);
+            s = tc != t ? s_re : s;
+            t = tc;
         }
     }
     o->s = s, o->t = t;
@@ -138,10 +140,21 @@ static inline void dst_segment_pair(const double p0[3], const double p1[3], cons
         }
     }
     /* certified lower bound: for any unit n, dist(P, Q) >= min_P n.x - max_Q n.y
-     * (support functions of the segments; docs/math/capsule_mcd.md eq. (4)) */
+     * (support functions of the segments; docs/math/capsule_mcd.md [4]) */
+    if (!want_lower) {
+        o->lower = 0.0; /* trivial bound: the caller does not need a sharp one */
+        return;
+    }
     double sp = dst_mind(dst_dot3(o->n, p0), dst_dot3(o->n, p1));
     double sq = dst_maxd(dst_dot3(o->n, q0), dst_dot3(o->n, q1));
     o->lower = dst_maxd(0.0, sp - sq - tiny);
+}
+
+/* dst_segment_pair_ex with the certified lower bound. */
+static inline void dst_segment_pair(const double p0[3], const double p1[3], const double q0[3],
+                                    const double q1[3], double scale, DstSegPair *o)
+{
+    dst_segment_pair_ex(p0, p1, q0, q1, scale, 1, o);
 }
 
 #endif /* DST_CAPSULE_INTERNAL_H */

@@ -13,6 +13,9 @@
 
 #include "dst_capsule_internal.h"
 
+/* degree at which the velocity differences are held in Bernstein form */
+#define DST_MCD_VDEG (DST_MAX_DEGREE - 1)
+
 /* golden-section ratio R = (3 - sqrt 5)/2 (thesis sec. III.B) */
 #define DST_GSS_R 0.38196601125010515
 
@@ -20,6 +23,7 @@
  * lower bound cannot push upper - lower over eps */
 #define DST_MCD_EPS_SLACK 1e-6
 
+/* Defaults from the thesis: eps = 1e-3 m (eq. 6.1), tau = 1e-3 (sec. III.B), 500 steps (sec. VI.A.3). */
 DstMcdOptions dst_mcd_options_default(void)
 {
     DstMcdOptions o;
@@ -30,6 +34,7 @@ DstMcdOptions dst_mcd_options_default(void)
     return o;
 }
 
+/* Static names of the methods. */
 const char *dst_mcd_method_string(DstMcdMethod method)
 {
     switch (method) {
@@ -60,8 +65,8 @@ typedef struct McdCtx {
     int deg;                     /* highest position degree of the four endpoints */
     /* position coefficients of A.p0, A.p1, B.p0, B.p1, zero-padded to deg */
     double coef[DST_MAX_DEGREE + 1][3][4];
-    int m;                       /* degree of the velocity polynomials (-1: no motion) */
-    int have_bern;
+    int m;                       /* -1: no motion; else DST_MCD_VDEG (velocities are held at that
+                                  * degree, elevated if lower, so the loops have constant bounds) */
     /* Bernstein coefficients on [0, 1] of (q_j' - p_i')(s): vb[l][x][k], coefficient l,
      * coordinate x, pair k = 2 i + j (pairs innermost so the loops vectorise) */
     double vb[DST_MAX_DEGREE + 1][3][4];
@@ -83,8 +88,9 @@ typedef struct McdAdv {
     McdEval e;       /* evaluation at s */
 } McdAdv;
 
-/* Static distance at s (eq. 3.1) with its certified lower bound; keeps the best. */
-static void mcd_eval(McdCtx *c, double s, McdEval *e)
+/* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
+ * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
+static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
 {
     double x[3][4];
     DstSegPair sp;
@@ -99,7 +105,7 @@ static void mcd_eval(McdCtx *c, double s, McdEval *e)
     }
     double a0[3] = {x[0][0], x[1][0], x[2][0]}, a1[3] = {x[0][1], x[1][1], x[2][1]};
     double b0[3] = {x[0][2], x[1][2], x[2][2]}, b1[3] = {x[0][3], x[1][3], x[2][3]};
-    dst_segment_pair(a0, a1, b0, b1, c->scale, &sp);
+    dst_segment_pair_ex(a0, a1, b0, b1, c->scale, want_lower, &sp);
     e->s = s;
     e->hi = sp.dist - c->rsum;
     e->lo = sp.lower - c->rsum - c->widen;
@@ -112,40 +118,67 @@ static void mcd_eval(McdCtx *c, double s, McdEval *e)
     }
 }
 
+/* Full evaluation: value, certified lower bound and normal (advancement, sampling). */
+static void mcd_eval(McdCtx *c, double s, McdEval *e)
+{
+    mcd_eval_ex(c, s, 1, e);
+}
+
+/* the golden-section search only compares values */
+static void mcd_eval_value(McdCtx *c, double s, McdEval *e)
+{
+    mcd_eval_ex(c, s, 0, e);
+}
+
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
 static void mcd_prepare_bernstein(McdCtx *c)
 {
-    c->m = c->deg - 1;
-    c->have_bern = 1;
+    /* monomial -> Bernstein matrix C(j,k)/C(m,k) for m = DST_MCD_VDEG = 6 */
+    static const double conv[DST_MCD_VDEG + 1][DST_MCD_VDEG + 1] = {
+        {1.0 / 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 1.0 / 6.0, 0.0, 0.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 2.0 / 6.0, 1.0 / 15.0, 0.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 3.0 / 6.0, 3.0 / 15.0, 1.0 / 20.0, 0.0, 0.0, 0.0},
+        {1.0 / 1.0, 4.0 / 6.0, 6.0 / 15.0, 4.0 / 20.0, 1.0 / 15.0, 0.0, 0.0},
+        {1.0 / 1.0, 5.0 / 6.0, 10.0 / 15.0, 10.0 / 20.0, 5.0 / 15.0, 1.0 / 6.0, 0.0},
+        {1.0 / 1.0, 6.0 / 6.0, 15.0 / 15.0, 20.0 / 20.0, 15.0 / 15.0, 6.0 / 6.0, 1.0 / 1.0},
+    };
     c->vwiden = 0.0;
+    c->m = c->deg >= 1 ? DST_MCD_VDEG : -1;
     if (c->m < 0) return;
-    for (int i = 0; i < 2; ++i) {
-        for (int j = 0; j < 2; ++j) {
-            int k = 2 * i + j;
-            double mag = 0.0;
-            for (int x = 0; x < 3; ++x) {
-                double a[DST_MAX_DEGREE + 1], bb[DST_MAX_DEGREE + 1];
-                for (int l = 0; l <= c->m; ++l) {
-                    double qv = c->coef[l + 1][x][2 + j], pv = c->coef[l + 1][x][i];
-                    a[l] = (l + 1) * (qv - pv);
-                    mag += (l + 1) * (fabs(qv) + fabs(pv));
-                }
-                dst_bernstein_from_monomial(c->m, a, bb);
-                for (int l = 0; l <= c->m; ++l) c->vb[l][x][k] = bb[l];
+    /* monomial coefficients of q_j' - p_i' for all coordinates and pairs at once */
+    double a[DST_MCD_VDEG + 1][3][4];
+    double mag[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
+        for (int x = 0; x < 3; ++x) {
+            for (int k = 0; k < 4; ++k) {
+                double qv = c->coef[l + 1][x][2 + (k & 1)], pv = c->coef[l + 1][x][k >> 1];
+                a[l][x][k] = (l + 1) * (qv - pv);
+                mag[k] += (l + 1) * (fabs(qv) + fabs(pv));
             }
-            c->vwiden = dst_maxd(c->vwiden, DST_ROUND_REL * mag);
         }
     }
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
+        for (int x = 0; x < 3; ++x) {
+            for (int k = 0; k < 4; ++k) {
+                double acc = 0.0;
+                for (int q = 0; q <= l; ++q) acc += conv[l][q] * a[q][x][k];
+                c->vb[l][x][k] = acc;
+            }
+        }
+    }
+    for (int k = 0; k < 4; ++k) c->vwiden = dst_maxd(c->vwiden, DST_ROUND_REL * mag[k]);
 }
 
-/* de Casteljau restriction to [u0, u1] of four Bernstein polynomials side by side
- * (same steps as dst_bernstein_subdivide). */
-static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
+/* de Casteljau restriction to [u0, u1] of four Bernstein polynomials of degree
+ * DST_MCD_VDEG side by side (same steps as dst_bernstein_subdivide; constant bounds so
+ * the compiler keeps everything in registers). */
+static inline void mcd_subdivide4(double b[DST_MCD_VDEG + 1][4], double u0, double u1)
 {
     if (u0 > 0.0) {
         double v = 1.0 - u0;
-        for (int r = 1; r <= m; ++r) {
-            for (int j = 0; j <= m - r; ++j) {
+        for (int r = 1; r <= DST_MCD_VDEG; ++r) {
+            for (int j = 0; j <= DST_MCD_VDEG - r; ++j) {
                 for (int k = 0; k < 4; ++k) b[j][k] = v * b[j][k] + u0 * b[j + 1][k];
             }
         }
@@ -154,8 +187,8 @@ static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
     }
     if (u1 < 1.0) {
         double u = u1 < 0.0 ? 0.0 : u1, v = 1.0 - u;
-        for (int r = 1; r <= m; ++r) {
-            for (int j = m; j >= r; --j) {
+        for (int r = 1; r <= DST_MCD_VDEG; ++r) {
+            for (int j = DST_MCD_VDEG; j >= r; --j) {
                 for (int k = 0; k < 4; ++k) b[j][k] = v * b[j - 1][k] + u * b[j][k];
             }
         }
@@ -163,18 +196,18 @@ static void mcd_subdivide4(int m, double b[][4], double u0, double u1)
 }
 
 /* Motion bound along n over s in [u0, u1], eq. (3.3) in Bernstein form
- * (docs/math/capsule_mcd.md eq. (6)-(7)): the separation along n decreases at most at
+ * (docs/math/capsule_mcd.md [8]-[9]): the separation along n decreases at most at
  * rate max_ij n.(q_j' - p_i') going forward, max_ij n.(p_i' - q_j') going backward. */
 static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir)
 {
     if (c->m < 0) return 0.0;
-    double b[DST_MAX_DEGREE + 1][4];
-    for (int l = 0; l <= c->m; ++l) {
+    double b[DST_MCD_VDEG + 1][4];
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
         for (int k = 0; k < 4; ++k) b[l][k] = n[0] * c->vb[l][0][k] + n[1] * c->vb[l][1][k] + n[2] * c->vb[l][2][k];
     }
-    if (u0 > 0.0 || u1 < 1.0) mcd_subdivide4(c->m, b, u0, u1);
+    if (u0 > 0.0 || u1 < 1.0) mcd_subdivide4(b, u0, u1);
     double mx = b[0][0], mn = b[0][0];
-    for (int l = 0; l <= c->m; ++l) {
+    for (int l = 0; l <= DST_MCD_VDEG; ++l) {
         for (int k = 0; k < 4; ++k) {
             mx = dst_maxd(mx, b[l][k]);
             mn = dst_mind(mn, b[l][k]);
@@ -213,9 +246,6 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
     if (v->dir > 0 && h == room) u1 = limit;
     if (v->dir < 0 && h == room) u0 = limit;
     double mu = mcd_rate(c, v->e.n, u0, u1, v->dir);
-#ifdef DST_MCD_TRACE
-    fprintf(stderr, "dir %+d s %.6f gap %.3e lo %.5f target %.5f h %.3e mu %.3e\n", v->dir, v->s, gap, v->e.lo, target, h, mu);
-#endif
     /* safe step, shrunk for rounding of the quotient and of s itself (|s| <= 1) */
     double ds = mu > 0.0 ? gap / mu * (1.0 - 8.0 * DBL_EPSILON) - 4.0 * DBL_EPSILON : INFINITY;
     double snew;
@@ -238,27 +268,32 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
 }
 
 /* Golden-section search on [sa, sb], thesis sec. III.B: bracket [a, b, c] with b the
- * middle, new point d in the larger part at ratio R, stop at c - a < tau_s. Returns
- * the number of iterations; the least value seen is kept in the context. */
-static int mcd_gss(McdCtx *c, double sa, double sb, double tau_s, int max_iter)
+ * middle, new point d in the larger part at ratio R, stop at c - a < tau_s. With
+ * flat >= 0 (the hybrid) it also stops once both bracket ends are within `flat` of f(b):
+ * the certificate comes from the advancement, so narrowing a flat bracket further
+ * cannot help it. fa, fc: f(sa), f(sb) (used only with flat >= 0). Returns the number
+ * of iterations; the least value seen is kept in the context. */
+static int mcd_gss(McdCtx *c, double sa, double sb, double fa, double fc, double tau_s, double flat,
+                   int max_iter)
 {
     double a = sa, cc = sb, b = 0.5 * (sa + sb);
     McdEval e;
-    mcd_eval(c, b, &e);
+    mcd_eval_value(c, b, &e);
     double fb = e.hi;
     int it = 0;
     while (cc - a >= tau_s && it < max_iter) {
+        if (flat >= 0.0 && fa - fb <= flat && fc - fb <= flat) break;
         double d;
         if (b - a >= cc - b) {
             d = b - DST_GSS_R * (b - a);
-            mcd_eval(c, d, &e);
-            if (e.hi >= fb) a = d;           /* [d, b, c] */
-            else cc = b, b = d, fb = e.hi;   /* [a, d, b] */
+            mcd_eval_value(c, d, &e);
+            if (e.hi >= fb) a = d, fa = e.hi;          /* [d, b, c] */
+            else cc = b, fc = fb, b = d, fb = e.hi;    /* [a, d, b] */
         } else {
             d = b + DST_GSS_R * (cc - b);
-            mcd_eval(c, d, &e);
-            if (e.hi >= fb) cc = d;          /* [a, b, d] */
-            else a = b, b = d, fb = e.hi;    /* [b, d, c] */
+            mcd_eval_value(c, d, &e);
+            if (e.hi >= fb) cc = d, fc = e.hi;         /* [a, b, d] */
+            else a = b, fa = fb, b = d, fb = e.hi;     /* [b, d, c] */
         }
         ++it;
     }
@@ -278,7 +313,6 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
         o->max_samples < 2) {
         return DST_INVALID_INPUT;
     }
-    memset(c, 0, sizeof *c);
     c->a = a;
     c->b = b;
     c->rsum = a->radius + b->radius;
@@ -295,14 +329,20 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     c->scale = scale;
     c->deg = 0;
     for (int p = 0; p < 4; ++p) c->deg = pts[p]->degree > c->deg ? pts[p]->degree : c->deg;
-    for (int k = 0; k <= c->deg; ++k) {
+    for (int k = 0; k <= DST_MAX_DEGREE; ++k) {
         for (int p = 0; p < 4; ++p) {
             for (int x = 0; x < 3; ++x) c->coef[k][x][p] = k <= pts[p]->degree ? pts[p]->c[k][x] : 0.0;
         }
     }
     c->widen = DST_ROUND_REL * (scale + c->rsum);
     c->max_steps = o->max_iter;
+    c->evals = 0;
+    c->steps = 0;
+    c->m = -1;
+    c->vwiden = 0.0;
     c->best_hi = INFINITY;
+    c->best_s = 0.0;
+    memset(&c->best, 0, sizeof c->best);
     return DST_OK;
 }
 
@@ -355,7 +395,7 @@ DstStatus dst_capsule_mcd_gss(const DstMovingCapsule *a, const DstMovingCapsule 
     mcd_eval(&c, 0.0, &e);
     if (T > 0.0) {
         mcd_eval(&c, 1.0, &e);
-        mcd_gss(&c, 0.0, 1.0, o.tau / T, o.max_iter);
+        mcd_gss(&c, 0.0, 1.0, 0.0, 0.0, o.tau / T, -1.0, o.max_iter);
     }
     return mcd_finish(&c, t0, t1, -c.rsum, o.eps, DST_NOT_CERTIFIED, out);
 }
@@ -431,7 +471,8 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
     double sa = 0.0, sb = 1.0; /* outside [sa, sb] the distance is certified >= every later target */
     McdEval ea = e0, eb = e1;
     DstStatus status = DST_CERTIFIED;
-    int gss_iter = mcd_gss(&c, sa, sb, tau_s, o.max_iter);
+    double flat = DST_HYBRID_GSS_FLAT_FRACTION * eps_nom;
+    int gss_iter = mcd_gss(&c, sa, sb, e0.hi, e1.hi, tau_s, flat, o.max_iter);
     int prepared = 0;
     double prev_hi = INFINITY;
     for (;;) {
@@ -470,14 +511,16 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
         sb = g.s;
         ea = f.e;
         eb = g.e;
-        if (sb - sa > 0.0 && gss_iter < o.max_iter) gss_iter += mcd_gss(&c, sa, sb, tau_s, o.max_iter - gss_iter);
+        if (sb - sa > 0.0 && gss_iter < o.max_iter) {
+            gss_iter += mcd_gss(&c, sa, sb, ea.hi, eb.hi, tau_s, flat, o.max_iter - gss_iter);
+        }
     }
     return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
 }
 
 /* Certified sampling, thesis eq. (6.3): n samples with spacing h from the Lipschitz
  * bound mu of the distance; between two samples the distance is
- * >= (d_k + d_{k+1} - mu h)/2 (docs/math/capsule_mcd.md eq. (10)). */
+ * >= (d_k + d_{k+1} - mu h)/2 (docs/math/capsule_mcd.md [13]-[14]). */
 DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
                                    const DstMcdOptions *opt, DstMcdResult *out)
 {
@@ -501,7 +544,8 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
         mu = mu * (1.0 + DST_ROUND_REL) + c.vwiden;
     }
     DstStatus status = DST_CERTIFIED;
-    double want = mu > 0.0 ? ceil(mu / (2.0 * DST_SAMPLING_EPS_FRACTION * eps_nom)) : 1.0;
+    /* eq. (6.3): n intervals with (t1 - t0) mu / n <= eps (mu here is already per unit s) */
+    double want = mu > 0.0 ? ceil(mu / (DST_SAMPLING_EPS_FRACTION * eps_nom)) : 1.0;
     long n = 1;
     if (!(want < (double)o.max_samples)) {
         n = o.max_samples - 1;
@@ -522,6 +566,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     return mcd_finish(&c, t0, t1, lo, o.eps, status, out);
 }
 
+/* Dispatch on the method (thesis sec. III.B-D, eq. 6.3). */
 DstStatus dst_capsule_mcd(DstMcdMethod method, const DstMovingCapsule *a, const DstMovingCapsule *b,
                           double t0, double t1, const DstMcdOptions *opt, DstMcdResult *out)
 {

@@ -33,11 +33,13 @@ static const double dst_inv_binom[DST_MAX_DEGREE + 1][DST_MAX_DEGREE + 1] = {
     {1.0 / 1, 1.0 / 7, 1.0 / 21, 1.0 / 35, 1.0 / 35, 1.0 / 21, 1.0 / 7, 1.0 / 1},
 };
 
+/* max/min of finite values without fmax's NaN handling (which may be a libm call) */
 static inline double dst_max2(double a, double b)
 {
     return a > b ? a : b;
 }
 
+/* see dst_max2 */
 static inline double dst_min2(double a, double b)
 {
     return a < b ? a : b;
@@ -211,11 +213,13 @@ double dst_poly_point_speed_bound(const DstPolyPoint *p, double u0, double u1)
 
 /* ---- rigid poses ---- */
 
+/* out = R v, R row-major 3x3 */
 static void dst_mat_vec(const double R[9], const double v[3], double out[3])
 {
     for (int i = 0; i < 3; ++i) out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
 }
 
+/* every v[i] finite */
 static int dst_all_finite(const double *v, int n)
 {
     for (int i = 0; i < n; ++i) {

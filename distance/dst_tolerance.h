@@ -47,7 +47,12 @@
  * certified distance is within this fraction of eps above the target (dimensionless). */
 #define DST_HYBRID_REACH_FRACTION 0.25
 
-/* Certified sampling (eq. 6.3): the sample spacing is chosen so the bound uses this
+/* Hybrid: its golden-section search also stops once both bracket ends lie within this
+ * fraction of eps above the middle value (the certificate comes from the advancement;
+ * dimensionless). */
+#define DST_HYBRID_GSS_FLAT_FRACTION 0.25
+
+/* Certified sampling (eq. 6.3): the sample count n makes (t1 - t0) mu / n equal to this
  * fraction of eps, leaving the rest for rounding (dimensionless). */
 #define DST_SAMPLING_EPS_FRACTION 0.99
 

@@ -12,6 +12,19 @@
 #include "dst_capsule.h"
 #include "dst_motion.h"
 
+/* TG_ASAN is 1 under AddressSanitizer (make asan), where the randomised suites run
+ * fewer cases to stay within the suite time budget; 0 otherwise. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TG_ASAN 1
+#endif
+#endif
+#ifndef TG_ASAN
+#define TG_ASAN 0
+#endif
+
 /* splitmix64: small, seedable, good enough for test data */
 typedef struct TgRng {
     uint64_t state;
