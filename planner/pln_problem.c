@@ -386,8 +386,9 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     w->exact = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->exact);
     w->bal_bound = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_bound);
     w->bal_sample = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_sample);
+    w->bal_t = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_t);
     if (!w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
-        !w->jac_b || !w->mcd || !w->exact || !w->bal_bound || !w->bal_sample) {
+        !w->jac_b || !w->mcd || !w->exact || !w->bal_bound || !w->bal_sample || !w->bal_t) {
         pln_problem_work_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -416,6 +417,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->exact);
     free(w->bal_bound);
     free(w->bal_sample);
+    free(w->bal_t);
     free(w->dump_a);
     free(w->dump_b);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
@@ -854,6 +856,7 @@ static PlnStatus balance_rows(const PlnProblem *p, PlnProblemWork *w, double *c,
             size_t k = (size_t)e * p->n_intervals + i;
             int row = p->row_balance + (int)k;
             w->bal_sample[k] = gmax[e] - p->edge_b[e];
+            w->bal_t[k] = tmax[e];
             c[row] = w->frozen_margin != NULL ? w->bal_sample[k] + w->frozen_margin[row]
                                               : w->bal_bound[k];
             if (grad != NULL) {

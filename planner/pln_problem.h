@@ -134,6 +134,7 @@ typedef struct PlnProblemWork {
                                        of their certified bounds (docs/math/planner.md eq. P4) */
     double *bal_bound;              /* [n_edges * n_intervals] certified max of n.com - b, m */
     double *bal_sample;             /* [n_edges * n_intervals] sampled max of n.com - b, m */
+    double *bal_t;                  /* [n_edges * n_intervals] time of that sampled max, s */
     long mcd_calls;
     double mcd_seconds;
     int n_helpers;                  /* extra workspaces for threads (pln_problem_work_set_threads) */
