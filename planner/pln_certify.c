@@ -141,7 +141,10 @@ static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertifica
                 over = fmax(over, angle - task->orientation_tolerance);
             }
         }
-        if (over > c->max_task_violation) c->max_task_violation = over;
+        if (over > c->max_task_violation) {
+            c->max_task_violation = over;
+            c->worst_task = t;
+        }
     }
     return PLN_OK;
 }
@@ -180,8 +183,12 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  c->max_balance_violation, c->balance_t);
         c->certified = 0;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
-        snprintf(c->reason, sizeof c->reason, "a task is missed by %.3g beyond its tolerance",
-                 c->max_task_violation);
+        const PlnTask *task = &p->scenario->tasks[c->worst_task];
+        snprintf(c->reason, sizeof c->reason,
+                 "tasks[%d] (%s %s at %g s, line %d) is missed by %.3g %s beyond its tolerance",
+                 c->worst_task, task->type == PLN_TASK_JOINT ? "joint" : "position of",
+                 task->type == PLN_TASK_JOINT ? task->joint.name : task->link.name, task->time,
+                 task->line, c->max_task_violation, task->type == PLN_TASK_JOINT ? "rad" : "m");
         c->certified = 0;
     }
 }

@@ -45,6 +45,7 @@ typedef struct PlnCertificate {
     double max_joint_limit_violation; /* rad beyond a limit, 0 when none */
     double max_velocity_violation;    /* rad/s beyond a limit, 0 when none */
     double max_task_violation;        /* beyond the tolerance (m or rad), 0 when none */
+    int worst_task;                   /* the task of max_task_violation */
     double max_balance_violation;     /* m the centre of mass may leave the support polygon
                                          shrunk by the margin, 0 when none or no balance */
     double balance_t;                 /* start of the interval of the worst balance, s */

@@ -659,6 +659,30 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
             st = resolve_link(sc, robot, &t->link, field, err, err_size);
         }
     }
+    /* contradictory tasks: the same joint (or the same point of a link) asked to be in two
+     * places at one time, farther apart than the two tolerances allow */
+    for (int i = 0; i < sc->n_tasks && st == PLN_OK; ++i) {
+        for (int k = 0; k < i && st == PLN_OK; ++k) {
+            const PlnTask *a = &sc->tasks[k], *b = &sc->tasks[i];
+            double gap = -1.0;
+            if (a->type != b->type || a->time != b->time) continue;
+            if (a->type == PLN_TASK_JOINT && a->joint.index == b->joint.index) {
+                gap = fabs(a->value - b->value);
+            } else if (a->type == PLN_TASK_POSITION && a->link.index == b->link.index &&
+                       a->point[0] == b->point[0] && a->point[1] == b->point[1] &&
+                       a->point[2] == b->point[2]) {
+                gap = sqrt((a->target[0] - b->target[0]) * (a->target[0] - b->target[0]) +
+                           (a->target[1] - b->target[1]) * (a->target[1] - b->target[1]) +
+                           (a->target[2] - b->target[2]) * (a->target[2] - b->target[2]));
+            }
+            if (gap > a->tolerance + b->tolerance) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: tasks[%d]: contradicts tasks[%d] (line %d): both at %g s, "
+                                "%g apart, more than their tolerances allow",
+                                sc->path, b->line, i, k, a->line, b->time, gap);
+            }
+        }
+    }
     if (st == PLN_OK && sc->default_pairs) {
         if (robot->n_collision_pairs < 1) {
             st = pln_errorf(PLN_ERR_INVALID, err, err_size,

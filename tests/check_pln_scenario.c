@@ -231,6 +231,12 @@ static const BadScenario BAD[] = {
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1, L1]]}\n", 2, "cannot collide with itself"},
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1, moon]]}\n", 2, "unknown link or obstacle 'moon'"},
     {HEAD "joints: [J0]\nbalance: {support: [FOOT]}\n", 2, "balance.support[0]: unknown link"},
+    {HEAD "joints: [J0]\ntasks:\n  - {type: joint, joint: J0, value: -1.0, time: 1}\n"
+          "  - {type: joint, joint: J0, value: 0.5, time: 1}\n",
+     2, ":7: tasks[1]: contradicts tasks[0] (line 6): both at 1 s, 1.5 apart"},
+    {HEAD "joints: [J0]\ntasks:\n  - {type: position, link: L1, target: [0, 0, 1], time: 1, tolerance: 0.01}\n"
+          "  - {type: position, link: L1, target: [0, 0, 1.1], time: 1, tolerance: 0.01}\n",
+     2, "tasks[1]: contradicts tasks[0]"},
 };
 
 START_TEST(test_bad_scenarios)
