@@ -224,18 +224,20 @@ static int cvx_points_support(const DstConvex *c, const double d[3], int hint, d
     const double *v = c->verts;
     int best = 0;
     double best_dot;
-    if (c->adj_start != NULL && hint >= 0 && hint < c->nverts) {
-        /* hill-climb: at most nverts strict improvements */
-        best = hint;
+    if (c->adj_start != NULL) {
+        /* hill-climb from the hint (or vertex 0): at most nverts strict improvements */
+        best = hint >= 0 && hint < c->nverts ? hint : 0;
         best_dot = dcv_dot(v + 3 * best, d);
         for (int step = 0; step < c->nverts; ++step) {
             int next = best;
+            /* first improvement: move as soon as a neighbour is higher */
             for (int k = c->adj_start[best]; k < c->adj_start[best + 1]; ++k) {
                 int j = c->adj[k];
                 double dj = dcv_dot(v + 3 * j, d);
                 if (dj > best_dot) {
                     best_dot = dj;
                     next = j;
+                    break;
                 }
             }
             if (next == best) break;
