@@ -7,7 +7,9 @@
  *   gjk_distance_coherent_ns   a smooth motion, cold start at every step
  *   gjk_distance_warm_ns       the same motion with the warm-start cache
  *   gjk_warm_speedup           coherent cold / warm
- *   epa_depth_us               overlapping pairs, full signed distance (GJK + EPA)
+ *   epa_depth_us               overlapping pairs with shallow-to-moderate penetration (depth
+ *                              up to ~30% of the size): full signed distance (GJK + EPA)
+ *   epa_depth_deep_us          deep penetration (centres 0.25 apart, sizes ~0.4)
  * plus mean iteration counts. Run by `make bench` (-O3 -march=native). */
 #include <math.h>
 #include <stdio.h>
@@ -162,11 +164,12 @@ static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n
 
 int main(void)
 {
-    static Pose sep[NQ], coh[NQ], ovl[NQ];
+    static Pose sep[NQ], coh[NQ], ovl[NQ], deep[NQ];
     BRng rng = {0x1234567ULL};
     DstHull ha, hb;
     DstConvex a, b, a_scan, b_scan;
     double t_hill[REPEATS], t_scan[REPEATS], t_cold[REPEATS], t_warm[REPEATS], t_epa[REPEATS];
+    double t_deep[REPEATS], it_deep = 0, depth_mean = 0.0;
     double it_hill = 0, it_scan = 0, it_cold = 0, it_warm = 0, it_epa = 0, sink = 0.0;
     int nsep = 0, novl = 0;
 
@@ -178,14 +181,25 @@ int main(void)
     b_scan = dst_convex_points(hb.verts, hb.nverts, NULL, NULL);
     random_poses(&rng, sep, NQ, 1.2);   /* > sum of the largest semi-axes: separated */
     coherent_poses(coh, NQ, 1.1);
-    random_poses(&rng, ovl, NQ, 0.25);  /* centres close: overlapping */
+    random_poses(&rng, deep, NQ, 0.25); /* centres close: deep overlap */
+    /* shallow overlaps: random poses with centres 0.55..0.85 apart, kept when they overlap */
+    for (int q = 0; q < NQ;) {
+        DstConvexDistance r;
+        random_poses(&rng, &ovl[q], 1, 0.55 + 0.3 * brng(&rng));
+        dst_convex_set_pose(&b, ovl[q].R, ovl[q].t);
+        dst_convex_distance(&a, &b, NULL, NULL, NULL, &r, NULL, 0);
+        if (r.distance < 0.0) {
+            depth_mean -= r.distance / NQ;
+            ++q;
+        }
+    }
     /* check the classes once */
     for (int q = 0; q < NQ; ++q) {
         DstConvexDistance r;
         dst_convex_set_pose(&b, sep[q].R, sep[q].t);
         dst_convex_distance(&a, &b, NULL, NULL, NULL, &r, NULL, 0);
         nsep += r.distance > 0.0;
-        dst_convex_set_pose(&b, ovl[q].R, ovl[q].t);
+        dst_convex_set_pose(&b, deep[q].R, deep[q].t);
         dst_convex_distance(&a, &b, NULL, NULL, NULL, &r, NULL, 0);
         novl += r.distance < 0.0;
     }
@@ -196,7 +210,9 @@ int main(void)
         double x3 = run_gjk(&a, &b, coh, NQ, 0, &it_cold, &sink);
         double x4 = run_gjk(&a, &b, coh, NQ, 1, &it_warm, &sink);
         double x5 = run_epa(&a, &b, ovl, NQ, &it_epa, &sink);
+        double x6 = run_epa(&a, &b, deep, NQ, &it_deep, &sink);
         if (rep < 0) continue; /* warm-up */
+        t_deep[rep] = x6;
         t_hill[rep] = x1;
         t_scan[rep] = x2;
         t_cold[rep] = x3;
@@ -218,9 +234,12 @@ int main(void)
         printf("gjk_distance_warm_ns: %.1f\n", 1e9 * warm);
         printf("gjk_warm_speedup: %.2f\n", cold / warm);
         printf("gjk_warm_iterations_mean: %.2f (cold %.2f)\n", it_warm, it_cold);
-        printf("epa_overlap_fraction: %.3f\n", (double)novl / NQ);
+        printf("epa_depth_mean_m: %.4f\n", depth_mean);
         printf("epa_depth_us: %.3f\n", 1e6 * epa);
         printf("epa_iterations_mean: %.2f\n", it_epa);
+        printf("epa_deep_overlap_fraction: %.3f\n", (double)novl / NQ);
+        printf("epa_depth_deep_us: %.3f\n", 1e6 * median(t_deep, REPEATS));
+        printf("epa_deep_iterations_mean: %.2f\n", it_deep);
         printf("bench_checksum: %.6g\n", sink);
     }
     dst_hull_destroy(&ha);
