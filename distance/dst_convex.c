@@ -244,13 +244,33 @@ static int cvx_points_support(const DstConvex *c, const double d[3], int hint, d
             best = next;
         }
     } else {
-        /* brute force: every vertex once */
-        best_dot = dcv_dot(v, d);
-        for (int j = 1; j < c->nverts; ++j) {
+        /* brute force: every vertex once, four independent running maxima so that the
+         * comparisons do not form one long dependency chain; ties keep the lowest index */
+        double m[4];
+        int im[4] = {0, 0, 0, 0}, n = c->nverts, j = 0;
+        m[0] = m[1] = m[2] = m[3] = dcv_dot(v, d);
+        for (; j + 3 < n; j += 4) {
+            for (int l = 0; l < 4; ++l) {
+                double dj = dcv_dot(v + 3 * (j + l), d);
+                if (dj > m[l]) {
+                    m[l] = dj;
+                    im[l] = j + l;
+                }
+            }
+        }
+        for (; j < n; ++j) {
             double dj = dcv_dot(v + 3 * j, d);
-            if (dj > best_dot) {
-                best_dot = dj;
-                best = j;
+            if (dj > m[0]) {
+                m[0] = dj;
+                im[0] = j;
+            }
+        }
+        best = im[0];
+        best_dot = m[0];
+        for (int l = 1; l < 4; ++l) {
+            if (m[l] > best_dot || (m[l] == best_dot && im[l] < best)) {
+                best_dot = m[l];
+                best = im[l];
             }
         }
     }

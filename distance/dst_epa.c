@@ -536,12 +536,12 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             } while (cur > 0 && steps <= nh);
             if (cur != 0 || steps != nh) ok = 0;
         }
-        if (ok && wk.nf + wk.nfree < nh - nvis) ok = 0; /* capacity, checked below too */
         /* new faces (i, j, w) must be proper triangles */
         wk.vert[wk.nv] = w;
         for (int q = 0; q < nh && ok; ++q) {
             if (!epa_plane(&wk, hz[q][0], hz[q][1], wk.nv, min_area2, newn[q], &newd[q])) ok = 0;
         }
+        /* capacity: the visible slots, the free slots and the unused tail */
         if (ok && (wk.nf + nh - nvis - wk.nfree > DST_EPA_MAX_FACES)) ok = 0;
         if (!ok) {
             /* rounding broke the topology: stop with the bounds reached so far */
