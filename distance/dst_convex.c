@@ -115,8 +115,8 @@ static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, cha
             double d = dcv_dot(c->rot + 3 * i, c->rot + 3 * j) - (i == j ? 1.0 : 0.0);
             if (fabs(d) > DST_CONVEX_ORTHO_TOL) {
                 return cvx_error(err, err_size, DST_INVALID_INPUT,
-                                 "%srot: not orthonormal (row %d . row %d off by %.3g)", who, i,
-                                 j, d);
+                                 "%srot: not orthonormal (row %d . row %d off by %.3g)", who, i, j,
+                                 d);
             }
         }
     }
@@ -126,12 +126,21 @@ static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, cha
         det = dcv_dot(c->rot, r12);
     }
     if (fabs(det - 1.0) > DST_CONVEX_ORTHO_TOL) {
-        return cvx_error(err, err_size, DST_INVALID_INPUT, "%srot: determinant %.6g, not +1",
-                         who, det);
+        return cvx_error(err, err_size, DST_INVALID_INPUT, "%srot: determinant %.6g, not +1", who,
+                         det);
     }
-    if (!isfinite(c->margin) || c->margin < 0.0) {
-        return cvx_error(err, err_size, DST_INVALID_INPUT,
-                         "%smargin: %g, must be finite and >= 0 (radius)", who, c->margin);
+    for (int i = 0; i < 3; ++i) {
+        if (fabs(c->pos[i]) > DST_CONVEX_MAX_COORD) {
+            return cvx_error(err, err_size, DST_INVALID_INPUT,
+                             "%spos[%d]: %g beyond the supported range (%g m)", who, i, c->pos[i],
+                             DST_CONVEX_MAX_COORD);
+        }
+    }
+    if (!isfinite(c->margin) || c->margin < 0.0 || c->margin > DST_CONVEX_MAX_COORD) {
+        return cvx_error(
+            err, err_size, DST_INVALID_INPUT,
+            "%smargin: %g, must be finite, >= 0 and in the supported range <= %g m (radius)", who,
+            c->margin, DST_CONVEX_MAX_COORD);
     }
     switch (c->kind) {
     case DST_CONVEX_POINTS:
@@ -141,9 +150,12 @@ static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, cha
                              c->verts == NULL ? ", NULL array" : "");
         }
         if (!full) break;
-        if (!cvx_all_finite(c->verts, 3 * c->nverts)) {
-            return cvx_error(err, err_size, DST_INVALID_INPUT, "%sverts: non-finite coordinate",
-                             who);
+        for (int i = 0; i < 3 * c->nverts; ++i) {
+            if (!isfinite(c->verts[i]) || fabs(c->verts[i]) > DST_CONVEX_MAX_COORD) {
+                return cvx_error(err, err_size, DST_INVALID_INPUT,
+                                 "%sverts[%d][%d]: %g, non-finite or beyond %g m", who, i / 3,
+                                 i % 3, c->verts[i], DST_CONVEX_MAX_COORD);
+            }
         }
         if ((c->adj_start == NULL) != (c->adj == NULL)) {
             return cvx_error(err, err_size, DST_INVALID_INPUT,
@@ -168,27 +180,34 @@ static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, cha
             }
         }
         break;
-    case DST_CONVEX_SPHERE:
-        break;
+    case DST_CONVEX_SPHERE: break;
     case DST_CONVEX_CAPSULE:
-        if (!isfinite(c->half_length) || c->half_length < 0.0) {
-            return cvx_error(err, err_size, DST_INVALID_INPUT,
-                             "%shalf_length: %g, must be finite and >= 0", who, c->half_length);
+        if (!isfinite(c->half_length) || c->half_length < 0.0 ||
+            c->half_length > DST_CONVEX_MAX_COORD) {
+            return cvx_error(
+                err, err_size, DST_INVALID_INPUT,
+                "%shalf_length: %g, must be finite, >= 0 and in the supported range <= %g m", who,
+                c->half_length, DST_CONVEX_MAX_COORD);
         }
         break;
     case DST_CONVEX_BOX:
         for (int i = 0; i < 3; ++i) {
-            if (!isfinite(c->half[i]) || c->half[i] < 0.0) {
-                return cvx_error(err, err_size, DST_INVALID_INPUT,
-                                 "%shalf[%d]: %g, must be finite and >= 0", who, i, c->half[i]);
+            if (!isfinite(c->half[i]) || c->half[i] < 0.0 || c->half[i] > DST_CONVEX_MAX_COORD) {
+                return cvx_error(
+                    err, err_size, DST_INVALID_INPUT,
+                    "%shalf[%d]: %g, must be finite, >= 0 and in the supported range <= %g m", who,
+                    i, c->half[i], DST_CONVEX_MAX_COORD);
             }
         }
         break;
     case DST_CONVEX_ELLIPSOID:
         for (int i = 0; i < 3; ++i) {
-            if (!isfinite(c->radii[i]) || c->radii[i] <= 0.0) {
-                return cvx_error(err, err_size, DST_INVALID_INPUT,
-                                 "%sradii[%d]: %g, must be finite and > 0", who, i, c->radii[i]);
+            if (!isfinite(c->radii[i]) || c->radii[i] <= 0.0 ||
+                c->radii[i] > DST_CONVEX_MAX_COORD) {
+                return cvx_error(
+                    err, err_size, DST_INVALID_INPUT,
+                    "%sradii[%d]: %g, must be finite, > 0 and in the supported range <= %g m", who,
+                    i, c->radii[i], DST_CONVEX_MAX_COORD);
             }
         }
         break;
@@ -282,11 +301,8 @@ static int cvx_points_support(const DstConvex *c, const double d[3], int hint, d
 static int cvx_local_support(const DstConvex *c, const double d[3], int hint, double out[3])
 {
     switch (c->kind) {
-    case DST_CONVEX_POINTS:
-        return cvx_points_support(c, d, hint, out);
-    case DST_CONVEX_SPHERE:
-        out[0] = out[1] = out[2] = 0.0;
-        return 0;
+    case DST_CONVEX_POINTS: return cvx_points_support(c, d, hint, out);
+    case DST_CONVEX_SPHERE: out[0] = out[1] = out[2] = 0.0; return 0;
     case DST_CONVEX_CAPSULE:
         /* segment end on the side of d (ties pick +z so the answer is deterministic) */
         out[0] = out[1] = 0.0;
@@ -317,8 +333,7 @@ static int cvx_local_support(const DstConvex *c, const double d[3], int hint, do
         for (int i = 0; i < 3; ++i) out[i] = c->radii[i] * e[i] / len;
         return -1;
     }
-    case DST_CONVEX_CUSTOM:
-        return c->support(c->user, d, hint, out);
+    case DST_CONVEX_CUSTOM: return c->support(c->user, d, hint, out);
     }
     out[0] = out[1] = out[2] = 0.0;
     return -1;
@@ -362,8 +377,7 @@ int dst_convex_core_vertex(const DstConvex *c, int id, double out[3])
         if (id < 0 || id > 7) return 0;
         for (int i = 0; i < 3; ++i) xl[i] = (id >> i) & 1 ? c->half[i] : -c->half[i];
         break;
-    default:
-        return 0;
+    default: return 0;
     }
     out[0] = R[0] * xl[0] + R[1] * xl[1] + R[2] * xl[2] + c->pos[0];
     out[1] = R[3] * xl[0] + R[4] * xl[1] + R[5] * xl[2] + c->pos[1];

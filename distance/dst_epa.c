@@ -29,13 +29,13 @@ DstEpaOptions dst_epa_options_default(void)
 }
 
 typedef struct EpaFace {
-    int v[3];               /* counter-clockwise seen from outside */
-    int nb[3];              /* face across edge (v[k], v[k+1]) */
-    double n[3];            /* outward unit normal */
-    double dist;            /* n . w_v0: signed distance of the plane from the origin */
+    int v[3];    /* counter-clockwise seen from outside */
+    int nb[3];   /* face across edge (v[k], v[k+1]) */
+    double n[3]; /* outward unit normal */
+    double dist; /* n . w_v0: signed distance of the plane from the origin */
     int alive;
-    int gen;                /* generation of the slot: heap entries of a reused slot are stale */
-    int mark;               /* visited in the current visibility search */
+    int gen;  /* generation of the slot: heap entries of a reused slot are stale */
+    int mark; /* visited in the current visibility search */
 } EpaFace;
 
 /* A heap entry: face slot, its generation and distance (lazy deletion). */
@@ -52,9 +52,9 @@ typedef struct EpaWork {
     int nv;
     EpaFace face[DST_EPA_MAX_FACES];
     int nf;
-    int free_slot[DST_EPA_MAX_FACES];   /* retired face slots available for reuse */
+    int free_slot[DST_EPA_MAX_FACES]; /* retired face slots available for reuse */
     int nfree;
-    EpaHeapItem heap[EPA_HEAP_CAP];     /* min-heap on dist */
+    EpaHeapItem heap[EPA_HEAP_CAP]; /* min-heap on dist */
     int nheap;
 } EpaWork;
 
@@ -107,17 +107,21 @@ static int heap_top(EpaWork *wk)
 }
 
 /* Support of A - B in direction d (a = s_A(d), b = s_B(-d)); 0 if not finite. */
-static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3],
-                            int hint_a, int hint_b, DstSimplexVertex *out)
+static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
+                            int hint_b, DstSimplexVertex *out)
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
     out->id_a = dst_convex_core_support(A, d, hint_a, out->a);
     out->id_b = dst_convex_core_support(B, nd, hint_b, out->b);
     dcv_sub(out->w, out->a, out->b);
-    return isfinite(out->w[0] + out->w[1] + out->w[2]) &&
-           isfinite(out->a[0] + out->a[1] + out->a[2]) &&
-           isfinite(out->b[0] + out->b[1] + out->b[2]);
+    for (int i = 0; i < 3; ++i) {
+        if (!(fabs(out->a[i]) <= DST_CONVEX_MAX_COORD) ||
+            !(fabs(out->b[i]) <= DST_CONVEX_MAX_COORD)) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int epa_support(const DstConvex *A, const DstConvex *B, const double d[3],
@@ -208,8 +212,8 @@ static void epa_barycentric(const EpaWork *wk, const EpaFace *F, const double p[
 
 static int epa_options_ok(const DstEpaOptions *o)
 {
-    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 &&
-           isfinite(o->abs_tol) && o->abs_tol >= 0.0;
+    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 && isfinite(o->abs_tol) &&
+           o->abs_tol >= 0.0;
 }
 
 /* EPA: expand a polytope inside A - B from the GJK simplex towards the boundary point
@@ -256,23 +260,24 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
 
     /* ---- grow the simplex to a tetrahedron that contains the origin (eq. (18)) */
     {
-        static const double axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
-                                          {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        static const double axes[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                          {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
         DstSimplexVertex w;
         double e[3], d1[3], d2[3], nrm[3], vol;
         /* the scale of a point-like difference comes from a few supports (a tetrahedron
          * from GJK already carries it) */
         for (int q = 0; q < 6 && wk.nv < 4; ++q) {
             if (!epa_support(a, b, axes[q], &w)) {
-                out->status = epa_error(err, err_size, DST_FAILED,
-                                        "epa: a support point is not finite");
+                out->status =
+                    epa_error(err, err_size, DST_FAILED, "epa: a support point is not finite");
                 return out->status;
             }
             scale = fmax(scale, dcv_norm(w.w));
         }
         touch = DST_CONVEX_TOUCH_REL * scale;
         plane_eps = DST_EPA_PLANE_REL * scale;
-        min_area2 = (DST_GJK_DEGENERATE_REL * scale * scale) * (DST_GJK_DEGENERATE_REL * scale * scale);
+        min_area2 =
+            (DST_GJK_DEGENERATE_REL * scale * scale) * (DST_GJK_DEGENERATE_REL * scale * scale);
         if (wk.nv == 4) {
             /* drop a flat tetrahedron to its largest face */
             double t[3];
@@ -378,8 +383,8 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             dcv_cross(nrm, e, d1);
             len = dcv_norm(nrm);
             if (!(len > DST_MIN_DENOM)) {
-                out->status = epa_error(err, err_size, DST_FAILED,
-                                        "epa: degenerate starting triangle");
+                out->status =
+                    epa_error(err, err_size, DST_FAILED, "epa: degenerate starting triangle");
                 return out->status;
             }
             dcv_scale(nrm, nrm, 1.0 / len);
@@ -409,8 +414,8 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             F->v[1] = tf[f][1];
             F->v[2] = tf[f][2];
             if (!epa_plane(&wk, F->v[0], F->v[1], F->v[2], min_area2, F->n, &F->dist)) {
-                out->status = epa_error(err, err_size, DST_FAILED,
-                                        "epa: degenerate starting tetrahedron");
+                out->status =
+                    epa_error(err, err_size, DST_FAILED, "epa: degenerate starting tetrahedron");
                 return out->status;
             }
             if (dcv_dot(F->n, c) > F->dist) {
@@ -468,8 +473,8 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         ++iter;
         if (!epa_support_hint(a, b, wk.face[best].n, wk.vert[wk.face[best].v[0]].id_a,
                               wk.vert[wk.face[best].v[0]].id_b, &w)) {
-            out->status = epa_error(err, err_size, DST_FAILED,
-                                    "epa: a support point is not finite");
+            out->status =
+                epa_error(err, err_size, DST_FAILED, "epa: a support point is not finite");
             return out->status;
         }
         h = dcv_dot(wk.face[best].n, w.w);
@@ -570,7 +575,8 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             F->mark = 0;
             /* the outside neighbour now borders the new face across (j, i) */
             for (int k = 0; k < 3; ++k) {
-                if (wk.face[g].v[k] == j && wk.face[g].v[(k + 1) % 3] == i) wk.face[g].nb[k] = newf[q];
+                if (wk.face[g].v[k] == j && wk.face[g].v[(k + 1) % 3] == i)
+                    wk.face[g].nb[k] = newf[q];
             }
             if (wk.nheap >= EPA_HEAP_CAP) heap_rebuild(&wk);
             heap_push(&wk, newf[q]);
@@ -632,8 +638,7 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         out->faces = 0;
         for (int f = 0; f < wk.nf; ++f) out->faces += wk.face[f].alive;
     }
-    if (limit && out->depth_upper - out->depth_lower >
-                     o.rel_tol * out->depth + o.abs_tol * scale) {
+    if (limit && out->depth_upper - out->depth_lower > o.rel_tol * out->depth + o.abs_tol * scale) {
         out->status = DST_ITER_LIMIT;
     } else {
         out->status = out->depth <= touch ? DST_TOUCHING : DST_PENETRATING;

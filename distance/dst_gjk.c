@@ -265,9 +265,14 @@ static int gjk_support(const DstConvex *A, const DstConvex *B, const double d[3]
     out->id_a = dst_convex_core_support(A, d, hint_a, out->a);
     out->id_b = dst_convex_core_support(B, nd, hint_b, out->b);
     dcv_sub(out->w, out->a, out->b);
-    return isfinite(out->w[0]) && isfinite(out->w[1]) && isfinite(out->w[2]) &&
-           isfinite(out->a[0] + out->a[1] + out->a[2]) &&
-           isfinite(out->b[0] + out->b[1] + out->b[2]);
+    for (int i = 0; i < 3; ++i) {
+        /* !(x <= max) is also true for NaN */
+        if (!(fabs(out->a[i]) <= DST_CONVEX_MAX_COORD) ||
+            !(fabs(out->b[i]) <= DST_CONVEX_MAX_COORD)) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* size of the problem seen through a support vertex: |w| and the reach of both support
@@ -321,8 +326,8 @@ static void gjk_normal(const DstSimplexVertex *s, int n, const double v[3], doub
 
 static int gjk_options_ok(const DstGjkOptions *o)
 {
-    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 &&
-           isfinite(o->abs_tol) && o->abs_tol >= 0.0;
+    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 && isfinite(o->abs_tol) &&
+           o->abs_tol >= 0.0;
 }
 
 /* GJK distance of the cores and the whole-shape distance: seed 002 ("Iteration"), with the
@@ -390,8 +395,8 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
          * "d = c2 - c1"), or along the cached direction */
         double d[3];
         dcv_sub(d, b->pos, a->pos);
-        if (cache != NULL && cache->count >= 0 && isfinite(cache->dir[0] + cache->dir[1] +
-                                                           cache->dir[2]) &&
+        if (cache != NULL && cache->count >= 0 &&
+            isfinite(cache->dir[0] + cache->dir[1] + cache->dir[2]) &&
             dcv_dot(cache->dir, cache->dir) > DST_MIN_DENOM) {
             dcv_scale(d, cache->dir, -1.0);
             if (cache->count > 0) {
@@ -404,8 +409,10 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             d[1] = d[2] = 0.0;
         }
         if (!gjk_support(a, b, d, hint_a, hint_b, &s[0])) {
-            out->status = gjk_error(err, err_size, DST_FAILED,
-                                    "gjk: a support point is not finite (check the vertices)");
+            out->status =
+                gjk_error(err, err_size, DST_FAILED,
+                          "gjk: a support point is not finite or beyond %g m (check the vertices)",
+                          DST_CONVEX_MAX_COORD);
             return out->status;
         }
         n = 1;
@@ -438,8 +445,10 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             double d[3];
             dcv_scale(d, v, -1.0);
             if (!gjk_support(a, b, d, hint_a, hint_b, &w)) {
-                out->status = gjk_error(err, err_size, DST_FAILED,
-                                        "gjk: a support point is not finite (check the vertices)");
+                out->status = gjk_error(
+                    err, err_size, DST_FAILED,
+                    "gjk: a support point is not finite or beyond %g m (check the vertices)",
+                    DST_CONVEX_MAX_COORD);
                 return out->status;
             }
         }
@@ -455,8 +464,8 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         if (vv - vw <= gap_tol * nv) break;
         for (int q = 0; q < n; ++q) {
             if ((w.id_a >= 0 && w.id_b >= 0 && w.id_a == s[q].id_a && w.id_b == s[q].id_b) ||
-                dcv_dist2(w.w, s[q].w) <= DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL *
-                                              scale * scale) {
+                dcv_dist2(w.w, s[q].w) <=
+                    DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL * scale * scale) {
                 dup = 1;
                 break;
             }
@@ -486,6 +495,13 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             for (int q = 0; q < n; ++q) dcv_axpy(v, v, lam[q], s[q].w);
             break;
         }
+    }
+
+    if (scale > 0.0 && scale < DST_CONVEX_MIN_SCALE) {
+        out->status = gjk_error(err, err_size, DST_INVALID_INPUT,
+                                "gjk: shapes of extent %g m are below the supported range (%g m)",
+                                scale, DST_CONVEX_MIN_SCALE);
+        return out->status;
     }
 
     /* results: witnesses as the same convex combination on A and on B (eq. (17)) */

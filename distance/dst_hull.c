@@ -22,12 +22,12 @@ static DstStatus hull_error(char *err, size_t err_size, DstStatus status, const 
 }
 
 typedef struct HFace {
-    int v[3];               /* counter-clockwise from outside */
-    int nb[3];              /* face across edge (v[k], v[k+1]) */
-    double n[3];            /* outward unit normal */
-    double d;               /* plane offset: n . x = d */
+    int v[3];    /* counter-clockwise from outside */
+    int nb[3];   /* face across edge (v[k], v[k+1]) */
+    double n[3]; /* outward unit normal */
+    double d;    /* plane offset: n . x = d */
     int alive;
-    int far;                /* farthest outside point, -1 when the outside set is empty */
+    int far; /* farthest outside point, -1 when the outside set is empty */
     double far_d;
 } HFace;
 
@@ -37,11 +37,11 @@ typedef struct HullWork {
     double eps;
     HFace *f;
     int nf, capf;
-    int *owner;             /* [n] face whose outside set holds the point, or -1 */
-    int *on_hull;           /* [n] 1 when the point is a hull vertex */
-    int *stack, *vis, *mark;/* [capf] DFS stack, visible list, visited flags */
+    int *owner;                 /* [n] face whose outside set holds the point, or -1 */
+    int *on_hull;               /* [n] 1 when the point is a hull vertex */
+    int *stack, *vis, *mark;    /* [capf] DFS stack, visible list, visited flags */
     int *start_face, *end_face; /* [n] new face by horizon edge start / end vertex */
-    int (*hz)[3];           /* [3 capf] horizon edges: a, b, outside face */
+    int (*hz)[3];               /* [3 capf] horizon edges: a, b, outside face */
 } HullWork;
 
 static double hull_plane_dist(const HFace *F, const double x[3])
@@ -348,8 +348,8 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
     w.on_hull = calloc((size_t)n, sizeof(int));
     w.start_face = malloc(sizeof(int) * (size_t)n);
     w.end_face = malloc(sizeof(int) * (size_t)n);
-    if (!w.f || !w.stack || !w.vis || !w.mark || !w.hz || !w.owner || !w.on_hull ||
-        !w.start_face || !w.end_face) {
+    if (!w.f || !w.stack || !w.vis || !w.mark || !w.hz || !w.owner || !w.on_hull || !w.start_face ||
+        !w.end_face) {
         hull_free_work(&w);
         return hull_error(err, err_size, DST_FAILED, "hull: out of memory");
     }
@@ -444,8 +444,7 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
             }
             if (!hull_add_point(&w, f0, ip, msg, sizeof msg)) {
                 hull_free_work(&w);
-                return hull_error(err, err_size, DST_FAILED, "hull: numerical breakdown: %s",
-                                  msg);
+                return hull_error(err, err_size, DST_FAILED, "hull: numerical breakdown: %s", msg);
             }
         }
         if (guard == 2 * n + 8) st = DST_FAILED;

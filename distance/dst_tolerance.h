@@ -27,6 +27,13 @@
  * looser than rounding of a composed pose chain, tight enough to catch a scaled matrix. */
 #define DST_CONVEX_ORTHO_TOL 1e-9
 
+/* Supported range of lengths, metres: coordinates, sizes and support points beyond
+ * DST_CONVEX_MAX_COORD, or a problem whose whole extent is below DST_CONVEX_MIN_SCALE (but
+ * not zero), are rejected as invalid input: squares and triple products of such numbers
+ * overflow or underflow a double (1e100^3 and 1e-100^3 are still representable). */
+#define DST_CONVEX_MAX_COORD 1e100
+#define DST_CONVEX_MIN_SCALE 1e-100
+
 /* GJK iteration cap: a polytope pair converges in far fewer; curved cores converge
  * linearly and stop on the tolerance well before it. */
 #define DST_GJK_DEFAULT_MAX_ITER 128

@@ -19,7 +19,8 @@ START_TEST(test_support_box)
 {
     TRng rng = trng_make(11);
     for (int it = 0; it < 500; ++it) {
-        double h[3] = {trng_range(&rng, 0.1, 2), trng_range(&rng, 0.1, 2), trng_range(&rng, 0.1, 2)};
+        double h[3] = {trng_range(&rng, 0.1, 2), trng_range(&rng, 0.1, 2),
+                       trng_range(&rng, 0.1, 2)};
         double R[9], t[3], d[3], s[3], best = -HUGE_VAL;
         DstConvex box = dst_convex_box(h[0], h[1], h[2]);
         TPoly P;
@@ -64,7 +65,8 @@ START_TEST(test_support_ellipsoid)
 {
     TRng rng = trng_make(13);
     for (int it = 0; it < 40; ++it) {
-        double ax[3] = {trng_range(&rng, 0.05, 2), trng_range(&rng, 0.05, 2), trng_range(&rng, 0.05, 2)};
+        double ax[3] = {trng_range(&rng, 0.05, 2), trng_range(&rng, 0.05, 2),
+                        trng_range(&rng, 0.05, 2)};
         double R[9], t[3], d[3], s[3], xl[3], RT[9], val;
         DstConvex e = dst_convex_ellipsoid(ax[0], ax[1], ax[2]);
         trng_rotation(&rng, R);
@@ -83,7 +85,8 @@ START_TEST(test_support_ellipsoid)
             double z[3] = {0, 0, 0};
             tv_xform(xl, RT, z, q);
         }
-        ck_assert_double_eq_tol((xl[0] / ax[0]) * (xl[0] / ax[0]) + (xl[1] / ax[1]) * (xl[1] / ax[1]) +
+        ck_assert_double_eq_tol((xl[0] / ax[0]) * (xl[0] / ax[0]) +
+                                    (xl[1] / ax[1]) * (xl[1] / ax[1]) +
                                     (xl[2] / ax[2]) * (xl[2] / ax[2]),
                                 1.0, SURFACE_TOL);
         /* no sampled surface point goes further along d */

@@ -109,7 +109,8 @@ START_TEST(test_hull_random_clouds)
             char err[160];
             for (int i = 0; i < n; ++i) {
                 trng_ball(&rng, p + 3 * i);
-                for (int k = 0; k < 3; ++k) p[3 * i + k] = scales[s] * (p[3 * i + k] * (k + 1) + 5.0);
+                for (int k = 0; k < 3; ++k)
+                    p[3 * i + k] = scales[s] * (p[3 * i + k] * (k + 1) + 5.0);
             }
             ck_assert_msg(dst_hull_build(p, n, 0.0, &h, err, sizeof err) == DST_OK, "%s", err);
             check_hull(&h, p, n);

@@ -144,8 +144,8 @@ static double run_gjk(const DstConvex *a, DstConvex *b, const Pose *poses, int n
     return (now_s() - t0) / n;
 }
 
-static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n,
-                      double *iters, double *sink)
+static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n, double *iters,
+                      double *sink)
 {
     DstConvexDistance r;
     double t0, acc = 0.0;
@@ -179,7 +179,7 @@ int main(void)
     b = dst_hull_convex(&hb);
     a_scan = dst_convex_points(ha.verts, ha.nverts, NULL, NULL);
     b_scan = dst_convex_points(hb.verts, hb.nverts, NULL, NULL);
-    random_poses(&rng, sep, NQ, 1.2);   /* > sum of the largest semi-axes: separated */
+    random_poses(&rng, sep, NQ, 1.2); /* > sum of the largest semi-axes: separated */
     coherent_poses(coh, NQ, 1.1);
     random_poses(&rng, deep, NQ, 0.25); /* centres close: deep overlap */
     /* shallow overlaps: random poses with centres 0.55..0.85 apart, kept when they overlap */

@@ -88,7 +88,8 @@ static void ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
     double d[3], best = -HUGE_VAL;
     int bi = 0;
     /* direction into the local frame, scan, back to the world */
-    for (int i = 0; i < 3; ++i) d[i] = R[i] * dir->v[0] + R[3 + i] * dir->v[1] + R[6 + i] * dir->v[2];
+    for (int i = 0; i < 3; ++i)
+        d[i] = R[i] * dir->v[0] + R[3 + i] * dir->v[1] + R[6 + i] * dir->v[2];
     for (int j = 0; j < h->n; ++j) {
         double x = h->v[3 * j] * d[0] + h->v[3 * j + 1] * d[1] + h->v[3 * j + 2] * d[2];
         if (x > best) {
