@@ -213,11 +213,15 @@ typedef struct DstHull {
     int *adj_start; /* [nverts + 1] */
     int *adj;       /* [adj_start[nverts]] */
     int dim;        /* affine dimension of the input: 3 for a hull; 0, 1, 2 when the
-                               input is coincident, collinear or coplanar (no hull built) */
+                       input is coincident, collinear or coplanar (no hull built) */
+    double tol;     /* absolute tolerance used, metres: every input point lies below every
+                       face plane within tol, every vertex within 2 tol */
 } DstHull;
 
 /* Quickhull of pts[n][3] (metres). tol_rel: points within tol_rel * (bounding-box diagonal)
- * of a face count as on it (<= 0 selects DST_HULL_REL_TOL). On success returns DST_OK and
+ * of a face count as on it (<= 0 selects DST_HULL_REL_TOL); if rounding on nearly coplanar
+ * faces breaks convexity, the hull is rebuilt with 100 times larger tolerances up to
+ * DST_HULL_MAX_REL_TOL (the one used is out->tol). On success returns DST_OK and
  * fills *out (free with dst_hull_destroy). Degenerate input (all points coincident,
  * collinear or coplanar within tolerance) returns DST_INVALID_INPUT with out->dim set to
  * 0, 1 or 2 and a message; NaN/inf, n < 1, NULL gives DST_INVALID_INPUT; out of memory or a

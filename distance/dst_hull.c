@@ -227,6 +227,140 @@ static int hull_add_point(HullWork *w, int f0, int ip, char *msg, size_t msg_siz
     return 1;
 }
 
+/* Builds the hull of w->p at tolerance w->eps from the start simplex tv (eq. (25)-(27)):
+ * allocates the workspace (the caller frees it with hull_free_work); returns 0 with a
+ * message on a numerical breakdown. */
+static int hull_construct(HullWork *w, const int tv[4], char *msg, size_t msg_size)
+{
+    int n = w->n;
+    /* workspace */
+    w->capf = 64;
+    w->f = malloc(sizeof(HFace) * (size_t)w->capf);
+    w->stack = malloc(sizeof(int) * (size_t)w->capf);
+    w->vis = malloc(sizeof(int) * (size_t)w->capf);
+    w->mark = calloc((size_t)w->capf, sizeof(int));
+    w->hz = malloc(sizeof(int[3]) * 3 * (size_t)w->capf);
+    w->owner = malloc(sizeof(int) * (size_t)n);
+    w->on_hull = calloc((size_t)n, sizeof(int));
+    w->start_face = malloc(sizeof(int) * (size_t)n);
+    w->end_face = malloc(sizeof(int) * (size_t)n);
+    if (!w->f || !w->stack || !w->vis || !w->mark || !w->hz || !w->owner || !w->on_hull ||
+        !w->start_face || !w->end_face) {
+        snprintf(msg, msg_size, "out of memory");
+        return 0;
+    }
+    for (int i = 0; i < n; ++i) w->start_face[i] = w->end_face[i] = -1;
+
+    /* the tetrahedron, faces oriented away from its centroid (eq. (25)) */
+    {
+
+        static const int tf[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+        double c[3] = {0, 0, 0};
+        int all[4] = {0, 1, 2, 3};
+        for (int q = 0; q < 4; ++q) dcv_axpy(c, c, 0.25, w->p + 3 * tv[q]);
+        for (int f = 0; f < 4; ++f) {
+            HFace *F = &w->f[f];
+            for (int k = 0; k < 3; ++k) F->v[k] = tv[tf[f][k]];
+            if (!hull_plane(w, F)) {
+                snprintf(msg, msg_size, "degenerate start simplex");
+                return 0;
+            }
+            if (hull_plane_dist(F, c) > 0.0) {
+                int t = F->v[1];
+                F->v[1] = F->v[2];
+                F->v[2] = t;
+                hull_plane(w, F);
+            }
+            F->alive = 1;
+            F->far = -1;
+            F->far_d = 0.0;
+        }
+        /* neighbours by matching reversed edges */
+        for (int f = 0; f < 4; ++f) {
+            for (int k = 0; k < 3; ++k) {
+                int a = w->f[f].v[k], b = w->f[f].v[(k + 1) % 3];
+                w->f[f].nb[k] = -1;
+                for (int g = 0; g < 4; ++g) {
+                    for (int l = 0; l < 3; ++l) {
+                        if (w->f[g].v[l] == b && w->f[g].v[(l + 1) % 3] == a) w->f[f].nb[k] = g;
+                    }
+                }
+            }
+        }
+        w->nf = 4;
+        for (int q = 0; q < 4; ++q) w->on_hull[tv[q]] = 1;
+        for (int i = 0; i < n; ++i) {
+            if (w->on_hull[i]) {
+                w->owner[i] = -1;
+            } else {
+                hull_assign(w, i, all, 4);
+            }
+        }
+    }
+
+    /* main loop: the farthest point of some outside set joins the hull; when every outside
+     * set is empty, a final sweep checks every point against every face (eq. (27)) */
+    for (int guard = 0; guard <= 2 * n + 8; ++guard) {
+        int f0 = -1;
+        for (int f = 0; f < w->nf; ++f) {
+            if (w->f[f].alive && w->f[f].far >= 0) {
+                f0 = f;
+                break;
+            }
+        }
+        if (f0 < 0) {
+            int *alive = w->vis, na = 0, moved = 0;
+            for (int f = 0; f < w->nf; ++f) {
+                if (w->f[f].alive) alive[na++] = f;
+            }
+            for (int i = 0; i < n; ++i) {
+                if (!w->on_hull[i]) {
+                    hull_assign(w, i, alive, na);
+                    if (w->owner[i] >= 0) moved = 1;
+                }
+            }
+            if (!moved) break;
+            continue;
+        }
+        {
+            int ip = w->f[f0].far;
+            /* the far point of f0 may be stale if it was reassigned: recompute the set's max */
+            if (w->owner[ip] != f0) {
+                w->f[f0].far = -1;
+                for (int i = 0; i < n; ++i) {
+                    if (w->owner[i] == f0) {
+                        double d = hull_plane_dist(&w->f[f0], w->p + 3 * i);
+                        if (w->f[f0].far < 0 || d > w->f[f0].far_d) {
+                            w->f[f0].far = i;
+                            w->f[f0].far_d = d;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (!hull_add_point(w, f0, ip, msg, msg_size)) return 0;
+        }
+        if (guard == 2 * n + 8) {
+            snprintf(msg, msg_size, "did not terminate");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Every hull vertex lies below every face plane within 2 eps (the construction guarantees
+ * it for exactly computed planes; rounding on nearly coplanar faces can break it). */
+static int hull_verify(const HullWork *w)
+{
+    for (int f = 0; f < w->nf; ++f) {
+        if (!w->f[f].alive) continue;
+        for (int i = 0; i < w->n; ++i) {
+            if (w->on_hull[i] && hull_plane_dist(&w->f[f], w->p + 3 * i) > 2.0 * w->eps) return 0;
+        }
+    }
+    return 1;
+}
+
 DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out, char *err,
                          size_t err_size)
 {
@@ -234,7 +368,6 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
     double lo[3], hi[3], diag, best;
     int i0 = 0, i1 = 0, i2 = -1, i3 = -1, ext[6];
     char msg[160] = "";
-    DstStatus st = DST_OK;
 
     if (out == NULL) return hull_error(err, err_size, DST_INVALID_INPUT, "hull: out is NULL");
     memset(out, 0, sizeof *out);
@@ -337,121 +470,31 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
                           "hull: degenerate input: the %d points are coplanar (dimension 2)", n);
     }
 
-    /* workspace */
-    w.capf = 64;
-    w.f = malloc(sizeof(HFace) * (size_t)w.capf);
-    w.stack = malloc(sizeof(int) * (size_t)w.capf);
-    w.vis = malloc(sizeof(int) * (size_t)w.capf);
-    w.mark = calloc((size_t)w.capf, sizeof(int));
-    w.hz = malloc(sizeof(int[3]) * 3 * (size_t)w.capf);
-    w.owner = malloc(sizeof(int) * (size_t)n);
-    w.on_hull = calloc((size_t)n, sizeof(int));
-    w.start_face = malloc(sizeof(int) * (size_t)n);
-    w.end_face = malloc(sizeof(int) * (size_t)n);
-    if (!w.f || !w.stack || !w.vis || !w.mark || !w.hz || !w.owner || !w.on_hull || !w.start_face ||
-        !w.end_face) {
-        hull_free_work(&w);
-        return hull_error(err, err_size, DST_FAILED, "hull: out of memory");
-    }
-    for (int i = 0; i < n; ++i) w.start_face[i] = w.end_face[i] = -1;
-
-    /* the tetrahedron, faces oriented away from its centroid (eq. (25)) */
+    /* construction; if rounding on nearly coplanar faces leaves a vertex above a face
+     * (checked), rebuild with a 100 times larger tolerance, up to DST_HULL_MAX_REL_TOL */
     {
-        int tv[4] = {i0, i1, i2, i3};
-        static const int tf[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
-        double c[3] = {0, 0, 0};
-        int all[4] = {0, 1, 2, 3};
-        for (int q = 0; q < 4; ++q) dcv_axpy(c, c, 0.25, pts + 3 * tv[q]);
-        for (int f = 0; f < 4; ++f) {
-            HFace *F = &w.f[f];
-            for (int k = 0; k < 3; ++k) F->v[k] = tv[tf[f][k]];
-            if (!hull_plane(&w, F)) {
-                hull_free_work(&w);
-                return hull_error(err, err_size, DST_FAILED, "hull: degenerate start simplex");
-            }
-            if (hull_plane_dist(F, c) > 0.0) {
-                int t = F->v[1];
-                F->v[1] = F->v[2];
-                F->v[2] = t;
-                hull_plane(&w, F);
-            }
-            F->alive = 1;
-            F->far = -1;
-            F->far_d = 0.0;
-        }
-        /* neighbours by matching reversed edges */
-        for (int f = 0; f < 4; ++f) {
-            for (int k = 0; k < 3; ++k) {
-                int a = w.f[f].v[k], b = w.f[f].v[(k + 1) % 3];
-                w.f[f].nb[k] = -1;
-                for (int g = 0; g < 4; ++g) {
-                    for (int l = 0; l < 3; ++l) {
-                        if (w.f[g].v[l] == b && w.f[g].v[(l + 1) % 3] == a) w.f[f].nb[k] = g;
-                    }
-                }
-            }
-        }
-        w.nf = 4;
-        for (int q = 0; q < 4; ++q) w.on_hull[tv[q]] = 1;
-        for (int i = 0; i < n; ++i) {
-            if (w.on_hull[i]) {
-                w.owner[i] = -1;
-            } else {
-                hull_assign(&w, i, all, 4);
-            }
-        }
-    }
-
-    /* main loop: the farthest point of some outside set joins the hull; when every outside
-     * set is empty, a final sweep checks every point against every face (eq. (27)) */
-    for (int guard = 0; guard <= 2 * n + 8; ++guard) {
-        int f0 = -1;
-        for (int f = 0; f < w.nf; ++f) {
-            if (w.f[f].alive && w.f[f].far >= 0) {
-                f0 = f;
+        int tv[4] = {i0, i1, i2, i3}, built = 0;
+        for (double rel = tol_rel; rel <= DST_HULL_MAX_REL_TOL * (1.0 + 1e-9); rel *= 100.0) {
+            HullWork fresh;
+            memset(&fresh, 0, sizeof fresh);
+            fresh.p = pts;
+            fresh.n = n;
+            fresh.eps = rel * diag;
+            w = fresh;
+            msg[0] = '\0';
+            if (hull_construct(&w, tv, msg, sizeof msg) && hull_verify(&w)) {
+                built = 1;
                 break;
             }
+            if (msg[0] == '\0') snprintf(msg, sizeof msg, "a vertex above a face plane");
+            hull_free_work(&w);
+            memset(&w, 0, sizeof w);
         }
-        if (f0 < 0) {
-            int *alive = w.vis, na = 0, moved = 0;
-            for (int f = 0; f < w.nf; ++f) {
-                if (w.f[f].alive) alive[na++] = f;
-            }
-            for (int i = 0; i < n; ++i) {
-                if (!w.on_hull[i]) {
-                    hull_assign(&w, i, alive, na);
-                    if (w.owner[i] >= 0) moved = 1;
-                }
-            }
-            if (!moved) break;
-            continue;
+        if (!built) {
+            return hull_error(err, err_size, DST_FAILED,
+                              "hull: numerical breakdown up to tolerance %g: %s",
+                              DST_HULL_MAX_REL_TOL, msg);
         }
-        {
-            int ip = w.f[f0].far;
-            /* the far point of f0 may be stale if it was reassigned: recompute the set's max */
-            if (w.owner[ip] != f0) {
-                w.f[f0].far = -1;
-                for (int i = 0; i < n; ++i) {
-                    if (w.owner[i] == f0) {
-                        double d = hull_plane_dist(&w.f[f0], pts + 3 * i);
-                        if (w.f[f0].far < 0 || d > w.f[f0].far_d) {
-                            w.f[f0].far = i;
-                            w.f[f0].far_d = d;
-                        }
-                    }
-                }
-                continue;
-            }
-            if (!hull_add_point(&w, f0, ip, msg, sizeof msg)) {
-                hull_free_work(&w);
-                return hull_error(err, err_size, DST_FAILED, "hull: numerical breakdown: %s", msg);
-            }
-        }
-        if (guard == 2 * n + 8) st = DST_FAILED;
-    }
-    if (st != DST_OK) {
-        hull_free_work(&w);
-        return hull_error(err, err_size, DST_FAILED, "hull: did not terminate");
     }
 
     /* output: compact vertices and triangles, CSR adjacency from directed edges */
@@ -505,6 +548,7 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
         out->nverts = nv;
         out->ntris = nt;
         out->dim = 3;
+        out->tol = w.eps;
     }
     hull_free_work(&w);
     return DST_OK;

@@ -71,4 +71,9 @@
 /* Hull: points within this times the bounding-box diagonal of a face plane are on it. */
 #define DST_HULL_REL_TOL 1e-10
 
+/* Hull: when rounding on nearly coplanar faces breaks convexity at the requested tolerance,
+ * the hull is rebuilt with 100 times larger tolerances up to this one (relative to the
+ * bounding-box diagonal); beyond it the build fails. */
+#define DST_HULL_MAX_REL_TOL 1e-6
+
 #endif /* DST_TOLERANCE_H */
