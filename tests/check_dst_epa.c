@@ -11,6 +11,8 @@
 
 /* depths of O(1) polytopes agree with the references to this (metres) */
 #define DEPTH_TOL 1e-9
+/* hulls of 1e-9-noisy lattices: the difference's nearly coplanar faces */
+#define NOISY_DEPTH_TOL 1e-8
 /* curved cores (ellipsoids): EPA's polytope approximation at the default caps */
 #define CURVED_DEPTH_TOL 1e-4
 /* unit normal within rounding */
@@ -588,6 +590,58 @@ START_TEST(test_extreme_magnitudes_no_nan)
 }
 END_TEST
 
+START_TEST(test_noisy_cubes_vs_sat)
+{
+    /* hulls of cube lattices with 1e-9 noise: many nearly coplanar faces in the Minkowski
+     * difference, where EPA's visibility and face selection are most fragile */
+    TRng rng = trng_make(59);
+    for (int it = 0; it < 30; ++it) {
+        double p[2][125][3], R1[9], R2[9], t2[3], ref;
+        DstHull h[2];
+        TPoly P, Q;
+        DstConvex a, b;
+        DstConvexDistance r;
+        static const double o[3] = {0, 0, 0};
+        for (int s2 = 0; s2 < 2; ++s2) {
+            int n = 0;
+            for (int i = 0; i < 5; ++i) {
+                for (int j = 0; j < 5; ++j) {
+                    for (int l = 0; l < 5; ++l, ++n) {
+                        p[s2][n][0] = 0.25 * i - 0.5 + 1e-9 * trng_range(&rng, -1, 1);
+                        p[s2][n][1] = 0.25 * j - 0.5 + 1e-9 * trng_range(&rng, -1, 1);
+                        p[s2][n][2] = 0.25 * l - 0.5 + 1e-9 * trng_range(&rng, -1, 1);
+                    }
+                }
+            }
+            ck_assert_int_eq(dst_hull_build(&p[s2][0][0], 125, 0.0, &h[s2], NULL, 0), DST_OK);
+        }
+        trng_rotation(&rng, R1);
+        if (it % 3 == 0) {
+            memcpy(R2, R1, sizeof R1); /* aligned faces */
+        } else {
+            trng_rotation(&rng, R2);
+        }
+        trng_ball(&rng, t2);
+        for (int i = 0; i < 3; ++i) t2[i] *= 0.8;
+        hull_poly(&P, &h[0], R1, o);
+        hull_poly(&Q, &h[1], R2, t2);
+        ref = tref_sat_depth(&P, &Q);
+        a = dst_hull_convex(&h[0]);
+        b = dst_hull_convex(&h[1]);
+        dst_convex_set_pose(&a, R1, o);
+        dst_convex_set_pose(&b, R2, t2);
+        r = signed_distance(&a, &b);
+        if (ref > 0.0) {
+            ck_assert_msg(fabs(r.distance + ref) <= NOISY_DEPTH_TOL, "it %d: %.17g vs %.17g",
+                          it, r.distance, -ref);
+        }
+        check_result(&r, DEPTH_TOL);
+        dst_hull_destroy(&h[0]);
+        dst_hull_destroy(&h[1]);
+    }
+}
+END_TEST
+
 Suite *dst_epa_suite(void)
 {
     Suite *s = suite_create("dst_epa");
@@ -600,6 +654,7 @@ Suite *dst_epa_suite(void)
     tc = tcase_create("polytope");
     tcase_add_test(tc, test_box_box_vs_sat);
     tcase_add_test(tc, test_hull_hull_vs_sat);
+    tcase_add_test(tc, test_noisy_cubes_vs_sat);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("degenerate");
