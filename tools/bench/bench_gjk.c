@@ -223,7 +223,8 @@ int main(void)
         double hill = median(t_hill, REPEATS), scan = median(t_scan, REPEATS);
         double cold = median(t_cold, REPEATS), warm = median(t_warm, REPEATS);
         double epa = median(t_epa, REPEATS);
-        printf("gjk_hull_vertices: %d %d\n", ha.nverts, hb.nverts);
+        printf("gjk_hull_a_vertices: %d\n", ha.nverts);
+        printf("gjk_hull_b_vertices: %d\n", hb.nverts);
         printf("gjk_separated_fraction: %.3f\n", (double)nsep / NQ);
         printf("gjk_distance_ns: %.1f\n", 1e9 * (hill < scan ? hill : scan));
         printf("gjk_distance_hillclimb_ns: %.1f\n", 1e9 * hill);
@@ -233,7 +234,8 @@ int main(void)
         printf("gjk_distance_coherent_ns: %.1f\n", 1e9 * cold);
         printf("gjk_distance_warm_ns: %.1f\n", 1e9 * warm);
         printf("gjk_warm_speedup: %.2f\n", cold / warm);
-        printf("gjk_warm_iterations_mean: %.2f (cold %.2f)\n", it_warm, it_cold);
+        printf("gjk_warm_iterations_mean: %.2f\n", it_warm);
+        printf("gjk_coherent_iterations_mean: %.2f\n", it_cold);
         printf("epa_depth_mean_m: %.4f\n", depth_mean);
         printf("epa_depth_us: %.3f\n", 1e6 * epa);
         printf("epa_iterations_mean: %.2f\n", it_epa);
