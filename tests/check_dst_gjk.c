@@ -663,6 +663,33 @@ START_TEST(test_warm_start_cache)
 }
 END_TEST
 
+START_TEST(test_warm_start_through_contact)
+{
+    /* the cache carried through separation, touching and overlap gives the cold answers */
+    TRng rng = trng_make(41);
+    DstHull ha, hb;
+    DstGjkCache cache;
+    random_hull(&rng, 80, 0.5, &ha);
+    random_hull(&rng, 80, 0.5, &hb);
+    dst_gjk_cache_reset(&cache);
+    for (int k = 0; k <= 400; ++k) {
+        double R[9], ax[3] = {0.48, 0.6, 0.64}, t[3] = {1.5 - 0.006 * k, 0.1, -0.05};
+        DstConvex a = dst_hull_convex(&ha), b = dst_hull_convex(&hb);
+        DstConvexDistance rc, rw;
+        tv_axis_angle(R, ax, 0.004 * k);
+        dst_convex_set_pose(&b, R, t);
+        ck_assert_int_ne(dst_convex_distance(&a, &b, NULL, NULL, NULL, &rc, NULL, 0), DST_FAILED);
+        ck_assert_int_ne(dst_convex_distance(&a, &b, NULL, NULL, &cache, &rw, NULL, 0),
+                         DST_FAILED);
+        ck_assert_msg(fabs(rc.distance - rw.distance) <= DIST_TOL, "step %d: %.17g vs %.17g", k,
+                      rc.distance, rw.distance);
+        check_full(&rw, 1.0);
+    }
+    dst_hull_destroy(&ha);
+    dst_hull_destroy(&hb);
+}
+END_TEST
+
 START_TEST(test_iteration_limit_and_overlap_status)
 {
     DstConvex a = dst_convex_ellipsoid(1, 0.5, 0.2), b = dst_convex_ellipsoid(0.3, 1, 0.4);
@@ -751,6 +778,7 @@ Suite *dst_gjk_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("cache_status");
     tcase_add_test(tc, test_warm_start_cache);
+    tcase_add_test(tc, test_warm_start_through_contact);
     tcase_add_test(tc, test_iteration_limit_and_overlap_status);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
