@@ -99,6 +99,21 @@ static int cvx_all_finite(const double *x, int n)
     return 1;
 }
 
+/* Fast test of a pose: finite, rows orthonormal, det +1, position in range. Every
+ * comparison is false for NaN, so a non-finite entry fails it. */
+static int cvx_pose_ok(const DstConvex *c)
+{
+    const double *R = c->rot, *t = c->pos;
+    const double tol = DST_CONVEX_ORTHO_TOL, big = DST_CONVEX_MAX_COORD;
+    double r12[3];
+    dcv_cross(r12, R + 3, R + 6);
+    return fabs(dcv_dot(R, R) - 1.0) <= tol && fabs(dcv_dot(R + 3, R + 3) - 1.0) <= tol &&
+           fabs(dcv_dot(R + 6, R + 6) - 1.0) <= tol && fabs(dcv_dot(R, R + 3)) <= tol &&
+           fabs(dcv_dot(R, R + 6)) <= tol && fabs(dcv_dot(R + 3, R + 6)) <= tol &&
+           fabs(dcv_dot(R, r12) - 1.0) <= tol && fabs(t[0]) <= big && fabs(t[1]) <= big &&
+           fabs(t[2]) <= big;
+}
+
 /* Validation of one shape; `who` prefixes the field names ("a.", "b." or ""). `full` also
  * scans the vertex and adjacency arrays (O(n)); queries check only O(1) fields. */
 static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, char *err,
@@ -106,6 +121,8 @@ static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, cha
 {
     double det;
     if (c == NULL) return cvx_error(err, err_size, DST_INVALID_INPUT, "%sshape: NULL", who);
+    if (cvx_pose_ok(c)) goto sizes;
+    /* slow path: find the field at fault for the message */
     if (!cvx_all_finite(c->rot, 9) || !cvx_all_finite(c->pos, 3)) {
         return cvx_error(err, err_size, DST_INVALID_INPUT, "%spose: non-finite value", who);
     }
@@ -136,6 +153,7 @@ static DstStatus cvx_validate(const DstConvex *c, const char *who, int full, cha
                              DST_CONVEX_MAX_COORD);
         }
     }
+sizes:
     if (!isfinite(c->margin) || c->margin < 0.0 || c->margin > DST_CONVEX_MAX_COORD) {
         return cvx_error(
             err, err_size, DST_INVALID_INPUT,

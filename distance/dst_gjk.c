@@ -275,11 +275,12 @@ static int gjk_support(const DstConvex *A, const DstConvex *B, const double d[3]
     return 1;
 }
 
-/* size of the problem seen through a support vertex: |w| and the reach of both support
- * points from their shapes' origins (so that touching shapes still have a scale) */
+/* size of the problem seen through a support vertex, squared: |w| and the reach of both
+ * support points from their shapes' origins (so that touching shapes still have a scale) */
 static double gjk_scale(const DstConvex *A, const DstConvex *B, const DstSimplexVertex *v)
 {
-    return fmax(dcv_norm(v->w), sqrt(dcv_dist2(v->a, A->pos)) + sqrt(dcv_dist2(v->b, B->pos)));
+    /* squared; (x + y)^2 <= 2 (x^2 + y^2) bounds the summed reach without square roots */
+    return fmax(dcv_dot(v->w, v->w), 2.0 * (dcv_dist2(v->a, A->pos) + dcv_dist2(v->b, B->pos)));
 }
 
 /* keeps the vertices of the solved sub-simplex, in place, with their weights */
@@ -336,10 +337,12 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
                            DstGjkCache *cache, DstGjkResult *out, char *err, size_t err_size)
 {
     DstGjkOptions o = opt != NULL ? *opt : dst_gjk_options_default();
-    DstSimplexVertex s[4], prev[4];
-    double lam[4] = {1.0, 0.0, 0.0, 0.0}, prev_lam[4];
-    double v[3], vv, prev_vv, lower = 0.0, scale = 0.0, ma, mb;
-    int n = 0, prev_n, hint_a = -1, hint_b = -1, iter = 0, overlap = 0, limit = 0;
+    /* two simplex buffers: the solve reads one and the kept vertices go to the other, so a
+     * step without progress leaves the current simplex untouched (no backup copies) */
+    DstSimplexVertex buf[2][5], *s = buf[0], *alt = buf[1];
+    double lam[4] = {1.0, 0.0, 0.0, 0.0};
+    double v[3], vv, lower = 0.0, scale = 0.0, scale2 = 0.0, ma, mb;
+    int n = 0, hint_a = -1, hint_b = -1, iter = 0, overlap = 0, limit = 0;
     GjkSub r;
     DstStatus st;
 
@@ -381,7 +384,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             ++n;
         }
         if (ok && n > 0) {
-            for (int q = 0; q < n; ++q) scale = fmax(scale, gjk_scale(a, b, &s[q]));
+            for (int q = 0; q < n; ++q) scale2 = fmax(scale2, gjk_scale(a, b, &s[q]));
             gjk_solve(s, n, &r);
             gjk_compact(s, &n, &r, lam);
             hint_a = s[0].id_a;
@@ -419,9 +422,10 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         lam[0] = 1.0;
         hint_a = s[0].id_a;
         hint_b = s[0].id_b;
-        scale = gjk_scale(a, b, &s[0]);
+        scale2 = gjk_scale(a, b, &s[0]);
         ++iter;
     }
+    scale = sqrt(scale2);
     v[0] = v[1] = v[2] = 0.0;
     for (int q = 0; q < n; ++q) dcv_axpy(v, v, lam[q], s[q].w);
     vv = dcv_dot(v, v);
@@ -433,7 +437,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         DstSimplexVertex w;
         double nv, vw, gap_tol;
         int dup = 0;
-        if (vv <= DST_GJK_OVERLAP_REL * DST_GJK_OVERLAP_REL * scale * scale) {
+        if (vv <= DST_GJK_OVERLAP_REL * DST_GJK_OVERLAP_REL * scale2) {
             overlap = 1;
             break;
         }
@@ -455,7 +459,8 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         ++iter;
         hint_a = w.id_a;
         hint_b = w.id_b;
-        scale = fmax(scale, gjk_scale(a, b, &w));
+        scale2 = fmax(scale2, gjk_scale(a, b, &w));
+        scale = sqrt(scale2);
         nv = sqrt(vv);
         vw = dcv_dot(v, w.w);
         /* every point x of A - B has x . v >= w . v: lower bound w.v / |v| */
@@ -464,37 +469,34 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         if (vv - vw <= gap_tol * nv) break;
         for (int q = 0; q < n; ++q) {
             if ((w.id_a >= 0 && w.id_b >= 0 && w.id_a == s[q].id_a && w.id_b == s[q].id_b) ||
-                dcv_dist2(w.w, s[q].w) <=
-                    DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL * scale * scale) {
+                dcv_dist2(w.w, s[q].w) <= DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL * scale2) {
                 dup = 1;
                 break;
             }
         }
         if (dup) break;
         /* add w and solve the sub-simplex */
-        memcpy(prev, s, sizeof s);
-        memcpy(prev_lam, lam, sizeof lam);
-        prev_n = n;
-        prev_vv = vv;
-        s[n++] = w;
-        gjk_solve(s, n, &r);
-        gjk_compact(s, &n, &r, lam);
+        s[n] = w;
+        gjk_solve(s, n + 1, &r);
         if (r.inside) {
+            n = 4;
+            for (int q = 0; q < 4; ++q) lam[q] = r.lam[q];
             overlap = 1;
             break;
         }
+        if (r.d2 >= vv) break; /* rounding stalls the descent: keep the current simplex */
+        for (int q = 0; q < r.n; ++q) {
+            alt[q] = s[r.idx[q]];
+            lam[q] = r.lam[q];
+        }
+        {
+            DstSimplexVertex *t = s;
+            s = alt;
+            alt = t;
+        }
+        n = r.n;
         dcv_copy(v, r.v);
         vv = r.d2;
-        if (vv >= prev_vv) {
-            /* rounding stalls the descent: keep the previous, better simplex */
-            memcpy(s, prev, sizeof s);
-            memcpy(lam, prev_lam, sizeof lam);
-            n = prev_n;
-            vv = prev_vv;
-            v[0] = v[1] = v[2] = 0.0;
-            for (int q = 0; q < n; ++q) dcv_axpy(v, v, lam[q], s[q].w);
-            break;
-        }
     }
 
     if (scale > 0.0 && scale < DST_CONVEX_MIN_SCALE) {
