@@ -19,6 +19,7 @@ static DstStatus cvx_error(char *err, size_t err_size, DstStatus status, const c
     return status;
 }
 
+/* A zeroed shape of the given kind at the identity pose. */
 static DstConvex cvx_blank(DstConvexKind kind)
 {
     DstConvex c;
@@ -28,6 +29,7 @@ static DstConvex cvx_blank(DstConvexKind kind)
     return c;
 }
 
+/* Constructors: cores of seed 002 "The Support Function" (docs/math/gjk_epa.md eq. (5)-(8)). */
 DstConvex dst_convex_points(const double *verts, int n, const int *adj_start, const int *adj)
 {
     DstConvex c = cvx_blank(DST_CONVEX_POINTS);
@@ -79,6 +81,7 @@ DstConvex dst_convex_custom(DstSupportFn support, const void *user)
     return c;
 }
 
+/* Pose x_world = R x_local + t (eq. (4)); NULL means identity / zero. */
 void dst_convex_set_pose(DstConvex *shape, const double rot[9], const double pos[3])
 {
     static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -91,6 +94,7 @@ void dst_convex_set_pose(DstConvex *shape, const double rot[9], const double pos
     }
 }
 
+/* 1 when all n numbers are finite. */
 static int cvx_all_finite(const double *x, int n)
 {
     for (int i = 0; i < n; ++i) {
@@ -241,11 +245,13 @@ sizes:
     return DST_OK;
 }
 
+/* Full validation of one shape, vertex arrays included. */
 DstStatus dst_convex_validate(const DstConvex *shape, char *err, size_t err_size)
 {
     return cvx_validate(shape, "", 1, err, err_size);
 }
 
+/* O(1) validation of the two shapes of a query. */
 DstStatus dst_convex_validate_pair(const DstConvex *a, const DstConvex *b, char *err,
                                    size_t err_size)
 {
@@ -373,6 +379,7 @@ int dst_convex_core_support(const DstConvex *c, const double d[3], int hint, dou
     return id;
 }
 
+/* World position of a core feature id (warm start of GJK, eq. (4)). */
 int dst_convex_core_vertex(const DstConvex *c, int id, double out[3])
 {
     double xl[3];

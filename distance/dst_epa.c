@@ -8,6 +8,7 @@
 
 #include "dst_convex_internal.h"
 
+/* printf-style message into err[err_size] when given; returns status. */
 static DstStatus epa_error(char *err, size_t err_size, DstStatus status, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
@@ -19,6 +20,7 @@ static DstStatus epa_error(char *err, size_t err_size, DstStatus status, const c
     return status;
 }
 
+/* Default EPA options from dst_tolerance.h. */
 DstEpaOptions dst_epa_options_default(void)
 {
     DstEpaOptions o;
@@ -58,6 +60,7 @@ typedef struct EpaWork {
     int nheap;
 } EpaWork;
 
+/* Binary min-heap of face distances (eq. (20): nearest face first). */
 static void heap_push(EpaWork *wk, int f)
 {
     int i = wk->nheap++;
@@ -71,6 +74,7 @@ static void heap_push(EpaWork *wk, int f)
     wk->heap[i] = it;
 }
 
+/* removes the top entry */
 static void heap_pop(EpaWork *wk)
 {
     EpaHeapItem last = wk->heap[--wk->nheap];
@@ -124,6 +128,7 @@ static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double
     return 1;
 }
 
+/* Support without hints (used while growing the start tetrahedron, eq. (18)). */
 static int epa_support(const DstConvex *A, const DstConvex *B, const double d[3],
                        DstSimplexVertex *out)
 {
@@ -210,6 +215,7 @@ static void epa_barycentric(const EpaWork *wk, const EpaFace *F, const double p[
     }
 }
 
+/* Options sanity: positive cap, finite non-negative tolerances. */
 static int epa_options_ok(const DstEpaOptions *o)
 {
     return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 && isfinite(o->abs_tol) &&

@@ -9,6 +9,7 @@
 
 #include "dst_convex_internal.h"
 
+/* printf-style message into err[err_size] when given; returns status. */
 static DstStatus gjk_error(char *err, size_t err_size, DstStatus status, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
@@ -32,6 +33,7 @@ typedef struct GjkSub {
     int inside;
 } GjkSub;
 
+/* A single vertex is its own closest point. */
 static void sub_vertex(const DstSimplexVertex *s, int i, GjkSub *r)
 {
     r->n = 1;
@@ -74,6 +76,7 @@ static void sub_segment(const DstSimplexVertex *s, int i, int j, GjkSub *r)
     r->inside = 0;
 }
 
+/* keeps the candidate nearer the origin (eq. (11), (13): min over facets) */
 static void sub_keep_best(GjkSub *best, const GjkSub *cand)
 {
     if (best->n == 0 || cand->d2 < best->d2) *best = *cand;
@@ -215,6 +218,7 @@ static void sub_tetra(const DstSimplexVertex *s, GjkSub *r)
     }
 }
 
+/* Closest point of a 1..4-vertex simplex, eq. (9)-(13). */
 static void gjk_solve(const DstSimplexVertex *s, int n, GjkSub *r)
 {
     switch (n) {
@@ -225,6 +229,7 @@ static void gjk_solve(const DstSimplexVertex *s, int n, GjkSub *r)
     }
 }
 
+/* Test entry to the sub-simplex solver, eq. (9)-(13). */
 int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4], double v[3])
 {
     GjkSub r;
@@ -241,11 +246,13 @@ int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4
 
 /* ------------------------------------------------------------------ GJK loop */
 
+/* Empties a warm-start cache (count 0, no direction). */
 void dst_gjk_cache_reset(DstGjkCache *cache)
 {
     if (cache != NULL) memset(cache, 0, sizeof *cache);
 }
 
+/* Default GJK options from dst_tolerance.h. */
 DstGjkOptions dst_gjk_options_default(void)
 {
     DstGjkOptions o;
@@ -325,6 +332,7 @@ static void gjk_normal(const DstSimplexVertex *s, int n, const double v[3], doub
     }
 }
 
+/* Options sanity: positive cap, finite non-negative tolerances. */
 static int gjk_options_ok(const DstGjkOptions *o)
 {
     return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 && isfinite(o->abs_tol) &&

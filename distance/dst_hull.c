@@ -10,6 +10,7 @@
 
 #include "dst_convex_internal.h"
 
+/* printf-style message into err[err_size] when given; returns status. */
 static DstStatus hull_error(char *err, size_t err_size, DstStatus status, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
@@ -44,6 +45,7 @@ typedef struct HullWork {
     int (*hz)[3];               /* [3 capf] horizon edges: a, b, outside face */
 } HullWork;
 
+/* signed distance of x above the plane of F (eq. (26)) */
 static double hull_plane_dist(const HFace *F, const double x[3])
 {
     return dcv_dot(F->n, x) - F->d;
@@ -65,6 +67,7 @@ static int hull_plane(const HullWork *w, HFace *F)
     return 1;
 }
 
+/* grows the face arrays to hold `need` faces (doubling); 0 when out of memory */
 static int hull_grow(HullWork *w, int need)
 {
     int cap = w->capf;
@@ -105,6 +108,7 @@ static void hull_assign(HullWork *w, int i, const int *faces, int k)
     }
 }
 
+/* frees the workspace (NULL members are fine) */
 static void hull_free_work(HullWork *w)
 {
     free(w->f);
@@ -361,6 +365,7 @@ static int hull_verify(const HullWork *w)
     return 1;
 }
 
+/* Quickhull with degenerate-input statuses and verified output, eq. (25)-(27). */
 DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out, char *err,
                          size_t err_size)
 {
@@ -554,6 +559,7 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
     return DST_OK;
 }
 
+/* Frees a hull built by dst_hull_build. */
 void dst_hull_destroy(DstHull *hull)
 {
     if (hull == NULL) return;
@@ -565,6 +571,7 @@ void dst_hull_destroy(DstHull *hull)
     memset(hull, 0, sizeof *hull);
 }
 
+/* The hull as a hill-climbing point shape (eq. (5)). */
 DstConvex dst_hull_convex(const DstHull *hull)
 {
     return dst_convex_points(hull->verts, hull->nverts, hull->adj_start, hull->adj);
