@@ -15,7 +15,8 @@
  * cores overlap. Every query is pure: no allocation, no global state; an optional
  * warm-start cache is an explicit argument. Iterations are bounded; an iteration cap
  * ends with DST_ITER_LIMIT and bounds that are still valid. Bad input (NaN, negative
- * sizes, non-orthonormal rotation, NULL arrays) gives DST_INVALID_INPUT and nothing else.
+ * sizes, non-orthonormal rotation, NULL arrays, lengths outside the supported range
+ * DST_CONVEX_MIN_SCALE..DST_CONVEX_MAX_COORD) gives DST_INVALID_INPUT and nothing else.
  * Shapes borrow their arrays (vertices, adjacency, user data); the caller keeps them alive.
  * The hull builder allocates (it is a preprocessing step) and has a _destroy pair. */
 #ifndef DST_CONVEX_H
@@ -113,6 +114,7 @@ typedef struct DstGjkCache {
     double dir[3];        /* last closest vector v (world); seeds curved shapes */
 } DstGjkCache;
 
+/* Empties a cache (same as zero-initialising it). Nullable: cache. */
 void dst_gjk_cache_reset(DstGjkCache *cache);
 
 typedef struct DstGjkOptions {
@@ -125,23 +127,25 @@ typedef struct DstGjkOptions {
 DstGjkOptions dst_gjk_options_default(void);
 
 typedef struct DstGjkResult {
-    DstStatus status;     /* DST_SEPARATED, DST_TOUCHING, DST_PENETRATING, DST_ITER_LIMIT
-                               (bounds valid, tolerance not reached), DST_INVALID_INPUT,
-                               DST_FAILED (a support returned a non-finite point) */
-    int cores_overlap;    /* 1: the cores intersect; distance is only the upper bound
-                               -(margin_a + margin_b) and the depth needs dst_epa_depth */
-    double distance;      /* signed distance of the whole shapes when the cores are apart
-                               (core distance minus both margins; < 0 when only the margins
-                               overlap); -(margin_a + margin_b) when cores_overlap */
-    double lower;         /* lower bound of `distance` from the support gaps (exact
-                               arithmetic); equals distance when cores_overlap */
+    /* DST_SEPARATED, DST_TOUCHING, DST_PENETRATING, DST_ITER_LIMIT (bounds valid, tolerance
+     * not reached), DST_INVALID_INPUT, DST_FAILED (a support point not finite / in range) */
+    DstStatus status;
+    /* 1: the cores intersect; distance is then only the upper bound -(margin_a + margin_b)
+     * and the depth needs dst_epa_depth */
+    int cores_overlap;
+    /* signed distance of the whole shapes when the cores are apart (core distance minus both
+     * margins; < 0 when only the margins overlap); -(margin_a + margin_b) when cores_overlap */
+    double distance;
+    /* lower bound of `distance` from the support gaps (exact arithmetic); equals distance
+     * when cores_overlap */
+    double lower;
     double point_a[3];    /* witness on A (world) */
     double point_b[3];    /* witness on B (world) */
     double normal[3];     /* unit, from B to A; zero when cores_overlap */
     double core_distance; /* distance of the cores, >= 0 */
-    double scale;         /* largest |support point of A - B| seen, metres (tolerance unit) */
-    int iterations;
-    int count; /* final simplex (seeds EPA) */
+    double scale;         /* problem size seen (|w| and support reach), metres: tolerance unit */
+    int iterations;       /* support evaluations per shape */
+    int count;            /* final simplex (seeds EPA) */
     DstSimplexVertex simplex[4];
 } DstGjkResult;
 
@@ -163,16 +167,16 @@ typedef struct DstEpaOptions {
 DstEpaOptions dst_epa_options_default(void);
 
 typedef struct DstEpaResult {
-    DstStatus status;   /* DST_PENETRATING (converged), DST_TOUCHING (depth within the
-                               touching band), DST_ITER_LIMIT (bounds valid, tolerance not
-                               reached), DST_INVALID_INPUT, DST_FAILED */
-    double depth;       /* penetration depth of the whole shapes (cores + margins), m */
-    double depth_lower; /* certified-in-exact-arithmetic bracket of the depth */
+    /* DST_PENETRATING (converged), DST_TOUCHING (depth within the touching band),
+     * DST_ITER_LIMIT (bounds valid, tolerance not reached), DST_INVALID_INPUT, DST_FAILED */
+    DstStatus status;
+    double depth;       /* penetration depth of the whole shapes (cores + margins), metres */
+    double depth_lower; /* bracket of the depth (exact arithmetic) */
     double depth_upper;
     double point_a[3], point_b[3]; /* witnesses (world): point_a - point_b = -depth * normal */
-    double normal[3]; /* unit, from B to A: moving A by depth * normal separates them */
-    int iterations;
-    int faces; /* live faces of the final polytope */
+    double normal[3];              /* unit, from B to A: moving A by depth * normal separates */
+    int iterations;                /* expansion steps */
+    int faces;                     /* live faces of the final polytope */
 } DstEpaResult;
 
 /* EPA penetration depth (thesis sec. II.C.1) of a and b whose cores overlap, seeded by the
@@ -184,8 +188,9 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
 /* ------------------------------------------------------------------ signed distance */
 
 typedef struct DstConvexDistance {
-    DstStatus status;              /* DST_SEPARATED, DST_TOUCHING, DST_PENETRATING, DST_ITER_LIMIT,
-                               DST_INVALID_INPUT, DST_FAILED */
+    /* DST_SEPARATED, DST_TOUCHING, DST_PENETRATING, DST_ITER_LIMIT, DST_INVALID_INPUT,
+     * DST_FAILED */
+    DstStatus status;
     double distance;               /* signed distance, metres (negative = -depth) */
     double lower, upper;           /* bracket of the signed distance */
     double point_a[3], point_b[3]; /* witnesses (world): point_a - point_b = distance * normal */
