@@ -166,6 +166,11 @@ sizes:
     }
     switch (c->kind) {
     case DST_CONVEX_POINTS:
+        if (c->dir_table != NULL && (c->adj_start == NULL || c->dir_res < 1)) {
+            return cvx_error(err, err_size, DST_INVALID_INPUT,
+                             "%sdir_table: needs adj and dir_res >= 1 (dir_res = %d)", who,
+                             c->dir_res);
+        }
         if (c->verts == NULL || c->nverts < 1) {
             return cvx_error(err, err_size, DST_INVALID_INPUT,
                              "%sverts: need at least one vertex (got %d%s)", who, c->nverts,
@@ -182,6 +187,20 @@ sizes:
         if ((c->adj_start == NULL) != (c->adj == NULL)) {
             return cvx_error(err, err_size, DST_INVALID_INPUT,
                              "%sadj: adj_start and adj must both be set or both NULL", who);
+        }
+        if (c->dir_table != NULL && (c->adj_start == NULL || c->dir_res < 1)) {
+            return cvx_error(err, err_size, DST_INVALID_INPUT,
+                             "%sdir_table: needs adj and dir_res >= 1 (dir_res = %d)", who,
+                             c->dir_res);
+        }
+        if (c->dir_table != NULL) {
+            for (int k = 0; k < 6 * c->dir_res * c->dir_res; ++k) {
+                if (c->dir_table[k] < 0 || c->dir_table[k] >= c->nverts) {
+                    return cvx_error(err, err_size, DST_INVALID_INPUT,
+                                     "%sdir_table[%d]: vertex %d out of range", who, k,
+                                     c->dir_table[k]);
+                }
+            }
         }
         if (c->adj_start != NULL) {
             if (c->adj_start[0] != 0) {
@@ -260,6 +279,26 @@ DstStatus dst_convex_validate_pair(const DstConvex *a, const DstConvex *b, char 
     return cvx_validate(b, "b.", 0, err, err_size);
 }
 
+/* Cube-map cell of a direction (see DstConvex.dir_table): the dominant axis picks the face,
+ * the two other components over it pick the cell. Zero directions land in cell 0. */
+int cvx_dir_cell(const double d[3], int res)
+{
+    int m = 0, f, i, j;
+    double am, u, w;
+    if (fabs(d[1]) > fabs(d[m])) m = 1;
+    if (fabs(d[2]) > fabs(d[m])) m = 2;
+    am = fabs(d[m]);
+    if (!(am > 0.0)) return 0;
+    f = 2 * m + (d[m] < 0.0);
+    u = d[(m + 1) % 3] / am;
+    w = d[(m + 2) % 3] / am;
+    i = (int)((u + 1.0) * 0.5 * res);
+    j = (int)((w + 1.0) * 0.5 * res);
+    i = i < 0 ? 0 : (i >= res ? res - 1 : i);
+    j = j < 0 ? 0 : (j >= res ? res - 1 : j);
+    return (f * res + i) * res + j;
+}
+
 /* Support of a vertex set: steepest ascent on the hull graph from the hint (a local maximum
  * of a linear function on a convex polytope's edge graph is global), else a full scan. */
 static int cvx_points_support(const DstConvex *c, const double d[3], int hint, double out[3])
@@ -268,9 +307,18 @@ static int cvx_points_support(const DstConvex *c, const double d[3], int hint, d
     int best = 0;
     double best_dot;
     if (c->adj_start != NULL) {
-        /* hill-climb from the hint (or vertex 0): at most nverts strict improvements */
+        /* hill-climb from the better of the hint and the start table's vertex (or vertex 0):
+         * at most nverts strict improvements */
         best = hint >= 0 && hint < c->nverts ? hint : 0;
         best_dot = dcv_dot(v + 3 * best, d);
+        if (c->dir_table != NULL) {
+            int t = c->dir_table[cvx_dir_cell(d, c->dir_res)];
+            double dt = dcv_dot(v + 3 * t, d);
+            if (dt > best_dot || hint < 0) {
+                best = t;
+                best_dot = dt;
+            }
+        }
         for (int step = 0; step < c->nverts; ++step) {
             int next = best;
             /* first improvement: move as soon as a neighbour is higher */

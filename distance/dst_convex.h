@@ -60,6 +60,13 @@ typedef struct DstConvex {
      * one); then supports hill-climb from the previous vertex instead of scanning all. */
     const int *adj_start; /* [nverts + 1] */
     const int *adj;       /* [adj_start[nverts]] */
+    /* Optional start table for the hill-climb (borrowed; nullable; needs adj): a cube map of
+     * 6 * dir_res^2 cells, cell (face f = 2 m + (d_m < 0), i, j) at index (f dir_res + i)
+     * dir_res + j holds the support vertex of the direction through the cell's centre, where
+     * m = argmax |d_m| and i, j bin d_{m+1}/|d_m|, d_{m+2}/|d_m| over [-1, 1]
+     * (dst_hull_build fills one; docs/math/gjk_epa.md eq. (5)). */
+    const int *dir_table;
+    int dir_res;
     double half_length;   /* DST_CONVEX_CAPSULE: half length of the core segment, >= 0 */
     double half[3];       /* DST_CONVEX_BOX: half extents, >= 0 (0 gives a flat box) */
     double radii[3];      /* DST_CONVEX_ELLIPSOID: semi-axes, > 0 */
@@ -217,6 +224,8 @@ typedef struct DstHull {
     int *tris;      /* [ntris][3], counter-clockwise seen from outside */
     int *adj_start; /* [nverts + 1] */
     int *adj;       /* [adj_start[nverts]] */
+    int *dir_table; /* [6 dir_res^2] support vertex per cube-map cell (see DstConvex) */
+    int dir_res;    /* DST_HULL_DIR_RES */
     int dim;        /* affine dimension of the input: 3 for a hull; 0, 1, 2 when the
                        input is coincident, collinear or coplanar (no hull built) */
     double tol;     /* absolute tolerance used, metres: every input point lies below every
@@ -238,7 +247,8 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
 /* Frees the arrays of a hull built by dst_hull_build and zeroes it. Nullable: hull. */
 void dst_hull_destroy(DstHull *hull);
 
-/* A DST_CONVEX_POINTS shape over the hull's vertices with its adjacency (borrows hull). */
+/* A DST_CONVEX_POINTS shape over the hull's vertices with its adjacency and start table
+ * (borrows hull). */
 DstConvex dst_hull_convex(const DstHull *hull);
 
 #endif /* DST_CONVEX_H */

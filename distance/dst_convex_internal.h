@@ -69,6 +69,9 @@ static inline double dcv_dist2(const double a[3], const double b[3])
  * Returns the feature id (vertex index, box corner bits, capsule end) or -1. */
 int dst_convex_core_support(const DstConvex *shape, const double d[3], int hint, double out[3]);
 
+/* Cube-map cell index of direction d at resolution res (DstConvex.dir_table). */
+int cvx_dir_cell(const double d[3], int res);
+
 /* World position of the core feature `id` as returned by dst_convex_core_support; returns
  * 0 and leaves out untouched when the kind has no addressable features or id is invalid. */
 int dst_convex_core_vertex(const DstConvex *shape, int id, double out[3]);

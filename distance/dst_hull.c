@@ -554,6 +554,33 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
         out->ntris = nt;
         out->dim = 3;
         out->tol = w.eps;
+        /* support start table: the support vertex of each cube-map cell's centre direction */
+        out->dir_res = DST_HULL_DIR_RES;
+        out->dir_table = malloc(sizeof(int) * 6 * DST_HULL_DIR_RES * DST_HULL_DIR_RES);
+        if (out->dir_table == NULL) {
+            hull_free_work(&w);
+            dst_hull_destroy(out);
+            return hull_error(err, err_size, DST_FAILED, "hull: out of memory");
+        }
+        for (int f = 0; f < 6; ++f) {
+            for (int i = 0; i < DST_HULL_DIR_RES; ++i) {
+                for (int j = 0; j < DST_HULL_DIR_RES; ++j) {
+                    double d[3], bd = -HUGE_VAL;
+                    int m = f / 2, bv = 0;
+                    d[m] = f % 2 ? -1.0 : 1.0;
+                    d[(m + 1) % 3] = -1.0 + (2.0 * i + 1.0) / DST_HULL_DIR_RES;
+                    d[(m + 2) % 3] = -1.0 + (2.0 * j + 1.0) / DST_HULL_DIR_RES;
+                    for (int q = 0; q < nv; ++q) {
+                        double x = dcv_dot(out->verts + 3 * q, d);
+                        if (x > bd) {
+                            bd = x;
+                            bv = q;
+                        }
+                    }
+                    out->dir_table[(f * DST_HULL_DIR_RES + i) * DST_HULL_DIR_RES + j] = bv;
+                }
+            }
+        }
     }
     hull_free_work(&w);
     return DST_OK;
@@ -568,11 +595,15 @@ void dst_hull_destroy(DstHull *hull)
     free(hull->tris);
     free(hull->adj_start);
     free(hull->adj);
+    free(hull->dir_table);
     memset(hull, 0, sizeof *hull);
 }
 
 /* The hull as a hill-climbing point shape (eq. (5)). */
 DstConvex dst_hull_convex(const DstHull *hull)
 {
-    return dst_convex_points(hull->verts, hull->nverts, hull->adj_start, hull->adj);
+    DstConvex c = dst_convex_points(hull->verts, hull->nverts, hull->adj_start, hull->adj);
+    c.dir_table = hull->dir_table;
+    c.dir_res = hull->dir_res;
+    return c;
 }

@@ -71,6 +71,10 @@
 /* Hull: points within this times the bounding-box diagonal of a face plane are on it. */
 #define DST_HULL_REL_TOL 1e-10
 
+/* Hull: cube-map resolution of the support start table (6 * res^2 cells); at 8 the
+ * hill-climb from the table starts one or two steps from the answer on ~100-vertex hulls. */
+#define DST_HULL_DIR_RES 8
+
 /* Hull: when rounding on nearly coplanar faces breaks convexity at the requested tolerance,
  * the hull is rebuilt with 100 times larger tolerances up to this one (relative to the
  * bounding-box diagonal); beyond it the build fails. */

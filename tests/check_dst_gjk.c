@@ -391,6 +391,7 @@ START_TEST(test_hull_hull_vs_brute_force)
             check_witness(&r);
             /* brute-force supports (no adjacency) give the same distance */
             a.adj = b.adj = NULL;
+            a.dir_table = b.dir_table = NULL;
             a.adj_start = b.adj_start = NULL;
             rs = run_gjk(&a, &b, NULL);
             ck_assert_double_eq_tol(rs.distance, ref, DIST_TOL);
