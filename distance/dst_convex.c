@@ -283,20 +283,19 @@ DstStatus dst_convex_validate_pair(const DstConvex *a, const DstConvex *b, char 
  * the two other components over it pick the cell. Zero directions land in cell 0. */
 int cvx_dir_cell(const double d[3], int res)
 {
-    int m = 0, f, i, j;
-    double am, u, w;
-    if (fabs(d[1]) > fabs(d[m])) m = 1;
-    if (fabs(d[2]) > fabs(d[m])) m = 2;
-    am = fabs(d[m]);
+    static const int next1[3] = {1, 2, 0}, next2[3] = {2, 0, 1};
+    double ax = fabs(d[0]), ay = fabs(d[1]), az = fabs(d[2]), am, sc;
+    int m, i, j;
+    m = ax > ay ? (ax > az ? 0 : 2) : (ay > az ? 1 : 2);
+    am = m == 0 ? ax : (m == 1 ? ay : az);
     if (!(am > 0.0)) return 0;
-    f = 2 * m + (d[m] < 0.0);
-    u = d[(m + 1) % 3] / am;
-    w = d[(m + 2) % 3] / am;
-    i = (int)((u + 1.0) * 0.5 * res);
-    j = (int)((w + 1.0) * 0.5 * res);
-    i = i < 0 ? 0 : (i >= res ? res - 1 : i);
-    j = j < 0 ? 0 : (j >= res ? res - 1 : j);
-    return (f * res + i) * res + j;
+    /* (d_k + |d_m|) / (2 |d_m|) in [0, 1] for the two other components */
+    sc = 0.5 * res / am;
+    i = (int)((d[next1[m]] + am) * sc);
+    j = (int)((d[next2[m]] + am) * sc);
+    i -= i >= res;
+    j -= j >= res;
+    return ((2 * m + (d[m] < 0.0)) * res + i) * res + j;
 }
 
 /* Support of a vertex set: steepest ascent on the hull graph from the hint (a local maximum
@@ -309,9 +308,11 @@ static int cvx_points_support(const DstConvex *c, const double d[3], int hint, d
     if (c->adj_start != NULL) {
         /* hill-climb from the better of the hint and the start table's vertex (or vertex 0):
          * at most nverts strict improvements */
+        int use_table = hint < 0 || (hint & DST_HINT_USE_TABLE);
+        hint = hint < 0 ? -1 : hint & ~DST_HINT_USE_TABLE;
         best = hint >= 0 && hint < c->nverts ? hint : 0;
         best_dot = dcv_dot(v + 3 * best, d);
-        if (c->dir_table != NULL) {
+        if (c->dir_table != NULL && use_table) {
             int t = c->dir_table[cvx_dir_cell(d, c->dir_res)];
             double dt = dcv_dot(v + 3 * t, d);
             if (dt > best_dot || hint < 0) {
@@ -405,7 +406,8 @@ static int cvx_local_support(const DstConvex *c, const double d[3], int hint, do
         for (int i = 0; i < 3; ++i) out[i] = c->radii[i] * e[i] / len;
         return -1;
     }
-    case DST_CONVEX_CUSTOM: return c->support(c->user, d, hint, out);
+    case DST_CONVEX_CUSTOM:
+        return c->support(c->user, d, hint < 0 ? -1 : hint & ~DST_HINT_USE_TABLE, out);
     }
     out[0] = out[1] = out[2] = 0.0;
     return -1;

@@ -116,8 +116,12 @@ static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
-    out->id_a = dst_convex_core_support(A, d, hint_a, out->a);
-    out->id_b = dst_convex_core_support(B, nd, hint_b, out->b);
+    /* EPA's hints (a vertex of the expanded face) can be far from the answer: also
+     * consult the start tables */
+    out->id_a =
+        dst_convex_core_support(A, d, hint_a < 0 ? -1 : hint_a | DST_HINT_USE_TABLE, out->a);
+    out->id_b =
+        dst_convex_core_support(B, nd, hint_b < 0 ? -1 : hint_b | DST_HINT_USE_TABLE, out->b);
     dcv_sub(out->w, out->a, out->b);
     for (int i = 0; i < 3; ++i) {
         if (!(fabs(out->a[i]) <= DST_CONVEX_MAX_COORD) ||

@@ -265,12 +265,12 @@ DstGjkOptions dst_gjk_options_default(void)
 /* Support of the Minkowski difference of the cores, A - B, in direction d (eq. (2.2)):
  * a = s_A(d), b = s_B(-d), w = a - b. Returns 0 when a support point is not finite. */
 static int gjk_support(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
-                       int hint_b, DstSimplexVertex *out)
+                       int hint_b, int flags, DstSimplexVertex *out)
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
-    out->id_a = dst_convex_core_support(A, d, hint_a, out->a);
-    out->id_b = dst_convex_core_support(B, nd, hint_b, out->b);
+    out->id_a = dst_convex_core_support(A, d, hint_a < 0 ? -1 : hint_a | flags, out->a);
+    out->id_b = dst_convex_core_support(B, nd, hint_b < 0 ? -1 : hint_b | flags, out->b);
     dcv_sub(out->w, out->a, out->b);
     for (int i = 0; i < 3; ++i) {
         /* !(x <= max) is also true for NaN */
@@ -351,6 +351,9 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
     double lam[4] = {1.0, 0.0, 0.0, 0.0};
     double v[3], vv, lower = 0.0, scale = 0.0, scale2 = 0.0, ma, mb;
     int n = 0, hint_a = -1, hint_b = -1, iter = 0, overlap = 0, limit = 0;
+    /* a cold query consults the supports' start tables at every step (its directions jump);
+     * a warm-started one trusts the previous vertices */
+    int table = DST_HINT_USE_TABLE;
     GjkSub r;
     DstStatus st;
 
@@ -397,6 +400,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             gjk_compact(s, &n, &r, lam);
             hint_a = s[0].id_a;
             hint_b = s[0].id_b;
+            table = 0;
         } else {
             n = 0;
         }
@@ -419,7 +423,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             d[0] = 1.0;
             d[1] = d[2] = 0.0;
         }
-        if (!gjk_support(a, b, d, hint_a, hint_b, &s[0])) {
+        if (!gjk_support(a, b, d, hint_a, hint_b, table, &s[0])) {
             out->status =
                 gjk_error(err, err_size, DST_FAILED,
                           "gjk: a support point is not finite or beyond %g m (check the vertices)",
@@ -456,7 +460,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         {
             double d[3];
             dcv_scale(d, v, -1.0);
-            if (!gjk_support(a, b, d, hint_a, hint_b, &w)) {
+            if (!gjk_support(a, b, d, hint_a, hint_b, table, &w)) {
                 out->status = gjk_error(
                     err, err_size, DST_FAILED,
                     "gjk: a support point is not finite or beyond %g m (check the vertices)",
