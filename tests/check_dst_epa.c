@@ -642,6 +642,46 @@ START_TEST(test_noisy_cubes_vs_sat)
 }
 END_TEST
 
+/* a box given only through a user support callback (no feature ids) */
+static int user_box_support(const void *user, const double dir[3], int hint, double out[3])
+{
+    const double *h = user;
+    (void)hint;
+    for (int i = 0; i < 3; ++i) out[i] = dir[i] >= 0.0 ? h[i] : -h[i];
+    return -1;
+}
+
+START_TEST(test_custom_support_matches_builtin)
+{
+    /* signed distances through user callbacks equal the built-in boxes', with and without
+     * the warm-start cache (ids unknown: the cache falls back to the direction) */
+    TRng rng = trng_make(60);
+    DstGjkCache cache;
+    double h1[3] = {0.3, 0.2, 0.4}, h2[3] = {0.25, 0.35, 0.15};
+    dst_gjk_cache_reset(&cache);
+    for (int k = 0; k <= 300; ++k) {
+        double R1[9], R2[9], t2[3] = {1.2 - 0.006 * k, 0.05, -0.1}, ax[3] = {0, 0.6, 0.8};
+        DstConvex a = dst_convex_box(h1[0], h1[1], h1[2]), b = dst_convex_box(h2[0], h2[1], h2[2]);
+        DstConvex ca = dst_convex_custom(user_box_support, h1),
+                  cb = dst_convex_custom(user_box_support, h2);
+        DstConvexDistance r, rc;
+        tv_axis_angle(R1, ax, 0.01 * k);
+        trng_rotation(&rng, R2);
+        if (k % 2 == 0) memcpy(R2, R1, sizeof R1);
+        dst_convex_set_pose(&a, R1, NULL);
+        dst_convex_set_pose(&ca, R1, NULL);
+        dst_convex_set_pose(&b, R2, t2);
+        dst_convex_set_pose(&cb, R2, t2);
+        r = signed_distance(&a, &b);
+        ck_assert_int_ne(dst_convex_distance(&ca, &cb, NULL, NULL, &cache, &rc, NULL, 0),
+                         DST_FAILED);
+        ck_assert_msg(fabs(r.distance - rc.distance) <= DEPTH_TOL, "step %d: %.17g vs %.17g", k,
+                      r.distance, rc.distance);
+        check_result(&rc, DEPTH_TOL);
+    }
+}
+END_TEST
+
 Suite *dst_epa_suite(void)
 {
     Suite *s = suite_create("dst_epa");
@@ -664,6 +704,7 @@ Suite *dst_epa_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("all_kinds");
     tcase_add_test(tc, test_all_kinds_vs_support_sampling);
+    tcase_add_test(tc, test_custom_support_matches_builtin);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");
