@@ -10,6 +10,7 @@
  *   epa_depth_us               overlapping pairs with shallow-to-moderate penetration (depth
  *                              up to ~30% of the size): full signed distance (GJK + EPA)
  *   epa_depth_deep_us          deep penetration (centres 0.25 apart, sizes ~0.4)
+ *   hull_build_ms_*            dst_hull_build on random clouds (inside a ball / on a sphere)
  * plus mean iteration counts. Run by `make bench` (-O3 -march=native). */
 #include <math.h>
 #include <stdio.h>
@@ -162,6 +163,32 @@ static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n
     return (now_s() - t0) / n;
 }
 
+/* median time of dst_hull_build on n points in the unit ball (sphere = 0) or on the sphere */
+static double bench_hull(BRng *r, int n, int sphere, int *nverts)
+{
+    double *p = malloc(sizeof(double) * 3 * (size_t)n), t[5];
+    DstHull h;
+    if (p == NULL) exit(1);
+    for (int i = 0; i < n; ++i) {
+        double u[3];
+        unit(r, u);
+        if (!sphere) {
+            double s = cbrt(brng(r));
+            for (int k = 0; k < 3; ++k) u[k] *= s;
+        }
+        for (int k = 0; k < 3; ++k) p[3 * i + k] = u[k];
+    }
+    for (int rep = 0; rep < 5; ++rep) {
+        double t0 = now_s();
+        if (dst_hull_build(p, n, 0.0, &h, NULL, 0) != DST_OK) exit(1);
+        t[rep] = now_s() - t0;
+        *nverts = h.nverts;
+        dst_hull_destroy(&h);
+    }
+    free(p);
+    return median(t, 5);
+}
+
 int main(void)
 {
     static Pose sep[NQ], coh[NQ], ovl[NQ], deep[NQ];
@@ -243,6 +270,19 @@ int main(void)
         printf("epa_depth_deep_us: %.3f\n", 1e6 * median(t_deep, REPEATS));
         printf("epa_deep_iterations_mean: %.2f\n", it_deep);
         printf("bench_checksum: %.6g\n", sink);
+    }
+    {
+        static const int sizes[3] = {1000, 10000, 100000};
+        int nv;
+        for (int k = 0; k < 3; ++k) {
+            double t = bench_hull(&rng, sizes[k], 0, &nv);
+            printf("hull_build_ms_ball_%d: %.3f\n", sizes[k], 1e3 * t);
+            printf("hull_vertices_ball_%d: %d\n", sizes[k], nv);
+        }
+        for (int k = 0; k < 2; ++k) {
+            double t = bench_hull(&rng, sizes[k], 1, &nv);
+            printf("hull_build_ms_sphere_%d: %.3f\n", sizes[k], 1e3 * t);
+        }
     }
     dst_hull_destroy(&ha);
     dst_hull_destroy(&hb);
