@@ -417,7 +417,7 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
     w.eps = tol_rel * diag;
 
     /* initial simplex: farthest pair of extremes, farthest from their line, from their plane */
-    best = -1.0;
+    best = 0.0;
     for (int a = 0; a < 6; ++a) {
         for (int b = a + 1; b < 6; ++b) {
             double d = dcv_dist2(pts + 3 * ext[a], pts + 3 * ext[b]);
