@@ -127,3 +127,15 @@ $(BUILD)/hrp2_meshgen: $(BUILD)/tools/meshgen/hrp2_meshgen.o $(BUILD)/libdistanc
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(BUILD)/tools/meshgen/hrp2_meshgen.d
+# Optional peer comparison (GJK/EPA vs Debian libccd-dev), never part of make / make test:
+# `make bench-ccd` builds tools/bench/ccd/compare_ccd.c against an -O3 copy of libdistance.a
+# in build/bench/ and runs it; it needs `apt-get install -y libccd-dev`.
+.PHONY: bench-ccd
+bench-ccd:
+	@pkg-config --exists ccd || { echo "bench-ccd: libccd-dev is not installed (apt-get install -y libccd-dev)"; exit 1; }
+	@$(MAKE) --no-print-directory BUILD=build/bench OPT="-O3 -march=native -DNDEBUG" build/bench/libdistance.a
+	@mkdir -p build/bench/tools/bench/ccd
+	$(CC) -std=c11 -O3 -march=native -DNDEBUG -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Idistance \
+	    $$(pkg-config --cflags ccd) -o build/bench/compare_ccd tools/bench/ccd/compare_ccd.c \
+	    build/bench/libdistance.a $$(pkg-config --libs ccd) -lm
+	@./build/bench/compare_ccd

@@ -64,10 +64,18 @@ static inline double dcv_dist2(const double a[3], const double b[3])
     return dcv_dot(d, d);
 }
 
+/* Flag or-ed into a hint: also consult the start table when the hint may be far from the
+ * answer (EPA); without it the table is used only when there is no hint (GJK). */
+#define DST_HINT_USE_TABLE (1 << 30)
+
 /* Support of the CORE of a shape (no margin) in world direction d (world point written
- * to out); hint is the feature id of a previous support of the same shape or -1.
+ * to out); hint is the feature id of a previous support of the same shape or -1, possibly
+ * with DST_HINT_USE_TABLE.
  * Returns the feature id (vertex index, box corner bits, capsule end) or -1. */
 int dst_convex_core_support(const DstConvex *shape, const double d[3], int hint, double out[3]);
+
+/* Cube-map cell index of direction d at resolution res (DstConvex.dir_table). */
+int cvx_dir_cell(const double d[3], int res);
 
 /* World position of the core feature `id` as returned by dst_convex_core_support; returns
  * 0 and leaves out untouched when the kind has no addressable features or id is invalid. */

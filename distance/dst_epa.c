@@ -8,6 +8,7 @@
 
 #include "dst_convex_internal.h"
 
+/* printf-style message into err[err_size] when given; returns status. */
 static DstStatus epa_error(char *err, size_t err_size, DstStatus status, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
@@ -19,6 +20,7 @@ static DstStatus epa_error(char *err, size_t err_size, DstStatus status, const c
     return status;
 }
 
+/* Default EPA options from dst_tolerance.h. */
 DstEpaOptions dst_epa_options_default(void)
 {
     DstEpaOptions o;
@@ -29,11 +31,22 @@ DstEpaOptions dst_epa_options_default(void)
 }
 
 typedef struct EpaFace {
-    int v[3];               /* counter-clockwise seen from outside */
-    double n[3];            /* outward unit normal */
-    double dist;            /* n . w_v0: signed distance of the plane from the origin */
+    int v[3];    /* counter-clockwise seen from outside */
+    int nb[3];   /* face across edge (v[k], v[k+1]) */
+    double n[3]; /* outward unit normal */
+    double dist; /* n . w_v0: signed distance of the plane from the origin */
     int alive;
+    int gen;  /* generation of the slot: heap entries of a reused slot are stale */
+    int mark; /* visited in the current visibility search */
 } EpaFace;
+
+/* A heap entry: face slot, its generation and distance (lazy deletion). */
+typedef struct EpaHeapItem {
+    double dist;
+    int face, gen;
+} EpaHeapItem;
+
+#define EPA_HEAP_CAP (4 * DST_EPA_MAX_FACES)
 
 /* Fixed workspace: a few tens of kilobytes on the stack, no allocation. */
 typedef struct EpaWork {
@@ -41,20 +54,89 @@ typedef struct EpaWork {
     int nv;
     EpaFace face[DST_EPA_MAX_FACES];
     int nf;
+    int free_slot[DST_EPA_MAX_FACES]; /* retired face slots available for reuse */
+    int nfree;
+    EpaHeapItem heap[EPA_HEAP_CAP]; /* min-heap on dist */
+    int nheap;
 } EpaWork;
 
+/* Binary min-heap of face distances (eq. (20): nearest face first). */
+static void heap_push(EpaWork *wk, int f)
+{
+    int i = wk->nheap++;
+    EpaHeapItem it = {wk->face[f].dist, f, wk->face[f].gen};
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (wk->heap[parent].dist <= it.dist) break;
+        wk->heap[i] = wk->heap[parent];
+        i = parent;
+    }
+    wk->heap[i] = it;
+}
+
+/* removes the top entry */
+static void heap_pop(EpaWork *wk)
+{
+    EpaHeapItem last = wk->heap[--wk->nheap];
+    int i = 0, n = wk->nheap;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && wk->heap[c + 1].dist < wk->heap[c].dist) ++c;
+        if (last.dist <= wk->heap[c].dist) break;
+        wk->heap[i] = wk->heap[c];
+        i = c;
+    }
+    if (n > 0) wk->heap[i] = last;
+}
+
+/* rebuilds the heap from the live faces (when lazy deletions filled it) */
+static void heap_rebuild(EpaWork *wk)
+{
+    wk->nheap = 0;
+    for (int f = 0; f < wk->nf; ++f) {
+        if (wk->face[f].alive) heap_push(wk, f);
+    }
+}
+
+/* live face nearest the origin (pops stale entries), -1 if none */
+static int heap_top(EpaWork *wk)
+{
+    while (wk->nheap > 0) {
+        const EpaHeapItem *t = &wk->heap[0];
+        if (wk->face[t->face].alive && wk->face[t->face].gen == t->gen) return t->face;
+        heap_pop(wk);
+    }
+    return -1;
+}
+
 /* Support of A - B in direction d (a = s_A(d), b = s_B(-d)); 0 if not finite. */
-static int epa_support(const DstConvex *A, const DstConvex *B, const double d[3],
-                       DstSimplexVertex *out)
+static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
+                            int hint_b, DstSimplexVertex *out)
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
-    out->id_a = dst_convex_core_support(A, d, -1, out->a);
-    out->id_b = dst_convex_core_support(B, nd, -1, out->b);
+    /* EPA's hints (a vertex of the expanded face) can be far from the answer: also
+     * consult the start tables */
+    out->id_a =
+        dst_convex_core_support(A, d, hint_a < 0 ? -1 : hint_a | DST_HINT_USE_TABLE, out->a);
+    out->id_b =
+        dst_convex_core_support(B, nd, hint_b < 0 ? -1 : hint_b | DST_HINT_USE_TABLE, out->b);
     dcv_sub(out->w, out->a, out->b);
-    return isfinite(out->w[0] + out->w[1] + out->w[2]) &&
-           isfinite(out->a[0] + out->a[1] + out->a[2]) &&
-           isfinite(out->b[0] + out->b[1] + out->b[2]);
+    for (int i = 0; i < 3; ++i) {
+        if (!(fabs(out->a[i]) <= DST_CONVEX_MAX_COORD) ||
+            !(fabs(out->b[i]) <= DST_CONVEX_MAX_COORD)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Support without hints (used while growing the start tetrahedron, eq. (18)). */
+static int epa_support(const DstConvex *A, const DstConvex *B, const double d[3],
+                       DstSimplexVertex *out)
+{
+    return epa_support_hint(A, B, d, -1, -1, out);
 }
 
 /* Plane of face (i, j, k): unit normal and offset; 0 when the face is degenerate. */
@@ -137,10 +219,11 @@ static void epa_barycentric(const EpaWork *wk, const EpaFace *F, const double p[
     }
 }
 
+/* Options sanity: positive cap, finite non-negative tolerances. */
 static int epa_options_ok(const DstEpaOptions *o)
 {
-    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 &&
-           isfinite(o->abs_tol) && o->abs_tol >= 0.0;
+    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 && isfinite(o->abs_tol) &&
+           o->abs_tol >= 0.0;
 }
 
 /* EPA: expand a polytope inside A - B from the GJK simplex towards the boundary point
@@ -187,22 +270,24 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
 
     /* ---- grow the simplex to a tetrahedron that contains the origin (eq. (18)) */
     {
-        static const double axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
-                                          {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        static const double axes[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                          {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
         DstSimplexVertex w;
         double e[3], d1[3], d2[3], nrm[3], vol;
-        /* the scale of a point-like difference comes from a few supports */
-        for (int q = 0; q < 6; ++q) {
+        /* the scale of a point-like difference comes from a few supports (a tetrahedron
+         * from GJK already carries it) */
+        for (int q = 0; q < 6 && wk.nv < 4; ++q) {
             if (!epa_support(a, b, axes[q], &w)) {
-                out->status = epa_error(err, err_size, DST_FAILED,
-                                        "epa: a support point is not finite");
+                out->status =
+                    epa_error(err, err_size, DST_FAILED, "epa: a support point is not finite");
                 return out->status;
             }
             scale = fmax(scale, dcv_norm(w.w));
         }
         touch = DST_CONVEX_TOUCH_REL * scale;
         plane_eps = DST_EPA_PLANE_REL * scale;
-        min_area2 = (DST_GJK_DEGENERATE_REL * scale * scale) * (DST_GJK_DEGENERATE_REL * scale * scale);
+        min_area2 =
+            (DST_GJK_DEGENERATE_REL * scale * scale) * (DST_GJK_DEGENERATE_REL * scale * scale);
         if (wk.nv == 4) {
             /* drop a flat tetrahedron to its largest face */
             double t[3];
@@ -308,8 +393,8 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             dcv_cross(nrm, e, d1);
             len = dcv_norm(nrm);
             if (!(len > DST_MIN_DENOM)) {
-                out->status = epa_error(err, err_size, DST_FAILED,
-                                        "epa: degenerate starting triangle");
+                out->status =
+                    epa_error(err, err_size, DST_FAILED, "epa: degenerate starting triangle");
                 return out->status;
             }
             dcv_scale(nrm, nrm, 1.0 / len);
@@ -339,8 +424,8 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             F->v[1] = tf[f][1];
             F->v[2] = tf[f][2];
             if (!epa_plane(&wk, F->v[0], F->v[1], F->v[2], min_area2, F->n, &F->dist)) {
-                out->status = epa_error(err, err_size, DST_FAILED,
-                                        "epa: degenerate starting tetrahedron");
+                out->status =
+                    epa_error(err, err_size, DST_FAILED, "epa: degenerate starting tetrahedron");
                 return out->status;
             }
             if (dcv_dot(F->n, c) > F->dist) {
@@ -351,25 +436,42 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
                 F->dist = -F->dist;
             }
             F->alive = 1;
+            F->gen = 0;
+            F->mark = 0;
+        }
+        /* neighbours by matching reversed edges */
+        for (int f = 0; f < 4; ++f) {
+            for (int k = 0; k < 3; ++k) {
+                int i = wk.face[f].v[k], j = wk.face[f].v[(k + 1) % 3];
+                wk.face[f].nb[k] = -1;
+                for (int g = 0; g < 4; ++g) {
+                    for (int l = 0; l < 3; ++l) {
+                        if (wk.face[g].v[l] == j && wk.face[g].v[(l + 1) % 3] == i) {
+                            wk.face[f].nb[k] = g;
+                        }
+                    }
+                }
+            }
         }
         wk.nf = 4;
+        wk.nfree = 0;
+        wk.nheap = 0;
+        for (int f = 0; f < 4; ++f) heap_push(&wk, f);
     }
 
-    /* ---- expansion (eq. (20)-(22)) */
+    /* ---- expansion (eq. (20)-(22)): nearest face from the heap, visible region by a
+     * search over face neighbours, horizon as one loop, cone of new faces */
     for (;;) {
         DstSimplexVertex w;
         double h, gap_tol;
-        int vis[DST_EPA_MAX_FACES], nvis = 0;
-        int hz[DST_EPA_MAX_FACES * 3][2], nh = 0;
-        int nxt[DST_EPA_MAX_VERTS], indeg[DST_EPA_MAX_VERTS];
-        int newf[DST_EPA_MAX_FACES];
-        double newn[DST_EPA_MAX_FACES][3], newd[DST_EPA_MAX_FACES];
+        int vis[DST_EPA_MAX_FACES], nvis = 0, stack[DST_EPA_MAX_FACES], top = 0;
+        int hz[DST_EPA_MAX_FACES + 2][3], nh = 0;
+        int start_of[DST_EPA_MAX_VERTS], end_of[DST_EPA_MAX_VERTS];
+        double newn[DST_EPA_MAX_FACES + 2][3], newd[DST_EPA_MAX_FACES + 2];
+        int newf[DST_EPA_MAX_FACES + 2];
         int ok = 1;
 
-        best = -1;
-        for (int f = 0; f < wk.nf; ++f) {
-            if (wk.face[f].alive && (best < 0 || wk.face[f].dist < wk.face[best].dist)) best = f;
-        }
+        best = heap_top(&wk);
         if (best < 0) {
             out->status = epa_error(err, err_size, DST_FAILED, "epa: polytope lost all faces");
             return out->status;
@@ -379,9 +481,10 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
             break;
         }
         ++iter;
-        if (!epa_support(a, b, wk.face[best].n, &w)) {
-            out->status = epa_error(err, err_size, DST_FAILED,
-                                    "epa: a support point is not finite");
+        if (!epa_support_hint(a, b, wk.face[best].n, wk.vert[wk.face[best].v[0]].id_a,
+                              wk.vert[wk.face[best].v[0]].id_b, &w)) {
+            out->status =
+                epa_error(err, err_size, DST_FAILED, "epa: a support point is not finite");
             return out->status;
         }
         h = dcv_dot(wk.face[best].n, w.w);
@@ -396,88 +499,97 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         }
         if (!ok) break;
 
-        /* faces that see w, and the horizon: their edges whose twin is not visible */
-        /* faces within plane_eps of w are not visible, so that rounding on coplanar faces
-         * (boxes, symmetric differences) cannot pinch the visible region; the face being
-         * expanded always is */
-        for (int f = 0; f < wk.nf; ++f) {
-            EpaFace *F = &wk.face[f];
-            if (F->alive && (f == best || dcv_dot(F->n, w.w) - F->dist > plane_eps)) {
-                vis[nvis++] = f;
+        /* visible region: from the expanded face across neighbours that see w by more than
+         * plane_eps, so that rounding on coplanar faces cannot pinch it */
+        stack[top++] = best;
+        wk.face[best].mark = 1;
+        while (top > 0) {
+            int f = stack[--top];
+            vis[nvis++] = f;
+            for (int k = 0; k < 3; ++k) {
+                int g = wk.face[f].nb[k];
+                if (g >= 0 && !wk.face[g].mark &&
+                    dcv_dot(wk.face[g].n, w.w) - wk.face[g].dist > plane_eps) {
+                    wk.face[g].mark = 1;
+                    stack[top++] = g;
+                }
             }
         }
-        for (int q = 0; q < wk.nv; ++q) {
-            nxt[q] = -1;
-            indeg[q] = 0;
-        }
+        /* horizon: edges of visible faces whose neighbour is not visible */
         for (int p = 0; p < nvis && ok; ++p) {
             const EpaFace *F = &wk.face[vis[p]];
             for (int k = 0; k < 3; ++k) {
-                int i = F->v[k], j = F->v[(k + 1) % 3], twin = 0;
-                for (int r = 0; r < nvis && !twin; ++r) {
-                    const EpaFace *G = &wk.face[vis[r]];
-                    for (int l = 0; l < 3; ++l) {
-                        if (G->v[l] == j && G->v[(l + 1) % 3] == i) twin = 1;
+                int g = F->nb[k];
+                if (g < 0) {
+                    ok = 0;
+                } else if (!wk.face[g].mark) {
+                    if (nh >= DST_EPA_MAX_FACES + 2) {
+                        ok = 0;
+                        break;
                     }
-                }
-                if (!twin) {
-                    if (nxt[i] != -1) ok = 0; /* two horizon edges leave i: not a loop */
-                    nxt[i] = j;
-                    ++indeg[j];
-                    hz[nh][0] = i;
-                    hz[nh][1] = j;
+                    hz[nh][0] = F->v[k];
+                    hz[nh][1] = F->v[(k + 1) % 3];
+                    hz[nh][2] = g;
                     ++nh;
                 }
             }
         }
+        for (int p = 0; p < nvis; ++p) wk.face[vis[p]].mark = 0;
         /* the horizon must be one simple loop */
-        if (ok && nh >= 3) {
-            int steps = 0, cur = hz[0][0];
-            for (int q = 0; q < nh; ++q) {
-                if (indeg[hz[q][1]] != 1) ok = 0;
-            }
-            while (ok && steps <= nh) {
-                cur = nxt[cur];
-                ++steps;
-                if (cur < 0) {
-                    ok = 0;
-                    break;
-                }
-                if (cur == hz[0][0]) break;
-            }
-            if (steps != nh) ok = 0;
-        } else {
-            ok = 0;
+        for (int q = 0; q < wk.nv; ++q) start_of[q] = end_of[q] = -1;
+        if (nh < 3) ok = 0;
+        for (int q = 0; q < nh && ok; ++q) {
+            if (start_of[hz[q][0]] != -1 || end_of[hz[q][1]] != -1) ok = 0;
+            start_of[hz[q][0]] = q;
+            end_of[hz[q][1]] = q;
         }
-        if (ok && wk.nf - nvis + nh > DST_EPA_MAX_FACES) ok = 0;
-        /* new faces (i, j, w) must be proper triangles facing away from the origin side */
+        if (ok) {
+            int cur = 0, steps = 0;
+            do {
+                cur = start_of[hz[cur][1]];
+                ++steps;
+            } while (cur > 0 && steps <= nh);
+            if (cur != 0 || steps != nh) ok = 0;
+        }
+        /* new faces (i, j, w) must be proper triangles */
         wk.vert[wk.nv] = w;
         for (int q = 0; q < nh && ok; ++q) {
             if (!epa_plane(&wk, hz[q][0], hz[q][1], wk.nv, min_area2, newn[q], &newd[q])) ok = 0;
         }
+        /* capacity: the visible slots, the free slots and the unused tail */
+        if (ok && (wk.nf + nh - nvis - wk.nfree > DST_EPA_MAX_FACES)) ok = 0;
         if (!ok) {
             /* rounding broke the topology: stop with the bounds reached so far */
             limit = 1;
             break;
         }
-        /* commit: kill the visible faces, reuse their slots */
-        for (int p = 0; p < nvis; ++p) wk.face[vis[p]].alive = 0;
-        {
-            int slot = 0;
-            for (int q = 0; q < nh; ++q) {
-                while (slot < wk.nf && wk.face[slot].alive) ++slot;
-                newf[q] = slot < wk.nf ? slot : wk.nf++;
-                if (slot < wk.nf) ++slot;
-                {
-                    EpaFace *F = &wk.face[newf[q]];
-                    F->v[0] = hz[q][0];
-                    F->v[1] = hz[q][1];
-                    F->v[2] = wk.nv;
-                    dcv_copy(F->n, newn[q]);
-                    F->dist = newd[q];
-                    F->alive = 1;
-                }
+        /* commit: retire the visible faces (their slots are reused) */
+        for (int p = 0; p < nvis; ++p) {
+            wk.face[vis[p]].alive = 0;
+            ++wk.face[vis[p]].gen;
+            wk.free_slot[wk.nfree++] = vis[p];
+        }
+        for (int q = 0; q < nh; ++q) newf[q] = wk.nfree > 0 ? wk.free_slot[--wk.nfree] : wk.nf++;
+        for (int q = 0; q < nh; ++q) {
+            EpaFace *F = &wk.face[newf[q]];
+            int i = hz[q][0], j = hz[q][1], g = hz[q][2];
+            F->v[0] = i;
+            F->v[1] = j;
+            F->v[2] = wk.nv;
+            F->nb[0] = g;
+            F->nb[1] = newf[start_of[j]];
+            F->nb[2] = newf[end_of[i]];
+            dcv_copy(F->n, newn[q]);
+            F->dist = newd[q];
+            F->alive = 1;
+            F->mark = 0;
+            /* the outside neighbour now borders the new face across (j, i) */
+            for (int k = 0; k < 3; ++k) {
+                if (wk.face[g].v[k] == j && wk.face[g].v[(k + 1) % 3] == i)
+                    wk.face[g].nb[k] = newf[q];
             }
+            if (wk.nheap >= EPA_HEAP_CAP) heap_rebuild(&wk);
+            heap_push(&wk, newf[q]);
         }
         ++wk.nv;
     }
@@ -536,8 +648,7 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
         out->faces = 0;
         for (int f = 0; f < wk.nf; ++f) out->faces += wk.face[f].alive;
     }
-    if (limit && out->depth_upper - out->depth_lower >
-                     o.rel_tol * out->depth + o.abs_tol * scale) {
+    if (limit && out->depth_upper - out->depth_lower > o.rel_tol * out->depth + o.abs_tol * scale) {
         out->status = DST_ITER_LIMIT;
     } else {
         out->status = out->depth <= touch ? DST_TOUCHING : DST_PENETRATING;

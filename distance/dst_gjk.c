@@ -9,6 +9,7 @@
 
 #include "dst_convex_internal.h"
 
+/* printf-style message into err[err_size] when given; returns status. */
 static DstStatus gjk_error(char *err, size_t err_size, DstStatus status, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
@@ -32,6 +33,7 @@ typedef struct GjkSub {
     int inside;
 } GjkSub;
 
+/* A single vertex is its own closest point. */
 static void sub_vertex(const DstSimplexVertex *s, int i, GjkSub *r)
 {
     r->n = 1;
@@ -74,6 +76,7 @@ static void sub_segment(const DstSimplexVertex *s, int i, int j, GjkSub *r)
     r->inside = 0;
 }
 
+/* keeps the candidate nearer the origin (eq. (11), (13): min over facets) */
 static void sub_keep_best(GjkSub *best, const GjkSub *cand)
 {
     if (best->n == 0 || cand->d2 < best->d2) *best = *cand;
@@ -215,6 +218,7 @@ static void sub_tetra(const DstSimplexVertex *s, GjkSub *r)
     }
 }
 
+/* Closest point of a 1..4-vertex simplex, eq. (9)-(13). */
 static void gjk_solve(const DstSimplexVertex *s, int n, GjkSub *r)
 {
     switch (n) {
@@ -225,6 +229,7 @@ static void gjk_solve(const DstSimplexVertex *s, int n, GjkSub *r)
     }
 }
 
+/* Test entry to the sub-simplex solver, eq. (9)-(13). */
 int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4], double v[3])
 {
     GjkSub r;
@@ -241,11 +246,13 @@ int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4
 
 /* ------------------------------------------------------------------ GJK loop */
 
+/* Empties a warm-start cache (count 0, no direction). */
 void dst_gjk_cache_reset(DstGjkCache *cache)
 {
     if (cache != NULL) memset(cache, 0, sizeof *cache);
 }
 
+/* Default GJK options from dst_tolerance.h. */
 DstGjkOptions dst_gjk_options_default(void)
 {
     DstGjkOptions o;
@@ -258,23 +265,29 @@ DstGjkOptions dst_gjk_options_default(void)
 /* Support of the Minkowski difference of the cores, A - B, in direction d (eq. (2.2)):
  * a = s_A(d), b = s_B(-d), w = a - b. Returns 0 when a support point is not finite. */
 static int gjk_support(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
-                       int hint_b, DstSimplexVertex *out)
+                       int hint_b, int flags, DstSimplexVertex *out)
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
-    out->id_a = dst_convex_core_support(A, d, hint_a, out->a);
-    out->id_b = dst_convex_core_support(B, nd, hint_b, out->b);
+    out->id_a = dst_convex_core_support(A, d, hint_a < 0 ? -1 : hint_a | flags, out->a);
+    out->id_b = dst_convex_core_support(B, nd, hint_b < 0 ? -1 : hint_b | flags, out->b);
     dcv_sub(out->w, out->a, out->b);
-    return isfinite(out->w[0]) && isfinite(out->w[1]) && isfinite(out->w[2]) &&
-           isfinite(out->a[0] + out->a[1] + out->a[2]) &&
-           isfinite(out->b[0] + out->b[1] + out->b[2]);
+    for (int i = 0; i < 3; ++i) {
+        /* !(x <= max) is also true for NaN */
+        if (!(fabs(out->a[i]) <= DST_CONVEX_MAX_COORD) ||
+            !(fabs(out->b[i]) <= DST_CONVEX_MAX_COORD)) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
-/* size of the problem seen through a support vertex: |w| and the reach of both support
- * points from their shapes' origins (so that touching shapes still have a scale) */
+/* size of the problem seen through a support vertex, squared: |w| and the reach of both
+ * support points from their shapes' origins (so that touching shapes still have a scale) */
 static double gjk_scale(const DstConvex *A, const DstConvex *B, const DstSimplexVertex *v)
 {
-    return fmax(dcv_norm(v->w), sqrt(dcv_dist2(v->a, A->pos)) + sqrt(dcv_dist2(v->b, B->pos)));
+    /* squared; (x + y)^2 <= 2 (x^2 + y^2) bounds the summed reach without square roots */
+    return fmax(dcv_dot(v->w, v->w), 2.0 * (dcv_dist2(v->a, A->pos) + dcv_dist2(v->b, B->pos)));
 }
 
 /* keeps the vertices of the solved sub-simplex, in place, with their weights */
@@ -319,10 +332,11 @@ static void gjk_normal(const DstSimplexVertex *s, int n, const double v[3], doub
     }
 }
 
+/* Options sanity: positive cap, finite non-negative tolerances. */
 static int gjk_options_ok(const DstGjkOptions *o)
 {
-    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 &&
-           isfinite(o->abs_tol) && o->abs_tol >= 0.0;
+    return o->max_iter > 0 && isfinite(o->rel_tol) && o->rel_tol >= 0.0 && isfinite(o->abs_tol) &&
+           o->abs_tol >= 0.0;
 }
 
 /* GJK distance of the cores and the whole-shape distance: seed 002 ("Iteration"), with the
@@ -331,10 +345,15 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
                            DstGjkCache *cache, DstGjkResult *out, char *err, size_t err_size)
 {
     DstGjkOptions o = opt != NULL ? *opt : dst_gjk_options_default();
-    DstSimplexVertex s[4], prev[4];
-    double lam[4] = {1.0, 0.0, 0.0, 0.0}, prev_lam[4];
-    double v[3], vv, prev_vv, lower = 0.0, scale = 0.0, ma, mb;
-    int n = 0, prev_n, hint_a = -1, hint_b = -1, iter = 0, overlap = 0, limit = 0;
+    /* two simplex buffers: the solve reads one and the kept vertices go to the other, so a
+     * step without progress leaves the current simplex untouched (no backup copies) */
+    DstSimplexVertex buf[2][5], *s = buf[0], *alt = buf[1];
+    double lam[4] = {1.0, 0.0, 0.0, 0.0};
+    double v[3], vv, lower = 0.0, scale = 0.0, scale2 = 0.0, ma, mb;
+    int n = 0, hint_a = -1, hint_b = -1, iter = 0, overlap = 0, limit = 0;
+    /* a cold query consults the supports' start tables at every step (its directions jump);
+     * a warm-started one trusts the previous vertices */
+    int table = DST_HINT_USE_TABLE;
     GjkSub r;
     DstStatus st;
 
@@ -376,11 +395,12 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             ++n;
         }
         if (ok && n > 0) {
-            for (int q = 0; q < n; ++q) scale = fmax(scale, gjk_scale(a, b, &s[q]));
+            for (int q = 0; q < n; ++q) scale2 = fmax(scale2, gjk_scale(a, b, &s[q]));
             gjk_solve(s, n, &r);
             gjk_compact(s, &n, &r, lam);
             hint_a = s[0].id_a;
             hint_b = s[0].id_b;
+            table = 0;
         } else {
             n = 0;
         }
@@ -390,8 +410,8 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
          * "d = c2 - c1"), or along the cached direction */
         double d[3];
         dcv_sub(d, b->pos, a->pos);
-        if (cache != NULL && cache->count >= 0 && isfinite(cache->dir[0] + cache->dir[1] +
-                                                           cache->dir[2]) &&
+        if (cache != NULL && cache->count >= 0 &&
+            isfinite(cache->dir[0] + cache->dir[1] + cache->dir[2]) &&
             dcv_dot(cache->dir, cache->dir) > DST_MIN_DENOM) {
             dcv_scale(d, cache->dir, -1.0);
             if (cache->count > 0) {
@@ -403,18 +423,21 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             d[0] = 1.0;
             d[1] = d[2] = 0.0;
         }
-        if (!gjk_support(a, b, d, hint_a, hint_b, &s[0])) {
-            out->status = gjk_error(err, err_size, DST_FAILED,
-                                    "gjk: a support point is not finite (check the vertices)");
+        if (!gjk_support(a, b, d, hint_a, hint_b, table, &s[0])) {
+            out->status =
+                gjk_error(err, err_size, DST_FAILED,
+                          "gjk: a support point is not finite or beyond %g m (check the vertices)",
+                          DST_CONVEX_MAX_COORD);
             return out->status;
         }
         n = 1;
         lam[0] = 1.0;
         hint_a = s[0].id_a;
         hint_b = s[0].id_b;
-        scale = gjk_scale(a, b, &s[0]);
+        scale2 = gjk_scale(a, b, &s[0]);
         ++iter;
     }
+    scale = sqrt(scale2);
     v[0] = v[1] = v[2] = 0.0;
     for (int q = 0; q < n; ++q) dcv_axpy(v, v, lam[q], s[q].w);
     vv = dcv_dot(v, v);
@@ -426,7 +449,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         DstSimplexVertex w;
         double nv, vw, gap_tol;
         int dup = 0;
-        if (vv <= DST_GJK_OVERLAP_REL * DST_GJK_OVERLAP_REL * scale * scale) {
+        if (vv <= DST_GJK_OVERLAP_REL * DST_GJK_OVERLAP_REL * scale2) {
             overlap = 1;
             break;
         }
@@ -437,16 +460,19 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         {
             double d[3];
             dcv_scale(d, v, -1.0);
-            if (!gjk_support(a, b, d, hint_a, hint_b, &w)) {
-                out->status = gjk_error(err, err_size, DST_FAILED,
-                                        "gjk: a support point is not finite (check the vertices)");
+            if (!gjk_support(a, b, d, hint_a, hint_b, table, &w)) {
+                out->status = gjk_error(
+                    err, err_size, DST_FAILED,
+                    "gjk: a support point is not finite or beyond %g m (check the vertices)",
+                    DST_CONVEX_MAX_COORD);
                 return out->status;
             }
         }
         ++iter;
         hint_a = w.id_a;
         hint_b = w.id_b;
-        scale = fmax(scale, gjk_scale(a, b, &w));
+        scale2 = fmax(scale2, gjk_scale(a, b, &w));
+        scale = sqrt(scale2);
         nv = sqrt(vv);
         vw = dcv_dot(v, w.w);
         /* every point x of A - B has x . v >= w . v: lower bound w.v / |v| */
@@ -455,37 +481,41 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
         if (vv - vw <= gap_tol * nv) break;
         for (int q = 0; q < n; ++q) {
             if ((w.id_a >= 0 && w.id_b >= 0 && w.id_a == s[q].id_a && w.id_b == s[q].id_b) ||
-                dcv_dist2(w.w, s[q].w) <= DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL *
-                                              scale * scale) {
+                dcv_dist2(w.w, s[q].w) <= DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL * scale2) {
                 dup = 1;
                 break;
             }
         }
         if (dup) break;
         /* add w and solve the sub-simplex */
-        memcpy(prev, s, sizeof s);
-        memcpy(prev_lam, lam, sizeof lam);
-        prev_n = n;
-        prev_vv = vv;
-        s[n++] = w;
-        gjk_solve(s, n, &r);
-        gjk_compact(s, &n, &r, lam);
+        s[n] = w;
+        gjk_solve(s, n + 1, &r);
         if (r.inside) {
+            n = 4;
+            for (int q = 0; q < 4; ++q) lam[q] = r.lam[q];
             overlap = 1;
             break;
         }
+        if (r.d2 >= vv) break; /* rounding stalls the descent: keep the current simplex */
+        for (int q = 0; q < r.n; ++q) {
+            alt[q] = s[r.idx[q]];
+            lam[q] = r.lam[q];
+        }
+        {
+            DstSimplexVertex *t = s;
+            s = alt;
+            alt = t;
+        }
+        n = r.n;
         dcv_copy(v, r.v);
         vv = r.d2;
-        if (vv >= prev_vv) {
-            /* rounding stalls the descent: keep the previous, better simplex */
-            memcpy(s, prev, sizeof s);
-            memcpy(lam, prev_lam, sizeof lam);
-            n = prev_n;
-            vv = prev_vv;
-            v[0] = v[1] = v[2] = 0.0;
-            for (int q = 0; q < n; ++q) dcv_axpy(v, v, lam[q], s[q].w);
-            break;
-        }
+    }
+
+    if (scale > 0.0 && scale < DST_CONVEX_MIN_SCALE) {
+        out->status = gjk_error(err, err_size, DST_INVALID_INPUT,
+                                "gjk: shapes of extent %g m are below the supported range (%g m)",
+                                scale, DST_CONVEX_MIN_SCALE);
+        return out->status;
     }
 
     /* results: witnesses as the same convex combination on A and on B (eq. (17)) */

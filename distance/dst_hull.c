@@ -10,6 +10,7 @@
 
 #include "dst_convex_internal.h"
 
+/* printf-style message into err[err_size] when given; returns status. */
 static DstStatus hull_error(char *err, size_t err_size, DstStatus status, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
@@ -22,12 +23,12 @@ static DstStatus hull_error(char *err, size_t err_size, DstStatus status, const 
 }
 
 typedef struct HFace {
-    int v[3];               /* counter-clockwise from outside */
-    int nb[3];              /* face across edge (v[k], v[k+1]) */
-    double n[3];            /* outward unit normal */
-    double d;               /* plane offset: n . x = d */
+    int v[3];    /* counter-clockwise from outside */
+    int nb[3];   /* face across edge (v[k], v[k+1]) */
+    double n[3]; /* outward unit normal */
+    double d;    /* plane offset: n . x = d */
     int alive;
-    int far;                /* farthest outside point, -1 when the outside set is empty */
+    int far; /* farthest outside point, -1 when the outside set is empty */
     double far_d;
 } HFace;
 
@@ -37,13 +38,14 @@ typedef struct HullWork {
     double eps;
     HFace *f;
     int nf, capf;
-    int *owner;             /* [n] face whose outside set holds the point, or -1 */
-    int *on_hull;           /* [n] 1 when the point is a hull vertex */
-    int *stack, *vis, *mark;/* [capf] DFS stack, visible list, visited flags */
+    int *owner;                 /* [n] face whose outside set holds the point, or -1 */
+    int *on_hull;               /* [n] 1 when the point is a hull vertex */
+    int *stack, *vis, *mark;    /* [capf] DFS stack, visible list, visited flags */
     int *start_face, *end_face; /* [n] new face by horizon edge start / end vertex */
-    int (*hz)[3];           /* [3 capf] horizon edges: a, b, outside face */
+    int (*hz)[3];               /* [3 capf] horizon edges: a, b, outside face */
 } HullWork;
 
+/* signed distance of x above the plane of F (eq. (26)) */
 static double hull_plane_dist(const HFace *F, const double x[3])
 {
     return dcv_dot(F->n, x) - F->d;
@@ -65,6 +67,7 @@ static int hull_plane(const HullWork *w, HFace *F)
     return 1;
 }
 
+/* grows the face arrays to hold `need` faces (doubling); 0 when out of memory */
 static int hull_grow(HullWork *w, int need)
 {
     int cap = w->capf;
@@ -105,6 +108,7 @@ static void hull_assign(HullWork *w, int i, const int *faces, int k)
     }
 }
 
+/* frees the workspace (NULL members are fine) */
 static void hull_free_work(HullWork *w)
 {
     free(w->f);
@@ -227,6 +231,141 @@ static int hull_add_point(HullWork *w, int f0, int ip, char *msg, size_t msg_siz
     return 1;
 }
 
+/* Builds the hull of w->p at tolerance w->eps from the start simplex tv (eq. (25)-(27)):
+ * allocates the workspace (the caller frees it with hull_free_work); returns 0 with a
+ * message on a numerical breakdown. */
+static int hull_construct(HullWork *w, const int tv[4], char *msg, size_t msg_size)
+{
+    int n = w->n;
+    /* workspace */
+    w->capf = 64;
+    w->f = malloc(sizeof(HFace) * (size_t)w->capf);
+    w->stack = malloc(sizeof(int) * (size_t)w->capf);
+    w->vis = malloc(sizeof(int) * (size_t)w->capf);
+    w->mark = calloc((size_t)w->capf, sizeof(int));
+    w->hz = malloc(sizeof(int[3]) * 3 * (size_t)w->capf);
+    w->owner = malloc(sizeof(int) * (size_t)n);
+    w->on_hull = calloc((size_t)n, sizeof(int));
+    w->start_face = malloc(sizeof(int) * (size_t)n);
+    w->end_face = malloc(sizeof(int) * (size_t)n);
+    if (!w->f || !w->stack || !w->vis || !w->mark || !w->hz || !w->owner || !w->on_hull ||
+        !w->start_face || !w->end_face) {
+        snprintf(msg, msg_size, "out of memory");
+        return 0;
+    }
+    for (int i = 0; i < n; ++i) w->start_face[i] = w->end_face[i] = -1;
+
+    /* the tetrahedron, faces oriented away from its centroid (eq. (25)) */
+    {
+
+        static const int tf[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+        double c[3] = {0, 0, 0};
+        int all[4] = {0, 1, 2, 3};
+        for (int q = 0; q < 4; ++q) dcv_axpy(c, c, 0.25, w->p + 3 * tv[q]);
+        for (int f = 0; f < 4; ++f) {
+            HFace *F = &w->f[f];
+            for (int k = 0; k < 3; ++k) F->v[k] = tv[tf[f][k]];
+            if (!hull_plane(w, F)) {
+                snprintf(msg, msg_size, "degenerate start simplex");
+                return 0;
+            }
+            if (hull_plane_dist(F, c) > 0.0) {
+                int t = F->v[1];
+                F->v[1] = F->v[2];
+                F->v[2] = t;
+                hull_plane(w, F);
+            }
+            F->alive = 1;
+            F->far = -1;
+            F->far_d = 0.0;
+        }
+        /* neighbours by matching reversed edges */
+        for (int f = 0; f < 4; ++f) {
+            for (int k = 0; k < 3; ++k) {
+                int a = w->f[f].v[k], b = w->f[f].v[(k + 1) % 3];
+                w->f[f].nb[k] = -1;
+                for (int g = 0; g < 4; ++g) {
+                    for (int l = 0; l < 3; ++l) {
+                        if (w->f[g].v[l] == b && w->f[g].v[(l + 1) % 3] == a) w->f[f].nb[k] = g;
+                    }
+                }
+            }
+        }
+        w->nf = 4;
+        for (int q = 0; q < 4; ++q) w->on_hull[tv[q]] = 1;
+        for (int i = 0; i < n; ++i) {
+            if (w->on_hull[i]) {
+                w->owner[i] = -1;
+            } else {
+                hull_assign(w, i, all, 4);
+            }
+        }
+    }
+
+    /* main loop: the farthest point of some outside set joins the hull; when every outside
+     * set is empty, a final sweep checks every point against every face (eq. (27)) */
+    for (int guard = 0; guard <= 2 * n + 8; ++guard) {
+        int f0 = -1;
+        for (int f = 0; f < w->nf; ++f) {
+            if (w->f[f].alive && w->f[f].far >= 0) {
+                f0 = f;
+                break;
+            }
+        }
+        if (f0 < 0) {
+            int *alive = w->vis, na = 0, moved = 0;
+            for (int f = 0; f < w->nf; ++f) {
+                if (w->f[f].alive) alive[na++] = f;
+            }
+            for (int i = 0; i < n; ++i) {
+                if (!w->on_hull[i]) {
+                    hull_assign(w, i, alive, na);
+                    if (w->owner[i] >= 0) moved = 1;
+                }
+            }
+            if (!moved) break;
+            continue;
+        }
+        {
+            int ip = w->f[f0].far;
+            /* the far point of f0 may be stale if it was reassigned: recompute the set's max */
+            if (w->owner[ip] != f0) {
+                w->f[f0].far = -1;
+                for (int i = 0; i < n; ++i) {
+                    if (w->owner[i] == f0) {
+                        double d = hull_plane_dist(&w->f[f0], w->p + 3 * i);
+                        if (w->f[f0].far < 0 || d > w->f[f0].far_d) {
+                            w->f[f0].far = i;
+                            w->f[f0].far_d = d;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (!hull_add_point(w, f0, ip, msg, msg_size)) return 0;
+        }
+        if (guard == 2 * n + 8) {
+            snprintf(msg, msg_size, "did not terminate");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Every hull vertex lies below every face plane within 2 eps (the construction guarantees
+ * it for exactly computed planes; rounding on nearly coplanar faces can break it). */
+static int hull_verify(const HullWork *w)
+{
+    for (int f = 0; f < w->nf; ++f) {
+        if (!w->f[f].alive) continue;
+        for (int i = 0; i < w->n; ++i) {
+            if (w->on_hull[i] && hull_plane_dist(&w->f[f], w->p + 3 * i) > 2.0 * w->eps) return 0;
+        }
+    }
+    return 1;
+}
+
+/* Quickhull with degenerate-input statuses and verified output, eq. (25)-(27). */
 DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out, char *err,
                          size_t err_size)
 {
@@ -234,7 +373,6 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
     double lo[3], hi[3], diag, best;
     int i0 = 0, i1 = 0, i2 = -1, i3 = -1, ext[6];
     char msg[160] = "";
-    DstStatus st = DST_OK;
 
     if (out == NULL) return hull_error(err, err_size, DST_INVALID_INPUT, "hull: out is NULL");
     memset(out, 0, sizeof *out);
@@ -279,7 +417,7 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
     w.eps = tol_rel * diag;
 
     /* initial simplex: farthest pair of extremes, farthest from their line, from their plane */
-    best = -1.0;
+    best = 0.0;
     for (int a = 0; a < 6; ++a) {
         for (int b = a + 1; b < 6; ++b) {
             double d = dcv_dist2(pts + 3 * ext[a], pts + 3 * ext[b]);
@@ -337,122 +475,31 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
                           "hull: degenerate input: the %d points are coplanar (dimension 2)", n);
     }
 
-    /* workspace */
-    w.capf = 64;
-    w.f = malloc(sizeof(HFace) * (size_t)w.capf);
-    w.stack = malloc(sizeof(int) * (size_t)w.capf);
-    w.vis = malloc(sizeof(int) * (size_t)w.capf);
-    w.mark = calloc((size_t)w.capf, sizeof(int));
-    w.hz = malloc(sizeof(int[3]) * 3 * (size_t)w.capf);
-    w.owner = malloc(sizeof(int) * (size_t)n);
-    w.on_hull = calloc((size_t)n, sizeof(int));
-    w.start_face = malloc(sizeof(int) * (size_t)n);
-    w.end_face = malloc(sizeof(int) * (size_t)n);
-    if (!w.f || !w.stack || !w.vis || !w.mark || !w.hz || !w.owner || !w.on_hull ||
-        !w.start_face || !w.end_face) {
-        hull_free_work(&w);
-        return hull_error(err, err_size, DST_FAILED, "hull: out of memory");
-    }
-    for (int i = 0; i < n; ++i) w.start_face[i] = w.end_face[i] = -1;
-
-    /* the tetrahedron, faces oriented away from its centroid (eq. (25)) */
+    /* construction; if rounding on nearly coplanar faces leaves a vertex above a face
+     * (checked), rebuild with a 100 times larger tolerance, up to DST_HULL_MAX_REL_TOL */
     {
-        int tv[4] = {i0, i1, i2, i3};
-        static const int tf[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
-        double c[3] = {0, 0, 0};
-        int all[4] = {0, 1, 2, 3};
-        for (int q = 0; q < 4; ++q) dcv_axpy(c, c, 0.25, pts + 3 * tv[q]);
-        for (int f = 0; f < 4; ++f) {
-            HFace *F = &w.f[f];
-            for (int k = 0; k < 3; ++k) F->v[k] = tv[tf[f][k]];
-            if (!hull_plane(&w, F)) {
-                hull_free_work(&w);
-                return hull_error(err, err_size, DST_FAILED, "hull: degenerate start simplex");
-            }
-            if (hull_plane_dist(F, c) > 0.0) {
-                int t = F->v[1];
-                F->v[1] = F->v[2];
-                F->v[2] = t;
-                hull_plane(&w, F);
-            }
-            F->alive = 1;
-            F->far = -1;
-            F->far_d = 0.0;
-        }
-        /* neighbours by matching reversed edges */
-        for (int f = 0; f < 4; ++f) {
-            for (int k = 0; k < 3; ++k) {
-                int a = w.f[f].v[k], b = w.f[f].v[(k + 1) % 3];
-                w.f[f].nb[k] = -1;
-                for (int g = 0; g < 4; ++g) {
-                    for (int l = 0; l < 3; ++l) {
-                        if (w.f[g].v[l] == b && w.f[g].v[(l + 1) % 3] == a) w.f[f].nb[k] = g;
-                    }
-                }
-            }
-        }
-        w.nf = 4;
-        for (int q = 0; q < 4; ++q) w.on_hull[tv[q]] = 1;
-        for (int i = 0; i < n; ++i) {
-            if (w.on_hull[i]) {
-                w.owner[i] = -1;
-            } else {
-                hull_assign(&w, i, all, 4);
-            }
-        }
-    }
-
-    /* main loop: the farthest point of some outside set joins the hull; when every outside
-     * set is empty, a final sweep checks every point against every face (eq. (27)) */
-    for (int guard = 0; guard <= 2 * n + 8; ++guard) {
-        int f0 = -1;
-        for (int f = 0; f < w.nf; ++f) {
-            if (w.f[f].alive && w.f[f].far >= 0) {
-                f0 = f;
+        int tv[4] = {i0, i1, i2, i3}, built = 0;
+        for (double rel = tol_rel; rel <= DST_HULL_MAX_REL_TOL * (1.0 + 1e-9); rel *= 100.0) {
+            HullWork fresh;
+            memset(&fresh, 0, sizeof fresh);
+            fresh.p = pts;
+            fresh.n = n;
+            fresh.eps = rel * diag;
+            w = fresh;
+            msg[0] = '\0';
+            if (hull_construct(&w, tv, msg, sizeof msg) && hull_verify(&w)) {
+                built = 1;
                 break;
             }
+            if (msg[0] == '\0') snprintf(msg, sizeof msg, "a vertex above a face plane");
+            hull_free_work(&w);
+            memset(&w, 0, sizeof w);
         }
-        if (f0 < 0) {
-            int *alive = w.vis, na = 0, moved = 0;
-            for (int f = 0; f < w.nf; ++f) {
-                if (w.f[f].alive) alive[na++] = f;
-            }
-            for (int i = 0; i < n; ++i) {
-                if (!w.on_hull[i]) {
-                    hull_assign(&w, i, alive, na);
-                    if (w.owner[i] >= 0) moved = 1;
-                }
-            }
-            if (!moved) break;
-            continue;
+        if (!built) {
+            return hull_error(err, err_size, DST_FAILED,
+                              "hull: numerical breakdown up to tolerance %g: %s",
+                              DST_HULL_MAX_REL_TOL, msg);
         }
-        {
-            int ip = w.f[f0].far;
-            /* the far point of f0 may be stale if it was reassigned: recompute the set's max */
-            if (w.owner[ip] != f0) {
-                w.f[f0].far = -1;
-                for (int i = 0; i < n; ++i) {
-                    if (w.owner[i] == f0) {
-                        double d = hull_plane_dist(&w.f[f0], pts + 3 * i);
-                        if (w.f[f0].far < 0 || d > w.f[f0].far_d) {
-                            w.f[f0].far = i;
-                            w.f[f0].far_d = d;
-                        }
-                    }
-                }
-                continue;
-            }
-            if (!hull_add_point(&w, f0, ip, msg, sizeof msg)) {
-                hull_free_work(&w);
-                return hull_error(err, err_size, DST_FAILED, "hull: numerical breakdown: %s",
-                                  msg);
-            }
-        }
-        if (guard == 2 * n + 8) st = DST_FAILED;
-    }
-    if (st != DST_OK) {
-        hull_free_work(&w);
-        return hull_error(err, err_size, DST_FAILED, "hull: did not terminate");
     }
 
     /* output: compact vertices and triangles, CSR adjacency from directed edges */
@@ -506,11 +553,40 @@ DstStatus dst_hull_build(const double *pts, int n, double tol_rel, DstHull *out,
         out->nverts = nv;
         out->ntris = nt;
         out->dim = 3;
+        out->tol = w.eps;
+        /* support start table: the support vertex of each cube-map cell's centre direction */
+        out->dir_res = DST_HULL_DIR_RES;
+        out->dir_table = malloc(sizeof(int) * 6 * DST_HULL_DIR_RES * DST_HULL_DIR_RES);
+        if (out->dir_table == NULL) {
+            hull_free_work(&w);
+            dst_hull_destroy(out);
+            return hull_error(err, err_size, DST_FAILED, "hull: out of memory");
+        }
+        for (int f = 0; f < 6; ++f) {
+            for (int i = 0; i < DST_HULL_DIR_RES; ++i) {
+                for (int j = 0; j < DST_HULL_DIR_RES; ++j) {
+                    double d[3], bd = -HUGE_VAL;
+                    int m = f / 2, bv = 0;
+                    d[m] = f % 2 ? -1.0 : 1.0;
+                    d[(m + 1) % 3] = -1.0 + (2.0 * i + 1.0) / DST_HULL_DIR_RES;
+                    d[(m + 2) % 3] = -1.0 + (2.0 * j + 1.0) / DST_HULL_DIR_RES;
+                    for (int q = 0; q < nv; ++q) {
+                        double x = dcv_dot(out->verts + 3 * q, d);
+                        if (x > bd) {
+                            bd = x;
+                            bv = q;
+                        }
+                    }
+                    out->dir_table[(f * DST_HULL_DIR_RES + i) * DST_HULL_DIR_RES + j] = bv;
+                }
+            }
+        }
     }
     hull_free_work(&w);
     return DST_OK;
 }
 
+/* Frees a hull built by dst_hull_build. */
 void dst_hull_destroy(DstHull *hull)
 {
     if (hull == NULL) return;
@@ -519,10 +595,15 @@ void dst_hull_destroy(DstHull *hull)
     free(hull->tris);
     free(hull->adj_start);
     free(hull->adj);
+    free(hull->dir_table);
     memset(hull, 0, sizeof *hull);
 }
 
+/* The hull as a hill-climbing point shape (eq. (5)). */
 DstConvex dst_hull_convex(const DstHull *hull)
 {
-    return dst_convex_points(hull->verts, hull->nverts, hull->adj_start, hull->adj);
+    DstConvex c = dst_convex_points(hull->verts, hull->nverts, hull->adj_start, hull->adj);
+    c.dir_table = hull->dir_table;
+    c.dir_res = hull->dir_res;
+    return c;
 }

@@ -108,6 +108,13 @@
  * looser than rounding of a composed pose chain, tight enough to catch a scaled matrix. */
 #define DST_CONVEX_ORTHO_TOL 1e-9
 
+/* Supported range of lengths, metres: coordinates, sizes and support points beyond
+ * DST_CONVEX_MAX_COORD, or a problem whose whole extent is below DST_CONVEX_MIN_SCALE (but
+ * not zero), are rejected as invalid input: squares and triple products of such numbers
+ * overflow or underflow a double (1e100^3 and 1e-100^3 are still representable). */
+#define DST_CONVEX_MAX_COORD 1e100
+#define DST_CONVEX_MIN_SCALE 1e-100
+
 /* GJK iteration cap: a polytope pair converges in far fewer; curved cores converge
  * linearly and stop on the tolerance well before it. */
 #define DST_GJK_DEFAULT_MAX_ITER 128
@@ -144,5 +151,14 @@
 
 /* Hull: points within this times the bounding-box diagonal of a face plane are on it. */
 #define DST_HULL_REL_TOL 1e-10
+
+/* Hull: cube-map resolution of the support start table (6 * res^2 cells); at 8 the
+ * hill-climb from the table starts one or two steps from the answer on ~100-vertex hulls. */
+#define DST_HULL_DIR_RES 8
+
+/* Hull: when rounding on nearly coplanar faces breaks convexity at the requested tolerance,
+ * the hull is rebuilt with 100 times larger tolerances up to this one (relative to the
+ * bounding-box diagonal); beyond it the build fails. */
+#define DST_HULL_MAX_REL_TOL 1e-6
 
 #endif /* DST_TOLERANCE_H */

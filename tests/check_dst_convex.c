@@ -19,7 +19,8 @@ START_TEST(test_support_box)
 {
     TRng rng = trng_make(11);
     for (int it = 0; it < 500; ++it) {
-        double h[3] = {trng_range(&rng, 0.1, 2), trng_range(&rng, 0.1, 2), trng_range(&rng, 0.1, 2)};
+        double h[3] = {trng_range(&rng, 0.1, 2), trng_range(&rng, 0.1, 2),
+                       trng_range(&rng, 0.1, 2)};
         double R[9], t[3], d[3], s[3], best = -HUGE_VAL;
         DstConvex box = dst_convex_box(h[0], h[1], h[2]);
         TPoly P;
@@ -64,7 +65,8 @@ START_TEST(test_support_ellipsoid)
 {
     TRng rng = trng_make(13);
     for (int it = 0; it < 40; ++it) {
-        double ax[3] = {trng_range(&rng, 0.05, 2), trng_range(&rng, 0.05, 2), trng_range(&rng, 0.05, 2)};
+        double ax[3] = {trng_range(&rng, 0.05, 2), trng_range(&rng, 0.05, 2),
+                        trng_range(&rng, 0.05, 2)};
         double R[9], t[3], d[3], s[3], xl[3], RT[9], val;
         DstConvex e = dst_convex_ellipsoid(ax[0], ax[1], ax[2]);
         trng_rotation(&rng, R);
@@ -83,7 +85,8 @@ START_TEST(test_support_ellipsoid)
             double z[3] = {0, 0, 0};
             tv_xform(xl, RT, z, q);
         }
-        ck_assert_double_eq_tol((xl[0] / ax[0]) * (xl[0] / ax[0]) + (xl[1] / ax[1]) * (xl[1] / ax[1]) +
+        ck_assert_double_eq_tol((xl[0] / ax[0]) * (xl[0] / ax[0]) +
+                                    (xl[1] / ax[1]) * (xl[1] / ax[1]) +
                                     (xl[2] / ax[2]) * (xl[2] / ax[2]),
                                 1.0, SURFACE_TOL);
         /* no sampled surface point goes further along d */
@@ -157,6 +160,71 @@ START_TEST(test_core_vertex_ids)
         }
         ck_assert_int_eq(dst_convex_core_vertex(&shapes[s], 99, verts[0]), 0);
     }
+}
+END_TEST
+
+START_TEST(test_support_start_table)
+{
+    /* every cell of the hull's cube map holds the support vertex of its centre direction, the
+     * cell of a direction contains it, and supports from the table with no hint are exact */
+    TRng rng = trng_make(17);
+    double pts[300][3];
+    DstHull hull;
+    for (int i = 0; i < 300; ++i) {
+        trng_ball(&rng, pts[i]);
+        pts[i][1] *= 0.5;
+    }
+    ck_assert_int_eq(dst_hull_build(&pts[0][0], 300, 0.0, &hull, NULL, 0), DST_OK);
+    ck_assert_int_eq(hull.dir_res, DST_HULL_DIR_RES);
+    for (int f = 0; f < 6; ++f) {
+        for (int i = 0; i < hull.dir_res; ++i) {
+            for (int j = 0; j < hull.dir_res; ++j) {
+                double d[3], best = -HUGE_VAL;
+                int m = f / 2, cell = (f * hull.dir_res + i) * hull.dir_res + j;
+                d[m] = f % 2 ? -1.0 : 1.0;
+                d[(m + 1) % 3] = -1.0 + (2.0 * i + 1.0) / hull.dir_res;
+                d[(m + 2) % 3] = -1.0 + (2.0 * j + 1.0) / hull.dir_res;
+                ck_assert_int_eq(cvx_dir_cell(d, hull.dir_res), cell);
+                for (int q = 0; q < hull.nverts; ++q) best = fmax(best, tv_dot(hull.verts + 3 * q, d));
+                ck_assert_double_eq_tol(tv_dot(hull.verts + 3 * hull.dir_table[cell], d), best,
+                                        SUPPORT_TOL);
+            }
+        }
+    }
+    {
+        DstConvex c = dst_hull_convex(&hull);
+        double R[9], t[3] = {1, 2, 3};
+        trng_rotation(&rng, R);
+        dst_convex_set_pose(&c, R, t);
+        ck_assert_int_eq(dst_convex_validate(&c, NULL, 0), DST_OK);
+        for (int it = 0; it < 2000; ++it) {
+            double d[3], p[3], best = -HUGE_VAL;
+            trng_ball(&rng, d);
+            dst_convex_core_support(&c, d, -1, p);
+            for (int q = 0; q < hull.nverts; ++q) {
+                double x[3];
+                tv_xform(x, R, t, hull.verts + 3 * q);
+                best = fmax(best, tv_dot(x, d));
+            }
+            ck_assert_double_eq_tol(tv_dot(p, d), best, SUPPORT_TOL);
+        }
+        /* a table without adjacency, or with an index out of range, is rejected */
+        {
+            char err[160];
+            DstConvex bad = c;
+            int table[6 * 1 * 1] = {0, 0, 0, 0, 0, 9999};
+            bad.adj = NULL;
+            bad.adj_start = NULL;
+            ck_assert_int_eq(dst_convex_validate(&bad, err, sizeof err), DST_INVALID_INPUT);
+            ck_assert_ptr_nonnull(strstr(err, "dir_table"));
+            bad = c;
+            bad.dir_table = table;
+            bad.dir_res = 1;
+            ck_assert_int_eq(dst_convex_validate(&bad, err, sizeof err), DST_INVALID_INPUT);
+            ck_assert_ptr_nonnull(strstr(err, "dir_table[5]"));
+        }
+    }
+    dst_hull_destroy(&hull);
 }
 END_TEST
 
@@ -264,6 +332,7 @@ Suite *dst_convex_suite(void)
     tc = tcase_create("features");
     tcase_add_test(tc, test_support_points_hill_climb);
     tcase_add_test(tc, test_core_vertex_ids);
+    tcase_add_test(tc, test_support_start_table);
     suite_add_tcase(s, tc);
     tc = tcase_create("validate");
     tcase_add_test(tc, test_validate_messages);

@@ -11,8 +11,12 @@
 
 /* depths of O(1) polytopes agree with the references to this (metres) */
 #define DEPTH_TOL 1e-9
+/* hulls of 1e-9-noisy lattices: the difference's nearly coplanar faces */
+#define NOISY_DEPTH_TOL 1e-8
 /* curved cores (ellipsoids): EPA's polytope approximation at the default caps */
 #define CURVED_DEPTH_TOL 1e-4
+/* crossing capsules: the normal lies along the axes' common perpendicular (cosine) */
+#define NORMAL_DIR_TOL 1e-9
 /* unit normal within rounding */
 #define UNIT_TOL 1e-12
 /* continuity sweep: |d(x + dx) - d(x)| <= |dx| (1-Lipschitz under translation) + slack */
@@ -80,7 +84,8 @@ START_TEST(test_capsule_crossing_depth)
      * the origin, depth = r1 + r2 exactly, normal = common perpendicular of the axes */
     TRng rng = trng_make(52);
     for (int it = 0; it < 300; ++it) {
-        double R1[9], R2[9], c[3], r1 = trng_range(&rng, 0.05, 0.3), r2 = trng_range(&rng, 0.05, 0.3);
+        double R1[9], R2[9], c[3], r1 = trng_range(&rng, 0.05, 0.3),
+                                   r2 = trng_range(&rng, 0.05, 0.3);
         DstConvex a = dst_convex_capsule(r1, 1.0), b = dst_convex_capsule(r2, 0.7);
         DstConvexDistance r;
         double z1[3], z2[3], nn[3], cn;
@@ -100,7 +105,7 @@ START_TEST(test_capsule_crossing_depth)
         tv_cross(nn, z1, z2);
         cn = tv_norm(nn);
         if (cn > 1e-3) {
-            ck_assert_double_eq_tol(fabs(tv_dot(nn, r.normal)) / cn, 1.0, 1e-9);
+            ck_assert_double_eq_tol(fabs(tv_dot(nn, r.normal)) / cn, 1.0, NORMAL_DIR_TOL);
         }
     }
 }
@@ -132,8 +137,8 @@ START_TEST(test_box_box_vs_sat)
         dst_convex_set_pose(&a, R1, t1);
         dst_convex_set_pose(&b, R2, t2);
         r = signed_distance(&a, &b);
-        ck_assert_msg(fabs(r.distance + ref) <= DEPTH_TOL, "it %d: %.17g vs %.17g", it,
-                      r.distance, -ref);
+        ck_assert_msg(fabs(r.distance + ref) <= DEPTH_TOL, "it %d: %.17g vs %.17g", it, r.distance,
+                      -ref);
         check_result(&r, DEPTH_TOL);
         ++checked;
     }
@@ -202,8 +207,8 @@ START_TEST(test_identical_shapes_same_pose)
     /* deepest penetration: the origin is the centre of the difference */
     TRng rng = trng_make(55);
     for (int it = 0; it < 50; ++it) {
-        double R[9], t[3], h[3] = {trng_range(&rng, 0.1, 1), trng_range(&rng, 0.1, 1),
-                                   trng_range(&rng, 0.1, 1)};
+        double R[9], t[3],
+            h[3] = {trng_range(&rng, 0.1, 1), trng_range(&rng, 0.1, 1), trng_range(&rng, 0.1, 1)};
         DstConvex a = dst_convex_box(h[0], h[1], h[2]), b = a;
         DstConvexDistance r;
         trng_rotation(&rng, R);
@@ -310,8 +315,8 @@ static void sweep(const DstConvex *a, DstConvex *b, const double R[9], const dou
         r = signed_distance_ex(a, b, curved);
         check_result(&r, DEPTH_TOL);
         if (k > 0) {
-            ck_assert_msg(fabs(r.distance - prev) <= step + LIPSCHITZ_SLACK +
-                                                         (curved ? CURVED_DEPTH_TOL : 0.0),
+            ck_assert_msg(fabs(r.distance - prev) <=
+                              step + LIPSCHITZ_SLACK + (curved ? CURVED_DEPTH_TOL : 0.0),
                           "jump at step %d: %.17g -> %.17g (step %g)", k, prev, r.distance, step);
         }
         prev = r.distance;
@@ -428,6 +433,257 @@ START_TEST(test_epa_statuses_and_input)
 }
 END_TEST
 
+/* g(u) = -(h_A(-u) + h_B(u)): the separation of A and B along u (positive when u separates
+ * them). The signed distance is max over unit u of g(u) in both regimes (separating axis /
+ * minimum support of the Minkowski difference), so g at the returned normal must equal the
+ * distance and no sampled direction may exceed it. Uses only the whole-shape supports. */
+static double sep_along(const DstConvex *a, const DstConvex *b, const double u[3])
+{
+    double nu[3] = {-u[0], -u[1], -u[2]}, pa[3], pb[3];
+    dst_convex_support(a, nu, pa);
+    dst_convex_support(b, u, pb);
+    return tv_dot(pa, u) - tv_dot(pb, u);
+}
+
+static DstConvex random_shape(TRng *rng, int kind, const DstHull *hull)
+{
+    DstConvex c;
+    switch (kind) {
+    case 0:
+        c = dst_convex_box(trng_range(rng, 0.05, 0.5), trng_range(rng, 0.05, 0.5),
+                           trng_range(rng, 0.05, 0.5));
+        break;
+    case 1: c = dst_convex_sphere(trng_range(rng, 0.05, 0.5)); break;
+    case 2: c = dst_convex_capsule(trng_range(rng, 0.02, 0.3), trng_range(rng, 0.0, 0.5)); break;
+    case 3:
+        c = dst_convex_ellipsoid(trng_range(rng, 0.05, 0.5), trng_range(rng, 0.05, 0.5),
+                                 trng_range(rng, 0.05, 0.5));
+        break;
+    case 4: c = dst_hull_convex(hull); break;
+    default:
+        /* a rounded box: box core with a margin */
+        c = dst_convex_box(trng_range(rng, 0.05, 0.4), trng_range(rng, 0.05, 0.4),
+                           trng_range(rng, 0.05, 0.4));
+        c.margin = trng_range(rng, 0.01, 0.1);
+        break;
+    }
+    return c;
+}
+
+START_TEST(test_all_kinds_vs_support_sampling)
+{
+    TRng rng = trng_make(57);
+    DstHull hull;
+    int tested = 0;
+    random_hull(&rng, 40, 0.4, &hull);
+    for (int ka = 0; ka < 6; ++ka) {
+        for (int kb = 0; kb < 6; ++kb) {
+            for (int it = 0; it < 12; ++it) {
+                DstConvex a = random_shape(&rng, ka, &hull), b = random_shape(&rng, kb, &hull);
+                double R1[9], R2[9], t2[3], gmax = -HUGE_VAL, tol;
+                int curved = ka == 3 || kb == 3;
+                DstConvexDistance r;
+                trng_rotation(&rng, R1);
+                trng_rotation(&rng, R2);
+                trng_ball(&rng, t2);
+                for (int i = 0; i < 3; ++i) t2[i] *= 0.9;
+                dst_convex_set_pose(&a, R1, NULL);
+                dst_convex_set_pose(&b, R2, t2);
+                r = signed_distance_ex(&a, &b, curved);
+                tol = curved ? CURVED_DEPTH_TOL : DEPTH_TOL;
+                check_result(&r, DEPTH_TOL);
+                /* the returned normal attains the distance */
+                ck_assert_msg(fabs(sep_along(&a, &b, r.normal) - r.distance) <= tol,
+                              "kinds %d/%d: g(n) %.12g vs d %.12g", ka, kb,
+                              sep_along(&a, &b, r.normal), r.distance);
+                /* no sampled direction does better: random, and close to the normal */
+                for (int k = 0; k < 3000; ++k) {
+                    double u[3], l;
+                    trng_ball(&rng, u);
+                    if (k % 2 == 1) {
+                        for (int i = 0; i < 3; ++i) u[i] = r.normal[i] + 0.05 * u[i];
+                    }
+                    l = tv_norm(u);
+                    if (l < 1e-6) continue;
+                    for (int i = 0; i < 3; ++i) u[i] /= l;
+                    gmax = fmax(gmax, sep_along(&a, &b, u));
+                }
+                ck_assert_msg(gmax <= r.distance + tol, "kinds %d/%d: sampled %.12g > d %.12g", ka,
+                              kb, gmax, r.distance);
+                ++tested;
+            }
+        }
+    }
+    ck_assert_int_eq(tested, 6 * 6 * 12);
+    dst_hull_destroy(&hull);
+}
+END_TEST
+
+START_TEST(test_depth_at_scales)
+{
+    static const double scales[4] = {1e-3, 1e-1, 1e1, 1e3};
+    TRng rng = trng_make(58);
+    for (int s = 0; s < 4; ++s) {
+        int checked = 0;
+        for (int it = 0; it < 150; ++it) {
+            double sc = scales[s], h1[3], h2[3], R1[9], R2[9], t1[3], t2[3], ref;
+            TPoly P, Q;
+            DstConvex a, b;
+            DstConvexDistance r;
+            for (int i = 0; i < 3; ++i) {
+                h1[i] = sc * trng_range(&rng, 0.05, 1);
+                h2[i] = sc * trng_range(&rng, 0.001, 1); /* some very thin plates */
+            }
+            trng_rotation(&rng, R1);
+            trng_rotation(&rng, R2);
+            trng_ball(&rng, t1);
+            trng_ball(&rng, t2);
+            for (int i = 0; i < 3; ++i) {
+                t1[i] *= sc;
+                t2[i] *= sc;
+            }
+            tref_box_poly(&P, h1, R1, t1);
+            tref_box_poly(&Q, h2, R2, t2);
+            ref = tref_sat_depth(&P, &Q);
+            if (ref < 1e-6 * sc) continue;
+            a = dst_convex_box(h1[0], h1[1], h1[2]);
+            b = dst_convex_box(h2[0], h2[1], h2[2]);
+            dst_convex_set_pose(&a, R1, t1);
+            dst_convex_set_pose(&b, R2, t2);
+            r = signed_distance(&a, &b);
+            ck_assert_msg(fabs(r.distance + ref) <= DEPTH_TOL * sc, "scale %g: %.17g vs %.17g", sc,
+                          r.distance, -ref);
+            check_result(&r, DEPTH_TOL * sc);
+            ++checked;
+        }
+        ck_assert_int_gt(checked, 30);
+    }
+}
+END_TEST
+
+START_TEST(test_extreme_magnitudes_no_nan)
+{
+    /* coordinates from 1e-150 to 1e150: either a finite answer or a clear status */
+    static const double mags[6] = {1e-150, 1e-30, 1e-8, 1e8, 1e30, 1e150};
+    for (int m = 0; m < 6; ++m) {
+        for (int sep = 0; sep < 2; ++sep) {
+            double h = mags[m], t[3] = {sep ? 3.0 * h : 0.5 * h, 0.1 * h, 0.0};
+            DstConvex a = dst_convex_box(h, h, h), b = dst_convex_ellipsoid(h, 0.5 * h, 0.7 * h);
+            DstConvexDistance r;
+            char err[200] = "";
+            DstStatus st;
+            dst_convex_set_pose(&b, NULL, t);
+            st = dst_convex_distance(&a, &b, NULL, NULL, NULL, &r, err, sizeof err);
+            if (m == 0 || m == 5) {
+                /* outside the supported range: rejected with a message naming the reason */
+                ck_assert_int_eq(st, DST_INVALID_INPUT);
+                ck_assert(strstr(err, "range") != NULL);
+                continue;
+            }
+            ck_assert_msg(isfinite(r.distance) && isfinite(r.lower) && isfinite(r.upper),
+                          "magnitude %g: %s", h, dst_status_string(st));
+            for (int i = 0; i < 3; ++i) ck_assert(isfinite(r.normal[i]) && isfinite(r.point_a[i]));
+            if (sep)
+                ck_assert(r.distance > 0.0);
+            else
+                ck_assert(r.distance < 0.0);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_noisy_cubes_vs_sat)
+{
+    /* hulls of cube lattices with 1e-9 noise: many nearly coplanar faces in the Minkowski
+     * difference, where EPA's visibility and face selection are most fragile */
+    TRng rng = trng_make(59);
+    for (int it = 0; it < 30; ++it) {
+        double p[2][125][3], R1[9], R2[9], t2[3], ref;
+        DstHull h[2];
+        TPoly P, Q;
+        DstConvex a, b;
+        DstConvexDistance r;
+        static const double o[3] = {0, 0, 0};
+        for (int s2 = 0; s2 < 2; ++s2) {
+            int n = 0;
+            for (int i = 0; i < 5; ++i) {
+                for (int j = 0; j < 5; ++j) {
+                    for (int l = 0; l < 5; ++l, ++n) {
+                        p[s2][n][0] = 0.25 * i - 0.5 + 1e-9 * trng_range(&rng, -1, 1);
+                        p[s2][n][1] = 0.25 * j - 0.5 + 1e-9 * trng_range(&rng, -1, 1);
+                        p[s2][n][2] = 0.25 * l - 0.5 + 1e-9 * trng_range(&rng, -1, 1);
+                    }
+                }
+            }
+            ck_assert_int_eq(dst_hull_build(&p[s2][0][0], 125, 0.0, &h[s2], NULL, 0), DST_OK);
+        }
+        trng_rotation(&rng, R1);
+        if (it % 3 == 0) {
+            memcpy(R2, R1, sizeof R1); /* aligned faces */
+        } else {
+            trng_rotation(&rng, R2);
+        }
+        trng_ball(&rng, t2);
+        for (int i = 0; i < 3; ++i) t2[i] *= 0.8;
+        hull_poly(&P, &h[0], R1, o);
+        hull_poly(&Q, &h[1], R2, t2);
+        ref = tref_sat_depth(&P, &Q);
+        a = dst_hull_convex(&h[0]);
+        b = dst_hull_convex(&h[1]);
+        dst_convex_set_pose(&a, R1, o);
+        dst_convex_set_pose(&b, R2, t2);
+        r = signed_distance(&a, &b);
+        if (ref > 0.0) {
+            ck_assert_msg(fabs(r.distance + ref) <= NOISY_DEPTH_TOL, "it %d: %.17g vs %.17g",
+                          it, r.distance, -ref);
+        }
+        check_result(&r, DEPTH_TOL);
+        dst_hull_destroy(&h[0]);
+        dst_hull_destroy(&h[1]);
+    }
+}
+END_TEST
+
+/* a box given only through a user support callback (no feature ids) */
+static int user_box_support(const void *user, const double dir[3], int hint, double out[3])
+{
+    const double *h = user;
+    (void)hint;
+    for (int i = 0; i < 3; ++i) out[i] = dir[i] >= 0.0 ? h[i] : -h[i];
+    return -1;
+}
+
+START_TEST(test_custom_support_matches_builtin)
+{
+    /* signed distances through user callbacks equal the built-in boxes', with and without
+     * the warm-start cache (ids unknown: the cache falls back to the direction) */
+    TRng rng = trng_make(60);
+    DstGjkCache cache;
+    double h1[3] = {0.3, 0.2, 0.4}, h2[3] = {0.25, 0.35, 0.15};
+    dst_gjk_cache_reset(&cache);
+    for (int k = 0; k <= 300; ++k) {
+        double R1[9], R2[9], t2[3] = {1.2 - 0.006 * k, 0.05, -0.1}, ax[3] = {0, 0.6, 0.8};
+        DstConvex a = dst_convex_box(h1[0], h1[1], h1[2]), b = dst_convex_box(h2[0], h2[1], h2[2]);
+        DstConvex ca = dst_convex_custom(user_box_support, h1),
+                  cb = dst_convex_custom(user_box_support, h2);
+        DstConvexDistance r, rc;
+        tv_axis_angle(R1, ax, 0.01 * k);
+        trng_rotation(&rng, R2);
+        if (k % 2 == 0) memcpy(R2, R1, sizeof R1);
+        dst_convex_set_pose(&a, R1, NULL);
+        dst_convex_set_pose(&ca, R1, NULL);
+        dst_convex_set_pose(&b, R2, t2);
+        dst_convex_set_pose(&cb, R2, t2);
+        r = signed_distance(&a, &b);
+        ck_assert_int_ne(dst_convex_distance(&ca, &cb, NULL, NULL, &cache, &rc, NULL, 0),
+                         DST_FAILED);
+        ck_assert_msg(fabs(r.distance - rc.distance) <= DEPTH_TOL, "step %d: %.17g vs %.17g", k,
+                      r.distance, rc.distance);
+        check_result(&rc, DEPTH_TOL);
+    }
+}
+END_TEST
+
 Suite *dst_epa_suite(void)
 {
     Suite *s = suite_create("dst_epa");
@@ -440,10 +696,18 @@ Suite *dst_epa_suite(void)
     tc = tcase_create("polytope");
     tcase_add_test(tc, test_box_box_vs_sat);
     tcase_add_test(tc, test_hull_hull_vs_sat);
+    tcase_add_test(tc, test_noisy_cubes_vs_sat);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("degenerate");
     tcase_add_test(tc, test_flat_and_touching_differences);
+    tcase_add_test(tc, test_depth_at_scales);
+    tcase_add_test(tc, test_extreme_magnitudes_no_nan);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("all_kinds");
+    tcase_add_test(tc, test_all_kinds_vs_support_sampling);
+    tcase_add_test(tc, test_custom_support_matches_builtin);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");
     tcase_add_test(tc, test_continuity_through_contact);

@@ -16,6 +16,8 @@
 #define SEGREF_TOL 1e-12
 /* barycentric weights of the simplex solver: sum to 1 within rounding */
 #define LAMBDA_TOL 1e-12
+/* rounding of a translation 1 + gap (metres) */
+#define GAP_ROUND_TOL 1e-15
 /* curved cores (ellipsoids) converge to the GJK default tolerance, relative */
 #define CURVED_TOL 1e-7
 
@@ -27,8 +29,7 @@ static void check_witness(const DstGjkResult *r)
     tv_sub(d, r->point_a, r->point_b);
     for (int i = 0; i < 3; ++i) {
         ck_assert(isfinite(r->point_a[i]) && isfinite(r->point_b[i]) && isfinite(r->normal[i]));
-        ck_assert_double_eq_tol(d[i], r->distance * r->normal[i],
-                                DIST_TOL * (1.0 + r->scale));
+        ck_assert_double_eq_tol(d[i], r->distance * r->normal[i], DIST_TOL * (1.0 + r->scale));
     }
     ck_assert_double_eq_tol(tv_norm(r->normal), 1.0, LAMBDA_TOL);
     ck_assert(r->lower <= r->distance + DIST_TOL * (1.0 + r->scale));
@@ -88,7 +89,8 @@ START_TEST(test_simplex_random_vs_reference)
             ref = HUGE_VAL;
             for (int q = 0; q < 4; ++q) {
                 double e1[3], e2[3], nn[3], o[3];
-                ref = fmin(ref, tref_point_triangle(zero, s[f[q][0]].w, s[f[q][1]].w, s[f[q][2]].w));
+                ref =
+                    fmin(ref, tref_point_triangle(zero, s[f[q][0]].w, s[f[q][1]].w, s[f[q][2]].w));
                 tv_sub(e1, s[f[q][1]].w, s[f[q][0]].w);
                 tv_sub(e2, s[f[q][2]].w, s[f[q][0]].w);
                 tv_cross(nn, e1, e2);
@@ -250,7 +252,8 @@ START_TEST(test_capsule_capsule_analytic)
     for (int it = 0; it < 1000; ++it) {
         double R1[9], R2[9], t1[3], t2[3], h1 = trng_range(&rng, 0, 1), h2 = trng_range(&rng, 0, 1);
         double r1 = trng_range(&rng, 0.01, 0.3), r2 = trng_range(&rng, 0.01, 0.3);
-        double e[4][3], lz1[2][3] = {{0, 0, -h1}, {0, 0, h1}}, lz2[2][3] = {{0, 0, -h2}, {0, 0, h2}};
+        double e[4][3], lz1[2][3] = {{0, 0, -h1}, {0, 0, h1}},
+                        lz2[2][3] = {{0, 0, -h2}, {0, 0, h2}};
         DstConvex a = dst_convex_capsule(r1, h1), b = dst_convex_capsule(r2, h2);
         DstGjkResult r;
         double seg;
@@ -390,6 +393,7 @@ START_TEST(test_hull_hull_vs_brute_force)
             check_witness(&r);
             /* brute-force supports (no adjacency) give the same distance */
             a.adj = b.adj = NULL;
+            a.dir_table = b.dir_table = NULL;
             a.adj_start = b.adj_start = NULL;
             rs = run_gjk(&a, &b, NULL);
             ck_assert_double_eq_tol(rs.distance, ref, DIST_TOL);
@@ -490,9 +494,10 @@ START_TEST(test_stacked_cubes_aligned_faces)
         for (int shift = 0; shift < 3; ++shift) {
             double t[3] = {0.1 * shift, -0.05 * shift, 1.0 + gaps[g]};
             DstConvexDistance r = boxes(h, NULL, o, h, NULL, t);
-            ck_assert_double_eq_tol(r.distance, gaps[g], DIST_TOL * gaps[g] + 1e-15);
+            ck_assert_double_eq_tol(r.distance, gaps[g], DIST_TOL * gaps[g] + GAP_ROUND_TOL);
             ck_assert_double_eq_tol(r.normal[2], -1.0, LAMBDA_TOL);
-            ck_assert(r.status == (gaps[g] > 1e-9 ? DST_SEPARATED : DST_TOUCHING));
+            /* unit cubes have scale >= 1: gaps up to DST_CONVEX_TOUCH_REL are touching */
+            ck_assert(r.status == (gaps[g] > DST_CONVEX_TOUCH_REL ? DST_SEPARATED : DST_TOUCHING));
             check_full(&r, 1.0);
         }
     }
@@ -542,8 +547,8 @@ START_TEST(test_thin_and_large_shapes)
             if (tref_sat_depth(&P, &Q) > -1e-6 * sc) continue;
             ref = tref_poly_distance(&P, &Q);
             r = boxes(h1, R1, t1, h2, R2, t2);
-            ck_assert_msg(fabs(r.distance - ref) <= DIST_TOL * sc, "scale %g: %.17g vs %.17g",
-                          sc, r.distance, ref);
+            ck_assert_msg(fabs(r.distance - ref) <= DIST_TOL * sc, "scale %g: %.17g vs %.17g", sc,
+                          r.distance, ref);
             check_full(&r, sc);
         }
     }
@@ -555,7 +560,8 @@ START_TEST(test_degenerate_point_clouds)
     /* collinear, coplanar, duplicated and single-point clouds against a box */
     static const double coll[4][3] = {{0, 0, 0}, {1, 0, 0}, {0.5, 0, 0}, {0.25, 0, 0}};
     static const double copl[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 0}};
-    static const double dup[4][3] = {{0.2, 0.1, 0.3}, {0.2, 0.1, 0.3}, {0.2, 0.1, 0.3}, {0.2, 0.1, 0.3}};
+    static const double dup[4][3] = {
+        {0.2, 0.1, 0.3}, {0.2, 0.1, 0.3}, {0.2, 0.1, 0.3}, {0.2, 0.1, 0.3}};
     static const double h[3] = {0.5, 0.5, 0.5};
     const double *clouds[3] = {&coll[0][0], &copl[0][0], &dup[0][0]};
     int counts[3] = {4, 5, 4};
@@ -600,8 +606,12 @@ START_TEST(test_degenerate_point_clouds)
                 S.nv = 4;
                 S.nt = 2;
                 for (int i = 0; i < 4; ++i) tv_xform(S.v[i], R, t, copl[i]);
-                S.t[0][0] = 0; S.t[0][1] = 1; S.t[0][2] = 3;
-                S.t[1][0] = 0; S.t[1][1] = 3; S.t[1][2] = 2;
+                S.t[0][0] = 0;
+                S.t[0][1] = 1;
+                S.t[0][2] = 3;
+                S.t[1][0] = 0;
+                S.t[1][1] = 3;
+                S.t[1][2] = 2;
                 ref = fmin(ref, tref_poly_distance(&S, &Q));
             }
             if (ref < 1e-6) continue;
@@ -626,7 +636,8 @@ START_TEST(test_warm_start_cache)
     random_hull(&rng, 150, 1.0, &hb);
     dst_gjk_cache_reset(&cache);
     for (int k = 0; k < 200; ++k) {
-        double R[9], ax[3] = {0, 0.6, 0.8}, t[3] = {2.5 + 0.3 * sin(0.05 * k), 0.2, 0.1 * k / 200.0};
+        double R[9], ax[3] = {0, 0.6, 0.8},
+                     t[3] = {2.5 + 0.3 * sin(0.05 * k), 0.2, 0.1 * k / 200.0};
         DstConvex a = dst_hull_convex(&ha), b = dst_hull_convex(&hb);
         DstGjkResult rc, rw;
         tv_axis_angle(R, ax, 0.01 * k);
@@ -650,6 +661,33 @@ START_TEST(test_warm_start_cache)
         rc = run_gjk(&a, &b, NULL);
         rw = run_gjk(&a, &b, &cache);
         ck_assert_double_eq_tol(rc.distance, rw.distance, DIST_TOL);
+    }
+    dst_hull_destroy(&ha);
+    dst_hull_destroy(&hb);
+}
+END_TEST
+
+START_TEST(test_warm_start_through_contact)
+{
+    /* the cache carried through separation, touching and overlap gives the cold answers */
+    TRng rng = trng_make(41);
+    DstHull ha, hb;
+    DstGjkCache cache;
+    random_hull(&rng, 80, 0.5, &ha);
+    random_hull(&rng, 80, 0.5, &hb);
+    dst_gjk_cache_reset(&cache);
+    for (int k = 0; k <= 400; ++k) {
+        double R[9], ax[3] = {0.48, 0.6, 0.64}, t[3] = {1.5 - 0.006 * k, 0.1, -0.05};
+        DstConvex a = dst_hull_convex(&ha), b = dst_hull_convex(&hb);
+        DstConvexDistance rc, rw;
+        tv_axis_angle(R, ax, 0.004 * k);
+        dst_convex_set_pose(&b, R, t);
+        ck_assert_int_ne(dst_convex_distance(&a, &b, NULL, NULL, NULL, &rc, NULL, 0), DST_FAILED);
+        ck_assert_int_ne(dst_convex_distance(&a, &b, NULL, NULL, &cache, &rw, NULL, 0),
+                         DST_FAILED);
+        ck_assert_msg(fabs(rc.distance - rw.distance) <= DIST_TOL, "step %d: %.17g vs %.17g", k,
+                      rc.distance, rw.distance);
+        check_full(&rw, 1.0);
     }
     dst_hull_destroy(&ha);
     dst_hull_destroy(&hb);
@@ -698,8 +736,10 @@ START_TEST(test_bad_input)
     ck_assert_ptr_nonnull(strstr(err, "b.pose"));
     ck_assert_int_eq(r.status, DST_INVALID_INPUT);
     dst_convex_set_pose(&b, NULL, NULL);
-    ck_assert_int_eq(dst_gjk_distance(NULL, &b, NULL, NULL, &r, err, sizeof err), DST_INVALID_INPUT);
-    ck_assert_int_eq(dst_gjk_distance(&a, &b, NULL, NULL, NULL, err, sizeof err), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_gjk_distance(NULL, &b, NULL, NULL, &r, err, sizeof err),
+                     DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_gjk_distance(&a, &b, NULL, NULL, NULL, err, sizeof err),
+                     DST_INVALID_INPUT);
     o.max_iter = 0;
     ck_assert_int_eq(dst_gjk_distance(&a, &b, &o, NULL, &r, err, sizeof err), DST_INVALID_INPUT);
     o = dst_gjk_options_default();
@@ -742,6 +782,7 @@ Suite *dst_gjk_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("cache_status");
     tcase_add_test(tc, test_warm_start_cache);
+    tcase_add_test(tc, test_warm_start_through_contact);
     tcase_add_test(tc, test_iteration_limit_and_overlap_status);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);

@@ -8,24 +8,11 @@
 #include "convex_testutil.h"
 #include "dst_convex.h"
 
-/* hull faces may lean out by rounding of the plane fit: allowance relative to the
- * bounding-box diagonal, a little above DST_HULL_REL_TOL */
-#define HULL_PLANE_SLACK_REL 1e-9
-
-/* plane of triangle t of h: unit normal n and offset d */
-static void tri_plane(const DstHull *h, int t, double n[3], double *d)
-{
-    const double *a = h->verts + 3 * h->tris[3 * t], *b = h->verts + 3 * h->tris[3 * t + 1],
-                 *c = h->verts + 3 * h->tris[3 * t + 2];
-    double e1[3], e2[3], len;
-    tv_sub(e1, b, a);
-    tv_sub(e2, c, a);
-    tv_cross(n, e1, e2);
-    len = tv_norm(n);
-    ck_assert(len > 0.0);
-    for (int i = 0; i < 3; ++i) n[i] /= len;
-    *d = tv_dot(n, a);
-}
+/* rounding of the plane fit on top of the hull's own tolerance, relative to the
+ * bounding-box diagonal */
+#define HULL_PLANE_SLACK_REL 1e-12
+/* rounding error allowance of an orientation N . (x - a), relative to |b-a||c-a||x-a| */
+#define ORIENT_ERR 1e-14
 
 static double bbox_diag(const double *pts, int n)
 {
@@ -46,9 +33,11 @@ static double bbox_diag(const double *pts, int n)
  * from the input, adjacency symmetric */
 static void check_hull(const DstHull *h, const double *pts, int n)
 {
-    double slack = HULL_PLANE_SLACK_REL * bbox_diag(pts, n), c[3] = {0, 0, 0};
+    /* the hull promises inputs within tol and vertices within 2 tol of every face plane */
+    double slack = 2.0 * h->tol + HULL_PLANE_SLACK_REL * bbox_diag(pts, n), c[3] = {0, 0, 0};
     int E = 0;
     ck_assert_int_eq(h->dim, 3);
+    ck_assert(h->tol > 0.0 && h->tol <= DST_HULL_MAX_REL_TOL * bbox_diag(pts, n) * 1.000001);
     ck_assert_int_ge(h->nverts, 4);
     ck_assert_int_ge(h->ntris, 4);
     /* vertices come from the input */
@@ -77,13 +66,27 @@ static void check_hull(const DstHull *h, const double *pts, int n)
     }
     E /= 2;
     ck_assert_int_eq(h->nverts - E + h->ntris, 2);
-    /* convex and outward: all vertices and the centroid below every face plane */
+    /* convex and outward: the centroid below every face, every vertex and input point below
+     * or within slack of it; the orientation N . (x - a) is allowed its own rounding error
+     * (sliver faces have a poorly determined unit normal) */
     for (int t = 0; t < h->ntris; ++t) {
-        double nrm[3], d;
-        tri_plane(h, t, nrm, &d);
-        ck_assert(tv_dot(nrm, c) - d < 0.0);
-        for (int i = 0; i < h->nverts; ++i) ck_assert(tv_dot(nrm, h->verts + 3 * i) - d <= slack);
-        for (int i = 0; i < n; ++i) ck_assert(tv_dot(nrm, pts + 3 * i) - d <= slack);
+        const double *a = h->verts + 3 * h->tris[3 * t], *b = h->verts + 3 * h->tris[3 * t + 1],
+                     *cc = h->verts + 3 * h->tris[3 * t + 2];
+        double e1[3], e2[3], N[3], q[3], nl, el;
+        tv_sub(e1, b, a);
+        tv_sub(e2, cc, a);
+        tv_cross(N, e1, e2);
+        nl = tv_norm(N);
+        el = tv_norm(e1) * tv_norm(e2);
+        ck_assert(nl > 0.0);
+        tv_sub(q, c, a);
+        ck_assert(tv_dot(N, q) < 0.0);
+        for (int i = 0; i < h->nverts + n; ++i) {
+            const double *x = i < h->nverts ? h->verts + 3 * i : pts + 3 * (i - h->nverts);
+            tv_sub(q, x, a);
+            ck_assert_msg(tv_dot(N, q) <= slack * nl + ORIENT_ERR * el * tv_norm(q),
+                          "point above face %d by %g", t, tv_dot(N, q) / nl);
+        }
     }
     /* adjacency: symmetric, degree = incident triangles */
     ck_assert_int_eq(h->adj_start[0], 0);
@@ -109,7 +112,8 @@ START_TEST(test_hull_random_clouds)
             char err[160];
             for (int i = 0; i < n; ++i) {
                 trng_ball(&rng, p + 3 * i);
-                for (int k = 0; k < 3; ++k) p[3 * i + k] = scales[s] * (p[3 * i + k] * (k + 1) + 5.0);
+                for (int k = 0; k < 3; ++k)
+                    p[3 * i + k] = scales[s] * (p[3 * i + k] * (k + 1) + 5.0);
             }
             ck_assert_msg(dst_hull_build(p, n, 0.0, &h, err, sizeof err) == DST_OK, "%s", err);
             check_hull(&h, p, n);
@@ -253,6 +257,49 @@ START_TEST(test_hull_minimal_tetrahedron)
 }
 END_TEST
 
+START_TEST(test_hull_near_degenerate_noise)
+{
+    /* cube lattices and sphere points perturbed by noise near the hull tolerance (1e-12 ..
+     * 1e-8 of the size): many nearly coplanar faces; the hull must stay closed and convex
+     * and hold every point within tolerance, or fail with a status (never crash) */
+    static const double noise[4] = {1e-13, 1e-11, 1e-10, 1e-8};
+    TRng rng = trng_make(26);
+    for (int k = 0; k < 4; ++k) {
+        for (int rep = 0; rep < 3; ++rep) {
+            enum { N = 6 * 6 * 6 + 100 };
+            double p[N][3];
+            int n = 0;
+            DstHull h;
+            char err[160];
+            DstStatus st;
+            for (int i = 0; i < 6; ++i) {
+                for (int j = 0; j < 6; ++j) {
+                    for (int l = 0; l < 6; ++l, ++n) {
+                        p[n][0] = 0.2 * i + noise[k] * trng_range(&rng, -1, 1);
+                        p[n][1] = 0.2 * j + noise[k] * trng_range(&rng, -1, 1);
+                        p[n][2] = 0.2 * l + noise[k] * trng_range(&rng, -1, 1);
+                    }
+                }
+            }
+            for (int i = 0; i < 100; ++i, ++n) {
+                double u[3], len;
+                do {
+                    trng_ball(&rng, u);
+                    len = tv_norm(u);
+                } while (len < 0.1);
+                for (int c = 0; c < 3; ++c) {
+                    p[n][c] = 0.5 + 0.5 * u[c] / len + noise[k] * trng_range(&rng, -1, 1);
+                }
+            }
+            st = dst_hull_build(&p[0][0], n, 0.0, &h, err, sizeof err);
+            ck_assert_msg(st == DST_OK, "noise %g: %s", noise[k], err);
+            check_hull(&h, &p[0][0], n);
+            dst_hull_destroy(&h);
+        }
+    }
+}
+END_TEST
+
 Suite *dst_hull_suite(void)
 {
     Suite *s = suite_create("dst_hull");
@@ -265,6 +312,7 @@ Suite *dst_hull_suite(void)
     tc = tcase_create("degenerate");
     tcase_add_test(tc, test_hull_cube_with_coplanar_and_duplicate_points);
     tcase_add_test(tc, test_hull_thin_slab);
+    tcase_add_test(tc, test_hull_near_degenerate_noise);
     tcase_add_test(tc, test_hull_degenerate_inputs);
     suite_add_tcase(s, tc);
     return s;

@@ -71,7 +71,8 @@ static inline double tv_dist(const double a[3], const double b[3])
 static inline void tv_xform(double o[3], const double R[9], const double t[3], const double x[3])
 {
     double y[3];
-    for (int i = 0; i < 3; ++i) y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2] + t[i];
+    for (int i = 0; i < 3; ++i)
+        y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2] + t[i];
     o[0] = y[0];
     o[1] = y[1];
     o[2] = y[2];
@@ -156,7 +157,10 @@ static inline double tref_segment_segment_search(const double p1[3], const doubl
         f1 = tref_point_segment(x, p2, q2);
         for (int i = 0; i < 3; ++i) x[i] = p1[i] + m2 * (q1[i] - p1[i]);
         f2 = tref_point_segment(x, p2, q2);
-        if (f1 <= f2) hi = m2; else lo = m1;
+        if (f1 <= f2)
+            hi = m2;
+        else
+            lo = m1;
     }
     for (int i = 0; i < 3; ++i) x[i] = p1[i] + 0.5 * (lo + hi) * (q1[i] - p1[i]);
     {
@@ -339,9 +343,9 @@ static inline double tref_sat_depth(const TPoly *A, const TPoly *B)
 /* box of half extents h at pose (R, t) as a TPoly (8 vertices, 12 triangles) */
 static inline void tref_box_poly(TPoly *P, const double h[3], const double R[9], const double t[3])
 {
-    static const int tri[12][3] = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5},
-                                   {0, 5, 4}, {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2},
-                                   {1, 3, 7}, {1, 7, 5}};
+    static const int tri[12][3] = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6},
+                                   {0, 1, 5}, {0, 5, 4}, {2, 6, 7}, {2, 7, 3},
+                                   {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
     P->nv = 8;
     P->nt = 12;
     for (int id = 0; id < 8; ++id) {
