@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_rng.h"
 #include "dst_ellipsoid.h"
 #include "dst_ellipsoid_internal.h"
 
@@ -31,42 +32,13 @@
 
 #define PI 3.14159265358979323846
 
-typedef struct Rng { uint64_t s; } Rng;
-static uint64_t rng_next(Rng *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static double rng_u01(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
-static double rng_uniform(Rng *r, double lo, double hi) { return lo + (hi - lo) * rng_u01(r); }
-
-static void random_rotation(Rng *r, double *R)
-{
-    const double u1 = rng_u01(r), u2 = 2.0 * PI * rng_u01(r), u3 = 2.0 * PI * rng_u01(r);
-    const double a = sqrt(1.0 - u1), b = sqrt(u1);
-    const double x = a * sin(u2), y = a * cos(u2), z = b * sin(u3), w = b * cos(u3);
-    R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - z * w);     R[2] = 2 * (x * z + y * w);
-    R[3] = 2 * (x * y + z * w);     R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - x * w);
-    R[6] = 2 * (x * z - y * w);     R[7] = 2 * (y * z + x * w);     R[8] = 1 - 2 * (x * x + y * y);
-}
-
-static void random_unit(Rng *r, double *n)
-{
-    const double z = rng_uniform(r, -1.0, 1.0), phi = rng_uniform(r, 0.0, 2.0 * PI), s = sqrt(1.0 - z * z);
-    n[0] = s * cos(phi);
-    n[1] = s * sin(phi);
-    n[2] = z;
-}
-
 /* largest radius in [1, Gamma], the others in [a / gamma, a] */
 static void random_ellipsoid(Rng *r, double gamma, double Gamma, DstEllipsoid *e)
 {
     const double a = rng_uniform(r, 1.0, Gamma);
     const int big = (int)(rng_next(r) % 3);
     for (int i = 0; i < 3; ++i) e->radii[i] = i == big ? a : rng_uniform(r, a / gamma, a);
-    random_rotation(r, e->rot);
+    rng_rotation(r, e->rot);
     for (int i = 0; i < 3; ++i) e->centre[i] = rng_uniform(r, -5.0, 5.0);
 }
 
@@ -283,7 +255,7 @@ START_TEST(test_spheres_analytic)
         DstEllipsoid e1 = sphere(c1[0], c1[1], c1[2], r1);
         DstEllipsoid e2 = sphere(c1[0] + off[0], c1[1] + off[1], c1[2] + off[2], r2);
         /* a random rotation changes nothing for a sphere */
-        random_rotation(&r, e2.rot);
+        rng_rotation(&r, e2.rot);
         for (int s = 0; s < 3; ++s) {
             for (int rule = 0; rule < 2; ++rule) {
                 DstEllipsoidOptions o = dst_ellipsoid_options_default();
@@ -376,7 +348,7 @@ START_TEST(test_matches_support_function_reference)
         DstEllipsoidResult res;
         random_ellipsoid(&r, gamma, 3.0, &e1);
         random_ellipsoid(&r, gamma, 3.0, &e2);
-        random_unit(&r, n);
+        rng_unit(&r, n);
         if (trial % 2) {
             /* rotations off orthonormal by 1e-10 (accepted): the ellipsoid is the set
                {c + R diag(r) y, |y| <= 1}, which the reference uses too */
@@ -441,7 +413,7 @@ START_TEST(test_fprime_vs_central_differences)
         double n[3];
         random_ellipsoid(&r, trial < 100 ? 5.0 : 50.0, 3.0, &e1);
         random_ellipsoid(&r, trial < 100 ? 5.0 : 50.0, 3.0, &e2);
-        random_unit(&r, n);
+        rng_unit(&r, n);
         dst_ellipsoid_pair_init(&pair, &e1, &e2, n);
         for (int k = 0; k < 10; ++k) {
             const double u = rng_uniform(&r, 0.02, 0.98), h = 1e-6;
@@ -518,7 +490,7 @@ START_TEST(test_iteration_limit_reported)
         double n[3];
         random_ellipsoid(&r, 200.0, 3.0, &e1);
         random_ellipsoid(&r, 200.0, 3.0, &e2);
-        random_unit(&r, n);
+        rng_unit(&r, n);
         o.solver = DST_ELLIPSOID_FIXED_POINT;
         if (dst_ellipsoid_approach_along(&e1, &e2, n, &o, &res) == DST_ITER_LIMIT) {
             found = 1;
@@ -558,7 +530,7 @@ START_TEST(test_solver_iteration_counts_fig3)
         double dir[3];
         random_ellipsoid(&r, 5.0, 3.0, &e1);
         random_ellipsoid(&r, 5.0, 3.0, &e2);
-        random_unit(&r, dir);
+        rng_unit(&r, dir);
         for (int s = 0; s < 3; ++s) {
             DstEllipsoidOptions o = dst_ellipsoid_options_default();
             DstEllipsoidResult res;
@@ -595,7 +567,7 @@ START_TEST(test_extreme_ratios_converge)
         random_ellipsoid(&r, gamma, 3.0, &e2);
         /* make one axis exactly the extreme ratio to the largest */
         e1.radii[trial % 3] = fmax(fmax(e1.radii[0], e1.radii[1]), e1.radii[2]) / gamma;
-        random_unit(&r, n);
+        rng_unit(&r, n);
         ck_assert_int_eq(dst_ellipsoid_approach_along(&e1, &e2, n, NULL, &res), DST_OK);
         ck_assert_int_lt(res.iterations, DST_ELLIPSOID_DEFAULT_MAX_ITER);
         if (res.iterations > worst) worst = res.iterations;

@@ -146,28 +146,6 @@ START_TEST(test_box_box_vs_sat)
 }
 END_TEST
 
-static void random_hull(TRng *rng, int n, double size, DstHull *h)
-{
-    double p[200][3];
-    for (int i = 0; i < n; ++i) {
-        trng_ball(rng, p[i]);
-        p[i][0] *= size;
-        p[i][1] *= size * 0.7;
-        p[i][2] *= size * 0.5;
-    }
-    ck_assert_int_eq(dst_hull_build(&p[0][0], n, 0.0, h, NULL, 0), DST_OK);
-}
-
-static void hull_poly(TPoly *P, const DstHull *h, const double R[9], const double t[3])
-{
-    P->nv = h->nverts;
-    P->nt = h->ntris;
-    for (int i = 0; i < h->nverts; ++i) tv_xform(P->v[i], R, t, h->verts + 3 * i);
-    for (int f = 0; f < h->ntris; ++f) {
-        for (int k = 0; k < 3; ++k) P->t[f][k] = h->tris[3 * f + k];
-    }
-}
-
 START_TEST(test_hull_hull_vs_sat)
 {
     TRng rng = trng_make(54);

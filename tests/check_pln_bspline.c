@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_rng.h"
 #include "pln_bspline.h"
 #include "pln_tolerance.h"
 
@@ -22,20 +23,6 @@
 
 #define N_RANDOM_TIMES 2000
 #define MAX_CTRL 40
-
-/* local RNG (splitmix64): fixed seeds, no global state */
-typedef struct Rng { uint64_t s; } Rng;
-static uint64_t rng_next(Rng *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static double rng_uniform(Rng *r, double lo, double hi)
-{
-    return lo + (hi - lo) * ((double)(rng_next(r) >> 11) * 0x1.0p-53);
-}
 
 /* reference: N_{j,p}(t) by the textbook recursion, half-open spans, t = T on the last
  * non-empty span. Independent of the library's table-based code. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_rng.h"
 #include "pln_kin.h"
 #include "pln_problem.h"
 #include "pln_robot.h"
@@ -47,21 +48,12 @@ static void unload(Fixture *f)
     pln_scenario_destroy(&f->sc);
 }
 
-/* xorshift64*: a local, seeded generator */
-static double rnd(unsigned long long *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return (double)((*s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-}
-
 /* a random trajectory: control points around the initial posture, inside the bounds */
-static void random_x(const PlnProblem *p, double *x, unsigned long long *seed, double amp)
+static void random_x(const PlnProblem *p, double *x, Rng *rng, double amp)
 {
     pln_problem_initial_x(p, x);
     for (int i = 0; i < p->n_vars; ++i) {
-        x[i] += amp * (2.0 * rnd(seed) - 1.0);
+        x[i] += rng_uniform(rng, -amp, amp);
         x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
     }
 }
@@ -100,7 +92,7 @@ END_TEST
 START_TEST(test_cost_gradient_fd)
 {
     Fixture f;
-    unsigned long long seed = 0x5eedULL;
+    Rng seed = {0x5eedULL};
     double *x, *g;
     load(&f, "scenarios/hand_cross.yaml");
     x = calloc((size_t)f.p->n_vars, sizeof *x);
@@ -172,7 +164,7 @@ static double witness_row_reference(const Fixture *f, const double *x, int row, 
 START_TEST(test_constraint_gradients_fd)
 {
     Fixture f;
-    unsigned long long seed = 0xc0ffeeULL + (unsigned long long)_i;
+    Rng seed = {0xc0ffeeULL + (uint64_t)_i};
     char err[512];
     double *x, *c, *cp, *cm, *g, *margin, *tw;
     int n, m, checked_collision = 0, checked_balance = 0;
@@ -246,7 +238,7 @@ START_TEST(test_joints_at_matches_spline_and_fixed_joints)
 {
     Fixture f;
     double *x, *ctrl, *q;
-    unsigned long long seed = 7;
+    Rng seed = {7};
     load(&f, "scenarios/hand_cross.yaml");
     x = calloc((size_t)f.p->n_vars, sizeof *x);
     ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);

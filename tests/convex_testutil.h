@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include <check.h>
+
+#include "dst_convex.h"
+
 #define T_PI 3.14159265358979323846
 
 /* ---------------------------------------------------------------- RNG (xorshift64*) */
@@ -355,6 +359,30 @@ static inline void tref_box_poly(TPoly *P, const double h[3], const double R[9],
     }
     for (int f = 0; f < 12; ++f) {
         for (int k = 0; k < 3; ++k) P->t[f][k] = tri[f][k];
+    }
+}
+
+/* random hull of n (<= 200) points in an ellipsoid-ish cloud of the given size, local frame */
+static inline void random_hull(TRng *rng, int n, double size, DstHull *h)
+{
+    double p[200][3];
+    for (int i = 0; i < n; ++i) {
+        trng_ball(rng, p[i]);
+        p[i][0] *= size;
+        p[i][1] *= size * 0.7;
+        p[i][2] *= size * 0.5;
+    }
+    ck_assert_int_eq(dst_hull_build(&p[0][0], n, 0.0, h, NULL, 0), DST_OK);
+}
+
+/* the hull as a polytope in the world (pose R, t) for the brute-force references */
+static inline void hull_poly(TPoly *P, const DstHull *h, const double R[9], const double t[3])
+{
+    P->nv = h->nverts;
+    P->nt = h->ntris;
+    for (int i = 0; i < h->nverts; ++i) tv_xform(P->v[i], R, t, h->verts + 3 * i);
+    for (int f = 0; f < h->ntris; ++f) {
+        for (int k = 0; k < 3; ++k) P->t[f][k] = h->tris[3 * f + k];
     }
 }
 

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "pln_bspline.h"
 
 #define N_TIMES 4096
@@ -23,24 +25,8 @@
 #define N_JOINTS 30
 #define N_CTRL 20
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -83,51 +69,51 @@ int main(void)
 
     /* one joint, q .. q''' */
     for (int r = -2; r < REPEATS; ++r) {
-        const double t0 = now_ns();
+        const double t0 = bench_cpu_ns();
         for (int i = 0; i < N_TIMES; ++i) {
             pln_bspline_eval(bs, ctrl, times[i], 3, out);
             sink += out[0] + out[3];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_TIMES;
+        if (r >= 0) rep[r] = (bench_cpu_ns() - t0) / N_TIMES;
     }
-    eval_ns = median(rep, REPEATS);
+    eval_ns = bench_median(rep, REPEATS);
 
     /* 30 joints, q .. q''' */
     for (int r = -2; r < REPEATS; ++r) {
-        const double t0 = now_ns();
+        const double t0 = bench_cpu_ns();
         for (int i = 0; i < N_TIMES; ++i) {
             pln_bspline_eval_joints(bs, ctrl, N_JOINTS, times[i], 3, out);
             sink += out[0] + out[3 * N_JOINTS];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_TIMES;
+        if (r >= 0) rep[r] = (bench_cpu_ns() - t0) / N_TIMES;
     }
-    eval30_ns = median(rep, REPEATS);
+    eval30_ns = bench_median(rep, REPEATS);
 
     /* basis weights with 3 derivatives */
     for (int r = -2; r < REPEATS; ++r) {
         double N[4 * PLN_BSPLINE_MAX_ORDER];
         int first;
-        const double t0 = now_ns();
+        const double t0 = bench_cpu_ns();
         for (int i = 0; i < N_TIMES; ++i) {
             pln_bspline_basis(bs, times[i], 3, N, &first);
             sink += N[first % 6];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_TIMES;
+        if (r >= 0) rep[r] = (bench_cpu_ns() - t0) / N_TIMES;
     }
-    basis_ns = median(rep, REPEATS);
+    basis_ns = bench_median(rep, REPEATS);
 
     /* baseline: recursive definition, value only */
     for (int r = -1; r < REPEATS; ++r) {
         const int n_t = N_TIMES / 8;
-        const double t0 = now_ns();
+        const double t0 = bench_cpu_ns();
         for (int i = 0; i < n_t; ++i) {
             double q = 0.0;
             for (int j = 0; j < N_CTRL; ++j) q += naive_basis(bs->knots, bs->n_knots, j, 5, times[i]) * ctrl[j];
             sink += q;
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / n_t;
+        if (r >= 0) rep[r] = (bench_cpu_ns() - t0) / n_t;
     }
-    naive_ns = median(rep, REPEATS);
+    naive_ns = bench_median(rep, REPEATS);
 
     printf("bspline_eval_ns: %.1f\n", eval_ns);
     printf("bspline_eval_30joints_ns: %.1f\n", eval30_ns);

@@ -32,6 +32,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "dst_ellipsoid.h"
 
 #define N_SOLVERS 3
@@ -112,18 +114,7 @@ static void run_stats(Rng *r, double gamma, double Gamma, int extreme, long n,
     }
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -170,15 +161,15 @@ int main(int argc, char **argv)
             DstEllipsoidOptions o = base;
             o.solver = solver_id[s];
             for (int r = -3; r < REPEATS; ++r) {
-                const double t0 = now_ns();
+                const double t0 = bench_cpu_ns();
                 for (int i = 0; i < TIMING_PAIRS; ++i) {
                     DstEllipsoidResult res;
                     dst_ellipsoid_approach_along(&pairs[i].e1, &pairs[i].e2, pairs[i].n, &o, &res);
                     sink += res.d;
                 }
-                if (r >= 0) rep[r] = (now_ns() - t0) / TIMING_PAIRS;
+                if (r >= 0) rep[r] = (bench_cpu_ns() - t0) / TIMING_PAIRS;
             }
-            qsort(rep, REPEATS, sizeof rep[0], cmp_double);
+            qsort(rep, REPEATS, sizeof rep[0], bench_cmp_double);
             ns[s] = rep[REPEATS / 2];
             printf("ellipsoid_%s_ns: %.1f\n", solver_name[s], ns[s]);
         }

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "dst_convex.h"
 
 enum { NVERT = 150, NQ = 2000, REPEATS = 7 };
@@ -66,17 +68,7 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 /* a hull with NVERT vertices: points on an ellipsoid surface are all extreme */
 static void make_hull(BRng *r, double ax, double ay, double az, DstHull *h)
@@ -186,7 +178,7 @@ static double bench_hull(BRng *r, int n, int sphere, int *nverts)
         dst_hull_destroy(&h);
     }
     free(p);
-    return median(t, 5);
+    return bench_median(t, 5);
 }
 
 int main(void)
@@ -247,9 +239,9 @@ int main(void)
         t_epa[rep] = x5;
     }
     {
-        double hill = median(t_hill, REPEATS), scan = median(t_scan, REPEATS);
-        double cold = median(t_cold, REPEATS), warm = median(t_warm, REPEATS);
-        double epa = median(t_epa, REPEATS);
+        double hill = bench_median(t_hill, REPEATS), scan = bench_median(t_scan, REPEATS);
+        double cold = bench_median(t_cold, REPEATS), warm = bench_median(t_warm, REPEATS);
+        double epa = bench_median(t_epa, REPEATS);
         printf("gjk_hull_a_vertices: %d\n", ha.nverts);
         printf("gjk_hull_b_vertices: %d\n", hb.nverts);
         printf("gjk_separated_fraction: %.3f\n", (double)nsep / NQ);
@@ -267,7 +259,7 @@ int main(void)
         printf("epa_depth_us: %.3f\n", 1e6 * epa);
         printf("epa_iterations_mean: %.2f\n", it_epa);
         printf("epa_deep_overlap_fraction: %.3f\n", (double)novl / NQ);
-        printf("epa_depth_deep_us: %.3f\n", 1e6 * median(t_deep, REPEATS));
+        printf("epa_depth_deep_us: %.3f\n", 1e6 * bench_median(t_deep, REPEATS));
         printf("epa_deep_iterations_mean: %.2f\n", it_deep);
         printf("bench_checksum: %.6g\n", sink);
     }

@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "../../tests/kin_fixture.h"
 #include "pln_kin.h"
 #include "pln_linkmotion.h"
@@ -49,24 +51,8 @@
 #define N_SPANS 20
 #define DEG 5
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 /* baseline FK: 4x4 homogeneous transforms, row-major, per link
  * T_link = T_parent * T(origin_pos, origin_rot) * [Rot(axis, q) 0; 0 1] */
@@ -167,34 +153,34 @@ int main(void)
 
     /* forward kinematics, Jacobians (warm-up = repeat 0 discarded by the median) */
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_FK; ++i) {
             pln_kin_forward(kw, &rb, qs[i % N_Q]);
             sink += pln_kin_link_pos(kw, 23)[0];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_FK;
     }
-    fk_ns = median(rep, REPEATS);
+    fk_ns = bench_median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_FK; ++i) {
             fk_homogeneous(&rb, qs[i % N_Q], Th);
             sink += Th[23][3];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_FK;
     }
-    fkh_ns = median(rep, REPEATS);
+    fkh_ns = bench_median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_FK; ++i) {
             pln_kin_jacobian_point(kw, &rb, 23 + (i & 7), local, J);
             sink += J[17];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_FK;
     }
-    jp_ns = median(rep, REPEATS);
+    jp_ns = bench_median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns(), q[30], x0[3], x1[3];
+        double t0 = bench_wall_ns(), q[30], x0[3], x1[3];
         int j, reps = N_FK / 50;
         for (i = 0; i < reps; ++i) {
             const double *qi = qs[i % N_Q];
@@ -211,52 +197,52 @@ int main(void)
             }
             sink += J[17];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / reps;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / reps;
     }
-    jfd_ns = median(rep, REPEATS);
+    jfd_ns = bench_median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_FK; ++i) {
             pln_kin_jacobian_com(kw, &rb, J);
             sink += J[5];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_FK;
     }
-    jc_ns = median(rep, REPEATS);
+    jc_ns = bench_median(rep, REPEATS);
 
     /* Taylor models of all links over one span */
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_SPANS; ++i) {
             pln_linkmotion_compute(lm, &rb, coef[i], DEG, qerr[i], err, sizeof err);
             sink += pln_linkmotion_pos(lm, 23)[0].c[0];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_SPANS / 1e3;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_SPANS / 1e3;
     }
-    tm_us = median(rep, REPEATS);
+    tm_us = bench_median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_SPANS; ++i) {
             pln_linkmotion_compute(lm7, &rb, coef[i], DEG, qerr[i], err, sizeof err);
             sink += pln_linkmotion_pos(lm7, 23)[0].c[0];
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_SPANS / 1e3;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_SPANS / 1e3;
     }
-    tm7_us = median(rep, REPEATS);
+    tm7_us = bench_median(rep, REPEATS);
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
         DstPolyPoint pp;
-        double t0 = now_ns();
+        double t0 = bench_wall_ns();
         for (i = 0; i < N_FK; ++i) {
             pln_linkmotion_point(lm, 1 + (i % 31), local, &pp);
             sink += pp.err;
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / N_FK;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / N_FK;
     }
-    exp_ns = median(rep, REPEATS);
+    exp_ns = bench_median(rep, REPEATS);
 
     /* baseline: FK at 100 sample times of the same spans */
     for (r = -1; r < REPEATS; ++r) { /* r = -1 is the warm-up */
-        double t0 = now_ns(), q[30];
+        double t0 = bench_wall_ns(), q[30];
         int s, j;
         for (i = 0; i < N_SPANS / 10; ++i) {
             for (s = 0; s < 100; ++s) {
@@ -265,9 +251,9 @@ int main(void)
                 sink += pln_kin_link_pos(kw, 23)[0];
             }
         }
-        if (r >= 0) rep[r] = (now_ns() - t0) / (N_SPANS / 10) / 1e3;
+        if (r >= 0) rep[r] = (bench_wall_ns() - t0) / (N_SPANS / 10) / 1e3;
     }
-    samp_us = median(rep, REPEATS);
+    samp_us = bench_median(rep, REPEATS);
 
     printf("fk_all_links_ns: %.1f\n", fk_ns);
     printf("fk_homogeneous_ns: %.1f\n", fkh_ns);

@@ -5,21 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_util.h"
+
 #include "pln_plan.h"
 
 #define RUNS 5
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int main(void)
 {
@@ -55,11 +47,11 @@ int main(void)
             }
             base[r] = run.wall_time_s;
         }
-        printf("plan_%s_s: %.3f\n", names[s], median(wall, RUNS));
-        printf("plan_%s_no_collision_s: %.3f\n", names[s], median(base, RUNS));
+        printf("plan_%s_s: %.3f\n", names[s], bench_median(wall, RUNS));
+        printf("plan_%s_no_collision_s: %.3f\n", names[s], bench_median(base, RUNS));
         printf("plan_iterations_%s: %d\n", names[s], evals);
         printf("plan_%s_certified: %d\n", names[s], certified);
-        printf("mcd_share_of_plan_%s: %.3f\n", names[s], median(share, RUNS));
+        printf("mcd_share_of_plan_%s: %.3f\n", names[s], bench_median(share, RUNS));
     }
     printf("mcd_share_of_plan: %.3f\n", mcd_total / plan_total);
     return 0;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "dst_mesh.h"
 #include "pln_robot.h"
 
@@ -19,17 +21,7 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 int main(void)
 {
@@ -63,7 +55,7 @@ int main(void)
             meshes[i] = t3 - t2;
         }
     }
-    double l = median(load, RUNS), m = median(meshes, RUNS);
+    double l = bench_median(load, RUNS), m = bench_median(meshes, RUNS);
     printf("robot_load_hrp2_ms: %.3f\n", 1e3 * l);
     printf("mesh_read_hrp2_all_links_ms: %.3f\n", 1e3 * m);
     printf("robot_load_over_mesh_read: %.3f\n", l / m);
