@@ -161,4 +161,9 @@
  * bounding-box diagonal); beyond it the build fails. */
 #define DST_HULL_MAX_REL_TOL 1e-6
 
+/* Capsule against a static convex shape (dst_convex_mcd.c): the advancement aims at
+ * upper - max(eps - err, this fraction of eps), so that a query whose enclosure radius
+ * exceeds eps still makes progress (its result is then not certified; dimensionless). */
+#define DST_CONVEX_MCD_MIN_EPS_FRACTION 0.25
+
 #endif /* DST_TOLERANCE_H */
