@@ -80,13 +80,12 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
     PlnStatus st = cert_balance(p, w, c, i, err, err_size);
     if (st != PLN_OK) return st;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
-        DstMovingCapsule A, B;
         DstMcdResult res;
         DstStatus ds;
         double start = now_s();
         size_t k = (size_t)pr * c->n_intervals + i;
-        pln_problem_pair_capsules(p, w, pr, &A, &B);
-        ds = dst_capsule_mcd(DST_MCD_HYBRID, &A, &B, c->t0[i], c->t1[i], opt, &res);
+        ds = pln_problem_pair_mcd(p, w, pr, DST_MCD_HYBRID, c->t0[i], c->t1[i], opt, &res, NULL,
+                                  NULL);
         c->mcd_time_s += now_s() - start;
         ++c->mcd_calls;
         if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {

@@ -218,31 +218,6 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     return finish_json(&w, &f, path, err, err_size);
 }
 
-/* static capsule distance of a pair at joint positions q (kin forward already done) */
-static double pair_distance(const PlnProblem *p, PlnKinWork *kin, int pair)
-{
-    const PlnPair *pr = &p->scenario->pairs[pair];
-    const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
-    DstCapsule A, B;
-    DstCapsuleDistance d;
-    pln_kin_point(kin, pr->a.index, ga->capsule_p0, A.p0);
-    pln_kin_point(kin, pr->a.index, ga->capsule_p1, A.p1);
-    A.radius = ga->capsule_radius;
-    if (pr->b_is_obstacle) {
-        const PlnObstacle *o = &p->scenario->obstacles[pr->b.index];
-        memcpy(B.p0, o->p0, sizeof B.p0);
-        memcpy(B.p1, o->p1, sizeof B.p1);
-        B.radius = o->radius;
-    } else {
-        const PlnLinkGeometry *gb = &p->robot->links[pr->b.index].geometry;
-        pln_kin_point(kin, pr->b.index, gb->capsule_p0, B.p0);
-        pln_kin_point(kin, pr->b.index, gb->capsule_p1, B.p1);
-        B.radius = gb->capsule_radius;
-    }
-    dst_capsule_distance(&A, &B, &d);
-    return d.distance;
-}
-
 PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,
                                   const PlnCertificate *cert, int samples, char *err,
                                   size_t err_size)
@@ -276,7 +251,11 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
         t[s] = p->scenario->duration * (double)s / (samples - 1);
         st = pln_problem_joints_at(p, ctrl, t[s], q);
         if (st == PLN_OK) st = pln_kin_forward(kin, p->robot, q);
-        for (int pr = 0; pr < np && st == PLN_OK; ++pr) d[(size_t)pr * samples + s] = pair_distance(p, kin, pr);
+        for (int pr = 0; pr < np && st == PLN_OK; ++pr) {
+            PlnPairDistance pd;
+            pln_problem_pair_distance(p, kin, pr, &pd);
+            d[(size_t)pr * samples + s] = pd.distance;
+        }
     }
     if (st != PLN_OK) goto done;
     for (int i = 0; i < ni; ++i) edges[i] = cert->t0[i];

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dst_convex_mcd.h"
 #include "pln_tolerance.h"
 
 PlnPlanOptions pln_plan_options_default(void)
@@ -589,12 +590,6 @@ void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int
     }
 }
 
-/* point s of a link's capsule segment, link frame */
-static void capsule_local(const PlnLinkGeometry *g, double s, double out[3])
-{
-    for (int d = 0; d < 3; ++d) out[d] = g->capsule_p0[d] + s * (g->capsule_p1[d] - g->capsule_p0[d]);
-}
-
 /* adds to grad row `grow` the gradient of sign * dir . (x_A - x_B) with respect to x,
  * where x_A, x_B are the body points local_a of link la and local_b of link lb (lb < 0:
  * fixed in the world) at time t; the forward kinematics at t must be in w->kin */
@@ -622,28 +617,84 @@ static void point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t,
     }
 }
 
-/* the exact static capsule distance of a pair at the poses in w->kin (eq. 3.1) */
-static void exact_pair_distance(const PlnProblem *p, const PlnProblemWork *w, int pair,
-                                DstCapsuleDistance *d)
+/* a static box obstacle as a dst_convex shape */
+static DstConvex obstacle_box(const PlnObstacle *o)
+{
+    DstConvex box = dst_convex_box(o->half[0], o->half[1], o->half[2]);
+    dst_convex_set_pose(&box, o->rot, o->pos);
+    return box;
+}
+
+void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
+                               PlnPairDistance *out)
 {
     const PlnPair *pr = &p->scenario->pairs[pair];
     const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
+    const PlnObstacle *o = pr->b_is_obstacle ? &p->scenario->obstacles[pr->b.index] : NULL;
     DstCapsule A, B;
-    pln_kin_point(w->kin, pr->a.index, ga->capsule_p0, A.p0);
-    pln_kin_point(w->kin, pr->a.index, ga->capsule_p1, A.p1);
+    pln_kin_point(kin, pr->a.index, ga->capsule_p0, A.p0);
+    pln_kin_point(kin, pr->a.index, ga->capsule_p1, A.p1);
     A.radius = ga->capsule_radius;
-    if (pr->b_is_obstacle) {
-        const PlnObstacle *o = &p->scenario->obstacles[pr->b.index];
+    if (o != NULL && o->type == PLN_OBSTACLE_BOX) {
+        /* capsule against a box: GJK / EPA (docs/math/gjk_epa.md), through the MCD of a
+         * zero-length interval so that it is the very distance the MCD uses */
+        DstConvex box = obstacle_box(o);
+        DstMovingCapsule still;
+        DstMcdResult r;
+        memset(&still, 0, sizeof still);
+        memcpy(still.p0.c[0], A.p0, sizeof A.p0);
+        memcpy(still.p1.c[0], A.p1, sizeof A.p1);
+        still.radius = A.radius;
+        dst_capsule_convex_mcd(&still, &box, 0.0, 0.0, NULL, &r);
+        out->distance = r.upper;
+        memcpy(out->pA, r.pA, sizeof out->pA);
+        memcpy(out->pB, r.pB, sizeof out->pB);
+        memcpy(out->n, r.n, sizeof out->n);
+        return;
+    }
+    if (o != NULL) {
         memcpy(B.p0, o->p0, sizeof B.p0);
         memcpy(B.p1, o->p1, sizeof B.p1);
         B.radius = o->radius;
     } else {
         const PlnLinkGeometry *gb = &p->robot->links[pr->b.index].geometry;
-        pln_kin_point(w->kin, pr->b.index, gb->capsule_p0, B.p0);
-        pln_kin_point(w->kin, pr->b.index, gb->capsule_p1, B.p1);
+        pln_kin_point(kin, pr->b.index, gb->capsule_p0, B.p0);
+        pln_kin_point(kin, pr->b.index, gb->capsule_p1, B.p1);
         B.radius = gb->capsule_radius;
     }
-    dst_capsule_distance(&A, &B, d);
+    {
+        DstCapsuleDistance d;
+        dst_capsule_distance(&A, &B, &d); /* eq. 3.1 */
+        out->distance = d.distance;
+        memcpy(out->pA, d.cA, sizeof out->pA);
+        memcpy(out->pB, d.cB, sizeof out->pB);
+        memcpy(out->n, d.n, sizeof out->n);
+    }
+}
+
+DstStatus pln_problem_pair_mcd(const PlnProblem *p, const PlnProblemWork *w, int pair,
+                               DstMcdMethod method, double t0, double t1,
+                               const DstMcdOptions *opt, DstMcdResult *res, DstMovingCapsule *a_out,
+                               DstMovingCapsule *b_out)
+{
+    const PlnPair *pr = &p->scenario->pairs[pair];
+    DstMovingCapsule A, B;
+    pln_problem_pair_capsules(p, w, pair, &A, &B);
+    if (a_out != NULL) *a_out = A;
+    if (b_out != NULL) *b_out = B;
+    if (pr->b_is_obstacle && p->scenario->obstacles[pr->b.index].type == PLN_OBSTACLE_BOX) {
+        DstConvex box = obstacle_box(&p->scenario->obstacles[pr->b.index]);
+        return dst_capsule_convex_mcd(&A, &box, t0, t1, opt, res);
+    }
+    return dst_capsule_mcd(method, &A, &B, t0, t1, opt, res);
+}
+
+/* a world point's coordinates in a link's frame, at the poses in kin */
+static void world_to_link(const PlnKinWork *kin, int link, const double x[3], double local[3])
+{
+    const double *R = pln_kin_link_rot(kin, link), *o = pln_kin_link_pos(kin, link);
+    double d[3] = {x[0] - o[0], x[1] - o[1], x[2] - o[2]};
+    for (int i = 0; i < 3; ++i) local[i] = R[i] * d[0] + R[3 + i] * d[1] + R[6 + i] * d[2];
 }
 
 static double seconds_now(void)
@@ -706,18 +757,14 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
         for (int pr = 0; pr < p->scenario->n_pairs && st == PLN_OK; ++pr) {
             const PlnPair *pair = &p->scenario->pairs[pr];
             size_t k = (size_t)pr * p->n_intervals + i;
-            DstMovingCapsule A, B;
             DstMcdResult *res = &w->mcd[k];
-            DstCapsuleDistance dx;
+            PlnPairDistance dx;
             DstStatus ds;
             double start = seconds_now();
             int row = p->row_collision + (int)k;
-            pln_problem_pair_capsules(p, scratch, pr, &A, &B);
-            if (w->dump_a != NULL) {
-                w->dump_a[k] = A;
-                w->dump_b[k] = B;
-            }
-            ds = dst_capsule_mcd(p->method, &A, &B, t0, t1, &p->mcd, res);
+            ds = pln_problem_pair_mcd(p, scratch, pr, p->method, t0, t1, &p->mcd, res,
+                                      w->dump_a ? &w->dump_a[k] : NULL,
+                                      w->dump_b ? &w->dump_b[k] : NULL);
             scratch->mcd_seconds += seconds_now() - start;
             ++scratch->mcd_calls;
             if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
@@ -735,7 +782,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
                 break;
             }
-            exact_pair_distance(p, scratch, pr, &dx);
+            pln_problem_pair_distance(p, scratch->kin, pr, &dx);
             w->exact[k] = dx.distance;
             /* a certified method constrains its lower bound, so that the certification
              * (lower bound at a finer eps) cannot fall below zero; golden-section search
@@ -748,11 +795,11 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 c[row] = p->eps - (p->method == DST_MCD_GSS ? dx.distance : res->lower);
             }
             if (grad != NULL) {
+                /* the witness points as body points of their links (any point of the
+                 * witness segment gives the same n . J, eq. P5) */
                 double la[3], lb[3] = {0, 0, 0};
-                capsule_local(&p->robot->links[pair->a.index].geometry, dx.sA, la);
-                if (!pair->b_is_obstacle) {
-                    capsule_local(&p->robot->links[pair->b.index].geometry, dx.sB, lb);
-                }
+                world_to_link(scratch->kin, pair->a.index, dx.pA, la);
+                if (!pair->b_is_obstacle) world_to_link(scratch->kin, pair->b.index, dx.pB, lb);
                 point_gradient_row(p, scratch, res->t_min, pair->a.index, la,
                                    pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
                                    grad + (size_t)row * n);

@@ -199,6 +199,25 @@ PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, co
 void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
                                DstMovingCapsule *a, DstMovingCapsule *b);
 
+/* The static distance of a pair at the poses of kin (after pln_kin_forward): signed
+ * distance (m), witness points on A and on B (world) and the unit normal from B to A.
+ * Capsule pairs by eq. 3.1, a capsule against a box obstacle by GJK/EPA. */
+typedef struct PlnPairDistance {
+    double distance;
+    double pA[3], pB[3], n[3];
+} PlnPairDistance;
+void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
+                               PlnPairDistance *out);
+
+/* The MCD of a pair over [t0, t1] from the link motion in w->lm: the capsule MCD of
+ * `method` for capsule pairs (dst_capsule.h), the capsule-against-convex MCD for a box
+ * obstacle (dst_convex_mcd.h). Nullable: a_out, b_out (the moving capsules queried; b_out
+ * is meaningless for a box). */
+DstStatus pln_problem_pair_mcd(const PlnProblem *p, const PlnProblemWork *w, int pair,
+                               DstMcdMethod method, double t0, double t1,
+                               const DstMcdOptions *opt, DstMcdResult *res, DstMovingCapsule *a_out,
+                               DstMovingCapsule *b_out);
+
 /* Name of a row for messages ("collision RARM_LINK6-LARM_LINK6 [1.20, 1.40] s"). */
 void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size);
 

@@ -307,6 +307,7 @@ static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnS
 {
     static const char *const capsule_keys[] = {"name", "type", "p0", "p1", "radius", NULL};
     static const char *const sphere_keys[] = {"name", "type", "center", "radius", NULL};
+    static const char *const box_keys[] = {"name", "type", "center", "rpy", "size", NULL};
     PlnObstacle *o = &sc->obstacles[i];
     char field[64], type[32];
     PlnStatus st;
@@ -327,14 +328,36 @@ static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnS
         st = pln_yaml_check_mapping(y, node, field, sphere_keys);
         if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "center", 1, 3, o->p0);
         memcpy(o->p1, o->p0, sizeof o->p1);
+    } else if (strcmp(type, "box") == 0) {
+        double size[3], rpy[3] = {0.0, 0.0, 0.0};
+        o->type = PLN_OBSTACLE_BOX;
+        st = pln_yaml_check_mapping(y, node, field, box_keys);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "center", 1, 3, o->pos);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "rpy", 0, 3, rpy);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "size", 1, 3, size);
+        for (int k = 0; st == PLN_OK && k < 3; ++k) {
+            if (!(size[k] > 0.0)) {
+                char path[80];
+                snprintf(path, sizeof path, "%s.size", field);
+                return pln_yaml_error(y, pln_yaml_get(y, node, "size"), path, PLN_ERR_INVALID,
+                                      "%g: every extent must be > 0", size[k]);
+            }
+            o->half[k] = 0.5 * size[k];
+        }
+        pln_kin_rpy_to_matrix(rpy, o->rot);
+        memcpy(o->p0, o->pos, sizeof o->p0);
+        memcpy(o->p1, o->pos, sizeof o->p1);
+        if (st == PLN_OK) st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
     } else {
         char path[80];
         snprintf(path, sizeof path, "%s.type", field);
         return pln_yaml_error(y, pln_yaml_get(y, node, "type"), path, PLN_ERR_INVALID,
-                              "'%s': expected capsule or sphere", type);
+                              "'%s': expected capsule, sphere or box", type);
     }
-    if (st == PLN_OK) st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
-    if (st == PLN_OK) {
+    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX) {
+        st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
+    }
+    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX) {
         o->radius = 0.0;
         st = pln_yaml_double(y, node, field, "radius", 1, &o->radius);
         if (st == PLN_OK && !(o->radius > 0.0)) {

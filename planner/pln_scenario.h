@@ -60,14 +60,17 @@ typedef enum PlnGeometryKind {
 
 typedef enum PlnObstacleType {
     PLN_OBSTACLE_CAPSULE = 0,     /* segment p0-p1 with a radius, world frame */
-    PLN_OBSTACLE_SPHERE           /* centre with a radius */
+    PLN_OBSTACLE_SPHERE,          /* centre with a radius */
+    PLN_OBSTACLE_BOX              /* centre, orientation and full size */
 } PlnObstacleType;
 
 typedef struct PlnObstacle {
     char name[PLN_NAME_MAX];
     PlnObstacleType type;
     double p0[3], p1[3];          /* world frame, m (a sphere has p0 == p1 == centre) */
-    double radius;                /* m, > 0 */
+    double radius;                /* m, > 0 (capsule, sphere) */
+    double pos[3], rot[9];        /* box: centre (m) and orientation (row-major), world */
+    double half[3];               /* box: half extents, m, > 0 */
     int line;
 } PlnObstacle;
 

@@ -230,6 +230,21 @@ START_TEST(test_balance_binds_and_is_certified)
 }
 END_TEST
 
+START_TEST(test_box_obstacle)
+{
+    /* the hand passes through the crate without collision constraints, around it with */
+    char dir[256], args[1024], log[512];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan tests/data/reach_box.yaml -q --no-collision -o '%s/free'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    snprintf(args, sizeof args, "plan tests/data/reach_box.yaml -q -o '%s/safe'", dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "see %s", log);
+    snprintf(args, sizeof args, "check tests/data/reach_box.yaml '%s/safe/trajectory.pos'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -240,6 +255,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_check_finds_the_collision);
     tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
     tcase_add_test(tc, test_balance_binds_and_is_certified);
+    tcase_add_test(tc, test_box_obstacle);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);
