@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dst.h"
+#include "pln_export.h"
 #include "pln_plan.h"
 #include "pln_robot.h"
 
@@ -461,14 +462,6 @@ static PlnStatus check_input(const char *path, const char *what, char *err, size
     return PLN_OK;
 }
 
-/* a subcommand whose machinery is not in this build yet: say so and exit 1. */
-static int unavailable(const PlnCliArgs *args, const char *needs, FILE *errs)
-{
-    fprintf(errs, "hrpplan %s: not available in this build yet: %s\n",
-            pln_command_string(args->command), needs);
-    return pln_status_exit_code(PLN_ERR_UNAVAILABLE);
-}
-
 int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
 {
     PlnCliArgs args;
@@ -508,7 +501,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_PLAN: return pln_plan_command(&args, out, errs);
     case PLN_CMD_CHECK: return pln_check_command(&args, out, errs);
     case PLN_CMD_ROBOT: return pln_robot_command(args.robot, out, errs);
-    case PLN_CMD_EXPORT: return unavailable(&args, "controller exports (issue #8)", errs);
+    case PLN_CMD_EXPORT: return pln_export_command(&args, out, errs);
     default: break;
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");

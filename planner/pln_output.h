@@ -40,6 +40,29 @@ PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size);
 PlnStatus pln_output_sample(const PlnProblem *p, const double *ctrl, double rate_hz,
                             PlnTable *table, char *err, size_t err_size);
 
+/* Everything trajectory.json holds (docs/FILE_FORMATS.md), whoever made it: `plan`
+ * from its problem, `export --format json` from a trajectory file it read. All
+ * pointers borrowed. */
+typedef struct PlnTrajectoryDoc {
+    const char *scenario;        /* scenario name */
+    const PlnRobot *robot;       /* every joint's name in file order, the robot's name */
+    const char *robot_file;      /* the robot path as the scenario resolved it */
+    int certified;
+    const char *comment;         /* nullable: written as a "comment" key (forced exports) */
+    const double *q_init;        /* [robot->n_joints] initial posture, rad */
+    const PlnBspline *bs;        /* knot vector (degree, knots, duration) */
+    int n_active;                /* moving joints */
+    const int *active;           /* [n_active] robot joint index of each moving joint */
+    const double *ctrl;          /* [n_active * bs->n_ctrl] control points, rad, joint-major */
+    const PlnTable *samples;     /* every joint sampled at some rate */
+} PlnTrajectoryDoc;
+
+/* Writes a trajectory.json document atomically. PLN_ERR_INTERNAL if a number is not
+ * finite (nothing written), PLN_ERR_IO when the file cannot be written. */
+PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *doc, char *err,
+                                    size_t err_size);
+
+/* trajectory.json of a planning run: pln_output_trajectory_doc() of problem p. */
 PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, const double *ctrl,
                                      const PlnTable *samples, int certified, char *err,
                                      size_t err_size);

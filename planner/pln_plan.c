@@ -318,9 +318,9 @@ static PlnStatus read_numbers(PlnYaml *y, const yaml_node_t *node, const char *f
 PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, double *ctrl,
                                         char *err, size_t err_size)
 {
-    static const char *const keys[] = {"format", "version", "scenario", "robot", "certified",
-                                       "duration", "joints", "initial", "spline", "samples",
-                                       NULL};
+    static const char *const keys[] = {"format", "version", "comment", "scenario", "robot",
+                                       "robot_file", "certified", "duration", "joints",
+                                       "initial", "spline", "samples", NULL};
     static const char *const spline_keys[] = {"degree", "knots", "joints", "control_points", NULL};
     PlnYaml y;
     yaml_node_t *root, *spline, *joints, *cps;
