@@ -321,3 +321,73 @@ done:
     pln_kin_destroy(kin);
     return st;
 }
+
+PlnStatus pln_output_joints_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                int samples, char *err, size_t err_size)
+{
+    const int na = p->n_active, nc = p->n_ctrl;
+    double *t = NULL, *q = NULL, *margin = NULL, (*limits)[2] = NULL;
+    PlnSeries *series = NULL;
+    PlnPanel *panels = NULL;
+    PlnHLine *hl = NULL;
+    char (*titles)[PLN_NAME_MAX + 40] = NULL;
+    int worst = 0;
+    PlnStatus st = PLN_OK;
+
+    if (na < 1) return PLN_OK; /* nothing moves */
+    if (samples < 2) samples = 2;
+    t = calloc((size_t)samples, sizeof *t);
+    q = calloc((size_t)samples * na, sizeof *q);
+    margin = calloc((size_t)na, sizeof *margin);
+    limits = calloc((size_t)na, sizeof *limits);
+    series = calloc((size_t)na, sizeof *series);
+    panels = calloc((size_t)na, sizeof *panels);
+    hl = calloc((size_t)2 * na, sizeof *hl);
+    titles = calloc((size_t)na, sizeof *titles);
+    if (!t || !q || !margin || !limits || !series || !panels || !hl || !titles) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", path);
+        goto done;
+    }
+    /* each moving joint's spline, sampled uniformly (the ends included) */
+    for (int a = 0; a < na; ++a) {
+        const PlnJoint *jt = &p->robot->joints[p->active[a]];
+        margin[a] = INFINITY;
+        for (int s = 0; s < samples && st == PLN_OK; ++s) {
+            double *v = q + (size_t)a * samples + s;
+            t[s] = p->scenario->duration * (double)s / (samples - 1);
+            st = pln_bspline_eval(p->bs, ctrl + (size_t)a * nc, t[s], 0, v);
+            margin[a] = fmin(margin[a], fmin(*v - jt->lower, jt->upper - *v));
+        }
+        if (st != PLN_OK) {
+            st = pln_errorf(st, err, err_size, "%s: sampling joint %s failed", path, jt->name);
+            goto done;
+        }
+        if (margin[a] < margin[worst]) worst = a;
+        limits[a][0] = jt->lower;
+        limits[a][1] = jt->upper;
+    }
+    for (int a = 0; a < na; ++a) {
+        const char *name = p->robot->joints[p->active[a]].name;
+        snprintf(titles[a], sizeof titles[a], "%s (margin %.3g rad)", name, margin[a]);
+        series[a] = (PlnSeries){"joint position", PLN_SERIES_LINE, samples, t,
+                                q + (size_t)a * samples, 0, 0};
+        hl[2 * a] = (PlnHLine){"position limits", limits[a][0], 3, 1};
+        hl[2 * a + 1] = (PlnHLine){"position limits", limits[a][1], 3, 1};
+        panels[a] = (PlnPanel){titles[a], a == worst, series + a, 1, hl + 2 * a, 2};
+    }
+    {
+        PlnFigure fig = {"Joint trajectories and position limits", "time [s]", "angle [rad]", 3,
+                         300, 170, 0, panels, na};
+        st = pln_svg_write(path, &fig, err, err_size);
+    }
+done:
+    free(t);
+    free(q);
+    free(margin);
+    free(limits);
+    free(series);
+    free(panels);
+    free(hl);
+    free(titles);
+    return st;
+}

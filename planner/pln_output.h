@@ -7,6 +7,7 @@
  *  report.json      status, timings, certified clearance of every pair, limit margins
  *  distance.svg     clearance of every pair over time with the certified MCD per interval
  *                   (thesis Fig. 6.5)
+ *  joints.svg       every moving joint's trajectory with its position limits
  * Every file is written atomically (pln_atomic.h). All tables carry every robot joint in
  * the robot file's order. */
 #ifndef PLN_OUTPUT_H
@@ -77,5 +78,12 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
 PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,
                                   const PlnCertificate *cert, int samples, char *err,
                                   size_t err_size);
+
+/* joints.svg: one panel per moving joint, its position sampled at `samples` times over
+ * the motion with its lower and upper position limits as dashed lines; the panel of the
+ * joint that comes closest to a limit is framed, and every title gives that joint's
+ * smallest margin to its limits (rad). */
+PlnStatus pln_output_joints_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                int samples, char *err, size_t err_size);
 
 #endif /* PLN_OUTPUT_H */

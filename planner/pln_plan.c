@@ -19,6 +19,8 @@
 
 /* Samples per pair curve in distance.svg. */
 #define PLN_SVG_DISTANCE_SAMPLES 400
+/* Samples per joint curve in joints.svg. */
+#define PLN_SVG_JOINT_SAMPLES 400
 
 static double now_s(void)
 {
@@ -206,6 +208,10 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (wst == PLN_OK) {
             wst = pln_output_distance_svg(path, l.p, ctrl, &cert, PLN_SVG_DISTANCE_SAMPLES, err,
                                           sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "joints.svg", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_output_joints_svg(path, l.p, ctrl, PLN_SVG_JOINT_SAMPLES, err, sizeof err);
         }
         if (wst != PLN_OK) {
             fprintf(errs, "hrpplan plan: %s\n", err);
