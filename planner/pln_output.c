@@ -230,13 +230,13 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     return finish_json(&w, &f, path, err, err_size);
 }
 
-/* static capsule distance of a pair at joint positions q (kin forward already done) */
-static double pair_distance(const PlnProblem *p, PlnKinWork *kin, int pair)
+/* Static capsule distance (thesis eq. 3.1) of a pair after pln_kin_forward(). */
+void pln_output_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
+                              DstCapsuleDistance *out)
 {
     const PlnPair *pr = &p->scenario->pairs[pair];
     const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
     DstCapsule A, B;
-    DstCapsuleDistance d;
     pln_kin_point(kin, pr->a.index, ga->capsule_p0, A.p0);
     pln_kin_point(kin, pr->a.index, ga->capsule_p1, A.p1);
     A.radius = ga->capsule_radius;
@@ -251,7 +251,14 @@ static double pair_distance(const PlnProblem *p, PlnKinWork *kin, int pair)
         pln_kin_point(kin, pr->b.index, gb->capsule_p1, B.p1);
         B.radius = gb->capsule_radius;
     }
-    dst_capsule_distance(&A, &B, &d);
+    dst_capsule_distance(&A, &B, out);
+}
+
+/* static capsule distance of a pair at joint positions q (kin forward already done) */
+static double pair_distance(const PlnProblem *p, PlnKinWork *kin, int pair)
+{
+    DstCapsuleDistance d;
+    pln_output_pair_distance(p, kin, pair, &d);
     return d.distance;
 }
 

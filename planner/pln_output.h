@@ -15,7 +15,9 @@
 
 #include <stddef.h>
 
+#include "dst_capsule.h"
 #include "pln_certify.h"
+#include "pln_kin.h"
 #include "pln_problem.h"
 #include "pln_sip.h"
 #include "pln_table.h"
@@ -78,6 +80,11 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
 PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,
                                   const PlnCertificate *cert, int samples, char *err,
                                   size_t err_size);
+
+/* Static capsule distance (thesis eq. 3.1) of collision pair `pair` of p's scenario at
+ * the pose of the last pln_kin_forward() on kin, with witness points and normal. */
+void pln_output_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
+                              DstCapsuleDistance *out);
 
 /* joints.svg: one panel per moving joint, its position sampled at `samples` times over
  * the motion with its lower and upper position limits as dashed lines; the panel of the

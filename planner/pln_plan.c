@@ -15,6 +15,7 @@
 #include "pln_scenario.h"
 #include "pln_sip.h"
 #include "pln_tolerance.h"
+#include "pln_view.h"
 #include "pln_yaml.h"
 
 /* Samples per pair curve in distance.svg. */
@@ -212,6 +213,10 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "joints.svg", err, sizeof err);
         if (wst == PLN_OK) {
             wst = pln_output_joints_svg(path, l.p, ctrl, PLN_SVG_JOINT_SAMPLES, err, sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "view.html", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_view_write(path, l.p, ctrl, &cert, PLN_VIEW_DEFAULT_FPS, err, sizeof err);
         }
         if (wst != PLN_OK) {
             fprintf(errs, "hrpplan plan: %s\n", err);
