@@ -183,6 +183,20 @@ START_TEST(test_pos_round_trip_with_waist_and_zmp)
 }
 END_TEST
 
+START_TEST(test_plan_wrote_plots_and_viewer)
+{
+    /* besides the trajectory files, plan writes joints.svg and view.html */
+    static const char *const names[] = {"trajectory.json", "trajectory.csv", "trajectory.pos",
+                                        "report.json", "distance.svg", "joints.svg", "view.html"};
+    char path[512];
+    struct stat sb;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        snprintf(path, sizeof path, "%s/out/%s", g_dir, names[i]);
+        ck_assert_msg(stat(path, &sb) == 0 && sb.st_size > 0, "%s missing", names[i]);
+    }
+}
+END_TEST
+
 START_TEST(test_pos_without_extension_gets_companions)
 {
     char args[2048], log[512], path[512];
@@ -649,6 +663,7 @@ Suite *pln_export_suite(void)
     TCase *tc = tcase_create("round_trip");
     tcase_set_timeout(tc, 300);
     tcase_add_unchecked_fixture(tc, plan_fixture, plan_teardown);
+    tcase_add_test(tc, test_plan_wrote_plots_and_viewer);
     tcase_add_test(tc, test_pos_round_trip_with_waist_and_zmp);
     tcase_add_test(tc, test_pos_without_extension_gets_companions);
     tcase_add_test(tc, test_csv_round_trip_at_odd_rate);
