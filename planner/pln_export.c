@@ -320,9 +320,13 @@ PlnStatus pln_export_sample_checked(const PlnExportTrajectory *tr, const PlnRobo
     double *state;
     int rows;
     Violation v;
-    PlnStatus st = pln_table_times(tr->duration, rate_hz, NULL, PLN_OUTPUT_MAX_SAMPLES, &rows,
+    PlnStatus st = pln_table_times(tr->duration, rate_hz, NULL, PLN_EXPORT_MAX_SAMPLES, &rows,
                                    err, err_size);
-    if (st != PLN_OK) return st;
+    if (st != PLN_OK) {
+        char inner[512];
+        snprintf(inner, sizeof inner, "%s", err);
+        return pln_errorf(st, err, err_size, "%s: --rate: %s", tr->path, inner);
+    }
     st = pln_table_create(table, n, rows, err, err_size);
     if (st != PLN_OK) return st;
     state = calloc((size_t)3 * n, sizeof *state);

@@ -35,6 +35,10 @@
 #include "pln_status.h"
 #include "pln_table.h"
 
+/* Most samples of one export (e.g. 10 kHz for 200 s): beyond it the rate is refused as
+ * bad input instead of asking for gigabytes. */
+#define PLN_EXPORT_MAX_SAMPLES 2000000
+
 /* The comment line of a forced export of an uncertified trajectory (without "# "). */
 #define PLN_EXPORT_NOT_CERTIFIED "NOT CERTIFIED (exported with --force)"
 

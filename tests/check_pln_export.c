@@ -592,6 +592,14 @@ START_TEST(test_bad_files_exit_2_naming_the_field)
     ck_assert_msg(strstr(text, "spline.joints[0]") != NULL && strstr(text, "XARM_JOINT0") != NULL,
                   "%s", text);
 
+    /* a rate asking for more samples than an export may hold */
+    write_hand_made(path, "RARM_JOINT0", -1.0, 2.0, 1, ROBOT, 0.0);
+    snprintf(args, sizeof args, "export '%s' --format csv --rate 2e6 -o '%s'", path, out);
+    ck_assert_int_eq(hrpplan(args, log), 2);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_msg(strstr(text, "--rate") != NULL, "%s", text);
+    snprintf(args, sizeof args, "export '%s' --format csv -o '%s'", path, out);
+
     /* truncated */
     write_hand_made(path, "RARM_JOINT0", -1.0, 2.0, 1, ROBOT, 0.0);
     ck_assert(truncate(path, 200) == 0);
