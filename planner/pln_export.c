@@ -389,8 +389,8 @@ void pln_export_matrix_to_rpy(const double R[9], double rpy[3])
 
 /* "<path without extension><ext>" into buf (the extension is the last '.' of the last
  * path component, if any) */
-static PlnStatus sibling_path(char *buf, size_t size, const char *path, const char *ext,
-                              char *err, size_t err_size)
+PlnStatus pln_export_sibling_path(char *buf, size_t size, const char *path, const char *ext,
+                                  char *err, size_t err_size)
 {
     const char *slash = strrchr(path, '/');
     const char *dot = strrchr(path, '.');
@@ -569,20 +569,11 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
     st = pln_export_sample_checked(tr, robot, opt->rate_hz, &tb, err, err_size);
     if (st != PLN_OK) return st;
     switch (opt->format) {
-    case PLN_FORMAT_POS: {
-        char waist[PLN_PATH_MAX], zmp[PLN_PATH_MAX];
-        st = sibling_path(waist, sizeof waist, path, ".waist", err, err_size);
-        if (st == PLN_OK) st = sibling_path(zmp, sizeof zmp, path, ".zmp", err, err_size);
-        if (st == PLN_OK && (strcmp(waist, path) == 0 || strcmp(zmp, path) == 0)) {
-            st = pln_errorf(PLN_ERR_USAGE, err, err_size,
-                            "%s: a .pos export needs another name than its .waist and .zmp",
-                            path);
-        }
+    case PLN_FORMAT_POS:
         /* the companions first: a .pos never exists without them */
-        if (st == PLN_OK) st = write_waist_zmp(&tb, robot, waist, zmp, comment, err, err_size);
+        st = pln_export_hrpsys_companions(&tb, robot, path, comment, err, err_size);
         if (st == PLN_OK) st = pln_table_write_pos(&tb, path, comment, err, err_size);
         break;
-    }
     case PLN_FORMAT_CSV: st = pln_table_write_csv(&tb, path, comment, err, err_size); break;
     case PLN_FORMAT_JSON: {
         PlnTrajectoryDoc doc = {tr->scenario, robot, tr->robot_file, tr->certified, comment,
@@ -597,6 +588,21 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
     }
     if (st == PLN_OK && n_samples != NULL) *n_samples = tb.n_rows;
     pln_table_destroy(&tb);
+    return st;
+}
+
+PlnStatus pln_export_hrpsys_companions(const PlnTable *table, const PlnRobot *robot,
+                                       const char *pos_path, const char *comment, char *err,
+                                       size_t err_size)
+{
+    char waist[PLN_PATH_MAX], zmp[PLN_PATH_MAX];
+    PlnStatus st = pln_export_sibling_path(waist, sizeof waist, pos_path, ".waist", err, err_size);
+    if (st == PLN_OK) st = pln_export_sibling_path(zmp, sizeof zmp, pos_path, ".zmp", err, err_size);
+    if (st == PLN_OK && (strcmp(waist, pos_path) == 0 || strcmp(zmp, pos_path) == 0)) {
+        st = pln_errorf(PLN_ERR_USAGE, err, err_size,
+                        "%s: a .pos export needs another name than its .waist and .zmp", pos_path);
+    }
+    if (st == PLN_OK) st = write_waist_zmp(table, robot, waist, zmp, comment, err, err_size);
     return st;
 }
 

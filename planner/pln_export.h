@@ -110,6 +110,21 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
                            const PlnExportOptions *opt, const char *path, int *n_samples,
                            char *err, size_t err_size);
 
+/* The hrpsys companions of a .pos table written to pos_path: `<stem>.waist` (time x y z
+ * roll pitch yaw of the root link) and `<stem>.zmp` (time x y z: the ground projection,
+ * world z = 0, of the centre of mass in the waist frame), stem = pos_path without its
+ * extension; one line per row of `table` (every joint of `robot`, file order). `comment`
+ * (nullable) is written first as a '#' line. Atomic per file. PLN_ERR_USAGE when a
+ * companion's name would be pos_path itself, PLN_ERR_INVALID for a robot without mass. */
+PlnStatus pln_export_hrpsys_companions(const PlnTable *table, const PlnRobot *robot,
+                                       const char *pos_path, const char *comment, char *err,
+                                       size_t err_size);
+
+/* The companion path `<stem><ext>` of pos_path (ext such as ".waist"). PLN_ERR_USAGE
+ * when it does not fit in `size`. */
+PlnStatus pln_export_sibling_path(char *buf, size_t size, const char *pos_path,
+                                  const char *ext, char *err, size_t err_size);
+
 /* Roll, pitch, yaw (rad) of a row-major rotation R = Rz(yaw) Ry(pitch) Rx(roll), the
  * inverse of pln_kin_rpy_to_matrix(); pitch in [-pi/2, pi/2], and at pitch = +-pi/2
  * (gimbal lock) roll = 0. */

@@ -185,15 +185,62 @@ END_TEST
 
 START_TEST(test_plan_wrote_plots_and_viewer)
 {
-    /* besides the trajectory files, plan writes joints.svg and view.html */
+    /* besides the trajectory files, a certified plan writes the hrpsys companions of its
+     * .pos, joints.svg and view.html */
     static const char *const names[] = {"trajectory.json", "trajectory.csv", "trajectory.pos",
-                                        "report.json", "distance.svg", "joints.svg", "view.html"};
+                                        "trajectory.waist", "trajectory.zmp", "report.json",
+                                        "distance.svg", "joints.svg", "view.html"};
     char path[512];
     struct stat sb;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         snprintf(path, sizeof path, "%s/out/%s", g_dir, names[i]);
         ck_assert_msg(stat(path, &sb) == 0 && sb.st_size > 0, "%s missing", names[i]);
     }
+}
+END_TEST
+
+START_TEST(test_plan_companions_match_export)
+{
+    /* plan's trajectory.waist / .zmp are the export's at the scenario rate (200 Hz) */
+    char args[2048], log[512], a[512], b[512];
+    static char ta[1 << 20], tb[1 << 20];
+    static const char *const ext[] = {"pos", "waist", "zmp"};
+    snprintf(log, sizeof log, "%s/export.log", g_dir);
+    snprintf(args, sizeof args, "export '%s/out/trajectory.json' --format pos -o '%s/out/same.pos'",
+             g_dir, g_dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    for (int i = 0; i < 3; ++i) {
+        snprintf(a, sizeof a, "%s/out/trajectory.%s", g_dir, ext[i]);
+        snprintf(b, sizeof b, "%s/out/same.%s", g_dir, ext[i]);
+        ck_assert(ckutil_read_file(a, ta, sizeof ta) > 0);
+        ck_assert(ckutil_read_file(b, tb, sizeof tb) > 0);
+        ck_assert_msg(strcmp(ta, tb) == 0, "%s and %s differ", a, b);
+    }
+}
+END_TEST
+
+START_TEST(test_uncertified_plan_removes_hrpsys_files)
+{
+    /* a plan that cannot be certified leaves no .pos and no stale companions */
+    char dir[256], args[1024], log[512], path[512];
+    static const char *const ext[] = {"pos", "waist", "zmp"};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(args, sizeof args, "plan scenarios/hand_cross.yaml -q -o '%s/out'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    for (int i = 0; i < 3; ++i) {
+        snprintf(path, sizeof path, "%s/out/trajectory.%s", dir, ext[i]);
+        ck_assert(file_exists(path));
+    }
+    snprintf(args, sizeof args, "plan scenarios/hand_cross.yaml --no-collision -q -o '%s/out'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    for (int i = 0; i < 3; ++i) {
+        snprintf(path, sizeof path, "%s/out/trajectory.%s", dir, ext[i]);
+        ck_assert_msg(!file_exists(path), "%s survived", path);
+    }
+    snprintf(path, sizeof path, "%s/out", dir);
+    ckutil_rm_flat(path);
+    ckutil_rm_flat(dir);
 }
 END_TEST
 
@@ -673,6 +720,7 @@ Suite *pln_export_suite(void)
     tcase_add_unchecked_fixture(tc, plan_fixture, plan_teardown);
     tcase_add_test(tc, test_plan_wrote_plots_and_viewer);
     tcase_add_test(tc, test_pos_round_trip_with_waist_and_zmp);
+    tcase_add_test(tc, test_plan_companions_match_export);
     tcase_add_test(tc, test_pos_without_extension_gets_companions);
     tcase_add_test(tc, test_csv_round_trip_at_odd_rate);
     tcase_add_test(tc, test_json_export_is_a_trajectory);
@@ -684,6 +732,7 @@ Suite *pln_export_suite(void)
     tcase_add_test(tc, test_velocity_violation_time_is_the_first);
     tcase_add_test(tc, test_position_violation_refused);
     tcase_add_test(tc, test_uncertified_needs_force_and_says_so);
+    tcase_add_test(tc, test_uncertified_plan_removes_hrpsys_files);
     suite_add_tcase(s, tc);
     tc = tcase_create("reader");
     tcase_set_timeout(tc, 120);
