@@ -375,7 +375,7 @@ void pln_export_matrix_to_rpy(const double R[9], double rpy[3])
 {
     double cp = hypot(R[7], R[8]);
     rpy[1] = atan2(-R[6], cp);
-    if (cp > 1e3 * DBL_EPSILON) {
+    if (cp > PLN_RPY_GIMBAL_COS) {
         rpy[0] = atan2(R[7], R[8]);
         rpy[2] = atan2(R[3], R[0]);
     } else {
@@ -403,8 +403,10 @@ PlnStatus pln_export_sibling_path(char *buf, size_t size, const char *path, cons
     return PLN_OK;
 }
 
-/* .waist (root-link pose, x y z roll pitch yaw) and .zmp (ground projection of the
- * centre of mass, z = 0 in the world, expressed in the waist frame) of every sample */
+/* .waist (root-link pose, x y z roll pitch yaw) and .zmp of every sample. The ZMP of a
+ * motion slow enough that the centre of mass barely accelerates is the ground projection
+ * of the centre of mass (the cart-table ZMP p = c - (z_c / g) c'' with c'' = 0); the
+ * ground is world z = 0, the point is expressed in the waist frame as hrpsys expects. */
 static PlnStatus write_waist_zmp(const PlnTable *tb, const PlnRobot *robot,
                                  const char *waist_path, const char *zmp_path,
                                  const char *comment, char *err, size_t err_size)
