@@ -716,7 +716,7 @@ Suite *pln_export_suite(void)
 {
     Suite *s = suite_create("pln_export");
     TCase *tc = tcase_create("round_trip");
-    tcase_set_timeout(tc, 300);
+    tcase_set_timeout(tc, 600);
     tcase_add_unchecked_fixture(tc, plan_fixture, plan_teardown);
     tcase_add_test(tc, test_plan_wrote_plots_and_viewer);
     tcase_add_test(tc, test_pos_round_trip_with_waist_and_zmp);
@@ -727,7 +727,7 @@ Suite *pln_export_suite(void)
     tcase_add_test(tc, test_ros_yaml_parses_and_times_increase);
     suite_add_tcase(s, tc);
     tc = tcase_create("refusals");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 600); /* two plans of hand_cross under the sanitizers */
     tcase_add_test(tc, test_velocity_violation_refused);
     tcase_add_test(tc, test_velocity_violation_time_is_the_first);
     tcase_add_test(tc, test_position_violation_refused);
