@@ -139,3 +139,14 @@ bench-ccd:
 	    $$(pkg-config --cflags ccd) -o build/bench/compare_ccd tools/bench/ccd/compare_ccd.c \
 	    build/bench/libdistance.a $$(pkg-config --libs ccd) -lm
 	@./build/bench/compare_ccd
+
+# ---- browser test of view.html (issue 8) ----------------------------------------------
+# `make test-browser` installs Debian's chromium if it is missing, plans hand_cross, opens
+# its view.html headless (off the network), has the page move its slider and report the
+# canvas pixels of three frames, and saves screenshots in $(BUILD)/browser/. Not part of
+# `make test`.
+.PHONY: test-browser
+test-browser: deps
+	@./tools/browser/install-browser.sh
+	@$(MAKE) --no-print-directory all
+	./tools/browser/test-view.sh $(BUILD)/hrpplan $(BUILD)/browser

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dst.h"
+#include "pln_export.h"
 #include "pln_plan.h"
 #include "pln_robot.h"
 
@@ -100,8 +101,9 @@ static const char HELP_PLAN[] =
     "                    [--method hybrid|gss|ca|sampling] [--threads N] [-q]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
-    "DIR (default out/<scenario name>/): trajectory.json, trajectory.pos (only when\n"
-    "certified), trajectory.csv, report.json, distance.svg, view.html.\n"
+    "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
+    "distance.svg, joints.svg, view.html, and only when certified trajectory.pos with\n"
+    "its hrpsys companions trajectory.waist and trajectory.zmp.\n"
     "\n"
     "options:\n"
     "  -o, --output DIR          output directory\n"
@@ -141,7 +143,8 @@ static const char HELP_EXPORT[] =
     "unless --force is given.\n"
     "\n"
     "options:\n"
-    "  --format F                pos (hrpsys), csv, json, ros (JointTrajectory YAML)\n"
+    "  --format F                pos (hrpsys; also writes <stem>.waist and <stem>.zmp),\n"
+    "                            csv, json, ros (JointTrajectory YAML)\n"
     "  --rate HZ                 samples per second (default 200, i.e. 5 ms)\n"
     "  -o, --output FILE         file to write (atomically)\n"
     "  --force                   export a trajectory that is not certified\n"
@@ -461,14 +464,6 @@ static PlnStatus check_input(const char *path, const char *what, char *err, size
     return PLN_OK;
 }
 
-/* a subcommand whose machinery is not in this build yet: say so and exit 1. */
-static int unavailable(const PlnCliArgs *args, const char *needs, FILE *errs)
-{
-    fprintf(errs, "hrpplan %s: not available in this build yet: %s\n",
-            pln_command_string(args->command), needs);
-    return pln_status_exit_code(PLN_ERR_UNAVAILABLE);
-}
-
 int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
 {
     PlnCliArgs args;
@@ -508,7 +503,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_PLAN: return pln_plan_command(&args, out, errs);
     case PLN_CMD_CHECK: return pln_check_command(&args, out, errs);
     case PLN_CMD_ROBOT: return pln_robot_command(args.robot, out, errs);
-    case PLN_CMD_EXPORT: return unavailable(&args, "controller exports (issue #8)", errs);
+    case PLN_CMD_EXPORT: return pln_export_command(&args, out, errs);
     default: break;
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");

@@ -132,7 +132,7 @@ void pln_json_string(PlnJson *w, const char *s)
     else write_escaped(w->fp, s);
 }
 
-void pln_json_number(PlnJson *w, double x)
+void pln_json_number_digits(PlnJson *w, double x, int digits)
 {
     if (!begin_item(w, 0)) return;
     if (!isfinite(x)) {
@@ -140,8 +140,15 @@ void pln_json_number(PlnJson *w, double x)
         fputs("null", w->fp);
         return;
     }
+    if (digits < 1) digits = 1;
+    if (digits > 17) digits = 17;
     if (x == 0.0) x = 0.0; /* no "-0" */
-    fprintf(w->fp, "%.17g", x);
+    fprintf(w->fp, "%.*g", digits, x);
+}
+
+void pln_json_number(PlnJson *w, double x)
+{
+    pln_json_number_digits(w, x, 17);
 }
 
 void pln_json_int(PlnJson *w, long long x)

@@ -39,6 +39,9 @@ void pln_json_key(PlnJson *w, const char *key);
 /* Values. Strings are UTF-8 and escaped as JSON requires; NULL writes null. */
 void pln_json_string(PlnJson *w, const char *s);
 void pln_json_number(PlnJson *w, double x);
+/* A number with `digits` significant digits (1..17; clamped), for bulky display data
+ * such as the viewer's frames where 17 digits would only add bytes. */
+void pln_json_number_digits(PlnJson *w, double x, int digits);
 void pln_json_int(PlnJson *w, long long x);
 void pln_json_bool(PlnJson *w, int b);
 void pln_json_null(PlnJson *w);

@@ -75,30 +75,33 @@ static PlnStatus finish_json(PlnJson *w, PlnAtomicFile *f, const char *path, cha
     return pln_atomic_commit(f, err, err_size);
 }
 
-PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, const double *ctrl,
-                                     const PlnTable *tb, int certified, char *err,
-                                     size_t err_size)
+PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *doc, char *err,
+                                    size_t err_size)
 {
     PlnAtomicFile f;
     PlnJson w;
-    const PlnBspline *bs = p->bs;
+    const PlnBspline *bs = doc->bs;
+    const PlnRobot *robot = doc->robot;
+    const PlnTable *tb = doc->samples;
     PlnStatus st = pln_atomic_open(&f, path, err, err_size);
     if (st != PLN_OK) return st;
     pln_json_init(&w, f.fp, 2);
     pln_json_begin_object(&w);
     pln_json_kv_string(&w, "format", "hrpplan-trajectory");
     pln_json_kv_int(&w, "version", 1);
-    pln_json_kv_string(&w, "scenario", p->scenario->name);
-    pln_json_kv_string(&w, "robot", p->robot->name);
-    pln_json_kv_bool(&w, "certified", certified);
-    pln_json_kv_number(&w, "duration", p->scenario->duration);
+    if (doc->comment != NULL) pln_json_kv_string(&w, "comment", doc->comment);
+    pln_json_kv_string(&w, "scenario", doc->scenario);
+    pln_json_kv_string(&w, "robot", robot->name);
+    pln_json_kv_string(&w, "robot_file", doc->robot_file);
+    pln_json_kv_bool(&w, "certified", doc->certified);
+    pln_json_kv_number(&w, "duration", bs->duration);
     pln_json_key(&w, "joints");
     pln_json_begin_array(&w);
-    for (int j = 0; j < p->n_joints; ++j) pln_json_string(&w, p->robot->joints[j].name);
+    for (int j = 0; j < robot->n_joints; ++j) pln_json_string(&w, robot->joints[j].name);
     pln_json_end_array(&w);
     pln_json_key(&w, "initial");
     pln_json_begin_array(&w);
-    for (int j = 0; j < p->n_joints; ++j) pln_json_number(&w, p->q_init[j]);
+    for (int j = 0; j < robot->n_joints; ++j) pln_json_number(&w, doc->q_init[j]);
     pln_json_end_array(&w);
     pln_json_key(&w, "spline");
     pln_json_begin_object(&w);
@@ -109,13 +112,13 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
     pln_json_end_array(&w);
     pln_json_key(&w, "joints");
     pln_json_begin_array(&w);
-    for (int a = 0; a < p->n_active; ++a) pln_json_string(&w, p->robot->joints[p->active[a]].name);
+    for (int a = 0; a < doc->n_active; ++a) pln_json_string(&w, robot->joints[doc->active[a]].name);
     pln_json_end_array(&w);
     pln_json_key(&w, "control_points");
     pln_json_begin_array(&w);
-    for (int a = 0; a < p->n_active; ++a) {
+    for (int a = 0; a < doc->n_active; ++a) {
         pln_json_begin_array(&w);
-        for (int i = 0; i < p->n_ctrl; ++i) pln_json_number(&w, ctrl[a * p->n_ctrl + i]);
+        for (int i = 0; i < bs->n_ctrl; ++i) pln_json_number(&w, doc->ctrl[a * bs->n_ctrl + i]);
         pln_json_end_array(&w);
     }
     pln_json_end_array(&w);
@@ -135,6 +138,15 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
     pln_json_end_object(&w);
     pln_json_end_object(&w);
     return finish_json(&w, &f, path, err, err_size);
+}
+
+PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, const double *ctrl,
+                                     const PlnTable *tb, int certified, char *err,
+                                     size_t err_size)
+{
+    PlnTrajectoryDoc doc = {p->scenario->name, p->robot, p->scenario->robot_path, certified,
+                            NULL, p->q_init, p->bs, p->n_active, p->active, ctrl, tb};
+    return pln_output_trajectory_doc(path, &doc, err, err_size);
 }
 
 PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
@@ -286,5 +298,75 @@ done:
     free(panels);
     free(titles);
     pln_kin_destroy(kin);
+    return st;
+}
+
+PlnStatus pln_output_joints_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                int samples, char *err, size_t err_size)
+{
+    const int na = p->n_active, nc = p->n_ctrl;
+    double *t = NULL, *q = NULL, *margin = NULL, (*limits)[2] = NULL;
+    PlnSeries *series = NULL;
+    PlnPanel *panels = NULL;
+    PlnHLine *hl = NULL;
+    char (*titles)[PLN_NAME_MAX + 40] = NULL;
+    int worst = 0;
+    PlnStatus st = PLN_OK;
+
+    if (na < 1) return PLN_OK; /* nothing moves */
+    if (samples < 2) samples = 2;
+    t = calloc((size_t)samples, sizeof *t);
+    q = calloc((size_t)samples * na, sizeof *q);
+    margin = calloc((size_t)na, sizeof *margin);
+    limits = calloc((size_t)na, sizeof *limits);
+    series = calloc((size_t)na, sizeof *series);
+    panels = calloc((size_t)na, sizeof *panels);
+    hl = calloc((size_t)2 * na, sizeof *hl);
+    titles = calloc((size_t)na, sizeof *titles);
+    if (!t || !q || !margin || !limits || !series || !panels || !hl || !titles) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", path);
+        goto done;
+    }
+    /* each moving joint's spline, sampled uniformly (the ends included) */
+    for (int a = 0; a < na; ++a) {
+        const PlnJoint *jt = &p->robot->joints[p->active[a]];
+        margin[a] = INFINITY;
+        for (int s = 0; s < samples && st == PLN_OK; ++s) {
+            double *v = q + (size_t)a * samples + s;
+            t[s] = p->scenario->duration * (double)s / (samples - 1);
+            st = pln_bspline_eval(p->bs, ctrl + (size_t)a * nc, t[s], 0, v);
+            margin[a] = fmin(margin[a], fmin(*v - jt->lower, jt->upper - *v));
+        }
+        if (st != PLN_OK) {
+            st = pln_errorf(st, err, err_size, "%s: sampling joint %s failed", path, jt->name);
+            goto done;
+        }
+        if (margin[a] < margin[worst]) worst = a;
+        limits[a][0] = jt->lower;
+        limits[a][1] = jt->upper;
+    }
+    for (int a = 0; a < na; ++a) {
+        const char *name = p->robot->joints[p->active[a]].name;
+        snprintf(titles[a], sizeof titles[a], "%s (margin %.3g rad)", name, margin[a]);
+        series[a] = (PlnSeries){"joint position", PLN_SERIES_LINE, samples, t,
+                                q + (size_t)a * samples, 0, 0};
+        hl[2 * a] = (PlnHLine){"position limits", limits[a][0], 3, 1};
+        hl[2 * a + 1] = (PlnHLine){"position limits", limits[a][1], 3, 1};
+        panels[a] = (PlnPanel){titles[a], a == worst, series + a, 1, hl + 2 * a, 2};
+    }
+    {
+        PlnFigure fig = {"Joint trajectories and position limits", "time [s]", "angle [rad]", 3,
+                         300, 170, 0, panels, na};
+        st = pln_svg_write(path, &fig, err, err_size);
+    }
+done:
+    free(t);
+    free(q);
+    free(margin);
+    free(limits);
+    free(series);
+    free(panels);
+    free(hl);
+    free(titles);
     return st;
 }

@@ -7,6 +7,7 @@
  *  report.json      status, timings, certified clearance of every pair, limit margins
  *  distance.svg     clearance of every pair over time with the certified MCD per interval
  *                   (thesis Fig. 6.5)
+ *  joints.svg       every moving joint's trajectory with its position limits
  * Every file is written atomically (pln_atomic.h). All tables carry every robot joint in
  * the robot file's order. */
 #ifndef PLN_OUTPUT_H
@@ -14,7 +15,9 @@
 
 #include <stddef.h>
 
+#include "dst_capsule.h"
 #include "pln_certify.h"
+#include "pln_kin.h"
 #include "pln_problem.h"
 #include "pln_sip.h"
 #include "pln_table.h"
@@ -40,6 +43,29 @@ PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size);
 PlnStatus pln_output_sample(const PlnProblem *p, const double *ctrl, double rate_hz,
                             PlnTable *table, char *err, size_t err_size);
 
+/* Everything trajectory.json holds (docs/FILE_FORMATS.md), whoever made it: `plan`
+ * from its problem, `export --format json` from a trajectory file it read. All
+ * pointers borrowed. */
+typedef struct PlnTrajectoryDoc {
+    const char *scenario;        /* scenario name */
+    const PlnRobot *robot;       /* every joint's name in file order, the robot's name */
+    const char *robot_file;      /* the robot path as the scenario resolved it */
+    int certified;
+    const char *comment;         /* nullable: written as a "comment" key (forced exports) */
+    const double *q_init;        /* [robot->n_joints] initial posture, rad */
+    const PlnBspline *bs;        /* knot vector (degree, knots, duration) */
+    int n_active;                /* moving joints */
+    const int *active;           /* [n_active] robot joint index of each moving joint */
+    const double *ctrl;          /* [n_active * bs->n_ctrl] control points, rad, joint-major */
+    const PlnTable *samples;     /* every joint sampled at some rate */
+} PlnTrajectoryDoc;
+
+/* Writes a trajectory.json document atomically. PLN_ERR_INTERNAL if a number is not
+ * finite (nothing written), PLN_ERR_IO when the file cannot be written. */
+PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *doc, char *err,
+                                    size_t err_size);
+
+/* trajectory.json of a planning run: pln_output_trajectory_doc() of problem p. */
 PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, const double *ctrl,
                                      const PlnTable *samples, int certified, char *err,
                                      size_t err_size);
@@ -54,5 +80,12 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
 PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,
                                   const PlnCertificate *cert, int samples, char *err,
                                   size_t err_size);
+
+/* joints.svg: one panel per moving joint, its position sampled at `samples` times over
+ * the motion with its lower and upper position limits as dashed lines; the panel of the
+ * joint that comes closest to a limit is framed, and every title gives that joint's
+ * smallest margin to its limits (rad). */
+PlnStatus pln_output_joints_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                int samples, char *err, size_t err_size);
 
 #endif /* PLN_OUTPUT_H */

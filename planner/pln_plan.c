@@ -10,15 +10,19 @@
 
 #include "pln_atomic.h"
 #include "pln_certify.h"
+#include "pln_export.h"
 #include "pln_output.h"
 #include "pln_robot.h"
 #include "pln_scenario.h"
 #include "pln_sip.h"
 #include "pln_tolerance.h"
+#include "pln_view.h"
 #include "pln_yaml.h"
 
 /* Samples per pair curve in distance.svg. */
 #define PLN_SVG_DISTANCE_SAMPLES 400
+/* Samples per joint curve in joints.svg. */
+#define PLN_SVG_JOINT_SAMPLES 400
 
 static double now_s(void)
 {
@@ -66,6 +70,22 @@ static PlnStatus join_path(char *buf, size_t size, const char *dir, const char *
     int n = snprintf(buf, size, "%s/%s", dir, name);
     if (n < 0 || (size_t)n >= size) {
         return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: output path too long", dir);
+    }
+    return PLN_OK;
+}
+
+/* removes trajectory.pos and its .waist and .zmp (absent ones are fine) */
+static PlnStatus remove_hrpsys_files(const char *pos_path, char *err, size_t err_size)
+{
+    static const char *const exts[] = {".waist", ".zmp", ".pos"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; ++i) {
+        char path[PLN_PATH_MAX];
+        PlnStatus st = pln_export_sibling_path(path, sizeof path, pos_path, exts[i], err, err_size);
+        if (st != PLN_OK) return st;
+        if (unlink(path) != 0 && errno != ENOENT) {
+            return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot remove: %s", path,
+                              strerror(errno));
+        }
     }
     return PLN_OK;
 }
@@ -195,11 +215,12 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.pos", err, sizeof err);
         if (wst == PLN_OK) {
             if (cert.certified) {
-                wst = pln_table_write_pos(&table, path, NULL, err, sizeof err);
-            } else if (unlink(path) != 0 && errno != ENOENT) {
-                /* a stale .pos of an earlier certified run must not survive */
-                wst = pln_errorf(PLN_ERR_IO, err, sizeof err, "%s: cannot remove: %s", path,
-                                 strerror(errno));
+                /* hrpsys companions (.waist, .zmp) first, then the .pos */
+                wst = pln_export_hrpsys_companions(&table, l.p->robot, path, NULL, err, sizeof err);
+                if (wst == PLN_OK) wst = pln_table_write_pos(&table, path, NULL, err, sizeof err);
+            } else {
+                /* a stale .pos (and companions) of an earlier certified run must not survive */
+                wst = remove_hrpsys_files(path, err, sizeof err);
             }
         }
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "distance.svg", err, sizeof err);
@@ -207,13 +228,23 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
             wst = pln_output_distance_svg(path, l.p, ctrl, &cert, PLN_SVG_DISTANCE_SAMPLES, err,
                                           sizeof err);
         }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "joints.svg", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_output_joints_svg(path, l.p, ctrl, PLN_SVG_JOINT_SAMPLES, err, sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "view.html", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_view_write(path, l.p, ctrl, &cert, PLN_VIEW_DEFAULT_FPS, err, sizeof err);
+        }
         if (wst != PLN_OK) {
             fprintf(errs, "hrpplan plan: %s\n", err);
             code = pln_status_exit_code(wst);
         }
     } else {
-        join_path(path, sizeof path, dir, "trajectory.pos", err, sizeof err);
-        unlink(path);
+        char rerr[512];
+        if (join_path(path, sizeof path, dir, "trajectory.pos", rerr, sizeof rerr) == PLN_OK) {
+            remove_hrpsys_files(path, rerr, sizeof rerr);
+        }
     }
     {
         char rerr[512];
@@ -318,9 +349,9 @@ static PlnStatus read_numbers(PlnYaml *y, const yaml_node_t *node, const char *f
 PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, double *ctrl,
                                         char *err, size_t err_size)
 {
-    static const char *const keys[] = {"format", "version", "scenario", "robot", "certified",
-                                       "duration", "joints", "initial", "spline", "samples",
-                                       NULL};
+    static const char *const keys[] = {"format", "version", "comment", "scenario", "robot",
+                                       "robot_file", "certified", "duration", "joints",
+                                       "initial", "spline", "samples", NULL};
     static const char *const spline_keys[] = {"degree", "knots", "joints", "control_points", NULL};
     PlnYaml y;
     yaml_node_t *root, *spline, *joints, *cps;

@@ -666,8 +666,8 @@ void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int p
         DstCapsuleDistance d;
         dst_capsule_distance(&A, &B, &d); /* eq. 3.1 */
         out->distance = d.distance;
-        memcpy(out->pA, d.cA, sizeof out->pA);
-        memcpy(out->pB, d.cB, sizeof out->pB);
+        memcpy(out->pA, d.pA, sizeof out->pA); /* surface witnesses: |pA - pB| = |distance| */
+        memcpy(out->pB, d.pB, sizeof out->pB);
         memcpy(out->n, d.n, sizeof out->n);
     }
 }

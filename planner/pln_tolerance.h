@@ -127,4 +127,11 @@
  * max |R R^T - I| entry (dimensionless); same reasoning as PLN_KIN_AXIS_UNIT_TOL. */
 #define PLN_KIN_ROT_ORTHO_TOL 1e-6
 
+/* ---- exports (planner/pln_export.c) ---- */
+
+/* cos(pitch) below which roll-pitch-yaw extraction treats a rotation as gimbal-locked
+ * (dimensionless): near it roll and yaw are ill-conditioned, only their difference is
+ * defined; 1e3 DBL_EPSILON keeps the regular branch wherever it loses < 1e-13 rad. */
+#define PLN_RPY_GIMBAL_COS (1e3 * DBL_EPSILON)
+
 #endif /* PLN_TOLERANCE_H */

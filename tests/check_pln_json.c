@@ -64,6 +64,28 @@ START_TEST(test_compact_rows)
 }
 END_TEST
 
+START_TEST(test_number_digits)
+{
+    char buf[256];
+    FILE *f = tmpfile();
+    PlnJson w;
+    pln_json_init(&w, f, 1);
+    pln_json_begin_array(&w);
+    pln_json_number_digits(&w, 0.123456789, 4);
+    pln_json_number_digits(&w, -0.0, 4);
+    pln_json_number_digits(&w, 1.0 / 3.0, 0);   /* clamped to 1 digit */
+    pln_json_number_digits(&w, 0.1, 40);        /* clamped to 17 digits */
+    pln_json_end_array(&w);
+    ck_assert_int_eq(pln_json_finish(&w), 1);
+    slurp(f, buf, sizeof buf);
+    ck_assert_str_eq(buf, "[\n  0.1235,\n  0,\n  0.3,\n  0.10000000000000001\n]\n");
+    pln_json_init(&w, f, 0);
+    pln_json_number_digits(&w, NAN, 3);
+    ck_assert_int_eq(w.nonfinite, 1);
+    fclose(f);
+}
+END_TEST
+
 START_TEST(test_escaping_parses_back)
 {
     /* a string with quotes, backslashes and control characters must come back intact
@@ -147,6 +169,7 @@ Suite *pln_json_suite(void)
     TCase *tc = tcase_create("write");
     tcase_add_test(tc, test_nested_document_exact);
     tcase_add_test(tc, test_compact_rows);
+    tcase_add_test(tc, test_number_digits);
     tcase_add_test(tc, test_escaping_parses_back);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");

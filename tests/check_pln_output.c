@@ -1,0 +1,136 @@
+/* check_pln_output.c — tests of planner/pln_output.c added with the exports: joints.svg
+ * renders through librsvg (rsvg-convert) with every moving joint and its dashed limits;
+ * trajectory.json records the robot file, and both readers (check's and export's)
+ * read back the same spline. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "check_util.h"
+#include "pln_export.h"
+#include "pln_output.h"
+#include "pln_plan.h"
+#include "plan_fixture.h"
+
+#define SCENARIO "tests/data/reach_pole.yaml"
+#define FIXTURE_AMPLITUDE 0.4
+/* smallest PNG of a real figure (bytes): an empty or failed render is far below */
+#define MIN_PNG_BYTES 1000
+#define JOINT_SAMPLES 200
+
+/* renders an svg to png with rsvg-convert; returns the png size or -1 */
+static long render(const char *svg, const char *png)
+{
+    char cmd[1200];
+    struct stat sb;
+    int st;
+    snprintf(cmd, sizeof cmd, "rsvg-convert -o '%s' '%s' 2>/dev/null", png, svg);
+    st = system(cmd);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return -1;
+    if (stat(png, &sb) != 0) return -1;
+    return (long)sb.st_size;
+}
+
+START_TEST(test_joints_svg_renders_with_limits)
+{
+    char dir[256], svg[512], png[512], err[512];
+    static char text[1 << 20];
+    PlanFixture fx;
+    int worst = 0;
+    double margin_worst = INFINITY;
+    plan_fixture_load(&fx, SCENARIO, FIXTURE_AMPLITUDE);
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(svg, sizeof svg, "%s/joints.svg", dir);
+    snprintf(png, sizeof png, "%s/joints.png", dir);
+    ck_assert_msg(pln_output_joints_svg(svg, fx.p, fx.ctrl, JOINT_SAMPLES, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    ck_assert_int_gt(render(svg, png), MIN_PNG_BYTES);
+    ck_assert(ckutil_read_file(svg, text, sizeof text) > 0);
+    ck_assert(strstr(text, "position limits") != NULL);
+    ck_assert(strstr(text, "stroke-dasharray") != NULL);
+    ck_assert(strstr(text, "angle [rad]") != NULL);
+    /* one titled panel per moving joint; the joint closest to a limit is framed */
+    for (int a = 0; a < fx.p->n_active; ++a) {
+        const PlnJoint *jt = &fx.robot.joints[fx.p->active[a]];
+        char title[128];
+        double m = INFINITY;
+        snprintf(title, sizeof title, ">%s (margin ", jt->name);
+        ck_assert_msg(strstr(text, title) != NULL, "no panel for %s", jt->name);
+        for (int s = 0; s < JOINT_SAMPLES; ++s) {
+            double q, t = fx.sc.duration * s / (JOINT_SAMPLES - 1);
+            ck_assert_int_eq(pln_bspline_eval(fx.p->bs, fx.ctrl + (size_t)a * fx.p->n_ctrl, t, 0, &q), PLN_OK);
+            m = fmin(m, fmin(q - jt->lower, jt->upper - q));
+        }
+        if (m < margin_worst) {
+            margin_worst = m;
+            worst = a;
+        }
+    }
+    {
+        char title[128];
+        const char *p;
+        snprintf(title, sizeof title, "%s (margin ", fx.robot.joints[fx.p->active[worst]].name);
+        p = strstr(text, title);
+        ck_assert_ptr_nonnull(p);
+        /* the highlighted title carries the "(worst)" mark right after the margin */
+        p = strstr(p, "rad)");
+        ck_assert_ptr_nonnull(p);
+        ck_assert_msg(strncmp(p, "rad) (worst)", 12) == 0, "the worst joint is not marked");
+    }
+    ckutil_rm_flat(dir);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(test_trajectory_json_records_robot_file)
+{
+    char dir[256], path[512], err[1024];
+    PlanFixture fx;
+    PlnTable tb;
+    PlnExportTrajectory tr;
+    double *ctrl2;
+    plan_fixture_load(&fx, SCENARIO, FIXTURE_AMPLITUDE);
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/trajectory.json", dir);
+    ck_assert_int_eq(pln_output_sample(fx.p, fx.ctrl, 50.0, &tb, err, sizeof err), PLN_OK);
+    ck_assert_msg(pln_output_trajectory_json(path, fx.p, fx.ctrl, &tb, 0, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    /* export's reader */
+    ck_assert_msg(pln_export_trajectory_read(path, &tr, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_str_eq(tr.robot_file, fx.sc.robot_path);
+    ck_assert_str_eq(tr.robot, fx.robot.name);
+    ck_assert_str_eq(tr.scenario, fx.sc.name);
+    ck_assert_int_eq(tr.certified, 0);
+    ck_assert_int_eq(tr.n_joints, fx.robot.n_joints);
+    ck_assert_int_eq(tr.n_active, fx.p->n_active);
+    for (int a = 0; a < tr.n_active; ++a) ck_assert_int_eq(tr.active[a], fx.p->active[a]);
+    for (int i = 0; i < fx.p->n_active * fx.p->n_ctrl; ++i) ck_assert(tr.ctrl[i] == fx.ctrl[i]);
+    for (int j = 0; j < tr.n_joints; ++j) ck_assert(tr.initial[j] == fx.p->q_init[j]);
+    ck_assert_int_eq(pln_export_trajectory_resolve(&tr, &fx.robot, err, sizeof err), PLN_OK);
+    /* check's reader accepts the new key */
+    ctrl2 = calloc((size_t)fx.p->n_active * fx.p->n_ctrl, sizeof *ctrl2);
+    ck_assert_msg(pln_plan_read_trajectory_json(path, fx.p, ctrl2, err, sizeof err) == PLN_OK, "%s", err);
+    for (int i = 0; i < fx.p->n_active * fx.p->n_ctrl; ++i) ck_assert(ctrl2[i] == fx.ctrl[i]);
+    free(ctrl2);
+    pln_export_trajectory_destroy(&tr);
+    pln_table_destroy(&tb);
+    ckutil_rm_flat(dir);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
+Suite *pln_output_suite(void)
+{
+    Suite *s = suite_create("pln_output");
+    TCase *tc = tcase_create("joints_svg");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_joints_svg_renders_with_limits);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("trajectory_json");
+    tcase_add_test(tc, test_trajectory_json_records_robot_file);
+    suite_add_tcase(s, tc);
+    return s;
+}

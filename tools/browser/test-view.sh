@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Browser test of view.html (make test-browser): plans scenarios/hand_cross.yaml, opens
+# its view.html in headless Chromium (kept off the network), lets the page move its
+# slider to the first, middle and last frames and report the canvas pixels it drew
+# (view.html#selftest, read back with --dump-dom), and saves screenshots of two frames
+# under OUTDIR. Fails when a frame is blank, when the frames do not differ, or when a
+# screenshot is not a PNG of the window's size with content.
+#
+# usage: tools/browser/test-view.sh HRPPLAN_BINARY OUTDIR
+set -euo pipefail
+
+HRPPLAN=${1:?usage: test-view.sh HRPPLAN_BINARY OUTDIR}
+OUT=${2:?usage: test-view.sh HRPPLAN_BINARY OUTDIR}
+WIDTH=1400
+HEIGHT=900
+# the canvas is 900 x 640: a frame with the robot in it covers far more than 1 % of it
+MIN_INK=5760
+# smallest screenshot accepted (bytes): a sanity check that the page rendered at all (the
+# canvas pixels themselves are checked by the page report above it)
+MIN_PNG_BYTES=40000
+
+BROWSER=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$BROWSER" ]; then
+  echo "test-browser: no chromium (run tools/browser/install-browser.sh)" >&2
+  exit 1
+fi
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+
+fail() { echo "test-browser: FAIL: $*" >&2; exit 1; }
+
+# 1. a planned motion with its viewer
+rc=0
+"$HRPPLAN" plan scenarios/hand_cross.yaml -q -o "$OUT/hand_cross" > "$OUT/plan.log" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "hrpplan plan exited $rc (see $OUT/plan.log)"
+VIEW="$OUT/hand_cross/view.html"
+[ -s "$VIEW" ] || fail "no $VIEW"
+
+# headless Chromium, off the network, with a fresh profile each run
+browse() {
+  local profile
+  profile=$(mktemp -d "$SCRATCH/profile.XXXXXX")
+  timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+    --window-size=$WIDTH,$HEIGHT "$@" 2> "$SCRATCH/browser.err"
+}
+
+# 2. the page drives its own slider and measures its canvas
+browse --dump-dom "file://$VIEW#selftest" > "$SCRATCH/dom.html" || fail "chromium --dump-dom failed: $(tail -3 "$SCRATCH/browser.err")"
+REPORT=$(sed -n 's:.*<pre id="selftest">\([^<]*\)</pre>.*:\1:p' "$SCRATCH/dom.html")
+[ -n "$REPORT" ] || fail "the page wrote no self-test report (script error?)"
+echo "test-browser: page report $REPORT"
+field() { echo "$REPORT" | sed -n "s/.*\"$1\":\[\([0-9,]*\)\].*/\1/p" | tr ',' ' '; }
+read -r -a DRAWN <<< "$(field drawn)"
+read -r -a INK <<< "$(field ink)"
+read -r -a CHANGED <<< "$(field changed)"
+[ "${#INK[@]}" -eq 3 ] && [ "${#DRAWN[@]}" -eq 3 ] && [ "${#CHANGED[@]}" -eq 3 ] || fail "malformed report"
+for i in 0 1 2; do
+  [ "${DRAWN[$i]}" -gt 0 ] || fail "frame $i drew no capsule"
+  [ "${INK[$i]}" -ge "$MIN_INK" ] || fail "frame $i is blank: ${INK[$i]} pixels of ink < $MIN_INK"
+done
+[ "${CHANGED[1]}" -gt 0 ] && [ "${CHANGED[2]}" -gt 0 ] || fail "moving the slider changed no pixel"
+
+# 3. screenshots of the first and the middle frame
+read -r -a FR <<< "$(field frames)"
+MIDDLE=${FR[1]}
+shot() {
+  browse --screenshot="$2" "file://$VIEW#frame=$1" > /dev/null || fail "chromium --screenshot failed"
+  [ -s "$2" ] || fail "no screenshot $2"
+  # PNG signature, then the IHDR width and height (big-endian at bytes 16..23)
+  [ "$(head -c 8 "$2" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "$2 is not a PNG"
+  read -r -a B <<< "$(od -An -tu1 -j16 -N8 "$2")"
+  local w=$(( (B[0] << 24) | (B[1] << 16) | (B[2] << 8) | B[3] ))
+  local h=$(( (B[4] << 24) | (B[5] << 16) | (B[6] << 8) | B[7] ))
+  [ "$w" -eq "$WIDTH" ] && [ "$h" -eq "$HEIGHT" ] || fail "$2 is ${w}x${h}, not ${WIDTH}x${HEIGHT}"
+  local size
+  size=$(stat -c %s "$2")
+  [ "$size" -ge "$MIN_PNG_BYTES" ] || fail "$2 looks blank ($size bytes)"
+  echo "test-browser: $2: ${w}x${h}, $size bytes"
+}
+shot 0 "$OUT/view_start.png"
+shot "$MIDDLE" "$OUT/view.png"
+cmp -s "$OUT/view_start.png" "$OUT/view.png" && fail "the screenshots of frames 0 and $MIDDLE are identical"
+echo "test-browser: ok (screenshots in $OUT)"
