@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pln_atomic.h"
 #include "pln_json.h"
@@ -144,7 +145,14 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
                                      const PlnTable *tb, int certified, char *err,
                                      size_t err_size)
 {
-    PlnTrajectoryDoc doc = {p->scenario->name, p->robot, p->scenario->robot_path, certified,
+    /* the robot file as an absolute path, so that `hrpplan export` finds it from anywhere */
+    char robot_file[PLN_PATH_MAX], cwd[PLN_PATH_MAX];
+    const char *rp = p->scenario->robot_path;
+    if (rp[0] != '/' && getcwd(cwd, sizeof cwd) != NULL &&
+        snprintf(robot_file, sizeof robot_file, "%s/%s", cwd, rp) < (int)sizeof robot_file) {
+        rp = robot_file;
+    }
+    PlnTrajectoryDoc doc = {p->scenario->name, p->robot, rp, certified,
                             NULL, p->q_init, p->bs, p->n_active, p->active, ctrl, tb};
     return pln_output_trajectory_doc(path, &doc, err, err_size);
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -100,7 +101,13 @@ START_TEST(test_trajectory_json_records_robot_file)
                   "%s", err);
     /* export's reader */
     ck_assert_msg(pln_export_trajectory_read(path, &tr, err, sizeof err) == PLN_OK, "%s", err);
-    ck_assert_str_eq(tr.robot_file, fx.sc.robot_path);
+    /* recorded absolute, so that export finds it from any directory */
+    {
+        char cwd[1024], want[2048];
+        ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+        snprintf(want, sizeof want, "%s/%s", cwd, fx.sc.robot_path);
+        ck_assert_str_eq(tr.robot_file, fx.sc.robot_path[0] == '/' ? fx.sc.robot_path : want);
+    }
     ck_assert_str_eq(tr.robot, fx.robot.name);
     ck_assert_str_eq(tr.scenario, fx.sc.name);
     ck_assert_int_eq(tr.certified, 0);
