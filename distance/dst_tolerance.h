@@ -161,4 +161,11 @@
  * bounding-box diagonal); beyond it the build fails. */
 #define DST_HULL_MAX_REL_TOL 1e-6
 
+/* ---- mesh distance and mesh MCD (issue 6) ---- */
+
+/* A closed mesh counts as convex when its enclosed volume is within this fraction of its
+ * convex hull's (dimensionless): hull tolerances move the volume by ~1e-10 relative, any
+ * real dent by far more. */
+#define DST_BVH_CONVEX_VOL_REL 1e-6
+
 #endif /* DST_TOLERANCE_H */
