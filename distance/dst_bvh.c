@@ -285,6 +285,21 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta,
     double tbw[9];
     DstTriPair tp;
     xform_tri(p, b->tri[tb], tbw);
+    /* cheap lower bound first: the gap of the two vertex sets along the axis joining their
+     * centroids (any axis gives one); the exact kernel only when it could beat the best */
+    const double *ta9 = a->tri[ta];
+    double w[3];
+    for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
+    double wl = sqrt(dst_dot3(w, w));
+    if (wl > DST_MIN_DENOM && best->d < INFINITY) {
+        double amin = INFINITY, bmax = -INFINITY;
+        for (int k = 0; k < 3; ++k) {
+            amin = dst_mind(amin, dst_dot3(w, ta9 + 3 * k));
+            bmax = dst_maxd(bmax, dst_dot3(w, tbw + 3 * k));
+        }
+        double gap = (amin - bmax) / wl;
+        if (gap - DST_ROUND_REL * (fabs(amin) + fabs(bmax)) / wl >= best->d) return;
+    }
     dst_tri_distance(a->tri[ta], tbw, &tp);
     ++out->tri_pairs;
     if (tp.dist < best->d) {

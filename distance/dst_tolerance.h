@@ -168,4 +168,9 @@
  * real dent by far more. */
 #define DST_BVH_CONVEX_VOL_REL 1e-6
 
+/* Default cap on the static distance evaluations of one mesh MCD query (adaptive
+ * subdivision and the sampling baseline): a thesis-size problem (eps = 1e-3 m, links of
+ * ~0.3 m turning ~1 rad per span) needs tens; the cap only stops pathological motions. */
+#define DST_MESH_MCD_MAX_EVALS 4000
+
 #endif /* DST_TOLERANCE_H */
