@@ -1,4 +1,4 @@
-/* dst_bvh.c — sphere-tree BVH of a triangle mesh, its separation distance and the signed
+/* dst_bvh.c — OBB + sphere BVH of a triangle mesh, its separation distance and the signed
  * distance of eq. (4.1) (thesis sec. II.B-C; docs/math/mesh_mcd.md sec. 1-3). */
 #include "dst_bvh.h"
 
@@ -38,23 +38,95 @@ typedef struct Builder {
     SortKey *keys;
 } Builder;
 
-/* Sphere of the triangles order[first .. first+count-1]: centre of their vertex box,
- * radius the farthest vertex, widened so that rounding cannot leave a vertex outside. */
-static void node_sphere(const Builder *b, int first, int count, DstBvhNode *nd)
+/* Eigenvectors of a symmetric 3x3 matrix by cyclic Jacobi rotations: rows of V (row-major)
+ * are orthonormal axes. */
+static void jacobi3(const double A_in[9], double V[9])
 {
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double A[9];
+    memcpy(A, A_in, sizeof A);
+    memset(V, 0, 9 * sizeof(double));
+    V[0] = V[4] = V[8] = 1.0;
+    for (int sweep = 0; sweep < 12; ++sweep) {
+        double off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+        double diag = A[0] * A[0] + A[4] * A[4] + A[8] * A[8];
+        if (off <= 1e-30 * diag || off == 0.0) break;
+        for (int p = 0; p < 2; ++p) {
+            for (int q = p + 1; q < 3; ++q) {
+                double apq = A[3 * p + q];
+                if (apq == 0.0) continue;
+                double theta = (A[3 * q + q] - A[3 * p + p]) / (2.0 * apq);
+                double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
+                /* A <- J^T A J, V <- V J (columns of V are the eigenvectors) */
+                for (int k = 0; k < 3; ++k) {
+                    double akp = A[3 * k + p], akq = A[3 * k + q];
+                    A[3 * k + p] = c * akp - s * akq;
+                    A[3 * k + q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    double apk = A[3 * p + k], aqk = A[3 * q + k];
+                    A[3 * p + k] = c * apk - s * aqk;
+                    A[3 * q + k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    double vkp = V[3 * k + p], vkq = V[3 * k + q];
+                    V[3 * k + p] = c * vkp - s * vkq;
+                    V[3 * k + q] = s * vkp + c * vkq;
+                }
+            }
+        }
+    }
+    /* columns -> rows */
+    double T[9];
+    for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 3; ++k) T[3 * i + k] = V[3 * k + i];
+    }
+    memcpy(V, T, sizeof T);
+}
+
+/* Bounding volume of the triangles order[first .. first+count-1]: an oriented box along
+ * the principal axes of their vertices (docs/math/mesh_mcd.md sec. 2) and the sphere about
+ * the box centre through the farthest vertex; both widened for rounding. */
+static void node_volume(const Builder *b, int first, int count, DstBvhNode *nd)
+{
+    double m[3] = {0, 0, 0}, C[9] = {0}, mag = 0.0;
+    int nv = 3 * count;
     for (int t = first; t < first + count; ++t) {
         const double *v = b->src[b->order[t]];
         for (int k = 0; k < 9; ++k) {
-            lo[k % 3] = fmin(lo[k % 3], v[k]);
-            hi[k % 3] = fmax(hi[k % 3], v[k]);
+            m[k % 3] += v[k];
+            mag = fmax(mag, fabs(v[k]));
         }
     }
-    double r2 = 0.0, mag = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        nd->c[i] = 0.5 * (lo[i] + hi[i]);
-        mag = fmax(mag, fmax(fabs(lo[i]), fabs(hi[i])));
+    for (int i = 0; i < 3; ++i) m[i] /= nv;
+    for (int t = first; t < first + count; ++t) {
+        const double *v = b->src[b->order[t]];
+        for (int k = 0; k < 3; ++k) {
+            double w[3] = {v[3 * k] - m[0], v[3 * k + 1] - m[1], v[3 * k + 2] - m[2]};
+            for (int i = 0; i < 3; ++i) {
+                for (int j = 0; j < 3; ++j) C[3 * i + j] += w[i] * w[j];
+            }
+        }
     }
+    jacobi3(C, nd->ax);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = first; t < first + count; ++t) {
+        const double *v = b->src[b->order[t]];
+        for (int k = 0; k < 3; ++k) {
+            for (int i = 0; i < 3; ++i) {
+                double p = dst_dot3(nd->ax + 3 * i, v + 3 * k);
+                lo[i] = fmin(lo[i], p);
+                hi[i] = fmax(hi[i], p);
+            }
+        }
+    }
+    for (int i = 0; i < 3; ++i) nd->c[i] = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        double mid = 0.5 * (lo[i] + hi[i]);
+        for (int k = 0; k < 3; ++k) nd->c[k] += mid * nd->ax[3 * i + k];
+        nd->h[i] = 0.5 * (hi[i] - lo[i]) + 8.0 * DST_ROUND_REL * mag;
+    }
+    double r2 = 0.0;
     for (int t = first; t < first + count; ++t) {
         const double *v = b->src[b->order[t]];
         for (int k = 0; k < 3; ++k) {
@@ -72,7 +144,7 @@ static int build_node(Builder *b, int first, int count, int level)
     DstBvh *bvh = b->bvh;
     int id = bvh->n_nodes++;
     DstBvhNode *nd = &bvh->nodes[id];
-    node_sphere(b, first, count, nd);
+    node_volume(b, first, count, nd);
     if (level > bvh->depth) bvh->depth = level;
     if (count <= DST_BVH_LEAF_SIZE) {
         nd->left = nd->right = -1;
@@ -190,10 +262,25 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
     }
     out->closed = rep.oriented && rep.volume > 0.0;
     char herr[160];
-    if (dst_hull_build(&mesh->vertices[0][0], mesh->n_vertices, 0.0, &out->hull, herr, sizeof herr) == DST_OK) {
-        out->has_hull = 1;
-        double hv = hull_volume(&out->hull);
-        out->convex = out->closed && fabs(hv - rep.volume) <= DST_BVH_CONVEX_VOL_REL * hv;
+    if (mesh->n_vertices <= DST_BVH_HULL_MAX_VERTS) {
+        if (dst_hull_build(&mesh->vertices[0][0], mesh->n_vertices, 0.0, &out->hull, herr, sizeof herr) == DST_OK) {
+            out->has_hull = 1;
+            double hv = hull_volume(&out->hull);
+            out->convex = out->closed && fabs(hv - rep.volume) <= DST_BVH_CONVEX_VOL_REL * hv;
+        }
+    } else {
+        /* quickhull costs O(n h): for a very large mesh its bounding box stands in for the
+         * hull (it contains the mesh too, so depth bounds stay valid, only looser) */
+        double box[8][3];
+        for (int k = 0; k < 8; ++k) {
+            box[k][0] = (k & 1) ? rep.bbox_max[0] : rep.bbox_min[0];
+            box[k][1] = (k & 2) ? rep.bbox_max[1] : rep.bbox_min[1];
+            box[k][2] = (k & 4) ? rep.bbox_max[2] : rep.bbox_min[2];
+        }
+        if (dst_hull_build(&box[0][0], 8, 0.0, &out->hull, herr, sizeof herr) == DST_OK) {
+            out->has_hull = 1;
+            out->hull_is_box = 1;
+        }
     }
     return DST_OK;
 }
@@ -264,17 +351,44 @@ static int pose_ok(const double R[9], const double x[3])
     return det > 0.0;
 }
 
-/* lower bound of the distance between node na (A frame) and node nb (B frame) */
-static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose *p)
+/* Lower bound of the distance between node na (A frame) and node nb (B frame): the sphere
+ * gap, and when the spheres are close, the largest gap of the two oriented boxes along
+ * their 6 face axes (any unit axis separates by at most the distance; sec. 2). */
+static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose *p, double best)
 {
     double c[3];
     xform(p, nb->c, c);
-    double w[3] = {na->c[0] - c[0], na->c[1] - c[1], na->c[2] - c[2]};
-    return sqrt(dst_dot3(w, w)) - na->r - nb->r;
+    double D[3] = {c[0] - na->c[0], c[1] - na->c[1], c[2] - na->c[2]};
+    double dd = sqrt(dst_dot3(D, D));
+    double lb = dd - na->r - nb->r;
+    if (lb >= best) return lb;
+    /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j) */
+    double Bx[9], M[9], dA[3];
+    for (int j = 0; j < 3; ++j) {
+        const double *bj = nb->ax + 3 * j;
+        for (int i = 0; i < 3; ++i) Bx[3 * j + i] = p->R[3 * i] * bj[0] + p->R[3 * i + 1] * bj[1] + p->R[3 * i + 2] * bj[2];
+    }
+    for (int k = 0; k < 3; ++k) {
+        dA[k] = dst_dot3(na->ax + 3 * k, D);
+        for (int j = 0; j < 3; ++j) M[3 * k + j] = dst_dot3(na->ax + 3 * k, Bx + 3 * j);
+    }
+    for (int k = 0; k < 3; ++k) {
+        double g = fabs(dA[k]) - na->h[k] - nb->h[0] * fabs(M[3 * k]) - nb->h[1] * fabs(M[3 * k + 1]) -
+                   nb->h[2] * fabs(M[3 * k + 2]);
+        lb = dst_maxd(lb, g);
+    }
+    for (int j = 0; j < 3; ++j) {
+        double g = fabs(dst_dot3(Bx + 3 * j, D)) - nb->h[j] - na->h[0] * fabs(M[j]) - na->h[1] * fabs(M[3 + j]) -
+                   na->h[2] * fabs(M[6 + j]);
+        lb = dst_maxd(lb, g);
+    }
+    /* rounding of the projections (unit axes to ~1e-16, coordinates of size |D| + r) */
+    return lb - DST_ROUND_REL * (dd + na->r + nb->r);
 }
 
 typedef struct Best {
     double d;
+    double tol;          /* pairs whose lower bound is above d - tol (and above 0) are pruned */
     int ta, tb;
     double pa[3], pb[3]; /* A frame */
 } Best;
@@ -298,7 +412,8 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta,
             bmax = dst_maxd(bmax, dst_dot3(w, tbw + 3 * k));
         }
         double gap = (amin - bmax) / wl;
-        if (gap - DST_ROUND_REL * (fabs(amin) + fabs(bmax)) / wl >= best->d) return;
+        double g = gap - DST_ROUND_REL * (fabs(amin) + fabs(bmax)) / wl;
+        if (g >= best->d - best->tol && g > 0.0) return;
     }
     dst_tri_distance(a->tri[ta], tbw, &tp);
     ++out->tri_pairs;
@@ -321,7 +436,9 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
         int ia = stack[top][0], ib = stack[top][1];
         const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
         ++out->node_pairs;
-        if (node_lb(na, nb, p) >= best->d) continue;
+        double lb = node_lb(na, nb, p, best->d);
+        /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
+        if (lb >= best->d - best->tol && lb > 0.0) continue;
         if (na->left < 0 && nb->left < 0) {
             for (int i = na->first; i < na->first + na->count; ++i) {
                 for (int j = nb->first; j < nb->first + nb->count; ++j) try_pair(a, b, p, i, j, best, out);
@@ -335,8 +452,8 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
         } else {
             c0[0] = ia, c0[1] = nb->left, c1[0] = ia, c1[1] = nb->right;
         }
-        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p);
-        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p);
+        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best->d);
+        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best->d);
         if (l0 < l1) {
             int t0 = c0[0], t1 = c0[1];
             c0[0] = c1[0], c0[1] = c1[1], c1[0] = t0, c1[1] = t1;
@@ -344,8 +461,8 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
             l0 = l1, l1 = tl;
         }
         /* push the farther (c0) first so that the nearer is expanded next */
-        if (l0 < best->d && top < DST_BVH_STACK) stack[top][0] = c0[0], stack[top][1] = c0[1], ++top;
-        if (l1 < best->d && top < DST_BVH_STACK) stack[top][0] = c1[0], stack[top][1] = c1[1], ++top;
+        if ((l0 < best->d - best->tol || l0 <= 0.0) && top < DST_BVH_STACK) stack[top][0] = c0[0], stack[top][1] = c0[1], ++top;
+        if ((l1 < best->d - best->tol || l1 <= 0.0) && top < DST_BVH_STACK) stack[top][0] = c1[0], stack[top][1] = c1[1], ++top;
     }
 }
 
@@ -355,19 +472,20 @@ static void zero_out(DstMeshDistance *out)
     out->tri_a = out->tri_b = -1;
 }
 
-/* Separation: exact minimum over the triangle pairs (sec. II.B). */
-DstStatus dst_bvh_separation(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
-                             const double Rb[9], const double xb[3], DstBvhCache *cache,
-                             DstMeshDistance *out)
+/* Separation: minimum over the triangle pairs (sec. II.B), exact for tol = 0. */
+DstStatus dst_bvh_separation_tol(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                 const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
+                                 DstMeshDistance *out)
 {
     zero_out(out);
-    if (a == NULL || b == NULL || a->n_tris <= 0 || b->n_tris <= 0 || !pose_ok(Ra, xa) || !pose_ok(Rb, xb)) {
+    if (a == NULL || b == NULL || a->n_tris <= 0 || b->n_tris <= 0 || !pose_ok(Ra, xa) || !pose_ok(Rb, xb) ||
+        !(tol >= 0.0) || !isfinite(tol)) {
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
     RelPose p;
     rel_pose(Ra, xa, Rb, xb, &p);
-    Best best = {INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}};
+    Best best = {INFINITY, tol, -1, -1, {0, 0, 0}, {0, 0, 0}};
     /* warm start: the last closest pair bounds the answer from above */
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->n_tris && cache->tri_b >= 0 &&
         cache->tri_b < b->n_tris) {
@@ -380,12 +498,13 @@ DstStatus dst_bvh_separation(const DstBvh *a, const double Ra[9], const double x
     out->tri_a = a->tri_id[best.ta];
     out->tri_b = b->tri_id[best.tb];
     out->distance = best.d;
-    out->exact = 1;
+    out->exact = tol == 0.0;
     /* the computed minimum is a real distance of two points on the surfaces (rounding of
-     * the witnesses aside); the exact minimum is within the kernel's rounding of it */
+     * the witnesses aside); the exact minimum is within the kernel's rounding of it, and
+     * within tol below it when pruning was relaxed */
     double scale = a->radius + b->radius + sqrt(dst_dot3(p.t, p.t));
     double slack = DST_ROUND_REL * scale;
-    out->lower = fmax(0.0, best.d - slack);
+    out->lower = fmax(0.0, best.d - tol - slack);
     out->upper = best.d + slack;
     double w[3] = {out->pa[0] - out->pb[0], out->pa[1] - out->pb[1], out->pa[2] - out->pb[2]};
     double nw = sqrt(dst_dot3(w, w));
@@ -408,6 +527,13 @@ DstStatus dst_bvh_separation(const DstBvh *a, const double Ra[9], const double x
         out->status = DST_TOUCHING;
     }
     return out->status;
+}
+
+DstStatus dst_bvh_separation(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                             const double Rb[9], const double xb[3], DstBvhCache *cache,
+                             DstMeshDistance *out)
+{
+    return dst_bvh_separation_tol(a, Ra, xa, b, Rb, xb, 0.0, cache, out);
 }
 
 /* Ray parity: crossings of the ray p + u d (u > 0) with the triangles, by a sphere-tree
@@ -487,12 +613,19 @@ static int hull_distance(const DstBvh *a, const double Ra[9], const double xa[3]
     return st == DST_SEPARATED || st == DST_TOUCHING || st == DST_PENETRATING || st == DST_ITER_LIMIT;
 }
 
-/* Signed distance of eq. (4.1): separation, containment, penetration depth. */
 DstStatus dst_bvh_distance(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
                            const double Rb[9], const double xb[3], DstBvhCache *cache,
                            DstMeshDistance *out)
 {
-    DstStatus st = dst_bvh_separation(a, Ra, xa, b, Rb, xb, cache, out);
+    return dst_bvh_distance_tol(a, Ra, xa, b, Rb, xb, 0.0, cache, out);
+}
+
+/* Signed distance of eq. (4.1): separation, containment, penetration depth. */
+DstStatus dst_bvh_distance_tol(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                               const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
+                               DstMeshDistance *out)
+{
+    DstStatus st = dst_bvh_separation_tol(a, Ra, xa, b, Rb, xb, tol, cache, out);
     if (st == DST_INVALID_INPUT) return st;
     if (st == DST_SEPARATED) {
         /* apart surfaces: the solids overlap only if one contains the other; a vertex of

@@ -1,5 +1,5 @@
 /* dst_bvh.h — static signed distance of two triangle meshes in relative pose (thesis
- * sec. II.B-C, eq. 4.1): a bounding-volume hierarchy of spheres over each mesh, an exact
+ * sec. II.B-C, eq. 4.1): a bounding-volume hierarchy of oriented boxes with spheres over each mesh, an exact
  * triangle-triangle distance kernel, and a penetration depth when the meshes overlap.
  *
  * Contract. A DstBvh is built once from a DstMesh (its own copy of the triangles, in the
@@ -44,10 +44,13 @@ typedef struct DstTriPair {
  * (zero-area) triangles are handled as their edges. Inputs must be finite. */
 void dst_tri_distance(const double a[9], const double b[9], DstTriPair *out);
 
-/* One node: a sphere enclosing its triangles; children or a run of triangles. */
+/* One node: an oriented box (principal axes) and the sphere about its centre, both
+ * enclosing its triangles; children or a run of triangles. */
 typedef struct DstBvhNode {
-    double c[3];       /* centre, mesh frame, metres */
-    double r;          /* radius, metres (widened for rounding) */
+    double c[3];       /* box and sphere centre, mesh frame, metres */
+    double ax[9];      /* box axes: rows are orthonormal unit vectors, mesh frame */
+    double h[3];       /* box half extents along the axes, metres (widened for rounding) */
+    double r;          /* sphere radius, metres (widened for rounding) */
     int left, right;   /* child node indices, -1 for a leaf */
     int first, count;  /* leaf: triangles tri[first .. first + count - 1] */
 } DstBvhNode;
@@ -63,11 +66,13 @@ typedef struct DstBvh {
     int closed;            /* 1: closed and consistently oriented: a solid with an inside */
     int convex;            /* 1: closed, and its volume equals its hull's (DST_BVH_CONVEX_VOL_REL) */
     int has_hull;          /* 1: hull built (the vertices span 3-D) */
+    int hull_is_box;       /* 1: more than DST_BVH_HULL_MAX_VERTS vertices: `hull` is the
+                            * mesh-frame bounding box instead (contains the mesh; convex = 0) */
     DstHull hull;          /* owned when has_hull */
 } DstBvh;
 
 /* Builds the BVH of a mesh (copied; the mesh may be destroyed afterwards): top-down median
- * split along the longest axis of the triangle centroids, spheres centred at each node's
+ * split along the longest axis of the triangle centroids, principal-axis boxes and spheres at each node
  * vertex box. Also its convex hull and the closed / convex flags. Returns DST_OK,
  * DST_INVALID_INPUT (no triangles, index out of range, non-finite vertex; message) or
  * DST_FAILED (out of memory). On failure *out holds nothing to free. Nullable: err. */
@@ -113,6 +118,18 @@ DstStatus dst_bvh_separation(const DstBvh *a, const double Ra[9], const double x
 DstStatus dst_bvh_distance(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
                            const double Rb[9], const double xb[3], DstBvhCache *cache,
                            DstMeshDistance *out);
+
+/* The same two queries with relaxed pruning: node and triangle pairs whose lower bound is
+ * above (best so far - tol) are skipped, so the returned distance is still a real distance
+ * of two surface points, but may exceed the exact one by up to tol; `lower` accounts for
+ * it (lower <= exact <= distance <= lower + tol + rounding). tol >= 0 metres (0: exact).
+ * The MCD uses tol = a fraction of eps: it needs end values only to that accuracy. */
+DstStatus dst_bvh_separation_tol(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                 const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
+                                 DstMeshDistance *out);
+DstStatus dst_bvh_distance_tol(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                               const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
+                               DstMeshDistance *out);
 
 /* 1 when the point p (mesh frame of bvh, metres) lies inside the closed mesh, by the
  * parity of crossings of three rays (majority vote, robust to a ray grazing an edge);

@@ -61,7 +61,7 @@ static int orthonormalise(const double R[9], double Q[9], double *dev)
     return 1;
 }
 
-DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s,
+DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol,
                                     DstBvhCache *cache, DstMeshDistance *out, double *dev)
 {
     double Ra[9], xa[3], Rb[9], xb[3], Qa[9], Qb[9], da, db;
@@ -73,7 +73,7 @@ DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh 
         return out->status;
     }
     if (dev != NULL) dev[0] = (da * a->bvh->radius + db * b->bvh->radius) * (1.0 + DST_ROUND_REL);
-    return dst_bvh_distance(a->bvh, Qa, xa, b->bvh, Qb, xb, cache, out);
+    return dst_bvh_distance_tol(a->bvh, Qa, xa, b->bvh, Qb, xb, tol, cache, out);
 }
 
 /* One evaluation: the nominal value and a lower bound of the polynomial shapes' g(s). */
@@ -90,6 +90,7 @@ typedef struct MeshCtx {
     DstBvhCache *cache;
     DstMeshMcdResult *out;
     double best_hi;        /* UB of eq. (4.5) */
+    double tol;            /* BVH pruning tolerance of the evaluations, metres */
     int failed;
     int inexact;           /* a static bracket wider than the target was met */
 } MeshCtx;
@@ -98,7 +99,7 @@ static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
 {
     DstMeshDistance md;
     double dev = 0.0;
-    DstStatus st = dst_mesh_nominal_distance(c->a, c->b, s, c->cache, &md, &dev);
+    DstStatus st = dst_mesh_nominal_distance(c->a, c->b, s, c->tol, c->cache, &md, &dev);
     ++c->out->distance_evals;
     if (st == DST_FAILED || st == DST_INVALID_INPUT) {
         c->failed = 1;
@@ -193,12 +194,13 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
 {
     DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
     if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
-    MeshCtx c = {a, b, cache, out, INFINITY, 0, 0};
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     /* the target of the nominal search: eps less the enclosure (if that leaves something) */
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
     if (target < 0.5 * o.eps) target = 0.5 * o.eps;
+    c.tol = DST_MESH_MCD_TOL_FRACTION * target;
     MeshIv stack[DST_MESH_MCD_MAX_LEVEL + 2];
     int top = 0, capped = 0;
     double lower = INFINITY;
@@ -259,11 +261,12 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
 {
     DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
     if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
-    MeshCtx c = {a, b, cache, out, INFINITY, 0, 0};
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
     if (target < 0.5 * o.eps) target = 0.5 * o.eps;
+    c.tol = DST_MESH_MCD_TOL_FRACTION * target;
     double L = motion_bound(a, b, 0.0, 1.0);
     double want = t1 > t0 ? ceil(L / target) + 1.0 : 1.0;
     int capped = want > (double)o.max_evals;

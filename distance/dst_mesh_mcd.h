@@ -45,7 +45,9 @@ typedef struct DstMeshMcdResult {
                           * is only bracketed); DST_ITER_LIMIT (max_evals ended the search,
                           * bounds valid); DST_INVALID_INPUT (nothing computed, zeros) */
     double lower;        /* certified lower bound of min_t of the true signed distance, metres */
-    double upper;        /* nominal signed distance at t_min, metres */
+    double upper;        /* nominal signed distance at t_min, metres: a real distance of the
+                          * nominal placements, between the exact one and that plus
+                          * DST_MESH_MCD_TOL_FRACTION * eps (relaxed BVH pruning) */
     double t_min;        /* seconds, in [t0, t1] */
     double pA[3], pB[3]; /* witness points at t_min, world, metres */
     double n[3];         /* unit normal from B to A at t_min */
@@ -67,11 +69,12 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
 DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1,
                                 const DstMeshMcdOptions *opt, DstBvhCache *cache, DstMeshMcdResult *out);
 
-/* The nominal signed distance at local parameter s in [0, 1] (what `upper` is made of):
+/* The nominal signed distance at local parameter s in [0, 1] (what `upper` is made of),
+ * with the BVH pruning tolerance tol (dst_bvh_distance_tol; 0 = exact):
  * meshes placed by the orthonormalised polynomial rotation and the polynomial origin.
  * *dev receives the bound (metres) on how far any vertex of the polynomial (affine) shapes
  * lies from these rigid placements (orthonormalisation). Nullable: cache, dev. */
-DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s,
+DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol,
                                     DstBvhCache *cache, DstMeshDistance *out, double *dev);
 
 #endif /* DST_MESH_MCD_H */
