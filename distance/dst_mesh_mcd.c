@@ -82,6 +82,7 @@ typedef struct MeshEval {
     double hi;  /* nominal signed distance (a real value at s; for a non-convex overlap the
                  * upper end 0 of its bracket) */
     double lo;  /* lower bound of g(s): static lower bracket minus dev(s) */
+    int wide;   /* the static bracket alone (non-convex overlap) is wider than the target */
 } MeshEval;
 
 /* Per-call state. */
@@ -108,7 +109,8 @@ static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
     e->s = s;
     e->hi = md.distance;
     e->lo = md.lower - dev;
-    if (md.upper - md.lower > target) c->inexact = 1;
+    e->wide = md.upper - md.lower > target;
+    if (e->wide) c->inexact = 1;
     if (e->hi < c->best_hi) {
         DstMeshMcdResult *o = c->out;
         c->best_hi = e->hi;
@@ -224,8 +226,8 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         }
         /* an end whose static bracket alone is wider than the target (non-convex overlap)
          * stays in one half at every level: subdivision cannot close this sub-interval */
-        int stuck_a = iv.ea.hi - iv.ea.lo > target && c.best_hi - iv.ea.lo > target;
-        int stuck_b = iv.eb.hi - iv.eb.lo > target && c.best_hi - iv.eb.lo > target;
+        int stuck_a = iv.ea.wide && c.best_hi - iv.ea.lo > target;
+        int stuck_b = iv.eb.wide && c.best_hi - iv.eb.lo > target;
         if (stuck_a || stuck_b || mu <= DST_MESH_MCD_MU_FLOOR * target) {
             /* the static brackets, not the motion, keep the gap open */
             c.inexact = 1;

@@ -11,6 +11,9 @@
 #include "dst_capsule_testgen.h"
 #include "dst_mesh_mcd.h"
 #include "dst_mesh_testgen.h"
+#include "kin_fixture.h"
+#include "pln_kin.h"
+#include "pln_linkmotion.h"
 
 #define MCD_MOTIONS (TG_ASAN ? 300 : 2000)
 #define MCD_REF_SAMPLES 100
@@ -254,6 +257,95 @@ START_TEST(test_mesh_mcd_invalid_input)
 }
 END_TEST
 
+/* The frames pln_linkmotion_frame() exports plug into DstMovingFrame unchanged: on a random
+ * humanoid with quintic joint motions, the exact forward kinematics of body points stays
+ * within the frame's enclosure, and the mesh MCD of two link-borne boxes bounds the exact
+ * distance from below at every dense sample. */
+START_TEST(test_mesh_mcd_linkmotion_frames)
+{
+    PlnRobot rb;
+    ck_assert_int_eq(kf_humanoid(&rb, 77), 0);
+    PlnLinkMotion *lm = NULL;
+    PlnKinWork *kw = NULL;
+    ck_assert_int_eq(pln_linkmotion_create(&rb, 5, &lm, NULL, 0), PLN_OK);
+    ck_assert_int_eq(pln_kin_create(&rb, &kw, NULL, 0), PLN_OK);
+    double lo[3] = {-0.05, -0.04, -0.08}, hi[3] = {0.05, 0.04, 0.08};
+    DstMesh box = mg_box(lo, hi);
+    DstBvh B;
+    ck_assert_int_eq(dst_bvh_create(&box, &B, NULL, 0), DST_OK);
+    KfRng r = {5};
+    int nj = rb.n_joints, deg = 5, rounds = TG_ASAN ? 4 : 12;
+    double coef[64 * 6], q[64];
+    ck_assert_int_le(nj, 64);
+    int certified = 0;
+    for (int round = 0; round < rounds; ++round) {
+        /* large motions (enclosure above eps: not certifiable) and small ones */
+        double amp = round % 2 ? 0.4 : 0.02;
+        for (int j = 0; j < nj; ++j) {
+            for (int k = 0; k <= deg; ++k) coef[j * (deg + 1) + k] = (k == 0 ? kf_uniform(&r, -1.0, 1.0) : kf_uniform(&r, -amp, amp) / k);
+        }
+        ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, deg, NULL, NULL, 0), PLN_OK);
+        /* two end links of different chains */
+        int la = rb.n_links - 1, lb = rb.n_links / 2;
+        DstMovingMesh ma, mb;
+        double Rs[PLN_TM_MAX_DEGREE + 1][9];
+        ma.bvh = &B, mb.bvh = &B;
+        int da = pln_linkmotion_frame(lm, la, Rs, &ma.frame.R_err, &ma.frame.origin);
+        ck_assert_int_ge(da, 0);
+        ma.frame.degree = da;
+        memcpy(ma.frame.R, Rs, sizeof(double) * 9 * (size_t)(da + 1));
+        int db = pln_linkmotion_frame(lm, lb, Rs, &mb.frame.R_err, &mb.frame.origin);
+        ck_assert_int_ge(db, 0);
+        mb.frame.degree = db;
+        memcpy(mb.frame.R, Rs, sizeof(double) * 9 * (size_t)(db + 1));
+        ck_assert_int_eq(dst_moving_frame_validate(&ma.frame), DST_OK);
+        ck_assert_int_eq(dst_moving_frame_validate(&mb.frame), DST_OK);
+        DstMeshMcdResult res;
+        DstStatus st = dst_mesh_mcd(&ma, &mb, 0.0, 1.0, NULL, NULL, &res);
+        ck_assert(st == DST_CERTIFIED || st == DST_NOT_CERTIFIED || st == DST_ITER_LIMIT);
+        if (st == DST_CERTIFIED) ++certified;
+        /* the nominal search converges even when the enclosure forbids a certificate */
+        if (st == DST_NOT_CERTIFIED) {
+            double ench = dst_moving_frame_enclosure(&ma.frame, B.radius) + dst_moving_frame_enclosure(&mb.frame, B.radius);
+            /* the gap holds the enclosure, and the orthonormalisation of R(s) (of its size) */
+            ck_assert_msg(res.upper - res.lower <= 2.0 * ench + 2.0 * DST_DEFAULT_MCD_EPS, "gap %g enclosure %g",
+                          res.upper - res.lower, ench);
+        }
+        double enc = dst_moving_frame_enclosure(&ma.frame, B.radius);
+        for (int k = 0; k <= 100; ++k) {
+            double sv = k / 100.0;
+            for (int j = 0; j < nj; ++j) {
+                double acc = 0.0;
+                for (int d = deg; d >= 0; --d) acc = acc * sv + coef[j * (deg + 1) + d];
+                q[j] = acc;
+            }
+            ck_assert_int_eq(pln_kin_forward(kw, &rb, q), PLN_OK);
+            /* body points: exact vs polynomial frame */
+            for (int v = 0; v < 8; ++v) {
+                double l[3] = {(v & 1) ? hi[0] : lo[0], (v & 2) ? hi[1] : lo[1], (v & 4) ? hi[2] : lo[2]};
+                double ex[3], po[3];
+                pln_kin_point(kw, la, l, ex);
+                dst_moving_frame_point(&ma.frame, l, sv, po);
+                double d2 = (ex[0] - po[0]) * (ex[0] - po[0]) + (ex[1] - po[1]) * (ex[1] - po[1]) +
+                            (ex[2] - po[2]) * (ex[2] - po[2]);
+                ck_assert_msg(sqrt(d2) <= enc, "link point off by %.3g > enclosure %.3g", sqrt(d2), enc);
+            }
+            /* the certified lower bound is below the exact distance */
+            DstMeshDistance d;
+            dst_bvh_distance(&B, pln_kin_link_rot(kw, la), pln_kin_link_pos(kw, la), &B, pln_kin_link_rot(kw, lb),
+                             pln_kin_link_pos(kw, lb), NULL, &d);
+            ck_assert_msg(res.lower <= d.upper + MCD_ROUND_TOL, "lower %.17g above exact %.17g", res.lower, d.upper);
+        }
+    }
+    ck_assert_int_ge(certified, rounds / 4);
+    dst_bvh_destroy(&B);
+    dst_mesh_destroy(&box);
+    pln_kin_destroy(kw);
+    pln_linkmotion_destroy(lm);
+    kf_robot_free(&rb);
+}
+END_TEST
+
 Suite *dst_mesh_mcd_suite(void)
 {
     Suite *s = suite_create("dst_mesh_mcd");
@@ -264,6 +356,10 @@ Suite *dst_mesh_mcd_suite(void)
     tc = tcase_create("sampling");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_mesh_mcd_sampling_vs_dense_reference);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("linkmotion_frames");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_mesh_mcd_linkmotion_frames);
     suite_add_tcase(s, tc);
     tc = tcase_create("known_answers");
     tcase_add_test(tc, test_mesh_mcd_static_and_known);
