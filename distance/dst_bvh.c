@@ -240,6 +240,13 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
     }
     Builder b = {out, (const double(*)[9])src, order, keys};
     build_node(&b, 0, n, 1);
+    if (out->depth > DST_BVH_STACK / 2 - 2) {
+        /* cannot happen with median splits below 2^100 triangles; the traversal stacks rely on it */
+        free(src), free(order), free(keys);
+        dst_bvh_destroy(out);
+        set_err(err, err_size, "dst_bvh_create: tree too deep");
+        return DST_FAILED;
+    }
     for (int t = 0; t < n; ++t) {
         memcpy(out->tri[t], src[order[t]], sizeof out->tri[t]);
         out->tri_id[t] = order[t];
@@ -429,16 +436,18 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta,
  * sphere bound is not below the best distance found (sec. II.B). */
 static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *best, DstMeshDistance *out)
 {
+    /* each entry keeps the bound computed when it was pushed: best only falls, so a bound
+     * that prunes now would have pruned then, and the pair is dropped without a retest */
     int stack[DST_BVH_STACK][2], top = 0;
-    stack[top][0] = 0, stack[top][1] = 0, ++top;
+    double stack_lb[DST_BVH_STACK];
+    stack[top][0] = 0, stack[top][1] = 0, stack_lb[top] = -INFINITY, ++top;
     while (top > 0 && best->d > 0.0) {
         --top;
         int ia = stack[top][0], ib = stack[top][1];
-        const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
-        ++out->node_pairs;
-        double lb = node_lb(na, nb, p, best->d);
+        double lb = stack_lb[top];
         /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
         if (lb >= best->d - best->tol && lb > 0.0) continue;
+        const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
         if (na->left < 0 && nb->left < 0) {
             for (int i = na->first; i < na->first + na->count; ++i) {
                 for (int j = nb->first; j < nb->first + nb->count; ++j) try_pair(a, b, p, i, j, best, out);
@@ -454,15 +463,21 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
         }
         double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best->d);
         double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best->d);
+        out->node_pairs += 2;
         if (l0 < l1) {
             int t0 = c0[0], t1 = c0[1];
             c0[0] = c1[0], c0[1] = c1[1], c1[0] = t0, c1[1] = t1;
             double tl = l0;
             l0 = l1, l1 = tl;
         }
-        /* push the farther (c0) first so that the nearer is expanded next */
-        if ((l0 < best->d - best->tol || l0 <= 0.0) && top < DST_BVH_STACK) stack[top][0] = c0[0], stack[top][1] = c0[1], ++top;
-        if ((l1 < best->d - best->tol || l1 <= 0.0) && top < DST_BVH_STACK) stack[top][0] = c1[0], stack[top][1] = c1[1], ++top;
+        /* push the farther (c0) first so that the nearer is expanded next; the stack never
+         * holds more than depth_a + depth_b + 2 entries (one sibling per descent level) */
+        if ((l0 < best->d - best->tol || l0 <= 0.0) && top < DST_BVH_STACK) {
+            stack[top][0] = c0[0], stack[top][1] = c0[1], stack_lb[top] = l0, ++top;
+        }
+        if ((l1 < best->d - best->tol || l1 <= 0.0) && top < DST_BVH_STACK) {
+            stack[top][0] = c1[0], stack[top][1] = c1[1], stack_lb[top] = l1, ++top;
+        }
     }
 }
 

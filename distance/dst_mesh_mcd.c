@@ -33,7 +33,6 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
     DstMeshMcdOptions o;
     o.eps = DST_DEFAULT_MCD_EPS;
     o.max_evals = DST_MESH_MCD_MAX_EVALS;
-    o.prism_cull = 0;
     return o;
 }
 

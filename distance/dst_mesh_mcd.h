@@ -32,10 +32,9 @@ typedef struct DstMovingMesh {
 typedef struct DstMeshMcdOptions {
     double eps;          /* certified error upper - lower, metres, > 0 (default 1e-3, eq. 6.1) */
     int max_evals;       /* cap on static distance evaluations (default DST_MESH_MCD_MAX_EVALS) */
-    int prism_cull;      /* 1: prism culling test on sub-intervals (seed 003) before subdividing */
 } DstMeshMcdOptions;
 
-/* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS, prism_cull = 0. */
+/* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS. */
 DstMeshMcdOptions dst_mesh_mcd_options_default(void);
 
 /* Result of a mesh MCD query over [t0, t1] (field meanings as DstMcdResult). */
@@ -55,7 +54,6 @@ typedef struct DstMeshMcdResult {
     int distance_evals;  /* static mesh distance evaluations */
     int subintervals;    /* sub-intervals examined (Algorithm 4.1 calls) */
     int max_depth;       /* deepest subdivision level reached */
-    int culled;          /* sub-intervals closed by the prism test (seed 003) */
 } DstMeshMcdResult;
 
 /* Mesh MCD by adaptive subdivision, thesis Algorithm 4.1 with eq. (4.5)-(4.8). a, b, out
