@@ -227,8 +227,9 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
     out->tri = malloc((size_t)n * sizeof *out->tri);
     out->tri_id = malloc((size_t)n * sizeof *out->tri_id);
     out->nodes = malloc((size_t)(2 * n) * sizeof *out->nodes);
+    out->nrm = malloc((size_t)n * sizeof *out->nrm);
     if (src == NULL || order == NULL || keys == NULL || out->tri == NULL || out->tri_id == NULL ||
-        out->nodes == NULL) {
+        out->nodes == NULL || out->nrm == NULL) {
         free(src), free(order), free(keys);
         dst_bvh_destroy(out);
         set_err(err, err_size, "dst_bvh_create: out of memory");
@@ -253,6 +254,15 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
     }
     out->n_tris = n;
     free(src), free(order), free(keys);
+    /* unit face normals (zero for a degenerate triangle) for the triangle prefilter */
+    for (int t = 0; t < n; ++t) {
+        const double *v = out->tri[t];
+        double e0[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]}, e1[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
+        double c[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+        double l = sqrt(dst_dot3(c, c));
+        double e = sqrt(dst_dot3(e0, e0) * dst_dot3(e1, e1));
+        for (int i = 0; i < 3; ++i) out->nrm[t][i] = l > DST_MESH_DEGENERATE_REL * e && l > DST_MIN_DENOM ? c[i] / l : 0.0;
+    }
     /* eq. (4.7): the largest distance of a vertex from the frame origin */
     double r2 = 0.0, mag = 0.0;
     for (int v = 0; v < mesh->n_vertices; ++v) {
@@ -298,6 +308,7 @@ void dst_bvh_destroy(DstBvh *bvh)
     free(bvh->nodes);
     free(bvh->tri);
     free(bvh->tri_id);
+    free(bvh->nrm);
     if (bvh->has_hull) dst_hull_destroy(&bvh->hull);
     memset(bvh, 0, sizeof *bvh);
 }
@@ -400,27 +411,51 @@ typedef struct Best {
     double pa[3], pb[3]; /* A frame */
 } Best;
 
+/* Gap of two vertex triples along the axis u (|u| = ul > 0): a lower bound of their
+ * distance (any axis gives one), widened for rounding; negative when the projections overlap. */
+static double axis_gap(const double u[3], double ul, const double *ta, const double *tb)
+{
+    double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, mag = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        double x = dst_dot3(u, ta + 3 * k), y = dst_dot3(u, tb + 3 * k);
+        amin = dst_mind(amin, x), amax = dst_maxd(amax, x);
+        bmin = dst_mind(bmin, y), bmax = dst_maxd(bmax, y);
+        mag = dst_maxd(mag, dst_maxd(fabs(x), fabs(y)));
+    }
+    return (dst_maxd(amin - bmax, bmin - amax) - 4.0 * DST_ROUND_REL * mag) / ul;
+}
+
 static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta, int tb, Best *best,
                      DstMeshDistance *out)
 {
     double tbw[9];
     DstTriPair tp;
     xform_tri(p, b->tri[tb], tbw);
-    /* cheap lower bound first: the gap of the two vertex sets along the axis joining their
-     * centroids (any axis gives one); the exact kernel only when it could beat the best */
+    /* cheap lower bounds first: the gaps of the two vertex triples along the axis joining
+     * their centroids and along both face normals (sec. 2); the exact kernel only when none
+     * rules out beating the best. Pairs that may touch (gap <= 0) always reach the kernel. */
     const double *ta9 = a->tri[ta];
-    double w[3];
-    for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
-    double wl = sqrt(dst_dot3(w, w));
-    if (wl > DST_MIN_DENOM && best->d < INFINITY) {
-        double amin = INFINITY, bmax = -INFINITY;
-        for (int k = 0; k < 3; ++k) {
-            amin = dst_mind(amin, dst_dot3(w, ta9 + 3 * k));
-            bmax = dst_maxd(bmax, dst_dot3(w, tbw + 3 * k));
+    double thr = best->d - best->tol;
+    if (best->d < INFINITY) {
+        double w[3];
+        for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
+        double wl = sqrt(dst_dot3(w, w));
+        if (wl > DST_MIN_DENOM) {
+            double g = axis_gap(w, wl, ta9, tbw);
+            if (g >= thr && g > 0.0) return;
         }
-        double gap = (amin - bmax) / wl;
-        double g = gap - DST_ROUND_REL * (fabs(amin) + fabs(bmax)) / wl;
-        if (g >= best->d - best->tol && g > 0.0) return;
+        const double *na = a->nrm[ta];
+        if (na[0] != 0.0 || na[1] != 0.0 || na[2] != 0.0) {
+            double g = axis_gap(na, 1.0, ta9, tbw);
+            if (g >= thr && g > 0.0) return;
+        }
+        const double *nb = b->nrm[tb];
+        if (nb[0] != 0.0 || nb[1] != 0.0 || nb[2] != 0.0) {
+            double nw[3];
+            for (int i = 0; i < 3; ++i) nw[i] = p->R[3 * i] * nb[0] + p->R[3 * i + 1] * nb[1] + p->R[3 * i + 2] * nb[2];
+            double g = axis_gap(nw, 1.0, ta9, tbw);
+            if (g >= thr && g > 0.0) return;
+        }
     }
     dst_tri_distance(a->tri[ta], tbw, &tp);
     ++out->tri_pairs;

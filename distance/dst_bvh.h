@@ -61,6 +61,7 @@ typedef struct DstBvh {
     int n_tris;
     double (*tri)[9];      /* owned; triangles in leaf order, mesh frame */
     int *tri_id;           /* owned; original index of each triangle in the mesh */
+    double (*nrm)[3];      /* owned; unit normal of each triangle (leaf order), zero if degenerate */
     int depth;             /* levels of the tree (1 for a single leaf) */
     double radius;         /* max |vertex| about the mesh-frame origin, metres (eq. 4.7 max_j |p_j|) */
     int closed;            /* 1: closed and consistently oriented: a solid with an inside */
