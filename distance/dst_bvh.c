@@ -371,7 +371,8 @@ static int pose_ok(const double R[9], const double x[3])
 
 /* Lower bound of the distance between node na (A frame) and node nb (B frame): the sphere
  * gap, and when the spheres are close, the largest gap of the two oriented boxes along
- * their 6 face axes (any unit axis separates by at most the distance; sec. 2). */
+ * their 6 face axes and the centre line (any unit axis separates by at most the distance;
+ * sec. 2). */
 static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose *p, double best)
 {
     double c[3];
@@ -395,10 +396,17 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose 
                    nb->h[2] * fabs(M[3 * k + 2]);
         lb = dst_maxd(lb, g);
     }
+    double rq = 0.0;
     for (int j = 0; j < 3; ++j) {
-        double g = fabs(dst_dot3(Bx + 3 * j, D)) - nb->h[j] - na->h[0] * fabs(M[j]) - na->h[1] * fabs(M[3 + j]) -
-                   na->h[2] * fabs(M[6 + j]);
+        double bd = dst_dot3(Bx + 3 * j, D);
+        double g = fabs(bd) - nb->h[j] - na->h[0] * fabs(M[j]) - na->h[1] * fabs(M[3 + j]) - na->h[2] * fabs(M[6 + j]);
         lb = dst_maxd(lb, g);
+        rq += nb->h[j] * fabs(bd);
+    }
+    /* and along the centre line D itself (diagonal configurations, where face axes are weak) */
+    if (dd > DST_MIN_DENOM) {
+        double rp = na->h[0] * fabs(dA[0]) + na->h[1] * fabs(dA[1]) + na->h[2] * fabs(dA[2]);
+        lb = dst_maxd(lb, dd - (rp + rq) / dd);
     }
     /* rounding of the projections (unit axes to ~1e-16, coordinates of size |D| + r) */
     return lb - DST_ROUND_REL * (dd + na->r + nb->r);
