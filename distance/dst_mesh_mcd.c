@@ -33,6 +33,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
     DstMeshMcdOptions o;
     o.eps = DST_DEFAULT_MCD_EPS;
     o.max_evals = DST_MESH_MCD_MAX_EVALS;
+    o.prism_cull = 0;
     return o;
 }
 
@@ -232,6 +233,21 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
             c.inexact = 1;
             lower = fmin(lower, lb);
             continue;
+        }
+        /* prism culling (seed 003): if the shapes stay UB - eps' apart over the whole
+         * sub-interval, it cannot hold a minimum that matters (Fig. 4.1 (a), (c)) */
+        double level = c.best_hi - target;
+        if (o.prism_cull && level > 0.0) {
+            DstPrismStats ps = {0, 0, 0};
+            ++out->prism_tests;
+            int apart = dst_mesh_swept_apart(a, b, iv.ea.s, iv.eb.s, level, &ps);
+            out->prism_pairs += ps.prism_pairs;
+            out->prism_culled += ps.prism_culled;
+            if (apart) {
+                ++out->culled;
+                lower = fmin(lower, level);
+                continue;
+            }
         }
         if (out->distance_evals >= o.max_evals || iv.level >= DST_MESH_MCD_MAX_LEVEL) {
             capped = 1;

@@ -109,8 +109,8 @@ static void run_random(int sampling)
     Meshes M;
     make_meshes(&M);
     static const int pairs[5][2] = {{0, 1}, {2, 2}, {1, 1}, {3, 0}, {0, 2}};
-    int motions = sampling ? MCD_MOTIONS / 25 : MCD_MOTIONS;
-    int certified = 0, penetrating = 0, separated = 0, multi = 0;
+    int motions = sampling ? 80 : MCD_MOTIONS;
+    int certified = 0, penetrating = 0, separated = 0, multi = 0, prism_closed = 0;
     DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
     for (int n = 0; n < motions; ++n) {
         int pa = pairs[n % 5][0], pb = pairs[n % 5][1];
@@ -125,6 +125,8 @@ static void run_random(int sampling)
         DstMeshMcdResult res;
         DstBvhCache cache;
         dst_bvh_cache_reset(&cache);
+        /* every fourth adaptive run closes sub-intervals by prism culling where it can */
+        opt.prism_cull = !sampling && n % 4 == 1;
         DstStatus st = sampling ? dst_mesh_mcd_sampling(&A.m, &B.m, t0, t1, &opt, &cache, &res)
                                 : dst_mesh_mcd(&A.m, &B.m, t0, t1, &opt, &cache, &res);
         ck_assert_msg(st == DST_CERTIFIED || st == DST_NOT_CERTIFIED || st == DST_ITER_LIMIT, "motion %d: %s", n,
@@ -167,6 +169,7 @@ static void run_random(int sampling)
              * above lower, so the certified upper is within eps of the reference or below */
             ck_assert_msg(res.upper <= ref + opt.eps, "motion %d: upper %.17g ref %.17g", n, res.upper, ref);
         }
+        if (res.culled > 0) ++prism_closed;
         if (ref < 0.0) ++penetrating;
         else ++separated;
         if (local_minima >= 2) ++multi;
@@ -175,6 +178,7 @@ static void run_random(int sampling)
     ck_assert_int_gt(penetrating, motions / 10);
     ck_assert_int_gt(separated, motions / 10);
     ck_assert_int_gt(multi, motions / 50);
+    if (!sampling) ck_assert_int_gt(prism_closed, 0);
     ck_assert_msg(certified >= MCD_MIN_CERTIFIED_SHARE * motions, "certified %d of %d", certified, motions);
     free_meshes(&M);
 }
@@ -346,6 +350,49 @@ START_TEST(test_mesh_mcd_linkmotion_frames)
 }
 END_TEST
 
+/* Prism culling never declares "apart by d" for a sub-interval on which the polynomial
+ * shapes come closer than d (dense check), and it does cull on clear cases. */
+START_TEST(test_prism_culling_is_conservative)
+{
+    TgRng r = {51};
+    Meshes M;
+    make_meshes(&M);
+    static const int pairs[4][2] = {{0, 1}, {2, 2}, {3, 0}, {1, 3}};
+    int apart_count = 0, tests = TG_ASAN ? 150 : 600;
+    DstPrismStats st = {0, 0, 0};
+    for (int n = 0; n < tests; ++n) {
+        int pa = pairs[n % 4][0], pb = pairs[n % 4][1];
+        double ca[3] = {0, 0, 0}, cb[3];
+        double reach = M.bvh[pa].radius + M.bvh[pb].radius;
+        tg_unit(&r, cb);
+        for (int i = 0; i < 3; ++i) cb[i] *= tg_uniform(&r, 0.5, 1.5) * reach;
+        Motion A, B;
+        random_motion(&r, &M.bvh[pa], ca, 0.05, 0.5, 0.0, &A);
+        random_motion(&r, &M.bvh[pb], cb, 0.1, 1.0, n % 2 ? 0.2 * reach : 0.0, &B);
+        double s0 = tg_uniform(&r, 0.0, 0.8), s1 = s0 + tg_uniform(&r, 0.01, 0.2);
+        if (s1 > 1.0) s1 = 1.0;
+        /* the level: around the distance at the start */
+        DstMeshDistance d0;
+        double dev = 0.0;
+        dst_mesh_nominal_distance(&A.m, &B.m, s0, 0.0, NULL, &d0, &dev);
+        double level = d0.distance * tg_uniform(&r, 0.2, 1.2);
+        if (!(level > 0.0)) continue;
+        if (!dst_mesh_swept_apart(&A.m, &B.m, s0, s1, level, &st)) continue;
+        ++apart_count;
+        for (int k = 0; k <= 60; ++k) {
+            double s = s0 + (s1 - s0) * k / 60.0;
+            DstMeshDistance d;
+            dst_mesh_nominal_distance(&A.m, &B.m, s, 0.0, NULL, &d, &dev);
+            /* g(s) <= f(s) + dev(s): a g below the level would show here */
+            ck_assert_msg(d.upper + dev >= level, "culled at level %.17g but distance %.17g at s %g", level, d.upper, s);
+        }
+    }
+    ck_assert_int_gt(apart_count, tests / 20);
+    ck_assert(st.prism_culled <= st.prism_pairs);
+    free_meshes(&M);
+}
+END_TEST
+
 Suite *dst_mesh_mcd_suite(void)
 {
     Suite *s = suite_create("dst_mesh_mcd");
@@ -360,6 +407,10 @@ Suite *dst_mesh_mcd_suite(void)
     tc = tcase_create("linkmotion_frames");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_mesh_mcd_linkmotion_frames);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("prism_culling");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_prism_culling_is_conservative);
     suite_add_tcase(s, tc);
     tc = tcase_create("known_answers");
     tcase_add_test(tc, test_mesh_mcd_static_and_known);
