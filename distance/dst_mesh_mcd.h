@@ -46,7 +46,9 @@ typedef struct DstMeshMcdResult {
     DstStatus status;    /* DST_CERTIFIED (upper - lower <= eps); DST_NOT_CERTIFIED (the
                           * enclosures alone exceed eps, or a non-convex overlap whose depth
                           * is only bracketed); DST_ITER_LIMIT (max_evals ended the search,
-                          * bounds valid); DST_INVALID_INPUT (nothing computed, zeros) */
+                          * bounds valid); DST_INVALID_INPUT (nothing computed, zeros);
+                          * DST_FAILED (a rotation polynomial R(s) too far from a rotation to
+                          * orthonormalise: columns of norm outside (0.5, 2); zeros) */
     double lower;        /* certified lower bound of min_t of the true signed distance, metres */
     double upper;        /* nominal signed distance at t_min, metres: a real distance of the
                           * nominal placements, between the exact one and that plus
