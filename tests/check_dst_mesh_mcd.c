@@ -178,7 +178,8 @@ static void run_random(int sampling)
     ck_assert_int_gt(penetrating, motions / 10);
     ck_assert_int_gt(separated, motions / 10);
     ck_assert_int_gt(multi, motions / 50);
-    if (!sampling) ck_assert_int_gt(prism_closed, 0);
+    /* the full set (not the shortened ASan one) has sub-intervals closed by culling */
+    if (!sampling && !TG_ASAN) ck_assert_int_gt(prism_closed, 0);
     ck_assert_msg(certified >= MCD_MIN_CERTIFIED_SHARE * motions, "certified %d of %d", certified, motions);
     free_meshes(&M);
 }
