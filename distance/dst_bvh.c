@@ -731,8 +731,11 @@ DstStatus dst_bvh_distance_tol(const DstBvh *a, const double Ra[9], const double
      * -depth(hulls) bounds the signed distance from below; overlapping solids have a signed
      * distance <= 0 */
     out->exact = 0;
-    out->upper = 0.0;
-    out->distance = 0.0;
+    /* containment with surfaces apart by d_sep: every translation shorter than d_sep keeps
+     * the inner solid inside, so the depth is at least d_sep (docs/math/mesh_mcd.md eq. 8) */
+    double sep_lower = out->overlap == 2 ? out->lower : 0.0;
+    out->upper = -sep_lower;
+    out->distance = out->upper;
     if (have) {
         out->lower = fmin(cd.lower, 0.0);
         if (cd.status == DST_PENETRATING) memcpy(out->n, cd.normal, sizeof out->n);

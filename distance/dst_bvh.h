@@ -17,7 +17,8 @@
  * solid contains the other, detected by ray parity). The depth is exact (EPA on the convex
  * hulls) when both meshes are convex; otherwise only a bracket is known: lower = minus the
  * depth of the convex hulls (a valid lower bound because hulls contain the meshes), upper
- * = 0 (docs/math/mesh_mcd.md sec. 3). Open meshes are surfaces: their signed distance is
+ * = 0, or minus the separation of the surfaces when one solid contains the other
+ * (docs/math/mesh_mcd.md sec. 3). Open meshes are surfaces: their signed distance is
  * the separation. Lengths are metres. */
 #ifndef DST_BVH_H
 #define DST_BVH_H
@@ -96,7 +97,8 @@ void dst_bvh_cache_reset(DstBvhCache *cache);
 typedef struct DstMeshDistance {
     DstStatus status;      /* DST_SEPARATED, DST_TOUCHING, DST_PENETRATING, DST_INVALID_INPUT */
     double distance;       /* signed distance, metres: separation, or -depth when overlapping
-                            * (non-convex overlap: = upper = 0 unless a depth is known) */
+                            * (non-convex overlap: = upper, 0 or minus the surface separation
+                            * of a contained solid) */
     double lower, upper;   /* bracket of the exact signed distance (rounding included) */
     double pa[3], pb[3];   /* witness points, world: on A and on B */
     double n[3];           /* unit normal from B to A (direction that separates A) */

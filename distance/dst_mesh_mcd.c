@@ -80,7 +80,7 @@ DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh 
 typedef struct MeshEval {
     double s;
     double hi;  /* nominal signed distance (a real value at s; for a non-convex overlap the
-                 * upper end 0 of its bracket) */
+                 * upper end of its static bracket, 0 or minus the surface separation) */
     double lo;  /* lower bound of g(s): static lower bracket minus dev(s) */
     int wide;   /* the static bracket alone (non-convex overlap) is wider than the target */
 } MeshEval;

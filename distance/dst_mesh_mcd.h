@@ -52,7 +52,9 @@ typedef struct DstMeshMcdResult {
     double lower;        /* certified lower bound of min_t of the true signed distance, metres */
     double upper;        /* nominal signed distance at t_min, metres: a real distance of the
                           * nominal placements, between the exact one and that plus
-                          * DST_MESH_MCD_TOL_FRACTION * eps (relaxed BVH pruning) */
+                          * DST_MESH_MCD_TOL_FRACTION * eps (relaxed BVH pruning); when
+                          * non-convex meshes overlap there, the upper end of the static
+                          * bracket of dst_bvh_distance (<= 0) */
     double t_min;        /* seconds, in [t0, t1] */
     double pA[3], pB[3]; /* witness points at t_min, world, metres */
     double n[3];         /* unit normal from B to A at t_min */

@@ -20,6 +20,8 @@
 /* faceted spheres differ from the round ones by at most r (1 - cos(pi / nlat)); 16 bands
  * of a unit sphere: 0.019 */
 #define MESH_FACET_TOL 0.03
+/* pruning tolerance of the relaxed queries, metres */
+#define MESH_RELAXED_TOL 5e-3
 /* exact answers of polyhedra (boxes) through EPA, metres */
 #define MESH_EXACT_TOL 1e-9
 
@@ -104,6 +106,15 @@ START_TEST(test_bvh_separation_vs_brute_force)
         ck_assert(fabs(sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) - d.distance) <= MESH_SPHERE_TOL);
         ck_assert(d.tri_a >= 0 && d.tri_b >= 0);
         ck_assert_int_lt(d.tri_pairs, a->n_tris * b->n_tris);
+        /* relaxed pruning: a real distance within tol above the exact one, bracketed */
+        double tol = MESH_RELAXED_TOL;
+        DstMeshDistance dt;
+        dst_bvh_separation_tol(a, Ra, xa, b, Rb, xb, tol, NULL, &dt);
+        ck_assert_msg(dt.distance >= ref * (1.0 - MESH_BRUTE_REL) && dt.distance <= ref + tol + MESH_SPHERE_TOL,
+                      "pose %d: relaxed %.17g exact %.17g", n, dt.distance, ref);
+        ck_assert(dt.lower <= ref && ref <= dt.distance + MESH_SPHERE_TOL);
+        ck_assert_int_le(dt.tri_pairs, d.tri_pairs + 1);
+        if (ref == 0.0) ck_assert(dt.distance == 0.0);
     }
     ck_assert_int_eq(mismatches, 0);
     ck_assert_int_gt(zero, MESH_RANDOM_POSES / 20);
@@ -212,6 +223,8 @@ START_TEST(test_bvh_signed_known_answers)
     ck_assert_int_eq(dst_bvh_distance(&L, I, z, &P, I, x3, NULL, &d), DST_PENETRATING);
     ck_assert_int_eq(d.overlap, 2);
     ck_assert(d.lower <= -0.6 + MESH_EXACT_TOL && d.upper >= -0.6);
+    /* the surfaces are 0.3 apart (box top to the L's top face): depth at least 0.3 */
+    ck_assert(fabs(d.upper + 0.3) <= MESH_EXACT_TOL);
     /* above the L: separated by 0.1 */
     double x4[3] = {0, 0, 0.3};
     ck_assert_int_eq(dst_bvh_distance(&L, I, z, &P, I, x4, NULL, &d), DST_SEPARATED);
