@@ -34,8 +34,8 @@ typedef struct DstMeshMcdOptions {
     int max_evals;       /* cap on static distance evaluations (default DST_MESH_MCD_MAX_EVALS) */
     int prism_cull;      /* 1: before splitting a sub-interval, try to close it by prism culling
                           * (seed 003, dst_mesh_swept_apart) at the level UB - eps (default 0:
-                          * on the HRP-2 benchmark it closed 36 of 7401 sub-intervals tried and
-                          * made the query 2.6 times slower, docs/perf/mesh.md) */
+                          * on the HRP-2 benchmark it closed 36 of 7405 sub-intervals tried and
+                          * made the query 2.9 times slower, docs/perf/mesh.md) */
 } DstMeshMcdOptions;
 
 /* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS, prism_cull = 0. */

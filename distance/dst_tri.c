@@ -94,6 +94,47 @@ static int edge_crosses(const TriPlane *p, const double p0[3], const double p1[3
     return inside(p, x);
 }
 
+/* Closest points of segments p0 + s d1 and q0 + t d2 (s, t in [0, 1]) and their squared
+ * distance: the capsule kernel's formulas (docs/math/capsule_mcd.md [1]-[3]: clamped line
+ * solution through Lagrange's identity, the middle of the overlap for parallel segments)
+ * without its normal and certified bound, which the triangle kernel does not need. */
+static double seg_seg_sq(const double p0[3], const double d1[3], const double q0[3], const double d2[3],
+                         double *s_out, double *t_out)
+{
+    double r[3] = {p0[0] - q0[0], p0[1] - q0[1], p0[2] - q0[2]};
+    double a = dst_dot3(d1, d1), e = dst_dot3(d2, d2), f = dst_dot3(d2, r);
+    double s, t;
+    if (a <= DST_MIN_DENOM && e <= DST_MIN_DENOM) {
+        s = 0.0, t = 0.0;
+    } else if (a <= DST_MIN_DENOM) {
+        s = 0.0, t = dst_clamp01(f / e);
+    } else {
+        double c = dst_dot3(d1, r);
+        if (e <= DST_MIN_DENOM) {
+            t = 0.0, s = dst_clamp01(-c / a);
+        } else {
+            double b = dst_dot3(d1, d2), x[3], y[3];
+            cross3(d1, d2, x);
+            double denom = dst_dot3(x, x);
+            if (denom > DST_PARALLEL_SIN2 * a * e) {
+                cross3(r, d2, y);
+                s = dst_clamp01(-dst_dot3(x, y) / denom);
+            } else {
+                double u0 = -c / a, u1 = (b - c) / a;
+                double lo = dst_maxd(0.0, dst_mind(u0, u1)), hi = dst_mind(1.0, dst_maxd(u0, u1));
+                s = lo <= hi ? 0.5 * (lo + hi) : (dst_maxd(u0, u1) < 0.0 ? 0.0 : 1.0);
+            }
+            t = (b * s + f) / e;
+            double tc = dst_clamp01(t);
+            if (tc != t) s = dst_clamp01((b * tc - c) / a);
+            t = tc;
+        }
+    }
+    double w[3] = {r[0] + s * d1[0] - t * d2[0], r[1] + s * d1[1] - t * d2[1], r[2] + s * d1[2] - t * d2[2]};
+    *s_out = s, *t_out = t;
+    return dst_dot3(w, w);
+}
+
 /* Triangle-triangle distance, docs/math/mesh_mcd.md eq. (1)-(2). */
 void dst_tri_distance(const double a[9], const double b[9], DstTriPair *out)
 {
@@ -103,20 +144,23 @@ void dst_tri_distance(const double a[9], const double b[9], DstTriPair *out)
     tri_plane(a, scale, &pa);
     tri_plane(b, scale, &pb);
     out->dist = INFINITY;
-    /* edge-edge: 9 segment pairs (covers vertex-edge and vertex-vertex too) */
-    DstSegPair sp;
+    /* edge-edge: 9 segment pairs (covers vertex-edge and vertex-vertex too); squared
+     * distances compared, the witnesses of the best pair only */
+    const double *ea[3] = {pa.e0, pa.e1, pa.e2}, *eb[3] = {pb.e0, pb.e1, pb.e2};
+    double best2 = INFINITY, bs = 0.0, bt = 0.0;
+    int bi = 0, bj = 0;
     for (int i = 0; i < 3; ++i) {
-        const double *p0 = a + 3 * i, *p1 = a + 3 * ((i + 1) % 3);
         for (int j = 0; j < 3; ++j) {
-            const double *q0 = b + 3 * j, *q1 = b + 3 * ((j + 1) % 3);
-            dst_segment_pair_ex(p0, p1, q0, q1, scale, 0, &sp);
-            if (sp.dist < out->dist) {
-                out->dist = sp.dist;
-                memcpy(out->pa, sp.cp, sizeof out->pa);
-                memcpy(out->pb, sp.cq, sizeof out->pb);
-            }
+            double s, t, d2 = seg_seg_sq(a + 3 * i, ea[i], b + 3 * j, eb[j], &s, &t);
+            if (d2 < best2) best2 = d2, bs = s, bt = t, bi = i, bj = j;
         }
     }
+    for (int k = 0; k < 3; ++k) {
+        out->pa[k] = a[3 * bi + k] + bs * ea[bi][k];
+        out->pb[k] = b[3 * bj + k] + bt * eb[bj][k];
+    }
+    double w[3] = {out->pa[0] - out->pb[0], out->pa[1] - out->pb[1], out->pa[2] - out->pb[2]};
+    out->dist = sqrt(dst_dot3(w, w));
     if (out->dist == 0.0) return;
     /* an edge piercing the other face: distance 0 */
     double x[3];
