@@ -394,3 +394,103 @@ DstStatus dst_moving_capsule_from_poses(const double a_local[3], const double b_
     out->radius = radius;
     return DST_OK;
 }
+
+/* ---- moving rigid frames ---- */
+
+DstStatus dst_moving_frame_validate(const DstMovingFrame *f)
+{
+    if (f->degree < 0 || f->degree > DST_MAX_DEGREE) return DST_INVALID_INPUT;
+    for (int k = 0; k <= f->degree; ++k) {
+        if (!dst_all_finite(f->R[k], 9)) return DST_INVALID_INPUT;
+    }
+    if (!isfinite(f->R_err) || f->R_err < 0.0) return DST_INVALID_INPUT;
+    return dst_poly_point_validate(&f->origin);
+}
+
+void dst_moving_frame_static(const double R[9], const double x[3], DstMovingFrame *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->R[0], R, 9 * sizeof(double));
+    for (int i = 0; i < 3; ++i) out->origin.c[0][i] = x[i];
+}
+
+/* Columns of R(s) are the rigid motions of the unit body points e_j about the origin
+ * (dst_poly_point_from_poses); the column errors bound the spectral norm through the
+ * Frobenius norm. */
+DstStatus dst_moving_frame_from_poses(const double R0[9], const double x0[3], const double R1[9],
+                                      const double x1[3], int degree, DstMovingFrame *out)
+{
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    memset(out, 0, sizeof *out);
+    double e2 = 0.0;
+    for (int j = 0; j < 3; ++j) {
+        double ej[3] = {0.0, 0.0, 0.0};
+        DstPolyPoint col;
+        ej[j] = 1.0;
+        if (dst_poly_point_from_poses(ej, R0, zero, R1, zero, degree, &col) != DST_OK) {
+            memset(out, 0, sizeof *out);
+            return DST_INVALID_INPUT;
+        }
+        for (int k = 0; k <= col.degree; ++k) {
+            for (int i = 0; i < 3; ++i) out->R[k][3 * i + j] = col.c[k][i];
+        }
+        if (col.degree > out->degree) out->degree = col.degree;
+        e2 += col.err * col.err;
+    }
+    out->R_err = sqrt(e2) * (1.0 + DST_ROUND_REL);
+    if (dst_poly_point_from_poses(zero, R0, x0, R1, x1, degree, &out->origin) != DST_OK) {
+        memset(out, 0, sizeof *out);
+        return DST_INVALID_INPUT;
+    }
+    return DST_OK;
+}
+
+void dst_moving_frame_eval(const DstMovingFrame *f, double s, double R[9], double x[3])
+{
+    for (int e = 0; e < 9; ++e) {
+        double acc = f->R[f->degree][e];
+        for (int k = f->degree - 1; k >= 0; --k) acc = acc * s + f->R[k][e];
+        R[e] = acc;
+    }
+    dst_poly_point_eval(&f->origin, s, x);
+}
+
+void dst_moving_frame_point(const DstMovingFrame *f, const double l[3], double s, double out[3])
+{
+    double R[9], x[3], y[3];
+    dst_moving_frame_eval(f, s, R, x);
+    dst_mat_vec(R, l, y);
+    for (int i = 0; i < 3; ++i) out[i] = x[i] + y[i];
+}
+
+/* Eq. (4.7) per unit s: |x'(s) + R'(s) l| <= max |x'| + ||R'(s)||_2 r, and R'(s) is a
+ * convex combination of its Bernstein coefficient matrices on [u0, u1], so its spectral
+ * norm is below the largest of their Frobenius norms. */
+double dst_moving_frame_speed_bound(const DstMovingFrame *f, double r, double u0, double u1)
+{
+    double v = dst_poly_point_speed_bound(&f->origin, u0, u1);
+    int m = f->degree - 1;
+    if (m < 0 || r <= 0.0) return v;
+    double b[9][DST_MAX_DEGREE + 1], a[DST_MAX_DEGREE + 1], mag = 0.0;
+    for (int e = 0; e < 9; ++e) {
+        for (int j = 0; j <= m; ++j) {
+            a[j] = (j + 1) * f->R[j + 1][e];
+            mag += fabs(a[j]);
+        }
+        dst_bernstein_from_monomial(m, a, b[e]);
+        dst_bernstein_subdivide(m, b[e], u0, u1, b[e]);
+    }
+    double best = 0.0;
+    for (int j = 0; j <= m; ++j) {
+        double q = 0.0;
+        for (int e = 0; e < 9; ++e) q += b[e][j] * b[e][j];
+        best = dst_max2(best, sqrt(q));
+    }
+    double w = (best * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag) * r;
+    return (v + w * (1.0 + DST_ROUND_REL)) * (1.0 + DST_ROUND_REL);
+}
+
+double dst_moving_frame_enclosure(const DstMovingFrame *f, double r)
+{
+    return (f->origin.err + f->R_err * r) * (1.0 + 4.0 * DST_ROUND_REL);
+}

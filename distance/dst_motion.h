@@ -88,4 +88,51 @@ DstStatus dst_moving_capsule_from_poses(const double a_local[3], const double b_
                                         const double R0[9], const double x0[3], const double R1[9],
                                         const double x1[3], int degree, DstMovingCapsule *out);
 
+/* ---- moving rigid frames (meshes, convex hulls given in a body frame) ----
+ *
+ * A body frame moving over [t0, t1]: rotation R(s) = sum_k R[k] s^k (row-major 3x3
+ * entries, dimensionless) and origin x(s) (a DstPolyPoint, metres), s = (t - t0)/(t1 - t0)
+ * in [0, 1]. R(s) is the polynomial part only: the true rotation lies within spectral
+ * norm R_err of it for every s, and the true origin within origin.err of x(s). A body
+ * point l (metres, body frame) therefore lies within origin.err + R_err |l| of
+ * x(s) + R(s) l. This is what pln_linkmotion_frame() produces (R_s, *R_err, origin).
+ * R(s) need not be exactly orthogonal (it is a Taylor polynomial of a rotation). */
+typedef struct DstMovingFrame {
+    int degree;                          /* 0 .. DST_MAX_DEGREE, degree of R(s) */
+    double R[DST_MAX_DEGREE + 1][9];     /* R[k] multiplies s^k; row-major */
+    double R_err;                        /* spectral-norm bound of R_true(s) - R(s), >= 0 */
+    DstPolyPoint origin;                 /* frame origin, world, metres (+ err) */
+} DstMovingFrame;
+
+/* DST_OK when both degrees are in range, every coefficient up to them finite, R_err and
+ * origin.err finite and >= 0; DST_INVALID_INPUT otherwise. f not NULL. */
+DstStatus dst_moving_frame_validate(const DstMovingFrame *f);
+
+/* A frame that stays at the pose (R, x) (row-major rotation, metres) for the whole
+ * interval: degree 0, R_err = 0, origin.err = 0. */
+void dst_moving_frame_static(const double R[9], const double x[3], DstMovingFrame *out);
+
+/* A frame moving rigidly between the poses (R0, x0) at s = 0 and (R1, x1) at s = 1 as
+ * dst_poly_point_from_poses() moves its points (constant-rate rotation about a fixed
+ * world axis, linear translation), with the rotation's Taylor remainder in R_err.
+ * 2 <= degree <= DST_MAX_DEGREE. DST_OK or DST_INVALID_INPUT (*out zeroed). */
+DstStatus dst_moving_frame_from_poses(const double R0[9], const double x0[3], const double R1[9],
+                                      const double x1[3], int degree, DstMovingFrame *out);
+
+/* Polynomial rotation R(s) (row-major, not orthonormalised) and origin x(s) at s. */
+void dst_moving_frame_eval(const DstMovingFrame *f, double s, double R[9], double x[3]);
+
+/* The polynomial world position x(s) + R(s) l of the body point l at s, metres. */
+void dst_moving_frame_point(const DstMovingFrame *f, const double l[3], double s, double out[3]);
+
+/* Rigorous upper bound, over s in [u0, u1] subset of [0, 1], of |d/ds (x(s) + R(s) l)|
+ * for every body point with |l| <= r (metres per unit s; divide by t1 - t0 for m/s):
+ * speed bound of the origin plus r times the largest Frobenius norm of the Bernstein
+ * coefficient matrices of R'(s) on [u0, u1] (thesis eq. 4.7 with Bernstein bounds of
+ * v and of R' instead of omega x R). Widened for rounding. r >= 0. */
+double dst_moving_frame_speed_bound(const DstMovingFrame *f, double r, double u0, double u1);
+
+/* Enclosure radius of a body point with |l| <= r: origin.err + R_err r, widened. */
+double dst_moving_frame_enclosure(const DstMovingFrame *f, double r);
+
 #endif /* DST_MOTION_H */

@@ -165,5 +165,26 @@
  * upper - max(eps - err, this fraction of eps), so that a query whose enclosure radius
  * exceeds eps still makes progress (its result is then not certified; dimensionless). */
 #define DST_CONVEX_MCD_MIN_EPS_FRACTION 0.25
+/* ---- mesh distance and mesh MCD (issue 6) ---- */
+
+/* A closed mesh counts as convex when its enclosed volume is within this fraction of its
+ * convex hull's (dimensionless): hull tolerances move the volume by ~1e-10 relative, any
+ * real dent by far more. */
+#define DST_BVH_CONVEX_VOL_REL 1e-6
+
+/* Meshes with more vertices than this get their bounding box instead of a quickhull as the
+ * convex container used for depth bounds: quickhull is O(n h) and takes ~20 s on a
+ * 100k-triangle torus; 20k vertices stay below ~0.5 s. */
+#define DST_BVH_HULL_MAX_VERTS 20000
+
+/* Mesh MCD: the static evaluations prune the BVH with this fraction of the target error
+ * (dst_bvh_distance_tol): end values need only that accuracy, and near-parallel surfaces
+ * cost far fewer triangle tests than an exact query (dimensionless). */
+#define DST_MESH_MCD_TOL_FRACTION 0.25
+
+/* Default cap on the static distance evaluations of one mesh MCD query (adaptive
+ * subdivision and the sampling baseline): a thesis-size problem (eps = 1e-3 m, links of
+ * ~0.3 m turning ~1 rad per span) needs tens; the cap only stops pathological motions. */
+#define DST_MESH_MCD_MAX_EVALS 4000
 
 #endif /* DST_TOLERANCE_H */

@@ -315,6 +315,117 @@ START_TEST(test_invalid_input)
 }
 END_TEST
 
+/* derivative of x(s) + R(s) l by the polynomials' derivatives (independent of the bound) */
+static void frame_point_rate(const DstMovingFrame *f, const double l[3], double s, double out[3])
+{
+    double v[3], Rd[9] = {0};
+    dst_poly_point_velocity(&f->origin, s, v);
+    for (int e = 0; e < 9; ++e) {
+        double acc = 0.0;
+        for (int k = f->degree; k >= 1; --k) acc = acc * s + k * f->R[k][e];
+        Rd[e] = acc;
+    }
+    for (int i = 0; i < 3; ++i) out[i] = v[i] + Rd[3 * i] * l[0] + Rd[3 * i + 1] * l[1] + Rd[3 * i + 2] * l[2];
+}
+
+START_TEST(test_frame_from_poses_enclosure_and_speed)
+{
+    TgRng r = {7};
+    int frames = MOT_RANDOM_POLYS / 6;
+    for (int n = 0; n < frames; ++n) {
+        double k0[3], k[3], R0[9], Rr[9], R1[9], x0[3], x1[3];
+        tg_unit(&r, k0);
+        tg_rot(k0, tg_uniform(&r, -3.14159, 3.14159), R0);
+        tg_unit(&r, k);
+        double theta = tg_uniform(&r, 0.0, 2.0);
+        tg_rot(k, theta, Rr);
+        tg_matmul(Rr, R0, R1);
+        for (int i = 0; i < 3; ++i) {
+            x0[i] = tg_uniform(&r, -1.0, 1.0);
+            x1[i] = x0[i] + tg_uniform(&r, -1.0, 1.0);
+        }
+        int degree = 2 + n % (DST_MAX_DEGREE - 1);
+        DstMovingFrame f;
+        ck_assert_int_eq(dst_moving_frame_from_poses(R0, x0, R1, x1, degree, &f), DST_OK);
+        ck_assert_int_eq(dst_moving_frame_validate(&f), DST_OK);
+        double rad = tg_uniform(&r, 0.05, 0.5);
+        double enc = dst_moving_frame_enclosure(&f, rad);
+        double u0 = tg_uniform(&r, 0.0, 1.0), u1 = tg_uniform(&r, 0.0, 1.0);
+        if (u0 > u1) {
+            double t = u0;
+            u0 = u1, u1 = t;
+        }
+        double vmax = dst_moving_frame_speed_bound(&f, rad, u0, u1);
+        for (int q = 0; q < 6; ++q) {
+            double l[3], dir[3];
+            tg_unit(&r, dir);
+            double len = q == 0 ? rad : tg_uniform(&r, 0.0, rad);
+            for (int i = 0; i < 3; ++i) l[i] = dir[i] * len;
+            for (int j = 0; j <= 20; ++j) {
+                /* the exact rigid motion stays within the enclosure */
+                double s = j / 20.0, Rs[9], Rt[9], want[3], got[3], d2 = 0.0;
+                tg_rot(k, theta * s, Rs);
+                tg_matmul(Rs, R0, Rt);
+                mat_vec(Rt, l, want);
+                dst_moving_frame_point(&f, l, s, got);
+                for (int i = 0; i < 3; ++i) {
+                    double w = got[i] - (want[i] + x0[i] + s * (x1[i] - x0[i]));
+                    d2 += w * w;
+                }
+                ck_assert_msg(sqrt(d2) <= enc, "deviation %.3g > enclosure %.3g", sqrt(d2), enc);
+                /* the polynomial point's speed stays below the bound on [u0, u1] */
+                double su = u0 + (u1 - u0) * s, v[3];
+                frame_point_rate(&f, l, su, v);
+                ck_assert_msg(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) <= vmax, "speed %.17g > bound %.17g",
+                              sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), vmax);
+            }
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_frame_speed_bound_random_polynomials)
+{
+    TgRng r = {8};
+    for (int n = 0; n < MOT_RANDOM_POLYS / 6; ++n) {
+        DstMovingFrame f;
+        memset(&f, 0, sizeof f);
+        f.degree = n % (DST_MAX_DEGREE + 1);
+        for (int kk = 0; kk <= f.degree; ++kk) {
+            for (int e = 0; e < 9; ++e) f.R[kk][e] = tg_uniform(&r, -1.0, 1.0);
+        }
+        random_poly(&r, n % (DST_MAX_DEGREE + 1), 1.0, &f.origin);
+        ck_assert_int_eq(dst_moving_frame_validate(&f), DST_OK);
+        double rad = tg_uniform(&r, 0.0, 2.0);
+        double u0 = tg_uniform(&r, 0.0, 0.5), u1 = u0 + tg_uniform(&r, 0.0, 0.5);
+        double vmax = dst_moving_frame_speed_bound(&f, rad, u0, u1);
+        for (int q = 0; q < 8; ++q) {
+            double l[3], dir[3];
+            tg_unit(&r, dir);
+            for (int i = 0; i < 3; ++i) l[i] = dir[i] * rad;
+            for (int j = 0; j <= MOT_SAMPLES / 10; ++j) {
+                double v[3], su = u0 + (u1 - u0) * j / (MOT_SAMPLES / 10.0);
+                frame_point_rate(&f, l, su, v);
+                ck_assert(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) <= vmax);
+            }
+        }
+    }
+    /* a static frame does not move; bad input is refused */
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, x[3] = {1, 2, 3};
+    DstMovingFrame f;
+    dst_moving_frame_static(I, x, &f);
+    ck_assert(dst_moving_frame_speed_bound(&f, 1.0, 0.0, 1.0) == 0.0);
+    ck_assert(dst_moving_frame_enclosure(&f, 1.0) == 0.0);
+    f.R_err = -1.0;
+    ck_assert_int_eq(dst_moving_frame_validate(&f), DST_INVALID_INPUT);
+    f.R_err = 0.0;
+    f.R[0][4] = NAN;
+    ck_assert_int_eq(dst_moving_frame_validate(&f), DST_INVALID_INPUT);
+    double bad[9] = {2, 0, 0, 0, 1, 0, 0, 0, 1};
+    ck_assert_int_eq(dst_moving_frame_from_poses(bad, x, I, x, 5, &f), DST_INVALID_INPUT);
+}
+END_TEST
+
 Suite *dst_motion_suite(void)
 {
     Suite *s = suite_create("dst_motion");
@@ -334,6 +445,11 @@ Suite *dst_motion_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_rigid_pose_endpoints_and_enclosure);
     tcase_add_test(tc, test_rigid_pose_pure_translation_is_linear);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("moving_frame");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_frame_from_poses_enclosure_and_speed);
+    tcase_add_test(tc, test_frame_speed_bound_random_polynomials);
     suite_add_tcase(s, tc);
     tc = tcase_create("invalid_input");
     tcase_add_test(tc, test_invalid_input);

@@ -1,0 +1,301 @@
+/* dst_mesh_mcd.c — MCD of two moving meshes by adaptive subdivision (thesis ch. IV,
+ * Algorithm 4.1, eq. 4.5-4.8) and the certified sampling baseline (eq. 6.3).
+ * Derivations and the guarantees: docs/math/mesh_mcd.md sec. 4-5.
+ *
+ * Everything works in the local parameter s = (t - t0)/(t1 - t0) in [0, 1]. The nominal
+ * distance f(s) is the signed distance of the meshes placed rigidly by the orthonormalised
+ * polynomial rotation Q(s) and the polynomial origin x(s). The polynomial (affine) shapes
+ * differ from these placements by at most dev(s) (orthonormalisation), and the true shapes
+ * from the polynomial ones by at most the enclosure E (R_err, origin err); the polynomial
+ * shapes' signed distance g(s) changes at most at the rate L of eq. (4.7), bounded on each
+ * sub-interval by Bernstein coefficients. */
+#include "dst_mesh_mcd.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dst_capsule_internal.h"
+
+/* deepest subdivision: 2^-60 of the interval is far below any meaningful time step */
+#define DST_MESH_MCD_MAX_LEVEL 60
+
+/* the search aims at eps minus this relative slack, so that rounding of the final lower
+ * bound cannot push upper - lower over eps */
+#define DST_MESH_MCD_EPS_SLACK 1e-6
+
+/* a sub-interval whose motion bound mu is below this fraction of the target error cannot
+ * gain from subdivision: what remains is the width of the static brackets (non-convex
+ * overlap), so it is closed and the result reported not certified */
+#define DST_MESH_MCD_MU_FLOOR 0.25
+
+DstMeshMcdOptions dst_mesh_mcd_options_default(void)
+{
+    DstMeshMcdOptions o;
+    o.eps = DST_DEFAULT_MCD_EPS;
+    o.max_evals = DST_MESH_MCD_MAX_EVALS;
+    o.prism_cull = 0;
+    return o;
+}
+
+/* Gram-Schmidt on the columns of R (the images of the body axes): a rotation Q and the
+ * Frobenius norm of R - Q (bounds the spectral norm), widened. Returns 0 if R is too far
+ * from a rotation to be one's approximation. */
+static int orthonormalise(const double R[9], double Q[9], double *dev)
+{
+    double c0[3] = {R[0], R[3], R[6]}, c1[3] = {R[1], R[4], R[7]};
+    double n0 = sqrt(dst_dot3(c0, c0));
+    if (!(n0 > 0.5) || !(n0 < 2.0)) return 0;
+    for (int i = 0; i < 3; ++i) c0[i] /= n0;
+    double p = dst_dot3(c0, c1);
+    for (int i = 0; i < 3; ++i) c1[i] -= p * c0[i];
+    double n1 = sqrt(dst_dot3(c1, c1));
+    if (!(n1 > 0.5) || !(n1 < 2.0)) return 0;
+    for (int i = 0; i < 3; ++i) c1[i] /= n1;
+    double c2[3] = {c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]};
+    double f2 = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        Q[3 * i] = c0[i], Q[3 * i + 1] = c1[i], Q[3 * i + 2] = c2[i];
+    }
+    for (int e = 0; e < 9; ++e) f2 += (R[e] - Q[e]) * (R[e] - Q[e]);
+    *dev = sqrt(f2) * (1.0 + DST_ROUND_REL) + 16.0 * DST_ROUND_REL;
+    return 1;
+}
+
+DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol,
+                                    DstBvhCache *cache, DstMeshDistance *out, double *dev)
+{
+    double Ra[9], xa[3], Rb[9], xb[3], Qa[9], Qb[9], da, db;
+    dst_moving_frame_eval(&a->frame, s, Ra, xa);
+    dst_moving_frame_eval(&b->frame, s, Rb, xb);
+    if (!orthonormalise(Ra, Qa, &da) || !orthonormalise(Rb, Qb, &db)) {
+        memset(out, 0, sizeof *out);
+        out->status = DST_FAILED;
+        return out->status;
+    }
+    if (dev != NULL) dev[0] = (da * a->bvh->radius + db * b->bvh->radius) * (1.0 + DST_ROUND_REL);
+    return dst_bvh_distance_tol(a->bvh, Qa, xa, b->bvh, Qb, xb, tol, cache, out);
+}
+
+/* One evaluation: the nominal value and a lower bound of the polynomial shapes' g(s). */
+typedef struct MeshEval {
+    double s;
+    double hi;  /* nominal signed distance (a real value at s; for a non-convex overlap the
+                 * upper end of its static bracket, 0 or minus the surface separation) */
+    double lo;  /* lower bound of g(s): static lower bracket minus dev(s) */
+    int wide;   /* the static bracket alone (non-convex overlap) is wider than the target */
+} MeshEval;
+
+/* Per-call state. */
+typedef struct MeshCtx {
+    const DstMovingMesh *a, *b;
+    DstBvhCache *cache;
+    DstMeshMcdResult *out;
+    double best_hi;        /* UB of eq. (4.5) */
+    double tol;            /* BVH pruning tolerance of the evaluations, metres */
+    int failed;
+    int inexact;           /* a static bracket wider than the target was met */
+} MeshCtx;
+
+static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
+{
+    DstMeshDistance md;
+    double dev = 0.0;
+    DstStatus st = dst_mesh_nominal_distance(c->a, c->b, s, c->tol, c->cache, &md, &dev);
+    ++c->out->distance_evals;
+    if (st == DST_FAILED || st == DST_INVALID_INPUT) {
+        c->failed = 1;
+        return 0;
+    }
+    e->s = s;
+    e->hi = md.distance;
+    e->lo = md.lower - dev;
+    e->wide = md.upper - md.lower > target;
+    if (e->wide) c->inexact = 1;
+    if (e->hi < c->best_hi) {
+        DstMeshMcdResult *o = c->out;
+        c->best_hi = e->hi;
+        o->upper = e->hi;
+        o->t_min = s; /* mapped to seconds at the end */
+        memcpy(o->pA, md.pa, sizeof o->pA);
+        memcpy(o->pB, md.pb, sizeof o->pB);
+        memcpy(o->n, md.n, sizeof o->n);
+        o->tri_a = md.tri_a, o->tri_b = md.tri_b;
+    }
+    return 1;
+}
+
+/* Eq. (4.8): the function moves at most mu over the sub-interval, falls from the ends and
+ * must climb back: min >= min(fa, fb) - (mu - |fa - fb|)/2 (never above min(fa, fb)). */
+static double lb_48(double fa, double fb, double mu)
+{
+    double m = fa < fb ? fa : fb;
+    double drop = 0.5 * (mu - fabs(fa - fb));
+    double lb = drop > 0.0 ? m - drop : m;
+    return lb - DST_ROUND_REL * (fabs(fa) + fabs(fb) + mu);
+}
+
+/* Eq. (4.7) on [u0, u1], per unit s: the largest speed of a point of either mesh relative
+ * to the world is bounded, and the relative speed by their sum. */
+static double motion_bound(const DstMovingMesh *a, const DstMovingMesh *b, double u0, double u1)
+{
+    double la = dst_moving_frame_speed_bound(&a->frame, a->bvh->radius, u0, u1);
+    double lb = dst_moving_frame_speed_bound(&b->frame, b->bvh->radius, u0, u1);
+    return (la + lb) * (1.0 + DST_ROUND_REL);
+}
+
+static DstStatus check_input(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1,
+                             const DstMeshMcdOptions *o, DstMeshMcdResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->tri_a = out->tri_b = -1;
+    if (a == NULL || b == NULL || a->bvh == NULL || b->bvh == NULL || a->bvh->n_tris <= 0 || b->bvh->n_tris <= 0 ||
+        dst_moving_frame_validate(&a->frame) != DST_OK || dst_moving_frame_validate(&b->frame) != DST_OK ||
+        !isfinite(t0) || !isfinite(t1) || t1 < t0 || !(o->eps > 0.0) || !isfinite(o->eps) || o->max_evals < 2) {
+        out->status = DST_INVALID_INPUT;
+        return out->status;
+    }
+    return DST_OK;
+}
+
+/* Final bookkeeping shared by both methods: enclosure, times, status. */
+static DstStatus finish(MeshCtx *c, double lower_nominal, double enclosure, double eps, int capped, double t0,
+                        double t1)
+{
+    DstMeshMcdResult *o = c->out;
+    if (c->failed) {
+        int keep_evals = o->distance_evals;
+        memset(o, 0, sizeof *o);
+        o->distance_evals = keep_evals;
+        o->tri_a = o->tri_b = -1;
+        o->status = DST_FAILED;
+        return o->status;
+    }
+    double lower = lower_nominal - enclosure;
+    lower -= DST_ROUND_REL * (fabs(lower) + enclosure);
+    if (lower > o->upper) lower = o->upper - enclosure;
+    o->lower = lower;
+    o->t_min = t0 + o->t_min * (t1 - t0);
+    if (o->t_min > t1) o->t_min = t1;
+    if (o->upper - o->lower <= eps) o->status = DST_CERTIFIED;
+    else if (capped) o->status = DST_ITER_LIMIT;
+    else o->status = DST_NOT_CERTIFIED;
+    return o->status;
+}
+
+/* A sub-interval waiting on the stack with its two end evaluations. */
+typedef struct MeshIv {
+    MeshEval ea, eb;
+    int level;
+} MeshIv;
+
+/* Adaptive subdivision, Algorithm 4.1: depth-first, the child with the lower end value
+ * first so that UB (eq. 4.5) falls early; a sub-interval is closed when UB - LB^i <= eps
+ * (which includes UB < LB^i, Fig. 4.1(a) and (c)). */
+DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1,
+                       const DstMeshMcdOptions *opt, DstBvhCache *cache, DstMeshMcdResult *out)
+{
+    DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
+    if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0, 0};
+    double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
+                       dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
+    /* the target of the nominal search: eps less the enclosure (if that leaves something) */
+    double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
+    if (target < 0.5 * o.eps) target = 0.5 * o.eps;
+    c.tol = DST_MESH_MCD_TOL_FRACTION * target;
+    MeshIv stack[DST_MESH_MCD_MAX_LEVEL + 2];
+    int top = 0, capped = 0;
+    double lower = INFINITY;
+    /* UB^i of eq. (4.6) at the ends of the whole interval */
+    if (!eval_at(&c, 0.0, target, &stack[0].ea) || !eval_at(&c, 1.0, target, &stack[0].eb) || t1 == t0) {
+        if (t1 == t0 && !c.failed) lower = fmin(stack[0].ea.lo, stack[0].eb.lo);
+        return finish(&c, lower, enclosure, o.eps, 0, t0, t1);
+    }
+    stack[0].level = 0;
+    top = 1;
+    while (top > 0) {
+        MeshIv iv = stack[--top];
+        ++out->subintervals;
+        if (iv.level > out->max_depth) out->max_depth = iv.level;
+        /* LB^i of eq. (4.8) with mu of eq. (4.7) on this sub-interval */
+        double mu = motion_bound(a, b, iv.ea.s, iv.eb.s) * (iv.eb.s - iv.ea.s);
+        double lb = lb_48(iv.ea.lo, iv.eb.lo, mu);
+        if (c.best_hi - lb <= target) {
+            lower = fmin(lower, lb);
+            continue;
+        }
+        /* an end whose static bracket alone is wider than the target (non-convex overlap)
+         * stays in one half at every level: subdivision cannot close this sub-interval */
+        int stuck_a = iv.ea.wide && c.best_hi - iv.ea.lo > target;
+        int stuck_b = iv.eb.wide && c.best_hi - iv.eb.lo > target;
+        if (stuck_a || stuck_b || mu <= DST_MESH_MCD_MU_FLOOR * target) {
+            /* the static brackets, not the motion, keep the gap open */
+            c.inexact = 1;
+            lower = fmin(lower, lb);
+            continue;
+        }
+        /* prism culling (seed 003): if the shapes stay UB - eps' apart over the whole
+         * sub-interval, it cannot hold a minimum that matters (Fig. 4.1 (a), (c)) */
+        double level = c.best_hi - target;
+        if (o.prism_cull && level > 0.0) {
+            DstPrismStats ps = {0, 0, 0};
+            ++out->prism_tests;
+            int apart = dst_mesh_swept_apart(a, b, iv.ea.s, iv.eb.s, level, &ps);
+            out->prism_pairs += ps.prism_pairs;
+            out->prism_culled += ps.prism_culled;
+            if (apart) {
+                ++out->culled;
+                lower = fmin(lower, level);
+                continue;
+            }
+        }
+        if (out->distance_evals >= o.max_evals || iv.level >= DST_MESH_MCD_MAX_LEVEL) {
+            capped = 1;
+            lower = fmin(lower, lb);
+            continue;
+        }
+        /* split at the middle (Algorithm 4.1 lines 5-6) */
+        MeshEval em;
+        if (!eval_at(&c, 0.5 * (iv.ea.s + iv.eb.s), target, &em)) break;
+        MeshIv left = {iv.ea, em, iv.level + 1}, right = {em, iv.eb, iv.level + 1};
+        /* the half with the lower end value is examined first (pushed last) */
+        if (fmin(left.ea.lo, left.eb.lo) <= fmin(right.ea.lo, right.eb.lo)) {
+            stack[top++] = right;
+            stack[top++] = left;
+        } else {
+            stack[top++] = left;
+            stack[top++] = right;
+        }
+    }
+    if (!isfinite(lower)) lower = out->upper; /* every interval closed by its ends */
+    return finish(&c, lower, enclosure, o.eps, capped, t0, t1);
+}
+
+/* Certified sampling, thesis eq. (6.3): error (t1 - t0) mu / n with mu the global motion
+ * bound; n = ceil(mu / target) + 1 samples, the gaps bounded by eq. (4.8). */
+DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1,
+                                const DstMeshMcdOptions *opt, DstBvhCache *cache, DstMeshMcdResult *out)
+{
+    DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
+    if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0, 0};
+    double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
+                       dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
+    double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
+    if (target < 0.5 * o.eps) target = 0.5 * o.eps;
+    c.tol = DST_MESH_MCD_TOL_FRACTION * target;
+    double L = motion_bound(a, b, 0.0, 1.0);
+    double want = t1 > t0 ? ceil(L / target) + 1.0 : 1.0;
+    int capped = want > (double)o.max_evals;
+    int n = capped ? o.max_evals : (int)want;
+    if (n < 2) n = 2;
+    double lower = INFINITY;
+    MeshEval prev, cur;
+    for (int k = 0; k < n; ++k) {
+        if (!eval_at(&c, (double)k / (n - 1), target, &cur)) break;
+        if (k > 0) lower = fmin(lower, lb_48(prev.lo, cur.lo, L / (n - 1)));
+        prev = cur;
+        ++out->subintervals;
+    }
+    return finish(&c, lower, enclosure, o.eps, capped, t0, t1);
+}

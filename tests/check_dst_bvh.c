@@ -1,0 +1,289 @@
+/* check_dst_bvh.c — tests of distance/dst_bvh.c: tree invariants (every sphere contains its
+ * triangles), separation against brute force over all triangle pairs on random poses
+ * (touching, intersecting and apart; 0 mismatches above MESH_BRUTE_REL), warm start (same
+ * answers, fewer triangle tests on coherent poses), point containment, signed distance
+ * with known answers (overlapping and nested convex meshes exact; a non-convex overlap
+ * bracketed) and bad input. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "dst_bvh.h"
+#include "dst_capsule_testgen.h"
+#include "dst_mesh_testgen.h"
+
+#define MESH_RANDOM_POSES (TG_ASAN ? 40 : 300)
+/* BVH answer vs brute force over all triangle pairs, relative */
+#define MESH_BRUTE_REL 1e-12
+/* every vertex inside its node's sphere: rounding allowance, metres */
+#define MESH_SPHERE_TOL 1e-12
+/* faceted spheres differ from the round ones by at most r (1 - cos(pi / nlat)); 16 bands
+ * of a unit sphere: 0.019 */
+#define MESH_FACET_TOL 0.03
+/* pruning tolerance of the relaxed queries, metres */
+#define MESH_RELAXED_TOL 5e-3
+/* exact answers of polyhedra (boxes) through EPA, metres */
+#define MESH_EXACT_TOL 1e-9
+
+static void identity(double R[9])
+{
+    memset(R, 0, 9 * sizeof(double));
+    R[0] = R[4] = R[8] = 1.0;
+}
+
+static void random_pose(TgRng *r, double spread, double R[9], double x[3])
+{
+    double k[3];
+    tg_unit(r, k);
+    tg_rot(k, tg_uniform(r, -3.0, 3.0), R);
+    for (int i = 0; i < 3; ++i) x[i] = tg_uniform(r, -spread, spread);
+}
+
+START_TEST(test_bvh_tree_invariants)
+{
+    double c[3] = {0.1, -0.2, 0.3};
+    DstMesh meshes[3] = {mg_sphere(0.5, c, 12, 20), mg_torus(0.6, 0.2, 24, 12), mg_lblock(0.4)};
+    int convex[3] = {1, 0, 0};
+    for (int m = 0; m < 3; ++m) {
+        DstBvh b;
+        char err[128];
+        ck_assert_int_eq(dst_bvh_create(&meshes[m], &b, err, sizeof err), DST_OK);
+        ck_assert_int_eq(b.n_tris, meshes[m].n_triangles);
+        ck_assert_int_eq(b.closed, 1);
+        ck_assert_int_eq(b.convex, convex[m]);
+        ck_assert_int_le(b.n_nodes, 2 * b.n_tris);
+        /* every triangle appears once; every vertex of a node's triangles is in its sphere */
+        int seen[2048] = {0};
+        for (int t = 0; t < b.n_tris; ++t) ++seen[b.tri_id[t]];
+        for (int t = 0; t < b.n_tris; ++t) ck_assert_int_eq(seen[t], 1);
+        for (int nd = 0; nd < b.n_nodes; ++nd) {
+            const DstBvhNode *N = &b.nodes[nd];
+            for (int t = N->first; t < N->first + N->count; ++t) {
+                for (int v = 0; v < 3; ++v) {
+                    const double *p = b.tri[t] + 3 * v;
+                    double w[3] = {p[0] - N->c[0], p[1] - N->c[1], p[2] - N->c[2]};
+                    ck_assert(sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) <= N->r + MESH_SPHERE_TOL);
+                    ck_assert(sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) <= b.radius);
+                }
+            }
+            if (N->left >= 0) ck_assert_int_eq(N->count, b.nodes[N->left].count + b.nodes[N->right].count);
+        }
+        dst_bvh_destroy(&b);
+        dst_mesh_destroy(&meshes[m]);
+    }
+}
+END_TEST
+
+START_TEST(test_bvh_separation_vs_brute_force)
+{
+    TgRng r = {21};
+    double c0[3] = {0, 0, 0};
+    DstMesh ma = mg_torus(0.5, 0.15, 16, 8), mb = mg_sphere(0.3, c0, 8, 12), mc = mg_lblock(0.35);
+    DstBvh A, B, C;
+    ck_assert_int_eq(dst_bvh_create(&ma, &A, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&mb, &B, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&mc, &C, NULL, 0), DST_OK);
+    const DstBvh *pairs[3][2] = {{&A, &B}, {&A, &A}, {&C, &A}};
+    int mismatches = 0, zero = 0, apart = 0;
+    for (int n = 0; n < MESH_RANDOM_POSES; ++n) {
+        const DstBvh *a = pairs[n % 3][0], *b = pairs[n % 3][1];
+        double Ra[9], xa[3], Rb[9], xb[3];
+        random_pose(&r, 0.5, Ra, xa);
+        random_pose(&r, 0.5, Rb, xb);
+        DstMeshDistance d;
+        DstStatus st = dst_bvh_separation(a, Ra, xa, b, Rb, xb, NULL, &d);
+        ck_assert(st == DST_SEPARATED || st == DST_TOUCHING);
+        double ref = mg_brute_separation(a, Ra, xa, b, Rb, xb);
+        if (!(fabs(d.distance - ref) <= MESH_BRUTE_REL * ref)) {
+            ++mismatches;
+            ck_assert_msg(0, "pose %d: bvh %.17g brute %.17g", n, d.distance, ref);
+        }
+        if (ref == 0.0) ++zero;
+        else ++apart;
+        ck_assert(d.lower <= ref && ref <= d.upper);
+        /* witnesses in the world at the reported distance */
+        double w[3] = {d.pa[0] - d.pb[0], d.pa[1] - d.pb[1], d.pa[2] - d.pb[2]};
+        ck_assert(fabs(sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) - d.distance) <= MESH_SPHERE_TOL);
+        ck_assert(d.tri_a >= 0 && d.tri_b >= 0);
+        ck_assert_int_lt(d.tri_pairs, a->n_tris * b->n_tris);
+        /* relaxed pruning: a real distance within tol above the exact one, bracketed */
+        double tol = MESH_RELAXED_TOL;
+        DstMeshDistance dt;
+        dst_bvh_separation_tol(a, Ra, xa, b, Rb, xb, tol, NULL, &dt);
+        ck_assert_msg(dt.distance >= ref * (1.0 - MESH_BRUTE_REL) && dt.distance <= ref + tol + MESH_SPHERE_TOL,
+                      "pose %d: relaxed %.17g exact %.17g", n, dt.distance, ref);
+        ck_assert(dt.lower <= ref && ref <= dt.distance + MESH_SPHERE_TOL);
+        ck_assert_int_le(dt.tri_pairs, d.tri_pairs + 1);
+        if (ref == 0.0) ck_assert(dt.distance == 0.0);
+    }
+    ck_assert_int_eq(mismatches, 0);
+    ck_assert_int_gt(zero, MESH_RANDOM_POSES / 20);
+    ck_assert_int_gt(apart, MESH_RANDOM_POSES / 5);
+    dst_bvh_destroy(&A), dst_bvh_destroy(&B), dst_bvh_destroy(&C);
+    dst_mesh_destroy(&ma), dst_mesh_destroy(&mb), dst_mesh_destroy(&mc);
+}
+END_TEST
+
+START_TEST(test_bvh_warm_start)
+{
+    double c0[3] = {0, 0, 0};
+    DstMesh ma = mg_torus(0.5, 0.15, 32, 16), mb = mg_sphere(0.3, c0, 16, 24);
+    DstBvh A, B;
+    ck_assert_int_eq(dst_bvh_create(&ma, &A, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&mb, &B, NULL, 0), DST_OK);
+    DstBvhCache cache;
+    dst_bvh_cache_reset(&cache);
+    double Ra[9], xa[3] = {0, 0, 0}, Rb[9], k[3] = {0.3 / 0.9899494936611665, 0.5 / 0.9899494936611665, 0.8 / 0.9899494936611665};
+    long cold = 0, warm = 0;
+    for (int n = 0; n < 200; ++n) {
+        double s = n / 200.0, xb[3] = {0.9 - 0.3 * s, 0.1 * s, 0.35};
+        tg_rot(k, 0.5 * s, Ra);
+        tg_rot(k, -1.0 * s, Rb);
+        DstMeshDistance d0, d1;
+        ck_assert_int_eq(dst_bvh_separation(&A, Ra, xa, &B, Rb, xb, NULL, &d0), DST_SEPARATED);
+        ck_assert_int_eq(dst_bvh_separation(&A, Ra, xa, &B, Rb, xb, &cache, &d1), DST_SEPARATED);
+        ck_assert(d0.distance == d1.distance);
+        cold += d0.tri_pairs + d0.node_pairs;
+        warm += d1.tri_pairs + d1.node_pairs;
+    }
+    ck_assert_int_lt(warm, cold);
+    dst_bvh_destroy(&A), dst_bvh_destroy(&B);
+    dst_mesh_destroy(&ma), dst_mesh_destroy(&mb);
+}
+END_TEST
+
+START_TEST(test_bvh_contains)
+{
+    DstMesh mt = mg_torus(0.5, 0.15, 24, 12);
+    DstBvh T;
+    ck_assert_int_eq(dst_bvh_create(&mt, &T, NULL, 0), DST_OK);
+    TgRng r = {23};
+    for (int n = 0; n < 2000; ++n) {
+        double p[3] = {tg_uniform(&r, -0.8, 0.8), tg_uniform(&r, -0.8, 0.8), tg_uniform(&r, -0.3, 0.3)};
+        /* analytic torus, kept away from the faceted surface */
+        double q = sqrt(p[0] * p[0] + p[1] * p[1]) - 0.5, dd = sqrt(q * q + p[2] * p[2]);
+        if (fabs(dd - 0.15) < 0.02) continue;
+        ck_assert_int_eq(dst_bvh_contains(&T, p), dd < 0.15);
+    }
+    dst_bvh_destroy(&T);
+    dst_mesh_destroy(&mt);
+}
+END_TEST
+
+START_TEST(test_bvh_signed_known_answers)
+{
+    double I[9], z[3] = {0, 0, 0};
+    identity(I);
+    /* boxes: B pokes 0.5 into A along x: depth 0.5 */
+    double lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1}, lo2[3] = {0.5, -0.2, -0.3}, hi2[3] = {2.5, 0.2, 0.3};
+    DstMesh m1 = mg_box(lo, hi), m2 = mg_box(lo2, hi2);
+    DstBvh A, B;
+    ck_assert_int_eq(dst_bvh_create(&m1, &A, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&m2, &B, NULL, 0), DST_OK);
+    ck_assert(A.convex && B.convex);
+    DstMeshDistance d;
+    ck_assert_int_eq(dst_bvh_distance(&A, I, z, &B, I, z, NULL, &d), DST_PENETRATING);
+    ck_assert(fabs(d.distance + 0.5) <= MESH_EXACT_TOL);
+    ck_assert(d.exact && d.overlap == 1);
+    ck_assert(d.lower <= -0.5 + MESH_EXACT_TOL && d.upper >= -0.5 - MESH_EXACT_TOL);
+    ck_assert(fabs(fabs(d.n[0]) - 1.0) <= MESH_EXACT_TOL);
+    /* moved apart by 1 along x: separation 0.5 */
+    double x1[3] = {1.0, 0, 0};
+    ck_assert_int_eq(dst_bvh_distance(&A, I, z, &B, I, x1, NULL, &d), DST_SEPARATED);
+    ck_assert(fabs(d.distance - 0.5) <= MESH_EXACT_TOL);
+    /* nested spheres: r = 0.3 at offset 0.2 inside r = 1: the small one must travel
+     * 1 + 0.3 - 0.2 = 1.1 to come out (translational depth) */
+    double c0[3] = {0, 0, 0}, c1[3] = {0.2, 0, 0};
+    DstMesh s1 = mg_sphere(1.0, c0, 16, 32), s2 = mg_sphere(0.3, c1, 16, 32);
+    DstBvh S1, S2;
+    ck_assert_int_eq(dst_bvh_create(&s1, &S1, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&s2, &S2, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_distance(&S1, I, z, &S2, I, z, NULL, &d), DST_PENETRATING);
+    ck_assert_int_eq(d.overlap, 2);
+    ck_assert_msg(fabs(d.distance + 1.1) <= MESH_FACET_TOL, "nested depth %g", d.distance);
+    /* overlapping spheres: centres 1.1 apart, radii 1 and 0.3: depth 0.2 */
+    double x2[3] = {0.9, 0, 0};
+    ck_assert_int_eq(dst_bvh_distance(&S1, I, z, &S2, I, x2, NULL, &d), DST_PENETRATING);
+    ck_assert_int_eq(d.overlap, 1);
+    ck_assert_msg(fabs(d.distance + 0.2) <= MESH_FACET_TOL, "overlap depth %g", d.distance);
+    /* non-convex: a small box 0.2 deep in the top of the L's arm; true signed distance -0.2 */
+    DstMesh ml = mg_lblock(1.0);
+    double lo3[3] = {0.4, 1.4, 0.8}, hi3[3] = {0.6, 1.6, 1.1};
+    DstMesh m3 = mg_box(lo3, hi3);
+    DstBvh L, P;
+    ck_assert_int_eq(dst_bvh_create(&ml, &L, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&m3, &P, NULL, 0), DST_OK);
+    ck_assert(!L.convex && L.closed);
+    ck_assert_int_eq(dst_bvh_distance(&L, I, z, &P, I, z, NULL, &d), DST_PENETRATING);
+    ck_assert(!d.exact);
+    ck_assert(d.lower <= -0.2 + MESH_EXACT_TOL && d.upper >= -0.2);
+    /* the small box inside the L's arm (no surface contact): contained, it must travel
+     * 0.6 up (or along x or y) to come out: signed distance -0.6, bracketed */
+    double x3[3] = {0, 0, -0.4};
+    ck_assert_int_eq(dst_bvh_distance(&L, I, z, &P, I, x3, NULL, &d), DST_PENETRATING);
+    ck_assert_int_eq(d.overlap, 2);
+    ck_assert(d.lower <= -0.6 + MESH_EXACT_TOL && d.upper >= -0.6);
+    /* the surfaces are 0.3 apart (box top to the L's top face): depth at least 0.3 */
+    ck_assert(fabs(d.upper + 0.3) <= MESH_EXACT_TOL);
+    /* above the L: separated by 0.1 */
+    double x4[3] = {0, 0, 0.3};
+    ck_assert_int_eq(dst_bvh_distance(&L, I, z, &P, I, x4, NULL, &d), DST_SEPARATED);
+    ck_assert(fabs(d.distance - 0.1) <= MESH_EXACT_TOL);
+    DstBvh *all[6] = {&A, &B, &S1, &S2, &L, &P};
+    for (int i = 0; i < 6; ++i) dst_bvh_destroy(all[i]);
+    DstMesh *meshes[6] = {&m1, &m2, &s1, &s2, &ml, &m3};
+    for (int i = 0; i < 6; ++i) dst_mesh_destroy(meshes[i]);
+}
+END_TEST
+
+START_TEST(test_bvh_invalid_input)
+{
+    DstMesh empty;
+    memset(&empty, 0, sizeof empty);
+    DstBvh b;
+    char err[128] = "";
+    ck_assert_int_eq(dst_bvh_create(&empty, &b, err, sizeof err), DST_INVALID_INPUT);
+    ck_assert(strlen(err) > 0);
+    ck_assert_int_eq(dst_bvh_create(NULL, &b, NULL, 0), DST_INVALID_INPUT);
+    dst_bvh_destroy(&b);
+    dst_bvh_destroy(NULL);
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    DstMesh m = mg_box(lo, hi);
+    ck_assert_int_eq(dst_bvh_create(&m, &b, NULL, 0), DST_OK);
+    double I[9], z[3] = {0, 0, 0}, S[9];
+    identity(I);
+    identity(S);
+    S[0] = 2.0; /* scaled: not a rotation */
+    DstMeshDistance d;
+    ck_assert_int_eq(dst_bvh_distance(&b, S, z, &b, I, z, NULL, &d), DST_INVALID_INPUT);
+    double nan3[3] = {NAN, 0, 0};
+    ck_assert_int_eq(dst_bvh_separation(&b, I, nan3, &b, I, z, NULL, &d), DST_INVALID_INPUT);
+    ck_assert(d.distance == 0.0);
+    dst_bvh_destroy(&b);
+    dst_mesh_destroy(&m);
+}
+END_TEST
+
+Suite *dst_bvh_suite(void)
+{
+    Suite *s = suite_create("dst_bvh");
+    TCase *tc = tcase_create("tree");
+    tcase_add_test(tc, test_bvh_tree_invariants);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("separation");
+    tcase_set_timeout(tc, 180);
+    tcase_add_test(tc, test_bvh_separation_vs_brute_force);
+    tcase_add_test(tc, test_bvh_warm_start);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("containment");
+    tcase_add_test(tc, test_bvh_contains);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("signed_distance");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_bvh_signed_known_answers);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("invalid_input");
+    tcase_add_test(tc, test_bvh_invalid_input);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,230 @@
+/* bench_mesh.c — speed of the static mesh distance (sphere-tree BVH, dst_bvh.h) and of the
+ * mesh MCD by adaptive subdivision (dst_mesh_mcd.h, thesis Algorithm 4.1).
+ *
+ * 1. mesh_distance_us_<N>: a torus and a UV sphere of ~N triangles each (N = 1k, 10k, 100k,
+ *    generated here), the sphere placed at a seeded random pose 0-5 cm outside the torus'
+ *    outer half; median over the poses of the per-pose median of BENCH_REPEAT cold queries
+ *    (no warm start), and the same with the warm start along a coherent path
+ *    (mesh_distance_warm_us_<N>). Build time of both BVHs (mesh_bvh_build_ms_<N>).
+ * 2. mesh_mcd_median_ms: the HRP-2 hand (robots/meshes/rarm_link6.obj, 3480 triangles)
+ *    against the chest (chest_link1.obj, 330 triangles) on seeded rigid motions of one knot
+ *    span (T = 0.5 s; hand 0.5-20 cm from the chest at the start, travel up to 0.3 m, turn up
+ *    to 1 rad, chest turning up to 0.3 rad), eps = 1e-3 m; median over the motions of the
+ *    per-motion median time. The baseline is certified sampling (eq. 6.3) at the same eps on
+ *    the same motions in the same run: as_vs_sampling_speedup = median over motions of
+ *    t_sampling / t_adaptive, over the motions both certify.
+ *    mesh_mcd_median_ms_prism is the same with prism culling switched on (prism_cull = 1);
+ *    prism_cull_rate is the share of triangle prism pairs the single-axis test separates
+ *    (seed 003 Table 2) in those runs, and prism_closed_subintervals how many tries closed
+ *    their sub-interval.
+ * Prints `name: value` lines. Run from the top directory (reads robots/meshes). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../../tests/dst_capsule_testgen.h"
+#include "../../tests/dst_mesh_testgen.h"
+#include "dst_mesh_mcd.h"
+
+#define BENCH_SEED 20170302u
+#define BENCH_POSES 200
+#define BENCH_REPEAT 5
+#define BENCH_MOTIONS 200
+#define BENCH_MCD_REPEAT 3
+#define BENCH_T 0.5
+
+static double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int bench_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* sphere centre near the torus' outer half: surface point + normal * (r + gap) */
+static void near_torus(TgRng *r, double Rt, double rt, double rs, double gap, double c[3])
+{
+    double u = tg_uniform(r, 0.0, 2.0 * MG_PI), w = tg_uniform(r, -0.5 * MG_PI, 0.5 * MG_PI);
+    double nrm[3] = {cos(w) * cos(u), cos(w) * sin(u), sin(w)};
+    double p[3] = {(Rt + rt * cos(w)) * cos(u), (Rt + rt * cos(w)) * sin(u), rt * sin(w)};
+    for (int i = 0; i < 3; ++i) c[i] = p[i] + nrm[i] * (rs + gap);
+}
+
+static void bench_static(TgRng *rng, int nu, int nv, int nlat, int nlon, const char *label)
+{
+    double c0[3] = {0, 0, 0};
+    DstMesh mt = mg_torus(0.5, 0.15, nu, nv), ms = mg_sphere(0.2, c0, nlat, nlon);
+    DstBvh T, S;
+    double t = bench_now();
+    if (dst_bvh_create(&mt, &T, NULL, 0) != DST_OK || dst_bvh_create(&ms, &S, NULL, 0) != DST_OK) {
+        fprintf(stderr, "bench_mesh: bvh build failed\n");
+        exit(1);
+    }
+    double build = bench_now() - t;
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, z[3] = {0, 0, 0};
+    double cold[BENCH_POSES], warm[BENCH_POSES], rep[BENCH_REPEAT];
+    long tri_pairs = 0;
+    for (int n = 0; n < BENCH_POSES; ++n) {
+        double c[3], k[3], Rs[9];
+        near_torus(rng, 0.5, 0.15, 0.2, tg_uniform(rng, 0.0, 0.05), c);
+        tg_unit(rng, k);
+        tg_rot(k, tg_uniform(rng, -3.0, 3.0), Rs);
+        DstMeshDistance d;
+        dst_bvh_distance(&T, I, z, &S, Rs, c, NULL, &d); /* warm-up */
+        for (int q = 0; q < BENCH_REPEAT; ++q) {
+            t = bench_now();
+            dst_bvh_distance(&T, I, z, &S, Rs, c, NULL, &d);
+            rep[q] = bench_now() - t;
+        }
+        tri_pairs += d.tri_pairs;
+        cold[n] = 1e6 * bench_median(rep, BENCH_REPEAT);
+        /* coherent path: 10 small steps from this pose, warm-started */
+        DstBvhCache cache;
+        dst_bvh_cache_reset(&cache);
+        dst_bvh_distance(&T, I, z, &S, Rs, c, &cache, &d);
+        t = bench_now();
+        for (int q = 0; q < 10; ++q) {
+            double cq[3] = {c[0] + 1e-3 * q, c[1], c[2] + 5e-4 * q};
+            dst_bvh_distance(&T, I, z, &S, Rs, cq, &cache, &d);
+        }
+        warm[n] = 1e6 * (bench_now() - t) / 10.0;
+    }
+    printf("mesh_triangles_%s: %d + %d\n", label, T.n_tris, S.n_tris);
+    printf("mesh_bvh_build_ms_%s: %.2f\n", label, 1e3 * build);
+    printf("mesh_distance_us_%s: %.2f\n", label, bench_median(cold, BENCH_POSES));
+    printf("mesh_distance_warm_us_%s: %.2f\n", label, bench_median(warm, BENCH_POSES));
+    printf("mesh_distance_tri_tests_%s: %.1f\n", label, (double)tri_pairs / BENCH_POSES);
+    dst_bvh_destroy(&T), dst_bvh_destroy(&S);
+    dst_mesh_destroy(&mt), dst_mesh_destroy(&ms);
+}
+
+static int load(const char *path, DstMesh *m, DstBvh *b)
+{
+    char err[256];
+    if (dst_mesh_create_from_file(path, m, err, sizeof err) != DST_OK) {
+        fprintf(stderr, "bench_mesh: %s\n", err);
+        return 0;
+    }
+    if (dst_bvh_create(m, b, err, sizeof err) != DST_OK) {
+        fprintf(stderr, "bench_mesh: %s: %s\n", path, err);
+        return 0;
+    }
+    return 1;
+}
+
+static void bench_mcd(TgRng *rng)
+{
+    DstMesh mh, mc;
+    DstBvh H, C;
+    if (!load("robots/meshes/rarm_link6.obj", &mh, &H) || !load("robots/meshes/chest_link1.obj", &mc, &C)) exit(1);
+    DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
+    static double t_as[BENCH_MOTIONS], t_sa[BENCH_MOTIONS], ratio[BENCH_MOTIONS], evals_as[BENCH_MOTIONS],
+        evals_sa[BENCH_MOTIONS], t_nc[BENCH_MOTIONS];
+    DstMeshMcdOptions opt_pc = opt; /* the same with prism culling (off by default) */
+    opt_pc.prism_cull = 1;
+    long prism_pairs = 0, prism_culled = 0, prism_tests = 0, culled = 0, subint = 0;
+    double rep[BENCH_MCD_REPEAT];
+    int both = 0, cert_as = 0, tried = 0;
+    while (tried < BENCH_MOTIONS) {
+        /* chest: turning slowly about a random axis at the origin */
+        double kc[3], Rc0[9], Rc1[9], I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, z[3] = {0, 0, 0};
+        tg_unit(rng, kc);
+        tg_rot(kc, tg_uniform(rng, 0.0, 0.3), Rc1);
+        (void)Rc0;
+        DstMovingMesh a, b;
+        b.bvh = &C;
+        dst_moving_frame_from_poses(I, z, Rc1, z, 5, &b.frame);
+        /* hand: start at a point 0.5-20 cm outside the chest's bounding sphere region */
+        double dir[3], x0[3], x1[3], kh[3], Rh0[9], Rr[9], Rh1[9], mv[3];
+        tg_unit(rng, dir);
+        double reach = C.nodes[0].r + tg_uniform(rng, 0.005, 0.2);
+        for (int i = 0; i < 3; ++i) x0[i] = C.nodes[0].c[i] + dir[i] * reach;
+        tg_unit(rng, mv);
+        double travel = tg_uniform(rng, 0.0, 0.3);
+        for (int i = 0; i < 3; ++i) x1[i] = x0[i] + mv[i] * travel;
+        tg_unit(rng, kh);
+        tg_rot(kh, tg_uniform(rng, -3.0, 3.0), Rh0);
+        tg_unit(rng, kh);
+        tg_rot(kh, tg_uniform(rng, 0.0, 1.0), Rr);
+        tg_matmul(Rr, Rh0, Rh1);
+        a.bvh = &H;
+        dst_moving_frame_from_poses(Rh0, x0, Rh1, x1, 5, &a.frame);
+        /* keep motions that do not start or end inside the chest (planner-like) */
+        DstMeshDistance d0, d1;
+        dst_mesh_nominal_distance(&a, &b, 0.0, 0.0, NULL, &d0, NULL);
+        dst_mesh_nominal_distance(&a, &b, 1.0, 0.0, NULL, &d1, NULL);
+        if (d0.distance <= 0.0 || d1.distance <= 0.0) continue;
+        DstMeshMcdResult r1, r2;
+        DstBvhCache cache;
+        dst_bvh_cache_reset(&cache);
+        dst_mesh_mcd(&a, &b, 0.0, BENCH_T, &opt, &cache, &r1); /* warm-up */
+        for (int q = 0; q < BENCH_MCD_REPEAT; ++q) {
+            dst_bvh_cache_reset(&cache);
+            double t = bench_now();
+            dst_mesh_mcd(&a, &b, 0.0, BENCH_T, &opt, &cache, &r1);
+            rep[q] = bench_now() - t;
+        }
+        t_as[tried] = 1e3 * bench_median(rep, BENCH_MCD_REPEAT);
+        evals_as[tried] = r1.distance_evals;
+        /* the same with prism culling */
+        DstMeshMcdResult r3;
+        for (int q = 0; q < BENCH_MCD_REPEAT; ++q) {
+            dst_bvh_cache_reset(&cache);
+            double tq = bench_now();
+            dst_mesh_mcd(&a, &b, 0.0, BENCH_T, &opt_pc, &cache, &r3);
+            rep[q] = bench_now() - tq;
+        }
+        t_nc[tried] = 1e3 * bench_median(rep, BENCH_MCD_REPEAT);
+        prism_pairs += r3.prism_pairs, prism_culled += r3.prism_culled;
+        prism_tests += r3.prism_tests, culled += r3.culled, subint += r3.subintervals;
+        dst_bvh_cache_reset(&cache);
+        double t = bench_now();
+        dst_mesh_mcd_sampling(&a, &b, 0.0, BENCH_T, &opt, &cache, &r2);
+        double ts = 1e3 * (bench_now() - t);
+        if (r1.status == DST_CERTIFIED) ++cert_as;
+        if (r1.status == DST_CERTIFIED && r2.status == DST_CERTIFIED) {
+            ratio[both] = ts / t_as[tried];
+            t_sa[both] = ts;
+            evals_sa[both] = r2.distance_evals;
+            ++both;
+        }
+        ++tried;
+    }
+    printf("mesh_mcd_pair: rarm_link6 (%d tris) vs chest_link1 (%d tris), %d motions, eps %.0e m\n", H.n_tris,
+           C.n_tris, BENCH_MOTIONS, opt.eps);
+    printf("mesh_mcd_median_ms: %.3f\n", bench_median(t_as, BENCH_MOTIONS));
+    printf("mesh_mcd_certified_share: %.3f\n", (double)cert_as / BENCH_MOTIONS);
+    printf("mesh_mcd_median_evals: %.0f\n", bench_median(evals_as, BENCH_MOTIONS));
+    printf("mesh_mcd_median_ms_prism: %.3f\n", bench_median(t_nc, BENCH_MOTIONS));
+    printf("prism_cull_rate: %.4f (%ld of %ld prism pairs)\n", prism_pairs ? (double)prism_culled / prism_pairs : 0.0,
+           prism_culled, prism_pairs);
+    printf("prism_closed_subintervals: %ld of %ld tried (%ld sub-intervals)\n", culled, prism_tests, subint);
+    if (both > 0) {
+        printf("mesh_sampling_median_ms: %.3f\n", bench_median(t_sa, both));
+        printf("mesh_sampling_median_evals: %.0f\n", bench_median(evals_sa, both));
+        printf("as_vs_sampling_speedup: %.1f\n", bench_median(ratio, both));
+    }
+    dst_bvh_destroy(&H), dst_bvh_destroy(&C);
+    dst_mesh_destroy(&mh), dst_mesh_destroy(&mc);
+}
+
+int main(void)
+{
+    TgRng rng = {BENCH_SEED};
+    bench_static(&rng, 32, 16, 17, 32, "1k");
+    bench_static(&rng, 100, 50, 51, 100, "10k");
+    bench_static(&rng, 320, 160, 161, 320, "100k");
+    bench_mcd(&rng);
+    return 0;
+}
