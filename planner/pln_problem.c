@@ -949,7 +949,8 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
         for (int side = 0; side < 2; ++side) {
             double sign = side == 0 ? 1.0 : -1.0;
             int row = r + 2 * axis + side;
-            c[row] = sign * (x[axis] - task->target[axis]) - task->tolerance / sqrt(3.0);
+            c[row] = sign * (x[axis] - task->target[axis]) -
+                     PLN_TASK_INNER_FRACTION * task->tolerance / sqrt(3.0);
             if (grad == NULL) continue;
             for (int a = 0; a < p->n_active; ++a) {
                 double dq = sign * w->jac_a[axis * nj + p->active[a]];
@@ -974,7 +975,7 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
             }
         }
         tr = M[0] + M[4] + M[8];
-        c[row] = 0.5 * (3.0 - tr) - (1.0 - cos(task->orientation_tolerance));
+        c[row] = 0.5 * (3.0 - tr) - (1.0 - cos(PLN_TASK_INNER_FRACTION * task->orientation_tolerance));
         if (grad != NULL) {
             wv[0] = M[5] - M[7];
             wv[1] = M[6] - M[2];
@@ -1029,7 +1030,7 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
             for (int m = 0; m < k1; ++m) q += N[m] * w->ctrl[a * nc + first + m];
             for (int side = 0; side < 2; ++side) {
                 double sign = side == 0 ? 1.0 : -1.0;
-                c[r + side] = sign * (q - task->value) - task->tolerance;
+                c[r + side] = sign * (q - task->value) - PLN_TASK_INNER_FRACTION * task->tolerance;
                 if (grad == NULL) continue;
                 for (int m = 0; m < k1; ++m) {
                     int v = p->var_of[a * nc + first + m];

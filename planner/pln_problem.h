@@ -20,8 +20,9 @@
  *  - velocity: |k (P_{i+1} - P_i) / (t_{i+k+1} - t_{i+1})| <= v_max for every control-point
  *    difference (the control points of q', eq. 7 of docs/math/bspline.md), scaled by 1/v_max;
  *    continuous-time by the convex-hull property;
- *  - joint tasks: |q_j(t) - value| <= tolerance (two linear rows);
- *  - position tasks: |x_a(t) - target_a| <= tolerance / sqrt 3 per axis (six rows), and
+ *  - joint tasks: |q_j(t) - value| <= 0.9 tolerance (two linear rows; the optimiser aims
+ *    inside the tolerance the certificate checks, PLN_TASK_INNER_FRACTION);
+ *  - position tasks: |x_a(t) - target_a| <= 0.9 tolerance / sqrt 3 per axis (six rows), and
  *    with an orientation (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
  *  - collision: eps - MCD_{pair, interval} <= 0 for every pair and constraint interval
  *    (thesis eq. 6.1), MCD from distance/ on the Taylor-model motion of the two links

@@ -79,6 +79,11 @@
 #define PLN_BALANCE_SAMPLES 9
 #define PLN_MAX_EDGES 256
 
+/* The optimiser aims every task at this fraction of its tolerance, so that a plan is not
+ * left exactly on the tolerance's edge (where re-sampling it at another rate, or the
+ * rounding of an export, could step over); the certificate checks the full tolerance. */
+#define PLN_TASK_INNER_FRACTION 0.9
+
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
 #define PLN_CERT_SLACK 1e-5
