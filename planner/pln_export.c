@@ -34,25 +34,6 @@ void pln_export_trajectory_destroy(PlnExportTrajectory *tr)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
-/* a sequence node of exactly n finite numbers into out */
-static PlnStatus node_numbers(PlnYaml *y, const yaml_node_t *node, const char *field, int n,
-                              double *out)
-{
-    int count;
-    char item[128];
-    PlnStatus st = pln_yaml_sequence(y, node, field, &count);
-    if (st != PLN_OK) return st;
-    if (count != n) {
-        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "expected %d numbers, got %d", n,
-                              count);
-    }
-    for (int i = 0; i < n && st == PLN_OK; ++i) {
-        snprintf(item, sizeof item, "%s[%d]", field, i);
-        st = pln_yaml_node_double(y, pln_yaml_item(y, node, i), item, &out[i]);
-    }
-    return st;
-}
-
 /* a required key of a mapping */
 static yaml_node_t *required(PlnYaml *y, const yaml_node_t *map, const char *field,
                              const char *key, PlnStatus *st)
@@ -118,7 +99,7 @@ static PlnStatus read_spline(PlnYaml *y, const yaml_node_t *spline, PlnExportTra
         knots = calloc((size_t)n_knots, sizeof *knots);
         if (knots == NULL) st = pln_errorf(PLN_ERR_NOMEM, y->err, y->err_size, "out of memory");
     }
-    if (st == PLN_OK) st = node_numbers(y, kn, "spline.knots", n_knots, knots);
+    if (st == PLN_OK) st = pln_yaml_node_numbers(y, kn, "spline.knots", n_knots, knots);
     if (st == PLN_OK && fabs(knots[n_knots - 1] - tr->duration) >
                             PLN_TIME_EPS_REL * fmax(1.0, tr->duration)) {
         st = pln_yaml_error(y, kn, "spline.knots", PLN_ERR_INVALID,
@@ -173,7 +154,7 @@ static PlnStatus read_spline(PlnYaml *y, const yaml_node_t *spline, PlnExportTra
     for (int a = 0; st == PLN_OK && a < tr->n_active; ++a) {
         char field[64];
         snprintf(field, sizeof field, "spline.control_points[%d]", a);
-        st = node_numbers(y, pln_yaml_item(y, cn, a), field, n_ctrl, tr->ctrl + (size_t)a * n_ctrl);
+        st = pln_yaml_node_numbers(y, pln_yaml_item(y, cn, a), field, n_ctrl, tr->ctrl + (size_t)a * n_ctrl);
     }
     free(knots);
     free(names);
@@ -237,7 +218,7 @@ PlnStatus pln_export_trajectory_read(const char *path, PlnExportTrajectory *tr, 
         tr->initial = calloc((size_t)tr->n_joints, sizeof *tr->initial);
         if (tr->initial == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
-    if (st == PLN_OK) st = node_numbers(&y, in, "initial", tr->n_joints, tr->initial);
+    if (st == PLN_OK) st = pln_yaml_node_numbers(&y, in, "initial", tr->n_joints, tr->initial);
     if (st == PLN_OK) st = read_spline(&y, sp, tr);
     pln_yaml_free(&y);
     if (st != PLN_OK) pln_export_trajectory_destroy(tr);

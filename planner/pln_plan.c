@@ -327,25 +327,6 @@ static int has_suffix(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* a sequence of n numbers at key of map */
-static PlnStatus read_numbers(PlnYaml *y, const yaml_node_t *node, const char *field, int n,
-                              double *out)
-{
-    int count;
-    char item[96];
-    PlnStatus st = pln_yaml_sequence(y, node, field, &count);
-    if (st != PLN_OK) return st;
-    if (count != n) {
-        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "expected %d numbers, got %d", n,
-                              count);
-    }
-    for (int i = 0; i < n && st == PLN_OK; ++i) {
-        snprintf(item, sizeof item, "%s[%d]", field, i);
-        st = pln_yaml_node_double(y, pln_yaml_item(y, node, i), item, &out[i]);
-    }
-    return st;
-}
-
 PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, double *ctrl,
                                         char *err, size_t err_size)
 {
@@ -384,7 +365,7 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
     }
     if (st == PLN_OK) {
         yaml_node_t *kn = pln_yaml_get(&y, spline, "knots");
-        st = kn ? read_numbers(&y, kn, "spline.knots", p->bs->n_knots, knots)
+        st = kn ? pln_yaml_node_numbers(&y, kn, "spline.knots", p->bs->n_knots, knots)
                 : pln_yaml_error(&y, spline, "spline.knots", PLN_ERR_INVALID, "required key is missing");
         for (int i = 0; st == PLN_OK && i < p->bs->n_knots; ++i) {
             double tol = PLN_TIME_EPS_REL * fmax(1.0, p->scenario->duration);
@@ -428,7 +409,7 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
         for (int a = 0; st == PLN_OK && a < p->n_active; ++a) {
             char field[64];
             snprintf(field, sizeof field, "spline.control_points[%d]", a);
-            st = read_numbers(&y, pln_yaml_item(&y, cps, a), field, p->n_ctrl, ctrl + a * p->n_ctrl);
+            st = pln_yaml_node_numbers(&y, pln_yaml_item(&y, cps, a), field, p->n_ctrl, ctrl + a * p->n_ctrl);
         }
     }
     free(knots);

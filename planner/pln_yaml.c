@@ -325,22 +325,32 @@ PlnStatus pln_yaml_vector(PlnYaml *y, const yaml_node_t *map, const char *field,
                           const char *key, int required, int n, double *out)
 {
     PlnStatus st;
-    char path[512], item[560];
-    int count = 0;
+    char path[512];
     double tmp[16];
     yaml_node_t *v = fetch(y, map, field, key, required, &st);
     if (v == NULL) return st;
     join(path, sizeof path, field, key);
-    st = pln_yaml_sequence(y, v, path, &count);
+    if (n > 16) return pln_yaml_error(y, v, path, PLN_ERR_INTERNAL, "vector of %d > 16", n);
+    /* into a scratch copy, so that out is untouched on error */
+    st = pln_yaml_node_numbers(y, v, path, n, tmp);
+    if (st == PLN_OK) memcpy(out, tmp, (size_t)n * sizeof *out);
+    return st;
+}
+
+PlnStatus pln_yaml_node_numbers(PlnYaml *y, const yaml_node_t *node, const char *field, int n,
+                                double *out)
+{
+    int count = 0;
+    char item[600];
+    PlnStatus st = pln_yaml_sequence(y, node, field, &count);
     if (st != PLN_OK) return st;
-    if (count != n || n > 16) {
-        return pln_yaml_error(y, v, path, PLN_ERR_INVALID, "expected %d numbers, got %d", n, count);
+    if (count != n) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "expected %d numbers, got %d", n,
+                              count);
     }
-    for (int i = 0; i < n; ++i) {
-        snprintf(item, sizeof item, "%s[%d]", path, i);
-        st = pln_yaml_node_double(y, pln_yaml_item(y, v, i), item, &tmp[i]);
-        if (st != PLN_OK) return st;
+    for (int i = 0; i < n && st == PLN_OK; ++i) {
+        snprintf(item, sizeof item, "%s[%d]", field, i);
+        st = pln_yaml_node_double(y, pln_yaml_item(y, node, i), item, &out[i]);
     }
-    memcpy(out, tmp, (size_t)n * sizeof *out);
-    return PLN_OK;
+    return st;
 }

@@ -71,6 +71,11 @@ PlnStatus pln_yaml_node_double(PlnYaml *y, const yaml_node_t *node, const char *
 PlnStatus pln_yaml_node_string(PlnYaml *y, const yaml_node_t *node, const char *field,
                                char *out, size_t out_size);
 
+/* A sequence node of exactly n finite numbers into out[n] (any n); the item paths in
+ * messages are field[i]. */
+PlnStatus pln_yaml_node_numbers(PlnYaml *y, const yaml_node_t *node, const char *field, int n,
+                                double *out);
+
 /* Number of items of a sequence node (error if it is not a sequence), and item i. */
 PlnStatus pln_yaml_sequence(PlnYaml *y, const yaml_node_t *node, const char *field, int *n);
 yaml_node_t *pln_yaml_item(PlnYaml *y, const yaml_node_t *sequence, int i);
