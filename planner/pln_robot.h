@@ -34,6 +34,10 @@ typedef struct PlnLinkGeometry {
     char mesh_path[512];                  /* resolved path of the triangle mesh, "" if none */
     int mesh_triangles;                   /* triangle count of the mesh, 0 if none */
     char convex_path[512];                /* resolved path of a convex hull, "" if none */
+    int has_ellipsoid;
+    double ellipsoid_center[3];           /* centre in the link frame, metres */
+    double ellipsoid_rot[9];              /* axes in the link frame (row-major; columns = axes) */
+    double ellipsoid_radii[3];            /* semi-axes along those axes, metres, > 0 */
 } PlnLinkGeometry;
 
 typedef struct PlnLink {

@@ -54,14 +54,21 @@ typedef enum PlnCostType {
     PLN_COST_JERK                 /* integral of |q'''|^2 */
 } PlnCostType;
 
+/* Link geometry the collision constraints use (the robot file gives each kind per link,
+ * docs/ROBOT_FORMAT.md). Distances are Euclidean signed distances in every case. */
 typedef enum PlnGeometryKind {
-    PLN_GEOMETRY_CAPSULE = 0
+    PLN_GEOMETRY_CAPSULE = 0,     /* capsules: capsule MCD (thesis ch. III) */
+    PLN_GEOMETRY_CONVEX,          /* convex hulls of the link meshes (or of `convex` files):
+                                   * conservative advancement on GJK (dst_convex_mcd) */
+    PLN_GEOMETRY_ELLIPSOID,       /* the links' ellipsoids: conservative advancement on GJK */
+    PLN_GEOMETRY_MESH             /* triangle meshes: adaptive subdivision (thesis ch. IV) */
 } PlnGeometryKind;
 
 typedef enum PlnObstacleType {
     PLN_OBSTACLE_CAPSULE = 0,     /* segment p0-p1 with a radius, world frame */
     PLN_OBSTACLE_SPHERE,          /* centre with a radius */
-    PLN_OBSTACLE_BOX              /* centre, orientation and full size */
+    PLN_OBSTACLE_BOX,             /* centre, orientation and full size */
+    PLN_OBSTACLE_MESH             /* a triangle mesh file placed at a pose (and scaled) */
 } PlnObstacleType;
 
 typedef struct PlnObstacle {
@@ -69,8 +76,13 @@ typedef struct PlnObstacle {
     PlnObstacleType type;
     double p0[3], p1[3];          /* world frame, m (a sphere has p0 == p1 == centre) */
     double radius;                /* m, > 0 (capsule, sphere) */
-    double pos[3], rot[9];        /* box: centre (m) and orientation (row-major), world */
+    double pos[3], rot[9];        /* box: centre, mesh: origin of the file's frame (m), and
+                                   * orientation (row-major), world */
     double half[3];               /* box: half extents, m, > 0 */
+    char mesh_path[1024];         /* mesh: the file (OBJ or STL), resolved relative to the
+                                   * scenario file's directory */
+    double scale;                 /* mesh: file units to metres, > 0 (default 1); the mesh's
+                                   * world points are pos + rot (scale * file point) */
     int line;
 } PlnObstacle;
 
