@@ -35,6 +35,7 @@ static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int
     c->upper = calloc(np * ni, sizeof *c->upper);
     c->t_min = calloc(np * ni, sizeof *c->t_min);
     c->pairs = calloc(np, sizeof *c->pairs);
+    for (size_t pr = 0; c->pairs != NULL && pr < np; ++pr) c->pairs[pr].best_upper = INFINITY;
     c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
     if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error) {
         pln_certificate_destroy(c);
@@ -84,8 +85,11 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
         DstStatus ds;
         double start = now_s();
         size_t k = (size_t)pr * c->n_intervals + i;
-        ds = pln_problem_pair_mcd(p, w, pr, DST_MCD_HYBRID, c->t0[i], c->t1[i], opt, &res, NULL,
-                                  NULL);
+        /* a mesh query may stop once its lower bound shows that this interval cannot hold
+         * the pair's minimum to better than eps (pln_certify.h, PlnPairCert.best_upper) */
+        double stop = isfinite(c->pairs[pr].best_upper) ? c->pairs[pr].best_upper - opt->eps : INFINITY;
+        ds = pln_problem_pair_mcd(p, w, pr, DST_MCD_HYBRID, c->t0[i], c->t1[i], opt, stop, &res,
+                                  NULL, NULL);
         c->mcd_time_s += now_s() - start;
         ++c->mcd_calls;
         if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
@@ -97,6 +101,7 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
         c->lower[k] = res.lower;
         c->upper[k] = res.upper;
         c->t_min[k] = res.t_min;
+        if (res.upper < c->pairs[pr].best_upper) c->pairs[pr].best_upper = res.upper;
         if (i == 0 || res.lower < c->pairs[pr].lower) {
             c->pairs[pr].lower = res.lower;
             c->pairs[pr].upper = res.upper;

@@ -32,6 +32,11 @@ typedef struct PlnPairCert {
     double t_min;      /* s */
     int interval;      /* interval of the minimum */
     DstStatus status;  /* distance/'s status on that interval */
+    double best_upper; /* the smallest real signed distance found over [0, T], m: the pair's
+                          minimum lies in [lower, best_upper], and best_upper - lower <= the
+                          certification eps unless a status above says otherwise (mesh
+                          queries of later intervals stop once their lower bound reaches
+                          best_upper - eps: status DST_ABOVE_LIMIT) */
 } PlnPairCert;
 
 typedef struct PlnCertificate {

@@ -50,6 +50,7 @@ void pln_problem_destroy(PlnProblem *p)
     free(p->polygon);
     free(p->edge_n);
     free(p->edge_b);
+    pln_geom_destroy(p->geom);
     free(p);
 }
 
@@ -322,6 +323,16 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         }
     }
 
+    /* the pairs' shapes, also without collision rows: certification measures them */
+    if (sc->n_pairs > 0) {
+        st = pln_geom_create(&p->geom, robot, sc, err, err_size);
+        if (st != PLN_OK) {
+            pln_problem_destroy(p);
+            return st;
+        }
+    }
+    p->mcd_stop_above = sc->eps + PLN_MESH_STOP_MARGINS * PLN_SIP_COLLISION_MARGIN_M;
+
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +
                (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals;
@@ -388,7 +399,9 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     w->bal_bound = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_bound);
     w->bal_sample = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_sample);
     w->bal_t = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_t);
-    if (!w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
+    w->geom_cache = calloc((size_t)(p->scenario->n_pairs > 0 ? p->scenario->n_pairs : 1), sizeof *w->geom_cache);
+    for (int k = 0; w->geom_cache != NULL && k < p->scenario->n_pairs; ++k) pln_geom_cache_reset(&w->geom_cache[k]);
+    if (!w->geom_cache || !w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
         !w->jac_b || !w->mcd || !w->exact || !w->bal_bound || !w->bal_sample || !w->bal_t) {
         pln_problem_work_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
@@ -421,6 +434,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->bal_t);
     free(w->dump_a);
     free(w->dump_b);
+    free(w->geom_cache);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
     free(w->helpers);
     pln_kin_destroy(w->kin);
@@ -560,34 +574,10 @@ PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, co
     return pln_linkmotion_compute(w->lm, p->robot, coef, deg, w->q_err, err, err_size);
 }
 
-/* a capsule that does not move (an obstacle): degree-0 polynomials */
-static void static_point(const double x[3], DstPolyPoint *pt)
-{
-    memset(pt, 0, sizeof *pt);
-    pt->degree = 0;
-    memcpy(pt->c[0], x, 3 * sizeof(double));
-    pt->err = 0.0;
-}
-
 void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
                                DstMovingCapsule *a, DstMovingCapsule *b)
 {
-    const PlnPair *pr = &p->scenario->pairs[pair];
-    const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
-    pln_linkmotion_point(w->lm, pr->a.index, ga->capsule_p0, &a->p0);
-    pln_linkmotion_point(w->lm, pr->a.index, ga->capsule_p1, &a->p1);
-    a->radius = ga->capsule_radius;
-    if (pr->b_is_obstacle) {
-        const PlnObstacle *o = &p->scenario->obstacles[pr->b.index];
-        static_point(o->p0, &b->p0);
-        static_point(o->p1, &b->p1);
-        b->radius = o->radius;
-    } else {
-        const PlnLinkGeometry *gb = &p->robot->links[pr->b.index].geometry;
-        pln_linkmotion_point(w->lm, pr->b.index, gb->capsule_p0, &b->p0);
-        pln_linkmotion_point(w->lm, pr->b.index, gb->capsule_p1, &b->p1);
-        b->radius = gb->capsule_radius;
-    }
+    pln_geom_pair_capsules(p->geom, w->lm, pair, a, b);
 }
 
 /* adds to grad row `grow` the gradient of sign * dir . (x_A - x_B) with respect to x,
@@ -617,76 +607,19 @@ static void point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t,
     }
 }
 
-/* a static box obstacle as a dst_convex shape */
-static DstConvex obstacle_box(const PlnObstacle *o)
-{
-    DstConvex box = dst_convex_box(o->half[0], o->half[1], o->half[2]);
-    dst_convex_set_pose(&box, o->rot, o->pos);
-    return box;
-}
-
 void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
                                PlnPairDistance *out)
 {
-    const PlnPair *pr = &p->scenario->pairs[pair];
-    const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
-    const PlnObstacle *o = pr->b_is_obstacle ? &p->scenario->obstacles[pr->b.index] : NULL;
-    DstCapsule A, B;
-    pln_kin_point(kin, pr->a.index, ga->capsule_p0, A.p0);
-    pln_kin_point(kin, pr->a.index, ga->capsule_p1, A.p1);
-    A.radius = ga->capsule_radius;
-    if (o != NULL && o->type == PLN_OBSTACLE_BOX) {
-        /* capsule against a box: GJK / EPA (docs/math/gjk_epa.md), through the MCD of a
-         * zero-length interval so that it is the very distance the MCD uses */
-        DstConvex box = obstacle_box(o);
-        DstMovingCapsule still;
-        DstMcdResult r;
-        memset(&still, 0, sizeof still);
-        memcpy(still.p0.c[0], A.p0, sizeof A.p0);
-        memcpy(still.p1.c[0], A.p1, sizeof A.p1);
-        still.radius = A.radius;
-        dst_capsule_convex_mcd(&still, &box, 0.0, 0.0, NULL, &r);
-        out->distance = r.upper;
-        memcpy(out->pA, r.pA, sizeof out->pA);
-        memcpy(out->pB, r.pB, sizeof out->pB);
-        memcpy(out->n, r.n, sizeof out->n);
-        return;
-    }
-    if (o != NULL) {
-        memcpy(B.p0, o->p0, sizeof B.p0);
-        memcpy(B.p1, o->p1, sizeof B.p1);
-        B.radius = o->radius;
-    } else {
-        const PlnLinkGeometry *gb = &p->robot->links[pr->b.index].geometry;
-        pln_kin_point(kin, pr->b.index, gb->capsule_p0, B.p0);
-        pln_kin_point(kin, pr->b.index, gb->capsule_p1, B.p1);
-        B.radius = gb->capsule_radius;
-    }
-    {
-        DstCapsuleDistance d;
-        dst_capsule_distance(&A, &B, &d); /* eq. 3.1 */
-        out->distance = d.distance;
-        memcpy(out->pA, d.pA, sizeof out->pA); /* surface witnesses: |pA - pB| = |distance| */
-        memcpy(out->pB, d.pB, sizeof out->pB);
-        memcpy(out->n, d.n, sizeof out->n);
-    }
+    pln_geom_pair_distance(p->geom, kin, pair, NULL, out);
 }
 
-DstStatus pln_problem_pair_mcd(const PlnProblem *p, const PlnProblemWork *w, int pair,
+DstStatus pln_problem_pair_mcd(const PlnProblem *p, PlnProblemWork *w, int pair,
                                DstMcdMethod method, double t0, double t1,
-                               const DstMcdOptions *opt, DstMcdResult *res, DstMovingCapsule *a_out,
-                               DstMovingCapsule *b_out)
+                               const DstMcdOptions *opt, double stop_above, DstMcdResult *res,
+                               DstMovingCapsule *a_out, DstMovingCapsule *b_out)
 {
-    const PlnPair *pr = &p->scenario->pairs[pair];
-    DstMovingCapsule A, B;
-    pln_problem_pair_capsules(p, w, pair, &A, &B);
-    if (a_out != NULL) *a_out = A;
-    if (b_out != NULL) *b_out = B;
-    if (pr->b_is_obstacle && p->scenario->obstacles[pr->b.index].type == PLN_OBSTACLE_BOX) {
-        DstConvex box = obstacle_box(&p->scenario->obstacles[pr->b.index]);
-        return dst_capsule_convex_mcd(&A, &box, t0, t1, opt, res);
-    }
-    return dst_capsule_mcd(method, &A, &B, t0, t1, opt, res);
+    return pln_geom_pair_mcd(p->geom, w->lm, pair, method, t0, t1, opt, stop_above,
+                             &w->geom_cache[pair], res, a_out, b_out);
 }
 
 /* a world point's coordinates in a link's frame, at the poses in kin */
@@ -762,7 +695,8 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             DstStatus ds;
             double start = seconds_now();
             int row = p->row_collision + (int)k;
-            ds = pln_problem_pair_mcd(p, scratch, pr, p->method, t0, t1, &p->mcd, res,
+            ds = pln_problem_pair_mcd(p, scratch, pr, p->method, t0, t1, &p->mcd,
+                                      p->mcd_stop_above, res,
                                       w->dump_a ? &w->dump_a[k] : NULL,
                                       w->dump_b ? &w->dump_b[k] : NULL);
             scratch->mcd_seconds += seconds_now() - start;
@@ -782,7 +716,13 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
                 break;
             }
-            pln_problem_pair_distance(p, scratch->kin, pr, &dx);
+            ds = pln_geom_pair_distance(p->geom, scratch->kin, pr, &scratch->geom_cache[pr], &dx);
+            if (ds >= DST_INVALID_INPUT) {
+                st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                                "distance of %s - %s at t = %g s failed: %s", pair->a.name,
+                                pair->b.name, res->t_min, dst_status_string(ds));
+                break;
+            }
             w->exact[k] = dx.distance;
             /* a certified method constrains its lower bound, so that the certification
              * (lower bound at a finer eps) cannot fall below zero; golden-section search

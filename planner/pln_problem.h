@@ -46,6 +46,7 @@
 #include "dst_capsule.h"
 #include "dst_mesh.h"
 #include "pln_bspline.h"
+#include "pln_geom.h"
 #include "pln_kin.h"
 #include "pln_linkmotion.h"
 #include "pln_robot.h"
@@ -112,6 +113,8 @@ typedef struct PlnProblem {
     double (*edge_n)[2];            /* [n_edges] outward unit normals */
     double *edge_b;                 /* [n_edges] n . com <= b keeps the com the margin inside, m */
     int n_links_used;               /* links whose capsules appear in a pair */
+    PlnGeom *geom;                  /* owned: the pairs' shapes (NULL without pairs) */
+    double mcd_stop_above;          /* the optimiser's mesh queries may stop above this, m */
 } PlnProblem;
 
 /* Per-thread evaluation state. Counters accumulate over its lifetime. */
@@ -143,6 +146,7 @@ typedef struct PlnProblemWork {
     FILE *dump;                     /* borrowed, nullable: every MCD query is appended here */
     DstMovingCapsule *dump_a, *dump_b; /* [n_pairs * n_intervals] queries of an evaluation */
     long dump_evaluation;
+    PlnGeomCache *geom_cache;       /* [n_pairs] warm starts of the pair queries */
 } PlnProblemWork;
 
 /* Builds the problem of a resolved scenario on its robot. PLN_ERR_INVALID when the
@@ -200,24 +204,21 @@ PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, co
 void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
                                DstMovingCapsule *a, DstMovingCapsule *b);
 
-/* The static distance of a pair at the poses of kin (after pln_kin_forward): signed
- * distance (m), witness points on A and on B (world) and the unit normal from B to A.
- * Capsule pairs by eq. 3.1, a capsule against a box obstacle by GJK/EPA. */
-typedef struct PlnPairDistance {
-    double distance;
-    double pA[3], pB[3], n[3];
-} PlnPairDistance;
+/* The static distance of a pair at the poses of kin (after pln_kin_forward), in the
+ * scenario's geometry (pln_geom_pair_distance; PlnPairDistance in pln_geom.h). On a
+ * failure of the distance routine *out is zero. */
 void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
                                PlnPairDistance *out);
 
-/* The MCD of a pair over [t0, t1] from the link motion in w->lm: the capsule MCD of
- * `method` for capsule pairs (dst_capsule.h), the capsule-against-convex MCD for a box
- * obstacle (dst_convex_mcd.h). Nullable: a_out, b_out (the moving capsules queried; b_out
- * is meaningless for a box). */
-DstStatus pln_problem_pair_mcd(const PlnProblem *p, const PlnProblemWork *w, int pair,
+/* The MCD of a pair over [t0, t1] from the link motion in w->lm, in the scenario's
+ * geometry (pln_geom_pair_mcd: the capsule MCD of `method` for capsules, conservative
+ * advancement for convex and ellipsoid shapes, adaptive subdivision for meshes), with
+ * w's warm starts. stop_above: see pln_geom_pair_mcd (+INFINITY: never stop early).
+ * Nullable: a_out, b_out (the moving capsules queried; zero for other geometry). */
+DstStatus pln_problem_pair_mcd(const PlnProblem *p, PlnProblemWork *w, int pair,
                                DstMcdMethod method, double t0, double t1,
-                               const DstMcdOptions *opt, DstMcdResult *res, DstMovingCapsule *a_out,
-                               DstMovingCapsule *b_out);
+                               const DstMcdOptions *opt, double stop_above, DstMcdResult *res,
+                               DstMovingCapsule *a_out, DstMovingCapsule *b_out);
 
 /* Name of a row for messages ("collision RARM_LINK6-LARM_LINK6 [1.20, 1.40] s"). */
 void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size);

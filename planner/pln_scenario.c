@@ -280,11 +280,14 @@ static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenari
     if ((v = pln_yaml_get(y, node, "geometry")) != NULL) {
         st = pln_yaml_node_string(y, v, "collision.geometry", text, sizeof text);
         if (st != PLN_OK) return st;
-        if (strcmp(text, "capsule") != 0) {
+        if (strcmp(text, "capsule") == 0) sc->geometry = PLN_GEOMETRY_CAPSULE;
+        else if (strcmp(text, "convex") == 0) sc->geometry = PLN_GEOMETRY_CONVEX;
+        else if (strcmp(text, "ellipsoid") == 0) sc->geometry = PLN_GEOMETRY_ELLIPSOID;
+        else if (strcmp(text, "mesh") == 0) sc->geometry = PLN_GEOMETRY_MESH;
+        else {
             return pln_yaml_error(y, v, "collision.geometry", PLN_ERR_INVALID,
-                                  "'%s': this build plans with capsule geometry only", text);
+                                  "'%s': expected capsule, convex, ellipsoid or mesh", text);
         }
-        sc->geometry = PLN_GEOMETRY_CAPSULE;
     }
     if ((v = pln_yaml_get(y, node, "method")) != NULL) {
         st = pln_yaml_node_string(y, v, "collision.method", text, sizeof text);
@@ -303,11 +306,22 @@ static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenari
     return st;
 }
 
+/* a path (robot, mesh files) is relative to the scenario file's directory unless absolute */
+static int resolve_relative(const char *base_file, const char *rel, char *out, size_t size)
+{
+    const char *slash = strrchr(base_file, '/');
+    int n;
+    if (rel[0] == '/' || slash == NULL) n = snprintf(out, size, "%s", rel);
+    else n = snprintf(out, size, "%.*s/%s", (int)(slash - base_file), base_file, rel);
+    return n >= 0 && (size_t)n < size;
+}
+
 static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnScenario *sc)
 {
     static const char *const capsule_keys[] = {"name", "type", "p0", "p1", "radius", NULL};
     static const char *const sphere_keys[] = {"name", "type", "center", "radius", NULL};
     static const char *const box_keys[] = {"name", "type", "center", "rpy", "size", NULL};
+    static const char *const mesh_keys[] = {"name", "type", "file", "position", "rpy", "scale", NULL};
     PlnObstacle *o = &sc->obstacles[i];
     char field[64], type[32];
     PlnStatus st;
@@ -348,16 +362,41 @@ static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnS
         memcpy(o->p0, o->pos, sizeof o->p0);
         memcpy(o->p1, o->pos, sizeof o->p1);
         if (st == PLN_OK) st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
+    } else if (strcmp(type, "mesh") == 0) {
+        /* a mesh file placed at a pose; the file is read when the problem is built */
+        double rpy[3] = {0.0, 0.0, 0.0};
+        char rel[1024], path[80];
+        o->type = PLN_OBSTACLE_MESH;
+        o->scale = 1.0;
+        st = pln_yaml_check_mapping(y, node, field, mesh_keys);
+        if (st == PLN_OK) st = pln_yaml_string(y, node, field, "file", 1, rel, sizeof rel);
+        if (st == PLN_OK && !resolve_relative(y->path, rel, o->mesh_path, sizeof o->mesh_path)) {
+            snprintf(path, sizeof path, "%s.file", field);
+            return pln_yaml_error(y, pln_yaml_get(y, node, "file"), path, PLN_ERR_INVALID,
+                                  "path too long");
+        }
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "position", 0, 3, o->pos);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "rpy", 0, 3, rpy);
+        if (st == PLN_OK) st = pln_yaml_double(y, node, field, "scale", 0, &o->scale);
+        if (st == PLN_OK && !(o->scale > 0.0 && o->scale < PLN_MAX_MESH_SCALE)) {
+            snprintf(path, sizeof path, "%s.scale", field);
+            return pln_yaml_error(y, pln_yaml_get(y, node, "scale"), path, PLN_ERR_INVALID,
+                                  "%g: must lie in (0, %g)", o->scale, PLN_MAX_MESH_SCALE);
+        }
+        pln_kin_rpy_to_matrix(rpy, o->rot);
+        memcpy(o->p0, o->pos, sizeof o->p0);
+        memcpy(o->p1, o->pos, sizeof o->p1);
+        if (st == PLN_OK) st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
     } else {
         char path[80];
         snprintf(path, sizeof path, "%s.type", field);
         return pln_yaml_error(y, pln_yaml_get(y, node, "type"), path, PLN_ERR_INVALID,
-                              "'%s': expected capsule, sphere or box", type);
+                              "'%s': expected capsule, sphere, box or mesh", type);
     }
-    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX) {
+    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX && o->type != PLN_OBSTACLE_MESH) {
         st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
     }
-    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX) {
+    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX && o->type != PLN_OBSTACLE_MESH) {
         o->radius = 0.0;
         st = pln_yaml_double(y, node, field, "radius", 1, &o->radius);
         if (st == PLN_OK && !(o->radius > 0.0)) {
@@ -505,16 +544,6 @@ static void set_defaults(PlnScenario *sc)
     sc->rate_hz = 200.0;
 }
 
-/* the robot path is relative to the scenario file's directory unless absolute */
-static int resolve_relative(const char *base_file, const char *rel, char *out, size_t size)
-{
-    const char *slash = strrchr(base_file, '/');
-    int n;
-    if (rel[0] == '/' || slash == NULL) n = snprintf(out, size, "%s", rel);
-    else n = snprintf(out, size, "%.*s/%s", (int)(slash - base_file), base_file, rel);
-    return n >= 0 && (size_t)n < size;
-}
-
 PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_t err_size)
 {
     static const char *const keys[] = {"name", "robot", "duration", "spline", "joints",
@@ -629,6 +658,19 @@ static PlnStatus resolve_link(const PlnScenario *sc, const PlnRobot *robot, PlnN
     ref->index = find_link(robot, ref->name);
     if (ref->index < 0) return name_error(sc, ref, field, "unknown link", err, err_size);
     return PLN_OK;
+}
+
+/* the name of the geometry kind a link lacks for `kind`, or NULL when it has it */
+static const char *link_geometry_missing(PlnGeometryKind kind, const PlnLinkGeometry *g)
+{
+    switch (kind) {
+    case PLN_GEOMETRY_CAPSULE: return g->has_capsule ? NULL : "capsule";
+    case PLN_GEOMETRY_CONVEX:
+        return (g->convex_path[0] != '\0' || g->mesh_path[0] != '\0') ? NULL : "convex (or mesh)";
+    case PLN_GEOMETRY_ELLIPSOID: return g->has_ellipsoid ? NULL : "ellipsoid";
+    case PLN_GEOMETRY_MESH: return g->mesh_path[0] != '\0' ? NULL : "mesh";
+    }
+    return "known";
 }
 
 PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err, size_t err_size)
@@ -756,12 +798,30 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
     /* pairs whose geometry is missing cannot be checked: refuse rather than skip */
     for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
         const PlnPair *p = &sc->pairs[i];
-        if (!robot->links[p->a.index].geometry.has_capsule ||
-            (!p->b_is_obstacle && !robot->links[p->b.index].geometry.has_capsule)) {
+        const char *missing = link_geometry_missing(sc->geometry, &robot->links[p->a.index].geometry);
+        if (missing == NULL && !p->b_is_obstacle) {
+            missing = link_geometry_missing(sc->geometry, &robot->links[p->b.index].geometry);
+        }
+        if (missing != NULL) {
             st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                            "%s: collision.pairs[%d]: %s - %s: a link of the pair has no capsule "
+                            "%s: collision.pairs[%d]: %s - %s: a link of the pair has no %s "
                             "geometry in %s",
-                            sc->path, i, p->a.name, p->b.name, sc->robot_path);
+                            sc->path, i, p->a.name, p->b.name, missing, sc->robot_path);
+        } else if (p->b_is_obstacle) {
+            const PlnObstacle *o = &sc->obstacles[p->b.index];
+            int is_mesh = o->type == PLN_OBSTACLE_MESH;
+            int ok = sc->geometry == PLN_GEOMETRY_MESH
+                         ? (is_mesh || o->type == PLN_OBSTACLE_BOX)
+                         : !is_mesh;
+            if (!ok) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: collision.pairs[%d]: %s - %s: %s", sc->path, p->b.line, i,
+                                p->a.name, p->b.name,
+                                is_mesh ? "a mesh obstacle needs collision.geometry: mesh"
+                                        : "with collision.geometry: mesh, obstacles must be "
+                                          "boxes or meshes (a tessellated sphere or capsule "
+                                          "would not enclose the true shape)");
+            }
         }
     }
     return st;

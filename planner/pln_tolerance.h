@@ -139,4 +139,17 @@
  * defined; 1e3 DBL_EPSILON keeps the regular branch wherever it loses < 1e-13 rad. */
 #define PLN_RPY_GIMBAL_COS (1e3 * DBL_EPSILON)
 
+/* Mesh obstacles: the largest `scale` a scenario may give (file units to metres). */
+#define PLN_MAX_MESH_SCALE 1e6
+
+/* Convex-hull link geometry: the hull's face tolerance (dst_hull_build, relative to the
+ * bounding-box diagonal) may leave points that far outside; the shape's margin covers it,
+ * widened by this relative amount for rounding. */
+#define PLN_GEOM_HULL_MARGIN_REL 1e-3
+
+/* Mesh pairs in the optimiser loop: a query may stop once its certified lower bound
+ * exceeds eps plus this many collision working-set margins (PLN_SIP_COLLISION_MARGIN_M):
+ * such a row is far from joining the working set, and its bound stays valid. */
+#define PLN_MESH_STOP_MARGINS 2.0
+
 #endif /* PLN_TOLERANCE_H */
