@@ -22,7 +22,9 @@ typedef enum DstStatus {
     DST_NOT_CERTIFIED,     /* continuous query answered, but no certified bound (e.g. GSS) */
     DST_ITER_LIMIT,        /* iteration cap, not the tolerance, ended the search; bounds still valid */
     DST_INVALID_INPUT,     /* NaN/inf, negative radius, t1 < t0, ... : nothing computed */
-    DST_FAILED             /* numerical failure: nothing usable computed */
+    DST_FAILED,            /* numerical failure: nothing usable computed */
+    DST_ABOVE_LIMIT        /* continuous query stopped once its certified lower bound reached the
+                            * caller's limit; upper - lower may exceed eps */
 } DstStatus;
 
 /* Name of a status, a static string ("separated", "certified", ...); never NULL. */

@@ -34,6 +34,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
     o.eps = DST_DEFAULT_MCD_EPS;
     o.max_evals = DST_MESH_MCD_MAX_EVALS;
     o.prism_cull = 0;
+    o.stop_above = INFINITY;
     return o;
 }
 
@@ -82,7 +83,9 @@ typedef struct MeshEval {
     double hi;  /* nominal signed distance (a real value at s; for a non-convex overlap the
                  * upper end of its static bracket, 0 or minus the surface separation) */
     double lo;  /* lower bound of g(s): static lower bracket minus dev(s) */
+    double dev; /* dev(s) of eq. (13), metres */
     int wide;   /* the static bracket alone (non-convex overlap) is wider than the target */
+    int overlap; /* the nominal solids overlap (DstMeshDistance.overlap) */
 } MeshEval;
 
 /* Per-call state. */
@@ -96,11 +99,11 @@ typedef struct MeshCtx {
     int inexact;           /* a static bracket wider than the target was met */
 } MeshCtx;
 
-static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
+static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e)
 {
     DstMeshDistance md;
     double dev = 0.0;
-    DstStatus st = dst_mesh_nominal_distance(c->a, c->b, s, c->tol, c->cache, &md, &dev);
+    DstStatus st = dst_mesh_nominal_distance(c->a, c->b, s, tol, c->cache, &md, &dev);
     ++c->out->distance_evals;
     if (st == DST_FAILED || st == DST_INVALID_INPUT) {
         c->failed = 1;
@@ -109,6 +112,8 @@ static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
     e->s = s;
     e->hi = md.distance;
     e->lo = md.lower - dev;
+    e->dev = dev;
+    e->overlap = md.overlap;
     e->wide = md.upper - md.lower > target;
     if (e->wide) c->inexact = 1;
     if (e->hi < c->best_hi) {
@@ -122,6 +127,11 @@ static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
         o->tri_a = md.tri_a, o->tri_b = md.tri_b;
     }
     return 1;
+}
+
+static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
+{
+    return eval_tol(c, s, target, c->tol, e);
 }
 
 /* Eq. (4.8): the function moves at most mu over the sub-interval, falls from the ends and
@@ -150,16 +160,24 @@ static DstStatus check_input(const DstMovingMesh *a, const DstMovingMesh *b, dou
     out->tri_a = out->tri_b = -1;
     if (a == NULL || b == NULL || a->bvh == NULL || b->bvh == NULL || a->bvh->n_tris <= 0 || b->bvh->n_tris <= 0 ||
         dst_moving_frame_validate(&a->frame) != DST_OK || dst_moving_frame_validate(&b->frame) != DST_OK ||
-        !isfinite(t0) || !isfinite(t1) || t1 < t0 || !(o->eps > 0.0) || !isfinite(o->eps) || o->max_evals < 2) {
+        !isfinite(t0) || !isfinite(t1) || t1 < t0 || !(o->eps > 0.0) || !isfinite(o->eps) || o->max_evals < 2 ||
+        isnan(o->stop_above)) {
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
     return DST_OK;
 }
 
+/* the certified lower bound of the true distance from a nominal one (eq. 16) */
+static double certify(double lower_nominal, double enclosure)
+{
+    double lower = lower_nominal - enclosure;
+    return lower - DST_ROUND_REL * (fabs(lower) + enclosure);
+}
+
 /* Final bookkeeping shared by both methods: enclosure, times, status. */
 static DstStatus finish(MeshCtx *c, double lower_nominal, double enclosure, double eps, int capped, double t0,
-                        double t1)
+                        double t1, int stopped)
 {
     DstMeshMcdResult *o = c->out;
     if (c->failed) {
@@ -170,27 +188,43 @@ static DstStatus finish(MeshCtx *c, double lower_nominal, double enclosure, doub
         o->status = DST_FAILED;
         return o->status;
     }
-    double lower = lower_nominal - enclosure;
-    lower -= DST_ROUND_REL * (fabs(lower) + enclosure);
+    double lower = certify(lower_nominal, enclosure);
     if (lower > o->upper) lower = o->upper - enclosure;
     o->lower = lower;
     o->t_min = t0 + o->t_min * (t1 - t0);
     if (o->t_min > t1) o->t_min = t1;
-    if (o->upper - o->lower <= eps) o->status = DST_CERTIFIED;
+    if (stopped) o->status = DST_ABOVE_LIMIT;
+    else if (o->upper - o->lower <= eps) o->status = DST_CERTIFIED;
     else if (capped) o->status = DST_ITER_LIMIT;
     else o->status = DST_NOT_CERTIFIED;
     return o->status;
 }
 
-/* A sub-interval waiting on the stack with its two end evaluations. */
+/* A sub-interval waiting on the stack with its two end evaluations and its LB^i. */
 typedef struct MeshIv {
     MeshEval ea, eb;
+    double mu;  /* eq. (4.7) motion bound over the sub-interval, metres */
+    double lb;  /* LB^i of eq. (4.8) */
     int level;
 } MeshIv;
 
+static MeshIv make_iv(const DstMovingMesh *a, const DstMovingMesh *b, const MeshEval *ea, const MeshEval *eb,
+                      int level)
+{
+    MeshIv iv;
+    iv.ea = *ea, iv.eb = *eb, iv.level = level;
+    iv.mu = motion_bound(a, b, ea->s, eb->s) * (eb->s - ea->s);
+    iv.lb = lb_48(ea->lo, eb->lo, iv.mu);
+    return iv;
+}
+
+/* budget of swept-sphere tests of the first stop_above test (dst_mesh_swept_lower) */
+#define DST_MESH_MCD_SWEPT_BUDGET 48
+
 /* Adaptive subdivision, Algorithm 4.1: depth-first, the child with the lower end value
  * first so that UB (eq. 4.5) falls early; a sub-interval is closed when UB - LB^i <= eps
- * (which includes UB < LB^i, Fig. 4.1(a) and (c)). */
+ * (which includes UB < LB^i, Fig. 4.1(a) and (c)). With a finite stop_above the search
+ * stops once min(closed LB^i, open LB^i) certifies it (docs/math/mesh_mcd.md sec. 9). */
 DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1,
                        const DstMeshMcdOptions *opt, DstBvhCache *cache, DstMeshMcdResult *out)
 {
@@ -203,23 +237,50 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
     if (target < 0.5 * o.eps) target = 0.5 * o.eps;
     c.tol = DST_MESH_MCD_TOL_FRACTION * target;
+    int limit = o.stop_above < INFINITY;
     MeshIv stack[DST_MESH_MCD_MAX_LEVEL + 2];
     int top = 0, capped = 0;
     double lower = INFINITY;
-    /* UB^i of eq. (4.6) at the ends of the whole interval */
-    if (!eval_at(&c, 0.0, target, &stack[0].ea) || !eval_at(&c, 1.0, target, &stack[0].eb) || t1 == t0) {
-        if (t1 == t0 && !c.failed) lower = fmin(stack[0].ea.lo, stack[0].eb.lo);
-        return finish(&c, lower, enclosure, o.eps, 0, t0, t1);
+    MeshEval e0, e1;
+    if (limit && t1 > t0) {
+        /* cheap first test: swept bounding spheres over the whole interval bound the
+         * polynomial shapes' separation; one end evaluation with the loosest pruning (any
+         * real distance will do for `upper`) shows the solids apart there, and since the
+         * surfaces of every shape between the nominal and the true one stay apart, by
+         * continuity they never overlap */
+        double lbs = dst_mesh_swept_lower(a, b, 0.0, 1.0, o.stop_above + 2.0 * enclosure + o.eps,
+                                          DST_MESH_MCD_SWEPT_BUDGET, NULL);
+        double cert = certify(lbs, enclosure);
+        if (cert >= o.stop_above && cert > 0.0) {
+            if (!eval_tol(&c, 0.0, target, DST_MESH_MAX_COORD, &e0)) return finish(&c, lower, enclosure, o.eps, 0, t0, t1, 0);
+            /* (lbs alone bounds g; the min with the real value keeps lower <= upper) */
+            double lb0 = fmin(lbs, e0.hi - e0.dev);
+            if (e0.overlap == 0 && certify(lbs, 2.0 * (enclosure + e0.dev)) > 0.0 &&
+                certify(lb0, enclosure) >= o.stop_above) {
+                return finish(&c, lb0, enclosure, o.eps, 0, t0, t1, 1);
+            }
+            c.best_hi = INFINITY; /* start afresh: the loose value is no UB of the search */
+        }
     }
-    stack[0].level = 0;
+    /* UB^i of eq. (4.6) at the ends of the whole interval */
+    if (!eval_at(&c, 0.0, target, &e0) || !eval_at(&c, 1.0, target, &e1) || t1 == t0) {
+        if (t1 == t0 && !c.failed) lower = fmin(e0.lo, e1.lo);
+        return finish(&c, lower, enclosure, o.eps, 0, t0, t1, 0);
+    }
+    stack[0] = make_iv(a, b, &e0, &e1, 0);
     top = 1;
     while (top > 0) {
+        if (limit) {
+            /* the certified bound of the whole interval: closed and open sub-intervals */
+            double g = lower;
+            for (int k = 0; k < top; ++k) g = fmin(g, stack[k].lb);
+            if (certify(g, enclosure) >= o.stop_above) return finish(&c, g, enclosure, o.eps, 0, t0, t1, 1);
+        }
         MeshIv iv = stack[--top];
         ++out->subintervals;
         if (iv.level > out->max_depth) out->max_depth = iv.level;
         /* LB^i of eq. (4.8) with mu of eq. (4.7) on this sub-interval */
-        double mu = motion_bound(a, b, iv.ea.s, iv.eb.s) * (iv.eb.s - iv.ea.s);
-        double lb = lb_48(iv.ea.lo, iv.eb.lo, mu);
+        double mu = iv.mu, lb = iv.lb;
         if (c.best_hi - lb <= target) {
             lower = fmin(lower, lb);
             continue;
@@ -257,7 +318,7 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         /* split at the middle (Algorithm 4.1 lines 5-6) */
         MeshEval em;
         if (!eval_at(&c, 0.5 * (iv.ea.s + iv.eb.s), target, &em)) break;
-        MeshIv left = {iv.ea, em, iv.level + 1}, right = {em, iv.eb, iv.level + 1};
+        MeshIv left = make_iv(a, b, &iv.ea, &em, iv.level + 1), right = make_iv(a, b, &em, &iv.eb, iv.level + 1);
         /* the half with the lower end value is examined first (pushed last) */
         if (fmin(left.ea.lo, left.eb.lo) <= fmin(right.ea.lo, right.eb.lo)) {
             stack[top++] = right;
@@ -268,7 +329,7 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         }
     }
     if (!isfinite(lower)) lower = out->upper; /* every interval closed by its ends */
-    return finish(&c, lower, enclosure, o.eps, capped, t0, t1);
+    return finish(&c, lower, enclosure, o.eps, capped, t0, t1, 0);
 }
 
 /* Certified sampling, thesis eq. (6.3): error (t1 - t0) mu / n with mu the global motion
@@ -297,5 +358,5 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
         prev = cur;
         ++out->subintervals;
     }
-    return finish(&c, lower, enclosure, o.eps, capped, t0, t1);
+    return finish(&c, lower, enclosure, o.eps, capped, t0, t1, 0);
 }

@@ -36,14 +36,26 @@ typedef struct DstMeshMcdOptions {
                           * (seed 003, dst_mesh_swept_apart) at the level UB - eps (default 0:
                           * on the HRP-2 benchmark it closed 36 of 7405 sub-intervals tried and
                           * made the query 2.9 times slower, docs/perf/mesh.md) */
+    double stop_above;   /* metres; +INFINITY = off (default). As soon as the certified lower
+                          * bound of the whole interval reaches it, the query stops with
+                          * DST_ABOVE_LIMIT: `lower` >= stop_above is that certified bound,
+                          * `upper`, t_min and the witnesses come from the best evaluation so
+                          * far (a real nominal distance, possibly far above the minimum).
+                          * First tried before any subdivision, by swept bounding spheres
+                          * (dst_mesh_swept_lower) and one end evaluation, then by eq. (4.8)
+                          * on the whole interval, then after each sub-interval
+                          * (docs/math/mesh_mcd.md sec. 9). NaN is invalid input. */
 } DstMeshMcdOptions;
 
-/* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS, prism_cull = 0. */
+/* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS, prism_cull = 0,
+ * stop_above = +INFINITY. */
 DstMeshMcdOptions dst_mesh_mcd_options_default(void);
 
 /* Result of a mesh MCD query over [t0, t1] (field meanings as DstMcdResult). */
 typedef struct DstMeshMcdResult {
-    DstStatus status;    /* DST_CERTIFIED (upper - lower <= eps); DST_NOT_CERTIFIED (the
+    DstStatus status;    /* DST_CERTIFIED (upper - lower <= eps); DST_ABOVE_LIMIT (stopped:
+                          * lower >= opt->stop_above, upper - lower may exceed eps, upper a
+                          * real nominal distance at t_min); DST_NOT_CERTIFIED (the
                           * enclosures alone exceed eps, or a non-convex overlap whose depth
                           * is only bracketed); DST_ITER_LIMIT (max_evals ended the search,
                           * bounds valid); DST_INVALID_INPUT (nothing computed, zeros);
@@ -103,5 +115,15 @@ typedef struct DstPrismStats {
  * first pair not culled. Nullable: stats (counters are added to). */
 int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
                          DstPrismStats *stats);
+
+/* Certified lower bound (metres) of the distance of the polynomial (affine) shapes of the two
+ * meshes at every s in [s0, s1] (subset of [0, 1]), from bounding spheres swept over the
+ * sub-interval (sphere at the middle time plus the eq. (4.7) motion radius): best-first
+ * refinement of a frontier of node pairs, at most `budget` sphere tests, stopping early once
+ * the bound reaches d_stop. A positive value bounds the separation of the surfaces; it bounds
+ * the signed distance only when the solids are known apart at one time of the sub-interval
+ * (continuity). -INFINITY on bad input. Nullable: stats (node_pairs is added to). */
+double dst_mesh_swept_lower(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d_stop,
+                            int budget, DstPrismStats *stats);
 
 #endif /* DST_MESH_MCD_H */

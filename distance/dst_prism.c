@@ -189,3 +189,57 @@ int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double 
     }
     return 1;
 }
+
+/* Most node pairs held by the frontier of dst_mesh_swept_lower. */
+#define DST_SWEPT_FRONTIER 64
+
+double dst_mesh_swept_lower(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d_stop,
+                            int budget, DstPrismStats *stats)
+{
+    if (!(s0 <= s1) || a == NULL || b == NULL || a->bvh == NULL || b->bvh == NULL) return -INFINITY;
+    SweptMesh A, B;
+    swept_init(a, s0, s1, &A);
+    swept_init(b, s0, s1, &B);
+    /* best-first: the frontier covers every triangle pair; its least swept-sphere gap bounds
+     * the distance of the polynomial shapes from below, and replacing that pair by its
+     * children's can only raise it */
+    int fa[DST_SWEPT_FRONTIER], fb[DST_SWEPT_FRONTIER], n = 1;
+    double fg[DST_SWEPT_FRONTIER];
+    fa[0] = 0, fb[0] = 0;
+    {
+        double ca[3], cb[3];
+        double ra = swept_sphere(&A, &a->bvh->nodes[0], ca), rb = swept_sphere(&B, &b->bvh->nodes[0], cb);
+        double w[3] = {ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2]};
+        fg[0] = sqrt(dst_dot3(w, w)) * (1.0 - DST_ROUND_REL) - ra - rb;
+    }
+    int tests = 1;
+    for (;;) {
+        int k = 0;
+        for (int i = 1; i < n; ++i) {
+            if (fg[i] < fg[k]) k = i;
+        }
+        double lb = fg[k];
+        if (lb >= d_stop || tests + 2 > budget || n + 1 > DST_SWEPT_FRONTIER) break;
+        const DstBvhNode *na = &a->bvh->nodes[fa[k]], *nb = &b->bvh->nodes[fb[k]];
+        if (na->left < 0 && nb->left < 0) break; /* a leaf pair: spheres cannot do better */
+        int c[2][2];
+        if (nb->left < 0 || (na->left >= 0 && na->r >= nb->r)) {
+            c[0][0] = na->left, c[0][1] = fb[k], c[1][0] = na->right, c[1][1] = fb[k];
+        } else {
+            c[0][0] = fa[k], c[0][1] = nb->left, c[1][0] = fa[k], c[1][1] = nb->right;
+        }
+        for (int q = 0; q < 2; ++q) {
+            double ca[3], cb[3];
+            double ra = swept_sphere(&A, &a->bvh->nodes[c[q][0]], ca), rb = swept_sphere(&B, &b->bvh->nodes[c[q][1]], cb);
+            double w[3] = {ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2]};
+            double g = sqrt(dst_dot3(w, w)) * (1.0 - DST_ROUND_REL) - ra - rb;
+            int slot = q == 0 ? k : n++;
+            fa[slot] = c[q][0], fb[slot] = c[q][1], fg[slot] = g;
+        }
+        tests += 2;
+    }
+    if (stats != NULL) stats->node_pairs += tests;
+    double lb = fg[0];
+    for (int i = 1; i < n; ++i) lb = dst_mind(lb, fg[i]);
+    return lb;
+}

@@ -13,6 +13,7 @@ const char *dst_status_string(DstStatus status)
     case DST_ITER_LIMIT: return "iteration_limit";
     case DST_INVALID_INPUT: return "invalid_input";
     case DST_FAILED: return "failed";
+    case DST_ABOVE_LIMIT: return "above_limit";
     }
     return "unknown";
 }

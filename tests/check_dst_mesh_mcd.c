@@ -196,6 +196,97 @@ START_TEST(test_mesh_mcd_sampling_vs_dense_reference)
 }
 END_TEST
 
+/* dense reference of the true motion (refined around its best sample); asserts that lower
+ * lies below every sample and returns the least sample */
+static double reference_min(const Motion *A, const Motion *B, double lower, int n)
+{
+    double ref = INFINITY, s_best = 0.0;
+    for (int k = 0; k <= MCD_REF_SAMPLES; ++k) {
+        double s = (double)k / MCD_REF_SAMPLES;
+        DstMeshDistance d;
+        true_distance(A, B, s, &d);
+        ck_assert_msg(lower <= d.upper + MCD_ROUND_TOL, "motion %d: lower %.17g above true %.17g at s %g", n, lower,
+                      d.upper, s);
+        if (d.upper < ref) ref = d.upper, s_best = s;
+    }
+    for (int k = -MCD_REF_REFINE / 2; k <= MCD_REF_REFINE / 2; ++k) {
+        double s = s_best + (double)k / (MCD_REF_SAMPLES * (MCD_REF_REFINE / 2));
+        if (s < 0.0 || s > 1.0) continue;
+        DstMeshDistance d;
+        true_distance(A, B, s, &d);
+        ck_assert_msg(lower <= d.upper + MCD_ROUND_TOL, "motion %d: lower %.17g above true %.17g", n, lower, d.upper);
+        if (d.upper < ref) ref = d.upper;
+    }
+    return ref;
+}
+
+/* stop_above: random motions (apart, close, penetrating) with limits below, near and far
+ * above the minimum. lower <= the dense reference always; DST_ABOVE_LIMIT only with lower >=
+ * the limit; otherwise the usual contract. Both early exits (swept spheres with one
+ * evaluation, and eq. 4.8 during the search) must occur. */
+START_TEST(test_mesh_mcd_stop_above)
+{
+    TgRng r = {57u};
+    Meshes M;
+    make_meshes(&M);
+    static const int pairs[5][2] = {{0, 1}, {2, 2}, {1, 1}, {3, 0}, {0, 2}};
+    int motions = TG_ASAN ? 120 : 600, above = 0, quick = 0, usual = 0;
+    DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
+    for (int n = 0; n < motions; ++n) {
+        int pa = pairs[n % 5][0], pb = pairs[n % 5][1];
+        double ca[3] = {0, 0, 0}, cb[3];
+        double reach = M.bvh[pa].radius + M.bvh[pb].radius;
+        tg_unit(&r, cb);
+        for (int i = 0; i < 3; ++i) cb[i] *= tg_uniform(&r, 0.3, 2.5) * reach;
+        Motion A, B;
+        random_motion(&r, &M.bvh[pa], ca, 0.05, n % 3 == 0 ? 0.0 : 1.0, 0.0, &A);
+        random_motion(&r, &M.bvh[pb], cb, 0.2, 1.5, n % 2 ? 0.3 * reach : 0.0, &B);
+        double t0 = tg_uniform(&r, -1.0, 1.0), t1 = t0 + tg_uniform(&r, 0.1, 2.0);
+        /* limits from -0.1 to 0.8 m: below, around and above the minima of this set */
+        opt.stop_above = tg_uniform(&r, -0.1, 0.8);
+        DstMeshMcdResult res;
+        DstStatus st = dst_mesh_mcd(&A.m, &B.m, t0, t1, &opt, NULL, &res);
+        ck_assert_msg(st == DST_CERTIFIED || st == DST_NOT_CERTIFIED || st == DST_ITER_LIMIT || st == DST_ABOVE_LIMIT,
+                      "motion %d: %s", n, dst_status_string(st));
+        ck_assert(res.lower <= res.upper);
+        ck_assert(res.t_min >= t0 && res.t_min <= t1);
+        /* upper is a real nominal distance at t_min (any pruning tolerance: not below it) */
+        DstMeshDistance nd;
+        dst_mesh_nominal_distance(&A.m, &B.m, (res.t_min - t0) / (t1 - t0), 0.0, NULL, &nd, NULL);
+        ck_assert_msg(nd.distance <= res.upper + MCD_ROUND_TOL, "motion %d: upper %.17g nominal %.17g", n, res.upper,
+                      nd.distance);
+        double ref = reference_min(&A, &B, res.lower, n);
+        if (st == DST_ABOVE_LIMIT) {
+            ++above;
+            if (res.distance_evals == 1) ++quick;
+            ck_assert_msg(res.lower >= opt.stop_above, "motion %d: lower %.17g limit %.17g", n, res.lower,
+                          opt.stop_above);
+        } else {
+            ++usual;
+            ck_assert(res.upper <= nd.distance + DST_MESH_MCD_TOL_FRACTION * opt.eps + MCD_ROUND_TOL);
+            if (st == DST_CERTIFIED) {
+                ck_assert(res.upper - res.lower <= opt.eps);
+                ck_assert_msg(res.upper <= ref + opt.eps, "motion %d: upper %.17g ref %.17g", n, res.upper, ref);
+            }
+        }
+    }
+    ck_assert_int_gt(above, motions / 10);
+    ck_assert_int_gt(quick, 0);
+    ck_assert_int_gt(above - quick, 0);
+    ck_assert_int_gt(usual, motions / 10);
+    /* NaN limit: invalid input */
+    opt.stop_above = NAN;
+    DstMovingMesh a, b;
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, z[3] = {0, 0, 0}, x[3] = {1, 0, 0};
+    a.bvh = &M.bvh[0], b.bvh = &M.bvh[1];
+    dst_moving_frame_static(I, z, &a.frame);
+    dst_moving_frame_static(I, x, &b.frame);
+    DstMeshMcdResult res;
+    ck_assert_int_eq(dst_mesh_mcd(&a, &b, 0.0, 1.0, &opt, NULL, &res), DST_INVALID_INPUT);
+    free_meshes(&M);
+}
+END_TEST
+
 START_TEST(test_mesh_mcd_static_and_known)
 {
     Meshes M;
@@ -412,6 +503,10 @@ Suite *dst_mesh_mcd_suite(void)
     tc = tcase_create("prism_culling");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_prism_culling_is_conservative);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("stop_above");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_mesh_mcd_stop_above);
     suite_add_tcase(s, tc);
     tc = tcase_create("known_answers");
     tcase_add_test(tc, test_mesh_mcd_static_and_known);

@@ -7,14 +7,15 @@
 START_TEST(test_status_strings_distinct)
 {
     /* every status has its own name, and none is the fallback */
-    const char *names[DST_FAILED + 1];
-    for (int s = DST_OK; s <= DST_FAILED; ++s) {
+    const char *names[DST_ABOVE_LIMIT + 1];
+    for (int s = DST_OK; s <= DST_ABOVE_LIMIT; ++s) {
         names[s] = dst_status_string((DstStatus)s);
         ck_assert_ptr_nonnull(names[s]);
         ck_assert_str_ne(names[s], "unknown");
         for (int r = DST_OK; r < s; ++r) ck_assert_str_ne(names[s], names[r]);
     }
     ck_assert_str_eq(dst_status_string(DST_CERTIFIED), "certified");
+    ck_assert_str_eq(dst_status_string(DST_ABOVE_LIMIT), "above_limit");
     ck_assert_str_eq(dst_status_string((DstStatus)12345), "unknown");
 }
 END_TEST
