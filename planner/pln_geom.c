@@ -13,6 +13,12 @@
 
 static const double IDENTITY[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
+/* a distance routine computed nothing usable */
+static int failed(DstStatus s)
+{
+    return s == DST_INVALID_INPUT || s == DST_FAILED;
+}
+
 const char *pln_geometry_string(PlnGeometryKind kind)
 {
     switch (kind) {
@@ -320,7 +326,7 @@ static DstStatus capsule_pair_distance(const PlnGeom *g, const PlnKinWork *kin, 
         memcpy(still.p0.c[0], A.p0, sizeof A.p0);
         memcpy(still.p1.c[0], A.p1, sizeof A.p1);
         still.radius = A.radius;
-        if (dst_capsule_convex_mcd(&still, &box, 0.0, 0.0, NULL, &r) >= DST_INVALID_INPUT) return r.status;
+        if (failed(dst_capsule_convex_mcd(&still, &box, 0.0, 0.0, NULL, &r))) return r.status;
         out->distance = r.upper;
         memcpy(out->pA, r.pA, sizeof out->pA);
         memcpy(out->pB, r.pB, sizeof out->pB);
@@ -339,7 +345,7 @@ static DstStatus capsule_pair_distance(const PlnGeom *g, const PlnKinWork *kin, 
     }
     {
         DstCapsuleDistance d;
-        if (dst_capsule_distance(&A, &B, &d) >= DST_INVALID_INPUT) return DST_INVALID_INPUT; /* eq. 3.1 */
+        if (failed(dst_capsule_distance(&A, &B, &d))) return DST_INVALID_INPUT; /* eq. 3.1 */
         out->distance = d.distance;
         memcpy(out->pA, d.pA, sizeof out->pA); /* surface witnesses: |pA - pB| = |distance| */
         memcpy(out->pB, d.pB, sizeof out->pB);
@@ -364,7 +370,7 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
     if (g->kind == PLN_GEOMETRY_MESH) {
         DstMeshDistance md;
         ds = dst_bvh_distance(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, cache ? &cache->bvh : NULL, &md);
-        if (ds >= DST_INVALID_INPUT) return ds;
+        if (failed(ds)) return ds;
         out->distance = md.distance;
         memcpy(out->pA, md.pa, sizeof out->pA);
         memcpy(out->pB, md.pb, sizeof out->pB);
@@ -375,7 +381,7 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         dst_convex_set_pose(&A, Ra, xa);
         dst_convex_set_pose(&B, Rb, xb);
         ds = dst_convex_distance(&A, &B, NULL, NULL, cache ? &cache->gjk : NULL, &cd, NULL, 0);
-        if (ds >= DST_INVALID_INPUT) return ds;
+        if (failed(ds)) return ds;
         out->distance = cd.distance;
         memcpy(out->pA, cd.point_a, sizeof out->pA);
         memcpy(out->pB, cd.point_b, sizeof out->pB);
@@ -501,6 +507,7 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         from_mesh_result(&mr, res);
         return res->status;
     }
+#ifdef PLN_GEOM_HAVE_CONVEX_MCD
     {
         DstMovingConvex A, B;
         A.shape = &sa->convex;
@@ -509,4 +516,10 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         shape_frame(sb, lm, lb, &B.frame);
         return dst_convex_mcd(&A, &B, t0, t1, &o, cache ? &cache->gjk : NULL, res);
     }
+#else
+    (void)sa; (void)sb; (void)lb;
+    memset(res, 0, sizeof *res);
+    res->status = DST_INVALID_INPUT;
+    return res->status;
+#endif
 }

@@ -465,6 +465,11 @@ PlnStatus pln_problem_work_set_dump(const PlnProblem *p, PlnProblemWork *w, FILE
                                     size_t err_size)
 {
     size_t n = (size_t)(p->scenario->n_pairs * p->n_intervals > 0 ? p->scenario->n_pairs * p->n_intervals : 1);
+    if (p->scenario->geometry != PLN_GEOMETRY_CAPSULE) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "--dump-queries records capsule queries; %s has collision.geometry: %s",
+                          p->scenario->path, pln_geometry_string(p->scenario->geometry));
+    }
     w->dump_a = calloc(n, sizeof *w->dump_a);
     w->dump_b = calloc(n, sizeof *w->dump_b);
     if (w->dump_a == NULL || w->dump_b == NULL) {
@@ -717,7 +722,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 break;
             }
             ds = pln_geom_pair_distance(p->geom, scratch->kin, pr, &scratch->geom_cache[pr], &dx);
-            if (ds >= DST_INVALID_INPUT) {
+            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
                 st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
                                 "distance of %s - %s at t = %g s failed: %s", pair->a.name,
                                 pair->b.name, res->t_min, dst_status_string(ds));

@@ -133,8 +133,10 @@ static double witness_row_reference(const Fixture *f, const double *x, int row, 
     pln_problem_ctrl(p, x, ctrl);
     ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
     ck_assert_int_eq(pln_kin_forward(kin, p->robot, q), PLN_OK);
-    if (r->kind == PLN_ROW_COLLISION && p->scenario->pairs[r->index].b_is_obstacle) {
-        /* a box obstacle: the library's static distance (GJK/EPA, tested on its own) */
+    if (r->kind == PLN_ROW_COLLISION &&
+        (p->scenario->pairs[r->index].b_is_obstacle || p->scenario->geometry != PLN_GEOMETRY_CAPSULE)) {
+        /* a box obstacle or non-capsule geometry: the library's static distance (GJK/EPA,
+         * BVH mesh distance; each tested on its own against brute force) */
         PlnPairDistance pd;
         pln_problem_pair_distance(p, kin, r->index, &pd);
         v = p->eps + m - pd.distance;
@@ -173,9 +175,11 @@ START_TEST(test_constraint_gradients_fd)
     char err[512];
     double *x, *c, *cp, *cm, *g, *margin, *tw;
     int n, m, checked_collision = 0, checked_balance = 0;
-    /* twist has balance rows too, reach_box a box obstacle */
-    load(&f, _i == 2 ? "scenarios/twist.yaml"
-                     : _i == 3 ? "tests/data/reach_box.yaml" : "scenarios/hand_cross.yaml");
+    /* twist has balance rows too, reach_box a box obstacle, geom_mesh mesh geometry */
+    load(&f, _i == 2   ? "scenarios/twist.yaml"
+             : _i == 3 ? "tests/data/reach_box.yaml"
+             : _i == 4 ? "tests/data/geom_mesh.yaml"
+                       : "scenarios/hand_cross.yaml");
     n = f.p->n_vars;
     m = f.p->m;
     x = calloc((size_t)n, sizeof *x);
@@ -284,7 +288,7 @@ Suite *pln_problem_suite(void)
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_cost_gradient_fd);
-    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 4);
+    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 5);
     suite_add_tcase(s, tc);
     return s;
 }

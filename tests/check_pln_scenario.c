@@ -7,7 +7,7 @@
 #include "check_util.h"
 #include "pln_scenario.h"
 
-/* a 4-joint robot: base, two arm links, a hand; every link has a capsule */
+/* a 4-joint robot: base, two arm links, a hand; every link has a capsule, L1 a mesh */
 static PlnJoint JOINTS[4];
 static PlnLink LINKS[5];
 static int PAIRS[2][2] = {{4, 0}, {3, 0}};
@@ -30,6 +30,8 @@ static PlnRobot make_robot(void)
         LINKS[l].geometry.capsule_p1[2] = 0.2;
         LINKS[l].geometry.capsule_radius = 0.05;
     }
+    /* L1 alone has a mesh (never read by the scenario module) */
+    snprintf(LINKS[1].geometry.mesh_path, sizeof LINKS[1].geometry.mesh_path, "l1.obj");
     for (int j = 0; j < 4; ++j) {
         snprintf(JOINTS[j].name, PLN_NAME_MAX, "%s", joint_names[j]);
         JOINTS[j].type = j == 3 ? PLN_JOINT_FIXED : PLN_JOINT_REVOLUTE;
@@ -202,13 +204,24 @@ static const BadScenario BAD[] = {
     {HEAD "joints: [J0]\ncost: {type: snap}\n", 1, "cost.type: 'snap'"},
     {HEAD "joints: [J0]\ncost: {weight: 0}\n", 1, "cost.weight: 0: must be positive"},
     {HEAD "joints: [J0]\ncollision: {method: fast}\n", 1, "collision.method: 'fast'"},
-    {HEAD "joints: [J0]\ncollision: {geometry: mesh}\n", 1, "capsule geometry only"},
+    {HEAD "joints: [J0]\ncollision: {geometry: polygon}\n", 1,
+     ":5:23: collision.geometry: 'polygon': expected capsule, convex, ellipsoid or mesh"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, position: [0, 0, 0]}\n", 1,
+     "environment[0].file: required key is missing"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl, scale: 0}\n", 1,
+     "environment[0].scale: 0: must lie in (0, 1e+06)"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl, scale: .nan}\n", 1,
+     "environment[0].scale: expected a finite"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl, size: [1, 1, 1]}\n",
+     1, "environment[0].size: unknown key"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl, rpy: [0, 0]}\n", 1,
+     "environment[0].rpy: expected 3 numbers, got 2"},
     {HEAD "joints: [J0]\ncollision: {eps: -0.001}\n", 1, "collision.eps: -0.001"},
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1]]}\n", 1, "collision.pairs[0]: expected [link"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: sphere, center: [0, 0, 0], radius: 0}\n",
      1, "environment[0].radius: 0: must be > 0"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: cone, center: [0, 0, 0]}\n", 1,
-     "environment[0].type: 'cone': expected capsule, sphere or box"},
+     "environment[0].type: 'cone': expected capsule, sphere, box or mesh"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: box, center: [0, 0, 0]}\n", 1,
      "environment[0].size: required key is missing"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: box, center: [0, 0, 0], size: [1, 0, 1]}\n",
@@ -237,6 +250,20 @@ static const BadScenario BAD[] = {
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1, L1]]}\n", 2, "cannot collide with itself"},
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1, moon]]}\n", 2, "unknown link or obstacle 'moon'"},
     {HEAD "joints: [J0]\nbalance: {support: [FOOT]}\n", 2, "balance.support[0]: unknown link"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl}\n"
+          "collision: {pairs: [[L1, o]]}\n",
+     2, "L1 - o: a mesh obstacle needs collision.geometry: mesh"},
+    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: sphere, center: [0, 0, 0], radius: 1}\n"
+          "collision: {geometry: mesh, pairs: [[L1, o]]}\n",
+     2, "L1 - o: with collision.geometry: mesh, obstacles must be boxes or meshes"},
+    {HEAD "joints: [J0]\ncollision: {geometry: mesh, pairs: [[L1, L2]]}\n", 2,
+     "L1 - L2: a link of the pair has no mesh geometry"},
+    {HEAD "joints: [J0]\ncollision: {geometry: mesh, pairs: [[L2, L1]]}\n", 2,
+     "L2 - L1: a link of the pair has no mesh geometry"},
+    {HEAD "joints: [J0]\ncollision: {geometry: ellipsoid, pairs: [[L1, L2]]}\n", 2,
+     "L1 - L2: a link of the pair has no ellipsoid geometry"},
+    {HEAD "joints: [J0]\ncollision: {geometry: convex, pairs: [[L1, L2]]}\n", 2,
+     "a link of the pair has no convex (or mesh) geometry"},
     {HEAD "joints: [J0]\ntasks:\n  - {type: joint, joint: J0, value: -1.0, time: 1}\n"
           "  - {type: joint, joint: J0, value: 0.5, time: 1}\n",
      2, ":7: tasks[1]: contradicts tasks[0] (line 6): both at 1 s, 1.5 apart"},

@@ -1,0 +1,248 @@
+/* check_pln_geom.c — tests of planner/pln_geom.c: every geometry kind's MCD lower bound
+ * against dense sampling of the exact static distance along the true spline motion
+ * (forward kinematics of the spline, not the Taylor models), the early stop, the frame of
+ * an offset shape, and loading errors. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_rng.h"
+#include "check_util.h"
+#include "pln_geom.h"
+#include "pln_problem.h"
+#include "pln_robot.h"
+#include "pln_scenario.h"
+
+/* samples of the exact distance per constraint interval */
+#define GEOM_SAMPLES 48
+/* floor of the bound comparisons, m (the sampled distances are exact to rounding) */
+#define GEOM_TOL_M 1e-12
+/* the early-stop level of the stop test, m */
+#define GEOM_STOP_M 0.05
+
+typedef struct Fixture {
+    PlnScenario sc;
+    PlnRobot robot;
+    PlnProblem *p;
+    PlnProblemWork *w;
+    PlnKinWork *kin;
+} Fixture;
+
+/* loads a scenario, switching its geometry when kind >= 0 */
+static void load(Fixture *f, const char *path, int kind)
+{
+    char err[1024];
+    PlnPlanOptions opt = pln_plan_options_default();
+    memset(f, 0, sizeof *f);
+    ck_assert_msg(pln_scenario_parse(path, &f->sc, err, sizeof err) == PLN_OK, "%s", err);
+    if (kind >= 0) f->sc.geometry = (PlnGeometryKind)kind;
+    ck_assert_msg(pln_robot_load(f->sc.robot_path, &f->robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_scenario_resolve(&f->sc, &f->robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_problem_create(&f->p, &f->robot, &f->sc, &opt, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    ck_assert_msg(pln_problem_work_create(f->p, &f->w, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(pln_kin_create(&f->robot, &f->kin, err, sizeof err), PLN_OK);
+}
+
+static void unload(Fixture *f)
+{
+    pln_kin_destroy(f->kin);
+    pln_problem_work_destroy(f->w);
+    pln_problem_destroy(f->p);
+    pln_robot_destroy(&f->robot);
+    pln_scenario_destroy(&f->sc);
+}
+
+/* For random trajectories, every pair and interval: lower <= the exact distance at
+ * GEOM_SAMPLES times of the spline, t_min inside the interval, upper >= lower, and
+ * upper - lower <= eps when certified. Returns the number of (pair, interval) checked. */
+static int check_bounds(Fixture *f, uint64_t seed, int trials, double stop_above)
+{
+    const PlnProblem *p = f->p;
+    double *x = calloc((size_t)p->n_vars, sizeof *x);
+    double *ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *ctrl);
+    double *q = calloc((size_t)p->n_joints, sizeof *q);
+    DstMcdOptions opt = dst_mcd_options_default();
+    Rng rng = {seed};
+    char err[512];
+    int checked = 0, stopped = 0;
+    for (int trial = 0; trial < trials; ++trial) {
+        pln_problem_initial_x(p, x);
+        for (int i = 0; i < p->n_vars; ++i) {
+            x[i] = fmin(fmax(x[i] + rng_uniform(&rng, -0.8, 0.8), p->lb[i]), p->ub[i]);
+        }
+        pln_problem_ctrl(p, x, ctrl);
+        for (int i = 0; i < p->n_intervals; ++i) {
+            double t0, t1;
+            pln_problem_interval(p, i, &t0, &t1);
+            ck_assert_msg(pln_problem_interval_motion(p, f->w, ctrl, i, err, sizeof err) == PLN_OK,
+                          "%s", err);
+            for (int pr = 0; pr < f->sc.n_pairs; ++pr) {
+                DstMcdResult r;
+                double smin = HUGE_VAL;
+                DstStatus ds = pln_problem_pair_mcd(p, f->w, pr, DST_MCD_HYBRID, t0, t1, &opt,
+                                                    stop_above, &r, NULL, NULL);
+                ck_assert_msg(ds != DST_INVALID_INPUT && ds != DST_FAILED, "pair %d: %s", pr,
+                              dst_status_string(ds));
+                for (int s = 0; s <= GEOM_SAMPLES; ++s) {
+                    double t = t0 + (t1 - t0) * s / GEOM_SAMPLES;
+                    PlnPairDistance d;
+                    ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
+                    ck_assert_int_eq(pln_kin_forward(f->kin, p->robot, q), PLN_OK);
+                    ck_assert_int_eq(pln_geom_pair_distance(p->geom, f->kin, pr, NULL, &d), DST_OK);
+                    smin = fmin(smin, d.distance);
+                }
+                ck_assert_msg(r.lower <= smin + GEOM_TOL_M,
+                              "%s trial %d interval %d pair %d: lower %.9g above sampled min %.9g",
+                              pln_geometry_string(f->sc.geometry), trial, i, pr, r.lower, smin);
+                ck_assert(r.t_min >= t0 && r.t_min <= t1);
+                ck_assert(r.upper >= r.lower);
+                if (ds == DST_CERTIFIED) ck_assert(r.upper - r.lower <= opt.eps * (1.0 + 1e-9));
+                if (ds == DST_ABOVE_LIMIT) {
+                    ck_assert(r.lower >= stop_above);
+                    ++stopped;
+                }
+                ++checked;
+            }
+        }
+    }
+    if (isfinite(stop_above)) ck_assert_int_gt(stopped, 0); /* the stop was exercised */
+    free(x);
+    free(ctrl);
+    free(q);
+    return checked;
+}
+
+static const int KINDS[] = {PLN_GEOMETRY_CAPSULE, PLN_GEOMETRY_CONVEX, PLN_GEOMETRY_ELLIPSOID};
+
+START_TEST(test_primitive_kinds_bound_sampled_distance)
+{
+    Fixture f;
+    load(&f, "tests/data/geom_prims.yaml", KINDS[_i]);
+    ck_assert_int_gt(check_bounds(&f, 0x9e0aULL + (uint64_t)_i, 3, INFINITY), 0);
+    unload(&f);
+}
+END_TEST
+
+START_TEST(test_mesh_bounds_sampled_distance)
+{
+    Fixture f;
+    load(&f, "tests/data/geom_mesh.yaml", -1);
+    ck_assert_int_eq(f.p->geom->kind, PLN_GEOMETRY_MESH);
+    ck_assert_int_gt(check_bounds(&f, 0x3e5bULL, 2, INFINITY), 0);
+    unload(&f);
+}
+END_TEST
+
+START_TEST(test_mesh_stop_above_keeps_bounds)
+{
+    Fixture f;
+    load(&f, "tests/data/geom_mesh.yaml", -1);
+    ck_assert_int_gt(check_bounds(&f, 0x570bULL, 2, GEOM_STOP_M), 0);
+    unload(&f);
+}
+END_TEST
+
+/* the mesh obstacle is the file scaled and placed: its BVH radius scales, and the static
+ * distance of a link to it equals the distance to a hand-placed copy */
+START_TEST(test_mesh_obstacle_scaled_and_placed)
+{
+    Fixture f;
+    DstMesh m;
+    DstBvh raw;
+    char err[256];
+    const PlnGeomShape *bust;
+    load(&f, "tests/data/geom_mesh.yaml", -1);
+    bust = &f.p->geom->obstacles[1];
+    ck_assert(bust->loaded && bust->has_bvh);
+    ck_assert_int_eq(dst_mesh_create_from_file("robots/meshes/head_link1.obj", &m, err, sizeof err), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&m, &raw, err, sizeof err), DST_OK);
+    ck_assert_double_eq_tol(bust->bvh.radius, 1.5 * raw.radius, 1e-12);
+    {
+        PlnPairDistance d;
+        DstMeshDistance ref;
+        double *q = f.p->q_init;
+        double R[9], xw[3];
+        const PlnObstacle *o = &f.sc.obstacles[1];
+        DstBvh scaled;
+        for (int v = 0; v < m.n_vertices; ++v) {
+            for (int k = 0; k < 3; ++k) m.vertices[v][k] *= 1.5;
+        }
+        ck_assert_int_eq(dst_bvh_create(&m, &scaled, err, sizeof err), DST_OK);
+        ck_assert_int_eq(pln_kin_forward(f.kin, &f.robot, q), PLN_OK);
+        ck_assert_int_eq(pln_geom_pair_distance(f.p->geom, f.kin, 2, NULL, &d), DST_OK);
+        memcpy(R, pln_kin_link_rot(f.kin, f.sc.pairs[2].a.index), sizeof R);
+        memcpy(xw, pln_kin_link_pos(f.kin, f.sc.pairs[2].a.index), sizeof xw);
+        ck_assert_int_eq(f.sc.pairs[2].b_is_obstacle, 1);
+        dst_bvh_distance(&f.p->geom->links[f.sc.pairs[2].a.index].bvh, R, xw, &scaled, o->rot,
+                         o->pos, NULL, &ref);
+        ck_assert_double_eq_tol(d.distance, ref.distance, 1e-12);
+        dst_bvh_destroy(&scaled);
+    }
+    dst_bvh_destroy(&raw);
+    dst_mesh_destroy(&m);
+    unload(&f);
+}
+END_TEST
+
+/* a missing or broken mesh file is an error naming the obstacle and the file */
+START_TEST(test_mesh_file_errors)
+{
+    static const char *const bodies[] = {"", "solid x\nendsolid x\n", "v 0 0 0\nv 1 0 0\nf 1 2 3\n"};
+    char dir[256], path[512], mesh[512], err[1024], cwd[512];
+    PlnScenario sc;
+    PlnRobot robot;
+    PlnGeom *g = NULL;
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    for (int b = -1; b < 3; ++b) {
+        FILE *fp;
+        snprintf(mesh, sizeof mesh, "%s/thing.obj", dir);
+        remove(mesh);
+        if (b >= 0) {
+            fp = fopen(mesh, "w");
+            ck_assert_ptr_nonnull(fp);
+            fputs(bodies[b], fp);
+            fclose(fp);
+        }
+        snprintf(path, sizeof path, "%s/s.yaml", dir);
+        fp = fopen(path, "w");
+        ck_assert_ptr_nonnull(fp);
+        fprintf(fp, "name: s\nrobot: %s/robots/hrp2.yaml\nduration: 1\njoints: [RARM_JOINT0]\n"
+                    "environment:\n  - {name: thing, type: mesh, file: thing.obj}\n"
+                    "collision: {geometry: mesh, pairs: [[RARM_LINK6, thing]]}\n",
+                cwd);
+        fclose(fp);
+        ck_assert_int_eq(pln_scenario_parse(path, &sc, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_robot_load(sc.robot_path, &robot, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_scenario_resolve(&sc, &robot, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_geom_create(&g, &robot, &sc, err, sizeof err), PLN_ERR_INVALID);
+        ck_assert_ptr_null(g);
+        ck_assert_msg(strstr(err, "obstacle thing") != NULL && strstr(err, "thing.obj") != NULL,
+                      "case %d: %s", b, err);
+        pln_robot_destroy(&robot);
+        pln_scenario_destroy(&sc);
+    }
+    remove(mesh);
+    remove(path);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+Suite *pln_geom_suite(void)
+{
+    Suite *s = suite_create("pln_geom");
+    TCase *tc = tcase_create("bounds");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 1);
+    tcase_add_test(tc, test_mesh_bounds_sampled_distance);
+    tcase_add_test(tc, test_mesh_stop_above_keeps_bounds);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("load");
+    tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
+    tcase_add_test(tc, test_mesh_file_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
