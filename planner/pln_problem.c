@@ -332,6 +332,9 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         }
     }
     p->mcd_stop_above = sc->eps + PLN_MESH_STOP_MARGINS * PLN_SIP_COLLISION_MARGIN_M;
+    /* mesh MCD costs grow fast as its error shrinks: the optimiser's rows take a coarser
+     * one (they only become more conservative), certification keeps its own */
+    if (sc->geometry == PLN_GEOMETRY_MESH) p->mcd.eps = fmax(p->mcd.eps, PLN_MESH_OPT_MCD_EPS_M);
 
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +
