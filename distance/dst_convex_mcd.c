@@ -7,6 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "dst_capsule_internal.h"
+#include "dst_convex_internal.h"
+#include "dst_frame_internal.h"
 #include "dst_tolerance.h"
 
 /* the state of one query */
@@ -231,4 +234,491 @@ DstStatus dst_capsule_convex_mcd(const DstMovingCapsule *a, const DstConvex *b, 
     out->status = capped ? DST_ITER_LIMIT
                          : (out->upper - out->lower <= opt.eps ? DST_CERTIFIED : DST_NOT_CERTIFIED);
     return out->status;
+}
+
+/* ====================================================================================
+ * Two moving convex shapes (dst_convex_mcd): docs/math/capsule_mcd.md sec. "Two moving
+ * convex shapes", eq. (M1)-(M10). Everything works in s = (t - t0)/(t1 - t0) in [0, 1].
+ * A(s) = x_a(s) + R_a(s) K_a is the polynomial (affine) shape, N(s) the nominal (rigid,
+ * Gram-Schmidt) placement, and the true shape lies within E_a of A(s) (eq. M2).
+ * ==================================================================================== */
+
+/* The advancement's window on which the rate bounds are taken grows by this factor after
+ * each step (the next step is expected near the last one; eq. M8). */
+#define CMCD_WINDOW_GROWTH 2.0
+
+/* Steps below this (in s) count as no progress: the level is lowered instead (eq. M9). */
+#define CMCD_MIN_STEP 1e-13
+
+/* One side of the query: the shape in its body frame and the frame's last evaluation. */
+typedef struct Side {
+    const DstMovingConvex *m;
+    DstConvex local;  /* shape at the identity pose: supports in body coordinates */
+    DstConvex placed; /* shape at the nominal pose of the last evaluation */
+    double reach;     /* r of eq. (M1), metres */
+    double enclosure; /* E of eq. (M2), metres */
+    double mag;       /* rounding magnitude of x(s) + R(s) l: sum |x_k| + r sum |R_k|, metres */
+    double R[9], x[3];/* R(s), x(s) of the last evaluation */
+    double dev;       /* |R(s) - Q(s)|_F of the last evaluation (eq. M3) */
+    int hint;         /* feature id of the last gap support */
+} Side;
+
+typedef struct MCtx {
+    Side a, b;
+    DstGjkCache *cache;
+    DstGjkOptions gopt;
+    DstEpaOptions eopt;
+    int evals, budget; /* distance evaluations made and allowed */
+    int failed;
+    double dev_max;    /* largest (dev_a r_a + dev_b r_b) met, metres */
+    DstConvexDistance best;
+    double s_best;
+} MCtx;
+
+/* eq. (M1): reach of the shape about its local origin */
+double dst_convex_reach(const DstConvex *c)
+{
+    double r = 0.0;
+    switch (c->kind) {
+    case DST_CONVEX_POINTS: {
+        double m2 = 0.0;
+        for (int i = 0; i < c->nverts; ++i) {
+            const double *v = c->verts + 3 * i;
+            double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+            if (!(q <= m2)) m2 = q; /* NaN propagates */
+        }
+        r = sqrt(m2);
+        break;
+    }
+    case DST_CONVEX_SPHERE: r = 0.0; break;
+    case DST_CONVEX_CAPSULE: r = fabs(c->half_length); break;
+    case DST_CONVEX_BOX: r = sqrt(c->half[0] * c->half[0] + c->half[1] * c->half[1] + c->half[2] * c->half[2]); break;
+    case DST_CONVEX_ELLIPSOID: r = fmax(fabs(c->radii[0]), fmax(fabs(c->radii[1]), fabs(c->radii[2]))); break;
+    case DST_CONVEX_CUSTOM: {
+        /* every core point x has -h(-e_i) <= x_i <= h(e_i): the box of the six supports */
+        DstConvex loc = *c;
+        double q = 0.0;
+        dst_convex_set_pose(&loc, NULL, NULL);
+        for (int i = 0; i < 3; ++i) {
+            double e[3] = {0.0, 0.0, 0.0}, p[3], hp, hm;
+            e[i] = 1.0;
+            dst_convex_core_support(&loc, e, -1, p);
+            hp = p[i];
+            e[i] = -1.0;
+            dst_convex_core_support(&loc, e, -1, p);
+            hm = -p[i];
+            hp = fmax(fabs(hp), fabs(hm));
+            q += hp * hp;
+        }
+        r = sqrt(q);
+        break;
+    }
+    }
+    r += c->margin;
+    return r * (1.0 + DST_ROUND_REL);
+}
+
+/* Sum of |coefficients| of the frame: the rounding magnitude of x(s) + R(s) l for |l| <= r. */
+static double frame_magnitude(const DstMovingFrame *f, double r)
+{
+    double mx = 0.0, mr = 0.0;
+    for (int k = 0; k <= f->origin.degree; ++k) mx += fabs(f->origin.c[k][0]) + fabs(f->origin.c[k][1]) + fabs(f->origin.c[k][2]);
+    for (int k = 0; k <= f->degree; ++k) {
+        for (int e = 0; e < 9; ++e) mr += fabs(f->R[k][e]);
+    }
+    return mx + mr * r;
+}
+
+/* The nominal placement of one side at s (eq. M3); 0 when R(s) cannot be orthonormalised. */
+static int place(Side *sd, double s)
+{
+    double Q[9];
+    dst_moving_frame_eval(&sd->m->frame, s, sd->R, sd->x);
+    if (!orthonormalise(sd->R, Q, &sd->dev)) return 0;
+    dst_convex_set_pose(&sd->placed, Q, sd->x);
+    return 1;
+}
+
+DstStatus dst_convex_mcd_nominal(const DstMovingConvex *a, const DstMovingConvex *b, double s,
+                                 DstGjkCache *cache, DstConvexDistance *out, double *dev)
+{
+    Side sa, sb;
+    if (out == NULL) return DST_INVALID_INPUT;
+    memset(out, 0, sizeof *out);
+    if (a == NULL || b == NULL || a->shape == NULL || b->shape == NULL) {
+        out->status = DST_INVALID_INPUT;
+        return out->status;
+    }
+    sa.m = a, sb.m = b;
+    sa.placed = *a->shape, sb.placed = *b->shape;
+    if (!place(&sa, s) || !place(&sb, s)) {
+        out->status = DST_FAILED;
+        return out->status;
+    }
+    if (dev != NULL) {
+        *dev = (sa.dev * dst_convex_reach(a->shape) + sb.dev * dst_convex_reach(b->shape)) * (1.0 + DST_ROUND_REL);
+    }
+    return dst_convex_distance(&sa.placed, &sb.placed, NULL, NULL, cache, out, NULL, 0);
+}
+
+/* One nominal evaluation at s (what `upper` is made of); keeps the best. 0 on failure. */
+static int m_eval(MCtx *c, double s, DstConvexDistance *d)
+{
+    DstStatus st;
+    if (!place(&c->a, s) || !place(&c->b, s)) {
+        c->failed = 1;
+        return 0;
+    }
+    ++c->evals;
+    st = dst_convex_distance(&c->a.placed, &c->b.placed, &c->gopt, &c->eopt, c->cache, d, NULL, 0);
+    if (st == DST_INVALID_INPUT || st == DST_FAILED || !isfinite(d->distance)) {
+        c->failed = 1;
+        return 0;
+    }
+    c->dev_max = fmax(c->dev_max, c->a.dev * c->a.reach + c->b.dev * c->b.reach);
+    if (d->distance < c->best.distance) {
+        c->best = *d;
+        c->s_best = s;
+    }
+    return 1;
+}
+
+/* Support value h_K(v) = max_{l in K} v.l of the whole shape (core plus margin) in body
+ * coordinates, v any length (eq. M5). */
+static double support_value(Side *sd, const double v[3])
+{
+    double p[3];
+    sd->hint = dst_convex_core_support(&sd->local, v, sd->hint, p);
+    return dst_dot3(v, p) + sd->local.margin * sqrt(dst_dot3(v, v));
+}
+
+/* eq. (M5): gap of the polynomial shapes at the last evaluation's s along unit n,
+ * g_n = n.x_a - h_a(-R_a^T n) - n.x_b - h_b(R_b^T n) <= d(A(s), B(s)), widened. */
+static double gap_along_n(MCtx *c, const double n[3])
+{
+    const double *Ra = c->a.R, *Rb = c->b.R;
+    double va[3], vb[3], g;
+    for (int j = 0; j < 3; ++j) {
+        va[j] = -(Ra[j] * n[0] + Ra[3 + j] * n[1] + Ra[6 + j] * n[2]);
+        vb[j] = Rb[j] * n[0] + Rb[3 + j] * n[1] + Rb[6 + j] * n[2];
+    }
+    g = dst_dot3(n, c->a.x) - support_value(&c->a, va) - dst_dot3(n, c->b.x) - support_value(&c->b, vb);
+    return g - DST_ROUND_REL * (c->a.mag + c->b.mag);
+}
+
+/* Rigorous bound of |R'(sigma)^T n| over sigma in [u0, u1] (eq. M6): the largest norm of the
+ * vector Bernstein coefficients of the degree D - 1 polynomial R'(s)^T n, widened. */
+static double rot_rate_along(const DstMovingFrame *f, const double n[3], double u0, double u1)
+{
+    int m = f->degree - 1;
+    double a[3][DST_MAX_DEGREE + 1], b[3][DST_MAX_DEGREE + 1], mag = 0.0, best = 0.0;
+    if (m < 0) return 0.0;
+    for (int j = 0; j < 3; ++j) {
+        for (int k = 0; k <= m; ++k) {
+            const double *R = f->R[k + 1];
+            a[j][k] = (k + 1) * (R[j] * n[0] + R[3 + j] * n[1] + R[6 + j] * n[2]);
+            mag += (k + 1) * (fabs(R[j]) + fabs(R[3 + j]) + fabs(R[6 + j]));
+        }
+        dst_bernstein_from_monomial(m, a[j], b[j]);
+        dst_bernstein_subdivide(m, b[j], u0, u1, b[j]);
+    }
+    for (int k = 0; k <= m; ++k) best = fmax(best, b[0][k] * b[0][k] + b[1][k] * b[1][k] + b[2][k] * b[2][k]);
+    return sqrt(best) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag;
+}
+
+/* eq. (M6): how fast the gap along n can fall over [u0, u1], per unit s */
+static double gap_fall_rate(const MCtx *c, const double n[3], double u0, double u1)
+{
+    double lo_a, hi_a, lo_b, hi_b, mu;
+    dst_poly_point_rate_along(&c->a.m->frame.origin, n, u0, u1, &lo_a, &hi_a);
+    dst_poly_point_rate_along(&c->b.m->frame.origin, n, u0, u1, &lo_b, &hi_b);
+    mu = hi_b - lo_a + c->a.reach * rot_rate_along(&c->a.m->frame, n, u0, u1) +
+         c->b.reach * rot_rate_along(&c->b.m->frame, n, u0, u1);
+    return mu > 0.0 ? mu * (1.0 + DST_ROUND_REL) : 0.0;
+}
+
+/* eq. (M7): direction-free bound of |d/ds d(A(s), B(s))| over [u0, u1] */
+static double free_rate(const MCtx *c, double u0, double u1)
+{
+    return (dst_moving_frame_speed_bound(&c->a.m->frame, c->a.reach, u0, u1) +
+            dst_moving_frame_speed_bound(&c->b.m->frame, c->b.reach, u0, u1)) *
+           (1.0 + DST_ROUND_REL);
+}
+
+/* eq. (M7): lower bound of d(A(s), B(s)) from the static bracket of the last evaluation */
+static double point_lower(const MCtx *c, const DstConvexDistance *d)
+{
+    double dev = (c->a.dev * c->a.reach + c->b.dev * c->b.reach) * (1.0 + DST_ROUND_REL);
+    return fmin(d->lower, d->distance) - dev - DST_ROUND_REL * (c->a.mag + c->b.mag + fabs(d->lower));
+}
+
+/* eq. (M8): the longer of the two safe steps toward the level (either bound may be used) */
+static double step_length(double g_n, double mu_n, double g_f, double mu_f, double level)
+{
+    double h_n = mu_n > 0.0 ? (g_n - level) / mu_n : (g_n > level ? HUGE_VAL : 0.0);
+    double h_f = mu_f > 0.0 ? (g_f - level) / mu_f : (g_f > level ? HUGE_VAL : 0.0);
+    return fmax(h_n, h_f);
+}
+
+/* Golden-section search on [lo, hi] (thesis sec. III.B) down to width tau_s; the bracket's
+ * middle is lo + R (hi - lo). Only narrows: m_eval keeps the best. 0 on failure. */
+static int m_gss(MCtx *c, double lo, double hi, double tau_s, int max_iter)
+{
+    const double golden = 0.5 * (3.0 - sqrt(5.0));
+    DstConvexDistance d;
+    double sb = lo + golden * (hi - lo), fb;
+    if (!m_eval(c, sb, &d)) return 0;
+    fb = d.distance;
+    for (int it = 0; it < max_iter && hi - lo > tau_s && c->evals < c->budget; ++it) {
+        /* probe the larger part of the bracket */
+        double sx = sb - lo > hi - sb ? sb - golden * (sb - lo) : sb + golden * (hi - sb);
+        if (!m_eval(c, sx, &d)) return 0;
+        if (d.distance < fb) {
+            if (sx < sb) hi = sb;
+            else lo = sb;
+            sb = sx;
+            fb = d.distance;
+        } else {
+            if (sx < sb) lo = sx;
+            else hi = sx;
+        }
+    }
+    return 1;
+}
+
+/* A point found well below the level during the walk lies on a slope down to another local
+ * minimum: expand forward from s (value f) by doubling steps while the value falls, then
+ * golden-section search in the last bracket (a heuristic: it only lowers `upper`, the
+ * certificate comes from the walk). 0 on failure. */
+static int m_descend(MCtx *c, double s, double f, double h0, double tau_s, int max_iter)
+{
+    DstConvexDistance d;
+    double prev2 = s, prev = s, fprev = f, x = fmin(1.0, s + h0), step = h0;
+    for (int it = 0; it < max_iter && c->evals < c->budget; ++it) {
+        if (!m_eval(c, x, &d)) return 0;
+        if (!(d.distance < fprev) || x >= 1.0) break;
+        prev2 = prev, prev = x, fprev = d.distance;
+        step *= 2.0;
+        x = fmin(1.0, x + step);
+    }
+    if (x > prev2) return m_gss(c, prev2, x, tau_s, max_iter);
+    return 1;
+}
+
+/* Validation and the per-side set-up shared by both methods. */
+static DstStatus m_setup(MCtx *c, const DstMovingConvex *a, const DstMovingConvex *b, double t0, double t1,
+                         const DstMcdOptions *o, DstGjkCache *cache, DstGjkCache *local_cache, DstMcdResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = DST_INVALID_INPUT;
+    if (a == NULL || b == NULL || a->shape == NULL || b->shape == NULL ||
+        dst_convex_validate(a->shape, NULL, 0) != DST_OK || dst_convex_validate(b->shape, NULL, 0) != DST_OK ||
+        dst_moving_frame_validate(&a->frame) != DST_OK || dst_moving_frame_validate(&b->frame) != DST_OK ||
+        !isfinite(t0) || !isfinite(t1) || t1 < t0 || !(o->eps > 0.0) || !isfinite(o->eps) ||
+        !(o->tau > 0.0) || o->max_iter < 1) {
+        return DST_INVALID_INPUT;
+    }
+    memset(c, 0, sizeof *c);
+    c->a.m = a, c->b.m = b;
+    c->a.local = c->a.placed = *a->shape;
+    c->b.local = c->b.placed = *b->shape;
+    dst_convex_set_pose(&c->a.local, NULL, NULL);
+    dst_convex_set_pose(&c->b.local, NULL, NULL);
+    c->a.reach = dst_convex_reach(a->shape);
+    c->b.reach = dst_convex_reach(b->shape);
+    if (!isfinite(c->a.reach) || !isfinite(c->b.reach) || c->a.reach > DST_CONVEX_MAX_COORD ||
+        c->b.reach > DST_CONVEX_MAX_COORD) {
+        return DST_INVALID_INPUT;
+    }
+    c->a.enclosure = dst_moving_frame_enclosure(&a->frame, c->a.reach);
+    c->b.enclosure = dst_moving_frame_enclosure(&b->frame, c->b.reach);
+    c->a.mag = frame_magnitude(&a->frame, c->a.reach);
+    c->b.mag = frame_magnitude(&b->frame, c->b.reach);
+    c->a.hint = c->b.hint = -1;
+    if (cache == NULL) {
+        dst_gjk_cache_reset(local_cache);
+        cache = local_cache;
+    }
+    c->cache = cache;
+    c->gopt = dst_gjk_options_default();
+    c->eopt = dst_epa_options_default();
+    c->best.distance = HUGE_VAL;
+    c->budget = 4 * o->max_iter + 64;
+    return DST_OK;
+}
+
+/* The result from the best evaluation and the certified lower bound of the polynomial shapes
+ * (eq. M2, M10); status as the header states. */
+static DstStatus m_finish(MCtx *c, double lower_poly, int capped, double eps, double t0, double t1, int steps,
+                          DstMcdResult *out)
+{
+    double enclosure = c->a.enclosure + c->b.enclosure, lower;
+    out->distance_evals = c->evals;
+    out->advance_steps = steps;
+    if (c->failed || !isfinite(c->best.distance)) {
+        memset(out, 0, sizeof *out);
+        out->distance_evals = c->evals;
+        out->advance_steps = steps;
+        out->status = DST_FAILED;
+        return out->status;
+    }
+    lower = lower_poly - enclosure;
+    lower -= DST_ROUND_REL * (fabs(lower) + enclosure);
+    out->upper = c->best.distance;
+    out->lower = fmin(lower, out->upper);
+    out->t_min = t0 + c->s_best * (t1 - t0);
+    if (out->t_min > t1) out->t_min = t1;
+    memcpy(out->pA, c->best.point_a, sizeof out->pA);
+    memcpy(out->pB, c->best.point_b, sizeof out->pB);
+    memcpy(out->n, c->best.normal, sizeof out->n);
+    memcpy(out->cA, c->best.point_a, sizeof out->cA);
+    memcpy(out->cB, c->best.point_b, sizeof out->cB);
+    if (out->upper - out->lower <= eps) out->status = DST_CERTIFIED;
+    else if (capped) out->status = DST_ITER_LIMIT;
+    else out->status = DST_NOT_CERTIFIED;
+    return out->status;
+}
+
+/* MCD of two moving convex shapes: GSS proposes the minimum (sec. III.B), a forward
+ * conservative advancement toward the falling level L = upper - eta certifies it (eq. 3.4
+ * generalised by eq. M5-M9), a point found far below the level starts a local descent. */
+DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, double t0, double t1,
+                         const DstMcdOptions *opt_in, DstGjkCache *cache, DstMcdResult *out)
+{
+    DstMcdOptions o = opt_in != NULL ? *opt_in : dst_mcd_options_default();
+    DstGjkCache local_cache;
+    MCtx c;
+    DstConvexDistance d;
+    double span = t1 - t0, tau_s, enclosure, eta, level, s = 0.0, window = 1.0, last_h, lower = HUGE_VAL;
+    int steps = 0, capped = 0;
+    if (out == NULL) return DST_INVALID_INPUT;
+    if (m_setup(&c, a, b, t0, t1, &o, cache, &local_cache, out) != DST_OK) return out->status;
+    enclosure = c.a.enclosure + c.b.enclosure;
+    tau_s = span > 0.0 ? fmin(1.0, o.tau / span) : 1.0;
+
+    /* the single instant: the point bounds of eq. (M5) and (M7) at s = 0 */
+    if (!m_eval(&c, 0.0, &d)) return m_finish(&c, 0.0, 0, o.eps, t0, t1, 0, out);
+    if (span == 0.0) {
+        double n[3] = {d.normal[0], d.normal[1], d.normal[2]}, g = point_lower(&c, &d);
+        if (dst_dot3(n, n) > 0.5) g = fmax(g, gap_along_n(&c, n));
+        return m_finish(&c, g, 0, o.eps, t0, t1, 0, out);
+    }
+
+    /* golden-section search over [0, 1] for a candidate minimum (sec. III.B), unless the
+     * whole motion moves the distance by less than eps (then one step certifies it) */
+    if (free_rate(&c, 0.0, 1.0) > 0.5 * o.eps) {
+        if (!m_eval(&c, 1.0, &d) || !m_gss(&c, 0.0, 1.0, tau_s, o.max_iter)) {
+            return m_finish(&c, 0.0, 0, o.eps, t0, t1, 0, out);
+        }
+    }
+
+    /* eq. (M9): the walk's margin below upper; rounding, GJK gaps and orthonormalisation seen
+     * so far are kept out of it so that the gap along n stays above the level */
+    eta = o.eps * (1.0 - 1e-6) - enclosure - 2.0 * c.dev_max;
+    if (eta < DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps) eta = DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps;
+    level = c.best.distance - eta;
+    last_h = tau_s;
+
+    /* conservative advancement from s = 0 to 1 (eq. M8): each step certifies
+     * d(A, B) >= level on [s, s + h]; the level only falls, so earlier steps stay valid */
+    while (s < 1.0) {
+        double n[3], g_n, g_f, u1, mu_n, mu_f, h;
+        if (steps >= o.max_iter || c.evals >= c.budget) {
+            capped = 1;
+            break;
+        }
+        ++steps;
+        if (!m_eval(&c, s, &d)) return m_finish(&c, 0.0, 0, o.eps, t0, t1, steps, out);
+        memcpy(n, d.normal, sizeof n);
+        if (!(dst_dot3(n, n) > 0.5)) n[0] = 1.0, n[1] = 0.0, n[2] = 0.0;
+        g_n = gap_along_n(&c, n);
+        g_f = point_lower(&c, &d);
+        /* a value well below the level: a lower minimum lies ahead, find it first */
+        if (d.distance < level + DST_CONVEX_MCD_DESCENT_FRACTION * eta) {
+            if (!m_descend(&c, s, d.distance, fmax(tau_s, last_h), tau_s, o.max_iter)) {
+                return m_finish(&c, 0.0, 0, o.eps, t0, t1, steps, out);
+            }
+        }
+        level = fmin(level, c.best.distance - eta);
+        /* the step of eq. (M8) with the rate bounds on the window [s, u1] */
+        u1 = fmin(1.0, s + window);
+        mu_n = gap_fall_rate(&c, n, s, u1);
+        mu_f = free_rate(&c, s, u1);
+        h = step_length(g_n, mu_n, g_f, mu_f, level);
+        if (h < u1 - s) {
+            /* tighter bounds on a window just above the step (never a shorter step) */
+            double u2 = fmin(u1, s + CMCD_WINDOW_GROWTH * fmax(h, 0.0) + CMCD_MIN_STEP);
+            double m2 = gap_fall_rate(&c, n, s, u2), f2 = free_rate(&c, s, u2);
+            double h2 = step_length(g_n, m2, g_f, f2, level);
+            if (h2 > h) h = h2, u1 = u2, mu_n = m2, mu_f = f2;
+        }
+        if (!(h > CMCD_MIN_STEP)) {
+            /* no progress at this level (inexact normal, large deviation): lower the level
+             * below the point bounds (eq. M9); certification may be lost, rigour is not */
+            level = fmin(level, fmax(g_n, g_f) - DST_CONVEX_MCD_STALL_FRACTION * eta);
+            h = step_length(g_n, mu_n, g_f, mu_f, level);
+            if (!(h > 0.0)) {
+                capped = 1; /* not even that helps (non-finite bounds): stop with valid bounds */
+                break;
+            }
+        }
+        h = fmin(h * (1.0 - DST_ROUND_REL), u1 - s);
+        /* eq. (M8): on [s, s + h] the distance stays above the better of the two bounds,
+         * itself >= level; the least of these is the walk's lower bound (eq. M10) */
+        lower = fmin(lower, fmax(g_n - mu_n * h, g_f - mu_f * h) - DST_ROUND_REL * (fabs(g_n) + fabs(g_f)));
+        last_h = h;
+        window = CMCD_WINDOW_GROWTH * h;
+        s = s + h >= 1.0 ? 1.0 : s + h;
+    }
+    if (capped) {
+        /* the rest [s, 1] from the point bounds at s and the rates over it (eq. M6-M7) */
+        double n[3], g_n, g_f;
+        if (!m_eval(&c, s, &d)) return m_finish(&c, 0.0, 0, o.eps, t0, t1, steps, out);
+        memcpy(n, d.normal, sizeof n);
+        if (!(dst_dot3(n, n) > 0.5)) n[0] = 1.0, n[1] = 0.0, n[2] = 0.0;
+        g_n = gap_along_n(&c, n) - gap_fall_rate(&c, n, s, 1.0) * (1.0 - s);
+        g_f = point_lower(&c, &d) - free_rate(&c, s, 1.0) * (1.0 - s);
+        lower = fmin(lower, fmax(g_n, g_f));
+    }
+    return m_finish(&c, lower, capped, o.eps, t0, t1, steps, out);
+}
+
+/* eq. (4.8) between two samples: min >= min(fa, fb) - (mu - |fa - fb|)/2 */
+static double lb_between(double fa, double fb, double mu)
+{
+    double m = fmin(fa, fb), drop = 0.5 * (mu - fabs(fa - fb));
+    return (drop > 0.0 ? m - drop : m) - DST_ROUND_REL * (fabs(fa) + fabs(fb) + mu);
+}
+
+/* Certified sampling, thesis eq. (6.3) with the direction-free bound of eq. (M7). */
+DstStatus dst_convex_mcd_sampling(const DstMovingConvex *a, const DstMovingConvex *b, double t0,
+                                  double t1, const DstMcdOptions *opt_in, DstGjkCache *cache,
+                                  DstMcdResult *out)
+{
+    DstMcdOptions o = opt_in != NULL ? *opt_in : dst_mcd_options_default();
+    DstGjkCache local_cache;
+    MCtx c;
+    DstConvexDistance d;
+    double target, L, want, lower = HUGE_VAL, prev = 0.0;
+    int n, capped;
+    if (out == NULL) return DST_INVALID_INPUT;
+    if (m_setup(&c, a, b, t0, t1, &o, cache, &local_cache, out) != DST_OK) return out->status;
+    if (o.max_samples < 2) return out->status = DST_INVALID_INPUT;
+    target = DST_SAMPLING_EPS_FRACTION * o.eps - c.a.enclosure - c.b.enclosure;
+    if (target < DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps) target = DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps;
+    L = free_rate(&c, 0.0, 1.0);
+    want = t1 > t0 ? ceil(L / target) + 1.0 : 1.0;
+    capped = want > (double)o.max_samples;
+    n = capped ? o.max_samples : (int)want;
+    c.budget = n + 1;
+    for (int k = 0; k < n; ++k) {
+        double s = n > 1 ? (double)k / (n - 1) : 0.0, f, nn[3];
+        if (!m_eval(&c, s, &d)) return m_finish(&c, 0.0, 0, o.eps, t0, t1, 0, out);
+        memcpy(nn, d.normal, sizeof nn);
+        f = point_lower(&c, &d);
+        if (dst_dot3(nn, nn) > 0.5) f = fmax(f, gap_along_n(&c, nn));
+        lower = k == 0 ? f : fmin(lower, lb_between(prev, f, L / (n - 1)));
+        prev = f;
+    }
+    return m_finish(&c, lower, capped, o.eps, t0, t1, 0, out);
 }

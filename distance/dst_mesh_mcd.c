@@ -41,7 +41,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
 /* Gram-Schmidt on the columns of R (the images of the body axes): a rotation Q and the
  * Frobenius norm of R - Q (bounds the spectral norm), widened. Returns 0 if R is too far
  * from a rotation to be one's approximation. */
-static int orthonormalise(const double R[9], double Q[9], double *dev)
+int orthonormalise(const double R[9], double Q[9], double *dev)
 {
     double c0[3] = {R[0], R[3], R[6]}, c1[3] = {R[1], R[4], R[7]};
     double n0 = sqrt(dst_dot3(c0, c0));

@@ -187,4 +187,17 @@
  * ~0.3 m turning ~1 rad per span) needs tens; the cap only stops pathological motions. */
 #define DST_MESH_MCD_MAX_EVALS 4000
 
+/* ---- two moving convex shapes (dst_convex_mcd, issue 7) ---- */
+
+/* During the advancement, a nominal value this fraction of the walk margin eta below the
+ * level (i.e. well below the best value so far) means a lower local minimum lies ahead: a
+ * local descent looks for it before the walk goes on (dimensionless; docs/math/capsule_mcd.md
+ * eq. M9). */
+#define DST_CONVEX_MCD_DESCENT_FRACTION 0.5
+
+/* When no step is possible at the current level (the gap along the normal and the point bound
+ * both at the level: inexact normal, large orthonormalisation deviation), the level is lowered
+ * to this fraction of eta below the better of the two point bounds (dimensionless). */
+#define DST_CONVEX_MCD_STALL_FRACTION 0.25
+
 #endif /* DST_TOLERANCE_H */
