@@ -11,10 +11,11 @@
  * to the nearest even number that factors well (a closed triangle mesh has an even count).
  * After writing a mesh the tool reads it back through dst_mesh (so every later number is
  * computed from the coordinates as written), checks that it is closed, consistently and
- * outward oriented, fits the enclosing capsule, computes the mass properties of the solid
- * (uniform density, scaled to the link's estimated mass) and writes the YAML. The capsule
- * printed in the YAML is verified against every vertex after rounding to the printed
- * digits. Output is deterministic: no randomness, fixed formats. */
+ * outward oriented, fits the enclosing capsule and the enclosing ellipsoid (Khachiyan's
+ * minimum-volume ellipsoid, then scaled to enclose), computes the mass properties of the
+ * solid (uniform density, scaled to the link's estimated mass) and writes the YAML. The
+ * capsule and the ellipsoid printed in the YAML are verified against every vertex after
+ * rounding to the printed digits. Output is deterministic: no randomness, fixed formats. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
