@@ -47,14 +47,14 @@ deps:
 
 # The recursive $(MAKE) re-reads pkg-config after deps may have installed things.
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all env-meshes
 	./$(BUILD)/hrpplan plan scenarios/hand_cross.yaml -o out/hand_cross
 
 test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-run
 
-check-run: $(BUILD)/run_tests $(BUILD)/hrpplan
+check-run: $(BUILD)/run_tests $(BUILD)/hrpplan env-meshes
 	@cd $(CURDIR) && HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan ./$(BUILD)/run_tests
 
 # the same variables on both calls, so that a rebuild in the second one keeps the flags
@@ -76,7 +76,7 @@ bench: deps
 
 BENCH_BIN := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/%)
 .PHONY: bench-run
-bench-run: $(BENCH_BIN)
+bench-run: $(BENCH_BIN) env-meshes
 	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; ./$$b; done
 
 $(BUILD)/bench_%: $(BUILD)/tools/bench/bench_%.o $(BUILD)/libplanner.a $(BUILD)/libdistance.a
@@ -150,3 +150,22 @@ test-browser: deps
 	@./tools/browser/install-browser.sh
 	@$(MAKE) --no-print-directory all
 	./tools/browser/test-view.sh $(BUILD)/hrpplan $(BUILD)/browser
+
+# ---- environment meshes (issue 6) ------------------------------------------------------
+# `make env-meshes` builds tools/meshgen/env_meshgen.c and writes the statues (~100k
+# triangles each) and the cup (~1k) into scenarios/meshes/ (generated, not committed: see
+# .gitignore). The tool checks each file it wrote (closed, outward, no degenerate triangle)
+# and fails otherwise. A file rule: the meshes are rewritten only when the tool changes.
+# run, check-run (so test and asan) and bench-run depend on it.
+ENV_MESHES := scenarios/meshes/statue_left.stl scenarios/meshes/statue_right.stl \
+              scenarios/meshes/cup.stl
+.PHONY: env-meshes
+env-meshes: $(ENV_MESHES)
+
+$(ENV_MESHES) &: $(BUILD)/env_meshgen
+	./$(BUILD)/env_meshgen scenarios/meshes
+
+$(BUILD)/env_meshgen: $(BUILD)/tools/meshgen/env_meshgen.o $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(BUILD)/tools/meshgen/env_meshgen.d

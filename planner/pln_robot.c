@@ -377,9 +377,42 @@ static const char *inertia_problem(const double I[9])
     return NULL;
 }
 
+/* {center: [x, y, z], rpy: [r, p, y], radii: [a, b, c]}: rpy optional (0), radii > 0. */
+static PlnStatus load_ellipsoid(const Ctx *c, const yaml_node_t *n, const char *field,
+                                PlnLinkGeometry *g)
+{
+    static const char *const keys[] = {"center", "rpy", "radii", NULL};
+    char sub[200], sub2[220];
+    double rpy[3] = {0, 0, 0};
+    yaml_node_t *w;
+    PlnStatus st = check_mapping(c, n, field, keys);
+    if (st != PLN_OK) return st;
+    fld(sub, sizeof sub, field, ".center");
+    if ((st = require(c, n, field, "center", &w)) != PLN_OK) return st;
+    if ((st = numbers(c, w, sub, g->ellipsoid_center, 3)) != PLN_OK) return st;
+    if ((w = get(c, n, "rpy")) != NULL) {
+        fld(sub, sizeof sub, field, ".rpy");
+        if ((st = numbers(c, w, sub, rpy, 3)) != PLN_OK) return st;
+    }
+    pln_kin_rpy_to_matrix(rpy, g->ellipsoid_rot);
+    fld(sub, sizeof sub, field, ".radii");
+    if ((st = require(c, n, field, "radii", &w)) != PLN_OK) return st;
+    if ((st = numbers(c, w, sub, g->ellipsoid_radii, 3)) != PLN_OK) return st;
+    for (int k = 0; k < 3; ++k) {
+        if (!(g->ellipsoid_radii[k] > 0.0)) {
+            const yaml_node_t *item = node_at(c, w->data.sequence.items.start[k]);
+            fld_index(sub2, sizeof sub2, sub, k);
+            return fail(c, item, sub2, INVALID, "must be > 0 (metres), found %g",
+                        g->ellipsoid_radii[k]);
+        }
+    }
+    g->has_ellipsoid = 1;
+    return PLN_OK;
+}
+
 static PlnStatus load_geometry(const Ctx *c, const yaml_node_t *n, const char *field, LinkIn *in)
 {
-    static const char *const keys[] = {"capsule", "mesh", "convex", NULL};
+    static const char *const keys[] = {"capsule", "mesh", "convex", "ellipsoid", NULL};
     static const char *const ckeys[] = {"p0", "p1", "radius", NULL};
     PlnLinkGeometry *g = &in->link.geometry;
     char sub[160], sub2[200];
@@ -403,6 +436,10 @@ static PlnStatus load_geometry(const Ctx *c, const yaml_node_t *n, const char *f
             return fail(c, w, sub2, INVALID, "must be > 0 (metres), found %g", g->capsule_radius);
         }
         g->has_capsule = 1;
+    }
+    if ((v = get(c, n, "ellipsoid")) != NULL) {
+        fld(sub, sizeof sub, field, ".ellipsoid");
+        if ((st = load_ellipsoid(c, v, sub, g)) != PLN_OK) return st;
     }
     if ((v = get(c, n, "mesh")) != NULL) {
         fld(sub, sizeof sub, field, ".mesh");

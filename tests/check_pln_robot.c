@@ -173,6 +173,64 @@ START_TEST(test_hrp2_capsules_enclose_meshes)
 }
 END_TEST
 
+/* (|R^T (x - c)| / radii)^2: <= 1 inside the ellipsoid. */
+static double ellipsoid_value(const PlnLinkGeometry *g, const double x[3])
+{
+    const double *R = g->ellipsoid_rot, *c = g->ellipsoid_center;
+    double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, v = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        double y = (R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2]) / g->ellipsoid_radii[k];
+        v += y * y;
+    }
+    return v;
+}
+
+/* a fitted ellipsoid touches the mesh: its largest vertex value is at least this */
+#define ELLIPSOID_FIT_MIN 0.999
+/* no link's ellipsoid is more than this times its capsule's volume */
+#define ELLIPSOID_CAPSULE_VOLUME_RATIO 1.1
+
+START_TEST(test_hrp2_ellipsoids_enclose_meshes)
+{
+    PlnRobot r;
+    const double pi = acos(-1.0);
+    load_hrp2(&r);
+    for (int k = 0; k < r.n_links; ++k) {
+        const PlnLinkGeometry *g = &r.links[k].geometry;
+        const char *name = r.links[k].name;
+        DstMesh m;
+        char err[512] = "";
+        double worst = 0.0, det;
+        const double *R = g->ellipsoid_rot;
+        ck_assert_msg(g->has_ellipsoid, "%s has no ellipsoid", name);
+        /* the axes are a proper rotation */
+        det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+              R[2] * (R[3] * R[7] - R[4] * R[6]);
+        ck_assert(fabs(det - 1.0) <= ROTATION_TOL * 10);
+        ck_assert_msg(dst_mesh_create_from_file(g->mesh_path, &m, err, sizeof err) == DST_OK,
+                      "%s", err);
+        for (int i = 0; i < m.n_vertices; ++i) worst = fmax(worst, ellipsoid_value(g, m.vertices[i]));
+        ck_assert_msg(worst <= 1.0, "%s: a vertex lies outside its ellipsoid (%.9g)", name, worst);
+        ck_assert_msg(worst >= ELLIPSOID_FIT_MIN, "%s: ellipsoid not fitted (%.6g)", name, worst);
+        /* volumes: never much more than the capsule's; less for the head and the hands */
+        double ve = 4.0 / 3.0 * pi * g->ellipsoid_radii[0] * g->ellipsoid_radii[1] *
+                    g->ellipsoid_radii[2];
+        double len = 0.0;
+        for (int c = 0; c < 3; ++c) {
+            len += (g->capsule_p1[c] - g->capsule_p0[c]) * (g->capsule_p1[c] - g->capsule_p0[c]);
+        }
+        double rc = g->capsule_radius, vc = pi * rc * rc * (sqrt(len) + 4.0 / 3.0 * rc);
+        ck_assert_msg(ve <= ELLIPSOID_CAPSULE_VOLUME_RATIO * vc, "%s: ellipsoid %g m^3, capsule %g",
+                      name, ve, vc);
+        if (strcmp(name, "HEAD_LINK1") == 0 || strstr(name, "ARM_LINK6") != NULL) {
+            ck_assert_msg(ve < vc, "%s: ellipsoid %g m^3 not tighter than capsule %g", name, ve, vc);
+        }
+        dst_mesh_destroy(&m);
+    }
+    pln_robot_destroy(&r);
+}
+END_TEST
+
 /* ---- half-sitting posture: a test-local forward kinematics, eq. (1) of ROBOT_FORMAT.md -- */
 
 /* the published figures are given to 4 digits: the sole lands within this of the ground */
@@ -327,7 +385,7 @@ END_TEST
 
 /* ---- a small valid robot and its broken variants -------------------------------------- */
 
-/* 43 lines; the "# slot" lines are where cases put extra keys. */
+/* 43 lines; the "# slot" lines (and line 43) are where cases put extra keys. */
 static const char *const BASE[] = {
     /*  1 */ "# test robot",
     /*  2 */ "name: tiny",
@@ -371,7 +429,7 @@ static const char *const BASE[] = {
     /* 40 */ "    mass: 0.5",
     /* 41 */ "    com: [0.0, 0.0, 0.0]",
     /* 42 */ "    inertia: [[0.001, 0.0, 0.0], [0.0, 0.001, 0.0], [0.0, 0.0, 0.001]]",
-    /* 43 */ "    # slot",
+    /* 43 */ "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.05], rpy: [0.0, 0.0, 1.5707963267948966], radii: [0.05, 0.04, 0.03]}}",
 };
 #define BASE_LINES ((int)(sizeof BASE / sizeof BASE[0]))
 
@@ -440,6 +498,15 @@ START_TEST(test_small_robot_loads)
     ck_assert_str_eq(arm->geometry.mesh_path, want);
     ck_assert_int_eq(r.links[2].geometry.has_capsule, 0);
     ck_assert_str_eq(r.links[2].geometry.mesh_path, "");
+    /* HAND's ellipsoid: yaw pi/2 turns its first axis to +y, its second to -x */
+    const PlnLinkGeometry *hg = &r.links[2].geometry;
+    static const double want_rot[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1};
+    static const double want_radii[3] = {0.05, 0.04, 0.03};
+    ck_assert_int_eq(hg->has_ellipsoid, 1);
+    ck_assert_int_eq(arm->geometry.has_ellipsoid, 0);
+    ck_assert(fabs(hg->ellipsoid_center[2] - 0.05) <= LENGTH_TOL);
+    for (int k = 0; k < 9; ++k) ck_assert(fabs(hg->ellipsoid_rot[k] - want_rot[k]) <= ROTATION_TOL);
+    for (int k = 0; k < 3; ++k) ck_assert(fabs(hg->ellipsoid_radii[k] - want_radii[k]) <= LENGTH_TOL);
     pln_robot_destroy(&r);
     ckutil_rm_flat(dir);
 }
@@ -556,6 +623,30 @@ static const BrokenCase BROKEN[] = {
      "bad.obj:3: coordinate is not a finite number"},
     {35, "      mesh: \"\"", 0, NULL, PLN_ERR_INVALID, 35, "links[1].geometry.mesh",
      "must not be empty"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.1, 0.0, 0.1]}}", 0, NULL,
+     PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.radii[1]", "must be > 0"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.1, 0.1, -0.2]}}", 0, NULL,
+     PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.radii[2]", "must be > 0"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], radii: [.nan, 0.1, 0.1]}}", 0, NULL,
+     PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.radii[0]", "finite"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.1, .inf, 0.1]}}", 0, NULL,
+     PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.radii[1]", "finite"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, .nan, 0.0], radii: [0.1, 0.1, 0.1]}}", 0, NULL,
+     PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.center[1]", "finite"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], rpy: [0.0, 0.0], radii: [0.1, 0.1, 0.1]}}",
+     0, NULL, PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.rpy", "expected 3 numbers"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], rpy: [0.0, nan, 0.0], radii: [0.1, 0.1, 0.1]}}",
+     0, NULL, PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.rpy[1]", "finite"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0]}}", 0, NULL, PLN_ERR_INVALID, 43,
+     "links[2].geometry.ellipsoid", "missing field 'radii'"},
+    {43, "    geometry: {ellipsoid: {radii: [0.1, 0.1, 0.1]}}", 0, NULL, PLN_ERR_INVALID, 43,
+     "links[2].geometry.ellipsoid", "missing field 'center'"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.1, 0.1, 0.1], axes: 3}}",
+     0, NULL, PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid", "unknown key 'axes'"},
+    {43, "    geometry: {ellipsoid: [0.1, 0.1, 0.1]}", 0, NULL, PLN_ERR_INVALID, 43,
+     "links[2].geometry.ellipsoid", "expected a mapping"},
+    {43, "    geometry: {ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.1, 0.1]}}", 0, NULL,
+     PLN_ERR_INVALID, 43, "links[2].geometry.ellipsoid.radii", "expected 3 numbers"},
     {43, "    geometry: {convex: nowhere.stl}", 0, NULL, PLN_ERR_INVALID, 43,
      "links[2].geometry.convex", "not found"},
     {25, "    mass: 3.0", 0, NULL, PLN_ERR_INVALID, 25, "links[0]", "duplicate key 'mass'"},
@@ -669,8 +760,13 @@ START_TEST(test_mutated_files_fail_cleanly)
         st = pln_robot_load(path, &r, err, sizeof err);
         if (st == PLN_OK) {
             for (int k = 0; k < r.n_links; ++k) {
+                const PlnLinkGeometry *g = &r.links[k].geometry;
                 ck_assert(isfinite(r.links[k].mass) && r.links[k].mass >= 0.0);
                 ck_assert(r.links[k].parent < k);
+                for (int a = 0; a < 3 && g->has_ellipsoid; ++a) {
+                    ck_assert(isfinite(g->ellipsoid_center[a]));
+                    ck_assert(isfinite(g->ellipsoid_radii[a]) && g->ellipsoid_radii[a] > 0.0);
+                }
             }
             for (int j = 0; j < r.n_joints; ++j) {
                 ck_assert(r.joints[j].lower <= r.joints[j].upper);
@@ -713,8 +809,45 @@ START_TEST(test_print_hrp2)
     ck_assert_ptr_nonnull(strstr(text, "3480"));      /* hand triangles */
     ck_assert_ptr_nonnull(strstr(text, "total mass 56.868 kg"));
     ck_assert_ptr_null(strstr(text, "do not enclose"));
+    ck_assert_ptr_nonnull(strstr(text, "ellipsoid: centre"));
+    ck_assert_ptr_nonnull(strstr(text, "encloses mesh: yes"));
     pln_robot_destroy(&r);
     ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* prints a small robot whose ARM carries `geometry_line` (line 34) into text. */
+static void print_small(const char *geometry_line, char *text, size_t size)
+{
+    char dir[256], path[512], out[600], err[1024] = "";
+    PlnRobot r;
+    FILE *f;
+    make_dir(dir, sizeof dir, path, sizeof path);
+    write_robot(path, 34, geometry_line, 0, NULL);
+    ck_assert_msg(pln_robot_load(path, &r, err, sizeof err) == PLN_OK, "%s", err);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    f = fopen(out, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(pln_robot_print(&r, path, f, err, sizeof err), PLN_OK);
+    fclose(f);
+    ck_assert_int_gt(ckutil_read_file(out, text, size), 0);
+    pln_robot_destroy(&r);
+    ckutil_rm_flat(dir);
+}
+
+START_TEST(test_print_ellipsoid_enclosure)
+{
+    static char text[16384];
+    /* tet.obj spans [0, 0.1]^3: a sphere of radius 0.2 about the origin holds it ... */
+    print_small("      ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.2, 0.2, 0.2]}", text,
+                sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "encloses mesh: yes"));
+    ck_assert_ptr_null(strstr(text, "do not enclose"));
+    /* ... a thin one about x misses the vertices (0, 0.1, 0) and (0, 0, 0.1) by 100% */
+    print_small("      ellipsoid: {center: [0.0, 0.0, 0.0], radii: [0.2, 0.05, 0.05]}", text,
+                sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "encloses mesh: NO (short by 100%)"));
+    ck_assert_ptr_nonnull(strstr(text, "1 ellipsoid(s) do not enclose their mesh"));
 }
 END_TEST
 
@@ -759,6 +892,7 @@ Suite *pln_robot_suite(void)
     tcase_add_test(tc, test_hrp2_joints);
     tcase_add_test(tc, test_hrp2_links_and_mass);
     tcase_add_test(tc, test_hrp2_capsules_enclose_meshes);
+    tcase_add_test(tc, test_hrp2_ellipsoids_enclose_meshes);
     tcase_add_test(tc, test_hrp2_half_sitting_plausible);
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
@@ -774,6 +908,7 @@ Suite *pln_robot_suite(void)
     tc = tcase_create("print");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_print_hrp2);
+    tcase_add_test(tc, test_print_ellipsoid_enclosure);
     tcase_add_test(tc, test_process_robot_command);
     suite_add_tcase(s, tc);
     return s;

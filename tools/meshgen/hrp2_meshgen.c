@@ -11,10 +11,11 @@
  * to the nearest even number that factors well (a closed triangle mesh has an even count).
  * After writing a mesh the tool reads it back through dst_mesh (so every later number is
  * computed from the coordinates as written), checks that it is closed, consistently and
- * outward oriented, fits the enclosing capsule, computes the mass properties of the solid
- * (uniform density, scaled to the link's estimated mass) and writes the YAML. The capsule
- * printed in the YAML is verified against every vertex after rounding to the printed
- * digits. Output is deterministic: no randomness, fixed formats. */
+ * outward oriented, fits the enclosing capsule and the enclosing ellipsoid (Khachiyan's
+ * minimum-volume ellipsoid, then scaled to enclose), computes the mass properties of the
+ * solid (uniform density, scaled to the link's estimated mass) and writes the YAML. The
+ * capsule and the ellipsoid printed in the YAML are verified against every vertex after
+ * rounding to the printed digits. Output is deterministic: no randomness, fixed formats. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,15 @@
  * of the capsule endpoints (half a unit of the last printed digit times sqrt(3)). */
 #define PRINT_UNIT 1e-6
 #define CAPSULE_ROUNDING_MARGIN (2.0 * PRINT_UNIT)
+/* the same for the ellipsoid: added to every semi-axis before rounding it up, metres */
+#define ELLIPSOID_ROUNDING_MARGIN (2.0 * PRINT_UNIT)
+/* Khachiyan's iteration stops when the enclosing ellipsoid scaled by (1 + tol) is within
+ * this of the minimum-volume one (the final uniform scaling restores enclosure exactly) */
+#define MVEE_TOL 1e-3
+#define MVEE_MAX_ITER 200000
+/* fitted ellipsoid angles within this of zero are printed as 0 (rad): the rounding noise
+ * of the iteration on symmetric shapes; the uniform scaling afterwards keeps enclosure */
+#define ELLIPSOID_SNAP_RAD 1e-3
 
 /* One link: its shape (in the link frame) and estimated mass. */
 typedef struct LinkSpec {
@@ -137,6 +147,7 @@ typedef struct Link {
     int n_triangles;
     double com[3], inertia[9];
     double p0[3], p1[3], radius;
+    double ell_center[3], ell_rpy[3], ell_radii[3];  /* enclosing ellipsoid, as printed */
 } Link;
 
 typedef struct Joint {
@@ -560,6 +571,174 @@ static int fit_capsule(const DstMesh *m, Link *l)
     return 0;
 }
 
+
+/* ---- ellipsoid fitting ---------------------------------------------------------------- */
+
+/* inverse of a symmetric positive definite 4x4 matrix by Gauss-Jordan with partial
+ * pivoting. Returns 0 on success. */
+static int invert4(const double a_in[16], double inv[16])
+{
+    double a[16];
+    memcpy(a, a_in, sizeof a);
+    for (int i = 0; i < 16; ++i) inv[i] = (i % 5 == 0) ? 1.0 : 0.0;
+    for (int c = 0; c < 4; ++c) {
+        int piv = c;
+        for (int r = c + 1; r < 4; ++r) {
+            if (fabs(a[4 * r + c]) > fabs(a[4 * piv + c])) piv = r;
+        }
+        if (!(fabs(a[4 * piv + c]) > 1e-300)) return 1;
+        for (int k = 0; k < 4; ++k) {
+            double t = a[4 * c + k]; a[4 * c + k] = a[4 * piv + k]; a[4 * piv + k] = t;
+            t = inv[4 * c + k]; inv[4 * c + k] = inv[4 * piv + k]; inv[4 * piv + k] = t;
+        }
+        double d = a[4 * c + c];
+        for (int k = 0; k < 4; ++k) {
+            a[4 * c + k] /= d;
+            inv[4 * c + k] /= d;
+        }
+        for (int r = 0; r < 4; ++r) {
+            if (r == c) continue;
+            double f = a[4 * r + c];
+            for (int k = 0; k < 4; ++k) {
+                a[4 * r + k] -= f * a[4 * c + k];
+                inv[4 * r + k] -= f * inv[4 * c + k];
+            }
+        }
+    }
+    return 0;
+}
+
+/* R = Rz(yaw) Ry(pitch) Rx(roll), row-major: the convention of the robot format
+ * (docs/ROBOT_FORMAT.md, pln_kin_rpy_to_matrix). */
+static void rpy_matrix(const double rpy[3], double R[9])
+{
+    double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
+    double cy = cos(rpy[2]), sy = sin(rpy[2]);
+    R[0] = cy * cp; R[1] = cy * sp * sr - sy * cr; R[2] = cy * sp * cr + sy * sr;
+    R[3] = sy * cp; R[4] = sy * sp * sr + cy * cr; R[5] = sy * sp * cr - cy * sr;
+    R[6] = -sp;     R[7] = cp * sr;                R[8] = cp * cr;
+}
+
+/* largest (|R^T (x - c)| / radii)^2 over the vertices: <= 1 when all are enclosed. */
+static double ellipsoid_worst(const DstMesh *m, const double c[3], const double R[9],
+                              const double r[3])
+{
+    double worst = 0.0;
+    for (int i = 0; i < m->n_vertices; ++i) {
+        double d[3], v = 0.0;
+        for (int k = 0; k < 3; ++k) d[k] = m->vertices[i][k] - c[k];
+        for (int k = 0; k < 3; ++k) {
+            double y = (R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2]) / r[k];
+            v += y * y;
+        }
+        worst = fmax(worst, v);
+    }
+    return worst;
+}
+
+/* An ellipsoid enclosing every vertex, of nearly minimum volume: Khachiyan's algorithm
+ * for the minimum-volume enclosing ellipsoid (Khachiyan 1996; Todd and Yildirim 2007:
+ * weights u on the lifted points q_i = (x_i, 1), X = sum u_i q_i q_i^T, move weight to the
+ * point of largest M_i = q_i^T X^-1 q_i with step (M - 4) / (4 (M - 1)), stop when
+ * M <= 4 (1 + tol)); then c = sum u_i x_i, shape A = ((sum u_i x_i x_i^T - c c^T) 3)^-1,
+ * axes and semi-axes from the eigen-decomposition of A. The axes are ordered and signed
+ * to lie closest to the link's x, y, z (small rpy for nearly aligned shapes), the radii
+ * scaled uniformly to enclose every vertex, padded by ELLIPSOID_ROUNDING_MARGIN, rounded
+ * to the printed digits (centre, rpy) or up (radii) and verified against every vertex with
+ * the rotation recomputed from the printed rpy. Returns 0 if ok. */
+static int fit_ellipsoid(const DstMesh *m, Link *l)
+{
+    const int n = m->n_vertices;
+    double *u = malloc((size_t)n * sizeof *u);
+    if (u == NULL) return 1;
+    for (int i = 0; i < n; ++i) u[i] = 1.0 / n;
+    for (int it = 0; it < MVEE_MAX_ITER; ++it) {
+        double X[16] = {0}, Xi[16];
+        for (int i = 0; i < n; ++i) {
+            double q[4] = {m->vertices[i][0], m->vertices[i][1], m->vertices[i][2], 1.0};
+            for (int a = 0; a < 4; ++a) {
+                for (int b = 0; b < 4; ++b) X[4 * a + b] += u[i] * q[a] * q[b];
+            }
+        }
+        if (invert4(X, Xi) != 0) {
+            free(u);
+            fprintf(stderr, "hrp2_meshgen: %s: flat vertex cloud, no ellipsoid\n", l->name);
+            return 1;
+        }
+        int jmax = 0;
+        double Mmax = -INFINITY;
+        for (int i = 0; i < n; ++i) {
+            double q[4] = {m->vertices[i][0], m->vertices[i][1], m->vertices[i][2], 1.0}, M = 0.0;
+            for (int a = 0; a < 4; ++a) {
+                double s = 0.0;
+                for (int b = 0; b < 4; ++b) s += Xi[4 * a + b] * q[b];
+                M += q[a] * s;
+            }
+            if (M > Mmax) { Mmax = M; jmax = i; }
+        }
+        if (Mmax <= 4.0 * (1.0 + MVEE_TOL)) break;
+        double step = (Mmax - 4.0) / (4.0 * (Mmax - 1.0));
+        for (int i = 0; i < n; ++i) u[i] *= 1.0 - step;
+        u[jmax] += step;
+    }
+    double c[3] = {0, 0, 0}, S[9] = {0}, V[9], R[9], rad[3];
+    for (int i = 0; i < n; ++i) {
+        for (int a = 0; a < 3; ++a) c[a] += u[i] * m->vertices[i][a];
+    }
+    for (int i = 0; i < n; ++i) {
+        for (int a = 0; a < 3; ++a) {
+            for (int b = 0; b < 3; ++b) {
+                S[3 * a + b] += u[i] * (m->vertices[i][a] - c[a]) * (m->vertices[i][b] - c[b]);
+            }
+        }
+    }
+    free(u);
+    /* A = (3 S)^-1 has the eigenvectors of S and eigenvalues 1 / (3 s): radii sqrt(3 s) */
+    jacobi3(S, V);
+    int used[3] = {0, 0, 0};
+    for (int axis = 0; axis < 3; ++axis) {
+        /* the unused eigenvector most aligned with link axis `axis` */
+        int best = -1;
+        for (int k = 0; k < 3; ++k) {
+            if (!used[k] && (best < 0 || fabs(V[3 * axis + k]) > fabs(V[3 * axis + best]))) best = k;
+        }
+        used[best] = 1;
+        double sign = V[3 * axis + best] < 0.0 ? -1.0 : 1.0, s = 0.0;
+        for (int a = 0; a < 3; ++a) R[3 * a + axis] = sign * V[3 * a + best];
+        for (int a = 0; a < 3; ++a) {
+            for (int b = 0; b < 3; ++b) s += R[3 * a + axis] * S[3 * a + b] * V[3 * b + best] * sign;
+        }
+        rad[axis] = sqrt(3.0 * fmax(s, 0.0));
+    }
+    /* a proper rotation: flip the third axis if the frame is left-handed */
+    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+                 R[2] * (R[3] * R[7] - R[4] * R[6]);
+    if (det < 0.0) {
+        for (int a = 0; a < 3; ++a) R[3 * a + 2] = -R[3 * a + 2];
+    }
+    /* rpy of R = Rz Ry Rx, then everything as printed */
+    double rpy[3] = {atan2(R[7], R[8]), asin(fmax(-1.0, fmin(1.0, -R[6]))), atan2(R[3], R[0])};
+    for (int k = 0; k < 3; ++k) {
+        l->ell_center[k] = printed(c[k]);
+        l->ell_rpy[k] = fabs(rpy[k]) < ELLIPSOID_SNAP_RAD ? 0.0 : printed(rpy[k]);
+    }
+    rpy_matrix(l->ell_rpy, R);
+    for (int k = 0; k < 3; ++k) {
+        if (!(rad[k] > 0.0)) rad[k] = PRINT_UNIT;
+    }
+    double worst = ellipsoid_worst(m, l->ell_center, R, rad);
+    for (int k = 0; k < 3; ++k) {
+        double r = rad[k] * sqrt(worst) + ELLIPSOID_ROUNDING_MARGIN;
+        l->ell_radii[k] = printed(ceil(r / PRINT_UNIT) * PRINT_UNIT);
+    }
+    worst = ellipsoid_worst(m, l->ell_center, R, l->ell_radii);
+    if (!(worst <= 1.0)) {
+        fprintf(stderr, "hrp2_meshgen: %s: ellipsoid misses a vertex (%.9g)\n", l->name, worst);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- YAML ------------------------------------------------------------------------------ */
 
 /* a number as printed in the YAML: shortest of %.6f-style without trailing zeros. */
@@ -619,6 +798,14 @@ static void write_link(FILE *f, const Link *l)
     fprintf(f, "\n        p1: ");
     vec3(f, l->p1);
     fprintf(f, "\n        radius: %s\n", num(a, sizeof a, l->radius));
+    fprintf(f, "      ellipsoid:   # fitted by hrp2_meshgen, encloses every mesh vertex\n");
+    fprintf(f, "        center: ");
+    vec3(f, l->ell_center);
+    fprintf(f, "\n        rpy: ");
+    vec3(f, l->ell_rpy);
+    fprintf(f, "\n        radii: ");
+    vec3(f, l->ell_radii);
+    fprintf(f, "\n");
     fprintf(f, "      mesh: %s   # %d triangles%s%s\n", l->mesh, l->n_triangles,
             l->s.role ? ", thesis " : "", l->s.role ? l->s.role : "");
 }
@@ -718,11 +905,19 @@ int main(int argc, char **argv)
         l->n_triangles = m.n_triangles;
         mass_properties(&m, l->s.mass, l->com, l->inertia);
         if (fit_capsule(&m, l) != 0) failed = 1;
+        if (fit_ellipsoid(&m, l) != 0) failed = 1;
         total += l->s.mass;
         total_tris += m.n_triangles;
         printf("%-12s %5d triangles  volume %.6f m^3  capsule p0 [%.6f, %.6f, %.6f] "
                "p1 [%.6f, %.6f, %.6f] radius %.6f\n", l->name, m.n_triangles, rep.volume,
                l->p0[0], l->p0[1], l->p0[2], l->p1[0], l->p1[1], l->p1[2], l->radius);
+        printf("%-12s ellipsoid centre [%.6f, %.6f, %.6f] rpy [%.6f, %.6f, %.6f] radii "
+               "[%.6f, %.6f, %.6f]  volume %.6f m^3 (capsule %.6f)\n", "", l->ell_center[0],
+               l->ell_center[1], l->ell_center[2], l->ell_rpy[0], l->ell_rpy[1], l->ell_rpy[2],
+               l->ell_radii[0], l->ell_radii[1], l->ell_radii[2],
+               4.0 / 3.0 * acos(-1.0) * l->ell_radii[0] * l->ell_radii[1] * l->ell_radii[2],
+               acos(-1.0) * l->radius * l->radius *
+                   (seg_dist(l->p0, l->p1, l->p1) + 4.0 / 3.0 * l->radius));
         dst_mesh_destroy(&m);
     }
     if (failed) return 1;
