@@ -507,7 +507,6 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         from_mesh_result(&mr, res);
         return res->status;
     }
-#ifdef PLN_GEOM_HAVE_CONVEX_MCD
     {
         DstMovingConvex A, B;
         A.shape = &sa->convex;
@@ -516,10 +515,4 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         shape_frame(sb, lm, lb, &B.frame);
         return dst_convex_mcd(&A, &B, t0, t1, &o, cache ? &cache->gjk : NULL, res);
     }
-#else
-    (void)sa; (void)sb; (void)lb;
-    memset(res, 0, sizeof *res);
-    res->status = DST_INVALID_INPUT;
-    return res->status;
-#endif
 }

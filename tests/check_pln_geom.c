@@ -236,7 +236,7 @@ Suite *pln_geom_suite(void)
     Suite *s = suite_create("pln_geom");
     TCase *tc = tcase_create("bounds");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 1);
+    tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 3);
     tcase_add_test(tc, test_mesh_bounds_sampled_distance);
     tcase_add_test(tc, test_mesh_stop_above_keeps_bounds);
     suite_add_tcase(s, tc);
