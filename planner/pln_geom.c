@@ -30,6 +30,11 @@ const char *pln_geometry_string(PlnGeometryKind kind)
     return "unknown";
 }
 
+double pln_pair_distance_row_value(const PlnPairDistance *d)
+{
+    return d->distance <= 0.0 && d->lower < d->distance ? d->lower : d->distance;
+}
+
 void pln_geom_cache_reset(PlnGeomCache *cache)
 {
     if (cache == NULL) return;
@@ -364,7 +369,11 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
     double Ra[9], xa[3], Rb[9], xb[3];
     DstStatus ds;
     memset(out, 0, sizeof *out);
-    if (g->kind == PLN_GEOMETRY_CAPSULE) return capsule_pair_distance(g, kin, pair, out);
+    if (g->kind == PLN_GEOMETRY_CAPSULE) {
+        ds = capsule_pair_distance(g, kin, pair, out);
+        out->lower = out->distance;
+        return ds;
+    }
     shape_pose(sa, kin, pr->a.index, Ra, xa);
     shape_pose(sb, kin, lb, Rb, xb);
     if (g->kind == PLN_GEOMETRY_MESH) {
@@ -372,6 +381,7 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         ds = dst_bvh_distance(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, cache ? &cache->bvh : NULL, &md);
         if (failed(ds)) return ds;
         out->distance = md.distance;
+        out->lower = md.exact ? md.distance : md.lower;
         memcpy(out->pA, md.pa, sizeof out->pA);
         memcpy(out->pB, md.pb, sizeof out->pB);
         memcpy(out->n, md.n, sizeof out->n);
@@ -383,6 +393,7 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         ds = dst_convex_distance(&A, &B, NULL, NULL, cache ? &cache->gjk : NULL, &cd, NULL, 0);
         if (failed(ds)) return ds;
         out->distance = cd.distance;
+        out->lower = cd.distance;
         memcpy(out->pA, cd.point_a, sizeof out->pA);
         memcpy(out->pB, cd.point_b, sizeof out->pB);
         memcpy(out->n, cd.normal, sizeof out->n);

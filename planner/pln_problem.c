@@ -715,6 +715,18 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                                 pair->b.name, t0, t1, dst_status_string(ds));
                 break;
             }
+            if (ds == DST_ABOVE_LIMIT) {
+                /* a mesh query that stopped: the pair is certified farther than
+                 * p->mcd_stop_above, far from joining the working set. The row is the
+                 * constant eps - stop_above with a zero gradient: its certified lower
+                 * bound would jump with where the query stopped and make the aggregate
+                 * row (the largest row outside the working set) erratic, and the
+                 * constant stays below every row the queries do not stop, whose value
+                 * exceeds it (docs/math/planner.md sec. 7) */
+                w->exact[k] = res->lower;
+                c[row] = p->eps - p->mcd_stop_above;
+                continue;
+            }
             /* the exact distance at the witness time: the forward kinematics of the
              * spline there (not the Taylor polynomial), whose gradient at fixed t* is
              * the envelope-theorem gradient of the MCD (DESIGN.md sec. 1) */
@@ -731,7 +743,10 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                                 pair->b.name, res->t_min, dst_status_string(ds));
                 break;
             }
-            w->exact[k] = dx.distance;
+            /* where non-convex meshes overlap, the bracket's upper end (0 while the
+             * surfaces cross) would hide how deep they are from the optimiser: the rows
+             * take the lower end, minus the hulls' depth (docs/math/planner.md sec. 7) */
+            w->exact[k] = pln_pair_distance_row_value(&dx);
             /* a certified method constrains its lower bound, so that the certification
              * (lower bound at a finer eps) cannot fall below zero; golden-section search
              * has no bound and constrains the distance it found. With a frozen margin M
