@@ -169,7 +169,7 @@ int main(void)
     }
     {
         double mean_ca = 0.0, mean_sa = 0.0, ev_ca = 0.0, ev_sa = 0.0, st_ca = 0.0, diff = 0.0, minc = HUGE_VAL;
-        int cert_ca = 0, cert_sa = 0, both = 0, pen = 0;
+        int cert_ca = 0, cert_sa = 0, both = 0, pen = 0, ev_sa_min = 1 << 30, ev_sa_max = 0, ev_ca_max = 0;
         static double med_ca[NMOTION], med_sa[NMOTION];
         for (int m = 0; m < NMOTION; ++m) {
             mean_ca += t_ca[m] / NMOTION;
@@ -179,6 +179,9 @@ int main(void)
             ev_ca += (double)r_ca[m].distance_evals / NMOTION;
             st_ca += (double)r_ca[m].advance_steps / NMOTION;
             ev_sa += (double)r_sa[m].distance_evals / NMOTION;
+            ev_sa_min = r_sa[m].distance_evals < ev_sa_min ? r_sa[m].distance_evals : ev_sa_min;
+            ev_sa_max = r_sa[m].distance_evals > ev_sa_max ? r_sa[m].distance_evals : ev_sa_max;
+            ev_ca_max = r_ca[m].distance_evals > ev_ca_max ? r_ca[m].distance_evals : ev_ca_max;
             cert_ca += r_ca[m].status == DST_CERTIFIED;
             cert_sa += r_sa[m].status == DST_CERTIFIED;
             pen += r_ca[m].upper < 0.0;
@@ -195,11 +198,14 @@ int main(void)
         printf("convex_mcd_median_us: %.2f\n", 1e-3 * bench_median(med_ca, NMOTION));
         printf("convex_mcd_mean_us: %.2f\n", 1e-3 * mean_ca);
         printf("convex_mcd_evals_mean: %.1f\n", ev_ca);
+        printf("convex_mcd_evals_max: %d\n", ev_ca_max);
         printf("convex_mcd_steps_mean: %.1f\n", st_ca);
         printf("convex_mcd_certified_fraction: %.3f\n", (double)cert_ca / NMOTION);
         printf("convex_sampling_median_us: %.2f\n", 1e-3 * bench_median(med_sa, NMOTION));
         printf("convex_sampling_mean_us: %.2f\n", 1e-3 * mean_sa);
         printf("convex_sampling_evals_mean: %.1f\n", ev_sa);
+        printf("convex_sampling_evals_min: %d\n", ev_sa_min);
+        printf("convex_sampling_evals_max: %d\n", ev_sa_max);
         printf("convex_sampling_certified_fraction: %.3f\n", (double)cert_sa / NMOTION);
         printf("convex_ca_vs_sampling_speedup: %.2f\n", mean_sa / mean_ca);
         printf("convex_ca_vs_sampling_median_speedup: %.2f\n",
