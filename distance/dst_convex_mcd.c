@@ -247,6 +247,10 @@ DstStatus dst_capsule_convex_mcd(const DstMovingCapsule *a, const DstConvex *b, 
  * each step (the next step is expected near the last one; eq. M8). */
 #define CMCD_WINDOW_GROWTH 2.0
 
+/* A step shorter than this fraction of its window gets the bounds again on a window just
+ * above it (eq. M8). */
+#define CMCD_REFINE_FRACTION 0.25
+
 /* Steps below this (in s) count as no progress: the level is lowered instead (eq. M9). */
 #define CMCD_MIN_STEP 1e-13
 
@@ -261,6 +265,11 @@ typedef struct Side {
     double R[9], x[3];/* R(s), x(s) of the last evaluation */
     double dev;       /* |R(s) - Q(s)|_F of the last evaluation (eq. M3) */
     int hint;         /* feature id of the last gap support */
+    /* Bernstein coefficients on [0, 1] of x'(s) (degree mx) and of the entries of R'(s)
+     * (degree mr; -1: constant), and the sums of |monomial coefficients| of x' and R' */
+    int mx, mr;
+    double bx[3][DST_MAX_DEGREE + 1], bR[9][DST_MAX_DEGREE + 1];
+    double magx, magR;
 } Side;
 
 typedef struct MCtx {
@@ -406,43 +415,75 @@ static double gap_along_n(MCtx *c, const double n[3])
     return g - DST_ROUND_REL * (c->a.mag + c->b.mag);
 }
 
-/* Rigorous bound of |R'(sigma)^T n| over sigma in [u0, u1] (eq. M6): the largest norm of the
- * vector Bernstein coefficients of the degree D - 1 polynomial R'(s)^T n, widened. */
-static double rot_rate_along(const DstMovingFrame *f, const double n[3], double u0, double u1)
+/* eq. (M6) for one side over [u0, u1]: lo <= n.x'(sigma) <= hi and rho >= |R'(sigma)^T n|,
+ * from the Bernstein coefficients on [0, 1] (linear in n, computed once per query) restricted
+ * by de Casteljau; widened for the conversion and the projection. |n| = 1. */
+static void side_rates_along(const Side *sd, const double n[3], double u0, double u1, double *lo, double *hi,
+                             double *rho)
 {
-    int m = f->degree - 1;
-    double a[3][DST_MAX_DEGREE + 1], b[3][DST_MAX_DEGREE + 1], mag = 0.0, best = 0.0;
-    if (m < 0) return 0.0;
-    for (int j = 0; j < 3; ++j) {
-        for (int k = 0; k <= m; ++k) {
-            const double *R = f->R[k + 1];
-            a[j][k] = (k + 1) * (R[j] * n[0] + R[3 + j] * n[1] + R[6 + j] * n[2]);
-            mag += (k + 1) * (fabs(R[j]) + fabs(R[3 + j]) + fabs(R[6 + j]));
-        }
-        dst_bernstein_from_monomial(m, a[j], b[j]);
-        dst_bernstein_subdivide(m, b[j], u0, u1, b[j]);
+    const double an = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
+    *lo = *hi = *rho = 0.0;
+    if (sd->mx >= 0) {
+        double p[DST_MAX_DEGREE + 1], mn, mx;
+        for (int k = 0; k <= sd->mx; ++k) p[k] = n[0] * sd->bx[0][k] + n[1] * sd->bx[1][k] + n[2] * sd->bx[2][k];
+        dst_bernstein_subdivide(sd->mx, p, u0, u1, p);
+        mn = mx = p[0];
+        for (int k = 1; k <= sd->mx; ++k) mn = dst_mind(mn, p[k]), mx = dst_maxd(mx, p[k]);
+        *lo = mn - 2.0 * DST_ROUND_REL * sd->magx * an;
+        *hi = mx + 2.0 * DST_ROUND_REL * sd->magx * an;
     }
-    for (int k = 0; k <= m; ++k) best = fmax(best, b[0][k] * b[0][k] + b[1][k] * b[1][k] + b[2][k] * b[2][k]);
-    return sqrt(best) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag;
+    if (sd->mr >= 0) {
+        double q[3][DST_MAX_DEGREE + 1], best = 0.0;
+        for (int j = 0; j < 3; ++j) {
+            for (int k = 0; k <= sd->mr; ++k) {
+                q[j][k] = n[0] * sd->bR[j][k] + n[1] * sd->bR[3 + j][k] + n[2] * sd->bR[6 + j][k];
+            }
+            dst_bernstein_subdivide(sd->mr, q[j], u0, u1, q[j]);
+        }
+        for (int k = 0; k <= sd->mr; ++k) best = dst_maxd(best, q[0][k] * q[0][k] + q[1][k] * q[1][k] + q[2][k] * q[2][k]);
+        *rho = sqrt(best) * (1.0 + DST_ROUND_REL) + 2.0 * DST_ROUND_REL * sd->magR * an;
+    }
 }
 
 /* eq. (M6): how fast the gap along n can fall over [u0, u1], per unit s */
 static double gap_fall_rate(const MCtx *c, const double n[3], double u0, double u1)
 {
-    double lo_a, hi_a, lo_b, hi_b, mu;
-    dst_poly_point_rate_along(&c->a.m->frame.origin, n, u0, u1, &lo_a, &hi_a);
-    dst_poly_point_rate_along(&c->b.m->frame.origin, n, u0, u1, &lo_b, &hi_b);
-    mu = hi_b - lo_a + c->a.reach * rot_rate_along(&c->a.m->frame, n, u0, u1) +
-         c->b.reach * rot_rate_along(&c->b.m->frame, n, u0, u1);
+    double lo_a, hi_a, rho_a, lo_b, hi_b, rho_b, mu;
+    side_rates_along(&c->a, n, u0, u1, &lo_a, &hi_a, &rho_a);
+    side_rates_along(&c->b, n, u0, u1, &lo_b, &hi_b, &rho_b);
+    mu = hi_b - lo_a + c->a.reach * rho_a + c->b.reach * rho_b;
     return mu > 0.0 ? mu * (1.0 + DST_ROUND_REL) : 0.0;
+}
+
+/* eq. (M7) for one side: the largest speed |x'(sigma) + R'(sigma) l| over [u0, u1] and
+ * |l| <= r, from the vector / matrix Bernstein coefficients (as dst_moving_frame_speed_bound,
+ * with the conversion done once per query) */
+static double side_speed(const Side *sd, double u0, double u1)
+{
+    double v = 0.0, w = 0.0;
+    if (sd->mx >= 0) {
+        double p[3][DST_MAX_DEGREE + 1], best = 0.0;
+        for (int i = 0; i < 3; ++i) dst_bernstein_subdivide(sd->mx, sd->bx[i], u0, u1, p[i]);
+        for (int k = 0; k <= sd->mx; ++k) best = dst_maxd(best, p[0][k] * p[0][k] + p[1][k] * p[1][k] + p[2][k] * p[2][k]);
+        v = sqrt(best) * (1.0 + DST_ROUND_REL) + 2.0 * DST_ROUND_REL * sd->magx;
+    }
+    if (sd->mr >= 0 && sd->reach > 0.0) {
+        double q[9][DST_MAX_DEGREE + 1], best = 0.0;
+        for (int e = 0; e < 9; ++e) dst_bernstein_subdivide(sd->mr, sd->bR[e], u0, u1, q[e]);
+        for (int k = 0; k <= sd->mr; ++k) {
+            double f = 0.0;
+            for (int e = 0; e < 9; ++e) f += q[e][k] * q[e][k];
+            best = dst_maxd(best, f);
+        }
+        w = (sqrt(best) * (1.0 + DST_ROUND_REL) + 2.0 * DST_ROUND_REL * sd->magR) * sd->reach;
+    }
+    return (v + w) * (1.0 + DST_ROUND_REL);
 }
 
 /* eq. (M7): direction-free bound of |d/ds d(A(s), B(s))| over [u0, u1] */
 static double free_rate(const MCtx *c, double u0, double u1)
 {
-    return (dst_moving_frame_speed_bound(&c->a.m->frame, c->a.reach, u0, u1) +
-            dst_moving_frame_speed_bound(&c->b.m->frame, c->b.reach, u0, u1)) *
-           (1.0 + DST_ROUND_REL);
+    return (side_speed(&c->a, u0, u1) + side_speed(&c->b, u0, u1)) * (1.0 + DST_ROUND_REL);
 }
 
 /* eq. (M7): lower bound of d(A(s), B(s)) from the static bracket of the last evaluation */
@@ -505,6 +546,30 @@ static int m_descend(MCtx *c, double s, double f, double h0, double tau_s, int m
     return 1;
 }
 
+/* The Bernstein coefficients on [0, 1] of a side's velocity polynomials x'(s), R'(s). */
+static void side_bernstein(Side *sd)
+{
+    const DstMovingFrame *f = &sd->m->frame;
+    double a[DST_MAX_DEGREE + 1];
+    sd->mx = f->origin.degree - 1;
+    sd->mr = f->degree - 1;
+    sd->magx = sd->magR = 0.0;
+    for (int i = 0; i < 3 && sd->mx >= 0; ++i) {
+        for (int k = 0; k <= sd->mx; ++k) {
+            a[k] = (k + 1) * f->origin.c[k + 1][i];
+            sd->magx += fabs(a[k]);
+        }
+        dst_bernstein_from_monomial(sd->mx, a, sd->bx[i]);
+    }
+    for (int e = 0; e < 9 && sd->mr >= 0; ++e) {
+        for (int k = 0; k <= sd->mr; ++k) {
+            a[k] = (k + 1) * f->R[k + 1][e];
+            sd->magR += fabs(a[k]);
+        }
+        dst_bernstein_from_monomial(sd->mr, a, sd->bR[e]);
+    }
+}
+
 /* Validation and the per-side set-up shared by both methods. */
 static DstStatus m_setup(MCtx *c, const DstMovingConvex *a, const DstMovingConvex *b, double t0, double t1,
                          const DstMcdOptions *o, DstGjkCache *cache, DstGjkCache *local_cache, DstMcdResult *out)
@@ -535,6 +600,8 @@ static DstStatus m_setup(MCtx *c, const DstMovingConvex *a, const DstMovingConve
     c->a.mag = frame_magnitude(&a->frame, c->a.reach);
     c->b.mag = frame_magnitude(&b->frame, c->b.reach);
     c->a.hint = c->b.hint = -1;
+    side_bernstein(&c->a);
+    side_bernstein(&c->b);
     if (cache == NULL) {
         dst_gjk_cache_reset(local_cache);
         cache = local_cache;
@@ -640,15 +707,16 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
             }
         }
         level = fmin(level, c.best.distance - eta);
-        /* the step of eq. (M8) with the rate bounds on the window [s, u1] */
+        /* the step of eq. (M8) with the rate bounds on the window [s, u1]; the direction-free
+         * bound only where it can win (its point bound above the gap along n) */
         u1 = fmin(1.0, s + window);
         mu_n = gap_fall_rate(&c, n, s, u1);
-        mu_f = free_rate(&c, s, u1);
+        mu_f = g_f > g_n ? free_rate(&c, s, u1) : HUGE_VAL;
         h = step_length(g_n, mu_n, g_f, mu_f, level);
-        if (h < u1 - s) {
+        if (h < CMCD_REFINE_FRACTION * (u1 - s)) {
             /* tighter bounds on a window just above the step (never a shorter step) */
             double u2 = fmin(u1, s + CMCD_WINDOW_GROWTH * fmax(h, 0.0) + CMCD_MIN_STEP);
-            double m2 = gap_fall_rate(&c, n, s, u2), f2 = free_rate(&c, s, u2);
+            double m2 = gap_fall_rate(&c, n, s, u2), f2 = g_f > g_n ? free_rate(&c, s, u2) : HUGE_VAL;
             double h2 = step_length(g_n, m2, g_f, f2, level);
             if (h2 > h) h = h2, u1 = u2, mu_n = m2, mu_f = f2;
         }
