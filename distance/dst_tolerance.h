@@ -187,4 +187,9 @@
  * ~0.3 m turning ~1 rad per span) needs tens; the cap only stops pathological motions. */
 #define DST_MESH_MCD_MAX_EVALS 4000
 
+/* Mesh MCD: above the current UB an evaluation's pruning tolerance grows as this fraction
+ * of its distance above UB (dst_bvh_distance_rel): such a value only has to show that its
+ * neighbourhood lies above UB, so its lower bound may sit halfway down (dimensionless, < 1). */
+#define DST_MESH_MCD_TOL_REL 0.5
+
 #endif /* DST_TOLERANCE_H */
