@@ -414,7 +414,9 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose 
 
 typedef struct Best {
     double d;
-    double tol;          /* pairs whose lower bound is above d - tol (and above 0) are pruned */
+    double tol;          /* pairs whose lower bound is above thr (and above 0) are pruned */
+    double ref, rel;     /* thr = d - max(tol, rel (d - ref)), 0 <= rel < 1 (eq. 5b) */
+    double thr;
     int ta, tb;
     double pa[3], pb[3]; /* A frame */
 } Best;
@@ -433,6 +435,15 @@ static double axis_gap(const double u[3], double ul, const double *ta, const dou
     return (dst_maxd(amin - bmax, bmin - amax) - 4.0 * DST_ROUND_REL * mag) / ul;
 }
 
+/* the pruning threshold for the best distance d: d - max(tol, rel (d - ref)); it grows with
+ * d (rel < 1), so a pair pruned earlier stays below every later threshold's d */
+static double best_thr(const Best *b)
+{
+    if (!(b->d < INFINITY)) return INFINITY;
+    double t = b->rel > 0.0 ? b->rel * (b->d - b->ref) : 0.0;
+    return b->d - (t > b->tol ? t : b->tol);
+}
+
 static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta, int tb, Best *best,
                      DstMeshDistance *out)
 {
@@ -443,7 +454,7 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta,
      * their centroids and along both face normals (sec. 2); the exact kernel only when none
      * rules out beating the best. Pairs that may touch (gap <= 0) always reach the kernel. */
     const double *ta9 = a->tri[ta];
-    double thr = best->d - best->tol;
+    double thr = best->thr;
     if (best->d < INFINITY) {
         double w[3];
         for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
@@ -469,6 +480,7 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta,
     ++out->tri_pairs;
     if (tp.dist < best->d) {
         best->d = tp.dist;
+        best->thr = best_thr(best);
         best->ta = ta, best->tb = tb;
         memcpy(best->pa, tp.pa, sizeof best->pa);
         memcpy(best->pb, tp.pb, sizeof best->pb);
@@ -489,7 +501,7 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
         int ia = stack[top][0], ib = stack[top][1];
         double lb = stack_lb[top];
         /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
-        if (lb >= best->d - best->tol && lb > 0.0) continue;
+        if (lb >= best->thr && lb > 0.0) continue;
         const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
         if (na->left < 0 && nb->left < 0) {
             for (int i = na->first; i < na->first + na->count; ++i) {
@@ -504,8 +516,8 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
         } else {
             c0[0] = ia, c0[1] = nb->left, c1[0] = ia, c1[1] = nb->right;
         }
-        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best->d);
-        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best->d);
+        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best->thr);
+        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best->thr);
         out->node_pairs += 2;
         if (l0 < l1) {
             int t0 = c0[0], t1 = c0[1];
@@ -515,10 +527,10 @@ static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *b
         }
         /* push the farther (c0) first so that the nearer is expanded next; the stack never
          * holds more than depth_a + depth_b + 2 entries (one sibling per descent level) */
-        if ((l0 < best->d - best->tol || l0 <= 0.0) && top < DST_BVH_STACK) {
+        if ((l0 < best->thr || l0 <= 0.0) && top < DST_BVH_STACK) {
             stack[top][0] = c0[0], stack[top][1] = c0[1], stack_lb[top] = l0, ++top;
         }
-        if ((l1 < best->d - best->tol || l1 <= 0.0) && top < DST_BVH_STACK) {
+        if ((l1 < best->thr || l1 <= 0.0) && top < DST_BVH_STACK) {
             stack[top][0] = c1[0], stack[top][1] = c1[1], stack_lb[top] = l1, ++top;
         }
     }
@@ -535,15 +547,22 @@ DstStatus dst_bvh_separation_tol(const DstBvh *a, const double Ra[9], const doub
                                  const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
                                  DstMeshDistance *out)
 {
+    return dst_bvh_separation_rel(a, Ra, xa, b, Rb, xb, tol, 0.0, 0.0, cache, out);
+}
+
+DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                 const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                                 DstBvhCache *cache, DstMeshDistance *out)
+{
     zero_out(out);
     if (a == NULL || b == NULL || a->n_tris <= 0 || b->n_tris <= 0 || !pose_ok(Ra, xa) || !pose_ok(Rb, xb) ||
-        !(tol >= 0.0) || !isfinite(tol)) {
+        !(tol >= 0.0) || !isfinite(tol) || !(rel >= 0.0 && rel < 1.0) || (rel > 0.0 && !isfinite(ref))) {
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
     RelPose p;
     rel_pose(Ra, xa, Rb, xb, &p);
-    Best best = {INFINITY, tol, -1, -1, {0, 0, 0}, {0, 0, 0}};
+    Best best = {INFINITY, tol, ref, rel, INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}};
     /* warm start: the last closest pair bounds the answer from above */
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->n_tris && cache->tri_b >= 0 &&
         cache->tri_b < b->n_tris) {
@@ -556,13 +575,13 @@ DstStatus dst_bvh_separation_tol(const DstBvh *a, const double Ra[9], const doub
     out->tri_a = a->tri_id[best.ta];
     out->tri_b = b->tri_id[best.tb];
     out->distance = best.d;
-    out->exact = tol == 0.0;
+    out->exact = tol == 0.0 && rel == 0.0;
     /* the computed minimum is a real distance of two points on the surfaces (rounding of
      * the witnesses aside); the exact minimum is within the kernel's rounding of it, and
      * within tol below it when pruning was relaxed */
     double scale = a->radius + b->radius + sqrt(dst_dot3(p.t, p.t));
     double slack = DST_ROUND_REL * scale;
-    out->lower = fmax(0.0, best.d - tol - slack);
+    out->lower = fmax(0.0, best.thr - slack);
     out->upper = best.d + slack;
     double w[3] = {out->pa[0] - out->pb[0], out->pa[1] - out->pb[1], out->pa[2] - out->pb[2]};
     double nw = sqrt(dst_dot3(w, w));
@@ -683,7 +702,14 @@ DstStatus dst_bvh_distance_tol(const DstBvh *a, const double Ra[9], const double
                                const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
                                DstMeshDistance *out)
 {
-    DstStatus st = dst_bvh_separation_tol(a, Ra, xa, b, Rb, xb, tol, cache, out);
+    return dst_bvh_distance_rel(a, Ra, xa, b, Rb, xb, tol, 0.0, 0.0, cache, out);
+}
+
+DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                               const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                               DstBvhCache *cache, DstMeshDistance *out)
+{
+    DstStatus st = dst_bvh_separation_rel(a, Ra, xa, b, Rb, xb, tol, ref, rel, cache, out);
     if (st == DST_INVALID_INPUT) return st;
     if (st == DST_SEPARATED) {
         /* apart surfaces: the solids overlap only if one contains the other; a vertex of

@@ -134,6 +134,18 @@ DstStatus dst_bvh_distance_tol(const DstBvh *a, const double Ra[9], const double
                                const double Rb[9], const double xb[3], double tol, DstBvhCache *cache,
                                DstMeshDistance *out);
 
+/* The same with a pruning tolerance that grows with the distance found: pairs whose lower
+ * bound is above thr(d) = d - max(tol, rel (d - ref)) are skipped (d the best so far), so the
+ * result is a real distance d with lower = thr(d) (less rounding) <= exact <= d. For callers
+ * that need a value precisely only near a reference ref (metres; the MCD's UB) and ever less
+ * precisely above it (docs/math/mesh_mcd.md eq. 5b). 0 <= rel < 1; ref finite when rel > 0. */
+DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                 const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                                 DstBvhCache *cache, DstMeshDistance *out);
+DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                               const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                               DstBvhCache *cache, DstMeshDistance *out);
+
 /* 1 when the point p (mesh frame of bvh, metres) lies inside the closed mesh, by the
  * parity of crossings of three rays (majority vote, robust to a ray grazing an edge);
  * 0 outside or when the mesh is not closed. */

@@ -16,8 +16,16 @@
 
 #include "dst_capsule_internal.h"
 
-/* deepest subdivision: 2^-60 of the interval is far below any meaningful time step */
-#define DST_MESH_MCD_MAX_LEVEL 60
+/* narrowest sub-interval (of the unit s range): 2^-50 is far below any meaningful time step */
+#define DST_MESH_MCD_MIN_WIDTH 0x1p-50
+
+/* most open sub-intervals of the search (an array on the stack, ~40 kB) */
+#define DST_MESH_MCD_OPEN 256
+
+/* the split point stays this fraction of the width away from either end */
+#ifndef DST_MESH_MCD_SPLIT_MIN
+#define DST_MESH_MCD_SPLIT_MIN 0.25
+#endif
 
 /* the search aims at eps minus this relative slack, so that rounding of the final lower
  * bound cannot push upper - lower over eps */
@@ -34,6 +42,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
     o.eps = DST_DEFAULT_MCD_EPS;
     o.max_evals = DST_MESH_MCD_MAX_EVALS;
     o.prism_cull = 0;
+    o.tol_rel = DST_MESH_MCD_TOL_REL;
     o.stop_above = INFINITY;
     return o;
 }
@@ -62,8 +71,18 @@ int orthonormalise(const double R[9], double Q[9], double *dev)
     return 1;
 }
 
+static DstStatus nominal_rel(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol, double ref,
+                             double rel, DstBvhCache *cache, DstMeshDistance *out, double *dev);
+
 DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol,
                                     DstBvhCache *cache, DstMeshDistance *out, double *dev)
+{
+    return nominal_rel(a, b, s, tol, 0.0, 0.0, cache, out, dev);
+}
+
+/* the nominal distance with the pruning of dst_bvh_distance_rel (tolerance growing above ref) */
+static DstStatus nominal_rel(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol, double ref,
+                             double rel, DstBvhCache *cache, DstMeshDistance *out, double *dev)
 {
     double Ra[9], xa[3], Rb[9], xb[3], Qa[9], Qb[9], da, db;
     dst_moving_frame_eval(&a->frame, s, Ra, xa);
@@ -74,7 +93,7 @@ DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh 
         return out->status;
     }
     if (dev != NULL) dev[0] = (da * a->bvh->radius + db * b->bvh->radius) * (1.0 + DST_ROUND_REL);
-    return dst_bvh_distance_tol(a->bvh, Qa, xa, b->bvh, Qb, xb, tol, cache, out);
+    return dst_bvh_distance_rel(a->bvh, Qa, xa, b->bvh, Qb, xb, tol, ref, rel, cache, out);
 }
 
 /* One evaluation: the nominal value and a lower bound of the polynomial shapes' g(s). */
@@ -86,6 +105,7 @@ typedef struct MeshEval {
     double dev; /* dev(s) of eq. (13), metres */
     int wide;   /* the static bracket alone (non-convex overlap) is wider than the target */
     int overlap; /* the nominal solids overlap (DstMeshDistance.overlap) */
+    int ca, cb;  /* the closest triangle pair found (BVH cache, leaf order) */
 } MeshEval;
 
 /* Per-call state. */
@@ -95,6 +115,7 @@ typedef struct MeshCtx {
     DstMeshMcdResult *out;
     double best_hi;        /* UB of eq. (4.5) */
     double tol;            /* BVH pruning tolerance of the evaluations, metres */
+    double rel;            /* its growth above UB (dst_bvh_distance_rel), dimensionless */
     int failed;
     int inexact;           /* a static bracket wider than the target was met */
 } MeshCtx;
@@ -103,18 +124,21 @@ static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e
 {
     DstMeshDistance md;
     double dev = 0.0;
-    DstStatus st = dst_mesh_nominal_distance(c->a, c->b, s, tol, c->cache, &md, &dev);
+    /* above UB the value matters ever less: the pruning tolerance grows as rel (d - UB) */
+    double ref = c->best_hi < INFINITY ? c->best_hi : 0.0, rel = c->best_hi < INFINITY ? c->rel : 0.0;
+    DstStatus st = nominal_rel(c->a, c->b, s, tol, ref, rel, c->cache, &md, &dev);
     ++c->out->distance_evals;
     if (st == DST_FAILED || st == DST_INVALID_INPUT) {
         c->failed = 1;
         return 0;
     }
     e->s = s;
+    e->ca = c->cache->tri_a, e->cb = c->cache->tri_b;
     e->hi = md.distance;
     e->lo = md.lower - dev;
     e->dev = dev;
     e->overlap = md.overlap;
-    e->wide = md.upper - md.lower > target;
+    e->wide = md.overlap != 0 && md.upper - md.lower > target;
     if (e->wide) c->inexact = 1;
     if (e->hi < c->best_hi) {
         DstMeshMcdResult *o = c->out;
@@ -144,13 +168,60 @@ static double lb_48(double fa, double fb, double mu)
     return lb - DST_ROUND_REL * (fabs(fa) + fabs(fb) + mu);
 }
 
-/* Eq. (4.7) on [u0, u1], per unit s: the largest speed of a point of either mesh relative
- * to the world is bounded, and the relative speed by their sum. */
-static double motion_bound(const DstMovingMesh *a, const DstMovingMesh *b, double u0, double u1)
+/* The relative motion of the two meshes for eq. (4.7): a point l = c + m of a mesh (c its
+ * root sphere centre, |m| <= r its radius) moves at x' + R' c + R' m, so the relative speed
+ * of two points is at most |q'(s)| + ||R_A'|| r_A + ||R_B'|| r_B with the centre difference
+ * q(s) = x_A + R_A c_A - x_B - R_B c_B (a polynomial: common translations cancel) —
+ * docs/math/mesh_mcd.md eq. (11b). */
+typedef struct RelMotion {
+    DstPolyPoint q;          /* centre difference, metres */
+    DstMovingFrame ra, rb;   /* the frames with their origin motion removed (rotation part) */
+    double r_a, r_b;         /* root sphere radii, metres */
+    double round;            /* rounding of q's derivative coefficients, metres per unit s */
+} RelMotion;
+
+static void rel_motion_init(const DstMovingMesh *a, const DstMovingMesh *b, RelMotion *rm)
 {
-    double la = dst_moving_frame_speed_bound(&a->frame, a->bvh->radius, u0, u1);
-    double lb = dst_moving_frame_speed_bound(&b->frame, b->bvh->radius, u0, u1);
-    return (la + lb) * (1.0 + DST_ROUND_REL);
+    const DstMovingFrame *fa = &a->frame, *fb = &b->frame;
+    const double *ca = a->bvh->nodes[0].c, *cb = b->bvh->nodes[0].c;
+    memset(&rm->q, 0, sizeof rm->q);
+    int deg = fa->origin.degree;
+    if (fb->origin.degree > deg) deg = fb->origin.degree;
+    if (fa->degree > deg) deg = fa->degree;
+    if (fb->degree > deg) deg = fb->degree;
+    rm->q.degree = deg;
+    double mag = 0.0;
+    for (int k = 0; k <= deg; ++k) {
+        for (int i = 0; i < 3; ++i) {
+            double v = 0.0;
+            if (k <= fa->origin.degree) mag += k * fabs(fa->origin.c[k][i]);
+            if (k <= fb->origin.degree) mag += k * fabs(fb->origin.c[k][i]);
+            for (int j = 0; j < 3; ++j) {
+                if (k <= fa->degree) mag += k * fabs(fa->R[k][3 * i + j] * ca[j]);
+                if (k <= fb->degree) mag += k * fabs(fb->R[k][3 * i + j] * cb[j]);
+            }
+            if (k <= fa->origin.degree) v += fa->origin.c[k][i];
+            if (k <= fb->origin.degree) v -= fb->origin.c[k][i];
+            if (k <= fa->degree) v += fa->R[k][3 * i] * ca[0] + fa->R[k][3 * i + 1] * ca[1] + fa->R[k][3 * i + 2] * ca[2];
+            if (k <= fb->degree) v -= fb->R[k][3 * i] * cb[0] + fb->R[k][3 * i + 1] * cb[1] + fb->R[k][3 * i + 2] * cb[2];
+            rm->q.c[k][i] = v;
+        }
+    }
+    rm->ra = *fa, rm->rb = *fb;
+    memset(&rm->ra.origin, 0, sizeof rm->ra.origin);
+    memset(&rm->rb.origin, 0, sizeof rm->rb.origin);
+    rm->r_a = a->bvh->nodes[0].r, rm->r_b = b->bvh->nodes[0].r;
+    rm->round = 8.0 * DST_ROUND_REL * mag;
+}
+
+/* Eq. (4.7) on [u0, u1], per unit s, by Bernstein bounds of q' and R' (eq. 11b). */
+static double motion_bound(const RelMotion *rm, double u0, double u1)
+{
+    double v = dst_poly_point_speed_bound(&rm->q, u0, u1);
+    double wa = dst_moving_frame_speed_bound(&rm->ra, rm->r_a, u0, u1);
+    double wb = dst_moving_frame_speed_bound(&rm->rb, rm->r_b, u0, u1);
+    /* plus the rounding of q's coefficients (sums of products of size |x| + |R||c|) */
+    return (v + wa + wb + rm->round) * (1.0 + 4.0 * DST_ROUND_REL);
 }
 
 static DstStatus check_input(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1,
@@ -161,7 +232,7 @@ static DstStatus check_input(const DstMovingMesh *a, const DstMovingMesh *b, dou
     if (a == NULL || b == NULL || a->bvh == NULL || b->bvh == NULL || a->bvh->n_tris <= 0 || b->bvh->n_tris <= 0 ||
         dst_moving_frame_validate(&a->frame) != DST_OK || dst_moving_frame_validate(&b->frame) != DST_OK ||
         !isfinite(t0) || !isfinite(t1) || t1 < t0 || !(o->eps > 0.0) || !isfinite(o->eps) || o->max_evals < 2 ||
-        isnan(o->stop_above)) {
+        isnan(o->stop_above) || !(o->tol_rel >= 0.0 && o->tol_rel < 1.0)) {
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
@@ -208,12 +279,11 @@ typedef struct MeshIv {
     int level;
 } MeshIv;
 
-static MeshIv make_iv(const DstMovingMesh *a, const DstMovingMesh *b, const MeshEval *ea, const MeshEval *eb,
-                      int level)
+static MeshIv make_iv(const RelMotion *rm, const MeshEval *ea, const MeshEval *eb, int level)
 {
     MeshIv iv;
     iv.ea = *ea, iv.eb = *eb, iv.level = level;
-    iv.mu = motion_bound(a, b, ea->s, eb->s) * (eb->s - ea->s);
+    iv.mu = motion_bound(rm, ea->s, eb->s) * (eb->s - ea->s);
     iv.lb = lb_48(ea->lo, eb->lo, iv.mu);
     return iv;
 }
@@ -230,15 +300,23 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
 {
     DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
     if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0, 0};
+    DstBvhCache own;
+    if (cache == NULL) {
+        dst_bvh_cache_reset(&own);
+        cache = &own;
+    }
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     /* the target of the nominal search: eps less the enclosure (if that leaves something) */
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
     if (target < 0.5 * o.eps) target = 0.5 * o.eps;
     c.tol = DST_MESH_MCD_TOL_FRACTION * target;
+    c.rel = o.tol_rel;
     int limit = o.stop_above < INFINITY;
-    MeshIv stack[DST_MESH_MCD_MAX_LEVEL + 2];
+    RelMotion rm;
+    rel_motion_init(a, b, &rm);
+    MeshIv stack[DST_MESH_MCD_OPEN];
     int top = 0, capped = 0;
     double lower = INFINITY;
     MeshEval e0, e1;
@@ -267,16 +345,26 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         if (t1 == t0 && !c.failed) lower = fmin(e0.lo, e1.lo);
         return finish(&c, lower, enclosure, o.eps, 0, t0, t1, 0);
     }
-    stack[0] = make_iv(a, b, &e0, &e1, 0);
+    stack[0] = make_iv(&rm, &e0, &e1, 0);
     top = 1;
     while (top > 0) {
-        if (limit) {
-            /* the certified bound of the whole interval: closed and open sub-intervals */
-            double g = lower;
-            for (int k = 0; k < top; ++k) g = fmin(g, stack[k].lb);
-            if (certify(g, enclosure) >= o.stop_above) return finish(&c, g, enclosure, o.eps, 0, t0, t1, 1);
+        /* best first: the open sub-interval of least LB^i (Shubert's order); once half the
+         * pool is open (flat minima), depth first from the newest, which needs at most one
+         * entry per level more */
+        int kmin = 0;
+        double gmin = stack[0].lb;
+        for (int k = 1; k < top; ++k) {
+            if (stack[k].lb < stack[kmin].lb) kmin = k;
         }
-        MeshIv iv = stack[--top];
+        gmin = stack[kmin].lb;
+        if (top >= DST_MESH_MCD_OPEN / 2) kmin = top - 1;
+        /* with a limit: the certified bound of the whole interval, closed and open parts */
+        if (limit && certify(fmin(lower, gmin), enclosure) >= o.stop_above) {
+            return finish(&c, fmin(lower, gmin), enclosure, o.eps, 0, t0, t1, 1);
+        }
+        MeshIv iv = stack[kmin];
+        stack[kmin] = stack[top - 1];
+        --top;
         ++out->subintervals;
         if (iv.level > out->max_depth) out->max_depth = iv.level;
         /* LB^i of eq. (4.8) with mu of eq. (4.7) on this sub-interval */
@@ -310,23 +398,24 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
                 continue;
             }
         }
-        if (out->distance_evals >= o.max_evals || iv.level >= DST_MESH_MCD_MAX_LEVEL) {
+        double h = iv.eb.s - iv.ea.s;
+        if (out->distance_evals >= o.max_evals || h <= DST_MESH_MCD_MIN_WIDTH || top + 2 > DST_MESH_MCD_OPEN) {
             capped = 1;
             lower = fmin(lower, lb);
             continue;
         }
-        /* split at the middle (Algorithm 4.1 lines 5-6) */
+        /* split (Algorithm 4.1 lines 5-6) where the two cones of eq. (4.8) meet, the place of
+         * LB^i (Shubert's rule), kept within the middle part of the sub-interval */
+        double x = 0.5 * (h + (iv.ea.lo - iv.eb.lo) * h / mu);
+        if (!(x >= DST_MESH_MCD_SPLIT_MIN * h)) x = DST_MESH_MCD_SPLIT_MIN * h;
+        if (x > (1.0 - DST_MESH_MCD_SPLIT_MIN) * h) x = (1.0 - DST_MESH_MCD_SPLIT_MIN) * h;
+        /* warm start from the closest pair of the nearer end with the lower value */
+        const MeshEval *near = iv.ea.hi <= iv.eb.hi ? &iv.ea : &iv.eb;
+        if (near->ca >= 0) cache->tri_a = near->ca, cache->tri_b = near->cb;
         MeshEval em;
-        if (!eval_at(&c, 0.5 * (iv.ea.s + iv.eb.s), target, &em)) break;
-        MeshIv left = make_iv(a, b, &iv.ea, &em, iv.level + 1), right = make_iv(a, b, &em, &iv.eb, iv.level + 1);
-        /* the half with the lower end value is examined first (pushed last) */
-        if (fmin(left.ea.lo, left.eb.lo) <= fmin(right.ea.lo, right.eb.lo)) {
-            stack[top++] = right;
-            stack[top++] = left;
-        } else {
-            stack[top++] = left;
-            stack[top++] = right;
-        }
+        if (!eval_at(&c, iv.ea.s + x, target, &em)) break;
+        stack[top++] = make_iv(&rm, &iv.ea, &em, iv.level + 1);
+        stack[top++] = make_iv(&rm, &em, &iv.eb, iv.level + 1);
     }
     if (!isfinite(lower)) lower = out->upper; /* every interval closed by its ends */
     return finish(&c, lower, enclosure, o.eps, capped, t0, t1, 0);
@@ -339,13 +428,21 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
 {
     DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
     if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0, 0};
+    DstBvhCache own;
+    if (cache == NULL) {
+        dst_bvh_cache_reset(&own);
+        cache = &own;
+    }
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
     if (target < 0.5 * o.eps) target = 0.5 * o.eps;
     c.tol = DST_MESH_MCD_TOL_FRACTION * target;
-    double L = motion_bound(a, b, 0.0, 1.0);
+    c.rel = o.tol_rel;
+    RelMotion rm;
+    rel_motion_init(a, b, &rm);
+    double L = motion_bound(&rm, 0.0, 1.0);
     double want = t1 > t0 ? ceil(L / target) + 1.0 : 1.0;
     int capped = want > (double)o.max_evals;
     int n = capped ? o.max_evals : (int)want;

@@ -36,6 +36,10 @@ typedef struct DstMeshMcdOptions {
                           * (seed 003, dst_mesh_swept_apart) at the level UB - eps (default 0:
                           * on the HRP-2 benchmark it closed 36 of 7405 sub-intervals tried and
                           * made the query 2.9 times slower, docs/perf/mesh.md) */
+    double tol_rel;      /* growth of an evaluation's BVH pruning tolerance with its distance
+                          * above the current UB (dst_bvh_distance_rel), in [0, 1); 0: every
+                          * evaluation to DST_MESH_MCD_TOL_FRACTION of the target only, as
+                          * the thesis' sampling (default DST_MESH_MCD_TOL_REL) */
     double stop_above;   /* metres; +INFINITY = off (default). As soon as the certified lower
                           * bound of the whole interval reaches it, the query stops with
                           * DST_ABOVE_LIMIT: `lower` >= stop_above is that certified bound,
@@ -48,7 +52,7 @@ typedef struct DstMeshMcdOptions {
 } DstMeshMcdOptions;
 
 /* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS, prism_cull = 0,
- * stop_above = +INFINITY. */
+ * tol_rel = DST_MESH_MCD_TOL_REL, stop_above = +INFINITY. */
 DstMeshMcdOptions dst_mesh_mcd_options_default(void);
 
 /* Result of a mesh MCD query over [t0, t1] (field meanings as DstMcdResult). */

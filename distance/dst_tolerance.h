@@ -199,5 +199,9 @@
  * both at the level: inexact normal, large orthonormalisation deviation), the level is lowered
  * to this fraction of eta below the better of the two point bounds (dimensionless). */
 #define DST_CONVEX_MCD_STALL_FRACTION 0.25
+/* Mesh MCD: above the current UB an evaluation's pruning tolerance grows as this fraction
+ * of its distance above UB (dst_bvh_distance_rel): such a value only has to show that its
+ * neighbourhood lies above UB, so its lower bound may sit halfway down (dimensionless, < 1). */
+#define DST_MESH_MCD_TOL_REL 0.5
 
 #endif /* DST_TOLERANCE_H */
