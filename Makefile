@@ -148,8 +148,8 @@ bench-ccd:
 .PHONY: test-browser
 test-browser: deps
 	@./tools/browser/install-browser.sh
-	@$(MAKE) --no-print-directory all
-	./tools/browser/test-view.sh $(BUILD)/hrpplan $(BUILD)/browser
+	@$(MAKE) --no-print-directory all $(BUILD)/browser_mesh_view env-meshes
+	./tools/browser/test-view.sh $(BUILD)/hrpplan $(BUILD)/browser $(BUILD)/browser_mesh_view
 
 # ---- environment meshes (issue 6) ------------------------------------------------------
 # `make env-meshes` builds tools/meshgen/env_meshgen.c and writes the statues (~100k
@@ -169,3 +169,12 @@ $(BUILD)/env_meshgen: $(BUILD)/tools/meshgen/env_meshgen.o $(BUILD)/libdistance.
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(BUILD)/tools/meshgen/env_meshgen.d
+
+# The browser test also draws meshes: $(BUILD)/browser_mesh_view writes a view.html with
+# the link meshes and the two statues (tools/browser/mesh_view.c), which test-view.sh
+# opens next to the planned hand_cross (the test-browser recipe builds it).
+
+$(BUILD)/browser_mesh_view: $(BUILD)/tools/browser/mesh_view.o $(BUILD)/libplanner.a $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+-include $(BUILD)/tools/browser/mesh_view.d

@@ -1,7 +1,11 @@
 /* check_pln_view.c — tests of planner/pln_view.c: view.html is one self-contained page
  * whose embedded JSON survives names full of markup, parses (libyaml reads JSON), and
  * holds per frame the capsules of the forward kinematics and the pair closest at that
- * time with witness points that realise its distance. */
+ * time with witness points that realise its distance; with mesh (or ellipsoid) geometry
+ * and mesh obstacles it embeds decimated meshes within their budgets, link poses per
+ * frame equal to the kinematics, obstacle meshes moved into the world; the display
+ * decimation keeps its triangle bound and every output vertex within its cell of the
+ * input surface. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +15,7 @@
 
 #include "check_util.h"
 #include "dst_capsule.h"
+#include "dst_mesh_testgen.h"
 #include "pln_certify.h"
 #include "pln_kin.h"
 #include "pln_table.h"
@@ -27,6 +32,17 @@
 #define VIEW_TIME_TOL 1e-8
 /* motion of the fixture spline away from the initial posture (rad) */
 #define FIXTURE_AMPLITUDE 0.4
+
+/* decimation: an output vertex lies within the diagonal of its cell of an input vertex
+ * (plus rounding, m) */
+#define DECIMATE_ROUND_TOL 1e-12
+/* a decimated sphere keeps its area within this fraction (it is a cover, not a toy) */
+#define DECIMATE_AREA_REL 0.25
+/* the statue used for the large-mesh case (written by make env-meshes) */
+#define STATUE_STL "scenarios/meshes/statue_left.stl"
+/* pose of the statue in the mesh-obstacle test: a yaw of 0.5 rad, scaled by 0.9 */
+#define STATUE_YAW 0.5
+#define STATUE_SCALE 0.9
 
 /* reads a whole file into a malloc'ed string */
 static char *slurp(const char *path, size_t *len)
@@ -303,6 +319,276 @@ START_TEST(test_bad_fps_writes_nothing)
 }
 END_TEST
 
+/* ---- display decimation ------------------------------------------------------------ */
+
+static double mesh_area(const DstMesh *m)
+{
+    double a = 0.0;
+    for (int t = 0; t < m->n_triangles; ++t) {
+        const double *p = m->vertices[m->triangles[t][0]], *q = m->vertices[m->triangles[t][1]],
+                     *r = m->vertices[m->triangles[t][2]];
+        double e1[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, e2[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
+        double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        a += 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    }
+    return a;
+}
+
+/* the bound, valid indices, no collapsed triangle, and every output vertex within the
+ * cell diagonal of some input vertex (a point of the input surface) */
+static void check_decimation(const DstMesh *in, const DstMesh *out, double cell, int budget)
+{
+    ck_assert_int_le(out->n_triangles, budget);
+    ck_assert_int_gt(out->n_triangles, 0);
+    ck_assert(cell > 0.0);
+    for (int t = 0; t < out->n_triangles; ++t) {
+        const int *v = out->triangles[t];
+        for (int k = 0; k < 3; ++k) ck_assert(v[k] >= 0 && v[k] < out->n_vertices);
+        ck_assert(v[0] != v[1] && v[1] != v[2] && v[0] != v[2]);
+    }
+    double reach = sqrt(3.0) * cell + DECIMATE_ROUND_TOL;
+    for (int i = 0; i < out->n_vertices; ++i) {
+        double best = INFINITY;
+        for (int j = 0; j < in->n_vertices && best > reach; ++j) {
+            double d2 = 0.0;
+            for (int k = 0; k < 3; ++k) {
+                double e = out->vertices[i][k] - in->vertices[j][k];
+                d2 += e * e;
+            }
+            best = fmin(best, sqrt(d2));
+        }
+        ck_assert_msg(best <= reach, "vertex %d is %g m from the input, cell %g", i, best, cell);
+    }
+}
+
+START_TEST(test_decimate_sphere)
+{
+    const double c[3] = {0.3, -0.2, 1.1}, r = 0.4;
+    DstMesh in = mg_sphere(r, c, 80, 160), out;
+    char err[256];
+    double cell = -1.0;
+    const int budgets[3] = {2000, 500, 60};
+    ck_assert_int_gt(in.n_triangles, 20000);
+    for (int b = 0; b < 3; ++b) {
+        ck_assert_msg(pln_view_decimate(&in, budgets[b], &out, &cell, err, sizeof err) == PLN_OK, "%s", err);
+        check_decimation(&in, &out, cell, budgets[b]);
+        /* still the sphere: every vertex near it, area close to it */
+        for (int i = 0; i < out.n_vertices; ++i) {
+            double d = sqrt(pow(out.vertices[i][0] - c[0], 2) + pow(out.vertices[i][1] - c[1], 2) +
+                            pow(out.vertices[i][2] - c[2], 2));
+            ck_assert(fabs(d - r) <= sqrt(3.0) * cell + DECIMATE_ROUND_TOL);
+        }
+        if (budgets[b] >= 500) {
+            ck_assert(fabs(mesh_area(&out) / mesh_area(&in) - 1.0) <= DECIMATE_AREA_REL);
+        }
+        dst_mesh_destroy(&out);
+    }
+    dst_mesh_destroy(&in);
+}
+END_TEST
+
+START_TEST(test_decimate_statue)
+{
+    DstMesh in, out;
+    char err[512];
+    double cell = 0.0;
+    ck_assert_msg(dst_mesh_create_from_file(STATUE_STL, &in, err, sizeof err) == DST_OK,
+                  "%s (make env-meshes writes it)", err);
+    ck_assert_msg(pln_view_decimate(&in, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &out, &cell, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    check_decimation(&in, &out, cell, PLN_VIEW_OBSTACLE_MAX_TRIANGLES);
+    /* the budget is used, not wasted: more than a third of it */
+    ck_assert_int_ge(out.n_triangles, PLN_VIEW_OBSTACLE_MAX_TRIANGLES / 3);
+    dst_mesh_destroy(&out);
+    dst_mesh_destroy(&in);
+}
+END_TEST
+
+START_TEST(test_decimate_small_and_bad)
+{
+    const double c[3] = {0, 0, 0};
+    DstMesh in = mg_sphere(1.0, c, 4, 6), out, empty;
+    char err[256];
+    double cell = -1.0;
+    /* under the budget: the same mesh, cell 0 */
+    ck_assert_int_eq(pln_view_decimate(&in, in.n_triangles, &out, &cell, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(out.n_triangles, in.n_triangles);
+    ck_assert_int_eq(out.n_vertices, in.n_vertices);
+    ck_assert(memcmp(out.vertices, in.vertices, (size_t)in.n_vertices * sizeof in.vertices[0]) == 0);
+    ck_assert(cell == 0.0);
+    dst_mesh_destroy(&out);
+    /* bad budgets and meshes: an error, nothing allocated */
+    ck_assert_int_eq(pln_view_decimate(&in, 0, &out, &cell, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_ptr_null(out.vertices);
+    memset(&empty, 0, sizeof empty);
+    ck_assert_int_eq(pln_view_decimate(&empty, 10, &out, NULL, err, sizeof err), PLN_ERR_INVALID);
+    in.vertices[2][1] = NAN;
+    ck_assert_int_eq(pln_view_decimate(&in, 10, &out, NULL, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert(strstr(err, "not finite") != NULL);
+    ck_assert_ptr_null(out.vertices);
+    dst_mesh_destroy(&in);
+}
+END_TEST
+
+/* ---- meshes in the page -------------------------------------------------------------- */
+
+/* the fixture with the link meshes as geometry and the statue added as a mesh obstacle */
+static void mesh_fixture(PlanFixture *fx, PlnGeometryKind geometry)
+{
+    plan_fixture_load(fx, SCENARIO, FIXTURE_AMPLITUDE);
+    PlnObstacle *obs = realloc(fx->sc.obstacles, (size_t)(fx->sc.n_obstacles + 1) * sizeof *obs);
+    ck_assert_ptr_nonnull(obs);
+    fx->sc.obstacles = obs;
+    PlnObstacle *o = &obs[fx->sc.n_obstacles++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->name, sizeof o->name, "statue<&>");
+    o->type = PLN_OBSTACLE_MESH;
+    snprintf(o->mesh_path, sizeof o->mesh_path, "%s", STATUE_STL);
+    o->scale = STATUE_SCALE;
+    double rpy[3] = {0.0, 0.0, STATUE_YAW};
+    pln_kin_rpy_to_matrix(rpy, o->rot);
+    o->pos[0] = 0.8;
+    o->pos[1] = -0.6;
+    o->pos[2] = 0.0;
+    fx->sc.geometry = geometry;
+}
+
+START_TEST(test_mesh_geometry_embedded)
+{
+    char err[1024];
+    PlanFixture fx;
+    ViewDoc v;
+    PlnKinWork *kin = NULL;
+    DstMesh statue;
+    mesh_fixture(&fx, PLN_GEOMETRY_MESH);
+    view_load(&v, &fx, NULL);
+    ck_assert_str_eq(str(get(&v.doc, v.root, "geometry")), "mesh");
+    yaml_node_t *meshes = get(&v.doc, v.root, "meshes");
+    int n_link_meshes = 0;
+    for (int l = 0; l < fx.robot.n_links; ++l) n_link_meshes += fx.robot.links[l].geometry.mesh_path[0] != '\0';
+    ck_assert_int_eq(len(meshes), n_link_meshes + 1);
+    /* every link mesh within its budget, posed in order; the statue static */
+    int posed = 0, k = 0;
+    for (int l = 0; l < fx.robot.n_links; ++l) {
+        if (fx.robot.links[l].geometry.mesh_path[0] == '\0') continue;
+        yaml_node_t *m = item(&v.doc, meshes, k++);
+        ck_assert_str_eq(str(get(&v.doc, m, "link")), fx.robot.links[l].name);
+        ck_assert_int_eq((int)num(get(&v.doc, m, "pose")), posed++);
+        int nt = len(get(&v.doc, m, "t")) / 3;
+        ck_assert_int_le(nt, PLN_VIEW_LINK_MAX_TRIANGLES);
+        ck_assert_int_eq(nt, fx.robot.links[l].geometry.mesh_triangles <= PLN_VIEW_LINK_MAX_TRIANGLES
+                                 ? fx.robot.links[l].geometry.mesh_triangles : nt);
+    }
+    yaml_node_t *sm = item(&v.doc, meshes, k);
+    ck_assert_str_eq(str(get(&v.doc, sm, "obstacle")), "statue<&>");
+    ck_assert_str_eq(str(get(&v.doc, sm, "link")), "null");
+    ck_assert_int_eq((int)num(get(&v.doc, sm, "pose")), -1);
+    yaml_node_t *sv = get(&v.doc, sm, "v"), *st = get(&v.doc, sm, "t");
+    ck_assert_int_le(len(st) / 3, PLN_VIEW_OBSTACLE_MAX_TRIANGLES);
+    ck_assert_int_gt(len(st) / 3, 0);
+    for (int i = 0; i < len(st); ++i) {
+        int idx = (int)num(item(&v.doc, st, i));
+        ck_assert(idx >= 0 && 3 * idx < len(sv));
+    }
+    /* the statue's world vertices: pos + rot (scale x) of points near the file's surface:
+     * its height scales, its base stays on the floor */
+    ck_assert_int_eq(dst_mesh_create_from_file(STATUE_STL, &statue, err, sizeof err), DST_OK);
+    double zmax_file = 0.0, zmin = INFINITY, zmax = -INFINITY, cell = num(get(&v.doc, sm, "cell"));
+    for (int i = 0; i < statue.n_vertices; ++i) zmax_file = fmax(zmax_file, statue.vertices[i][2]);
+    for (int i = 0; i < len(sv); i += 3) {
+        double z = num(item(&v.doc, sv, i + 2));
+        zmin = fmin(zmin, z);
+        zmax = fmax(zmax, z);
+    }
+    ck_assert(cell > 0.0);
+    ck_assert(zmin >= -VIEW_COORD_TOL && zmin <= sqrt(3.0) * cell);
+    ck_assert(zmax <= STATUE_SCALE * zmax_file + VIEW_COORD_TOL);
+    ck_assert(zmax >= STATUE_SCALE * zmax_file - sqrt(3.0) * cell);
+    dst_mesh_destroy(&statue);
+    /* the poses of every frame are the forward kinematics of the link */
+    yaml_node_t *frames = get(&v.doc, v.root, "frames"), *t = get(&v.doc, frames, "t");
+    yaml_node_t *poses = get(&v.doc, frames, "poses");
+    int n = len(t);
+    double *q = calloc((size_t)fx.p->n_joints, sizeof *q);
+    ck_assert_int_eq(len(poses), n);
+    ck_assert_int_eq(pln_kin_create(&fx.robot, &kin, err, sizeof err), PLN_OK);
+    for (int s = 0; s < n; s += 7) {
+        yaml_node_t *row = item(&v.doc, poses, s);
+        ck_assert_int_eq(len(row), 12 * posed);
+        ck_assert_int_eq(pln_problem_joints_at(fx.p, fx.ctrl, num(item(&v.doc, t, s)), q), PLN_OK);
+        ck_assert_int_eq(pln_kin_forward(kin, &fx.robot, q), PLN_OK);
+        int m = 0;
+        for (int l = 0; l < fx.robot.n_links; ++l) {
+            if (fx.robot.links[l].geometry.mesh_path[0] == '\0') continue;
+            const double *R = pln_kin_link_rot(kin, l), *x = pln_kin_link_pos(kin, l);
+            for (int e = 0; e < 9; ++e) ck_assert(fabs(num(item(&v.doc, row, 12 * m + e)) - R[e]) <= VIEW_COORD_TOL);
+            for (int e = 0; e < 3; ++e) ck_assert(fabs(num(item(&v.doc, row, 12 * m + 9 + e)) - x[e]) <= VIEW_COORD_TOL);
+            ++m;
+        }
+    }
+    /* the obstacle is marked as a mesh; the page draws triangles */
+    yaml_node_t *obst = get(&v.doc, v.root, "obstacles");
+    ck_assert_str_eq(str(get(&v.doc, item(&v.doc, obst, fx.sc.n_obstacles - 1), "mesh")), "true");
+    ck_assert(strstr(v.html, "function meshItems") != NULL);
+    free(q);
+    pln_kin_destroy(kin);
+    view_free(&v);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(test_ellipsoid_and_capsule_geometry)
+{
+    PlanFixture fx;
+    ViewDoc v;
+    /* ellipsoids: one closed outward UV ellipsoid per link, on its ellipsoid */
+    mesh_fixture(&fx, PLN_GEOMETRY_ELLIPSOID);
+    view_load(&v, &fx, NULL);
+    ck_assert_str_eq(str(get(&v.doc, v.root, "geometry")), "ellipsoid");
+    yaml_node_t *meshes = get(&v.doc, v.root, "meshes");
+    ck_assert_int_eq(len(meshes), fx.robot.n_links + 1);
+    const PlnLinkGeometry *g = &fx.robot.links[0].geometry;
+    yaml_node_t *vs = get(&v.doc, item(&v.doc, meshes, 0), "v");
+    for (int i = 0; i < len(vs); i += 3) {
+        double d[3], val = 0.0;
+        for (int k = 0; k < 3; ++k) d[k] = num(item(&v.doc, vs, i + k)) - g->ellipsoid_center[k];
+        for (int k = 0; k < 3; ++k) {
+            double y = (g->ellipsoid_rot[k] * d[0] + g->ellipsoid_rot[3 + k] * d[1] +
+                        g->ellipsoid_rot[6 + k] * d[2]) / g->ellipsoid_radii[k];
+            val += y * y;
+        }
+        ck_assert(fabs(sqrt(val) - 1.0) <= VIEW_COORD_TOL / g->ellipsoid_radii[2] * 10);
+    }
+    view_free(&v);
+    /* capsules: no link mesh, only the mesh obstacle */
+    fx.sc.geometry = PLN_GEOMETRY_CAPSULE;
+    view_load(&v, &fx, NULL);
+    meshes = get(&v.doc, v.root, "meshes");
+    ck_assert_int_eq(len(meshes), 1);
+    ck_assert_str_eq(str(get(&v.doc, item(&v.doc, meshes, 0), "obstacle")), "statue<&>");
+    view_free(&v);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(test_missing_obstacle_mesh_writes_nothing)
+{
+    char dir[256], path[512], err[1024];
+    PlanFixture fx;
+    mesh_fixture(&fx, PLN_GEOMETRY_CAPSULE);
+    snprintf(fx.sc.obstacles[fx.sc.n_obstacles - 1].mesh_path, sizeof fx.sc.obstacles[0].mesh_path,
+             "/nonexistent/statue.stl");
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/view.html", dir);
+    ck_assert_int_eq(pln_view_write(path, fx.p, fx.ctrl, NULL, PLN_VIEW_DEFAULT_FPS, err, sizeof err),
+                     PLN_ERR_IO);
+    ck_assert(strstr(err, "/nonexistent/statue.stl") != NULL);
+    ck_assert_int_eq(ckutil_count_entries(dir), 0);
+    ckutil_rm_flat(dir);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
 Suite *pln_view_suite(void)
 {
     Suite *s = suite_create("pln_view");
@@ -312,6 +598,18 @@ Suite *pln_view_suite(void)
     tcase_add_test(tc, test_frames_are_the_motion);
     tcase_add_test(tc, test_page_needs_no_network);
     tcase_add_test(tc, test_bad_fps_writes_nothing);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("decimate");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_decimate_sphere);
+    tcase_add_test(tc, test_decimate_statue);
+    tcase_add_test(tc, test_decimate_small_and_bad);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("meshes");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_mesh_geometry_embedded);
+    tcase_add_test(tc, test_ellipsoid_and_capsule_geometry);
+    tcase_add_test(tc, test_missing_obstacle_mesh_writes_nothing);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,13 +4,17 @@
 # slider to the first, middle and last frames and report the canvas pixels it drew
 # (view.html#selftest, read back with --dump-dom), and saves screenshots of two frames
 # under OUTDIR. Fails when a frame is blank, when the frames do not differ, or when a
-# screenshot is not a PNG of the window's size with content.
+# screenshot is not a PNG of the window's size with content. With MESH_VIEW_BINARY (built
+# from tools/browser/mesh_view.c) it also writes a view.html with link meshes and two
+# statue meshes, and fails unless the page draws triangles and the meshes cover at least
+# MIN_MESH_INK pixels of the canvas (frame 0 drawn with and without them).
 #
-# usage: tools/browser/test-view.sh HRPPLAN_BINARY OUTDIR
+# usage: tools/browser/test-view.sh HRPPLAN_BINARY OUTDIR [MESH_VIEW_BINARY]
 set -euo pipefail
 
 HRPPLAN=${1:?usage: test-view.sh HRPPLAN_BINARY OUTDIR}
 OUT=${2:?usage: test-view.sh HRPPLAN_BINARY OUTDIR}
+MESH_VIEW=${3:-}
 WIDTH=1400
 HEIGHT=900
 # the canvas is 900 x 640: a frame with the robot in it covers far more than 1 % of it
@@ -18,6 +22,8 @@ MIN_INK=5760
 # smallest screenshot accepted (bytes): a sanity check that the page rendered at all (the
 # canvas pixels themselves are checked by the page report above it)
 MIN_PNG_BYTES=40000
+# the robot as meshes and two 1.8 m statues cover far more than 5 % of the 900 x 640 canvas
+MIN_MESH_INK=28800
 
 BROWSER=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$BROWSER" ]; then
@@ -49,20 +55,26 @@ browse() {
 }
 
 # 2. the page drives its own slider and measures its canvas
-browse --dump-dom "file://$VIEW#selftest" > "$SCRATCH/dom.html" || fail "chromium --dump-dom failed: $(tail -3 "$SCRATCH/browser.err")"
-REPORT=$(sed -n 's:.*<pre id="selftest">\([^<]*\)</pre>.*:\1:p' "$SCRATCH/dom.html")
-[ -n "$REPORT" ] || fail "the page wrote no self-test report (script error?)"
-echo "test-browser: page report $REPORT"
+selftest() {
+  browse --dump-dom "file://$1#selftest" > "$SCRATCH/dom.html" || fail "chromium --dump-dom failed: $(tail -3 "$SCRATCH/browser.err")"
+  REPORT=$(sed -n 's:.*<pre id="selftest">\([^<]*\)</pre>.*:\1:p' "$SCRATCH/dom.html")
+  [ -n "$REPORT" ] || fail "the page $1 wrote no self-test report (script error?)"
+  echo "test-browser: page report $REPORT"
+}
 field() { echo "$REPORT" | sed -n "s/.*\"$1\":\[\([0-9,]*\)\].*/\1/p" | tr ',' ' '; }
-read -r -a DRAWN <<< "$(field drawn)"
-read -r -a INK <<< "$(field ink)"
-read -r -a CHANGED <<< "$(field changed)"
-[ "${#INK[@]}" -eq 3 ] && [ "${#DRAWN[@]}" -eq 3 ] && [ "${#CHANGED[@]}" -eq 3 ] || fail "malformed report"
-for i in 0 1 2; do
-  [ "${DRAWN[$i]}" -gt 0 ] || fail "frame $i drew no capsule"
-  [ "${INK[$i]}" -ge "$MIN_INK" ] || fail "frame $i is blank: ${INK[$i]} pixels of ink < $MIN_INK"
-done
-[ "${CHANGED[1]}" -gt 0 ] && [ "${CHANGED[2]}" -gt 0 ] || fail "moving the slider changed no pixel"
+check_frames() {
+  read -r -a DRAWN <<< "$(field drawn)"
+  read -r -a INK <<< "$(field ink)"
+  read -r -a CHANGED <<< "$(field changed)"
+  [ "${#INK[@]}" -eq 3 ] && [ "${#DRAWN[@]}" -eq 3 ] && [ "${#CHANGED[@]}" -eq 3 ] || fail "malformed report"
+  for i in 0 1 2; do
+    [ "${DRAWN[$i]}" -gt 0 ] || fail "frame $i drew nothing"
+    [ "${INK[$i]}" -ge "$MIN_INK" ] || fail "frame $i is blank: ${INK[$i]} pixels of ink < $MIN_INK"
+  done
+  [ "${CHANGED[1]}" -gt 0 ] && [ "${CHANGED[2]}" -gt 0 ] || fail "moving the slider changed no pixel"
+}
+selftest "$VIEW"
+check_frames
 
 # 3. screenshots of the first and the middle frame
 read -r -a FR <<< "$(field frames)"
@@ -84,4 +96,23 @@ shot() {
 shot 0 "$OUT/view_start.png"
 shot "$MIDDLE" "$OUT/view.png"
 cmp -s "$OUT/view_start.png" "$OUT/view.png" && fail "the screenshots of frames 0 and $MIDDLE are identical"
+
+# 4. meshes: link meshes and two statues, drawn as flat-shaded triangles
+if [ -n "$MESH_VIEW" ]; then
+  mkdir -p "$OUT/meshes"
+  MVIEW="$OUT/meshes/view.html"
+  "$MESH_VIEW" "$MVIEW" || fail "$MESH_VIEW failed"
+  selftest "$MVIEW"
+  check_frames
+  read -r -a TRIS <<< "$(field triangles)"
+  read -r -a MESHPX <<< "$(field mesh_pixels)"
+  [ "${#TRIS[@]}" -eq 3 ] && [ "${#MESHPX[@]}" -eq 1 ] || fail "malformed mesh report"
+  for i in 0 1 2; do
+    [ "${TRIS[$i]}" -gt 0 ] || fail "mesh frame $i drew no triangle"
+  done
+  [ "${MESHPX[0]}" -ge "$MIN_MESH_INK" ] || fail "the meshes cover ${MESHPX[0]} pixels < $MIN_MESH_INK"
+  echo "test-browser: meshes: ${TRIS[0]} triangles drawn, ${MESHPX[0]} pixels"
+  VIEW="$MVIEW"
+  shot 0 "$OUT/view_meshes.png"
+fi
 echo "test-browser: ok (screenshots in $OUT)"
