@@ -98,7 +98,8 @@ static const char HELP_OVERVIEW[] =
 
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision]\n"
-    "                    [--method hybrid|gss|ca|sampling] [--threads N] [-q]\n"
+    "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
+    "                    [--threads N] [-q]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -111,6 +112,8 @@ static const char HELP_PLAN[] =
     "                            gives the certified clearance of every pair)\n"
     "  --method M                continuous distance method: hybrid (default), gss, ca,\n"
     "                            sampling\n"
+    "  --geometry KIND           link geometry of every pair instead of the scenario's\n"
+    "                            collision.geometry: capsule, convex, ellipsoid, mesh\n"
     "  --threads N               distance queries on N threads (default 1)\n"
     "  --dump-queries FILE       write every distance query of the run to FILE\n"
     "  -q, --quiet               no progress on stderr\n"
@@ -119,10 +122,15 @@ static const char HELP_PLAN[] =
     "exit codes: 0 certified plan, 2 bad scenario or usage, 3 not certified, 1 internal\n";
 
 static const char HELP_CHECK[] =
-    "usage: hrpplan check SCENARIO.yaml TRAJECTORY\n"
+    "usage: hrpplan check SCENARIO.yaml TRAJECTORY [--geometry KIND]\n"
     "\n"
     "Re-certifies a trajectory (trajectory.json, .pos or .csv) against a scenario: the\n"
     "certified clearance of every pair, joint position and velocity margins, balance.\n"
+    "\n"
+    "options:\n"
+    "  --geometry KIND           measure the pairs in this link geometry instead of the\n"
+    "                            scenario's: capsule, convex, ellipsoid, mesh (e.g. check\n"
+    "                            a plan made on capsules against the link meshes)\n"
     "\n"
     "exit codes: 0 certified, 2 bad input or usage, 3 violation found, 1 internal\n";
 
@@ -201,7 +209,8 @@ enum {
     OPT_FORMAT = 1 << 5,
     OPT_RATE = 1 << 6,
     OPT_FORCE = 1 << 7,
-    OPT_DUMP = 1 << 8
+    OPT_DUMP = 1 << 8,
+    OPT_GEOMETRY = 1 << 9
 };
 
 typedef struct OptionSpec {
@@ -216,7 +225,7 @@ static const OptionSpec OPTIONS[] = {
     {"method", 0, OPT_METHOD, 1},     {"threads", 0, OPT_THREADS, 1},
     {"quiet", 'q', OPT_QUIET, 0},     {"format", 0, OPT_FORMAT, 1},
     {"rate", 0, OPT_RATE, 1},         {"force", 0, OPT_FORCE, 0},
-    {"dump-queries", 0, OPT_DUMP, 1},
+    {"dump-queries", 0, OPT_DUMP, 1}, {"geometry", 0, OPT_GEOMETRY, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -245,7 +254,9 @@ static int allowed_options(PlnCommand cmd)
 {
     switch (cmd) {
     case PLN_CMD_PLAN:
-        return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP;
+        return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
+               OPT_GEOMETRY;
+    case PLN_CMD_CHECK: return OPT_GEOMETRY;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
     default: return 0;
     }
@@ -294,6 +305,16 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
                               cmd);
         }
         args->dump_queries = value;
+        return PLN_OK;
+    case OPT_GEOMETRY:
+        if (strcmp(value, "capsule") != 0 && strcmp(value, "convex") != 0 &&
+            strcmp(value, "ellipsoid") != 0 && strcmp(value, "mesh") != 0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --geometry '%s': expected capsule, convex, ellipsoid or "
+                              "mesh",
+                              cmd, value);
+        }
+        args->geometry = value;
         return PLN_OK;
     case OPT_METHOD:
         args->method_given = 1;

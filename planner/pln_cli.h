@@ -52,6 +52,8 @@ typedef struct PlnCliArgs {
     int no_collision;          /* plan --no-collision */
     PlnMethod method;          /* plan --method */
     int method_given;          /* --method was given (else the scenario's method) */
+    const char *geometry;      /* plan, check --geometry: capsule, convex, ellipsoid or mesh
+                                  (checked by the parser); NULL: the scenario's */
     int threads;               /* plan --threads N (>= 1) */
     int quiet;                 /* plan -q */
     int force;                 /* export --force */

@@ -53,8 +53,8 @@ static void shape_destroy(PlnGeomShape *s)
 void pln_geom_destroy(PlnGeom *g)
 {
     if (g == NULL) return;
-    for (int l = 0; g->links != NULL && l < g->robot->n_links; ++l) shape_destroy(&g->links[l]);
-    for (int o = 0; g->obstacles != NULL && o < g->scenario->n_obstacles; ++o) {
+    for (int l = 0; g->links != NULL && l < g->n_links; ++l) shape_destroy(&g->links[l]);
+    for (int o = 0; g->obstacles != NULL && o < g->n_obstacles; ++o) {
         shape_destroy(&g->obstacles[o]);
     }
     free(g->links);
@@ -261,6 +261,8 @@ PlnStatus pln_geom_create(PlnGeom **out, const PlnRobot *robot, const PlnScenari
     g->kind = sc->geometry;
     g->links = calloc((size_t)robot->n_links, sizeof *g->links);
     g->obstacles = calloc((size_t)(sc->n_obstacles > 0 ? sc->n_obstacles : 1), sizeof *g->obstacles);
+    if (g->links != NULL) g->n_links = robot->n_links;
+    if (g->obstacles != NULL) g->n_obstacles = sc->n_obstacles;
     if (g->links == NULL || g->obstacles == NULL) {
         pln_geom_destroy(g);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");

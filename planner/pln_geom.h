@@ -70,8 +70,9 @@ typedef struct PlnGeom {
     const PlnRobot *robot;       /* borrowed */
     const PlnScenario *scenario; /* borrowed, resolved */
     PlnGeometryKind kind;
-    PlnGeomShape *links;         /* [robot->n_links] */
-    PlnGeomShape *obstacles;     /* [scenario->n_obstacles] */
+    int n_links, n_obstacles;    /* the robot's and scenario's counts at creation */
+    PlnGeomShape *links;         /* [n_links] */
+    PlnGeomShape *obstacles;     /* [n_obstacles] */
     long triangles;              /* triangles loaded (mesh geometry), for progress messages */
 } PlnGeom;
 

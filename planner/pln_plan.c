@@ -58,6 +58,7 @@ static PlnStatus load_all(const char *scenario, const PlnPlanOptions *opt, Loade
     st = pln_robot_load(l->sc.robot_path, &l->robot, err, err_size);
     if (st != PLN_OK) return st;
     l->have_robot = 1;
+    if (opt->geometry_override) l->sc.geometry = opt->geometry;
     st = pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
     if (st != PLN_OK) return st;
     return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
@@ -127,6 +128,9 @@ int pln_plan_command(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (args->method_given) {
         opt.method_override = 1;
         opt.method = args->method;
+    }
+    if (args->geometry != NULL) {
+        opt.geometry_override = pln_geometry_from_string(args->geometry, &opt.geometry) == PLN_OK;
     }
     st = load_all(args->scenario, &opt, &l, err, sizeof err);
     if (st != PLN_OK) {
@@ -311,6 +315,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         run->mcd_time_s = sip.mcd_time_s;
         run->mcd_calls = sip.mcd_calls;
         run->evaluations = sip.evaluations;
+        run->cost = sip.cost;
     }
     run->wall_time_s = now_s() - start;
     free(x);
@@ -425,6 +430,9 @@ int pln_check_command(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnCertificate cert;
     PlnStatus st;
     int code;
+    if (args->geometry != NULL) {
+        opt.geometry_override = pln_geometry_from_string(args->geometry, &opt.geometry) == PLN_OK;
+    }
 
     st = load_all(args->scenario, &opt, &l, err, sizeof err);
     if (st != PLN_OK) {

@@ -26,6 +26,7 @@ typedef struct PlnPlanRun {
     double mcd_time_s;      /* MCD calls inside the SIP loop */
     long mcd_calls;
     int evaluations;
+    double cost;            /* the objective at the optimiser's result (dimensionless) */
 } PlnPlanRun;
 
 /* Plans a scenario in memory (no files written): load, optimise, certify. */

@@ -20,6 +20,8 @@ PlnPlanOptions pln_plan_options_default(void)
     o.mcd_eps_ratio = PLN_OPT_MCD_EPS_RATIO;
     o.cert_eps_ratio = PLN_CERT_MCD_EPS_RATIO;
     o.threads = 1;
+    o.geometry_override = 0;
+    o.geometry = PLN_GEOMETRY_CAPSULE;
     return o;
 }
 

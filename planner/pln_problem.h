@@ -78,6 +78,9 @@ typedef struct PlnPlanOptions {
     double mcd_eps_ratio;    /* MCD error of the optimiser's queries, as a fraction of eps */
     double cert_eps_ratio;   /* MCD error of the certification pass, as a fraction of eps */
     int threads;             /* threads of the collision rows (pln_plan_run; default 1) */
+    int geometry_override;   /* 1: plan and certify with `geometry` instead of the scenario's
+                                (applied before the scenario is resolved, by pln_plan) */
+    PlnGeometryKind geometry;
 } PlnPlanOptions;
 
 /* Defaults: collision on, the scenario's method, mcd_eps_ratio 0.5, cert_eps_ratio 0.25. */

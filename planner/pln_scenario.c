@@ -268,6 +268,18 @@ static PlnStatus parse_pairs(PlnYaml *y, const yaml_node_t *node, PlnScenario *s
     return PLN_OK;
 }
 
+PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind)
+{
+    static const char *const names[] = {"capsule", "convex", "ellipsoid", "mesh"};
+    for (int k = 0; k < 4; ++k) {
+        if (name != NULL && strcmp(name, names[k]) == 0) {
+            *kind = (PlnGeometryKind)k;
+            return PLN_OK;
+        }
+    }
+    return PLN_ERR_INVALID;
+}
+
 static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
     static const char *const keys[] = {"enabled", "geometry", "method", "eps", "subdivisions",
@@ -280,11 +292,7 @@ static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenari
     if ((v = pln_yaml_get(y, node, "geometry")) != NULL) {
         st = pln_yaml_node_string(y, v, "collision.geometry", text, sizeof text);
         if (st != PLN_OK) return st;
-        if (strcmp(text, "capsule") == 0) sc->geometry = PLN_GEOMETRY_CAPSULE;
-        else if (strcmp(text, "convex") == 0) sc->geometry = PLN_GEOMETRY_CONVEX;
-        else if (strcmp(text, "ellipsoid") == 0) sc->geometry = PLN_GEOMETRY_ELLIPSOID;
-        else if (strcmp(text, "mesh") == 0) sc->geometry = PLN_GEOMETRY_MESH;
-        else {
+        if (pln_geometry_from_string(text, &sc->geometry) != PLN_OK) {
             return pln_yaml_error(y, v, "collision.geometry", PLN_ERR_INVALID,
                                   "'%s': expected capsule, convex, ellipsoid or mesh", text);
         }

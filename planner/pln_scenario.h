@@ -145,6 +145,9 @@ typedef struct PlnScenario {
     char out_dir[1024];           /* "" -> out/<name>/ */
 } PlnScenario;
 
+/* "capsule", "convex", "ellipsoid", "mesh" -> kind; PLN_ERR_INVALID for anything else. */
+PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind);
+
 /* Step 1: reads and validates the file. On failure the scenario holds nothing to free
  * (it is zeroed). */
 PlnStatus pln_scenario_parse(const char *path, PlnScenario *scenario, char *err, size_t err_size);

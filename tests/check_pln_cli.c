@@ -35,7 +35,7 @@ END_TEST
 START_TEST(test_parse_plan_all_options)
 {
     char *argv[] = {"hrpplan", "plan", "-o", "dir", "--no-collision", "--method=ca",
-                    "--threads", "2", "-q", "s.yaml", "--dump-queries", "q.bin"};
+                    "--threads", "2", "-q", "s.yaml", "--dump-queries", "q.bin", "--geometry", "mesh"};
     PlnCliArgs a;
     char err[512];
     ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
@@ -46,6 +46,18 @@ START_TEST(test_parse_plan_all_options)
     ck_assert_int_eq(a.quiet, 1);
     ck_assert_str_eq(a.scenario, "s.yaml");
     ck_assert_str_eq(a.dump_queries, "q.bin");
+    ck_assert_str_eq(a.geometry, "mesh");
+}
+END_TEST
+
+START_TEST(test_parse_check_geometry)
+{
+    char *argv[] = {"hrpplan", "check", "s.yaml", "t.json", "--geometry=convex"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_str_eq(a.geometry, "convex");
+    ck_assert_str_eq(a.trajectory, "t.json");
 }
 END_TEST
 
@@ -151,6 +163,9 @@ static const BadCase BAD[] = {
     {4, {"hrpplan", "robot", "r.yaml", "--method=ca"}, "unknown option"},
     {3, {"hrpplan", "plan", "-o"}, "needs a value"},
     {5, {"hrpplan", "plan", "s.yaml", "--method", "fast"}, "--method 'fast'"},
+    {5, {"hrpplan", "plan", "s.yaml", "--geometry", "Mesh"}, "--geometry 'Mesh': expected capsule"},
+    {5, {"hrpplan", "check", "s.yaml", "t.json", "--geometry=sphere"}, "--geometry 'sphere'"},
+    {5, {"hrpplan", "export", "t.json", "--geometry", "mesh"}, "unknown option"},
     {5, {"hrpplan", "plan", "s.yaml", "--threads", "0"}, "--threads '0'"},
     {5, {"hrpplan", "plan", "s.yaml", "--threads", "2x"}, "--threads '2x'"},
     {5, {"hrpplan", "plan", "s.yaml", "--threads", ""}, "--threads ''"},
@@ -276,6 +291,7 @@ Suite *pln_cli_suite(void)
     tcase_add_test(tc, test_parse_plan_defaults);
     tcase_add_test(tc, test_parse_plan_all_options);
     tcase_add_test(tc, test_parse_methods);
+    tcase_add_test(tc, test_parse_check_geometry);
     tcase_add_test(tc, test_parse_check_and_robot);
     tcase_add_test(tc, test_parse_export);
     tcase_add_test(tc, test_parse_export_defaults_rate_200);

@@ -125,6 +125,44 @@ START_TEST(test_benchmark_certified_with_constraints)
 }
 END_TEST
 
+/* the mesh scenarios of issue 6 (geometry: mesh; environment meshes from
+ * `make env-meshes`): each collides without collision constraints and is certified with
+ * them; check re-certifies the json */
+static const char *const MESH_SCENARIOS[] = {"place", "twist_mesh", "pass"};
+
+START_TEST(test_mesh_scenario_collides_without_constraints)
+{
+    char dir[256], args[1024], log[512], v[64];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan scenarios/%s.yaml --no-collision -q -o '%s/out'",
+             MESH_SCENARIOS[_i], dir);
+    ck_assert_msg(hrpplan(args, log) == 3, "%s: see %s", MESH_SCENARIOS[_i], log);
+    strcat(dir, "/out");
+    ck_assert(report_value(dir, "min_clearance_m", v, sizeof v));
+    ck_assert_msg(strtod(v, NULL) < 0.0, "%s: clearance %s should be negative", MESH_SCENARIOS[_i], v);
+}
+END_TEST
+
+START_TEST(test_mesh_scenario_certified_with_constraints)
+{
+    char dir[256], out[300], args[1024], log[512], v[64];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan scenarios/%s.yaml -q -o '%s'", MESH_SCENARIOS[_i], out);
+    ck_assert_msg(hrpplan(args, log) == 0, "%s was not certified (see %s)", MESH_SCENARIOS[_i], log);
+    ck_assert(report_value(out, "status", v, sizeof v));
+    ck_assert_str_eq(v, "certified");
+    ck_assert(report_value(out, "min_clearance_m", v, sizeof v));
+    ck_assert(strtod(v, NULL) >= 0.0);
+    ck_assert(exists(out, "trajectory.pos"));
+    ck_assert(exists(out, "view.html"));
+    snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.json'", MESH_SCENARIOS[_i], out);
+    ck_assert_msg(hrpplan(args, log) == 0, "check of the json failed, see %s", log);
+}
+END_TEST
+
 START_TEST(test_check_finds_the_collision)
 {
     /* the plan without constraints, checked against the scenario: exit 3 */
@@ -256,6 +294,14 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
     tcase_add_test(tc, test_balance_binds_and_is_certified);
     tcase_add_test(tc, test_box_obstacle);
+    suite_add_tcase(s, tc);
+    /* planning on meshes takes minutes under ASan: `make asan` excludes this tag (the
+     * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */
+    tc = tcase_create("mesh_scenarios");
+    tcase_set_tags(tc, "mesh_plan");
+    tcase_set_timeout(tc, 900);
+    tcase_add_loop_test(tc, test_mesh_scenario_collides_without_constraints, 0, 3);
+    tcase_add_loop_test(tc, test_mesh_scenario_certified_with_constraints, 0, 3);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);

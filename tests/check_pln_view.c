@@ -432,6 +432,25 @@ END_TEST
 
 /* ---- meshes in the page -------------------------------------------------------------- */
 
+/* rebuilds the fixture's problem after its scenario was edited (the problem loads the
+ * pairs' shapes in the scenario's geometry); under mesh geometry the pairs with capsule
+ * or sphere obstacles are dropped, as a scenario could not have them */
+static void rebuild_problem(PlanFixture *fx)
+{
+    char err[1024];
+    PlnPlanOptions opt = pln_plan_options_default();
+    int n = 0;
+    for (int i = 0; i < fx->sc.n_pairs; ++i) {
+        const PlnPair *pr = &fx->sc.pairs[i];
+        int t = pr->b_is_obstacle ? (int)fx->sc.obstacles[pr->b.index].type : -1;
+        if (fx->sc.geometry == PLN_GEOMETRY_MESH && (t == PLN_OBSTACLE_CAPSULE || t == PLN_OBSTACLE_SPHERE)) continue;
+        fx->sc.pairs[n++] = *pr;
+    }
+    fx->sc.n_pairs = n;
+    pln_problem_destroy(fx->p);
+    ck_assert_msg(pln_problem_create(&fx->p, &fx->robot, &fx->sc, &opt, err, sizeof err) == PLN_OK, "%s", err);
+}
+
 /* the fixture with the link meshes as geometry and the statue added as a mesh obstacle */
 static void mesh_fixture(PlanFixture *fx, PlnGeometryKind geometry)
 {
@@ -451,6 +470,7 @@ static void mesh_fixture(PlanFixture *fx, PlnGeometryKind geometry)
     o->pos[1] = -0.6;
     o->pos[2] = 0.0;
     fx->sc.geometry = geometry;
+    rebuild_problem(fx);
 }
 
 START_TEST(test_mesh_geometry_embedded)
@@ -562,6 +582,7 @@ START_TEST(test_ellipsoid_and_capsule_geometry)
     view_free(&v);
     /* capsules: no link mesh, only the mesh obstacle */
     fx.sc.geometry = PLN_GEOMETRY_CAPSULE;
+    rebuild_problem(&fx);
     view_load(&v, &fx, NULL);
     meshes = get(&v.doc, v.root, "meshes");
     ck_assert_int_eq(len(meshes), 1);
