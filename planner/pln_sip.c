@@ -16,7 +16,7 @@
 /* Rounds of the exchange loop: each round optimises over the rows of the working set,
  * then adds the rows that came near; and the extra restarts of a round that stopped
  * infeasible without new rows. */
-#define PLN_SIP_MAX_ROUNDS 24
+#define PLN_SIP_MAX_ROUNDS 40
 #define PLN_SIP_MAX_STALLS 6
 
 /* NLopt's random seed: fixed, so two runs of a scenario are the same run. */
@@ -40,6 +40,8 @@ typedef struct SipContext {
     int agg[3];            /* an aggregate row for the velocity / collision / balance rows outside */
     char *in_work;         /* [m] row is in the working set */
     double *margin;        /* [m] frozen margin of each collision and balance row in a round */
+    double trust;          /* box trust region of a round, rad per variable (0: none) */
+    double *tlb, *tub;     /* [n] the round's bounds: the problem's, cut to the trust box */
     PlnStatus failure;
     char err[512];
 } SipContext;
@@ -215,8 +217,12 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
 
     ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
     if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
-    nlopt_set_lower_bounds(ctx->opt, p->lb);
-    nlopt_set_upper_bounds(ctx->opt, p->ub);
+    for (int i = 0; i < p->n_vars; ++i) {
+        ctx->tlb[i] = ctx->trust > 0.0 ? fmax(p->lb[i], x[i] - ctx->trust) : p->lb[i];
+        ctx->tub[i] = ctx->trust > 0.0 ? fmin(p->ub[i], x[i] + ctx->trust) : p->ub[i];
+    }
+    nlopt_set_lower_bounds(ctx->opt, ctx->tlb);
+    nlopt_set_upper_bounds(ctx->opt, ctx->tub);
     nlopt_set_min_objective(ctx->opt, objective, ctx);
     if (m > 0) {
         tol = malloc((size_t)m * sizeof *tol);
@@ -292,7 +298,13 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.working = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.working);
     ctx.in_work = calloc((size_t)(p->m > 0 ? p->m : 1), 1);
     ctx.margin = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.margin);
-    if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin) {
+    ctx.tlb = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.tlb);
+    ctx.tub = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.tub);
+    /* overlapping non-convex meshes have no usable depth to lead the optimiser out
+     * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
+     * control point only so far before the rows are evaluated afresh */
+    ctx.trust = p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_SIP_MESH_TRUST_RAD : 0.0;
+    if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb || !ctx.tub) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);
         goto done;
@@ -332,6 +344,21 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
             goto done;
         }
         added = exchange(&ctx);
+        /* a round that ended on its trust box has not converged: re-centre and go on */
+        if (ctx.trust > 0.0 && res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED) {
+            int edge = 0;
+            for (int i = 0; i < p->n_vars && !edge; ++i) {
+                edge = (x[i] <= ctx.tlb[i] && ctx.tlb[i] > p->lb[i]) ||
+                       (x[i] >= ctx.tub[i] && ctx.tub[i] < p->ub[i]);
+            }
+            if (edge) {
+                if (progress != NULL) {
+                    fprintf(progress, "     round %d: %s on the trust box, %d rows added, worst %+.3e\n",
+                            round + 1, stop_name(res), added, ctx.worst);
+                }
+                continue;
+            }
+        }
         if (added == 0 && ctx.worst <= PLN_SIP_FEASIBLE) break;
         if (res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) break;
         if (added == 0 && ++stalls > PLN_SIP_MAX_STALLS) break;
@@ -358,6 +385,8 @@ done:
     free(ctx.working);
     free(ctx.in_work);
     free(ctx.margin);
+    free(ctx.tlb);
+    free(ctx.tub);
     pln_problem_work_destroy(ctx.w);
     return st;
 }
