@@ -13,14 +13,14 @@
 
 #include <math.h>
 #include <string.h>
-#ifdef MCD_TRACE
-#include <stdio.h>
-#endif
 
 #include "dst_capsule_internal.h"
 
 /* narrowest sub-interval (of the unit s range): 2^-50 is far below any meaningful time step */
 #define DST_MESH_MCD_MIN_WIDTH 0x1p-50
+
+/* deepest split of the time-ordered scan of dst_mesh_first_contact (2^-60 of the interval) */
+#define DST_MESH_MCD_MAX_DEPTH 60
 
 /* most open sub-intervals of the search (an array on the stack, ~40 kB) */
 #define DST_MESH_MCD_OPEN 256
@@ -50,6 +50,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
     o.max_evals = DST_MESH_MCD_MAX_EVALS;
     o.prism_cull = 0;
     o.tol_rel = DST_MESH_MCD_TOL_REL;
+    o.time_tol = DST_MESH_TOC_TIME_TOL;
     o.stop_above = INFINITY;
     return o;
 }
@@ -439,9 +440,6 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
             return finish(&c, fmin(lower, gmin), enclosure, o.eps, 0, t0, t1, 1);
         }
         MeshIv iv = stack[kmin];
-#ifdef MCD_TRACE
-        fprintf(stderr, "iv [%.5f %.5f] lo %.6f %.6f hi %.6f %.6f mu %.6f lb %.6f UB %.6f\n", iv.ea.s, iv.eb.s, iv.ea.lo, iv.eb.lo, iv.ea.hi, iv.eb.hi, iv.mu, iv.lb, c.best_hi);
-#endif
         stack[kmin] = stack[top - 1];
         --top;
         ++out->subintervals;
@@ -541,4 +539,120 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
         ++out->subintervals;
     }
     return finish(&c, lower, enclosure, o.eps, capped, t0, t1, 0);
+}
+
+/* Time of first contact within d (docs/math/mesh_mcd.md sec. 10, eq. 19-21): a depth-first
+ * scan in time order. The part [0, s_cert) is certified (true distance > d); the sub-interval
+ * [a, b] at its front, a = s_cert, is closed by eq. (4.8) (LB^i less the enclosures > d) or by
+ * prism culling, reports a hit when an end within the time tolerance of s_cert is nominally
+ * within d + eps, and is split at its middle otherwise (left half first). */
+DstStatus dst_mesh_first_contact(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1, double d,
+                                 const DstMeshMcdOptions *opt, DstMeshToc *out)
+{
+    DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
+    DstMeshMcdResult scratch;
+    if (out == NULL) return DST_INVALID_INPUT;
+    memset(out, 0, sizeof *out);
+    if (check_input(a, b, t0, t1, &o, &scratch) != DST_OK || !isfinite(d) ||
+        !(o.time_tol > 0.0) || !isfinite(o.time_tol)) {
+        out->status = DST_INVALID_INPUT;
+        return DST_INVALID_INPUT;
+    }
+    DstBvhCache cache;
+    dst_bvh_cache_reset(&cache);
+    /* the evaluations are precise to a fraction of eps everywhere (tol_rel 0): the hit test
+     * compares their values with d */
+    MeshCtx c = {a, b, &cache, &scratch, INFINITY, DST_MESH_MCD_TOL_FRACTION * o.eps, 0.0, 0.0, 0, 0};
+    double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
+                       dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
+    RelMotion rm;
+    rel_motion_init(a, b, &rm);
+    double T = t1 - t0, w_tol = T > 0.0 ? o.time_tol / T : 1.0;
+    /* the level prism culling must certify: d plus the enclosures, widened for rounding */
+    double level = d + enclosure + DST_ROUND_REL * (fabs(d) + enclosure + a->bvh->radius + b->bvh->radius);
+    MeshIv stack[DST_MESH_MCD_MAX_DEPTH + 2];
+    MeshEval e0, e1;
+    int top = 0;
+    DstStatus st = DST_CERTIFIED;
+    double s_cert = 0.0;
+    const MeshEval *hit = NULL;
+    MeshEval hit_e;
+    if (!eval_at(&c, 0.0, INFINITY, &e0) || !eval_at(&c, 1.0, INFINITY, &e1)) goto done;
+    stack[top++] = make_iv(&rm, &e0, &e1, 0);
+    while (top > 0) {
+        MeshIv iv = stack[--top];
+        ++out->subintervals;
+        /* hit at the front end (within the time tolerance of s_cert, which it equals) */
+        if (iv.ea.hi <= d + o.eps) {
+            hit_e = iv.ea, hit = &hit_e;
+            break;
+        }
+        /* eq. (4.8) less the enclosures, widened: the true distance stays above d */
+        if (certify(iv.lb, enclosure) > d) {
+            ++out->closed_lb;
+            s_cert = iv.eb.s;
+            continue;
+        }
+        double h = iv.eb.s - iv.ea.s;
+        if (h <= w_tol && iv.eb.hi <= d + o.eps) {
+            hit_e = iv.eb, hit = &hit_e;
+            break;
+        }
+        if (o.prism_cull && level > 0.0) {
+            DstPrismStats ps = {0, 0, 0};
+            ++out->prism_tests;
+            int apart = dst_mesh_swept_apart(a, b, iv.ea.s, iv.eb.s, level, &ps);
+            out->prism_pairs += ps.prism_pairs;
+            out->prism_culled += ps.prism_culled;
+            if (apart) {
+                ++out->culled;
+                s_cert = iv.eb.s;
+                continue;
+            }
+        }
+        if (scratch.distance_evals >= o.max_evals) {
+            st = DST_ITER_LIMIT;
+            break;
+        }
+        if (iv.level >= DST_MESH_MCD_MAX_DEPTH || (iv.mu <= DST_MESH_MCD_MU_FLOOR * o.eps && iv.eb.hi > d + o.eps)) {
+            /* neither closable nor worth splitting: with the motion bound this small, what
+             * keeps LB^i at or below d are the static brackets (non-convex overlap) or an
+             * enclosure near eps, and no end is within d + eps */
+            st = DST_NOT_CERTIFIED;
+            break;
+        }
+        MeshEval em;
+        if (!eval_at(&c, 0.5 * (iv.ea.s + iv.eb.s), INFINITY, &em)) goto done;
+        stack[top++] = make_iv(&rm, &em, &iv.eb, iv.level + 1);
+        stack[top++] = make_iv(&rm, &iv.ea, &em, iv.level + 1);
+    }
+done:
+    out->distance_evals = scratch.distance_evals;
+    if (c.failed) {
+        DstMeshToc z;
+        memset(&z, 0, sizeof z);
+        z.distance_evals = out->distance_evals;
+        z.status = DST_FAILED;
+        *out = z;
+        return DST_FAILED;
+    }
+    out->status = st;
+    out->t_lo = t0 + s_cert * T;
+    if (hit != NULL) {
+        out->hit = 1;
+        out->t_hi = t0 + hit->s * T;
+        if (out->t_hi > t1) out->t_hi = t1;
+        if (out->t_lo > out->t_hi) out->t_lo = out->t_hi;
+        out->distance = hit->hi;
+        /* witnesses of the hit: one more (exact) evaluation there */
+        DstMeshDistance md;
+        if (dst_mesh_nominal_distance(a, b, hit->s, 0.0, NULL, &md, NULL) != DST_FAILED) {
+            memcpy(out->pA, md.pa, sizeof out->pA);
+            memcpy(out->pB, md.pb, sizeof out->pB);
+            if (md.distance < out->distance) out->distance = md.distance;
+        }
+    } else if (st == DST_CERTIFIED) {
+        out->t_lo = t1;
+    }
+    return out->status;
 }
