@@ -157,6 +157,13 @@ typedef struct DstPrismStats {
 int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
                          DstPrismStats *stats);
 
+/* The same traversal without the early exit, for culling statistics (seed 003 Table 2): every
+ * node pair the swept spheres do not cull reaches the prism test; returns the number of
+ * prism pairs not culled at level d (0: the test above would succeed), -1 on bad input.
+ * Nullable: stats (counters are added to). */
+long dst_mesh_swept_count(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
+                          DstPrismStats *stats);
+
 /* Certified lower bound (metres) of the distance of the polynomial (affine) shapes of the two
  * meshes at every s in [s0, s1] (subset of [0, 1]), from bounding spheres swept over the
  * sub-interval (sphere at the middle time plus the eq. (4.7) motion radius): best-first
