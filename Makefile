@@ -179,3 +179,20 @@ $(BUILD)/browser_mesh_view: $(BUILD)/tools/browser/mesh_view.o $(BUILD)/libplann
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 -include $(BUILD)/tools/browser/mesh_view.d
+
+# ---- FCL comparison (issue 6) ---------------------------------------------------------
+# `make bench-fcl` installs Debian's libfcl-dev if it is missing, writes bench_mesh's
+# mesh_distance pairs to files (tools/bench/fcl/write_pairs.c, timing our query on them),
+# and times FCL's mesh distance on the same files (tools/bench/fcl/compare_fcl.cpp, the only
+# C++ in the tree). FCL stays out of the main build and the tests.
+.PHONY: bench-fcl
+bench-fcl:
+	@pkg-config --exists fcl || apt-get install -y libfcl-dev
+	@$(MAKE) --no-print-directory BUILD=build/bench OPT="-O3 -march=native -DNDEBUG" build/bench/libdistance.a
+	@mkdir -p build/bench/fcl
+	$(CC) -std=c11 -O3 -march=native -DNDEBUG -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Idistance \
+	    -o build/bench/fcl/write_pairs tools/bench/fcl/write_pairs.c build/bench/libdistance.a -lm
+	$(CXX) -std=c++17 -O3 -march=native -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) \
+	    -o build/bench/fcl/compare_fcl tools/bench/fcl/compare_fcl.cpp $$(pkg-config --libs fcl)
+	./build/bench/fcl/write_pairs build/bench/fcl
+	./build/bench/fcl/compare_fcl build/bench/fcl

@@ -19,10 +19,17 @@
 /* narrowest sub-interval (of the unit s range): 2^-50 is far below any meaningful time step */
 #define DST_MESH_MCD_MIN_WIDTH 0x1p-50
 
+/* deepest split of the time-ordered scan of dst_mesh_first_contact (2^-60 of the interval) */
+#define DST_MESH_MCD_MAX_DEPTH 60
+
 /* most open sub-intervals of the search (an array on the stack, ~40 kB) */
 #define DST_MESH_MCD_OPEN 256
 
 /* the split point stays this fraction of the width away from either end */
+#ifndef DST_MESH_MCD_LIFT
+#define DST_MESH_MCD_LIFT 0.0
+#endif
+
 #ifndef DST_MESH_MCD_SPLIT_MIN
 #define DST_MESH_MCD_SPLIT_MIN 0.25
 #endif
@@ -43,6 +50,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
     o.max_evals = DST_MESH_MCD_MAX_EVALS;
     o.prism_cull = 0;
     o.tol_rel = DST_MESH_MCD_TOL_REL;
+    o.time_tol = DST_MESH_TOC_TIME_TOL;
     o.stop_above = INFINITY;
     return o;
 }
@@ -116,6 +124,7 @@ typedef struct MeshCtx {
     double best_hi;        /* UB of eq. (4.5) */
     double tol;            /* BVH pruning tolerance of the evaluations, metres */
     double rel;            /* its growth above UB (dst_bvh_distance_rel), dimensionless */
+    double lift;           /* the growth starts at UB + lift, metres */
     int failed;
     int inexact;           /* a static bracket wider than the target was met */
 } MeshCtx;
@@ -125,7 +134,7 @@ static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e
     DstMeshDistance md;
     double dev = 0.0;
     /* above UB the value matters ever less: the pruning tolerance grows as rel (d - UB) */
-    double ref = c->best_hi < INFINITY ? c->best_hi : 0.0, rel = c->best_hi < INFINITY ? c->rel : 0.0;
+    double ref = c->best_hi < INFINITY ? c->best_hi + c->lift : 0.0, rel = c->best_hi < INFINITY ? c->rel : 0.0;
     DstStatus st = nominal_rel(c->a, c->b, s, tol, ref, rel, c->cache, &md, &dev);
     ++c->out->distance_evals;
     if (st == DST_FAILED || st == DST_INVALID_INPUT) {
@@ -214,12 +223,80 @@ static void rel_motion_init(const DstMovingMesh *a, const DstMovingMesh *b, RelM
     rm->round = 8.0 * DST_ROUND_REL * mag;
 }
 
+/* Rigorous bound of the spectral norm of a 3x3 matrix M: sqrt of the largest eigenvalue of
+ * S = M^T M from the closed form, verified by Sylvester's criterion (lam' I - S positive
+ * definite: its leading principal minors positive) with lam' widened by 1e-4 relative; the
+ * Frobenius norm when the check fails. R' = [w] R has Frobenius norm sqrt(2)|w| but spectral
+ * norm |w|, so this takes the rotation term of eq. (4.7) down by up to sqrt(2). */
+static double spectral_bound(const double M[9])
+{
+    double S[9], fro = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) S[3 * i + j] = M[i] * M[j] + M[3 + i] * M[3 + j] + M[6 + i] * M[6 + j];
+    }
+    for (int e = 0; e < 9; ++e) fro += M[e] * M[e];
+    double fro_bound = sqrt(fro) * (1.0 + 4.0 * DST_ROUND_REL);
+    if (!(fro > 0.0)) return fro_bound;
+    /* eigenvalues of the symmetric S (trigonometric form) */
+    double q = (S[0] + S[4] + S[8]) / 3.0;
+    double p1 = S[1] * S[1] + S[2] * S[2] + S[5] * S[5];
+    double p2 = (S[0] - q) * (S[0] - q) + (S[4] - q) * (S[4] - q) + (S[8] - q) * (S[8] - q) + 2.0 * p1;
+    double p = sqrt(p2 / 6.0), lam;
+    if (p > 0.0) {
+        double B[9];
+        for (int e = 0; e < 9; ++e) B[e] = (S[e] - (e % 4 == 0 ? q : 0.0)) / p;
+        double r = 0.5 * (B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6]) +
+                          B[2] * (B[3] * B[7] - B[4] * B[6]));
+        if (r < -1.0) r = -1.0;
+        if (r > 1.0) r = 1.0;
+        lam = q + 2.0 * p * cos(acos(r) / 3.0);
+    } else {
+        lam = q;
+    }
+    double lp = lam * (1.0 + 1e-4) + 1e-12 * fro;
+    /* lp I - S positive definite <=> lam_max(S) < lp */
+    double a = lp - S[0], b = -S[1], c = -S[2], d = lp - S[4], e = -S[5], f = lp - S[8];
+    double m1 = a, m2 = a * d - b * b, m3 = a * (d * f - e * e) - b * (b * f - e * c) + c * (b * e - d * c);
+    double tol = 64.0 * DST_ROUND_REL * lp * lp * lp;
+    if (m1 > 0.0 && m2 > 64.0 * DST_ROUND_REL * lp * lp && m3 > tol) {
+        double sb = sqrt(lp) * (1.0 + 4.0 * DST_ROUND_REL);
+        return sb < fro_bound ? sb : fro_bound;
+    }
+    return fro_bound;
+}
+
+/* max over the Bernstein coefficient matrices of R' on [u0, u1] of their spectral norm:
+ * R' is their convex combination there */
+static double rot_speed_bound(const DstMovingFrame *f, double u0, double u1)
+{
+    int m = f->degree - 1;
+    if (m < 0) return 0.0;
+    double b[9][DST_MAX_DEGREE + 1], a[DST_MAX_DEGREE + 1], mag = 0.0;
+    for (int e = 0; e < 9; ++e) {
+        for (int j = 0; j <= m; ++j) {
+            a[j] = (j + 1) * f->R[j + 1][e];
+            mag += fabs(a[j]);
+        }
+        dst_bernstein_from_monomial(m, a, b[e]);
+        dst_bernstein_subdivide(m, b[e], u0, u1, b[e]);
+    }
+    double best = 0.0;
+    for (int j = 0; j <= m; ++j) {
+        double M[9];
+        for (int e = 0; e < 9; ++e) M[e] = b[e][j];
+        double v = spectral_bound(M);
+        if (v > best) best = v;
+    }
+    /* the conversions' rounding, absolute in the coefficients' size */
+    return best * (1.0 + DST_ROUND_REL) + 8.0 * DST_ROUND_REL * mag;
+}
+
 /* Eq. (4.7) on [u0, u1], per unit s, by Bernstein bounds of q' and R' (eq. 11b). */
 static double motion_bound(const RelMotion *rm, double u0, double u1)
 {
     double v = dst_poly_point_speed_bound(&rm->q, u0, u1);
-    double wa = dst_moving_frame_speed_bound(&rm->ra, rm->r_a, u0, u1);
-    double wb = dst_moving_frame_speed_bound(&rm->rb, rm->r_b, u0, u1);
+    double wa = rot_speed_bound(&rm->ra, u0, u1) * rm->r_a;
+    double wb = rot_speed_bound(&rm->rb, u0, u1) * rm->r_b;
     /* plus the rounding of q's coefficients (sums of products of size |x| + |R||c|) */
     return (v + wa + wb + rm->round) * (1.0 + 4.0 * DST_ROUND_REL);
 }
@@ -305,7 +382,7 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         dst_bvh_cache_reset(&own);
         cache = &own;
     }
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     /* the target of the nominal search: eps less the enclosure (if that leaves something) */
@@ -409,11 +486,17 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         double x = 0.5 * (h + (iv.ea.lo - iv.eb.lo) * h / mu);
         if (!(x >= DST_MESH_MCD_SPLIT_MIN * h)) x = DST_MESH_MCD_SPLIT_MIN * h;
         if (x > (1.0 - DST_MESH_MCD_SPLIT_MIN) * h) x = (1.0 - DST_MESH_MCD_SPLIT_MIN) * h;
-        /* warm start from the closest pair of the nearer end with the lower value */
+        /* warm start from the closest pair of the end with the lower value */
         const MeshEval *near = iv.ea.hi <= iv.eb.hi ? &iv.ea : &iv.eb;
         if (near->ca >= 0) cache->tri_a = near->ca, cache->tri_b = near->cb;
+        /* the children's eq. (4.8) needs this value precisely only up to about UB plus half
+         * the larger child's motion bound: above that, precision is spent where it does not
+         * change LB^i enough to matter */
+        c.lift = DST_MESH_MCD_LIFT * mu * (x > 0.5 * h ? x : h - x) / h;
         MeshEval em;
-        if (!eval_at(&c, iv.ea.s + x, target, &em)) break;
+        int ok = eval_at(&c, iv.ea.s + x, target, &em);
+        c.lift = 0.0;
+        if (!ok) break;
         stack[top++] = make_iv(&rm, &iv.ea, &em, iv.level + 1);
         stack[top++] = make_iv(&rm, &em, &iv.eb, iv.level + 1);
     }
@@ -433,7 +516,7 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
         dst_bvh_cache_reset(&own);
         cache = &own;
     }
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
@@ -456,4 +539,120 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
         ++out->subintervals;
     }
     return finish(&c, lower, enclosure, o.eps, capped, t0, t1, 0);
+}
+
+/* Time of first contact within d (docs/math/mesh_mcd.md sec. 10, eq. 19-21): a depth-first
+ * scan in time order. The part [0, s_cert) is certified (true distance > d); the sub-interval
+ * [a, b] at its front, a = s_cert, is closed by eq. (4.8) (LB^i less the enclosures > d) or by
+ * prism culling, reports a hit when an end within the time tolerance of s_cert is nominally
+ * within d + eps, and is split at its middle otherwise (left half first). */
+DstStatus dst_mesh_first_contact(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1, double d,
+                                 const DstMeshMcdOptions *opt, DstMeshToc *out)
+{
+    DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
+    DstMeshMcdResult scratch;
+    if (out == NULL) return DST_INVALID_INPUT;
+    memset(out, 0, sizeof *out);
+    if (check_input(a, b, t0, t1, &o, &scratch) != DST_OK || !isfinite(d) ||
+        !(o.time_tol > 0.0) || !isfinite(o.time_tol)) {
+        out->status = DST_INVALID_INPUT;
+        return DST_INVALID_INPUT;
+    }
+    DstBvhCache cache;
+    dst_bvh_cache_reset(&cache);
+    /* the evaluations are precise to a fraction of eps everywhere (tol_rel 0): the hit test
+     * compares their values with d */
+    MeshCtx c = {a, b, &cache, &scratch, INFINITY, DST_MESH_MCD_TOL_FRACTION * o.eps, 0.0, 0.0, 0, 0};
+    double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
+                       dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
+    RelMotion rm;
+    rel_motion_init(a, b, &rm);
+    double T = t1 - t0, w_tol = T > 0.0 ? o.time_tol / T : 1.0;
+    /* the level prism culling must certify: d plus the enclosures, widened for rounding */
+    double level = d + enclosure + DST_ROUND_REL * (fabs(d) + enclosure + a->bvh->radius + b->bvh->radius);
+    MeshIv stack[DST_MESH_MCD_MAX_DEPTH + 2];
+    MeshEval e0, e1;
+    int top = 0;
+    DstStatus st = DST_CERTIFIED;
+    double s_cert = 0.0;
+    const MeshEval *hit = NULL;
+    MeshEval hit_e;
+    if (!eval_at(&c, 0.0, INFINITY, &e0) || !eval_at(&c, 1.0, INFINITY, &e1)) goto done;
+    stack[top++] = make_iv(&rm, &e0, &e1, 0);
+    while (top > 0) {
+        MeshIv iv = stack[--top];
+        ++out->subintervals;
+        /* hit at the front end (within the time tolerance of s_cert, which it equals) */
+        if (iv.ea.hi <= d + o.eps) {
+            hit_e = iv.ea, hit = &hit_e;
+            break;
+        }
+        /* eq. (4.8) less the enclosures, widened: the true distance stays above d */
+        if (certify(iv.lb, enclosure) > d) {
+            ++out->closed_lb;
+            s_cert = iv.eb.s;
+            continue;
+        }
+        double h = iv.eb.s - iv.ea.s;
+        if (h <= w_tol && iv.eb.hi <= d + o.eps) {
+            hit_e = iv.eb, hit = &hit_e;
+            break;
+        }
+        if (o.prism_cull && level > 0.0) {
+            DstPrismStats ps = {0, 0, 0};
+            ++out->prism_tests;
+            int apart = dst_mesh_swept_apart(a, b, iv.ea.s, iv.eb.s, level, &ps);
+            out->prism_pairs += ps.prism_pairs;
+            out->prism_culled += ps.prism_culled;
+            if (apart) {
+                ++out->culled;
+                s_cert = iv.eb.s;
+                continue;
+            }
+        }
+        if (scratch.distance_evals >= o.max_evals) {
+            st = DST_ITER_LIMIT;
+            break;
+        }
+        if (iv.level >= DST_MESH_MCD_MAX_DEPTH || (iv.mu <= DST_MESH_MCD_MU_FLOOR * o.eps && iv.eb.hi > d + o.eps)) {
+            /* neither closable nor worth splitting: with the motion bound this small, what
+             * keeps LB^i at or below d are the static brackets (non-convex overlap) or an
+             * enclosure near eps, and no end is within d + eps */
+            st = DST_NOT_CERTIFIED;
+            break;
+        }
+        MeshEval em;
+        if (!eval_at(&c, 0.5 * (iv.ea.s + iv.eb.s), INFINITY, &em)) goto done;
+        stack[top++] = make_iv(&rm, &em, &iv.eb, iv.level + 1);
+        stack[top++] = make_iv(&rm, &iv.ea, &em, iv.level + 1);
+    }
+done:
+    out->distance_evals = scratch.distance_evals;
+    if (c.failed) {
+        DstMeshToc z;
+        memset(&z, 0, sizeof z);
+        z.distance_evals = out->distance_evals;
+        z.status = DST_FAILED;
+        *out = z;
+        return DST_FAILED;
+    }
+    out->status = st;
+    out->t_lo = t0 + s_cert * T;
+    if (hit != NULL) {
+        out->hit = 1;
+        out->t_hi = t0 + hit->s * T;
+        if (out->t_hi > t1) out->t_hi = t1;
+        if (out->t_lo > out->t_hi) out->t_lo = out->t_hi;
+        out->distance = hit->hi;
+        /* witnesses of the hit: one more (exact) evaluation there */
+        DstMeshDistance md;
+        if (dst_mesh_nominal_distance(a, b, hit->s, 0.0, NULL, &md, NULL) != DST_FAILED) {
+            memcpy(out->pA, md.pa, sizeof out->pA);
+            memcpy(out->pB, md.pb, sizeof out->pB);
+            if (md.distance < out->distance) out->distance = md.distance;
+        }
+    } else if (st == DST_CERTIFIED) {
+        out->t_lo = t1;
+    }
+    return out->status;
 }

@@ -40,6 +40,8 @@ typedef struct DstMeshMcdOptions {
                           * above the current UB (dst_bvh_distance_rel), in [0, 1); 0: every
                           * evaluation to DST_MESH_MCD_TOL_FRACTION of the target only, as
                           * the thesis' sampling (default DST_MESH_MCD_TOL_REL) */
+    double time_tol;     /* dst_mesh_first_contact only: largest width t_hi - t_lo of the
+                          * contact bracket, seconds, > 0 (default DST_MESH_TOC_TIME_TOL) */
     double stop_above;   /* metres; +INFINITY = off (default). As soon as the certified lower
                           * bound of the whole interval reaches it, the query stops with
                           * DST_ABOVE_LIMIT: `lower` >= stop_above is that certified bound,
@@ -52,7 +54,7 @@ typedef struct DstMeshMcdOptions {
 } DstMeshMcdOptions;
 
 /* eps = DST_DEFAULT_MCD_EPS, max_evals = DST_MESH_MCD_MAX_EVALS, prism_cull = 0,
- * tol_rel = DST_MESH_MCD_TOL_REL, stop_above = +INFINITY. */
+ * tol_rel = DST_MESH_MCD_TOL_REL, time_tol = DST_MESH_TOC_TIME_TOL, stop_above = +INFINITY. */
 DstMeshMcdOptions dst_mesh_mcd_options_default(void);
 
 /* Result of a mesh MCD query over [t0, t1] (field meanings as DstMcdResult). */
@@ -103,6 +105,41 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
 DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol,
                                     DstBvhCache *cache, DstMeshDistance *out, double *dev);
 
+/* Answer of dst_mesh_first_contact. */
+typedef struct DstMeshToc {
+    DstStatus status;    /* DST_CERTIFIED: the answer below is certified; DST_ITER_LIMIT
+                          * (max_evals) or DST_NOT_CERTIFIED (a sub-interval could neither be
+                          * closed nor split further): only [t0, t_lo) is certified, hit = 0;
+                          * DST_INVALID_INPUT, DST_FAILED: nothing computed (zeros) */
+    int hit;             /* 1: the meshes come within d (bracket below); 0: they do not
+                          * (with DST_CERTIFIED: the true distance stays > d on [t0, t1]) */
+    double t_lo;         /* seconds: the true signed distance is > d on [t0, t_lo) (certified,
+                          * enclosures and rounding included); t1 when hit = 0 and certified */
+    double t_hi;         /* seconds, hit = 1: t_lo <= t_hi <= t_lo + time_tol, and the nominal
+                          * distance there is <= d + eps (the true one within the enclosure of
+                          * it): the first contact lies in [t_lo, t_hi], up to eps */
+    double distance;     /* nominal signed distance at t_hi, metres (hit = 1) */
+    double pA[3], pB[3]; /* its witnesses, world, metres (hit = 1) */
+    int distance_evals;  /* static mesh distance evaluations */
+    int subintervals;    /* sub-intervals examined */
+    int closed_lb;       /* sub-intervals closed by eq. (4.8) */
+    int prism_tests;     /* sub-intervals on which prism culling was tried */
+    int culled;          /* of which closed by prism culling */
+    long prism_pairs;    /* triangle prism pairs tested */
+    long prism_culled;   /* of which culled by the single-axis test */
+} DstMeshToc;
+
+/* Time of first contact within distance d (docs/math/mesh_mcd.md sec. 10): the first t in
+ * [t0, t1] at which the two moving meshes come within d metres (signed distance <= d; d may
+ * be 0 for contact, or negative for a depth). Sub-intervals are scanned in time order: one is
+ * closed when eq. (4.8) or prism culling (opt->prism_cull, dst_mesh_swept_apart at the level
+ * d plus the enclosures) certifies the true distance > d on it; otherwise it is split at its
+ * middle, until an end within opt->time_tol of the certified part has a nominal distance
+ * <= d + opt->eps. Unlike an end-point check, a contact strictly inside [t0, t1] is found.
+ * a, b, out non-NULL; opt nullable (defaults). Returns out->status. */
+DstStatus dst_mesh_first_contact(const DstMovingMesh *a, const DstMovingMesh *b, double t0, double t1, double d,
+                                 const DstMeshMcdOptions *opt, DstMeshToc *out);
+
 /* Counters of prism culling. */
 typedef struct DstPrismStats {
     long node_pairs;     /* swept node pairs visited */
@@ -119,6 +156,13 @@ typedef struct DstPrismStats {
  * first pair not culled. Nullable: stats (counters are added to). */
 int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
                          DstPrismStats *stats);
+
+/* The same traversal without the early exit, for culling statistics (seed 003 Table 2): every
+ * node pair the swept spheres do not cull reaches the prism test; returns the number of
+ * prism pairs not culled at level d (0: the test above would succeed), -1 on bad input.
+ * Nullable: stats (counters are added to). */
+long dst_mesh_swept_count(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
+                          DstPrismStats *stats);
 
 /* Certified lower bound (metres) of the distance of the polynomial (affine) shapes of the two
  * meshes at every s in [s0, s1] (subset of [0, 1]), from bounding spheres swept over the

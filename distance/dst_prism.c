@@ -149,10 +149,14 @@ static int prisms_apart(const SweptMesh *A, int ta, const SweptMesh *B, int tb, 
     return gap - A->delta - B->delta >= d;
 }
 
-int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
-                         DstPrismStats *stats)
+/* The traversal of both queries: all = 0 stops at the first pair not culled (returns 0 then,
+ * 1 when every pair is culled); all = 1 visits every pair and returns the number not culled
+ * (-1 on bad input or stack overflow). */
+static long swept_core(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d, int all,
+                       DstPrismStats *stats)
 {
-    if (!(d > 0.0) || !(s0 <= s1) || a == NULL || b == NULL || a->bvh == NULL || b->bvh == NULL) return 0;
+    long kept = 0;
+    if (!(d > 0.0) || !(s0 <= s1) || a == NULL || b == NULL || a->bvh == NULL || b->bvh == NULL) return all ? -1 : 0;
     SweptMesh A, B;
     swept_init(a, s0, s1, &A);
     swept_init(b, s0, s1, &B);
@@ -171,13 +175,17 @@ int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double 
             for (int i = na->first; i < na->first + na->count; ++i) {
                 for (int j = nb->first; j < nb->first + nb->count; ++j) {
                     if (stats != NULL) ++stats->prism_pairs;
-                    if (!prisms_apart(&A, i, &B, j, d)) return 0;
+                    if (!prisms_apart(&A, i, &B, j, d)) {
+                        if (!all) return 0;
+                        ++kept;
+                        continue;
+                    }
                     if (stats != NULL) ++stats->prism_culled;
                 }
             }
             continue;
         }
-        if (top + 2 > DST_PRISM_STACK) return 0;
+        if (top + 2 > DST_PRISM_STACK) return all ? -1 : 0;
         int ia = (int)(na - a->bvh->nodes), ib = (int)(nb - b->bvh->nodes);
         if (nb->left < 0 || (na->left >= 0 && na->r >= nb->r)) {
             stack[top][0] = na->left, stack[top][1] = ib, ++top;
@@ -187,7 +195,19 @@ int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double 
             stack[top][0] = ia, stack[top][1] = nb->right, ++top;
         }
     }
-    return 1;
+    return all ? kept : 1;
+}
+
+int dst_mesh_swept_apart(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
+                         DstPrismStats *stats)
+{
+    return (int)swept_core(a, b, s0, s1, d, 0, stats);
+}
+
+long dst_mesh_swept_count(const DstMovingMesh *a, const DstMovingMesh *b, double s0, double s1, double d,
+                          DstPrismStats *stats)
+{
+    return swept_core(a, b, s0, s1, d, 1, stats);
 }
 
 /* Most node pairs held by the frontier of dst_mesh_swept_lower. */

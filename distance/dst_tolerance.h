@@ -204,4 +204,8 @@
  * neighbourhood lies above UB, so its lower bound may sit halfway down (dimensionless, < 1). */
 #define DST_MESH_MCD_TOL_REL 0.5
 
+/* Time of first contact of two moving meshes: default width of the contact bracket,
+ * seconds (1/10 of a 1 ms control period). */
+#define DST_MESH_TOC_TIME_TOL 1e-4
+
 #endif /* DST_TOLERANCE_H */

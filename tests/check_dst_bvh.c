@@ -115,6 +115,20 @@ START_TEST(test_bvh_separation_vs_brute_force)
         ck_assert(dt.lower <= ref && ref <= dt.distance + MESH_SPHERE_TOL);
         ck_assert_int_le(dt.tri_pairs, d.tri_pairs + 1);
         if (ref == 0.0) ck_assert(dt.distance == 0.0);
+        /* tolerance growing above a reference (eq. 5b): a real distance d, lower = d - max(tol,
+         * rel (d - ref)) <= exact; refs below, near and above the exact value */
+        double refs[3] = {ref - 0.3, ref, ref + 0.1}, rels[2] = {0.5, 0.9};
+        for (int q = 0; q < 3; ++q) {
+            DstMeshDistance dr;
+            double rel = rels[(n + q) % 2];
+            dst_bvh_separation_rel(a, Ra, xa, b, Rb, xb, tol, refs[q], rel, NULL, &dr);
+            ck_assert_msg(dr.distance >= ref * (1.0 - MESH_BRUTE_REL), "pose %d: rel %.17g exact %.17g", n,
+                          dr.distance, ref);
+            ck_assert_msg(dr.lower <= ref, "pose %d: rel lower %.17g exact %.17g", n, dr.lower, ref);
+            double want = dr.distance - fmax(tol, rel * (dr.distance - refs[q]));
+            ck_assert(dr.lower >= fmax(0.0, want) - MESH_SPHERE_TOL);
+            if (ref == 0.0) ck_assert(dr.distance == 0.0);
+        }
     }
     ck_assert_int_eq(mismatches, 0);
     ck_assert_int_gt(zero, MESH_RANDOM_POSES / 20);
@@ -259,6 +273,8 @@ START_TEST(test_bvh_invalid_input)
     double nan3[3] = {NAN, 0, 0};
     ck_assert_int_eq(dst_bvh_separation(&b, I, nan3, &b, I, z, NULL, &d), DST_INVALID_INPUT);
     ck_assert(d.distance == 0.0);
+    ck_assert_int_eq(dst_bvh_separation_rel(&b, I, z, &b, I, z, 0.0, 0.0, 1.0, NULL, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_bvh_distance_rel(&b, I, z, &b, I, z, 0.0, NAN, 0.5, NULL, &d), DST_INVALID_INPUT);
     dst_bvh_destroy(&b);
     dst_mesh_destroy(&m);
 }

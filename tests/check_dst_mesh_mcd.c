@@ -287,6 +287,149 @@ START_TEST(test_mesh_mcd_stop_above)
 }
 END_TEST
 
+#define TOC_MOTIONS (TG_ASAN ? 100 : 500)
+#define TOC_SAMPLES 400
+
+/* Time of first contact against dense sampling of the true motion: random motions (with
+ * wiggles: several approaches), levels d below, near (grazing: the sampled minimum +- 0.2 mm)
+ * and above the minimum. Certified part [t0, t_lo): every sample there is above d; a hit
+ * has t_hi - t_lo <= time_tol and a nominal distance <= d + eps at t_hi; no hit: every sample
+ * above d. */
+START_TEST(test_mesh_first_contact_vs_dense)
+{
+    TgRng r = {73u};
+    Meshes M;
+    make_meshes(&M);
+    static const int pairs[5][2] = {{0, 1}, {2, 2}, {1, 1}, {3, 0}, {0, 2}};
+    int hits = 0, misses = 0, inner = 0, several = 0, grazing = 0, culled = 0, other = 0;
+    DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
+    static double ref[TOC_SAMPLES + 1];
+    for (int n = 0; n < TOC_MOTIONS; ++n) {
+        int pa = pairs[n % 5][0], pb = pairs[n % 5][1];
+        double ca[3] = {0, 0, 0}, cb[3];
+        double reach = M.bvh[pa].radius + M.bvh[pb].radius;
+        tg_unit(&r, cb);
+        for (int i = 0; i < 3; ++i) cb[i] *= tg_uniform(&r, 0.5, 1.6) * reach;
+        Motion A, B;
+        random_motion(&r, &M.bvh[pa], ca, 0.05, n % 3 == 0 ? 0.0 : 1.0, 0.0, &A);
+        random_motion(&r, &M.bvh[pb], cb, 0.2, 1.5, n % 2 ? 0.3 * reach : 0.0, &B);
+        double t0 = tg_uniform(&r, -1.0, 1.0), T = tg_uniform(&r, 0.1, 2.0), t1 = t0 + T;
+        double mn = INFINITY;
+        for (int k = 0; k <= TOC_SAMPLES; ++k) {
+            DstMeshDistance dd;
+            true_distance(&A, &B, (double)k / TOC_SAMPLES, &dd);
+            ref[k] = dd.upper;
+            mn = fmin(mn, dd.upper);
+        }
+        double d;
+        int kind = n % 4;
+        if (kind == 0) d = mn + tg_uniform(&r, -2e-4, 2e-4), ++grazing;
+        else if (kind == 1) d = mn + tg_uniform(&r, 0.001, 0.05);
+        else d = tg_uniform(&r, -0.02, 0.15);
+        opt.prism_cull = n % 2;
+        DstMeshToc toc;
+        DstStatus st = dst_mesh_first_contact(&A.m, &B.m, t0, t1, d, &opt, &toc);
+        ck_assert_msg(st == DST_CERTIFIED || st == DST_NOT_CERTIFIED || st == DST_ITER_LIMIT, "motion %d: %s", n,
+                      dst_status_string(st));
+        ck_assert(toc.t_lo >= t0 && toc.t_lo <= t1);
+        /* the certified part: no sample at or below d */
+        for (int k = 0; k <= TOC_SAMPLES; ++k) {
+            double t = t0 + T * k / TOC_SAMPLES;
+            if (t < toc.t_lo || (st == DST_CERTIFIED && !toc.hit)) {
+                ck_assert_msg(ref[k] > d - MCD_ROUND_TOL, "motion %d: true %.17g <= d %.17g at t %g < t_lo %g", n,
+                              ref[k], d, t, toc.t_lo);
+            }
+        }
+        if (st != DST_CERTIFIED) {
+            ++other;
+            continue;
+        }
+        culled += toc.culled > 0;
+        if (toc.hit) {
+            ++hits;
+            ck_assert(toc.t_hi >= toc.t_lo && toc.t_hi - toc.t_lo <= opt.time_tol * (1.0 + 1e-9));
+            DstMeshDistance nd;
+            dst_mesh_nominal_distance(&A.m, &B.m, (toc.t_hi - t0) / T, 0.0, NULL, &nd, NULL);
+            ck_assert_msg(nd.distance <= d + opt.eps + MCD_ROUND_TOL, "motion %d: nominal %.17g at t_hi, d %.17g", n,
+                          nd.distance, d);
+            ck_assert(fabs(toc.distance - nd.distance) <= DST_MESH_MCD_TOL_FRACTION * opt.eps + MCD_ROUND_TOL);
+            if (ref[0] > d && ref[TOC_SAMPLES] > d) ++inner;
+            /* approaches below d separated by a rise above it: the first one was reported */
+            int runs = 0, below = 0;
+            for (int k = 0; k <= TOC_SAMPLES; ++k) {
+                if (ref[k] <= d && !below) ++runs;
+                below = ref[k] <= d;
+            }
+            if (runs >= 2) ++several;
+        } else {
+            ++misses;
+            ck_assert(toc.t_lo == t1);
+        }
+    }
+    ck_assert_int_gt(hits, TOC_MOTIONS / 10);
+    ck_assert_int_gt(misses, TOC_MOTIONS / 10);
+    ck_assert_int_gt(inner, TOC_MOTIONS / 20);
+    ck_assert_int_gt(several, 0);
+    ck_assert_int_gt(grazing, 0);
+    ck_assert_int_le(other, TOC_MOTIONS / 10);
+    if (!TG_ASAN) ck_assert_int_gt(culled, 0);
+    free_meshes(&M);
+}
+END_TEST
+
+/* A box flies through a sphere: apart by 0.7 m at both ends (an end-point check sees no
+ * contact), overlapping in the middle. The query finds the first contact at the time the
+ * dense reference gives. */
+START_TEST(test_mesh_first_contact_inside_interval)
+{
+    Meshes M;
+    make_meshes(&M);
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, z[3] = {0, 0, 0}, x0[3] = {-1.0, 0.02, 0.0}, x1[3] = {1.0, 0.02, 0.0};
+    Motion A, B;
+    memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
+    A.m.bvh = &M.bvh[1], B.m.bvh = &M.bvh[2];
+    memcpy(A.R0, I, sizeof I), memcpy(B.R0, I, sizeof I);
+    A.k[2] = B.k[2] = 1.0;
+    dst_moving_frame_static(I, z, &A.m.frame);
+    ck_assert_int_eq(dst_moving_frame_from_poses(I, x0, I, x1, 5, &B.m.frame), DST_OK);
+    DstMeshDistance e0, e1;
+    true_distance(&A, &B, 0.0, &e0);
+    true_distance(&A, &B, 1.0, &e1);
+    double d = 0.01;
+    ck_assert(e0.distance > 0.5 && e1.distance > 0.5); /* the end-point check passes */
+    DstMeshToc toc;
+    DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
+    opt.time_tol = 1e-4;
+    ck_assert_int_eq(dst_mesh_first_contact(&A.m, &B.m, 0.0, 1.0, d, &opt, &toc), DST_CERTIFIED);
+    ck_assert_int_eq(toc.hit, 1);
+    /* reference: bisection of the true distance on a dense grid */
+    double first = -1.0;
+    for (int k = 0; k <= 20000; ++k) {
+        DstMeshDistance dd;
+        true_distance(&A, &B, k / 20000.0, &dd);
+        if (dd.upper <= d) {
+            first = k / 20000.0;
+            break;
+        }
+    }
+    ck_assert(first > 0.0);
+    ck_assert_msg(toc.t_lo <= first + MCD_ROUND_TOL && toc.t_hi >= first - 1e-4 - opt.eps,
+                  "bracket [%g, %g], reference %g", toc.t_lo, toc.t_hi, first);
+    /* with eps = 1e-3 m at a speed of 2 m/s, t_hi is at most 0.5 ms ahead of contact within d */
+    ck_assert(toc.t_hi <= first + 1e-4);
+    /* a level the box never reaches: certified miss with t_lo = t1 */
+    ck_assert_int_eq(dst_mesh_first_contact(&A.m, &B.m, 0.0, 1.0, -0.5, &opt, &toc), DST_CERTIFIED);
+    ck_assert_int_eq(toc.hit, 0);
+    ck_assert(toc.t_lo == 1.0);
+    /* bad input */
+    opt.time_tol = 0.0;
+    ck_assert_int_eq(dst_mesh_first_contact(&A.m, &B.m, 0.0, 1.0, d, &opt, &toc), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_first_contact(&A.m, &B.m, 0.0, 1.0, NAN, NULL, &toc), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_first_contact(&A.m, &B.m, 1.0, 0.0, d, NULL, &toc), DST_INVALID_INPUT);
+    free_meshes(&M);
+}
+END_TEST
+
 START_TEST(test_mesh_mcd_static_and_known)
 {
     Meshes M;
@@ -507,6 +650,11 @@ Suite *dst_mesh_mcd_suite(void)
     tc = tcase_create("stop_above");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_mesh_mcd_stop_above);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("first_contact");
+    tcase_set_timeout(tc, 180);
+    tcase_add_test(tc, test_mesh_first_contact_vs_dense);
+    tcase_add_test(tc, test_mesh_first_contact_inside_interval);
     suite_add_tcase(s, tc);
     tc = tcase_create("known_answers");
     tcase_add_test(tc, test_mesh_mcd_static_and_known);

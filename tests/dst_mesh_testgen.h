@@ -124,6 +124,23 @@ static inline DstMesh mg_lblock(double s)
     return m;
 }
 
+/* A statue-like closed non-convex mesh: the UV sphere of mg_sphere (same topology, 2 nlon
+ * (nlat - 1) triangles) with each vertex pushed along its direction u to the radius
+ * 1 + 0.12 sin(5 theta) cos(3 phi) + 0.06 sin(11 theta + 2 phi) and scaled by (sx, sy, sz):
+ * bumps and hollows of a few cm on a body ~2 sz tall, centred at the origin. */
+static inline DstMesh mg_statue(double sx, double sy, double sz, int nlat, int nlon)
+{
+    double c0[3] = {0, 0, 0};
+    DstMesh m = mg_sphere(1.0, c0, nlat, nlon);
+    for (int v = 0; v < m.n_vertices; ++v) {
+        double *p = m.vertices[v];
+        double th = acos(fmax(-1.0, fmin(1.0, p[2]))), ph = atan2(p[1], p[0]);
+        double r = 1.0 + 0.12 * sin(5.0 * th) * cos(3.0 * ph) + 0.06 * sin(11.0 * th + 2.0 * ph);
+        p[0] *= sx * r, p[1] *= sy * r, p[2] *= sz * r;
+    }
+    return m;
+}
+
 /* Brute force: minimum over all triangle pairs, B's triangles placed in A's frame by the
  * same arithmetic as the BVH (x_A = R x_B + t, R = Ra^T Rb, t = Ra^T (xb - xa)). */
 static inline double mg_brute_separation(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,

@@ -33,6 +33,8 @@
 #define BENCH_MOTIONS 200
 #define BENCH_MCD_REPEAT 3
 #define BENCH_T 0.5
+#define BENCH_TOC_D 0.005
+#define BENCH_STATUE_MOTIONS 60
 
 static double bench_now(void)
 {
@@ -131,7 +133,10 @@ static void bench_mcd(TgRng *rng)
     if (!load("robots/meshes/rarm_link6.obj", &mh, &H) || !load("robots/meshes/chest_link1.obj", &mc, &C)) exit(1);
     DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
     static double t_as[BENCH_MOTIONS], t_sa[BENCH_MOTIONS], ratio[BENCH_MOTIONS], evals_as[BENCH_MOTIONS],
-        evals_sa[BENCH_MOTIONS], t_nc[BENCH_MOTIONS];
+        evals_sa[BENCH_MOTIONS], t_nc[BENCH_MOTIONS], t_toc[BENCH_MOTIONS], t_toc_pc[BENCH_MOTIONS],
+        toc_evals[BENCH_MOTIONS], t_cull[BENCH_MOTIONS];
+    long toc_hits = 0, toc_tests = 0, toc_culled = 0, toc_sub = 0, cull_pairs = 0, cull_culled = 0, cull_nodes = 0,
+         cull_whole = 0;
     DstMeshMcdOptions opt_plain = opt; /* thesis sampling: every sample to the fixed tolerance */
     opt_plain.tol_rel = 0.0;
     if (getenv("BENCH_TOL_REL")) opt.tol_rel = atof(getenv("BENCH_TOL_REL"));
@@ -193,6 +198,30 @@ static void bench_mcd(TgRng *rng)
         t_nc[tried] = 1e3 * bench_median(rep, BENCH_MCD_REPEAT);
         prism_pairs += r3.prism_pairs, prism_culled += r3.prism_culled;
         prism_tests += r3.prism_tests, culled += r3.culled, subint += r3.subintervals;
+        /* time of first contact within BENCH_TOC_D, without and with prism culling */
+        DstMeshToc toc;
+        for (int q = 0; q < BENCH_MCD_REPEAT; ++q) {
+            double tq = bench_now();
+            dst_mesh_first_contact(&a, &b, 0.0, BENCH_T, BENCH_TOC_D, &opt, &toc);
+            rep[q] = bench_now() - tq;
+        }
+        t_toc[tried] = 1e3 * bench_median(rep, BENCH_MCD_REPEAT);
+        toc_hits += toc.hit;
+        toc_evals[tried] = toc.distance_evals;
+        for (int q = 0; q < BENCH_MCD_REPEAT; ++q) {
+            double tq = bench_now();
+            dst_mesh_first_contact(&a, &b, 0.0, BENCH_T, BENCH_TOC_D, &opt_pc, &toc);
+            rep[q] = bench_now() - tq;
+        }
+        t_toc_pc[tried] = 1e3 * bench_median(rep, BENCH_MCD_REPEAT);
+        toc_tests += toc.prism_tests, toc_culled += toc.culled, toc_sub += toc.subintervals;
+        /* seed 003 Table 2: prism culling of the whole span at level BENCH_TOC_D, every pair */
+        DstPrismStats ps = {0, 0, 0};
+        double tq = bench_now();
+        long kept = dst_mesh_swept_count(&a, &b, 0.0, 1.0, BENCH_TOC_D, &ps);
+        t_cull[tried] = 1e3 * (bench_now() - tq);
+        cull_pairs += ps.prism_pairs, cull_culled += ps.prism_culled, cull_nodes += ps.node_pairs;
+        cull_whole += kept == 0;
         dst_bvh_cache_reset(&cache);
         double t = bench_now();
         if (getenv("BENCH_MCD_ONLY")) r2.status = DST_FAILED;
@@ -213,9 +242,19 @@ static void bench_mcd(TgRng *rng)
     printf("mesh_mcd_certified_share: %.3f\n", (double)cert_as / BENCH_MOTIONS);
     printf("mesh_mcd_median_evals: %.0f\n", bench_median(evals_as, BENCH_MOTIONS));
     printf("mesh_mcd_median_ms_prism: %.3f\n", bench_median(t_nc, BENCH_MOTIONS));
-    printf("prism_cull_rate: %.4f (%ld of %ld prism pairs)\n", prism_pairs ? (double)prism_culled / prism_pairs : 0.0,
-           prism_culled, prism_pairs);
+    printf("mesh_mcd_prism_pair_rate: %.4f (%ld of %ld prism pairs culled inside the MCD)\n",
+           prism_pairs ? (double)prism_culled / prism_pairs : 0.0, prism_culled, prism_pairs);
     printf("prism_closed_subintervals: %ld of %ld tried (%ld sub-intervals)\n", culled, prism_tests, subint);
+    printf("mesh_toc_median_ms: %.3f (first contact within %.0f mm; %ld of %d motions hit)\n",
+           bench_median(t_toc, BENCH_MOTIONS), 1e3 * BENCH_TOC_D, toc_hits, BENCH_MOTIONS);
+    printf("mesh_toc_median_evals: %.0f\n", bench_median(toc_evals, BENCH_MOTIONS));
+    printf("mesh_toc_median_ms_prism: %.3f (prism culling closed %ld of %ld sub-intervals tried, %ld examined)\n",
+           bench_median(t_toc_pc, BENCH_MOTIONS), toc_culled, toc_tests, toc_sub);
+    printf("prism_cull_rate: %.4f (%ld of %ld prism pairs culled at %.0f mm over whole spans; %ld node pairs; "
+           "%ld of %d spans culled entirely)\n",
+           cull_pairs ? (double)cull_culled / cull_pairs : 0.0, cull_culled, cull_pairs, 1e3 * BENCH_TOC_D, cull_nodes,
+           cull_whole, BENCH_MOTIONS);
+    printf("prism_cull_ms: %.3f (median per span, every pair tested)\n", bench_median(t_cull, BENCH_MOTIONS));
     if (both > 0) {
         printf("mesh_sampling_median_ms: %.3f\n", bench_median(t_sa, both));
         printf("mesh_sampling_median_evals: %.0f\n", bench_median(evals_sa, both));
@@ -225,7 +264,90 @@ static void bench_mcd(TgRng *rng)
     dst_mesh_destroy(&mh), dst_mesh_destroy(&mc);
 }
 
-/* With an argument, only that section runs ("static", "mcd"); all by default. */
+/* The hand against a statue-like mesh (mg_statue: 1.7 m tall, bumps of a few cm) of ~1k,
+ * ~10k and ~100k triangles on the same seeded motions: the hand's root sphere starts 0.5-20 cm
+ * off a random statue vertex along the ellipsoid normal there, travels up to 0.3 m, turns up
+ * to 1 rad; the statue stands still. Median over motions of the per-motion median time. */
+static void bench_statue(void)
+{
+    DstMesh mh;
+    DstBvh H;
+    if (!load("robots/meshes/rarm_link6.obj", &mh, &H)) exit(1);
+    static const int tess[3][2] = {{23, 22}, {71, 70}, {224, 224}};
+    static const char *label[3] = {"1k", "10k", "100k"};
+    const double sx = 0.35, sy = 0.3, sz = 0.85;
+    DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
+    for (int z = 0; z < 3; ++z) {
+        DstMesh ms = mg_statue(sx, sy, sz, tess[z][0], tess[z][1]);
+        DstBvh S;
+        double tb = bench_now();
+        if (dst_bvh_create(&ms, &S, NULL, 0) != DST_OK) {
+            fprintf(stderr, "bench_mesh: statue bvh failed\n");
+            exit(1);
+        }
+        tb = bench_now() - tb;
+        TgRng rng = {BENCH_SEED + 7u}; /* the same motions at every size */
+        static double t_m[BENCH_STATUE_MOTIONS], ev[BENCH_STATUE_MOTIONS];
+        double rep[BENCH_MCD_REPEAT];
+        int tried = 0, cert = 0;
+        while (tried < BENCH_STATUE_MOTIONS) {
+            /* a point of the smooth statue surface: direction, radius function, normal */
+            double u[3];
+            tg_unit(&rng, u);
+            double th = acos(fmax(-1.0, fmin(1.0, u[2]))), ph = atan2(u[1], u[0]);
+            double r = 1.0 + 0.12 * sin(5.0 * th) * cos(3.0 * ph) + 0.06 * sin(11.0 * th + 2.0 * ph);
+            double p[3] = {sx * r * u[0], sy * r * u[1], sz * r * u[2]};
+            double nrm[3] = {p[0] / (sx * sx), p[1] / (sy * sy), p[2] / (sz * sz)};
+            double nl = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+            double kh[3], Rh0[9], Rr[9], Rh1[9], x0[3], x1[3], mv[3], c0[3];
+            tg_unit(&rng, kh);
+            tg_rot(kh, tg_uniform(&rng, -3.0, 3.0), Rh0);
+            double gap = tg_uniform(&rng, 0.005, 0.2) + H.nodes[0].r;
+            for (int i = 0; i < 3; ++i) c0[i] = Rh0[3 * i] * H.nodes[0].c[0] + Rh0[3 * i + 1] * H.nodes[0].c[1] + Rh0[3 * i + 2] * H.nodes[0].c[2];
+            for (int i = 0; i < 3; ++i) x0[i] = p[i] + nrm[i] / nl * gap - c0[i];
+            tg_unit(&rng, mv);
+            double travel = tg_uniform(&rng, 0.0, 0.3);
+            for (int i = 0; i < 3; ++i) x1[i] = x0[i] + mv[i] * travel;
+            tg_unit(&rng, kh);
+            tg_rot(kh, tg_uniform(&rng, 0.0, 1.0), Rr);
+            tg_matmul(Rr, Rh0, Rh1);
+            DstMovingMesh a, b;
+            double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, zo[3] = {0, 0, 0};
+            a.bvh = &H, b.bvh = &S;
+            dst_moving_frame_from_poses(Rh0, x0, Rh1, x1, 5, &a.frame);
+            dst_moving_frame_static(I, zo, &b.frame);
+            DstMeshDistance d0, d1;
+            dst_mesh_nominal_distance(&a, &b, 0.0, 0.0, NULL, &d0, NULL);
+            dst_mesh_nominal_distance(&a, &b, 1.0, 0.0, NULL, &d1, NULL);
+            if (d0.distance <= 0.0 || d1.distance <= 0.0) continue;
+            DstMeshMcdResult res;
+            DstBvhCache cache;
+            dst_bvh_cache_reset(&cache);
+            dst_mesh_mcd(&a, &b, 0.0, BENCH_T, &opt, &cache, &res); /* warm-up */
+            for (int q = 0; q < BENCH_MCD_REPEAT; ++q) {
+                dst_bvh_cache_reset(&cache);
+                double t = bench_now();
+                dst_mesh_mcd(&a, &b, 0.0, BENCH_T, &opt, &cache, &res);
+                rep[q] = bench_now() - t;
+            }
+            t_m[tried] = 1e3 * bench_median(rep, BENCH_MCD_REPEAT);
+            ev[tried] = res.distance_evals;
+            cert += res.status == DST_CERTIFIED;
+            ++tried;
+        }
+        printf("mesh_statue_triangles_%s: %d (bvh build %.0f ms)\n", label[z], S.n_tris, 1e3 * tb);
+        printf("mesh_mcd_statue_ms_%s: %.3f (median evals %.0f, certified %d of %d)\n", label[z],
+               bench_median(t_m, BENCH_STATUE_MOTIONS), bench_median(ev, BENCH_STATUE_MOTIONS), cert,
+               BENCH_STATUE_MOTIONS);
+        if (z == 2) printf("mesh_mcd_statue_median_ms: %.3f\n", bench_median(t_m, BENCH_STATUE_MOTIONS));
+        dst_bvh_destroy(&S);
+        dst_mesh_destroy(&ms);
+    }
+    dst_bvh_destroy(&H);
+    dst_mesh_destroy(&mh);
+}
+
+/* With an argument, only that section runs ("static", "mcd", "statue"); all by default. */
 int main(int argc, char **argv)
 {
     TgRng rng = {BENCH_SEED};
@@ -239,5 +361,6 @@ int main(int argc, char **argv)
         TgRng r2 = {BENCH_SEED + 1u}; /* its own stream: the same motions whichever sections run */
         bench_mcd(&r2);
     }
+    if (!*only || !strcmp(only, "statue")) bench_statue();
     return 0;
 }
