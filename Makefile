@@ -6,6 +6,8 @@
 #   make test       deps + build + run every Check suite
 #   make asan       the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
+#   make env-meshes write the environment meshes scenarios/meshes/*.stl (generated; run,
+#                   test, asan and bench depend on it)
 #   make clean      remove build/ and nothing else
 #
 # Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/*.c (but the
