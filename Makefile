@@ -7,6 +7,8 @@
 #   make asan       the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
 #                   (but the test case tagged mesh_plan: minutes of mesh planning)
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
+#   make env-meshes write the environment meshes scenarios/meshes/*.stl (generated; run,
+#                   test, asan and bench depend on it)
 #   make clean      remove build/ and nothing else
 #
 # Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/*.c (but the

@@ -814,15 +814,24 @@ static PlnStatus view_meshes(const PlnProblem *p, ViewMesh **out, int *n_out, ch
             st = read_mesh(g->convex_path, &src, err, err_size);
         } else if (g->mesh_path[0] != '\0') {
             st = read_mesh(g->mesh_path, &src, err, err_size);
-            if (st == PLN_OK && sc->geometry == PLN_GEOMETRY_CONVEX) {
-                st = hull_mesh(&src, &hull, err, err_size);
-                dst_mesh_destroy(&src);
-                src = hull;
-            }
         } else {
             continue;
         }
-        if (st == PLN_OK) {
+        if (st == PLN_OK && sc->geometry == PLN_GEOMETRY_CONVEX) {
+            /* the hull of the decimated vertices (convex, within the cell of the true
+             * hull); a smaller budget until the hull fits */
+            for (int budget = PLN_VIEW_LINK_MAX_TRIANGLES; st == PLN_OK; budget /= 2) {
+                DstMesh dec;
+                st = pln_view_decimate(&src, budget, &dec, &vm[n].cell, err, err_size);
+                if (st != PLN_OK) break;
+                st = hull_mesh(&dec, &hull, err, err_size);
+                dst_mesh_destroy(&dec);
+                if (st != PLN_OK) break;
+                if (hull.n_triangles <= PLN_VIEW_LINK_MAX_TRIANGLES || budget <= 4) break;
+                dst_mesh_destroy(&hull);
+            }
+            if (st == PLN_OK) vm[n].mesh = hull;
+        } else if (st == PLN_OK) {
             st = pln_view_decimate(&src, PLN_VIEW_LINK_MAX_TRIANGLES, &vm[n].mesh, &vm[n].cell,
                                    err, err_size);
         }

@@ -12,8 +12,8 @@
  * eq. 3.1) at that frame with its witness points; obstacles are static. The page has a
  * time slider, play/pause, a speed choice, mouse orbit and zoom, and shows each pair's
  * certified MCD lower bound from the certificate. When the scenario's collision geometry
- * is not capsules (mesh: the link meshes; convex: their hulls; ellipsoid: the links'
- * ellipsoids), or an obstacle is a mesh, those shapes are embedded as triangle meshes,
+ * is not capsules (mesh: the link meshes; convex: the hulls of their decimated vertices,
+ * so still convex; ellipsoid: the links' ellipsoids), or an obstacle is a mesh, those shapes are embedded as triangle meshes,
  * decimated for display by pln_view_decimate() to at most PLN_VIEW_LINK_MAX_TRIANGLES
  * (link) or PLN_VIEW_OBSTACLE_MAX_TRIANGLES (obstacle) triangles, and drawn flat-shaded
  * by their normals, back faces culled, in painter's order together with the capsules;

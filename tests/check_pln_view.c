@@ -580,6 +580,35 @@ START_TEST(test_ellipsoid_and_capsule_geometry)
         ck_assert(fabs(sqrt(val) - 1.0) <= VIEW_COORD_TOL / g->ellipsoid_radii[2] * 10);
     }
     view_free(&v);
+    /* convex: one hull per link mesh, convex (every vertex behind every face plane) */
+    fx.sc.geometry = PLN_GEOMETRY_CONVEX;
+    view_load(&v, &fx, NULL);
+    ck_assert_str_eq(str(get(&v.doc, v.root, "geometry")), "convex");
+    meshes = get(&v.doc, v.root, "meshes");
+    ck_assert_int_eq(len(meshes), fx.robot.n_links + 1);
+    for (int m = 0; m < fx.robot.n_links; m += 5) {
+        yaml_node_t *hv = get(&v.doc, item(&v.doc, meshes, m), "v"), *ht = get(&v.doc, item(&v.doc, meshes, m), "t");
+        int nv = len(hv) / 3, nt = len(ht) / 3;
+        double *P = malloc((size_t)len(hv) * sizeof *P);
+        ck_assert_ptr_nonnull(P);
+        ck_assert_int_le(nt, PLN_VIEW_LINK_MAX_TRIANGLES);
+        for (int i = 0; i < len(hv); ++i) P[i] = num(item(&v.doc, hv, i));
+        for (int f = 0; f < nt; ++f) {
+            const double *a = P + 3 * (int)num(item(&v.doc, ht, 3 * f)), *b = P + 3 * (int)num(item(&v.doc, ht, 3 * f + 1)),
+                         *c = P + 3 * (int)num(item(&v.doc, ht, 3 * f + 2));
+            double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+            double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            if (!(nn > 0.0)) continue;
+            for (int i = 0; i < nv; ++i) {
+                const double *x = P + 3 * i;
+                double h = (n[0] * (x[0] - a[0]) + n[1] * (x[1] - a[1]) + n[2] * (x[2] - a[2])) / nn;
+                ck_assert_msg(h <= 2 * VIEW_COORD_TOL, "mesh %d: vertex %d %g m outside face %d", m, i, h, f);
+            }
+        }
+        free(P);
+    }
+    view_free(&v);
     /* capsules: no link mesh, only the mesh obstacle */
     fx.sc.geometry = PLN_GEOMETRY_CAPSULE;
     rebuild_problem(&fx);
