@@ -12,11 +12,17 @@
  * so it holds at most depth + 1 entries; dst_bvh_create refuses trees deeper than 126 */
 #define DEPTH_STACK 256
 
+/* the closest face decides the side of a point (eq. 9.12) only when the point lies along its
+ * normal to at least this cosine (it does exactly, up to rounding, for a perpendicular foot) */
+#define DEPTH_SIDE_COS 0.5
+
 /* ---------------------------------------------------------------- point to triangle */
 
-/* Closest point q of the triangle t[9] to p, and the squared distance |p - q|^2, by the
- * Voronoi regions of its vertices, edges and face (eq. 9.8). A degenerate (zero-area)
- * triangle is handled as its three edges. */
+/* where the closest point of a triangle lies: its open face, or its boundary (an edge or a
+ * vertex, or any point of a degenerate triangle) */
+enum { REGION_FACE = 0, REGION_BOUNDARY = 1 };
+
+/* Closest point q of the segment [a, b] to p; returns |p - q|^2. */
 static double seg_closest(const double p[3], const double a[3], const double b[3], double q[3])
 {
     double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
@@ -27,8 +33,12 @@ static double seg_closest(const double p[3], const double a[3], const double b[3
     return dst_dot3(w, w);
 }
 
-static double tri_closest(const double p[3], const double *t, double q[3])
+/* Closest point q of the triangle t[9] to p, and the squared distance |p - q|^2, by the
+ * Voronoi regions of its vertices, edges and face (eq. 9.8); *region tells which. A degenerate
+ * (zero-area) triangle is handled as its three edges. */
+static double tri_closest(const double p[3], const double *t, double q[3], int *region)
 {
+    *region = REGION_BOUNDARY;
     const double *a = t, *b = t + 3, *c = t + 6;
     double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
     double ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
@@ -73,6 +83,7 @@ static double tri_closest(const double p[3], const double *t, double q[3])
         for (int i = 0; i < 3; ++i) q[i] = b[i] + s * (c[i] - b[i]);
     } else { /* face: barycentric (va, vb, vc) / sum */
         double v = vb / sum, u = vc / sum;
+        *region = REGION_FACE;
         for (int i = 0; i < 3; ++i) q[i] = a[i] + v * ab[i] + u * ac[i];
     }
     for (int i = 0; i < 3; ++i) w[i] = p[i] - q[i];
@@ -101,6 +112,7 @@ static double node_point_lb(const DstBvhNode *nd, const double p[3], double best
 typedef struct PointHit {
     double d;     /* distance found (or the cap when nothing below it) */
     int tri;      /* leaf-order triangle index, -1 when none below the cap */
+    int region;   /* REGION_FACE: q lies in the open face of tri */
     double q[3];  /* closest point, mesh frame */
 } PointHit;
 
@@ -123,11 +135,13 @@ static void point_query(const DstBvh *bvh, const double p[3], double stop, doubl
         if (nd->left < 0) {
             for (int t = nd->first; t < nd->first + nd->count; ++t) {
                 double q[3];
-                double d2 = tri_closest(p, bvh->tri[t], q);
+                int region;
+                double d2 = tri_closest(p, bvh->tri[t], q, &region);
                 if (d2 < best2) {
                     best2 = d2;
                     hit->d = sqrt(d2);
                     hit->tri = t;
+                    hit->region = region;
                     memcpy(hit->q, q, sizeof q);
                 }
             }
@@ -207,7 +221,7 @@ typedef struct Side {
     double best;         /* deepest inside vertex so far; -inf while none */
     double v[3], q[3];   /* that vertex and its closest point on Y, Y frame */
     int tri;             /* leaf-order triangle of Y holding q */
-    int tested, inside, classified;
+    int tested, sided, inside, classified;
 } Side;
 
 /* 1 when the ball (c, r) (Y frame) lies outside Y's root box, so every point in it is outside Y */
@@ -221,58 +235,108 @@ static int outside_root_box(const DstBvh *y, const double c[3], double r)
     return 0;
 }
 
-/* an inside vertex v (Y frame): its distance to Y's surface, kept when deepest (eq. 9.1) */
-static void inside_vertex(Side *s, const double v[3])
+/* Side of Y's surface on which the point v (Y frame) lies, given its exact closest point h
+ * (eq. 9.12): when that point is the foot of the perpendicular in the open face of a triangle,
+ * the segment from v to it crosses no surface, so v is inside iff it lies behind that face's
+ * outward normal; otherwise (closest point on an edge or a vertex, or v almost on the surface)
+ * by ray parity. 1 inside, 0 outside. */
+static int side_of(Side *s, const double v[3], const PointHit *h)
 {
-    PointHit h;
-    ++s->inside;
-    point_query(s->y, v, s->best, INFINITY, &h);
-    if (h.d > s->best && h.tri >= 0) {
-        s->best = h.d;
-        s->tri = h.tri;
-        memcpy(s->v, v, sizeof s->v);
-        memcpy(s->q, h.q, sizeof s->q);
+    if (h->region == REGION_FACE && h->d > s->margin) {
+        const double *nrm = s->y->nrm[h->tri];
+        double w[3] = {v[0] - h->q[0], v[1] - h->q[1], v[2] - h->q[2]};
+        double dn = dst_dot3(w, nrm);
+        if (fabs(dn) >= DEPTH_SIDE_COS * h->d) {
+            ++s->sided;
+            return dn < 0.0;
+        }
     }
+    ++s->tested;
+    return dst_bvh_contains(s->y, v);
 }
 
-/* X's subtree at node ix (eq. 9.10): a node whose sphere keeps clear of Y's surface lies wholly
- * inside or wholly outside Y, decided by one vertex; otherwise its children, and at a leaf each
- * (distinct) vertex on its own. */
-static void visit(Side *s, int ix)
+/* a vertex v (Y frame) of X, eq. (9.1): skipped when its distance to Y's surface cannot beat
+ * the deepest so far (inside or not); otherwise its side, and kept when inside and deepest */
+static void test_vertex(Side *s, const double v[3], int known_inside)
+{
+    PointHit h;
+    point_query(s->y, v, s->best, INFINITY, &h);
+    if (!(h.d > s->best) || h.tri < 0) return;
+    if (!known_inside && !side_of(s, v, &h)) return;
+    ++s->inside;
+    s->best = h.d;
+    s->tri = h.tri;
+    memcpy(s->v, v, sizeof s->v);
+    memcpy(s->q, h.q, sizeof s->q);
+}
+
+/* A node of X seen from Y (eq. 9.10-9.11): its sphere (c, r) in Y's frame, whether the sphere
+ * keeps clear of Y's surface (h.tri < 0) or meets it (h.d <= r, a distance from c to a point
+ * of Y's surface), and u, an upper bound of the depth of every vertex under it. */
+typedef struct Probe {
+    int ix, skip;
+    double c[3], r, u;
+    PointHit h;
+}
+Probe;
+
+/* d_up: an upper bound of dist(c, Y's surface) known before (+inf when none) */
+static void probe(Side *s, int ix, double d_up, Probe *P)
 {
     const DstBvhNode *nd = &s->x->nodes[ix];
-    double c[3];
-    apply(&s->p, nd->c, c);
-    double r = nd->r + s->margin;
-    if (outside_root_box(s->y, c, r)) return;
-    PointHit h;
-    point_query(s->y, c, r, r, &h);
-    if (h.tri < 0) {
-        /* the ball (c, r) does not meet Y's surface: one side for all its vertices */
+    P->ix = ix;
+    apply(&s->p, nd->c, P->c);
+    P->r = nd->r + s->margin;
+    P->skip = outside_root_box(s->y, P->c, P->r);
+    if (P->skip) return;
+    point_query(s->y, P->c, P->r, P->r, &P->h);
+    /* a vertex v under the node: depth(v) <= dist(v) <= dist(c) + |v - c| <= dist(c) + r */
+    P->u = (P->h.tri >= 0 ? P->h.d : d_up) + P->r + s->margin;
+}
+
+/* X's subtree under the probed node (eq. 9.10): a node whose sphere keeps clear of Y's surface
+ * lies wholly inside or wholly outside Y, decided by its centre; otherwise its children, the
+ * one with the larger bound first, and at a leaf each (distinct) vertex on its own. Subtrees
+ * and vertices whose depth bound is not above the deepest so far are skipped (eq. 9.11). */
+static void visit(Side *s, const Probe *P)
+{
+    if (P->skip || !(P->u > s->best)) return;
+    const DstBvhNode *nd = &s->x->nodes[P->ix];
+    if (P->h.tri < 0) {
+        /* the ball (c, r) does not meet Y's surface: its centre's side is every vertex's */
         ++s->classified;
-        double v[3];
-        apply(&s->p, s->x->tri[nd->first], v);
-        ++s->tested;
-        if (!dst_bvh_contains(s->y, v)) return;
-        /* every vertex is inside; none is deeper than dist(c) + r (eq. 9.11) */
-        if (s->best > 0.0) {
-            point_query(s->y, c, s->best - r, INFINITY, &h);
-            if (h.d + r <= s->best) return;
-        }
+        PointHit h;
+        point_query(s->y, P->c, -INFINITY, INFINITY, &h);
+        if (h.d + P->r + s->margin <= s->best) return;
+        if (!side_of(s, P->c, &h)) return;
         for (int t = nd->first; t < nd->first + nd->count; ++t) {
             for (int k = 0; k < 3; ++k) {
+                double v[3];
                 apply(&s->p, s->x->tri[t] + 3 * k, v);
-                inside_vertex(s, v);
+                double w[3] = {v[0] - P->c[0], v[1] - P->c[1], v[2] - P->c[2]};
+                if (h.d + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
+                test_vertex(s, v, 1);
             }
         }
         return;
     }
     if (nd->left >= 0) {
-        visit(s, nd->left);
-        visit(s, nd->right);
+        Probe L, R;
+        const DstBvhNode *nl = &s->x->nodes[nd->left], *nr = &s->x->nodes[nd->right];
+        double wl[3] = {nl->c[0] - nd->c[0], nl->c[1] - nd->c[1], nl->c[2] - nd->c[2]};
+        double wr[3] = {nr->c[0] - nd->c[0], nr->c[1] - nd->c[1], nr->c[2] - nd->c[2]};
+        probe(s, nd->left, P->h.d + sqrt(dst_dot3(wl, wl)) + s->margin, &L);
+        probe(s, nd->right, P->h.d + sqrt(dst_dot3(wr, wr)) + s->margin, &R);
+        if (!R.skip && (L.skip || R.u > L.u)) {
+            visit(s, &R);
+            visit(s, &L);
+        } else {
+            visit(s, &L);
+            visit(s, &R);
+        }
         return;
     }
-    /* leaf near Y's surface: each distinct vertex of its triangles */
+    /* leaf near Y's surface: each distinct vertex of its triangles; dist(c) <= h.d */
     const double *seen[3 * DST_BVH_LEAF_SIZE];
     int n_seen = 0;
     for (int t = nd->first; t < nd->first + nd->count; ++t) {
@@ -284,9 +348,10 @@ static void visit(Side *s, int ix)
             if (n_seen < 3 * DST_BVH_LEAF_SIZE) seen[n_seen++] = u;
             double v[3];
             apply(&s->p, u, v);
+            double w[3] = {v[0] - P->c[0], v[1] - P->c[1], v[2] - P->c[2]};
+            if (P->h.d + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
             if (outside_root_box(s->y, v, s->margin)) continue;
-            ++s->tested;
-            if (dst_bvh_contains(s->y, v)) inside_vertex(s, v);
+            test_vertex(s, v, 0);
         }
     }
 }
@@ -301,7 +366,9 @@ static void run_side(Side *s, const DstBvh *x, const double Rx[9], const double 
     s->tri = -1;
     double scale = x->radius + y->radius + sqrt(dst_dot3(s->p.t, s->p.t));
     s->margin = DST_ROUND_REL * scale;
-    visit(s, 0);
+    Probe root;
+    probe(s, 0, INFINITY, &root);
+    visit(s, &root);
 }
 
 /* R (a - b) / |a - b| into n (unit) when |a - b| is not tiny; returns 0 otherwise */
@@ -336,6 +403,7 @@ DstStatus dst_mesh_vertex_depth(const DstBvh *a, const double Ra[9], const doubl
     run_side(&sb, b, Rb, xb, a, Ra, xa); /* vertices of B inside A, A frame */
     out->vertices_tested = sa.tested + sb.tested;
     out->vertices_inside = sa.inside + sb.inside;
+    out->vertices_sided = sa.sided + sb.sided;
     out->nodes_classified = sa.classified + sb.classified;
     out->slack = 2.0 * sa.margin;
     if (sa.best < 0.0 && sb.best < 0.0) {

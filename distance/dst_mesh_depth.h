@@ -9,7 +9,8 @@
  * non-convex overlaps; it is 1-Lipschitz in the relative translation (eq. 9.5), so it grows
  * continuously from 0 at the onset of contact, and its witness direction n is the direction
  * in which translating A reduces it (minus its gradient with respect to A's position).
- * Point-in-solid is decided by dst_bvh_contains (ray parity, majority of three rays); the
+ * Point-in-solid is decided by the closest face when the closest surface point lies in the open
+ * face of a triangle (eq. 9.12), else by dst_bvh_contains (ray parity, majority of three rays); the
  * distance of each inside vertex to the surface is exact up to rounding (the minimum over all
  * triangles of the exact point-triangle distance; the BVH only prunes triangles that cannot
  * be closer). Both meshes must be closed (the `closed` flag of DstBvh). Nothing is allocated
@@ -39,9 +40,10 @@ typedef struct DstVertexDepth {
                           * the closest triangle of B, or the inward one of A. Zero when DST_SEPARATED. */
     int from_b;          /* 0: the deepest vertex is A's (inside B); 1: it is B's (inside A) */
     int tri;             /* mesh index of the closest triangle on the other surface, -1 if none */
-    int vertices_tested; /* vertices that needed a point-in-solid test (ray parity) */
-    int vertices_inside; /* vertices found inside the other solid (repeats of a vertex shared by
-                          * triangles in different leaves count again) */
+    int vertices_tested; /* vertices (or node centres) whose side needed ray parity (dst_bvh_contains) */
+    int vertices_sided;  /* vertices (or node centres) whose side the closest face decided (eq. 9.12) */
+    int vertices_inside; /* vertices found inside the other solid and deeper than all before them
+                          * (a vertex that cannot beat the deepest so far is not classified) */
     int nodes_classified;/* BVH nodes whose whole sphere lay on one side of the other surface */
 } DstVertexDepth;
 
