@@ -294,6 +294,44 @@ static void probe(Side *s, int ix, double d_up, Probe *P)
     P->u = (P->h.tri >= 0 ? P->h.d : d_up) + P->r + s->margin;
 }
 
+/* A subtree of X wholly inside Y (its node's centre c, Y frame, at the exact distance D from
+ * Y's surface): every vertex under it is within D + r of it (eq. 9.11), so the subtree is
+ * skipped when that cannot beat the deepest so far; otherwise its children, by the same bound
+ * from their own centres, the larger first, and at a leaf its vertices. */
+static void visit_inside(Side *s, int ix, const double c[3], double D)
+{
+    const DstBvhNode *nd = &s->x->nodes[ix];
+    if (D + nd->r + 2.0 * s->margin <= s->best) return;
+    if (nd->left < 0) {
+        for (int t = nd->first; t < nd->first + nd->count; ++t) {
+            for (int k = 0; k < 3; ++k) {
+                double v[3];
+                apply(&s->p, s->x->tri[t] + 3 * k, v);
+                double w[3] = {v[0] - c[0], v[1] - c[1], v[2] - c[2]};
+                if (D + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
+                test_vertex(s, v, 1);
+            }
+        }
+        return;
+    }
+    int ch[2] = {nd->left, nd->right};
+    double cc[2][3], dd[2], u[2];
+    for (int j = 0; j < 2; ++j) {
+        const DstBvhNode *n = &s->x->nodes[ch[j]];
+        apply(&s->p, n->c, cc[j]);
+        double slack = n->r + 2.0 * s->margin;
+        PointHit h;
+        point_query(s->y, cc[j], s->best - slack, INFINITY, &h);
+        dd[j] = h.d;
+        u[j] = h.d + slack; /* <= best when the walk stopped early */
+    }
+    int first = u[1] > u[0];
+    for (int j = 0; j < 2; ++j) {
+        int k = j == 0 ? first : 1 - first;
+        if (u[k] > s->best) visit_inside(s, ch[k], cc[k], dd[k]);
+    }
+}
+
 /* X's subtree under the probed node (eq. 9.10): a node whose sphere keeps clear of Y's surface
  * lies wholly inside or wholly outside Y, decided by its centre; otherwise its children, the
  * one with the larger bound first, and at a leaf each (distinct) vertex on its own. Subtrees
@@ -309,15 +347,7 @@ static void visit(Side *s, const Probe *P)
         point_query(s->y, P->c, -INFINITY, INFINITY, &h);
         if (h.d + P->r + s->margin <= s->best) return;
         if (!side_of(s, P->c, &h)) return;
-        for (int t = nd->first; t < nd->first + nd->count; ++t) {
-            for (int k = 0; k < 3; ++k) {
-                double v[3];
-                apply(&s->p, s->x->tri[t] + 3 * k, v);
-                double w[3] = {v[0] - P->c[0], v[1] - P->c[1], v[2] - P->c[2]};
-                if (h.d + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
-                test_vertex(s, v, 1);
-            }
-        }
+        visit_inside(s, P->ix, P->c, h.d);
         return;
     }
     if (nd->left >= 0) {
@@ -356,13 +386,14 @@ static void visit(Side *s, const Probe *P)
     }
 }
 
+/* best: the deepest vertex of the other direction (-inf when none); only deeper ones are kept */
 static void run_side(Side *s, const DstBvh *x, const double Rx[9], const double xx[3], const DstBvh *y,
-                     const double Ry[9], const double xy[3])
+                     const double Ry[9], const double xy[3], double best)
 {
     memset(s, 0, sizeof *s);
     s->x = x, s->y = y;
     pose_between(Ry, xy, Rx, xx, &s->p);
-    s->best = -INFINITY;
+    s->best = best;
     s->tri = -1;
     double scale = x->radius + y->radius + sqrt(dst_dot3(s->p.t, s->p.t));
     s->margin = DST_ROUND_REL * scale;
@@ -399,8 +430,8 @@ DstStatus dst_mesh_vertex_depth(const DstBvh *a, const double Ra[9], const doubl
         return out->status;
     }
     Side sa, sb;
-    run_side(&sa, a, Ra, xa, b, Rb, xb); /* vertices of A inside B, B frame */
-    run_side(&sb, b, Rb, xb, a, Ra, xa); /* vertices of B inside A, A frame */
+    run_side(&sa, a, Ra, xa, b, Rb, xb, -INFINITY); /* vertices of A inside B, B frame */
+    run_side(&sb, b, Rb, xb, a, Ra, xa, sa.best);   /* vertices of B inside A deeper than those */
     out->vertices_tested = sa.tested + sb.tested;
     out->vertices_inside = sa.inside + sb.inside;
     out->vertices_sided = sa.sided + sb.sided;
@@ -411,7 +442,7 @@ DstStatus dst_mesh_vertex_depth(const DstBvh *a, const double Ra[9], const doubl
         return out->status;
     }
     out->status = DST_PENETRATING;
-    if (sa.best >= sb.best) {
+    if (sb.tri < 0) {
         /* a vertex of A inside B: pa = vertex, pb = closest point of B; n = (pb - pa) / depth */
         out->depth = sa.best;
         to_world(Rb, xb, sa.v, out->pa);
