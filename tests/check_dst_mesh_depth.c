@@ -1,0 +1,592 @@
+/* check_dst_mesh_depth.c — tests of distance/dst_mesh_depth.c: the point-to-mesh distance
+ * against brute force over all triangles (an independent point-triangle kernel); the vertex
+ * depth depth_V (eq. 9.1) with known answers (two boxes overlapping face-on, a cube inside a
+ * box, a peg in a hollow cup: clear, then pushed into the wall), against brute force on random
+ * poses of non-convex meshes (every vertex, dst_bvh_contains, all triangles), its bound
+ * properties (-depth_V above the lower end of dst_bvh_distance; below the EPA depth for convex
+ * meshes), its direction n against central differences, its continuity (1-Lipschitz in a
+ * translation) and bad input. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dst_capsule_testgen.h"
+#include "dst_mesh_depth.h"
+#include "dst_mesh_testgen.h"
+
+#define DEPTH_RANDOM_POSES (TG_ASAN ? 40 : 300)
+#define DEPTH_POINTS (TG_ASAN ? 200 : 2000)
+/* BVH answer vs brute force, relative to the size of the scene (metres per metre) */
+#define DEPTH_BRUTE_REL 1e-12
+/* closed-form answers of boxes, metres */
+#define DEPTH_EXACT_TOL 1e-12
+/* witness identities (pa - pb = -depth n, |n| = 1), metres */
+#define DEPTH_WITNESS_TOL 1e-12
+/* central-difference step for the direction check, metres, and the allowed mismatch of the
+ * finite difference against -n (truncation is zero where the depth is locally a distance to
+ * one plane, rounding ~1e-16 / step) */
+#define DEPTH_FD_STEP 1e-6
+#define DEPTH_FD_TOL 1e-6
+/* step of the continuity sweep, metres; allowance above the step for rounding */
+#define DEPTH_SWEEP_STEP 2e-3
+#define DEPTH_LIPSCHITZ_TOL 1e-12
+
+static void identity(double R[9])
+{
+    memset(R, 0, 9 * sizeof(double));
+    R[0] = R[4] = R[8] = 1.0;
+}
+
+static void random_pose(TgRng *r, double spread, double R[9], double x[3])
+{
+    double k[3];
+    tg_unit(r, k);
+    tg_rot(k, tg_uniform(r, -3.0, 3.0), R);
+    for (int i = 0; i < 3; ++i) x[i] = tg_uniform(r, -spread, spread);
+}
+
+static double norm3(const double v[3])
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+/* ------------------------------------------------------------ independent references */
+
+/* squared distance from p to the segment [a, b] */
+static double ref_seg2(const double p[3], const double a[3], const double b[3])
+{
+    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+    double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], s = 0.0;
+    if (dd > 0.0) s = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) / dd;
+    s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+    double e[3] = {w[0] - s * d[0], w[1] - s * d[1], w[2] - s * d[2]};
+    return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+}
+
+/* distance from p to the triangle t[9]: the plane distance when the projection falls inside
+ * (barycentric coordinates from the 2x2 normal equations), else the nearest edge */
+static double ref_point_tri(const double p[3], const double *t)
+{
+    const double *a = t, *b = t + 3, *c = t + 6;
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double w[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+    double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2], vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    double uv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    double wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2], wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2];
+    double det = uu * vv - uv * uv;
+    if (det > 1e-14 * uu * vv) {
+        double s = (wu * vv - wv * uv) / det, r = (wv * uu - wu * uv) / det;
+        if (s >= 0.0 && r >= 0.0 && s + r <= 1.0) {
+            double e[3];
+            for (int i = 0; i < 3; ++i) e[i] = w[i] - s * u[i] - r * v[i];
+            return norm3(e);
+        }
+    }
+    double d = ref_seg2(p, a, b);
+    d = fmin(d, ref_seg2(p, b, c));
+    d = fmin(d, ref_seg2(p, c, a));
+    return sqrt(d);
+}
+
+static double ref_point_mesh(const DstBvh *m, const double p[3])
+{
+    double best = INFINITY;
+    for (int t = 0; t < m->n_tris; ++t) best = fmin(best, ref_point_tri(p, m->tri[t]));
+    return best;
+}
+
+/* x frame -> y frame: y = Ry^T (Rx x + xx - xy) */
+static void map_point(const double Rx[9], const double xx[3], const double Ry[9], const double xy[3], const double v[3],
+                      double o[3])
+{
+    double w[3];
+    for (int i = 0; i < 3; ++i) w[i] = Rx[3 * i] * v[0] + Rx[3 * i + 1] * v[1] + Rx[3 * i + 2] * v[2] + xx[i] - xy[i];
+    for (int i = 0; i < 3; ++i) o[i] = Ry[i] * w[0] + Ry[3 + i] * w[1] + Ry[6 + i] * w[2];
+}
+
+/* brute force of eq. (9.1): every vertex of each mesh, dst_bvh_contains, all triangles */
+static double ref_depth_side(const DstBvh *x, const double Rx[9], const double xx[3], const DstBvh *y,
+                             const double Ry[9], const double xy[3], int *any)
+{
+    double best = 0.0;
+    for (int t = 0; t < x->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            double v[3];
+            map_point(Rx, xx, Ry, xy, x->tri[t] + 3 * k, v);
+            if (!dst_bvh_contains(y, v)) continue;
+            *any = 1;
+            best = fmax(best, ref_point_mesh(y, v));
+        }
+    }
+    return best;
+}
+
+static double ref_depth(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b, const double Rb[9],
+                        const double xb[3], int *any)
+{
+    *any = 0;
+    double da = ref_depth_side(a, Ra, xa, b, Rb, xb, any);
+    double db = ref_depth_side(b, Rb, xb, a, Ra, xa, any);
+    return fmax(da, db);
+}
+
+/* the documented witness identities */
+static void check_witnesses(const DstVertexDepth *d)
+{
+    if (d->status == DST_SEPARATED) {
+        ck_assert(d->depth == 0.0);
+        return;
+    }
+    ck_assert_int_eq(d->status, DST_PENETRATING);
+    ck_assert(fabs(norm3(d->n) - 1.0) <= DEPTH_WITNESS_TOL);
+    for (int i = 0; i < 3; ++i) ck_assert(fabs(d->pa[i] - d->pb[i] + d->depth * d->n[i]) <= DEPTH_WITNESS_TOL);
+    ck_assert(d->tri >= 0);
+    ck_assert(d->slack >= 0.0 && d->slack < DEPTH_WITNESS_TOL);
+}
+
+/* ------------------------------------------------------------ a hollow cup */
+
+/* appends the quad (p0 p1 p2 p3, in order around it) as two triangles facing `out` */
+static void add_quad(int *T, int *nt, const double *V, int p0, int p1, int p2, int p3, const double out[3])
+{
+    const double *a = V + 3 * p0, *b = V + 3 * p1, *c = V + 3 * p2;
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    int q[4] = {p0, p1, p2, p3};
+    if (n[0] * out[0] + n[1] * out[1] + n[2] * out[2] < 0.0) q[1] = p3, q[3] = p1;
+    T[3 * *nt] = q[0], T[3 * *nt + 1] = q[1], T[3 * *nt + 2] = q[2], ++*nt;
+    T[3 * *nt] = q[0], T[3 * *nt + 1] = q[2], T[3 * *nt + 2] = q[3], ++*nt;
+}
+
+/* square cup: outside [-w, w]^2 x [0, h], cavity [-c, c]^2 x [f, h] open at the top (w > c,
+ * h > f > 0); 28 outward triangles, closed, not convex */
+static DstMesh cup_mesh(double w, double c, double f, double h)
+{
+    static const int sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+    double V[48];
+    for (int k = 0; k < 4; ++k) {
+        double o[4][3] = {{w * sx[k], w * sy[k], 0.0}, {w * sx[k], w * sy[k], h}, {c * sx[k], c * sy[k], h},
+                          {c * sx[k], c * sy[k], f}};
+        for (int j = 0; j < 4; ++j) memcpy(V + 3 * (4 * j + k), o[j], sizeof o[j]);
+    }
+    /* rings: 0-3 outer bottom, 4-7 outer top, 8-11 inner top, 12-15 inner bottom */
+    int T[84], nt = 0;
+    const double down[3] = {0, 0, -1}, up[3] = {0, 0, 1};
+    add_quad(T, &nt, V, 0, 1, 2, 3, down);
+    add_quad(T, &nt, V, 12, 13, 14, 15, up);
+    for (int k = 0; k < 4; ++k) {
+        int k1 = (k + 1) % 4;
+        double mid[3] = {0.5 * (sx[k] + sx[k1]), 0.5 * (sy[k] + sy[k1]), 0.0};
+        double in[3] = {-mid[0], -mid[1], 0.0};
+        add_quad(T, &nt, V, k, k1, 4 + k1, 4 + k, mid);         /* outer wall */
+        add_quad(T, &nt, V, 4 + k, 4 + k1, 8 + k1, 8 + k, up);  /* rim */
+        add_quad(T, &nt, V, 8 + k, 8 + k1, 12 + k1, 12 + k, in); /* inner wall faces the cavity */
+    }
+    DstMesh m;
+    memset(&m, 0, sizeof m);
+    ck_assert_int_eq(dst_mesh_create(V, 16, T, nt, &m, NULL, 0), DST_OK);
+    return m;
+}
+
+static void make_bvh(const DstMesh *m, DstBvh *b)
+{
+    char err[160];
+    ck_assert_msg(dst_bvh_create(m, b, err, sizeof err) == DST_OK, "%s", err);
+}
+
+/* ------------------------------------------------------------ tests */
+
+START_TEST(test_point_distance_vs_brute_force)
+{
+    TgRng r = {61};
+    DstMesh mt = mg_torus(0.5, 0.15, 20, 10), ml = mg_lblock(0.4), mc = cup_mesh(0.3, 0.25, 0.05, 0.4);
+    DstBvh bv[3];
+    make_bvh(&mt, &bv[0]);
+    make_bvh(&ml, &bv[1]);
+    make_bvh(&mc, &bv[2]);
+    for (int n = 0; n < DEPTH_POINTS; ++n) {
+        const DstBvh *m = &bv[n % 3];
+        double p[3], q[3];
+        for (int i = 0; i < 3; ++i) p[i] = tg_uniform(&r, -0.9, 0.9);
+        if (n % 7 == 0) memcpy(p, m->tri[n % m->n_tris], sizeof p); /* on a vertex: distance 0 */
+        int tri = -1;
+        double d = dst_bvh_point_distance(m, p, q, &tri);
+        double ref = ref_point_mesh(m, p);
+        ck_assert_msg(fabs(d - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "point %d: bvh %.17g brute %.17g", n, d, ref);
+        double w[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
+        ck_assert(fabs(norm3(w) - d) <= DEPTH_WITNESS_TOL);
+        /* the closest point lies on the named triangle */
+        ck_assert(tri >= 0 && tri < m->n_tris);
+        int leaf = -1;
+        for (int t = 0; t < m->n_tris; ++t) {
+            if (m->tri_id[t] == tri) leaf = t;
+        }
+        ck_assert(ref_point_tri(q, m->tri[leaf]) <= DEPTH_WITNESS_TOL);
+    }
+    double nanp[3] = {NAN, 0, 0}, p0[3] = {0, 0, 0};
+    ck_assert(dst_bvh_point_distance(&bv[0], nanp, NULL, NULL) == -1.0);
+    ck_assert(dst_bvh_point_distance(NULL, p0, NULL, NULL) == -1.0);
+    ck_assert(dst_bvh_point_distance(&bv[0], NULL, NULL, NULL) == -1.0);
+    ck_assert(dst_bvh_point_distance(&bv[0], p0, NULL, NULL) >= 0.0);
+    for (int k = 0; k < 3; ++k) dst_bvh_destroy(&bv[k]);
+    dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&mc);
+}
+END_TEST
+
+START_TEST(test_depth_boxes_known)
+{
+    /* unit cube A against a large box B whose face x = 0.8 cuts it: A's four vertices at x = 1
+     * are 0.2 inside, none of B's vertices is inside A; depth_V = 0.2 = PD, n = -x (in the
+     * frame of the pair), under a common random rigid motion of both */
+    double lo_a[3] = {0, 0, 0}, hi_a[3] = {1, 1, 1}, lo_b[3] = {0.8, -1, -1}, hi_b[3] = {3, 2, 2};
+    DstMesh ma = mg_box(lo_a, hi_a), mb = mg_box(lo_b, hi_b);
+    DstBvh A, B;
+    make_bvh(&ma, &A);
+    make_bvh(&mb, &B);
+    TgRng r = {62};
+    for (int n = 0; n < 20; ++n) {
+        double R[9], x[3];
+        if (n == 0) identity(R), x[0] = x[1] = x[2] = 0.0;
+        else random_pose(&r, 1.0, R, x);
+        DstVertexDepth d;
+        ck_assert_int_eq(dst_mesh_vertex_depth(&A, R, x, &B, R, x, &d), DST_PENETRATING);
+        check_witnesses(&d);
+        ck_assert(fabs(d.depth - 0.2) <= DEPTH_EXACT_TOL);
+        ck_assert_int_eq(d.from_b, 0);
+        /* pa is a vertex of A with x = 1, pb its foot on x = 0.8; n = R (-1, 0, 0) */
+        double pa_l[3], pb_l[3];
+        for (int i = 0; i < 3; ++i) {
+            pa_l[i] = R[i] * (d.pa[0] - x[0]) + R[3 + i] * (d.pa[1] - x[1]) + R[6 + i] * (d.pa[2] - x[2]);
+            pb_l[i] = R[i] * (d.pb[0] - x[0]) + R[3 + i] * (d.pb[1] - x[1]) + R[6 + i] * (d.pb[2] - x[2]);
+        }
+        ck_assert(fabs(pa_l[0] - 1.0) <= DEPTH_EXACT_TOL && fabs(pb_l[0] - 0.8) <= DEPTH_EXACT_TOL);
+        ck_assert(fabs(pa_l[1] - pb_l[1]) <= DEPTH_EXACT_TOL && fabs(pa_l[2] - pb_l[2]) <= DEPTH_EXACT_TOL);
+        ck_assert(fabs(fabs(pa_l[1] - 0.5) - 0.5) <= DEPTH_EXACT_TOL); /* a corner, y in {0, 1} */
+        for (int i = 0; i < 3; ++i) ck_assert(fabs(d.n[i] + R[3 * i]) <= DEPTH_WITNESS_TOL);
+        ck_assert_int_gt(d.vertices_inside, 0);
+        /* swapped roles: B's solid now holds the vertex of the second argument, n flips */
+        DstVertexDepth e;
+        ck_assert_int_eq(dst_mesh_vertex_depth(&B, R, x, &A, R, x, &e), DST_PENETRATING);
+        check_witnesses(&e);
+        ck_assert(fabs(e.depth - 0.2) <= DEPTH_EXACT_TOL);
+        ck_assert_int_eq(e.from_b, 1);
+        for (int i = 0; i < 3; ++i) ck_assert(fabs(e.n[i] - R[3 * i]) <= DEPTH_WITNESS_TOL);
+        /* exact signed distance of the convex pair (EPA) is -0.2; the vertex depth matches */
+        DstMeshDistance md;
+        dst_bvh_distance(&A, R, x, &B, R, x, NULL, &md);
+        ck_assert(fabs(md.distance + d.depth) <= 1e-9);
+    }
+    /* apart by 0.1 along x: no vertex inside */
+    double R[9], xa[3] = {0, 0, 0}, xb[3] = {0.3, 0, 0};
+    identity(R);
+    DstVertexDepth d;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&A, R, xa, &B, R, xb, &d), DST_SEPARATED);
+    check_witnesses(&d);
+    ck_assert_int_eq(d.vertices_inside, 0);
+    dst_bvh_destroy(&A), dst_bvh_destroy(&B);
+    dst_mesh_destroy(&ma), dst_mesh_destroy(&mb);
+}
+END_TEST
+
+START_TEST(test_depth_cube_inside_box)
+{
+    /* small cube wholly inside [-1, 1]^3: depth_V = max over its vertices of the distance to
+     * the nearest face, min_i (1 - |v_i|) (closed form) */
+    double lo_b[3] = {-1, -1, -1}, hi_b[3] = {1, 1, 1};
+    DstMesh mb = mg_box(lo_b, hi_b);
+    DstBvh B;
+    make_bvh(&mb, &B);
+    TgRng r = {63};
+    double I[9], o[3] = {0, 0, 0};
+    identity(I);
+    for (int n = 0; n < 30; ++n) {
+        double lo[3], hi[3];
+        for (int i = 0; i < 3; ++i) {
+            lo[i] = tg_uniform(&r, -0.9, 0.5);
+            hi[i] = lo[i] + tg_uniform(&r, 0.05, 0.9 - lo[i]);
+        }
+        DstMesh ma = mg_box(lo, hi);
+        DstBvh A;
+        make_bvh(&ma, &A);
+        double want = 0.0;
+        for (int k = 0; k < 8; ++k) {
+            double v[3] = {(k & 1) ? hi[0] : lo[0], (k & 2) ? hi[1] : lo[1], (k & 4) ? hi[2] : lo[2]};
+            double m = INFINITY;
+            for (int i = 0; i < 3; ++i) m = fmin(m, 1.0 - fabs(v[i]));
+            want = fmax(want, m);
+        }
+        DstVertexDepth d;
+        ck_assert_int_eq(dst_mesh_vertex_depth(&A, I, o, &B, I, o, &d), DST_PENETRATING);
+        check_witnesses(&d);
+        ck_assert_msg(fabs(d.depth - want) <= DEPTH_EXACT_TOL, "case %d: %.17g want %.17g", n, d.depth, want);
+        ck_assert_int_eq(d.from_b, 0);
+        /* lower-bound property against the exact depth of the convex pair (EPA) */
+        DstMeshDistance md;
+        dst_bvh_distance(&A, I, o, &B, I, o, NULL, &md);
+        ck_assert(-d.depth >= md.lower - d.slack);
+        dst_bvh_destroy(&A);
+        dst_mesh_destroy(&ma);
+    }
+    /* a cube far from the faces: its root sphere keeps clear of B's surface, so one ray test
+     * classifies all its vertices */
+    double lo[3] = {0.1, 0.0, -0.1}, hi[3] = {0.3, 0.2, 0.1};
+    DstMesh ma = mg_box(lo, hi);
+    DstBvh A;
+    make_bvh(&ma, &A);
+    DstVertexDepth d;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&A, I, o, &B, I, o, &d), DST_PENETRATING);
+    ck_assert(fabs(d.depth - 0.9) <= DEPTH_EXACT_TOL); /* corner (0.1, 0, +-0.1): min(0.9, 1, 0.9) */
+    ck_assert_int_ge(d.nodes_classified, 1);
+    ck_assert_int_eq(d.vertices_tested + d.vertices_sided, 1);
+    dst_bvh_destroy(&A);
+    dst_mesh_destroy(&ma);
+    dst_bvh_destroy(&B);
+    dst_mesh_destroy(&mb);
+}
+END_TEST
+
+START_TEST(test_depth_peg_in_cup)
+{
+    /* cup: outside [-1, 1]^2 x [0, 2], cavity [-0.8, 0.8]^2 x [0.2, 2]; peg [-0.2, 0.2]^2 x
+     * [0.5, 2.5] in the cavity without touching, then shifted 0.65 along x so that its face
+     * x = 0.85 is 0.05 into the wall x in [0.8, 1] */
+    DstMesh mc = cup_mesh(1.0, 0.8, 0.2, 2.0);
+    double lo[3] = {-0.2, -0.2, 0.5}, hi[3] = {0.2, 0.2, 2.5};
+    DstMesh mp = mg_box(lo, hi);
+    DstBvh C, P;
+    make_bvh(&mc, &C);
+    make_bvh(&mp, &P);
+    ck_assert_int_eq(C.closed, 1);
+    ck_assert_int_eq(C.convex, 0);
+    double I[9], o[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+    identity(I);
+    DstVertexDepth d;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&P, I, x, &C, I, o, &d), DST_SEPARATED);
+    ck_assert(d.depth == 0.0);
+    /* the hulls' bracket is far deeper: the peg is inside the cup's hull */
+    DstMeshDistance md;
+    dst_bvh_distance(&P, I, x, &C, I, o, NULL, &md);
+    ck_assert(md.distance > 0.0);
+    x[0] = 0.65;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&P, I, x, &C, I, o, &d), DST_PENETRATING);
+    check_witnesses(&d);
+    ck_assert(fabs(d.depth - 0.05) <= DEPTH_EXACT_TOL);
+    ck_assert_int_eq(d.from_b, 0);
+    ck_assert(fabs(d.n[0] + 1.0) <= DEPTH_WITNESS_TOL); /* back out of the wall, into the cavity */
+    ck_assert(fabs(d.pa[0] - 0.85) <= DEPTH_EXACT_TOL && fabs(d.pb[0] - 0.8) <= DEPTH_EXACT_TOL);
+    dst_bvh_distance(&P, I, x, &C, I, o, NULL, &md);
+    ck_assert_int_eq(md.status, DST_PENETRATING);
+    ck_assert(md.upper >= -d.depth && md.lower <= -d.depth + d.slack);
+    /* moving A along n by less than the depth reduces it by exactly that much */
+    x[0] -= 0.02;
+    DstVertexDepth e;
+    dst_mesh_vertex_depth(&P, I, x, &C, I, o, &e);
+    ck_assert(fabs(e.depth - 0.03) <= DEPTH_EXACT_TOL);
+    /* the cup as the first argument: the vertex is B's, the direction flips */
+    x[0] += 0.02;
+    dst_mesh_vertex_depth(&C, I, o, &P, I, x, &e);
+    check_witnesses(&e);
+    ck_assert(fabs(e.depth - 0.05) <= DEPTH_EXACT_TOL);
+    ck_assert_int_eq(e.from_b, 1);
+    ck_assert(fabs(e.n[0] - 1.0) <= DEPTH_WITNESS_TOL);
+    dst_bvh_destroy(&C), dst_bvh_destroy(&P);
+    dst_mesh_destroy(&mc), dst_mesh_destroy(&mp);
+}
+END_TEST
+
+/* random poses of non-convex pairs: brute force, bracket of dst_bvh_distance, direction */
+START_TEST(test_depth_random_vs_brute_force)
+{
+    TgRng r = {64};
+    DstMesh mt = mg_torus(0.5, 0.15, 16, 8), ml = mg_lblock(0.35), mc = cup_mesh(0.35, 0.25, 0.08, 0.5);
+    DstBvh T, L, C;
+    make_bvh(&mt, &T);
+    make_bvh(&ml, &L);
+    make_bvh(&mc, &C);
+    const DstBvh *pairs[4][2] = {{&T, &L}, {&L, &T}, {&T, &T}, {&C, &L}};
+    int inside = 0, outside = 0, fd_checked = 0;
+    for (int n = 0; n < DEPTH_RANDOM_POSES; ++n) {
+        const DstBvh *a = pairs[n % 4][0], *b = pairs[n % 4][1];
+        double Ra[9], xa[3], Rb[9], xb[3];
+        random_pose(&r, 0.3, Ra, xa);
+        random_pose(&r, 0.3, Rb, xb);
+        DstVertexDepth d;
+        DstStatus st = dst_mesh_vertex_depth(a, Ra, xa, b, Rb, xb, &d);
+        int any;
+        double ref = ref_depth(a, Ra, xa, b, Rb, xb, &any);
+        ck_assert_int_eq(st, any ? DST_PENETRATING : DST_SEPARATED);
+        ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n, d.depth,
+                      ref);
+        check_witnesses(&d);
+        if (any) ++inside;
+        else ++outside;
+        /* a vertex inside: the solids overlap, and -depth_V bounds the signed distance from
+         * above, so it is never below the certified lower end of dst_bvh_distance */
+        DstMeshDistance md;
+        dst_bvh_distance(a, Ra, xa, b, Rb, xb, NULL, &md);
+        if (d.depth > 0.0) {
+            ck_assert_int_eq(md.status, DST_PENETRATING);
+            ck_assert_msg(-d.depth >= md.lower - d.slack, "pose %d: -depth %.17g below lower %.17g", n, -d.depth,
+                          md.lower);
+        }
+        /* direction: central differences of depth_V in A's position equal -n where the same
+         * vertex and triangle stay the witnesses on both sides */
+        if (d.depth > 10.0 * DEPTH_FD_STEP) {
+            double g[3];
+            int same = 1;
+            for (int i = 0; i < 3 && same; ++i) {
+                double xp[3], xm[3];
+                memcpy(xp, xa, sizeof xp), memcpy(xm, xa, sizeof xm);
+                xp[i] += DEPTH_FD_STEP, xm[i] -= DEPTH_FD_STEP;
+                DstVertexDepth dp, dm;
+                dst_mesh_vertex_depth(a, Ra, xp, b, Rb, xb, &dp);
+                dst_mesh_vertex_depth(a, Ra, xm, b, Rb, xb, &dm);
+                same = dp.tri == d.tri && dm.tri == d.tri && dp.from_b == d.from_b && dm.from_b == d.from_b;
+                g[i] = (dp.depth - dm.depth) / (2.0 * DEPTH_FD_STEP);
+            }
+            if (same) {
+                ++fd_checked;
+                for (int i = 0; i < 3; ++i)
+                    ck_assert_msg(fabs(g[i] + d.n[i]) <= DEPTH_FD_TOL, "pose %d: fd %g n %g", n, g[i], d.n[i]);
+            }
+        }
+    }
+    ck_assert_int_gt(inside, DEPTH_RANDOM_POSES / 5);
+    ck_assert_int_gt(outside, DEPTH_RANDOM_POSES / 20);
+    ck_assert_int_gt(fd_checked, DEPTH_RANDOM_POSES / 10);
+    dst_bvh_destroy(&T), dst_bvh_destroy(&L), dst_bvh_destroy(&C);
+    dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&mc);
+}
+END_TEST
+
+START_TEST(test_depth_convex_below_epa)
+{
+    /* convex meshes: depth_V <= PD (exact through EPA), eq. (9.3) */
+    TgRng r = {65};
+    double c0[3] = {0, 0, 0}, lo[3] = {-0.3, -0.2, -0.1}, hi[3] = {0.3, 0.2, 0.1};
+    DstMesh ms = mg_sphere(0.3, c0, 8, 12), mb = mg_box(lo, hi);
+    DstBvh S, B;
+    make_bvh(&ms, &S);
+    make_bvh(&mb, &B);
+    int deep = 0;
+    for (int n = 0; n < DEPTH_RANDOM_POSES; ++n) {
+        const DstBvh *a = n % 2 ? &S : &B, *b = &S;
+        double Ra[9], xa[3], Rb[9], xb[3];
+        random_pose(&r, 0.25, Ra, xa);
+        random_pose(&r, 0.25, Rb, xb);
+        DstVertexDepth d;
+        dst_mesh_vertex_depth(a, Ra, xa, b, Rb, xb, &d);
+        DstMeshDistance md;
+        dst_bvh_distance(a, Ra, xa, b, Rb, xb, NULL, &md);
+        ck_assert_int_eq(md.exact, 1);
+        if (d.depth > 0.0) {
+            ck_assert_msg(-d.depth >= md.lower - d.slack, "pose %d: depth %.17g EPA %.17g", n, d.depth, -md.lower);
+            ++deep;
+        }
+    }
+    ck_assert_int_gt(deep, DEPTH_RANDOM_POSES / 4);
+    dst_bvh_destroy(&S), dst_bvh_destroy(&B);
+    dst_mesh_destroy(&ms), dst_mesh_destroy(&mb);
+}
+END_TEST
+
+START_TEST(test_depth_continuity)
+{
+    /* translate an L-block through a torus and a box through the cup wall in small steps:
+     * depth_V changes by at most the step (1-Lipschitz, eq. 9.5), starts and ends at 0 */
+    DstMesh mt = mg_torus(0.5, 0.15, 24, 12), ml = mg_lblock(0.3), mc = cup_mesh(0.35, 0.25, 0.08, 0.5);
+    double lo[3] = {-0.05, -0.05, 0.1}, hi[3] = {0.05, 0.05, 0.6};
+    DstMesh mp = mg_box(lo, hi);
+    DstBvh T, L, C, P;
+    make_bvh(&mt, &T), make_bvh(&ml, &L), make_bvh(&mc, &C), make_bvh(&mp, &P);
+    const DstBvh *moving[2] = {&L, &P}, *fixed[2] = {&T, &C};
+    double k[3] = {0.3, -0.5, 0.8}, Rl[9], I[9], o[3] = {0, 0, 0};
+    double kn = norm3(k);
+    for (int i = 0; i < 3; ++i) k[i] /= kn;
+    tg_rot(k, 0.7, Rl);
+    identity(I);
+    const double start[2][3] = {{-1.2, 0.35, -0.1}, {-0.6, 0.02, 0.0}}, dir[2][3] = {{1, 0, 0}, {1, 0, 0}};
+    const double *Rm[2] = {Rl, I};
+    for (int c = 0; c < 2; ++c) {
+        double prev = -1.0, peak = 0.0;
+        int steps = (int)(2.4 / DEPTH_SWEEP_STEP) / (c + 1);
+        for (int s = 0; s <= steps; ++s) {
+            double x[3];
+            for (int i = 0; i < 3; ++i) x[i] = start[c][i] + s * DEPTH_SWEEP_STEP * dir[c][i];
+            DstVertexDepth d;
+            ck_assert(dst_mesh_vertex_depth(moving[c], Rm[c], x, fixed[c], I, o, &d) != DST_INVALID_INPUT);
+            if (s == 0 || s == steps) ck_assert(d.depth == 0.0);
+            if (prev >= 0.0) {
+                ck_assert_msg(fabs(d.depth - prev) <= DEPTH_SWEEP_STEP + DEPTH_LIPSCHITZ_TOL,
+                              "case %d step %d: %.17g after %.17g", c, s, d.depth, prev);
+            }
+            prev = d.depth;
+            peak = fmax(peak, d.depth);
+        }
+        ck_assert(peak > 20.0 * DEPTH_SWEEP_STEP);
+    }
+    dst_bvh_destroy(&T), dst_bvh_destroy(&L), dst_bvh_destroy(&C), dst_bvh_destroy(&P);
+    dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&mc), dst_mesh_destroy(&mp);
+}
+END_TEST
+
+START_TEST(test_depth_bad_input)
+{
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    DstMesh mb = mg_box(lo, hi);
+    DstBvh B, O;
+    make_bvh(&mb, &B);
+    /* the box without its last triangle: open */
+    DstMesh mo;
+    memset(&mo, 0, sizeof mo);
+    ck_assert_int_eq(dst_mesh_create(&mb.vertices[0][0], mb.n_vertices, &mb.triangles[0][0], 11, &mo, NULL, 0), DST_OK);
+    make_bvh(&mo, &O);
+    ck_assert_int_eq(O.closed, 0);
+    double I[9], o[3] = {0, 0, 0}, nanx[3] = {NAN, 0, 0}, R2[9];
+    identity(I);
+    memcpy(R2, I, sizeof R2);
+    R2[0] = 2.0;
+    DstVertexDepth d;
+    ck_assert_int_eq(dst_mesh_vertex_depth(NULL, I, o, &B, I, o, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(d.status, DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, I, o, NULL, I, o, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, NULL, o, &B, I, o, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, I, o, &B, I, NULL, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, I, o, &B, I, o, NULL), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, I, nanx, &B, I, o, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, I, o, &B, R2, o, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&O, I, o, &B, I, o, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_mesh_vertex_depth(&B, I, o, &O, I, o, &d), DST_INVALID_INPUT);
+    ck_assert(d.depth == 0.0);
+    dst_bvh_destroy(&B), dst_bvh_destroy(&O);
+    dst_mesh_destroy(&mb), dst_mesh_destroy(&mo);
+}
+END_TEST
+
+Suite *dst_mesh_depth_suite(void)
+{
+    Suite *s = suite_create("dst_mesh_depth");
+    TCase *tc;
+    tc = tcase_create("point_distance");
+    tcase_add_test(tc, test_point_distance_vs_brute_force);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("known_answers");
+    tcase_add_test(tc, test_depth_boxes_known);
+    tcase_add_test(tc, test_depth_cube_inside_box);
+    tcase_add_test(tc, test_depth_peg_in_cup);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("brute_force");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_depth_random_vs_brute_force);
+    tcase_add_test(tc, test_depth_convex_below_epa);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("continuity");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_depth_continuity);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("bad_input");
+    tcase_add_test(tc, test_depth_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
