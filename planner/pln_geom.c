@@ -8,6 +8,7 @@
 
 #include "dst_convex_mcd.h"
 #include "dst_mesh.h"
+#include "dst_mesh_depth.h"
 #include "dst_mesh_mcd.h"
 #include "pln_tolerance.h"
 
@@ -28,11 +29,6 @@ const char *pln_geometry_string(PlnGeometryKind kind)
     case PLN_GEOMETRY_MESH: return "mesh";
     }
     return "unknown";
-}
-
-double pln_pair_distance_row_value(const PlnPairDistance *d)
-{
-    return d->distance <= 0.0 && d->lower < d->distance ? d->lower : d->distance;
 }
 
 void pln_geom_cache_reset(PlnGeomCache *cache)
@@ -387,6 +383,19 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         memcpy(out->pA, md.pa, sizeof out->pA);
         memcpy(out->pB, md.pb, sizeof out->pB);
         memcpy(out->n, md.n, sizeof out->n);
+        if (md.status == DST_PENETRATING && !md.exact && sa->bvh.closed && sb->bvh.closed) {
+            /* non-convex overlap: the deepest vertex inside the other solid gives an upper
+             * end -depth_V that grows continuously from the onset of contact, and a
+             * direction out (docs/math/mesh_mcd.md sec. 9, planner.md eq. P9) */
+            DstVertexDepth vd;
+            if (dst_mesh_vertex_depth(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, &vd) == DST_PENETRATING &&
+                -vd.depth < out->distance) {
+                out->distance = -vd.depth;
+                memcpy(out->pA, vd.pa, sizeof out->pA);
+                memcpy(out->pB, vd.pb, sizeof out->pB);
+                memcpy(out->n, vd.n, sizeof out->n);
+            }
+        }
     } else {
         DstConvex A = sa->convex, B = sb->convex;
         DstConvexDistance cd;

@@ -37,20 +37,17 @@
 #include "pln_status.h"
 
 /* The static distance of a pair: signed distance (m), witness points on A and on B
- * (world) and the unit normal from B to A. `lower` is a lower bound of the signed
- * distance: equal to it up to rounding, except where two non-convex meshes overlap and
- * the depth is only bracketed (dst_bvh.h): there `distance` is the bracket's upper end
- * (0 when the surfaces cross) and `lower` minus the depth of the convex hulls. */
+ * (world) and the unit normal from B to A (pA - pB = distance n). `lower` is a lower bound
+ * of the signed distance: equal to it up to rounding, except where two non-convex meshes
+ * overlap and the depth is only bracketed: there `distance` is the bracket's upper end,
+ * minus the deepest-penetrating-vertex depth (dst_mesh_depth.h; 0 when the surfaces cross
+ * with no vertex inside), with that vertex and its closest surface point as witnesses,
+ * and `lower` is minus the depth of the convex hulls (dst_bvh.h). */
 typedef struct PlnPairDistance {
     double distance;
     double lower;
     double pA[3], pB[3], n[3];
 } PlnPairDistance;
-
-/* The distance a collision row of the optimiser uses: `distance`, or `lower` where it is
- * below distance by more than rounding (overlapping non-convex meshes) so that a deep
- * overlap reads as deep. */
-double pln_pair_distance_row_value(const PlnPairDistance *d);
 
 /* One loaded shape (a link's or an obstacle's). */
 typedef struct PlnGeomShape {

@@ -745,10 +745,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                                 pair->b.name, res->t_min, dst_status_string(ds));
                 break;
             }
-            /* where non-convex meshes overlap, the bracket's upper end (0 while the
-             * surfaces cross) would hide how deep they are from the optimiser: the rows
-             * take the lower end, minus the hulls' depth (docs/math/planner.md sec. 7) */
-            w->exact[k] = pln_pair_distance_row_value(&dx);
+            w->exact[k] = dx.distance;
             /* a certified method constrains its lower bound, so that the certification
              * (lower bound at a finer eps) cannot fall below zero; golden-section search
              * has no bound and constrains the distance it found. With a frozen margin M

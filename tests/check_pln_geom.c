@@ -187,6 +187,37 @@ START_TEST(test_mesh_obstacle_scaled_and_placed)
 }
 END_TEST
 
+/* a link pushed into a mesh obstacle (non-convex overlap): the distance is minus the
+ * deepest-penetrating-vertex depth, below 0 and above the hulls' bound, with witnesses
+ * that realise it; deeper pushes read deeper */
+START_TEST(test_mesh_overlap_reads_vertex_depth)
+{
+    Fixture f;
+    PlnGeomShape *bust;
+    const double *xh;
+    double prev = 0.0;
+    load(&f, "tests/data/geom_mesh.yaml", -1);
+    ck_assert_int_eq(pln_kin_forward(f.kin, &f.robot, f.p->q_init), PLN_OK);
+    bust = &f.p->geom->obstacles[1];
+    xh = pln_kin_link_pos(f.kin, f.sc.pairs[2].a.index); /* RARM_LINK5 */
+    for (int k = 0; k <= 4; ++k) {
+        PlnPairDistance d;
+        double e[3];
+        /* the bust slides onto the link, ever deeper */
+        for (int i = 0; i < 3; ++i) bust->pos[i] = xh[i];
+        bust->pos[2] -= 0.02 * k;
+        ck_assert_int_eq(pln_geom_pair_distance(f.p->geom, f.kin, 2, NULL, &d), DST_OK);
+        if (k > 0) ck_assert_msg(d.distance < prev, "push %d: %g not below %g", k, d.distance, prev);
+        ck_assert(d.distance < 0.0 || k == 0);
+        ck_assert(d.lower <= d.distance + GEOM_TOL_M);
+        for (int i = 0; i < 3; ++i) e[i] = d.pA[i] - d.pB[i] - d.distance * d.n[i];
+        ck_assert(sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) < 1e-9);
+        prev = d.distance;
+    }
+    unload(&f);
+}
+END_TEST
+
 /* a missing or broken mesh file is an error naming the obstacle and the file */
 START_TEST(test_mesh_file_errors)
 {
@@ -242,6 +273,7 @@ Suite *pln_geom_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
     tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
+    tcase_add_test(tc, test_mesh_overlap_reads_vertex_depth);
     tcase_add_test(tc, test_mesh_file_errors);
     suite_add_tcase(s, tc);
     return s;

@@ -139,7 +139,7 @@ static double witness_row_reference(const Fixture *f, const double *x, int row, 
          * BVH mesh distance; each tested on its own against brute force) */
         PlnPairDistance pd;
         pln_problem_pair_distance(p, kin, r->index, &pd);
-        v = p->eps + m - pln_pair_distance_row_value(&pd);
+        v = p->eps + m - pd.distance;
     } else if (r->kind == PLN_ROW_COLLISION) {
         const PlnPair *pr = &p->scenario->pairs[r->index];
         const PlnLinkGeometry *ga = &p->robot->links[pr->a.index].geometry;
