@@ -161,6 +161,6 @@
 /* Mesh collision rows: the box trust region of one round of the exchange loop, rad per
  * control point (pln_sip.c). A round may not carry a link deep into a non-convex mesh,
  * where the rows have no depth to lead it out, before the rows are evaluated afresh. */
-#define PLN_SIP_MESH_TRUST_RAD 0.25
+#define PLN_SIP_MESH_TRUST_RAD 0.5
 
 #endif /* PLN_TOLERANCE_H */
