@@ -102,6 +102,23 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
         c->upper[k] = res.upper;
         c->t_min[k] = res.t_min;
         if (res.upper < c->pairs[pr].best_upper) c->pairs[pr].best_upper = res.upper;
+        /* a mesh pair that may touch here, for the first time: when exactly (intervals come
+         * in time order, so the first hit is the pair's first contact) */
+        if (res.lower < 0.0 && c->pairs[pr].contact == 0 &&
+            p->scenario->geometry == PLN_GEOMETRY_MESH) {
+            DstMeshToc toc;
+            ds = pln_geom_pair_first_contact(p->geom, w->lm, pr, c->t0[i], c->t1[i], 0.0, opt->eps, &toc);
+            if (ds == DST_CERTIFIED && toc.hit) {
+                c->pairs[pr].contact = 1;
+                c->pairs[pr].contact_lo = toc.t_lo;
+                c->pairs[pr].contact_hi = toc.t_hi;
+            } else if (ds != DST_CERTIFIED) {
+                /* undecided (enclosures too wide): contact possible from t_lo on */
+                c->pairs[pr].contact = 2;
+                c->pairs[pr].contact_lo = ds == DST_INVALID_INPUT || ds == DST_FAILED ? c->t0[i] : toc.t_lo;
+                c->pairs[pr].contact_hi = c->t1[i];
+            }
+        }
         if (i == 0 || res.lower < c->pairs[pr].lower) {
             c->pairs[pr].lower = res.lower;
             c->pairs[pr].upper = res.upper;
@@ -165,9 +182,17 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         if (c->pairs[pr].lower < 0.0) {
             const PlnPair *pair = &p->scenario->pairs[pr];
-            snprintf(c->reason, sizeof c->reason,
-                     "%s - %s may touch: certified clearance %.6f m near t = %.3f s", pair->a.name,
-                     pair->b.name, c->pairs[pr].lower, c->pairs[pr].t_min);
+            int n = snprintf(c->reason, sizeof c->reason,
+                             "%s - %s may touch: certified clearance %.6f m near t = %.3f s",
+                             pair->a.name, pair->b.name, c->pairs[pr].lower, c->pairs[pr].t_min);
+            if (n > 0 && (size_t)n < sizeof c->reason && c->pairs[pr].contact == 1) {
+                snprintf(c->reason + n, sizeof c->reason - (size_t)n,
+                         "; first contact at t in [%.3f, %.3f] s", c->pairs[pr].contact_lo,
+                         c->pairs[pr].contact_hi);
+            } else if (n > 0 && (size_t)n < sizeof c->reason && c->pairs[pr].contact == 2) {
+                snprintf(c->reason + n, sizeof c->reason - (size_t)n,
+                         "; no contact before t = %.3f s", c->pairs[pr].contact_lo);
+            }
             c->certified = 0;
             return;
         }

@@ -32,6 +32,11 @@ typedef struct PlnPairCert {
     double t_min;      /* s */
     int interval;      /* interval of the minimum */
     DstStatus status;  /* distance/'s status on that interval */
+    int contact;       /* mesh pairs that may touch (lower < 0): 1 the first contact is in
+                          [contact_lo, contact_hi] (dst_mesh_first_contact, certified: no
+                          contact before contact_lo); 2 not bracketed, but none before
+                          contact_lo; 0 none found or not searched (other geometry) */
+    double contact_lo, contact_hi; /* s */
     double best_upper; /* the smallest real signed distance found over [0, T], m: the pair's
                           minimum lies in [lower, best_upper], and best_upper - lower <= the
                           certification eps unless a status above says otherwise (mesh

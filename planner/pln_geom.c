@@ -490,6 +490,28 @@ static void from_mesh_result(const DstMeshMcdResult *m, DstMcdResult *r)
     r->advance_steps = m->subintervals;
 }
 
+DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                                      double t0, double t1, double d, double eps, DstMeshToc *out)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    DstMovingMesh A, B;
+    DstMeshMcdOptions mo = dst_mesh_mcd_options_default();
+    memset(out, 0, sizeof *out);
+    if (g->kind != PLN_GEOMETRY_MESH) {
+        out->status = DST_INVALID_INPUT;
+        return out->status;
+    }
+    mo.eps = eps;
+    mo.prism_cull = 1; /* seed 003: certified "apart" tests over whole sub-intervals */
+    mo.time_tol = PLN_CONTACT_TIME_TOL_S;
+    A.bvh = &g->links[pr->a.index].bvh;
+    B.bvh = pr->b_is_obstacle ? &g->obstacles[pr->b.index].bvh : &g->links[pr->b.index].bvh;
+    shape_frame(&g->links[pr->a.index], lm, pr->a.index, &A.frame);
+    shape_frame(pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index], lm,
+                pr->b_is_obstacle ? -1 : pr->b.index, &B.frame);
+    return dst_mesh_first_contact(&A, &B, t0, t1, d, &mo, out);
+}
+
 DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
                             DstMcdMethod method, double t0, double t1, const DstMcdOptions *opt,
                             double stop_above, PlnGeomCache *cache, DstMcdResult *res,

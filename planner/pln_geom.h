@@ -30,6 +30,7 @@
 #include "dst_bvh.h"
 #include "dst_capsule.h"
 #include "dst_convex.h"
+#include "dst_mesh_mcd.h"
 #include "pln_kin.h"
 #include "pln_linkmotion.h"
 #include "pln_robot.h"
@@ -104,6 +105,15 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
                             DstMcdMethod method, double t0, double t1, const DstMcdOptions *opt,
                             double stop_above, PlnGeomCache *cache, DstMcdResult *res,
                             DstMovingCapsule *a_out, DstMovingCapsule *b_out);
+
+/* Time of first contact of a mesh pair over [t0, t1] (dst_mesh_first_contact with prism
+ * culling): the first time the pair comes within d metres, bracketed to within
+ * PLN_CONTACT_TIME_TOL_S, or a certified "never" (dst_mesh_mcd.h DstMeshToc). eps (m, > 0)
+ * is the accuracy of the bracket's end. Mesh geometry only: other kinds return
+ * DST_INVALID_INPUT with *out zeroed. */
+DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                                      double t0, double t1, double d, double eps,
+                                      DstMeshToc *out);
 
 /* The moving capsules of a capsule pair from the link motion (obstacles do not move). */
 void pln_geom_pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, int pair,

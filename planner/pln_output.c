@@ -215,6 +215,15 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
             pln_json_kv_number(&w, "mcd_lower", cert->pairs[pr].lower);
             pln_json_kv_number(&w, "mcd_upper", cert->pairs[pr].upper);
             pln_json_kv_number(&w, "t_min", cert->pairs[pr].t_min);
+            if (cert->pairs[pr].contact != 0) {
+                /* mesh pairs that may touch: [first, last] possible time of first contact */
+                pln_json_key(&w, "first_contact");
+                pln_json_begin_array(&w);
+                pln_json_number(&w, cert->pairs[pr].contact_lo);
+                pln_json_number(&w, cert->pairs[pr].contact_hi);
+                pln_json_end_array(&w);
+                pln_json_kv_bool(&w, "first_contact_bracketed", cert->pairs[pr].contact == 1);
+            }
             pln_json_end_object(&w);
         }
         pln_json_end_array(&w);

@@ -98,8 +98,14 @@ static void print_certificate(const PlnProblem *p, const PlnCertificate *c, FILE
         char name[2 * PLN_NAME_MAX + 4];
         snprintf(name, sizeof name, "%s - %s", p->scenario->pairs[pr].a.name,
                  p->scenario->pairs[pr].b.name);
-        fprintf(out, "%-34s %12.6f %12.6f %9.4f%s\n", name, c->pairs[pr].lower, c->pairs[pr].upper,
+        fprintf(out, "%-34s %12.6f %12.6f %9.4f%s", name, c->pairs[pr].lower, c->pairs[pr].upper,
                 c->pairs[pr].t_min, c->pairs[pr].lower < 0.0 ? "  << contact possible" : "");
+        if (c->pairs[pr].contact == 1) {
+            fprintf(out, ", first at t in [%.3f, %.3f] s", c->pairs[pr].contact_lo, c->pairs[pr].contact_hi);
+        } else if (c->pairs[pr].contact == 2) {
+            fprintf(out, ", none before t = %.3f s", c->pairs[pr].contact_lo);
+        }
+        fputc('\n', out);
     }
     fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
     fprintf(out, "joint limit violation: %.3g rad, velocity violation: %.3g rad/s, "

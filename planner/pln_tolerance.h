@@ -161,6 +161,10 @@
 /* Mesh collision rows: the box trust region of one round of the exchange loop, rad per
  * control point (pln_sip.c). A round may not carry a link deep into a non-convex mesh,
  * where the rows have no depth to lead it out, before the rows are evaluated afresh. */
+/* Certification of mesh pairs that may touch: the time of first contact is bracketed to
+ * within this many seconds (dst_mesh_first_contact, time_tol). */
+#define PLN_CONTACT_TIME_TOL_S 1e-3
+
 #define PLN_SIP_MESH_TRUST_RAD 0.5
 
 #endif /* PLN_TOLERANCE_H */

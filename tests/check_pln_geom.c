@@ -14,11 +14,14 @@
 #include "pln_problem.h"
 #include "pln_robot.h"
 #include "pln_scenario.h"
+#include "pln_tolerance.h"
 
 /* samples of the exact distance per constraint interval */
 #define GEOM_SAMPLES 48
 /* floor of the bound comparisons, m (the sampled distances are exact to rounding) */
 #define GEOM_TOL_M 1e-12
+/* accuracy of the first-contact bracket's end, m */
+#define GEOM_CONTACT_EPS_M 5e-4
 /* the early-stop level of the stop test, m */
 #define GEOM_STOP_M 0.05
 
@@ -218,6 +221,66 @@ START_TEST(test_mesh_overlap_reads_vertex_depth)
 }
 END_TEST
 
+/* the first contact of a mesh pair: no sampled exact distance below 0 before t_lo, and
+ * the pair within reach of contact at t_hi (the nominal distance there is <= eps; the true
+ * one differs by at most the Taylor enclosures) */
+START_TEST(test_mesh_first_contact_matches_sampling)
+{
+    Fixture f;
+    Rng rng = {0xf1c7ULL};
+    char err[512];
+    int hits = 0;
+    load(&f, "tests/data/geom_mesh.yaml", -1);
+    {
+        const PlnProblem *p = f.p;
+        double *x = calloc((size_t)p->n_vars, sizeof *x);
+        double *ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *ctrl);
+        double *q = calloc((size_t)p->n_joints, sizeof *q);
+        for (int trial = 0; trial < 6; ++trial) {
+            pln_problem_initial_x(p, x);
+            for (int i = 0; i < p->n_vars; ++i) {
+                x[i] = fmin(fmax(x[i] + rng_uniform(&rng, -1.2, 1.2), p->lb[i]), p->ub[i]);
+            }
+            pln_problem_ctrl(p, x, ctrl);
+            for (int i = 0; i < p->n_intervals; ++i) {
+                double t0, t1;
+                pln_problem_interval(p, i, &t0, &t1);
+                ck_assert_msg(pln_problem_interval_motion(p, f.w, ctrl, i, err, sizeof err) == PLN_OK, "%s", err);
+                for (int pr = 0; pr < f.sc.n_pairs; ++pr) {
+                    DstMeshToc toc;
+                    DstStatus ds = pln_geom_pair_first_contact(p->geom, f.w->lm, pr, t0, t1, 0.0,
+                                                               GEOM_CONTACT_EPS_M, &toc);
+                    double tend = ds == DST_CERTIFIED && !toc.hit ? t1 : toc.t_lo;
+                    ck_assert(ds != DST_INVALID_INPUT && ds != DST_FAILED);
+                    ck_assert(toc.t_lo >= t0 && toc.t_lo <= t1);
+                    for (int s = 0; s <= GEOM_SAMPLES; ++s) {
+                        double t = t0 + (tend - t0) * s / GEOM_SAMPLES;
+                        PlnPairDistance d;
+                        if (tend < t1 && t >= toc.t_lo) break; /* [t0, t_lo) only */
+                        ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
+                        ck_assert_int_eq(pln_kin_forward(f.kin, p->robot, q), PLN_OK);
+                        ck_assert_int_eq(pln_geom_pair_distance(p->geom, f.kin, pr, NULL, &d), DST_OK);
+                        ck_assert_msg(d.distance > -GEOM_TOL_M,
+                                      "trial %d interval %d pair %d: distance %g at t = %g before t_lo = %g",
+                                      trial, i, pr, d.distance, t, toc.t_lo);
+                    }
+                    if (ds == DST_CERTIFIED && toc.hit) {
+                        ck_assert(toc.t_hi >= toc.t_lo && toc.t_hi - toc.t_lo <= PLN_CONTACT_TIME_TOL_S + 1e-12);
+                        ck_assert(toc.distance <= GEOM_CONTACT_EPS_M + GEOM_TOL_M);
+                        ++hits;
+                    }
+                }
+            }
+        }
+        free(x);
+        free(ctrl);
+        free(q);
+    }
+    ck_assert_int_gt(hits, 0); /* contacts were found, so the test bites */
+    unload(&f);
+}
+END_TEST
+
 /* a missing or broken mesh file is an error naming the obstacle and the file */
 START_TEST(test_mesh_file_errors)
 {
@@ -270,6 +333,7 @@ Suite *pln_geom_suite(void)
     tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 3);
     tcase_add_test(tc, test_mesh_bounds_sampled_distance);
     tcase_add_test(tc, test_mesh_stop_above_keeps_bounds);
+    tcase_add_test(tc, test_mesh_first_contact_matches_sampling);
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
     tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
