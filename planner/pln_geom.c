@@ -301,7 +301,17 @@ static void shape_pose(const PlnGeomShape *s, const PlnKinWork *kin, int link, d
     }
 }
 
-/* a capsule that does not move (an obstacle): degree-0 polynomials */
+/* a static distance with its witnesses and normal into *out */
+static void set_distance(PlnPairDistance *out, double d, const double pa[3], const double pb[3],
+                         const double n[3])
+{
+    out->distance = d;
+    memcpy(out->pA, pa, sizeof out->pA);
+    memcpy(out->pB, pb, sizeof out->pB);
+    memcpy(out->n, n, sizeof out->n);
+}
+
+/* a static obstacle: degree-0 polynomials */
 static void static_point(const double x[3], DstPolyPoint *pt)
 {
     memset(pt, 0, sizeof *pt);
@@ -330,10 +340,7 @@ static DstStatus capsule_pair_distance(const PlnGeom *g, const PlnKinWork *kin, 
         memcpy(still.p1.c[0], A.p1, sizeof A.p1);
         still.radius = A.radius;
         if (failed(dst_capsule_convex_mcd(&still, &box, 0.0, 0.0, NULL, &r))) return r.status;
-        out->distance = r.upper;
-        memcpy(out->pA, r.pA, sizeof out->pA);
-        memcpy(out->pB, r.pB, sizeof out->pB);
-        memcpy(out->n, r.n, sizeof out->n);
+        set_distance(out, r.upper, r.pA, r.pB, r.n);
         return DST_OK;
     }
     if (o != NULL) {
@@ -349,10 +356,7 @@ static DstStatus capsule_pair_distance(const PlnGeom *g, const PlnKinWork *kin, 
     {
         DstCapsuleDistance d;
         if (failed(dst_capsule_distance(&A, &B, &d))) return DST_INVALID_INPUT; /* eq. 3.1 */
-        out->distance = d.distance;
-        memcpy(out->pA, d.pA, sizeof out->pA); /* surface witnesses: |pA - pB| = |distance| */
-        memcpy(out->pB, d.pB, sizeof out->pB);
-        memcpy(out->n, d.n, sizeof out->n);
+        set_distance(out, d.distance, d.pA, d.pB, d.n); /* surface witnesses */
     }
     return DST_OK;
 }
@@ -378,11 +382,8 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         DstMeshDistance md;
         ds = dst_bvh_distance(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, cache ? &cache->bvh : NULL, &md);
         if (failed(ds)) return ds;
-        out->distance = md.distance;
+        set_distance(out, md.distance, md.pa, md.pb, md.n);
         out->lower = md.exact ? md.distance : md.lower;
-        memcpy(out->pA, md.pa, sizeof out->pA);
-        memcpy(out->pB, md.pb, sizeof out->pB);
-        memcpy(out->n, md.n, sizeof out->n);
         if (md.status == DST_PENETRATING && !md.exact && sa->bvh.closed && sb->bvh.closed) {
             /* non-convex overlap: the deepest vertex inside the other solid gives an upper
              * end -depth_V that grows continuously from the onset of contact, and a
@@ -390,10 +391,7 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
             DstVertexDepth vd;
             if (dst_mesh_vertex_depth(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, &vd) == DST_PENETRATING &&
                 -vd.depth < out->distance) {
-                out->distance = -vd.depth;
-                memcpy(out->pA, vd.pa, sizeof out->pA);
-                memcpy(out->pB, vd.pb, sizeof out->pB);
-                memcpy(out->n, vd.n, sizeof out->n);
+                set_distance(out, -vd.depth, vd.pa, vd.pb, vd.n);
             }
         }
     } else {
@@ -403,11 +401,8 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         dst_convex_set_pose(&B, Rb, xb);
         ds = dst_convex_distance(&A, &B, NULL, NULL, cache ? &cache->gjk : NULL, &cd, NULL, 0);
         if (failed(ds)) return ds;
-        out->distance = cd.distance;
+        set_distance(out, cd.distance, cd.point_a, cd.point_b, cd.normal);
         out->lower = cd.distance;
-        memcpy(out->pA, cd.point_a, sizeof out->pA);
-        memcpy(out->pB, cd.point_b, sizeof out->pB);
-        memcpy(out->n, cd.normal, sizeof out->n);
     }
     return DST_OK;
 }
@@ -490,10 +485,22 @@ static void from_mesh_result(const DstMeshMcdResult *m, DstMcdResult *r)
     r->advance_steps = m->subintervals;
 }
 
+/* the two moving meshes of a mesh pair over the interval of lm */
+static void mesh_pair(const PlnGeom *g, const PlnLinkMotion *lm, int pair, DstMovingMesh *A,
+                      DstMovingMesh *B)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnGeomShape *sa = &g->links[pr->a.index];
+    const PlnGeomShape *sb = pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index];
+    A->bvh = &sa->bvh;
+    B->bvh = &sb->bvh;
+    shape_frame(sa, lm, pr->a.index, &A->frame);
+    shape_frame(sb, lm, pr->b_is_obstacle ? -1 : pr->b.index, &B->frame);
+}
+
 DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
                                       double t0, double t1, double d, double eps, DstMeshToc *out)
 {
-    const PlnPair *pr = &g->scenario->pairs[pair];
     DstMovingMesh A, B;
     DstMeshMcdOptions mo = dst_mesh_mcd_options_default();
     memset(out, 0, sizeof *out);
@@ -504,11 +511,7 @@ DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm,
     mo.eps = eps;
     mo.prism_cull = 1; /* seed 003: certified "apart" tests over whole sub-intervals */
     mo.time_tol = PLN_CONTACT_TIME_TOL_S;
-    A.bvh = &g->links[pr->a.index].bvh;
-    B.bvh = pr->b_is_obstacle ? &g->obstacles[pr->b.index].bvh : &g->links[pr->b.index].bvh;
-    shape_frame(&g->links[pr->a.index], lm, pr->a.index, &A.frame);
-    shape_frame(pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index], lm,
-                pr->b_is_obstacle ? -1 : pr->b.index, &B.frame);
+    mesh_pair(g, lm, pair, &A, &B);
     return dst_mesh_first_contact(&A, &B, t0, t1, d, &mo, out);
 }
 
@@ -543,10 +546,7 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         DstMeshMcdResult mr;
         mo.eps = o.eps;
         mo.stop_above = stop_above;
-        A.bvh = &sa->bvh;
-        B.bvh = &sb->bvh;
-        shape_frame(sa, lm, pr->a.index, &A.frame);
-        shape_frame(sb, lm, lb, &B.frame);
+        mesh_pair(g, lm, pair, &A, &B);
         dst_mesh_mcd(&A, &B, t0, t1, &mo, cache ? &cache->bvh : NULL, &mr);
         from_mesh_result(&mr, res);
         return res->status;
