@@ -285,9 +285,10 @@ static void test_vertex(Side *s, const double v[3], int known_inside, int hint)
     memcpy(s->q, h.q, sizeof s->q);
 }
 
-/* A node of X seen from Y (eq. 9.10-9.11): its sphere (c, r) in Y's frame, the exact distance
- * h.d of c from Y's surface with its closest point, whether the sphere keeps clear of the surface
- * (h.d > r), and u = h.d + r, an upper bound of the depth of every vertex under it. */
+/* A node of X seen from Y (eq. 9.10-9.11): its sphere (c, r) in Y's frame; whether it keeps
+ * clear of Y's surface (then h.d is the exact distance of c from the surface, above r, with its
+ * closest point) or meets it (h.d <= r is the distance of c to some surface point); and
+ * u = h.d + r, an upper bound of the depth of every vertex under it. */
 typedef struct Probe {
     int ix, skip, clear;
     double c[3], r, u;
@@ -303,9 +304,11 @@ static void probe(Side *s, int ix, int hint, Probe *P)
     P->r = nd->r + s->margin;
     P->skip = outside_root_box(s->y, P->c, P->r);
     if (P->skip) return;
-    /* a vertex v under the node: depth(v) <= dist(v) <= dist(c) + |v - c| <= dist(c) + r */
+    /* a vertex v under the node: depth(v) <= dist(v) <= dist(c) + |v - c| <= dist(c) + r. The
+     * walk stops once it knows the node cannot beat the deepest so far, or that its sphere meets
+     * the surface; otherwise h.d is exact and above r: the sphere keeps clear */
     double slack = P->r + s->margin;
-    point_query(s->y, P->c, s->best - slack, INFINITY, hint, &P->h);
+    point_query(s->y, P->c, dst_maxd(s->best - slack, P->r), INFINITY, hint, &P->h);
     P->u = P->h.d + slack;
     P->skip = !(P->u > s->best);
     P->clear = P->h.d > P->r;
