@@ -145,6 +145,42 @@ static void check_witnesses(const DstVertexDepth *d)
     ck_assert(d->slack >= 0.0 && d->slack < DEPTH_WITNESS_TOL);
 }
 
+/* world point -> mesh frame of (R, x) */
+static void to_local(const double R[9], const double x[3], const double p[3], double o[3])
+{
+    double w[3] = {p[0] - x[0], p[1] - x[1], p[2] - x[2]};
+    for (int i = 0; i < 3; ++i) o[i] = R[i] * w[0] + R[3 + i] * w[1] + R[6 + i] * w[2];
+}
+
+/* the witnesses are what eq. (9.4) says: the deepest vertex is a vertex of its mesh, inside the
+ * other solid, its partner lies on the other surface, and their distance is that surface's
+ * distance from the vertex (brute force) */
+static void check_witness_geometry(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                   const double Rb[9], const double xb[3], const DstVertexDepth *d)
+{
+    if (d->status != DST_PENETRATING) return;
+    const DstBvh *vm = d->from_b ? b : a, *sm = d->from_b ? a : b;
+    const double *Rv = d->from_b ? Rb : Ra, *xv = d->from_b ? xb : xa, *Rs = d->from_b ? Ra : Rb,
+                 *xs = d->from_b ? xa : xb;
+    const double *vw = d->from_b ? d->pb : d->pa, *qw = d->from_b ? d->pa : d->pb;
+    double vl[3], vs[3], qs[3];
+    to_local(Rv, xv, vw, vl);
+    double nearest = INFINITY;
+    for (int t = 0; t < vm->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            const double *u = vm->tri[t] + 3 * k;
+            double w[3] = {u[0] - vl[0], u[1] - vl[1], u[2] - vl[2]};
+            nearest = fmin(nearest, norm3(w));
+        }
+    }
+    ck_assert(nearest <= DEPTH_WITNESS_TOL);
+    to_local(Rs, xs, vw, vs);
+    to_local(Rs, xs, qw, qs);
+    ck_assert(d->depth == 0.0 || dst_bvh_contains(sm, vs));
+    ck_assert(ref_point_mesh(sm, qs) <= DEPTH_WITNESS_TOL);
+    ck_assert(fabs(ref_point_mesh(sm, vs) - d->depth) <= DEPTH_WITNESS_TOL);
+}
+
 /* ------------------------------------------------------------ a hollow cup */
 
 /* appends the quad (p0 p1 p2 p3, in order around it) as two triangles facing `out` */
@@ -405,7 +441,7 @@ START_TEST(test_depth_random_vs_brute_force)
     make_bvh(&ml, &L);
     make_bvh(&mc, &C);
     const DstBvh *pairs[4][2] = {{&T, &L}, {&L, &T}, {&T, &T}, {&C, &L}};
-    int inside = 0, outside = 0, fd_checked = 0;
+    int inside = 0, outside = 0, fd_checked = 0, from_b = 0;
     for (int n = 0; n < DEPTH_RANDOM_POSES; ++n) {
         const DstBvh *a = pairs[n % 4][0], *b = pairs[n % 4][1];
         double Ra[9], xa[3], Rb[9], xb[3];
@@ -419,8 +455,10 @@ START_TEST(test_depth_random_vs_brute_force)
         ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n, d.depth,
                       ref);
         check_witnesses(&d);
+        check_witness_geometry(a, Ra, xa, b, Rb, xb, &d);
         if (any) ++inside;
         else ++outside;
+        from_b += d.status == DST_PENETRATING && d.from_b;
         /* a vertex inside: the solids overlap, and -depth_V bounds the signed distance from
          * above, so it is never below the certified lower end of dst_bvh_distance */
         DstMeshDistance md;
@@ -455,8 +493,44 @@ START_TEST(test_depth_random_vs_brute_force)
     ck_assert_int_gt(inside, DEPTH_RANDOM_POSES / 5);
     ck_assert_int_gt(outside, DEPTH_RANDOM_POSES / 20);
     ck_assert_int_gt(fd_checked, DEPTH_RANDOM_POSES / 10);
+    ck_assert_int_gt(from_b, DEPTH_RANDOM_POSES / 20);
     dst_bvh_destroy(&T), dst_bvh_destroy(&L), dst_bvh_destroy(&C);
     dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&mc);
+}
+END_TEST
+
+START_TEST(test_depth_nested_vs_brute_force)
+{
+    /* a fine torus partly or wholly inside a larger L-block or sphere: the subtree searches of
+     * wholly inside nodes (eq. 9.11) against brute force */
+    TgRng r = {66};
+    double c0[3] = {0, 0, 0};
+    DstMesh mt = mg_torus(0.15, 0.05, 24, 12), ml = mg_lblock(0.6), ms = mg_sphere(0.6, c0, 12, 16);
+    DstBvh T, L, S;
+    make_bvh(&mt, &T), make_bvh(&ml, &L), make_bvh(&ms, &S);
+    const DstBvh *outer[2] = {&L, &S};
+    const double centre[2][3] = {{0.3, 0.3, 0.3}, {0, 0, 0}};
+    int whole = 0;
+    for (int n = 0; n < DEPTH_RANDOM_POSES / 2; ++n) {
+        const DstBvh *o = outer[n % 2];
+        double Ra[9], xa[3], Ro[9], xo[3] = {0, 0, 0};
+        random_pose(&r, 0.35, Ra, xa);
+        for (int i = 0; i < 3; ++i) xa[i] += centre[n % 2][i];
+        identity(Ro);
+        DstVertexDepth d;
+        DstStatus st = dst_mesh_vertex_depth(&T, Ra, xa, o, Ro, xo, &d);
+        int any;
+        double ref = ref_depth(&T, Ra, xa, o, Ro, xo, &any);
+        ck_assert_int_eq(st, any ? DST_PENETRATING : DST_SEPARATED);
+        ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n, d.depth,
+                      ref);
+        check_witnesses(&d);
+        check_witness_geometry(&T, Ra, xa, o, Ro, xo, &d);
+        whole += d.nodes_classified > 0 && d.depth > 0.0;
+    }
+    ck_assert_int_gt(whole, DEPTH_RANDOM_POSES / 10);
+    dst_bvh_destroy(&T), dst_bvh_destroy(&L), dst_bvh_destroy(&S);
+    dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&ms);
 }
 END_TEST
 
@@ -579,6 +653,7 @@ Suite *dst_mesh_depth_suite(void)
     tc = tcase_create("brute_force");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_depth_random_vs_brute_force);
+    tcase_add_test(tc, test_depth_nested_vs_brute_force);
     tcase_add_test(tc, test_depth_convex_below_epa);
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");
