@@ -469,7 +469,7 @@ START_TEST(test_depth_random_vs_brute_force)
                           md.lower);
         }
         /* direction: central differences of depth_V in A's position equal -n where the same
-         * vertex and triangle stay the witnesses on both sides */
+         * vertex and triangle stay the witnesses on all sides */
         if (d.depth > 10.0 * DEPTH_FD_STEP) {
             double g[3];
             int same = 1;
@@ -483,10 +483,32 @@ START_TEST(test_depth_random_vs_brute_force)
                 same = dp.tri == d.tri && dm.tri == d.tri && dp.from_b == d.from_b && dm.from_b == d.from_b;
                 g[i] = (dp.depth - dm.depth) / (2.0 * DEPTH_FD_STEP);
             }
+            /* and in a small rotation w of A about its origin, R_a -> Rot(w) R_a:
+             * d depth / d w = -(pa - xa) x n (eq. 9.4) */
+            double gr[3];
+            for (int i = 0; i < 3 && same; ++i) {
+                double e[3] = {0, 0, 0}, Q[9], Rp[9], Rm[9];
+                e[i] = 1.0;
+                tg_rot(e, DEPTH_FD_STEP, Q);
+                tg_matmul(Q, Ra, Rp);
+                tg_rot(e, -DEPTH_FD_STEP, Q);
+                tg_matmul(Q, Ra, Rm);
+                DstVertexDepth dp, dm;
+                dst_mesh_vertex_depth(a, Rp, xa, b, Rb, xb, &dp);
+                dst_mesh_vertex_depth(a, Rm, xa, b, Rb, xb, &dm);
+                same = dp.tri == d.tri && dm.tri == d.tri && dp.from_b == d.from_b && dm.from_b == d.from_b;
+                gr[i] = (dp.depth - dm.depth) / (2.0 * DEPTH_FD_STEP);
+            }
             if (same) {
                 ++fd_checked;
-                for (int i = 0; i < 3; ++i)
+                double r[3] = {d.pa[0] - xa[0], d.pa[1] - xa[1], d.pa[2] - xa[2]};
+                double want[3] = {-(r[1] * d.n[2] - r[2] * d.n[1]), -(r[2] * d.n[0] - r[0] * d.n[2]),
+                                  -(r[0] * d.n[1] - r[1] * d.n[0])};
+                for (int i = 0; i < 3; ++i) {
                     ck_assert_msg(fabs(g[i] + d.n[i]) <= DEPTH_FD_TOL, "pose %d: fd %g n %g", n, g[i], d.n[i]);
+                    ck_assert_msg(fabs(gr[i] - want[i]) <= DEPTH_FD_TOL * (1.0 + norm3(r)), "pose %d: rot fd %g want %g", n,
+                                  gr[i], want[i]);
+                }
             }
         }
     }
