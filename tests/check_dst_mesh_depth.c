@@ -1,10 +1,11 @@
 /* check_dst_mesh_depth.c — tests of distance/dst_mesh_depth.c: the point-to-mesh distance
  * against brute force over all triangles (an independent point-triangle kernel); the vertex
  * depth depth_V (eq. 9.1) with known answers (two boxes overlapping face-on, a cube inside a
- * box, a peg in a hollow cup: clear, then pushed into the wall), against brute force on random
- * poses of non-convex meshes (every vertex, dst_bvh_contains, all triangles), its bound
- * properties (-depth_V above the lower end of dst_bvh_distance; below the EPA depth for convex
- * meshes), its direction n against central differences, its continuity (1-Lipschitz in a
+ * box, a peg in a hollow cup and a bar through a ring: clear, then pushed into the wall);
+ * against brute force on random poses of non-convex and nested meshes (every vertex,
+ * dst_bvh_contains, all triangles; witnesses too); its bound properties (-depth_V above the
+ * lower end of dst_bvh_distance; below the EPA depth for convex meshes); its gradients in A's
+ * position and rotation against central differences; its continuity (1-Lipschitz in a
  * translation) and bad input. */
 #include <check.h>
 #include <math.h>
@@ -431,6 +432,41 @@ START_TEST(test_depth_peg_in_cup)
 }
 END_TEST
 
+START_TEST(test_depth_hand_in_ring)
+{
+    /* a bar (the hand) [-0.1, 0.1]^2 x [-0.5, 0.5] through the hole of a ring (torus R = 0.5,
+     * tube r = 0.1, 32 x 16 facets: its innermost vertex is (0.4, 0, 0)): clear in the middle;
+     * moved 0.35 along x, its face x = 0.45 passes 0.05 beyond that vertex of the ring, which
+     * is then the deepest (no vertex of the bar is inside the tube) */
+    DstMesh mr = mg_torus(0.5, 0.1, 32, 16);
+    double lo[3] = {-0.1, -0.1, -0.5}, hi[3] = {0.1, 0.1, 0.5};
+    DstMesh mh = mg_box(lo, hi);
+    DstBvh Rg, H;
+    make_bvh(&mr, &Rg);
+    make_bvh(&mh, &H);
+    double I[9], o[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+    identity(I);
+    DstVertexDepth d;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&H, I, x, &Rg, I, o, &d), DST_SEPARATED);
+    DstMeshDistance md;
+    dst_bvh_distance(&H, I, x, &Rg, I, o, NULL, &md);
+    ck_assert_int_eq(md.status, DST_SEPARATED);
+    x[0] = 0.35;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&H, I, x, &Rg, I, o, &d), DST_PENETRATING);
+    check_witnesses(&d);
+    ck_assert(fabs(d.depth - 0.05) <= DEPTH_EXACT_TOL);
+    ck_assert_int_eq(d.from_b, 1);
+    ck_assert(fabs(d.pb[0] - 0.4) <= DEPTH_EXACT_TOL && fabs(d.pa[0] - 0.45) <= DEPTH_EXACT_TOL);
+    ck_assert(fabs(d.n[0] + 1.0) <= DEPTH_WITNESS_TOL); /* back towards the middle of the hole */
+    /* the certified bracket of dst_bvh_distance holds the new upper end */
+    dst_bvh_distance(&H, I, x, &Rg, I, o, NULL, &md);
+    ck_assert_int_eq(md.status, DST_PENETRATING);
+    ck_assert(md.lower <= -d.depth + d.slack && -d.depth <= md.upper);
+    dst_bvh_destroy(&Rg), dst_bvh_destroy(&H);
+    dst_mesh_destroy(&mr), dst_mesh_destroy(&mh);
+}
+END_TEST
+
 /* random poses of non-convex pairs: brute force, bracket of dst_bvh_distance, direction */
 START_TEST(test_depth_random_vs_brute_force)
 {
@@ -671,6 +707,7 @@ Suite *dst_mesh_depth_suite(void)
     tcase_add_test(tc, test_depth_boxes_known);
     tcase_add_test(tc, test_depth_cube_inside_box);
     tcase_add_test(tc, test_depth_peg_in_cup);
+    tcase_add_test(tc, test_depth_hand_in_ring);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_set_timeout(tc, 120);
