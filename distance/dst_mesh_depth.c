@@ -117,17 +117,32 @@ typedef struct PointHit {
 } PointHit;
 
 /* Nearest-first walk for the distance from p to the mesh. Subtrees whose lower bound is not
- * below the best distance found (initially `cap`) are pruned, and the walk stops as soon as a
- * distance <= stop is found. Result: the exact minimum d* when stop < d* < cap; some distance
- * <= stop when d* <= stop; hit->d = cap and tri = -1 when d* >= cap. */
-static void point_query(const DstBvh *bvh, const double p[3], double stop, double cap, PointHit *hit)
+ * below the best distance found (initially `cap`, or the distance to the hint triangle, a
+ * leaf-order index or -1) are pruned, and the walk stops as soon as a distance <= stop is
+ * found. Result: the exact minimum d* when stop < d* < cap; some distance <= stop when
+ * d* <= stop; hit->d = cap and tri = -1 when d* >= cap. */
+static void point_query(const DstBvh *bvh, const double p[3], double stop, double cap, int hint, PointHit *hit)
 {
     int stack[DEPTH_STACK], top = 0;
     double stack_lb[DEPTH_STACK];
     hit->d = cap;
     hit->tri = -1;
-    stack[top] = 0, stack_lb[top] = -INFINITY, ++top;
     double best2 = cap * cap;
+    if (hint >= 0) {
+        /* warm start: a nearby triangle bounds the answer from above, often below stop */
+        double q[3];
+        int region;
+        double d2 = tri_closest(p, bvh->tri[hint], q, &region);
+        if (d2 < best2) {
+            best2 = d2;
+            hit->d = sqrt(d2);
+            hit->tri = hint;
+            hit->region = region;
+            memcpy(hit->q, q, sizeof q);
+            if (hit->d <= stop) return;
+        }
+    }
+    stack[top] = 0, stack_lb[top] = -INFINITY, ++top;
     while (top > 0 && !(hit->tri >= 0 && hit->d <= stop)) {
         --top;
         if (stack_lb[top] >= hit->d) continue;
@@ -167,7 +182,7 @@ double dst_bvh_point_distance(const DstBvh *bvh, const double p[3], double close
     if (bvh == NULL || p == NULL || bvh->n_tris <= 0 || bvh->nodes == NULL) return -1.0;
     if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) return -1.0;
     PointHit h;
-    point_query(bvh, p, -INFINITY, INFINITY, &h);
+    point_query(bvh, p, -INFINITY, INFINITY, -1, &h);
     if (closest != NULL) memcpy(closest, h.q, sizeof h.q);
     if (tri != NULL) *tri = bvh->tri_id[h.tri];
     return h.d;
@@ -257,10 +272,10 @@ static int side_of(Side *s, const double v[3], const PointHit *h)
 
 /* a vertex v (Y frame) of X, eq. (9.1): skipped when its distance to Y's surface cannot beat
  * the deepest so far (inside or not); otherwise its side, and kept when inside and deepest */
-static void test_vertex(Side *s, const double v[3], int known_inside)
+static void test_vertex(Side *s, const double v[3], int known_inside, int hint)
 {
     PointHit h;
-    point_query(s->y, v, s->best, INFINITY, &h);
+    point_query(s->y, v, s->best, INFINITY, hint, &h);
     if (!(h.d > s->best) || h.tri < 0) return;
     if (!known_inside && !side_of(s, v, &h)) return;
     ++s->inside;
@@ -270,18 +285,18 @@ static void test_vertex(Side *s, const double v[3], int known_inside)
     memcpy(s->q, h.q, sizeof s->q);
 }
 
-/* A node of X seen from Y (eq. 9.10-9.11): its sphere (c, r) in Y's frame, whether the sphere
- * keeps clear of Y's surface (h.tri < 0) or meets it (h.d <= r, a distance from c to a point
- * of Y's surface), and u, an upper bound of the depth of every vertex under it. */
+/* A node of X seen from Y (eq. 9.10-9.11): its sphere (c, r) in Y's frame; whether it keeps
+ * clear of Y's surface (then h.d is the exact distance of c from the surface, above r, with its
+ * closest point) or meets it (h.d <= r is the distance of c to some surface point); and
+ * u = h.d + r, an upper bound of the depth of every vertex under it. */
 typedef struct Probe {
-    int ix, skip;
+    int ix, skip, clear;
     double c[3], r, u;
     PointHit h;
-}
-Probe;
+} Probe;
 
-/* d_up: an upper bound of dist(c, Y's surface) known before (+inf when none) */
-static void probe(Side *s, int ix, double d_up, Probe *P)
+/* skip = 1 when the node is outside Y's root box or no vertex under it can beat the deepest so far */
+static void probe(Side *s, int ix, int hint, Probe *P)
 {
     const DstBvhNode *nd = &s->x->nodes[ix];
     P->ix = ix;
@@ -289,16 +304,21 @@ static void probe(Side *s, int ix, double d_up, Probe *P)
     P->r = nd->r + s->margin;
     P->skip = outside_root_box(s->y, P->c, P->r);
     if (P->skip) return;
-    point_query(s->y, P->c, P->r, P->r, &P->h);
-    /* a vertex v under the node: depth(v) <= dist(v) <= dist(c) + |v - c| <= dist(c) + r */
-    P->u = (P->h.tri >= 0 ? P->h.d : d_up) + P->r + s->margin;
+    /* a vertex v under the node: depth(v) <= dist(v) <= dist(c) + |v - c| <= dist(c) + r. The
+     * walk stops once it knows the node cannot beat the deepest so far, or that its sphere meets
+     * the surface; otherwise h.d is exact and above r: the sphere keeps clear */
+    double slack = P->r + s->margin;
+    point_query(s->y, P->c, dst_maxd(s->best - slack, P->r), INFINITY, hint, &P->h);
+    P->u = P->h.d + slack;
+    P->skip = !(P->u > s->best);
+    P->clear = P->h.d > P->r;
 }
 
 /* A subtree of X wholly inside Y (its node's centre c, Y frame, at the exact distance D from
  * Y's surface): every vertex under it is within D + r of it (eq. 9.11), so the subtree is
  * skipped when that cannot beat the deepest so far; otherwise its children, by the same bound
  * from their own centres, the larger first, and at a leaf its vertices. */
-static void visit_inside(Side *s, int ix, const double c[3], double D)
+static void visit_inside(Side *s, int ix, const double c[3], double D, int hint)
 {
     const DstBvhNode *nd = &s->x->nodes[ix];
     if (D + nd->r + 2.0 * s->margin <= s->best) return;
@@ -309,26 +329,28 @@ static void visit_inside(Side *s, int ix, const double c[3], double D)
                 apply(&s->p, s->x->tri[t] + 3 * k, v);
                 double w[3] = {v[0] - c[0], v[1] - c[1], v[2] - c[2]};
                 if (D + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
-                test_vertex(s, v, 1);
+                test_vertex(s, v, 1, hint);
             }
         }
         return;
     }
     int ch[2] = {nd->left, nd->right};
     double cc[2][3], dd[2], u[2];
+    int tt[2];
     for (int j = 0; j < 2; ++j) {
         const DstBvhNode *n = &s->x->nodes[ch[j]];
         apply(&s->p, n->c, cc[j]);
         double slack = n->r + 2.0 * s->margin;
         PointHit h;
-        point_query(s->y, cc[j], s->best - slack, INFINITY, &h);
+        point_query(s->y, cc[j], s->best - slack, INFINITY, hint, &h);
         dd[j] = h.d;
+        tt[j] = h.tri;
         u[j] = h.d + slack; /* <= best when the walk stopped early */
     }
     int first = u[1] > u[0];
     for (int j = 0; j < 2; ++j) {
         int k = j == 0 ? first : 1 - first;
-        if (u[k] > s->best) visit_inside(s, ch[k], cc[k], dd[k]);
+        if (u[k] > s->best) visit_inside(s, ch[k], cc[k], dd[k], tt[k]);
     }
 }
 
@@ -340,23 +362,16 @@ static void visit(Side *s, const Probe *P)
 {
     if (P->skip || !(P->u > s->best)) return;
     const DstBvhNode *nd = &s->x->nodes[P->ix];
-    if (P->h.tri < 0) {
+    if (P->clear) {
         /* the ball (c, r) does not meet Y's surface: its centre's side is every vertex's */
         ++s->classified;
-        PointHit h;
-        point_query(s->y, P->c, -INFINITY, INFINITY, &h);
-        if (h.d + P->r + s->margin <= s->best) return;
-        if (!side_of(s, P->c, &h)) return;
-        visit_inside(s, P->ix, P->c, h.d);
+        if (side_of(s, P->c, &P->h)) visit_inside(s, P->ix, P->c, P->h.d, P->h.tri);
         return;
     }
     if (nd->left >= 0) {
         Probe L, R;
-        const DstBvhNode *nl = &s->x->nodes[nd->left], *nr = &s->x->nodes[nd->right];
-        double wl[3] = {nl->c[0] - nd->c[0], nl->c[1] - nd->c[1], nl->c[2] - nd->c[2]};
-        double wr[3] = {nr->c[0] - nd->c[0], nr->c[1] - nd->c[1], nr->c[2] - nd->c[2]};
-        probe(s, nd->left, P->h.d + sqrt(dst_dot3(wl, wl)) + s->margin, &L);
-        probe(s, nd->right, P->h.d + sqrt(dst_dot3(wr, wr)) + s->margin, &R);
+        probe(s, nd->left, P->h.tri, &L);
+        probe(s, nd->right, P->h.tri, &R);
         if (!R.skip && (L.skip || R.u > L.u)) {
             visit(s, &R);
             visit(s, &L);
@@ -366,7 +381,7 @@ static void visit(Side *s, const Probe *P)
         }
         return;
     }
-    /* leaf near Y's surface: each distinct vertex of its triangles; dist(c) <= h.d */
+    /* leaf near Y's surface: each distinct vertex of its triangles */
     const double *seen[3 * DST_BVH_LEAF_SIZE];
     int n_seen = 0;
     for (int t = nd->first; t < nd->first + nd->count; ++t) {
@@ -381,12 +396,11 @@ static void visit(Side *s, const Probe *P)
             double w[3] = {v[0] - P->c[0], v[1] - P->c[1], v[2] - P->c[2]};
             if (P->h.d + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
             if (outside_root_box(s->y, v, s->margin)) continue;
-            test_vertex(s, v, 0);
+            test_vertex(s, v, 0, P->h.tri);
         }
     }
 }
 
-/* best: the deepest vertex of the other direction (-inf when none); only deeper ones are kept */
 static void run_side(Side *s, const DstBvh *x, const double Rx[9], const double xx[3], const DstBvh *y,
                      const double Ry[9], const double xy[3], double best)
 {
@@ -398,7 +412,7 @@ static void run_side(Side *s, const DstBvh *x, const double Rx[9], const double 
     double scale = x->radius + y->radius + sqrt(dst_dot3(s->p.t, s->p.t));
     s->margin = DST_ROUND_REL * scale;
     Probe root;
-    probe(s, 0, INFINITY, &root);
+    probe(s, 0, -1, &root);
     visit(s, &root);
 }
 

@@ -35,7 +35,8 @@ typedef struct DstVertexDepth {
                           * closest point on B's surface. A vertex of B inside A: pb = that vertex,
                           * pa = its closest point on A's surface. Zero when DST_SEPARATED. */
     double n[3];         /* unit, world, from B to A: translating A along n reduces the depth
-                          * (d depth / d xa = -n); pa - pb = -depth n. When the deepest vertex lies
+                          * (d depth / d xa = -n; for a small world rotation w of A about xa,
+                          * d depth / d w = -(pa - xa) x n); pa - pb = -depth n. When the deepest vertex lies
                           * on the surface (depth 0 with DST_PENETRATING), the outward normal of
                           * the closest triangle of B, or the inward one of A. Zero when DST_SEPARATED. */
     int from_b;          /* 0: the deepest vertex is A's (inside B); 1: it is B's (inside A) */

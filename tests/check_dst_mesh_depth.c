@@ -1,10 +1,11 @@
 /* check_dst_mesh_depth.c — tests of distance/dst_mesh_depth.c: the point-to-mesh distance
  * against brute force over all triangles (an independent point-triangle kernel); the vertex
  * depth depth_V (eq. 9.1) with known answers (two boxes overlapping face-on, a cube inside a
- * box, a peg in a hollow cup: clear, then pushed into the wall), against brute force on random
- * poses of non-convex meshes (every vertex, dst_bvh_contains, all triangles), its bound
- * properties (-depth_V above the lower end of dst_bvh_distance; below the EPA depth for convex
- * meshes), its direction n against central differences, its continuity (1-Lipschitz in a
+ * box, a peg in a hollow cup and a bar through a ring: clear, then pushed into the wall);
+ * against brute force on random poses of non-convex and nested meshes (every vertex,
+ * dst_bvh_contains, all triangles; witnesses too); its bound properties (-depth_V above the
+ * lower end of dst_bvh_distance; below the EPA depth for convex meshes); its gradients in A's
+ * position and rotation against central differences; its continuity (1-Lipschitz in a
  * translation) and bad input. */
 #include <check.h>
 #include <math.h>
@@ -143,6 +144,42 @@ static void check_witnesses(const DstVertexDepth *d)
     for (int i = 0; i < 3; ++i) ck_assert(fabs(d->pa[i] - d->pb[i] + d->depth * d->n[i]) <= DEPTH_WITNESS_TOL);
     ck_assert(d->tri >= 0);
     ck_assert(d->slack >= 0.0 && d->slack < DEPTH_WITNESS_TOL);
+}
+
+/* world point -> mesh frame of (R, x) */
+static void to_local(const double R[9], const double x[3], const double p[3], double o[3])
+{
+    double w[3] = {p[0] - x[0], p[1] - x[1], p[2] - x[2]};
+    for (int i = 0; i < 3; ++i) o[i] = R[i] * w[0] + R[3 + i] * w[1] + R[6 + i] * w[2];
+}
+
+/* the witnesses are what eq. (9.4) says: the deepest vertex is a vertex of its mesh, inside the
+ * other solid, its partner lies on the other surface, and their distance is that surface's
+ * distance from the vertex (brute force) */
+static void check_witness_geometry(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                   const double Rb[9], const double xb[3], const DstVertexDepth *d)
+{
+    if (d->status != DST_PENETRATING) return;
+    const DstBvh *vm = d->from_b ? b : a, *sm = d->from_b ? a : b;
+    const double *Rv = d->from_b ? Rb : Ra, *xv = d->from_b ? xb : xa, *Rs = d->from_b ? Ra : Rb,
+                 *xs = d->from_b ? xa : xb;
+    const double *vw = d->from_b ? d->pb : d->pa, *qw = d->from_b ? d->pa : d->pb;
+    double vl[3], vs[3], qs[3];
+    to_local(Rv, xv, vw, vl);
+    double nearest = INFINITY;
+    for (int t = 0; t < vm->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            const double *u = vm->tri[t] + 3 * k;
+            double w[3] = {u[0] - vl[0], u[1] - vl[1], u[2] - vl[2]};
+            nearest = fmin(nearest, norm3(w));
+        }
+    }
+    ck_assert(nearest <= DEPTH_WITNESS_TOL);
+    to_local(Rs, xs, vw, vs);
+    to_local(Rs, xs, qw, qs);
+    ck_assert(d->depth == 0.0 || dst_bvh_contains(sm, vs));
+    ck_assert(ref_point_mesh(sm, qs) <= DEPTH_WITNESS_TOL);
+    ck_assert(fabs(ref_point_mesh(sm, vs) - d->depth) <= DEPTH_WITNESS_TOL);
 }
 
 /* ------------------------------------------------------------ a hollow cup */
@@ -395,6 +432,41 @@ START_TEST(test_depth_peg_in_cup)
 }
 END_TEST
 
+START_TEST(test_depth_hand_in_ring)
+{
+    /* a bar (the hand) [-0.1, 0.1]^2 x [-0.5, 0.5] through the hole of a ring (torus R = 0.5,
+     * tube r = 0.1, 32 x 16 facets: its innermost vertex is (0.4, 0, 0)): clear in the middle;
+     * moved 0.35 along x, its face x = 0.45 passes 0.05 beyond that vertex of the ring, which
+     * is then the deepest (no vertex of the bar is inside the tube) */
+    DstMesh mr = mg_torus(0.5, 0.1, 32, 16);
+    double lo[3] = {-0.1, -0.1, -0.5}, hi[3] = {0.1, 0.1, 0.5};
+    DstMesh mh = mg_box(lo, hi);
+    DstBvh Rg, H;
+    make_bvh(&mr, &Rg);
+    make_bvh(&mh, &H);
+    double I[9], o[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+    identity(I);
+    DstVertexDepth d;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&H, I, x, &Rg, I, o, &d), DST_SEPARATED);
+    DstMeshDistance md;
+    dst_bvh_distance(&H, I, x, &Rg, I, o, NULL, &md);
+    ck_assert_int_eq(md.status, DST_SEPARATED);
+    x[0] = 0.35;
+    ck_assert_int_eq(dst_mesh_vertex_depth(&H, I, x, &Rg, I, o, &d), DST_PENETRATING);
+    check_witnesses(&d);
+    ck_assert(fabs(d.depth - 0.05) <= DEPTH_EXACT_TOL);
+    ck_assert_int_eq(d.from_b, 1);
+    ck_assert(fabs(d.pb[0] - 0.4) <= DEPTH_EXACT_TOL && fabs(d.pa[0] - 0.45) <= DEPTH_EXACT_TOL);
+    ck_assert(fabs(d.n[0] + 1.0) <= DEPTH_WITNESS_TOL); /* back towards the middle of the hole */
+    /* the certified bracket of dst_bvh_distance holds the new upper end */
+    dst_bvh_distance(&H, I, x, &Rg, I, o, NULL, &md);
+    ck_assert_int_eq(md.status, DST_PENETRATING);
+    ck_assert(md.lower <= -d.depth + d.slack && -d.depth <= md.upper);
+    dst_bvh_destroy(&Rg), dst_bvh_destroy(&H);
+    dst_mesh_destroy(&mr), dst_mesh_destroy(&mh);
+}
+END_TEST
+
 /* random poses of non-convex pairs: brute force, bracket of dst_bvh_distance, direction */
 START_TEST(test_depth_random_vs_brute_force)
 {
@@ -405,7 +477,7 @@ START_TEST(test_depth_random_vs_brute_force)
     make_bvh(&ml, &L);
     make_bvh(&mc, &C);
     const DstBvh *pairs[4][2] = {{&T, &L}, {&L, &T}, {&T, &T}, {&C, &L}};
-    int inside = 0, outside = 0, fd_checked = 0;
+    int inside = 0, outside = 0, fd_checked = 0, from_b = 0;
     for (int n = 0; n < DEPTH_RANDOM_POSES; ++n) {
         const DstBvh *a = pairs[n % 4][0], *b = pairs[n % 4][1];
         double Ra[9], xa[3], Rb[9], xb[3];
@@ -419,8 +491,10 @@ START_TEST(test_depth_random_vs_brute_force)
         ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n, d.depth,
                       ref);
         check_witnesses(&d);
+        check_witness_geometry(a, Ra, xa, b, Rb, xb, &d);
         if (any) ++inside;
         else ++outside;
+        from_b += d.status == DST_PENETRATING && d.from_b;
         /* a vertex inside: the solids overlap, and -depth_V bounds the signed distance from
          * above, so it is never below the certified lower end of dst_bvh_distance */
         DstMeshDistance md;
@@ -431,7 +505,7 @@ START_TEST(test_depth_random_vs_brute_force)
                           md.lower);
         }
         /* direction: central differences of depth_V in A's position equal -n where the same
-         * vertex and triangle stay the witnesses on both sides */
+         * vertex and triangle stay the witnesses on all sides */
         if (d.depth > 10.0 * DEPTH_FD_STEP) {
             double g[3];
             int same = 1;
@@ -445,18 +519,76 @@ START_TEST(test_depth_random_vs_brute_force)
                 same = dp.tri == d.tri && dm.tri == d.tri && dp.from_b == d.from_b && dm.from_b == d.from_b;
                 g[i] = (dp.depth - dm.depth) / (2.0 * DEPTH_FD_STEP);
             }
+            /* and in a small rotation w of A about its origin, R_a -> Rot(w) R_a:
+             * d depth / d w = -(pa - xa) x n (eq. 9.4) */
+            double gr[3];
+            for (int i = 0; i < 3 && same; ++i) {
+                double e[3] = {0, 0, 0}, Q[9], Rp[9], Rm[9];
+                e[i] = 1.0;
+                tg_rot(e, DEPTH_FD_STEP, Q);
+                tg_matmul(Q, Ra, Rp);
+                tg_rot(e, -DEPTH_FD_STEP, Q);
+                tg_matmul(Q, Ra, Rm);
+                DstVertexDepth dp, dm;
+                dst_mesh_vertex_depth(a, Rp, xa, b, Rb, xb, &dp);
+                dst_mesh_vertex_depth(a, Rm, xa, b, Rb, xb, &dm);
+                same = dp.tri == d.tri && dm.tri == d.tri && dp.from_b == d.from_b && dm.from_b == d.from_b;
+                gr[i] = (dp.depth - dm.depth) / (2.0 * DEPTH_FD_STEP);
+            }
             if (same) {
                 ++fd_checked;
-                for (int i = 0; i < 3; ++i)
+                double r[3] = {d.pa[0] - xa[0], d.pa[1] - xa[1], d.pa[2] - xa[2]};
+                double want[3] = {-(r[1] * d.n[2] - r[2] * d.n[1]), -(r[2] * d.n[0] - r[0] * d.n[2]),
+                                  -(r[0] * d.n[1] - r[1] * d.n[0])};
+                for (int i = 0; i < 3; ++i) {
                     ck_assert_msg(fabs(g[i] + d.n[i]) <= DEPTH_FD_TOL, "pose %d: fd %g n %g", n, g[i], d.n[i]);
+                    ck_assert_msg(fabs(gr[i] - want[i]) <= DEPTH_FD_TOL * (1.0 + norm3(r)), "pose %d: rot fd %g want %g", n,
+                                  gr[i], want[i]);
+                }
             }
         }
     }
     ck_assert_int_gt(inside, DEPTH_RANDOM_POSES / 5);
     ck_assert_int_gt(outside, DEPTH_RANDOM_POSES / 20);
     ck_assert_int_gt(fd_checked, DEPTH_RANDOM_POSES / 10);
+    ck_assert_int_gt(from_b, DEPTH_RANDOM_POSES / 20);
     dst_bvh_destroy(&T), dst_bvh_destroy(&L), dst_bvh_destroy(&C);
     dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&mc);
+}
+END_TEST
+
+START_TEST(test_depth_nested_vs_brute_force)
+{
+    /* a fine torus partly or wholly inside a larger L-block or sphere: the subtree searches of
+     * wholly inside nodes (eq. 9.11) against brute force */
+    TgRng r = {66};
+    double c0[3] = {0, 0, 0};
+    DstMesh mt = mg_torus(0.15, 0.05, 24, 12), ml = mg_lblock(0.6), ms = mg_sphere(0.6, c0, 12, 16);
+    DstBvh T, L, S;
+    make_bvh(&mt, &T), make_bvh(&ml, &L), make_bvh(&ms, &S);
+    const DstBvh *outer[2] = {&L, &S};
+    const double centre[2][3] = {{0.3, 0.3, 0.3}, {0, 0, 0}};
+    int whole = 0;
+    for (int n = 0; n < DEPTH_RANDOM_POSES / 2; ++n) {
+        const DstBvh *o = outer[n % 2];
+        double Ra[9], xa[3], Ro[9], xo[3] = {0, 0, 0};
+        random_pose(&r, 0.35, Ra, xa);
+        for (int i = 0; i < 3; ++i) xa[i] += centre[n % 2][i];
+        identity(Ro);
+        DstVertexDepth d;
+        DstStatus st = dst_mesh_vertex_depth(&T, Ra, xa, o, Ro, xo, &d);
+        int any;
+        double ref = ref_depth(&T, Ra, xa, o, Ro, xo, &any);
+        ck_assert_int_eq(st, any ? DST_PENETRATING : DST_SEPARATED);
+        ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n, d.depth,
+                      ref);
+        check_witnesses(&d);
+        check_witness_geometry(&T, Ra, xa, o, Ro, xo, &d);
+        whole += d.nodes_classified > 0 && d.depth > 0.0;
+    }
+    ck_assert_int_gt(whole, DEPTH_RANDOM_POSES / 10);
+    dst_bvh_destroy(&T), dst_bvh_destroy(&L), dst_bvh_destroy(&S);
+    dst_mesh_destroy(&mt), dst_mesh_destroy(&ml), dst_mesh_destroy(&ms);
 }
 END_TEST
 
@@ -575,10 +707,12 @@ Suite *dst_mesh_depth_suite(void)
     tcase_add_test(tc, test_depth_boxes_known);
     tcase_add_test(tc, test_depth_cube_inside_box);
     tcase_add_test(tc, test_depth_peg_in_cup);
+    tcase_add_test(tc, test_depth_hand_in_ring);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_depth_random_vs_brute_force);
+    tcase_add_test(tc, test_depth_nested_vs_brute_force);
     tcase_add_test(tc, test_depth_convex_below_epa);
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");
