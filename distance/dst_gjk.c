@@ -249,7 +249,7 @@ int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4
 /* A cold query consults the supports' start tables for its first GJK_TABLE_ITERS supports
  * only: the first directions jump across the sphere, later ones turn little, so the previous
  * vertex is a better start than the table's and the cell lookup is saved. */
-#define GJK_TABLE_ITERS 2
+#define GJK_TABLE_ITERS 4
 
 /* Empties a warm-start cache (count 0, no direction). */
 void dst_gjk_cache_reset(DstGjkCache *cache)
