@@ -683,6 +683,12 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
      * so far are kept out of it so that the gap along n stays above the level */
     eta = o.eps * (1.0 - 1e-6) - enclosure - 2.0 * c.dev_max;
     if (eta < DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps) eta = DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps;
+    if (enclosure >= o.eps) {
+        /* no certificate is possible (the enclosures alone fill eps): a margin above the
+         * orthonormalisation deviation keeps the steps from crawling where the polynomial
+         * shapes come closer than the nominal ones */
+        eta = fmax(eta, 4.0 * c.dev_max);
+    }
     level = c.best.distance - eta;
     last_h = tau_s;
 

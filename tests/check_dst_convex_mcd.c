@@ -798,6 +798,46 @@ START_TEST(test_moving_convex_sampling_agrees)
 }
 END_TEST
 
+/* a step cap of 1 .. 4 ends the walk early: DST_ITER_LIMIT (or certified), bounds still valid;
+ * enclosures larger than eps: DST_NOT_CERTIFIED, bounds still valid */
+START_TEST(test_moving_convex_cap_and_enclosure)
+{
+    Rng rng = {0xca9ULL};
+    int limited = 0, uncertified = 0;
+    for (int it = 0; it < (TG_ASAN ? 20 : 80); ++it) {
+        McShape sa, sb;
+        DstMovingConvex A, B;
+        DstMcdOptions opt = dst_mcd_options_default();
+        DstMcdResult r;
+        mc_random_shape(&rng, it % 5, &sa);
+        mc_random_shape(&rng, (it / 5) % 5, &sb);
+        A.shape = &sa.shape, B.shape = &sb.shape;
+        mc_random_frame(&rng, 1.5, 0, &A.frame);
+        mc_random_frame(&rng, 1.0, 0, &B.frame);
+        mc_place_near(&rng, &A.frame, &B.frame, (mc_reach(A.shape) + mc_reach(B.shape)) * rng_uniform(&rng, 0.3, 1.2));
+        if (it % 2 == 0) {
+            opt.max_iter = 1 + it % 4;
+            dst_convex_mcd(&A, &B, 0.0, 0.5, &opt, NULL, &r);
+            mc_check(&A, &B, 0.0, 0.5, &r, &opt, 20000 + it, NULL);
+            ck_assert(r.status == DST_ITER_LIMIT || r.status == DST_CERTIFIED);
+            ck_assert_int_le(r.advance_steps, opt.max_iter);
+            limited += r.status == DST_ITER_LIMIT;
+        } else {
+            A.frame.origin.err += 2.0 * opt.eps; /* the enclosure alone exceeds eps */
+            dst_convex_mcd(&A, &B, 0.0, 0.5, &opt, NULL, &r);
+            mc_check(&A, &B, 0.0, 0.5, &r, &opt, 30000 + it, NULL);
+            ck_assert_msg(r.status == DST_NOT_CERTIFIED, "it %d status %d steps %d evals %d [%g %g]", it, r.status, r.advance_steps, r.distance_evals, r.lower, r.upper);
+            ck_assert(r.upper - r.lower > 2.0 * opt.eps);
+            ++uncertified;
+        }
+        mc_shape_free(&sa);
+        mc_shape_free(&sb);
+    }
+    ck_assert_int_gt(limited, 0);
+    ck_assert_int_gt(uncertified, 0);
+}
+END_TEST
+
 /* a user support function (here a box's) gives the same answer as the built-in kind */
 static int mc_box_support(const void *user, const double d[3], int hint, double out[3])
 {
@@ -905,6 +945,7 @@ Suite *dst_convex_mcd_suite(void)
     tcase_add_test(tc, test_moving_convex_zero_length);
     tcase_add_test(tc, test_moving_convex_sampling_agrees);
     tcase_add_test(tc, test_moving_convex_custom_shape);
+    tcase_add_test(tc, test_moving_convex_cap_and_enclosure);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_invalid_input);
