@@ -294,7 +294,8 @@ double dst_convex_reach(const DstConvex *c)
         for (int i = 0; i < c->nverts; ++i) {
             const double *v = c->verts + 3 * i;
             double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-            if (!(q <= m2)) m2 = q; /* NaN propagates */
+            if (!isfinite(q)) return NAN;
+            if (q > m2) m2 = q;
         }
         r = sqrt(m2);
         break;
@@ -302,7 +303,10 @@ double dst_convex_reach(const DstConvex *c)
     case DST_CONVEX_SPHERE: r = 0.0; break;
     case DST_CONVEX_CAPSULE: r = fabs(c->half_length); break;
     case DST_CONVEX_BOX: r = sqrt(c->half[0] * c->half[0] + c->half[1] * c->half[1] + c->half[2] * c->half[2]); break;
-    case DST_CONVEX_ELLIPSOID: r = fmax(fabs(c->radii[0]), fmax(fabs(c->radii[1]), fabs(c->radii[2]))); break;
+    case DST_CONVEX_ELLIPSOID:
+        if (!isfinite(c->radii[0] + c->radii[1] + c->radii[2])) return NAN;
+        r = fmax(fabs(c->radii[0]), fmax(fabs(c->radii[1]), fabs(c->radii[2])));
+        break;
     case DST_CONVEX_CUSTOM: {
         /* every core point x has -h(-e_i) <= x_i <= h(e_i): the box of the six supports */
         DstConvex loc = *c;
@@ -316,6 +320,7 @@ double dst_convex_reach(const DstConvex *c)
             e[i] = -1.0;
             dst_convex_core_support(&loc, e, -1, p);
             hm = -p[i];
+            if (!isfinite(hp) || !isfinite(hm)) return NAN;
             hp = fmax(fabs(hp), fabs(hm));
             q += hp * hp;
         }

@@ -918,6 +918,19 @@ START_TEST(test_moving_convex_invalid_input)
     opt = dst_mcd_options_default();
     opt.max_iter = 0;
     ck_assert_int_eq(dst_convex_mcd(&A, &B, 0.0, 1.0, &opt, NULL, &r), DST_INVALID_INPUT);
+    /* the reach of a shape with a non-finite vertex or size is NaN */
+    {
+        double v[2][3] = {{0.1, 0.0, 0.0}, {0.0, 0.2, 0.0}};
+        DstConvex pts = dst_convex_points(&v[0][0], 2, NULL, NULL);
+        ck_assert(fabs(dst_convex_reach(&pts) - 0.2) < 1e-12);
+        v[0][1] = NAN;
+        ck_assert(isnan(dst_convex_reach(&pts)));
+        C = A;
+        C.shape = &pts;
+        ck_assert_int_eq(dst_convex_mcd(&C, &B, 0.0, 1.0, NULL, NULL, &r), DST_INVALID_INPUT);
+        bad = dst_convex_ellipsoid(0.1, NAN, 0.1);
+        ck_assert(isnan(dst_convex_reach(&bad)));
+    }
     /* a rotation polynomial that is no rotation at all: failed, not a crash */
     C = A;
     for (int e = 0; e < 9; ++e) C.frame.R[0][e] = 10.0 * I[e];
