@@ -52,6 +52,18 @@ static inline void dcv_axpy(double out[3], const double a[3], double s, const do
     out[2] = a[2] + s * b[2];
 }
 
+/* max / min of finite numbers: a compare and a select, where fmax / fmin (with their NaN
+ * rules) often become library calls in the hot loops */
+static inline double dcv_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double dcv_min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 static inline double dcv_norm(const double a[3])
 {
     return sqrt(dcv_dot(a, a));

@@ -294,7 +294,8 @@ double dst_convex_reach(const DstConvex *c)
         for (int i = 0; i < c->nverts; ++i) {
             const double *v = c->verts + 3 * i;
             double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-            if (!(q <= m2)) m2 = q; /* NaN propagates */
+            if (!isfinite(q)) return NAN;
+            if (q > m2) m2 = q;
         }
         r = sqrt(m2);
         break;
@@ -302,7 +303,10 @@ double dst_convex_reach(const DstConvex *c)
     case DST_CONVEX_SPHERE: r = 0.0; break;
     case DST_CONVEX_CAPSULE: r = fabs(c->half_length); break;
     case DST_CONVEX_BOX: r = sqrt(c->half[0] * c->half[0] + c->half[1] * c->half[1] + c->half[2] * c->half[2]); break;
-    case DST_CONVEX_ELLIPSOID: r = fmax(fabs(c->radii[0]), fmax(fabs(c->radii[1]), fabs(c->radii[2]))); break;
+    case DST_CONVEX_ELLIPSOID:
+        if (!isfinite(c->radii[0] + c->radii[1] + c->radii[2])) return NAN;
+        r = fmax(fabs(c->radii[0]), fmax(fabs(c->radii[1]), fabs(c->radii[2])));
+        break;
     case DST_CONVEX_CUSTOM: {
         /* every core point x has -h(-e_i) <= x_i <= h(e_i): the box of the six supports */
         DstConvex loc = *c;
@@ -316,6 +320,7 @@ double dst_convex_reach(const DstConvex *c)
             e[i] = -1.0;
             dst_convex_core_support(&loc, e, -1, p);
             hm = -p[i];
+            if (!isfinite(hp) || !isfinite(hm)) return NAN;
             hp = fmax(fabs(hp), fabs(hm));
             q += hp * hp;
         }
@@ -683,6 +688,12 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
      * so far are kept out of it so that the gap along n stays above the level */
     eta = o.eps * (1.0 - 1e-6) - enclosure - 2.0 * c.dev_max;
     if (eta < DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps) eta = DST_CONVEX_MCD_MIN_EPS_FRACTION * o.eps;
+    if (enclosure >= o.eps) {
+        /* no certificate is possible (the enclosures alone fill eps): a margin above the
+         * orthonormalisation deviation keeps the steps from crawling where the polynomial
+         * shapes come closer than the nominal ones */
+        eta = fmax(eta, 4.0 * c.dev_max);
+    }
     level = c.best.distance - eta;
     last_h = tau_s;
 

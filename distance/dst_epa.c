@@ -228,8 +228,21 @@ static int epa_options_ok(const DstEpaOptions *o)
 
 /* EPA: expand a polytope inside A - B from the GJK simplex towards the boundary point
  * nearest the origin (thesis sec. II.C.1; docs/math/gjk_epa.md eq. (18)-(23)). */
+static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResult *gjk,
+                           const DstEpaOptions *opt, int validate, DstEpaResult *out, char *err,
+                           size_t err_size);
+
 DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResult *gjk,
                         const DstEpaOptions *opt, DstEpaResult *out, char *err, size_t err_size)
+{
+    return epa_depth(a, b, gjk, opt, 1, out, err, err_size);
+}
+
+/* The EPA proper; `validate` = 0 when the caller (dst_convex_distance) has just validated
+ * the same two shapes through GJK. */
+static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResult *gjk,
+                           const DstEpaOptions *opt, int validate, DstEpaResult *out, char *err,
+                           size_t err_size)
 {
     DstEpaOptions o = opt != NULL ? *opt : dst_epa_options_default();
     EpaWork wk;
@@ -239,7 +252,7 @@ DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResu
 
     if (out == NULL) return DST_INVALID_INPUT;
     memset(out, 0, sizeof *out);
-    st = dst_convex_validate_pair(a, b, err, err_size);
+    st = validate ? dst_convex_validate_pair(a, b, err, err_size) : DST_OK;
     if (st != DST_OK) {
         out->status = st;
         return st;
@@ -682,7 +695,7 @@ DstStatus dst_convex_distance(const DstConvex *a, const DstConvex *b, const DstG
         dcv_copy(out->normal, g.normal);
         return out->status;
     }
-    dst_epa_depth(a, b, &g, epa_opt, &e, err, err_size);
+    epa_depth(a, b, &g, epa_opt, 0, &e, err, err_size); /* GJK validated a and b */
     out->epa_iterations = e.iterations;
     out->status = e.status;
     if (e.status == DST_INVALID_INPUT || e.status == DST_FAILED) return out->status;

@@ -51,7 +51,7 @@ static void sub_segment(const DstSimplexVertex *s, int i, int j, GjkSub *r)
     double t[3], tt, u, l2;
     dcv_sub(t, wj, wi);
     tt = dcv_dot(t, t);
-    l2 = fmax(dcv_dot(wi, wi), dcv_dot(wj, wj));
+    l2 = dcv_max(dcv_dot(wi, wi), dcv_dot(wj, wj));
     if (tt <= DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL * l2 || tt <= DST_MIN_DENOM) {
         /* zero-length segment: the nearer end */
         sub_vertex(s, dcv_dot(wi, wi) <= dcv_dot(wj, wj) ? i : j, r);
@@ -102,7 +102,7 @@ static void sub_triangle(const DstSimplexVertex *s, int i, int j, int k, GjkSub 
     dcv_sub(e3, wk, wj);
     dcv_cross(n, e1, e2);
     nn = dcv_dot(n, n);
-    lmax2 = fmax(dcv_dot(e1, e1), fmax(dcv_dot(e2, e2), dcv_dot(e3, e3)));
+    lmax2 = dcv_max(dcv_dot(e1, e1), dcv_max(dcv_dot(e2, e2), dcv_dot(e3, e3)));
     r->n = 0;
     if (nn <= DST_GJK_DEGENERATE_REL * DST_GJK_DEGENERATE_REL * lmax2 * lmax2 ||
         nn <= DST_MIN_DENOM) {
@@ -158,17 +158,17 @@ static void sub_tetra(const DstSimplexVertex *s, GjkSub *r)
 {
     static const int face[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
     const double *w0 = s[0].w, *w1 = s[1].w;
-    double e1[3], e2[3], e3[3], o[3], t[3], V, c[4], lmax = 0.0, wmax = 0.0, sum;
+    double e1[3], e2[3], e3[3], o[3], t[3], V, c[4], lmax = 0.0, lmax2 = 0.0, wmax2 = 0.0, sum;
     int any = 0, inside = 1;
     GjkSub cand;
     dcv_sub(e1, s[1].w, w0);
     dcv_sub(e2, s[2].w, w0);
     dcv_sub(e3, s[3].w, w0);
     for (int p = 0; p < 4; ++p) {
-        wmax = fmax(wmax, dcv_norm(s[p].w));
-        for (int q = p + 1; q < 4; ++q) lmax = fmax(lmax, dcv_dist2(s[p].w, s[q].w));
+        wmax2 = dcv_max(wmax2, dcv_dot(s[p].w, s[p].w));
+        for (int q = p + 1; q < 4; ++q) lmax2 = dcv_max(lmax2, dcv_dist2(s[p].w, s[q].w));
     }
-    lmax = sqrt(lmax);
+    lmax = sqrt(lmax2);
     dcv_cross(t, e2, e3);
     V = dcv_dot(e1, t);
     r->n = 0;
@@ -198,7 +198,7 @@ static void sub_tetra(const DstSimplexVertex *s, GjkSub *r)
     }
     sum = c[0] + c[1] + c[2] + c[3];
     /* an origin inside lies within one edge length of every vertex: guards the signs */
-    if (any || sum * V <= 0.0 || wmax > 2.0 * lmax) inside = 0;
+    if (any || sum * V <= 0.0 || wmax2 > 4.0 * lmax2) inside = 0;
     if (inside) {
         r->n = 4;
         r->inside = 1;
@@ -246,6 +246,11 @@ int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4
 
 /* ------------------------------------------------------------------ GJK loop */
 
+/* A cold query consults the supports' start tables for its first GJK_TABLE_ITERS supports
+ * only: the first directions jump across the sphere, later ones turn little, so the previous
+ * vertex is a better start than the table's and the cell lookup is saved. */
+#define GJK_TABLE_ITERS 4
+
 /* Empties a warm-start cache (count 0, no direction). */
 void dst_gjk_cache_reset(DstGjkCache *cache)
 {
@@ -287,7 +292,7 @@ static int gjk_support(const DstConvex *A, const DstConvex *B, const double d[3]
 static double gjk_scale(const DstConvex *A, const DstConvex *B, const DstSimplexVertex *v)
 {
     /* squared; (x + y)^2 <= 2 (x^2 + y^2) bounds the summed reach without square roots */
-    return fmax(dcv_dot(v->w, v->w), 2.0 * (dcv_dist2(v->a, A->pos) + dcv_dist2(v->b, B->pos)));
+    return dcv_max(dcv_dot(v->w, v->w), 2.0 * (dcv_dist2(v->a, A->pos) + dcv_dist2(v->b, B->pos)));
 }
 
 /* keeps the vertices of the solved sub-simplex, in place, with their weights */
@@ -351,8 +356,8 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
     double lam[4] = {1.0, 0.0, 0.0, 0.0};
     double v[3], vv, lower = 0.0, scale = 0.0, scale2 = 0.0, ma, mb;
     int n = 0, hint_a = -1, hint_b = -1, iter = 0, overlap = 0, limit = 0;
-    /* a cold query consults the supports' start tables at every step (its directions jump);
-     * a warm-started one trusts the previous vertices */
+    /* a cold query consults the supports' start tables while its directions jump (the first
+     * GJK_TABLE_ITERS supports); a warm-started one trusts the previous vertices */
     int table = DST_HINT_USE_TABLE;
     GjkSub r;
     DstStatus st;
@@ -395,7 +400,7 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             ++n;
         }
         if (ok && n > 0) {
-            for (int q = 0; q < n; ++q) scale2 = fmax(scale2, gjk_scale(a, b, &s[q]));
+            for (int q = 0; q < n; ++q) scale2 = dcv_max(scale2, gjk_scale(a, b, &s[q]));
             gjk_solve(s, n, &r);
             gjk_compact(s, &n, &r, lam);
             hint_a = s[0].id_a;
@@ -469,14 +474,15 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             }
         }
         ++iter;
+        if (iter >= GJK_TABLE_ITERS) table = 0;
         hint_a = w.id_a;
         hint_b = w.id_b;
-        scale2 = fmax(scale2, gjk_scale(a, b, &w));
+        scale2 = dcv_max(scale2, gjk_scale(a, b, &w));
         scale = sqrt(scale2);
         nv = sqrt(vv);
         vw = dcv_dot(v, w.w);
         /* every point x of A - B has x . v >= w . v: lower bound w.v / |v| */
-        if (vw > 0.0) lower = fmax(lower, vw / nv);
+        if (vw > 0.0) lower = dcv_max(lower, vw / nv);
         gap_tol = o.rel_tol * nv + o.abs_tol * scale;
         if (vv - vw <= gap_tol * nv) break;
         for (int q = 0; q < n; ++q) {
