@@ -380,7 +380,13 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose 
     double D[3] = {c[0] - na->c[0], c[1] - na->c[1], c[2] - na->c[2]};
     double dd = sqrt(dst_dot3(D, D));
     double lb = dd - na->r - nb->r;
-    if (lb >= best) return lb;
+    if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
+    /* every axis gap of (4) is at most |D| minus the two thinnest half extents (the axes' unit
+     * vector has projections summing to at least 1 on each box basis): when that cannot reach
+     * the pruning level, the box test cannot prune and is skipped */
+    double hmin_a = dst_mind(na->h[0], dst_mind(na->h[1], na->h[2]));
+    double hmin_b = dst_mind(nb->h[0], dst_mind(nb->h[1], nb->h[2]));
+    if (dd - hmin_a - hmin_b < best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
     /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j) */
     double Bx[9], M[9], dA[3];
     for (int j = 0; j < 3; ++j) {

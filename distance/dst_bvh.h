@@ -30,7 +30,7 @@
 #include "dst_mesh.h"
 
 /* Most triangles in one BVH leaf. */
-#define DST_BVH_LEAF_SIZE 2
+#define DST_BVH_LEAF_SIZE 1
 
 /* Closest points of two triangles (dst_tri_distance). */
 typedef struct DstTriPair {

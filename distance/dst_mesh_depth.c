@@ -1,5 +1,5 @@
-/* dst_mesh_depth.c — deepest-penetrating-vertex depth of two closed meshes (eq. 9.1-9.6)
- * and the exact point-to-mesh distance (eq. 9.7-9.8) (docs/math/mesh_mcd.md sec. 9). */
+/* dst_mesh_depth.c — deepest-penetrating-vertex depth of two closed meshes (eq. 11.1-11.6)
+ * and the exact point-to-mesh distance (eq. 11.7-11.8) (docs/math/mesh_mcd.md sec. 11). */
 #include "dst_mesh_depth.h"
 
 #include <math.h>
@@ -12,7 +12,7 @@
  * so it holds at most depth + 1 entries; dst_bvh_create refuses trees deeper than 126 */
 #define DEPTH_STACK 256
 
-/* the closest face decides the side of a point (eq. 9.12) only when the point lies along its
+/* the closest face decides the side of a point (eq. 11.12) only when the point lies along its
  * normal to at least this cosine (it does exactly, up to rounding, for a perpendicular foot) */
 #define DEPTH_SIDE_COS 0.5
 
@@ -34,7 +34,7 @@ static double seg_closest(const double p[3], const double a[3], const double b[3
 }
 
 /* Closest point q of the triangle t[9] to p, and the squared distance |p - q|^2, by the
- * Voronoi regions of its vertices, edges and face (eq. 9.8); *region tells which. A degenerate
+ * Voronoi regions of its vertices, edges and face (eq. 11.8); *region tells which. A degenerate
  * (zero-area) triangle is handled as its three edges. */
 static double tri_closest(const double p[3], const double *t, double q[3], int *region)
 {
@@ -60,7 +60,7 @@ static double tri_closest(const double p[3], const double *t, double q[3], int *
         memcpy(q, c, 3 * sizeof(double));
         return dst_dot3(cp, cp);
     }
-    /* signed areas (times 2|n|^2) of the sub-triangles opposite each vertex, eq. (9.8) */
+    /* signed areas (times 2|n|^2) of the sub-triangles opposite each vertex, eq. (11.8) */
     double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
     double sum = va + vb + vc;
     double ab2 = dst_dot3(ab, ab), ac2 = dst_dot3(ac, ac);
@@ -92,7 +92,7 @@ static double tri_closest(const double p[3], const double *t, double q[3], int *
 
 /* ---------------------------------------------------------------- point to mesh */
 
-/* Lower bound of the distance from p to the triangles under node nd (eq. 9.9): the sphere
+/* Lower bound of the distance from p to the triangles under node nd (eq. 11.9): the sphere
  * gap and the oriented-box gap, less a rounding allowance; it never exceeds the truth. */
 static double node_point_lb(const DstBvhNode *nd, const double p[3], double best)
 {
@@ -176,7 +176,7 @@ static void point_query(const DstBvh *bvh, const double p[3], double stop, doubl
     }
 }
 
-/* eq. (9.7) */
+/* eq. (11.7) */
 double dst_bvh_point_distance(const DstBvh *bvh, const double p[3], double closest[3], int *tri)
 {
     if (bvh == NULL || p == NULL || bvh->n_tris <= 0 || bvh->nodes == NULL) return -1.0;
@@ -228,7 +228,7 @@ static int pose_valid(const double R[9], const double x[3])
     return det > 0.0;
 }
 
-/* One direction of eq. (9.1): vertices of X inside the solid Y. */
+/* One direction of eq. (11.1): vertices of X inside the solid Y. */
 typedef struct Side {
     const DstBvh *x, *y;
     Pose p;              /* X frame -> Y frame */
@@ -251,7 +251,7 @@ static int outside_root_box(const DstBvh *y, const double c[3], double r)
 }
 
 /* Side of Y's surface on which the point v (Y frame) lies, given its exact closest point h
- * (eq. 9.12): when that point is the foot of the perpendicular in the open face of a triangle,
+ * (eq. 11.12): when that point is the foot of the perpendicular in the open face of a triangle,
  * the segment from v to it crosses no surface, so v is inside iff it lies behind that face's
  * outward normal; otherwise (closest point on an edge or a vertex, or v almost on the surface)
  * by ray parity. 1 inside, 0 outside. */
@@ -270,7 +270,7 @@ static int side_of(Side *s, const double v[3], const PointHit *h)
     return dst_bvh_contains(s->y, v);
 }
 
-/* a vertex v (Y frame) of X, eq. (9.1): skipped when its distance to Y's surface cannot beat
+/* a vertex v (Y frame) of X, eq. (11.1): skipped when its distance to Y's surface cannot beat
  * the deepest so far (inside or not); otherwise its side, and kept when inside and deepest */
 static void test_vertex(Side *s, const double v[3], int known_inside, int hint)
 {
@@ -285,7 +285,7 @@ static void test_vertex(Side *s, const double v[3], int known_inside, int hint)
     memcpy(s->q, h.q, sizeof s->q);
 }
 
-/* A node of X seen from Y (eq. 9.10-9.11): its sphere (c, r) in Y's frame; whether it keeps
+/* A node of X seen from Y (eq. 11.10-11.11): its sphere (c, r) in Y's frame; whether it keeps
  * clear of Y's surface (then h.d is the exact distance of c from the surface, above r, with its
  * closest point) or meets it (h.d <= r is the distance of c to some surface point); and
  * u = h.d + r, an upper bound of the depth of every vertex under it. */
@@ -315,7 +315,7 @@ static void probe(Side *s, int ix, int hint, Probe *P)
 }
 
 /* A subtree of X wholly inside Y (its node's centre c, Y frame, at the exact distance D from
- * Y's surface): every vertex under it is within D + r of it (eq. 9.11), so the subtree is
+ * Y's surface): every vertex under it is within D + r of it (eq. 11.11), so the subtree is
  * skipped when that cannot beat the deepest so far; otherwise its children, by the same bound
  * from their own centres, the larger first, and at a leaf its vertices. */
 static void visit_inside(Side *s, int ix, const double c[3], double D, int hint)
@@ -354,10 +354,10 @@ static void visit_inside(Side *s, int ix, const double c[3], double D, int hint)
     }
 }
 
-/* X's subtree under the probed node (eq. 9.10): a node whose sphere keeps clear of Y's surface
+/* X's subtree under the probed node (eq. 11.10): a node whose sphere keeps clear of Y's surface
  * lies wholly inside or wholly outside Y, decided by its centre; otherwise its children, the
  * one with the larger bound first, and at a leaf each (distinct) vertex on its own. Subtrees
- * and vertices whose depth bound is not above the deepest so far are skipped (eq. 9.11). */
+ * and vertices whose depth bound is not above the deepest so far are skipped (eq. 11.11). */
 static void visit(Side *s, const Probe *P)
 {
     if (P->skip || !(P->u > s->best)) return;
@@ -431,7 +431,7 @@ static void to_world(const double R[9], const double x[3], const double v[3], do
     for (int i = 0; i < 3; ++i) o[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2] + x[i];
 }
 
-/* eq. (9.1), with the witnesses of eq. (9.4) */
+/* eq. (11.1), with the witnesses of eq. (11.4) */
 DstStatus dst_mesh_vertex_depth(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
                                 const double Rb[9], const double xb[3], DstVertexDepth *out)
 {

@@ -1,6 +1,8 @@
 /* dst_mesh_mcd.c — MCD of two moving meshes by adaptive subdivision (thesis ch. IV,
- * Algorithm 4.1, eq. 4.5-4.8) and the certified sampling baseline (eq. 6.3).
- * Derivations and the guarantees: docs/math/mesh_mcd.md sec. 4-5.
+ * Algorithm 4.1, eq. 4.5-4.8), the certified sampling baseline (eq. 6.3), the early stop above
+ * a limit and the time of first contact within d.
+ * Derivations and the guarantees: docs/math/mesh_mcd.md sec. 4-5 (motion bound eq. 11b-11c,
+ * split point eq. 15b), sec. 9 (stop_above, eq. 19-20) and sec. 10 (first contact, eq. 21-23).
  *
  * Everything works in the local parameter s = (t - t0)/(t1 - t0) in [0, 1]. The nominal
  * distance f(s) is the signed distance of the meshes placed rigidly by the orthonormalised

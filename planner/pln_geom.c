@@ -387,7 +387,7 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         if (md.status == DST_PENETRATING && !md.exact && sa->bvh.closed && sb->bvh.closed) {
             /* non-convex overlap: the deepest vertex inside the other solid gives an upper
              * end -depth_V that grows continuously from the onset of contact, and a
-             * direction out (docs/math/mesh_mcd.md sec. 9, planner.md eq. P9) */
+             * direction out (docs/math/mesh_mcd.md sec. 11, planner.md eq. P9) */
             DstVertexDepth vd;
             if (dst_mesh_vertex_depth(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, &vd) == DST_PENETRATING &&
                 -vd.depth < out->distance) {

@@ -1,6 +1,6 @@
 /* check_dst_mesh_depth.c — tests of distance/dst_mesh_depth.c: the point-to-mesh distance
  * against brute force over all triangles (an independent point-triangle kernel); the vertex
- * depth depth_V (eq. 9.1) with known answers (two boxes overlapping face-on, a cube inside a
+ * depth depth_V (eq. 11.1) with known answers (two boxes overlapping face-on, a cube inside a
  * box, a peg in a hollow cup and a bar through a ring: clear, then pushed into the wall);
  * against brute force on random poses of non-convex and nested meshes (every vertex,
  * dst_bvh_contains, all triangles; witnesses too); its bound properties (-depth_V above the
@@ -106,7 +106,7 @@ static void map_point(const double Rx[9], const double xx[3], const double Ry[9]
     for (int i = 0; i < 3; ++i) o[i] = Ry[i] * w[0] + Ry[3 + i] * w[1] + Ry[6 + i] * w[2];
 }
 
-/* brute force of eq. (9.1): every vertex of each mesh, dst_bvh_contains, all triangles */
+/* brute force of eq. (11.1): every vertex of each mesh, dst_bvh_contains, all triangles */
 static double ref_depth_side(const DstBvh *x, const double Rx[9], const double xx[3], const DstBvh *y,
                              const double Ry[9], const double xy[3], int *any)
 {
@@ -153,7 +153,7 @@ static void to_local(const double R[9], const double x[3], const double p[3], do
     for (int i = 0; i < 3; ++i) o[i] = R[i] * w[0] + R[3 + i] * w[1] + R[6 + i] * w[2];
 }
 
-/* the witnesses are what eq. (9.4) says: the deepest vertex is a vertex of its mesh, inside the
+/* the witnesses are what eq. (11.4) says: the deepest vertex is a vertex of its mesh, inside the
  * other solid, its partner lies on the other surface, and their distance is that surface's
  * distance from the vertex (brute force) */
 static void check_witness_geometry(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
@@ -520,7 +520,7 @@ START_TEST(test_depth_random_vs_brute_force)
                 g[i] = (dp.depth - dm.depth) / (2.0 * DEPTH_FD_STEP);
             }
             /* and in a small rotation w of A about its origin, R_a -> Rot(w) R_a:
-             * d depth / d w = -(pa - xa) x n (eq. 9.4) */
+             * d depth / d w = -(pa - xa) x n (eq. 11.4) */
             double gr[3];
             for (int i = 0; i < 3 && same; ++i) {
                 double e[3] = {0, 0, 0}, Q[9], Rp[9], Rm[9];
@@ -560,7 +560,7 @@ END_TEST
 START_TEST(test_depth_nested_vs_brute_force)
 {
     /* a fine torus partly or wholly inside a larger L-block or sphere: the subtree searches of
-     * wholly inside nodes (eq. 9.11) against brute force */
+     * wholly inside nodes (eq. 11.11) against brute force */
     TgRng r = {66};
     double c0[3] = {0, 0, 0};
     DstMesh mt = mg_torus(0.15, 0.05, 24, 12), ml = mg_lblock(0.6), ms = mg_sphere(0.6, c0, 12, 16);
@@ -594,7 +594,7 @@ END_TEST
 
 START_TEST(test_depth_convex_below_epa)
 {
-    /* convex meshes: depth_V <= PD (exact through EPA), eq. (9.3) */
+    /* convex meshes: depth_V <= PD (exact through EPA), eq. (11.3) */
     TgRng r = {65};
     double c0[3] = {0, 0, 0}, lo[3] = {-0.3, -0.2, -0.1}, hi[3] = {0.3, 0.2, 0.1};
     DstMesh ms = mg_sphere(0.3, c0, 8, 12), mb = mg_box(lo, hi);
@@ -626,7 +626,7 @@ END_TEST
 START_TEST(test_depth_continuity)
 {
     /* translate an L-block through a torus and a box through the cup wall in small steps:
-     * depth_V changes by at most the step (1-Lipschitz, eq. 9.5), starts and ends at 0 */
+     * depth_V changes by at most the step (1-Lipschitz, eq. 11.5), starts and ends at 0 */
     DstMesh mt = mg_torus(0.5, 0.15, 24, 12), ml = mg_lblock(0.3), mc = cup_mesh(0.35, 0.25, 0.08, 0.5);
     double lo[3] = {-0.05, -0.05, 0.1}, hi[3] = {0.05, 0.05, 0.6};
     DstMesh mp = mg_box(lo, hi);
