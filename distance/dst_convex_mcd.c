@@ -506,9 +506,11 @@ static double step_length(double g_n, double mu_n, double g_f, double mu_f, doub
     return fmax(h_n, h_f);
 }
 
-/* Golden-section search on [lo, hi] (thesis sec. III.B) down to width tau_s; the bracket's
- * middle is lo + R (hi - lo). Only narrows: m_eval keeps the best. 0 on failure. */
-static int m_gss(MCtx *c, double lo, double hi, double tau_s, int max_iter)
+/* Golden-section search on [lo, hi] (thesis sec. III.B) with end values flo, fhi, down to
+ * width tau_s, or until both ends lie within `flat` of the middle value (as the capsule
+ * hybrid's search, DST_HYBRID_GSS_FLAT_FRACTION: the certificate comes from the walk). Only
+ * narrows: m_eval keeps the best. 0 on failure. */
+static int m_gss(MCtx *c, double lo, double hi, double flo, double fhi, double tau_s, double flat, int max_iter)
 {
     const double golden = 0.5 * (3.0 - sqrt(5.0));
     DstConvexDistance d;
@@ -516,17 +518,19 @@ static int m_gss(MCtx *c, double lo, double hi, double tau_s, int max_iter)
     if (!m_eval(c, sb, &d)) return 0;
     fb = d.distance;
     for (int it = 0; it < max_iter && hi - lo > tau_s && c->evals < c->budget; ++it) {
+        double sx;
+        if (flo - fb <= flat && fhi - fb <= flat) break;
         /* probe the larger part of the bracket */
-        double sx = sb - lo > hi - sb ? sb - golden * (sb - lo) : sb + golden * (hi - sb);
+        sx = sb - lo > hi - sb ? sb - golden * (sb - lo) : sb + golden * (hi - sb);
         if (!m_eval(c, sx, &d)) return 0;
         if (d.distance < fb) {
-            if (sx < sb) hi = sb;
-            else lo = sb;
+            if (sx < sb) hi = sb, fhi = fb;
+            else lo = sb, flo = fb;
             sb = sx;
             fb = d.distance;
         } else {
-            if (sx < sb) lo = sx;
-            else hi = sx;
+            if (sx < sb) lo = sx, flo = d.distance;
+            else hi = sx, fhi = d.distance;
         }
     }
     return 1;
@@ -536,18 +540,19 @@ static int m_gss(MCtx *c, double lo, double hi, double tau_s, int max_iter)
  * minimum: expand forward from s (value f) by doubling steps while the value falls, then
  * golden-section search in the last bracket (a heuristic: it only lowers `upper`, the
  * certificate comes from the walk). 0 on failure. */
-static int m_descend(MCtx *c, double s, double f, double h0, double tau_s, int max_iter)
+static int m_descend(MCtx *c, double s, double f, double h0, double tau_s, double flat, int max_iter)
 {
     DstConvexDistance d;
-    double prev2 = s, prev = s, fprev = f, x = fmin(1.0, s + h0), step = h0;
+    double prev2 = s, f2 = f, prev = s, fprev = f, x = fmin(1.0, s + h0), step = h0, fx = HUGE_VAL;
     for (int it = 0; it < max_iter && c->evals < c->budget; ++it) {
         if (!m_eval(c, x, &d)) return 0;
+        fx = d.distance;
         if (!(d.distance < fprev) || x >= 1.0) break;
-        prev2 = prev, prev = x, fprev = d.distance;
+        prev2 = prev, f2 = fprev, prev = x, fprev = d.distance;
         step *= 2.0;
         x = fmin(1.0, x + step);
     }
-    if (x > prev2) return m_gss(c, prev2, x, tau_s, max_iter);
+    if (x > prev2) return m_gss(c, prev2, x, f2, fx, tau_s, flat, max_iter);
     return 1;
 }
 
@@ -679,7 +684,9 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
     /* golden-section search over [0, 1] for a candidate minimum (sec. III.B), unless the
      * whole motion moves the distance by less than eps (then one step certifies it) */
     if (free_rate(&c, 0.0, 1.0) > 0.5 * o.eps) {
-        if (!m_eval(&c, 1.0, &d) || !m_gss(&c, 0.0, 1.0, tau_s, o.max_iter)) {
+        double f0 = c.best.distance;
+        if (!m_eval(&c, 1.0, &d) ||
+            !m_gss(&c, 0.0, 1.0, f0, d.distance, tau_s, DST_HYBRID_GSS_FLAT_FRACTION * o.eps, o.max_iter)) {
             return m_finish(&c, 0.0, 0, o.eps, t0, t1, 0, out);
         }
     }
@@ -713,7 +720,8 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
         g_f = point_lower(&c, &d);
         /* a value well below the level: a lower minimum lies ahead, find it first */
         if (d.distance < level + DST_CONVEX_MCD_DESCENT_FRACTION * eta) {
-            if (!m_descend(&c, s, d.distance, fmax(tau_s, last_h), tau_s, o.max_iter)) {
+            if (!m_descend(&c, s, d.distance, fmax(tau_s, last_h), tau_s, DST_HYBRID_GSS_FLAT_FRACTION * o.eps,
+                           o.max_iter)) {
                 return m_finish(&c, 0.0, 0, o.eps, t0, t1, steps, out);
             }
         }
