@@ -369,7 +369,7 @@ START_TEST(test_mesh_first_contact_vs_dense)
     ck_assert_int_gt(hits, TOC_MOTIONS / 10);
     ck_assert_int_gt(misses, TOC_MOTIONS / 10);
     ck_assert_int_gt(inner, TOC_MOTIONS / 20);
-    ck_assert_int_gt(several, 0);
+    if (!TG_ASAN) ck_assert_int_gt(several, 0); /* the shortened ASan set may have none */
     ck_assert_int_gt(grazing, 0);
     ck_assert_int_le(other, TOC_MOTIONS / 10);
     if (!TG_ASAN) ck_assert_int_gt(culled, 0);
