@@ -28,13 +28,7 @@
 #define DST_MESH_MCD_OPEN 256
 
 /* the split point stays this fraction of the width away from either end */
-#ifndef DST_MESH_MCD_LIFT
-#define DST_MESH_MCD_LIFT 0.0
-#endif
-
-#ifndef DST_MESH_MCD_SPLIT_MIN
 #define DST_MESH_MCD_SPLIT_MIN 0.25
-#endif
 
 /* the search aims at eps minus this relative slack, so that rounding of the final lower
  * bound cannot push upper - lower over eps */
@@ -126,7 +120,6 @@ typedef struct MeshCtx {
     double best_hi;        /* UB of eq. (4.5) */
     double tol;            /* BVH pruning tolerance of the evaluations, metres */
     double rel;            /* its growth above UB (dst_bvh_distance_rel), dimensionless */
-    double lift;           /* the growth starts at UB + lift, metres */
     int failed;
     int inexact;           /* a static bracket wider than the target was met */
 } MeshCtx;
@@ -136,7 +129,7 @@ static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e
     DstMeshDistance md;
     double dev = 0.0;
     /* above UB the value matters ever less: the pruning tolerance grows as rel (d - UB) */
-    double ref = c->best_hi < INFINITY ? c->best_hi + c->lift : 0.0, rel = c->best_hi < INFINITY ? c->rel : 0.0;
+    double ref = c->best_hi < INFINITY ? c->best_hi : 0.0, rel = c->best_hi < INFINITY ? c->rel : 0.0;
     DstStatus st = nominal_rel(c->a, c->b, s, tol, ref, rel, c->cache, &md, &dev);
     ++c->out->distance_evals;
     if (st == DST_FAILED || st == DST_INVALID_INPUT) {
@@ -384,7 +377,7 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         dst_bvh_cache_reset(&own);
         cache = &own;
     }
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0.0, 0, 0};
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     /* the target of the nominal search: eps less the enclosure (if that leaves something) */
@@ -491,14 +484,8 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         /* warm start from the closest pair of the end with the lower value */
         const MeshEval *near = iv.ea.hi <= iv.eb.hi ? &iv.ea : &iv.eb;
         if (near->ca >= 0) cache->tri_a = near->ca, cache->tri_b = near->cb;
-        /* the children's eq. (4.8) needs this value precisely only up to about UB plus half
-         * the larger child's motion bound: above that, precision is spent where it does not
-         * change LB^i enough to matter */
-        c.lift = DST_MESH_MCD_LIFT * mu * (x > 0.5 * h ? x : h - x) / h;
         MeshEval em;
-        int ok = eval_at(&c, iv.ea.s + x, target, &em);
-        c.lift = 0.0;
-        if (!ok) break;
+        if (!eval_at(&c, iv.ea.s + x, target, &em)) break;
         stack[top++] = make_iv(&rm, &iv.ea, &em, iv.level + 1);
         stack[top++] = make_iv(&rm, &em, &iv.eb, iv.level + 1);
     }
@@ -518,7 +505,7 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
         dst_bvh_cache_reset(&own);
         cache = &own;
     }
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0.0, 0, 0};
+    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
@@ -564,7 +551,7 @@ DstStatus dst_mesh_first_contact(const DstMovingMesh *a, const DstMovingMesh *b,
     dst_bvh_cache_reset(&cache);
     /* the evaluations are precise to a fraction of eps everywhere (tol_rel 0): the hit test
      * compares their values with d */
-    MeshCtx c = {a, b, &cache, &scratch, INFINITY, DST_MESH_MCD_TOL_FRACTION * o.eps, 0.0, 0.0, 0, 0};
+    MeshCtx c = {a, b, &cache, &scratch, INFINITY, DST_MESH_MCD_TOL_FRACTION * o.eps, 0.0, 0, 0};
     double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
                        dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
     RelMotion rm;

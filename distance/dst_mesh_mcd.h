@@ -33,9 +33,11 @@ typedef struct DstMeshMcdOptions {
     double eps;          /* certified error upper - lower, metres, > 0 (default 1e-3, eq. 6.1) */
     int max_evals;       /* cap on static distance evaluations (default DST_MESH_MCD_MAX_EVALS) */
     int prism_cull;      /* 1: before splitting a sub-interval, try to close it by prism culling
-                          * (seed 003, dst_mesh_swept_apart) at the level UB - eps (default 0:
-                          * on the HRP-2 benchmark it closed 36 of 7405 sub-intervals tried and
-                          * made the query 2.9 times slower, docs/perf/mesh.md) */
+                          * (seed 003, dst_mesh_swept_apart) at the level UB - eps; in
+                          * dst_mesh_first_contact at the level d (default 0: on the HRP-2
+                          * benchmark it closed 23 of 5568 sub-intervals tried and made the MCD
+                          * 4.3 times slower, the first-contact query 1.4 times;
+                          * docs/perf/mesh.md) */
     double tol_rel;      /* growth of an evaluation's BVH pruning tolerance with its distance
                           * above the current UB (dst_bvh_distance_rel), in [0, 1); 0: every
                           * evaluation to DST_MESH_MCD_TOL_FRACTION of the target only, as

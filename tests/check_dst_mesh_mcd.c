@@ -230,7 +230,7 @@ START_TEST(test_mesh_mcd_stop_above)
     Meshes M;
     make_meshes(&M);
     static const int pairs[5][2] = {{0, 1}, {2, 2}, {1, 1}, {3, 0}, {0, 2}};
-    int motions = TG_ASAN ? 120 : 600, above = 0, quick = 0, usual = 0;
+    int motions = TG_ASAN ? 120 : 600, above = 0, quick = 0, usual = 0, swept_pos = 0;
     DstMeshMcdOptions opt = dst_mesh_mcd_options_default();
     for (int n = 0; n < motions; ++n) {
         int pa = pairs[n % 5][0], pb = pairs[n % 5][1];
@@ -256,6 +256,15 @@ START_TEST(test_mesh_mcd_stop_above)
         ck_assert_msg(nd.distance <= res.upper + MCD_ROUND_TOL, "motion %d: upper %.17g nominal %.17g", n, res.upper,
                       nd.distance);
         double ref = reference_min(&A, &B, res.lower, n);
+        /* the swept-sphere bound of the first test, alone: below the true separation (the
+         * reference is the signed distance; where it is positive the two agree) */
+        double encl = dst_moving_frame_enclosure(&A.m.frame, A.m.bvh->radius) +
+                      dst_moving_frame_enclosure(&B.m.frame, B.m.bvh->radius);
+        double lbs = dst_mesh_swept_lower(&A.m, &B.m, 0.0, 1.0, INFINITY, 48, NULL);
+        if (ref > 0.0) {
+            ck_assert_msg(lbs - encl <= ref + MCD_ROUND_TOL, "motion %d: swept %.17g above true %.17g", n, lbs, ref);
+            if (lbs > 0.0) ++swept_pos;
+        }
         if (st == DST_ABOVE_LIMIT) {
             ++above;
             if (res.distance_evals == 1) ++quick;
@@ -273,6 +282,7 @@ START_TEST(test_mesh_mcd_stop_above)
     ck_assert_int_gt(above, motions / 10);
     ck_assert_int_gt(quick, 0);
     ck_assert_int_gt(above - quick, 0);
+    ck_assert_int_gt(swept_pos, motions / 20);
     ck_assert_int_gt(usual, motions / 10);
     /* NaN limit: invalid input */
     opt.stop_above = NAN;
@@ -369,7 +379,7 @@ START_TEST(test_mesh_first_contact_vs_dense)
     ck_assert_int_gt(hits, TOC_MOTIONS / 10);
     ck_assert_int_gt(misses, TOC_MOTIONS / 10);
     ck_assert_int_gt(inner, TOC_MOTIONS / 20);
-    ck_assert_int_gt(several, 0);
+    if (!TG_ASAN) ck_assert_int_gt(several, 0); /* the shortened ASan set may have none */
     ck_assert_int_gt(grazing, 0);
     ck_assert_int_le(other, TOC_MOTIONS / 10);
     if (!TG_ASAN) ck_assert_int_gt(culled, 0);
