@@ -2,6 +2,8 @@
  * distance of eq. (4.1) (thesis sec. II.B-C; docs/math/mesh_mcd.md sec. 1-3). */
 #include "dst_bvh.h"
 
+#include "dst_frame_internal.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,30 +323,11 @@ void dst_bvh_cache_reset(DstBvhCache *cache)
 
 /* ---------------------------------------------------------------- queries */
 
-/* Relative pose of B in A's frame: x_A = R x_B + t with R = Ra^T Rb, t = Ra^T (xb - xa). */
-typedef struct RelPose {
-    double R[9], t[3];
-} RelPose;
-
-static void rel_pose(const double Ra[9], const double xa[3], const double Rb[9], const double xb[3], RelPose *p)
+static void xform_tri(const DstRelPose *p, const double v[9], double o[9])
 {
-    double d[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) p->R[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
-        p->t[i] = Ra[i] * d[0] + Ra[3 + i] * d[1] + Ra[6 + i] * d[2];
-    }
-}
-
-static void xform(const RelPose *p, const double v[3], double o[3])
-{
-    for (int i = 0; i < 3; ++i) o[i] = p->R[3 * i] * v[0] + p->R[3 * i + 1] * v[1] + p->R[3 * i + 2] * v[2] + p->t[i];
-}
-
-static void xform_tri(const RelPose *p, const double v[9], double o[9])
-{
-    xform(p, v, o);
-    xform(p, v + 3, o + 3);
-    xform(p, v + 6, o + 6);
+    dst_rel_apply(p, v, o);
+    dst_rel_apply(p, v + 3, o + 3);
+    dst_rel_apply(p, v + 6, o + 6);
 }
 
 static void to_world(const double R[9], const double x[3], const double v[3], double o[3])
@@ -373,10 +356,10 @@ static int pose_ok(const double R[9], const double x[3])
  * gap, and when the spheres are close, the largest gap of the two oriented boxes along
  * their 6 face axes and the centre line (any unit axis separates by at most the distance;
  * sec. 2). */
-static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const RelPose *p, double best)
+static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPose *p, double best)
 {
     double c[3];
-    xform(p, nb->c, c);
+    dst_rel_apply(p, nb->c, c);
     double D[3] = {c[0] - na->c[0], c[1] - na->c[1], c[2] - na->c[2]};
     double dd = sqrt(dst_dot3(D, D));
     double lb = dd - na->r - nb->r;
@@ -450,7 +433,7 @@ static double best_thr(const Best *b)
     return b->d - (t > b->tol ? t : b->tol);
 }
 
-static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta, int tb, Best *best,
+static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int ta, int tb, Best *best,
                      DstMeshDistance *out)
 {
     double tbw[9];
@@ -495,7 +478,7 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const RelPose *p, int ta,
 
 /* Depth-first traversal with the nearer child pair first; a pair is pruned when its
  * sphere bound is not below the best distance found (sec. II.B). */
-static void traverse(const DstBvh *a, const DstBvh *b, const RelPose *p, Best *best, DstMeshDistance *out)
+static void traverse(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best *best, DstMeshDistance *out)
 {
     /* each entry keeps the bound computed when it was pushed: best only falls, so a bound
      * that prunes now would have pruned then, and the pair is dropped without a retest */
@@ -566,8 +549,8 @@ DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const doub
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
-    RelPose p;
-    rel_pose(Ra, xa, Rb, xb, &p);
+    DstRelPose p;
+    dst_rel_pose(Ra, xa, Rb, xb, &p);
     Best best = {INFINITY, tol, ref, rel, INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}};
     /* warm start: the last closest pair bounds the answer from above */
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->n_tris && cache->tri_b >= 0 &&
@@ -721,15 +704,15 @@ DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double
         /* apart surfaces: the solids overlap only if one contains the other; a vertex of
          * one inside the other decides it (both closed) */
         if (!a->closed || !b->closed) return st;
-        RelPose pab, pba;
+        DstRelPose pab, pba;
         double v[3];
-        rel_pose(Rb, xb, Ra, xa, &pab); /* A's points in B's frame */
-        xform(&pab, a->tri[0], v);
+        dst_rel_pose(Rb, xb, Ra, xa, &pab); /* A's points in B's frame */
+        dst_rel_apply(&pab, a->tri[0], v);
         if (dst_bvh_contains(b, v)) {
             out->overlap = 2;
         } else {
-            rel_pose(Ra, xa, Rb, xb, &pba);
-            xform(&pba, b->tri[0], v);
+            dst_rel_pose(Ra, xa, Rb, xb, &pba);
+            dst_rel_apply(&pba, b->tri[0], v);
             if (dst_bvh_contains(a, v)) out->overlap = 2;
         }
         if (out->overlap == 0) return st;

@@ -348,7 +348,7 @@ static int place(Side *sd, double s)
 {
     double Q[9];
     dst_moving_frame_eval(&sd->m->frame, s, sd->R, sd->x);
-    if (!orthonormalise(sd->R, Q, &sd->dev)) return 0;
+    if (!dst_frame_orthonormalise(sd->R, Q, &sd->dev)) return 0;
     dst_convex_set_pose(&sd->placed, Q, sd->x);
     return 1;
 }

@@ -2,6 +2,8 @@
  * and the exact point-to-mesh distance (eq. 11.7-11.8) (docs/math/mesh_mcd.md sec. 11). */
 #include "dst_mesh_depth.h"
 
+#include "dst_frame_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -191,41 +193,16 @@ double dst_bvh_point_distance(const DstBvh *bvh, const double p[3], double close
 /* ---------------------------------------------------------------- vertex depth */
 
 /* Rigid map from the frame of the mesh whose vertices are tested (X) to the frame of the solid
- * (Y): y = R x + t, R = Ry^T Rx, t = Ry^T (xx - xy). */
-typedef struct Pose {
-    double R[9], t[3];
-} Pose;
-
-static void pose_between(const double Ry[9], const double xy[3], const double Rx[9], const double xx[3], Pose *p)
-{
-    double d[3] = {xx[0] - xy[0], xx[1] - xy[1], xx[2] - xy[2]};
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) p->R[3 * i + j] = Ry[i] * Rx[j] + Ry[3 + i] * Rx[3 + j] + Ry[6 + i] * Rx[6 + j];
-        p->t[i] = Ry[i] * d[0] + Ry[3 + i] * d[1] + Ry[6 + i] * d[2];
-    }
-}
-
-static void apply(const Pose *p, const double v[3], double o[3])
-{
-    for (int i = 0; i < 3; ++i) o[i] = p->R[3 * i] * v[0] + p->R[3 * i + 1] * v[1] + p->R[3 * i + 2] * v[2] + p->t[i];
-}
+ * (Y): y = R x + t (dst_rel_pose with A = Y, B = X). */
+typedef DstRelPose Pose;
 
 static int pose_valid(const double R[9], const double x[3])
 {
-    if (R == NULL || x == NULL) return 0;
-    for (int i = 0; i < 9; ++i) {
-        if (!isfinite(R[i])) return 0;
-    }
+    if (R == NULL || x == NULL || !dst_is_rotation(R)) return 0;
     for (int i = 0; i < 3; ++i) {
         if (!isfinite(x[i]) || fabs(x[i]) > DST_MESH_MAX_COORD) return 0;
-        for (int j = 0; j < 3; ++j) {
-            double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
-            if (fabs(d - (i == j ? 1.0 : 0.0)) > DST_ROTATION_TOL) return 0;
-        }
     }
-    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
-                 R[2] * (R[3] * R[7] - R[4] * R[6]);
-    return det > 0.0;
+    return 1;
 }
 
 /* One direction of eq. (11.1): vertices of X inside the solid Y. */
@@ -300,7 +277,7 @@ static void probe(Side *s, int ix, int hint, Probe *P)
 {
     const DstBvhNode *nd = &s->x->nodes[ix];
     P->ix = ix;
-    apply(&s->p, nd->c, P->c);
+    dst_rel_apply(&s->p, nd->c, P->c);
     P->r = nd->r + s->margin;
     P->skip = outside_root_box(s->y, P->c, P->r);
     if (P->skip) return;
@@ -326,7 +303,7 @@ static void visit_inside(Side *s, int ix, const double c[3], double D, int hint)
         for (int t = nd->first; t < nd->first + nd->count; ++t) {
             for (int k = 0; k < 3; ++k) {
                 double v[3];
-                apply(&s->p, s->x->tri[t] + 3 * k, v);
+                dst_rel_apply(&s->p, s->x->tri[t] + 3 * k, v);
                 double w[3] = {v[0] - c[0], v[1] - c[1], v[2] - c[2]};
                 if (D + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
                 test_vertex(s, v, 1, hint);
@@ -339,7 +316,7 @@ static void visit_inside(Side *s, int ix, const double c[3], double D, int hint)
     int tt[2];
     for (int j = 0; j < 2; ++j) {
         const DstBvhNode *n = &s->x->nodes[ch[j]];
-        apply(&s->p, n->c, cc[j]);
+        dst_rel_apply(&s->p, n->c, cc[j]);
         double slack = n->r + 2.0 * s->margin;
         PointHit h;
         point_query(s->y, cc[j], s->best - slack, INFINITY, hint, &h);
@@ -392,7 +369,7 @@ static void visit(Side *s, const Probe *P)
             if (dup) continue;
             if (n_seen < 3 * DST_BVH_LEAF_SIZE) seen[n_seen++] = u;
             double v[3];
-            apply(&s->p, u, v);
+            dst_rel_apply(&s->p, u, v);
             double w[3] = {v[0] - P->c[0], v[1] - P->c[1], v[2] - P->c[2]};
             if (P->h.d + sqrt(dst_dot3(w, w)) + s->margin <= s->best) continue;
             if (outside_root_box(s->y, v, s->margin)) continue;
@@ -406,7 +383,7 @@ static void run_side(Side *s, const DstBvh *x, const double Rx[9], const double 
 {
     memset(s, 0, sizeof *s);
     s->x = x, s->y = y;
-    pose_between(Ry, xy, Rx, xx, &s->p);
+    dst_rel_pose(Ry, xy, Rx, xx, &s->p);
     s->best = best;
     s->tri = -1;
     double scale = x->radius + y->radius + sqrt(dst_dot3(s->p.t, s->p.t));

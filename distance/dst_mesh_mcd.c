@@ -54,7 +54,7 @@ DstMeshMcdOptions dst_mesh_mcd_options_default(void)
 /* Gram-Schmidt on the columns of R (the images of the body axes): a rotation Q and the
  * Frobenius norm of R - Q (bounds the spectral norm), widened. Returns 0 if R is too far
  * from a rotation to be one's approximation. */
-int orthonormalise(const double R[9], double Q[9], double *dev)
+int dst_frame_orthonormalise(const double R[9], double Q[9], double *dev)
 {
     double c0[3] = {R[0], R[3], R[6]}, c1[3] = {R[1], R[4], R[7]};
     double n0 = sqrt(dst_dot3(c0, c0));
@@ -91,7 +91,7 @@ static DstStatus nominal_rel(const DstMovingMesh *a, const DstMovingMesh *b, dou
     double Ra[9], xa[3], Rb[9], xb[3], Qa[9], Qb[9], da, db;
     dst_moving_frame_eval(&a->frame, s, Ra, xa);
     dst_moving_frame_eval(&b->frame, s, Rb, xb);
-    if (!orthonormalise(Ra, Qa, &da) || !orthonormalise(Rb, Qb, &db)) {
+    if (!dst_frame_orthonormalise(Ra, Qa, &da) || !dst_frame_orthonormalise(Rb, Qb, &db)) {
         memset(out, 0, sizeof *out);
         out->status = DST_FAILED;
         return out->status;

@@ -6,6 +6,8 @@
  * (thesis sec. III.C.1, the remark under eq. 3.3). */
 #include "dst_motion.h"
 
+#include "dst_frame_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -229,7 +231,7 @@ static int dst_all_finite(const double *v, int n)
 }
 
 /* A proper rotation within DST_ROTATION_TOL (R R^T = I, det R > 0). */
-static int dst_is_rotation(const double R[9])
+int dst_is_rotation(const double R[9])
 {
     if (!dst_all_finite(R, 9)) return 0;
     for (int i = 0; i < 3; ++i) {
