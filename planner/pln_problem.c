@@ -406,7 +406,9 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     w->bal_t = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_t);
     w->geom_cache = calloc((size_t)(p->scenario->n_pairs > 0 ? p->scenario->n_pairs : 1), sizeof *w->geom_cache);
     for (int k = 0; w->geom_cache != NULL && k < p->scenario->n_pairs; ++k) pln_geom_cache_reset(&w->geom_cache[k]);
-    if (!w->geom_cache || !w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
+    w->interval_cache = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->interval_cache);
+    for (int k = 0; w->interval_cache != NULL && k < n_results; ++k) pln_geom_cache_reset(&w->interval_cache[k]);
+    if (!w->geom_cache || !w->interval_cache || !w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
         !w->jac_b || !w->mcd || !w->exact || !w->bal_bound || !w->bal_sample || !w->bal_t) {
         pln_problem_work_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
@@ -440,6 +442,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->dump_a);
     free(w->dump_b);
     free(w->geom_cache);
+    free(w->interval_cache);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
     free(w->helpers);
     pln_kin_destroy(w->kin);
@@ -705,8 +708,8 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             DstStatus ds;
             double start = seconds_now();
             int row = p->row_collision + (int)k;
-            ds = pln_problem_pair_mcd(p, scratch, pr, p->method, t0, t1, &p->mcd,
-                                      p->mcd_stop_above, res,
+            ds = pln_geom_pair_mcd(p->geom, scratch->lm, pr, p->method, t0, t1, &p->mcd,
+                                   p->mcd_stop_above, &w->interval_cache[k], res,
                                       w->dump_a ? &w->dump_a[k] : NULL,
                                       w->dump_b ? &w->dump_b[k] : NULL);
             scratch->mcd_seconds += seconds_now() - start;
@@ -738,7 +741,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
                 break;
             }
-            ds = pln_geom_pair_distance(p->geom, scratch->kin, pr, &scratch->geom_cache[pr], &dx);
+            ds = pln_geom_pair_distance(p->geom, scratch->kin, pr, &w->interval_cache[k], &dx);
             if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
                 st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
                                 "distance of %s - %s at t = %g s failed: %s", pair->a.name,

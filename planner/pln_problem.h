@@ -149,7 +149,12 @@ typedef struct PlnProblemWork {
     FILE *dump;                     /* borrowed, nullable: every MCD query is appended here */
     DstMovingCapsule *dump_a, *dump_b; /* [n_pairs * n_intervals] queries of an evaluation */
     long dump_evaluation;
-    PlnGeomCache *geom_cache;       /* [n_pairs] warm starts of the pair queries */
+    PlnGeomCache *geom_cache;       /* [n_pairs] warm starts of pln_problem_pair_mcd */
+    PlnGeomCache *interval_cache;   /* [n_pairs * n_intervals] warm starts of the collision
+                                       rows' queries, one per pair and interval: a warm start
+                                       can change a mesh distance within its tolerance, so
+                                       each (pair, interval) keeps its own history and the
+                                       rows do not depend on the thread count */
 } PlnProblemWork;
 
 /* Builds the problem of a resolved scenario on its robot. PLN_ERR_INVALID when the

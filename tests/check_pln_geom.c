@@ -281,6 +281,45 @@ START_TEST(test_mesh_first_contact_matches_sampling)
 }
 END_TEST
 
+/* the mesh collision rows do not depend on the thread count: the same sequence of
+ * evaluations on 1 and on 2 threads gives bit-identical rows and gradients (each pair and
+ * interval keeps its own warm start) */
+START_TEST(test_mesh_rows_identical_on_threads)
+{
+    Fixture f;
+    PlnProblemWork *w2;
+    Rng rng = {0x7ead5ULL};
+    char err[512];
+    load(&f, "tests/data/geom_mesh.yaml", -1);
+    ck_assert_int_eq(pln_problem_work_create(f.p, &w2, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_problem_work_set_threads(f.p, w2, 2, err, sizeof err), PLN_OK);
+    {
+        int n = f.p->n_vars, m = f.p->m;
+        double *x = calloc((size_t)n, sizeof *x), *c1 = calloc((size_t)m, sizeof *c1);
+        double *c2 = calloc((size_t)m, sizeof *c2), *g1 = calloc((size_t)m * n, sizeof *g1);
+        double *g2 = calloc((size_t)m * n, sizeof *g2);
+        pln_problem_initial_x(f.p, x);
+        for (int trial = 0; trial < 16; ++trial) {
+            /* a drifting trajectory, as the optimiser's are: warm starts carry over */
+            for (int i = 0; i < n; ++i) {
+                x[i] = fmin(fmax(x[i] + rng_uniform(&rng, -0.15, 0.15), f.p->lb[i]), f.p->ub[i]);
+            }
+            ck_assert_int_eq(pln_problem_constraints(f.p, f.w, x, c1, g1, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_problem_constraints(f.p, w2, x, c2, g2, err, sizeof err), PLN_OK);
+            ck_assert(memcmp(c1, c2, (size_t)m * sizeof *c1) == 0);
+            ck_assert(memcmp(g1, g2, (size_t)m * n * sizeof *g1) == 0);
+        }
+        free(x);
+        free(c1);
+        free(c2);
+        free(g1);
+        free(g2);
+    }
+    pln_problem_work_destroy(w2);
+    unload(&f);
+}
+END_TEST
+
 /* a missing or broken mesh file is an error naming the obstacle and the file */
 START_TEST(test_mesh_file_errors)
 {
@@ -334,6 +373,7 @@ Suite *pln_geom_suite(void)
     tcase_add_test(tc, test_mesh_bounds_sampled_distance);
     tcase_add_test(tc, test_mesh_stop_above_keeps_bounds);
     tcase_add_test(tc, test_mesh_first_contact_matches_sampling);
+    tcase_add_test(tc, test_mesh_rows_identical_on_threads);
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
     tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
