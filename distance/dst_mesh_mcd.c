@@ -124,6 +124,26 @@ typedef struct MeshCtx {
     int inexact;           /* a static bracket wider than the target was met */
 } MeshCtx;
 
+/* The common start of the MCD and its sampling baseline: the context (the caller's warm
+ * start, or `own` reset), the enclosure of both motions (eq. 4.7's err terms, metres) and
+ * the target of the nominal search, eps less the enclosure if that leaves at least eps/2. */
+static void ctx_init(const DstMovingMesh *a, const DstMovingMesh *b, const DstMeshMcdOptions *o,
+                     DstBvhCache *cache, DstBvhCache *own, DstMeshMcdResult *out, MeshCtx *c,
+                     double *enclosure, double *target)
+{
+    if (cache == NULL) {
+        dst_bvh_cache_reset(own);
+        cache = own;
+    }
+    *c = (MeshCtx){a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
+    *enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
+                 dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
+    *target = o->eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - *enclosure;
+    if (*target < 0.5 * o->eps) *target = 0.5 * o->eps;
+    c->tol = DST_MESH_MCD_TOL_FRACTION * *target;
+    c->rel = o->tol_rel;
+}
+
 static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e)
 {
     DstMeshDistance md;
@@ -373,18 +393,10 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
     DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
     if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
     DstBvhCache own;
-    if (cache == NULL) {
-        dst_bvh_cache_reset(&own);
-        cache = &own;
-    }
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
-    double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
-                       dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
-    /* the target of the nominal search: eps less the enclosure (if that leaves something) */
-    double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
-    if (target < 0.5 * o.eps) target = 0.5 * o.eps;
-    c.tol = DST_MESH_MCD_TOL_FRACTION * target;
-    c.rel = o.tol_rel;
+    MeshCtx c;
+    double enclosure, target;
+    ctx_init(a, b, &o, cache, &own, out, &c, &enclosure, &target);
+    cache = c.cache;
     int limit = o.stop_above < INFINITY;
     RelMotion rm;
     rel_motion_init(a, b, &rm);
@@ -501,17 +513,10 @@ DstStatus dst_mesh_mcd_sampling(const DstMovingMesh *a, const DstMovingMesh *b, 
     DstMeshMcdOptions o = opt != NULL ? *opt : dst_mesh_mcd_options_default();
     if (check_input(a, b, t0, t1, &o, out) != DST_OK) return out->status;
     DstBvhCache own;
-    if (cache == NULL) {
-        dst_bvh_cache_reset(&own);
-        cache = &own;
-    }
-    MeshCtx c = {a, b, cache, out, INFINITY, 0.0, 0.0, 0, 0};
-    double enclosure = dst_moving_frame_enclosure(&a->frame, a->bvh->radius) +
-                       dst_moving_frame_enclosure(&b->frame, b->bvh->radius);
-    double target = o.eps * (1.0 - DST_MESH_MCD_EPS_SLACK) - enclosure;
-    if (target < 0.5 * o.eps) target = 0.5 * o.eps;
-    c.tol = DST_MESH_MCD_TOL_FRACTION * target;
-    c.rel = o.tol_rel;
+    MeshCtx c;
+    double enclosure, target;
+    ctx_init(a, b, &o, cache, &own, out, &c, &enclosure, &target);
+    cache = c.cache;
     RelMotion rm;
     rel_motion_init(a, b, &rm);
     double L = motion_bound(&rm, 0.0, 1.0);
