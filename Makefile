@@ -198,3 +198,7 @@ bench-fcl:
 	    -o build/bench/fcl/compare_fcl tools/bench/fcl/compare_fcl.cpp $$(pkg-config --libs fcl)
 	./build/bench/fcl/write_pairs build/bench/fcl
 	./build/bench/fcl/compare_fcl build/bench/fcl
+	$(CXX) -std=c++17 -O3 -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) -Idistance \
+	    -o build/bench/fcl/compare_fcl_convex tools/bench/fcl/compare_fcl_convex.cpp \
+	    build/bench/libdistance.a $$(pkg-config --libs fcl)
+	./build/bench/fcl/compare_fcl_convex
