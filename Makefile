@@ -182,11 +182,14 @@ $(BUILD)/browser_mesh_view: $(BUILD)/tools/browser/mesh_view.o $(BUILD)/libplann
 
 -include $(BUILD)/tools/browser/mesh_view.d
 
-# ---- FCL comparison (issue 6) ---------------------------------------------------------
+# ---- FCL comparison (issues 6, 7) ------------------------------------------------------
 # `make bench-fcl` installs Debian's libfcl-dev if it is missing, writes bench_mesh's
 # mesh_distance pairs to files (tools/bench/fcl/write_pairs.c, timing our query on them),
-# and times FCL's mesh distance on the same files (tools/bench/fcl/compare_fcl.cpp, the only
-# C++ in the tree). FCL stays out of the main build and the tests.
+# and times FCL's mesh distance on the same files (tools/bench/fcl/compare_fcl.cpp); then
+# it times FCL's convex-hull distance and signed distance against ours on bench_gjk's hulls
+# and poses (tools/bench/fcl/compare_fcl_convex.cpp, issue 7; built without -march=native,
+# since fcl::Convex from Debian's library crashes when Eigen's alignment differs). These are
+# the only C++ in the tree; FCL stays out of the main build and the tests.
 .PHONY: bench-fcl
 bench-fcl:
 	@pkg-config --exists fcl || apt-get install -y libfcl-dev
