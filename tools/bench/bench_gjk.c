@@ -10,6 +10,8 @@
  *   epa_depth_us               overlapping pairs with shallow-to-moderate penetration (depth
  *                              up to ~30% of the size): full signed distance (GJK + EPA)
  *   epa_depth_deep_us          deep penetration (centres 0.25 apart, sizes ~0.4)
+ *   gjk_support_cold_ns        latency of one support on hull A from a random direction (start
+ *                              table + hill-climb), chained as in the GJK loop
  *   hull_build_ms_*            dst_hull_build on random clouds (inside a ball / on a sphere)
  * plus mean iteration counts. Times are thread CPU time. Run by `make bench` (-O3 -march=native). */
 #include <math.h>
@@ -157,6 +159,28 @@ static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n
     return (now_s() - t0) / n;
 }
 
+/* Latency of one cold support on a hull (start table, then hill-climb): a chain of ND
+ * supports in random directions where each direction waits for the previous answer, as
+ * each GJK iteration waits for its support; median over REPEATS passes, seconds. */
+static double support_latency(const DstConvex *a, BRng *r, double *sink)
+{
+    enum { ND = 4096 };
+    static double dirs[ND][3];
+    double t[REPEATS], x[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < ND; ++i) unit(r, dirs[i]);
+    for (int rep = -1; rep < REPEATS; ++rep) {
+        double t0 = now_s();
+        for (int i = 0; i < ND; ++i) {
+            /* the tiny term makes the next direction depend on the previous support */
+            double d[3] = {dirs[i][0] + 1e-30 * x[0], dirs[i][1], dirs[i][2]};
+            dst_convex_support(a, d, x);
+            *sink += x[0];
+        }
+        if (rep >= 0) t[rep] = (now_s() - t0) / ND;
+    }
+    return bench_median(t, REPEATS);
+}
+
 /* median time of dst_hull_build on n points in the unit ball (sphere = 0) or on the sphere */
 static double bench_hull(BRng *r, int n, int sphere, int *nverts)
 {
@@ -263,6 +287,7 @@ int main(void)
         printf("epa_deep_overlap_fraction: %.3f\n", (double)novl / NQ);
         printf("epa_depth_deep_us: %.3f\n", 1e6 * bench_median(t_deep, REPEATS));
         printf("epa_deep_iterations_mean: %.2f\n", it_deep);
+        printf("gjk_support_cold_ns: %.1f\n", 1e9 * support_latency(&a, &rng, &sink));
         printf("bench_checksum: %.6g\n", sink);
     }
     {
