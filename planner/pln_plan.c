@@ -421,6 +421,13 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
             char field[64];
             snprintf(field, sizeof field, "spline.control_points[%d]", a);
             st = pln_yaml_node_numbers(&y, pln_yaml_item(&y, cps, a), field, p->n_ctrl, ctrl + a * p->n_ctrl);
+            for (int k = 0; st == PLN_OK && k < p->n_ctrl; ++k) {
+                if (fabs(ctrl[a * p->n_ctrl + k]) > PLN_MAX_JOINT_ABS) {
+                    st = pln_yaml_error(&y, pln_yaml_item(&y, cps, a), field, PLN_ERR_INVALID,
+                                        "value %d: %.17g is beyond the joint range +-%g", k,
+                                        ctrl[a * p->n_ctrl + k], PLN_MAX_JOINT_ABS);
+                }
+            }
         }
     }
     free(knots);

@@ -309,6 +309,12 @@ PlnStatus pln_table_read(const char *path, PlnTable *table, char *err, size_t er
                                     lineno, j + 2, trim(fields[j + 1]));
                     break;
                 }
+                if (fabs(q[j]) > PLN_MAX_JOINT_ABS) {
+                    st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                    "%s:%ld: column %d: %.17g is beyond the joint range +-%g",
+                                    path, lineno, j + 2, q[j], PLN_MAX_JOINT_ABS);
+                    break;
+                }
             }
             if (st == PLN_OK && !rows_push(&rows, t, q)) {
                 st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: out of memory", path);

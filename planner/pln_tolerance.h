@@ -14,6 +14,12 @@
 /* pi, which strict C11 <math.h> does not define. */
 #define PLN_PI 3.14159265358979323846
 
+/* Largest |joint value| a trajectory file may hold, rad (or m): a humanoid's joints stay
+ * within a few radians, so a larger sample or control point is an input error. It is
+ * refused when the file is read, with its line and column, instead of overflowing the
+ * Taylor models of the motion later (sin/cos remainders of 1e308 rad are not finite). */
+#define PLN_MAX_JOINT_ABS 1e3
+
 /* Default clearance eps of the non-penetration constraint, m (thesis eq. 6.1). */
 #define PLN_DEFAULT_EPS_M 1e-3
 

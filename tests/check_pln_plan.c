@@ -175,6 +175,33 @@ START_TEST(test_check_finds_the_collision)
     ck_assert_int_eq(hrpplan(args, log), 3);
     snprintf(args, sizeof args, "check scenarios/hand_cross.yaml '%s/trajectory.csv'", dir);
     ck_assert_int_eq(hrpplan(args, log), 3);
+    {
+        /* a finite but absurd control point: a bad-input error with its place, not an
+         * overflow of the Taylor models (it used to exit 1) */
+        static char text[1 << 20];
+        char path[512], *cp, *num;
+        long n;
+        size_t len;
+        FILE *f;
+        snprintf(path, sizeof path, "%s/trajectory.json", dir);
+        n = ckutil_read_file(path, text, sizeof text);
+        ck_assert(n > 0);
+        cp = strstr(text, "\"control_points\"");
+        ck_assert_ptr_nonnull(cp);
+        num = cp + strcspn(cp, "-0123456789");
+        len = strspn(num, "-+.0123456789eE");
+        snprintf(path, sizeof path, "%s/huge.json", dir);
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "%.*s1e308%s", (int)(num - text), text, num + len);
+        fclose(f);
+        snprintf(args, sizeof args, "check scenarios/hand_cross.yaml '%s'", path);
+        ck_assert_int_eq(hrpplan(args, log), 2);
+        ckutil_read_file(log, text, sizeof text);
+        ck_assert_msg(strstr(text, "huge.json:") && strstr(text, "control_points[0]") &&
+                          strstr(text, "beyond the joint range"),
+                      "%s", text);
+    }
 }
 END_TEST
 

@@ -126,6 +126,10 @@ static const BadFile BAD[] = {
     {"emptyname.csv", "time,A,\n0,1,2\n", PLN_ERR_PARSE, "column 3: empty"},
     {"headeronly.csv", "time,A,B\n", PLN_ERR_PARSE, "no samples"},
     {"short.csv", "time,A,B\n0,1\n", PLN_ERR_PARSE, ":2: 2 columns, expected 3"},
+    /* finite but absurd joint values: refused with line and column (they used to overflow the
+     * Taylor models of `hrpplan check` into an internal error) */
+    {"huge.csv", "time,A,B\n0,1,2\n0.005,-1e308,2\n", PLN_ERR_INVALID, ":3: column 2: -1e+308"},
+    {"big.pos", "0 1 2\n0.005 1 1000.5\n", PLN_ERR_INVALID, ":2: column 3: 1000.5 is beyond"},
 };
 
 START_TEST(test_read_bad_files)
