@@ -13,7 +13,8 @@
  *             the same place): the planner must then say "not certified", never certify.
  * Duration 3-6 s, 6-12 spans of degree 5, acceleration or jerk cost, 600 evaluations and
  * 60 s per plan. Prints `name: value` lines; a line per scenario goes to stderr.
- * Run from the top directory (reads robots/hrp2.yaml). */
+ * Run from the top directory (reads robots/hrp2.yaml). `--keep DIR` leaves the scenarios
+ * in DIR as random_NN.yaml, so that any of them can be replayed with `hrpplan plan`. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,9 +130,11 @@ static double quantile(double *v, int n, double q)
     return v[k < 0 ? 0 : (k >= n ? n - 1 : k)];
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    char err[1024], dir[] = "/tmp/hrpplan_bench_random.XXXXXX", path[512], robot_path[4096];
+    char err[1024], tmp[] = "/tmp/hrpplan_bench_random.XXXXXX", path[4608], robot_path[4096];
+    const char *dir = tmp;
+    int keep = argc == 3 && strcmp(argv[1], "--keep") == 0;
     PlnRobot robot;
     Rng rng = {0x9E3779B97F4A7C15ULL};
     int upper[MAX_UPPER], n_upper = 0;
@@ -150,16 +153,22 @@ int main(void)
         if (strstr(robot.joints[j].name, "LEG") == NULL && strstr(robot.joints[j].name, "JOINT6") == NULL)
             upper[n_upper++] = j;
     }
-    if (mkdtemp(dir) == NULL) {
+    if (argc != 1 && !keep) {
+        fprintf(stderr, "usage: bench_plan_random [--keep DIR]\n");
+        return 2;
+    }
+    if (keep) {
+        dir = argv[2];
+    } else if (mkdtemp(tmp) == NULL) {
         perror("bench_plan_random: mkdtemp");
         return 1;
     }
-    snprintf(path, sizeof path, "%s/random.yaml", dir);
     fprintf(stderr, "  #  family    certified  clearance_m   time_s  no_collision: certified time_s\n");
     for (int k = 0; k < NSCEN; ++k) {
         int family = k % 2;
         PlnPlanRun run, base;
         PlnPlanOptions opt = pln_plan_options_default();
+        snprintf(path, sizeof path, "%s/random_%02d.yaml", dir, k);
         if (!write_scenario(path, robot_path, &robot, upper, n_upper, family, &rng)) {
             fprintf(stderr, "bench_plan_random: cannot write %s\n", path);
             return 1;
@@ -185,9 +194,9 @@ int main(void)
         fprintf(stderr, "%3d  %-8s  %9d  %11.6f  %7.2f  %23d %7.2f\n", k,
                 family ? "position" : "joint", run.certified, run.min_clearance, run.wall_time_s,
                 base.certified, base.wall_time_s);
+        if (!keep) unlink(path);
     }
-    unlink(path);
-    rmdir(dir);
+    if (!keep) rmdir(dir);
     pln_robot_destroy(&robot);
     printf("plan_random_scenarios: %d\n", NSCEN);
     printf("plan_random_certified_fraction: %.3f\n",
