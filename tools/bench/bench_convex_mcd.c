@@ -20,52 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_shapes.h"
 #include "bench_util.h"
 
 #include "dst_convex_mcd.h"
 
 enum { NVERT = 100, NMOTION = 300, REPEATS = 5 };
 
-typedef struct BRng {
-    unsigned long long s;
-} BRng;
 
-static double brng(BRng *r)
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (double)((r->s * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double brange(BRng *r, double lo, double hi)
-{
-    return lo + (hi - lo) * brng(r);
-}
 
-static void unit(BRng *r, double u[3])
-{
-    double n;
-    do {
-        for (int i = 0; i < 3; ++i) u[i] = 2.0 * brng(r) - 1.0;
-        n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    } while (n > 1.0 || n < 1e-3);
-    for (int i = 0; i < 3; ++i) u[i] /= n;
-}
-
-static void rotation(const double u[3], double ang, double R[9])
-{
-    double c = cos(ang), s = sin(ang), C = 1 - c;
-    R[0] = c + u[0] * u[0] * C;
-    R[1] = u[0] * u[1] * C - u[2] * s;
-    R[2] = u[0] * u[2] * C + u[1] * s;
-    R[3] = u[1] * u[0] * C + u[2] * s;
-    R[4] = c + u[1] * u[1] * C;
-    R[5] = u[1] * u[2] * C - u[0] * s;
-    R[6] = u[2] * u[0] * C - u[1] * s;
-    R[7] = u[2] * u[1] * C + u[0] * s;
-    R[8] = c + u[2] * u[2] * C;
-}
 
 static void matmul(const double A[9], const double B[9], double C[9])
 {
@@ -74,16 +38,10 @@ static void matmul(const double A[9], const double B[9], double C[9])
     }
 }
 
-/* NVERT points on an ellipsoid with semi-axes ax, the body origin at -off (all extreme) */
+/* NVERT points on an ellipsoid with semi-axes ax centred at off (all extreme) */
 static void make_hull(BRng *r, const double ax[3], const double off[3], DstHull *h)
 {
-    double p[NVERT][3];
-    for (int i = 0; i < NVERT; ++i) {
-        double u[3];
-        unit(r, u);
-        for (int k = 0; k < 3; ++k) p[i][k] = ax[k] * u[k] + off[k];
-    }
-    if (dst_hull_build(&p[0][0], NVERT, 0.0, h, NULL, 0) != DST_OK) {
+    if (!bench_ellipsoid_hull(r, NVERT, ax, off, h)) {
         fprintf(stderr, "bench_convex_mcd: hull failed\n");
         exit(1);
     }
@@ -93,12 +51,12 @@ static void make_hull(BRng *r, const double ax[3], const double off[3], DstHull 
 static void random_frame(BRng *r, double w0, double w1, double v0, double v1, DstMovingFrame *f)
 {
     double R0[9], R1[9], Rr[9], k[3], x0[3], x1[3], d[3];
-    unit(r, k);
-    rotation(k, brange(r, 0.0, 6.283185307179586), R0);
-    unit(r, k);
-    rotation(k, brange(r, w0, w1), Rr);
+    bench_unit(r, k);
+    bench_rotation(k, brange(r, 0.0, 6.283185307179586), R0);
+    bench_unit(r, k);
+    bench_rotation(k, brange(r, w0, w1), Rr);
     matmul(Rr, R0, R1);
-    unit(r, d);
+    bench_unit(r, d);
     for (int i = 0; i < 3; ++i) {
         x0[i] = 0.0;
         x1[i] = brange(r, v0, v1) * d[i];
@@ -146,7 +104,7 @@ int main(void)
         random_frame(&rng, 0.3, 1.0, 0.05, 0.2, &A[m].frame);
         random_frame(&rng, 0.05, 0.2, 0.02, 0.05, &B[m].frame);
         /* start the torso 0.4 m away in a random direction, then set the clearance */
-        unit(&rng, dir);
+        bench_unit(&rng, dir);
         for (int i = 0; i < 3; ++i) B[m].frame.origin.c[0][i] += 0.4 * dir[i];
         place(&A[m], &B[m], brng(&rng), brange(&rng, -0.01, 0.08));
     }

@@ -20,48 +20,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_shapes.h"
 #include "bench_util.h"
 
 #include "dst_convex.h"
 
 enum { NVERT = 150, NQ = 2000, REPEATS = 7 };
 
-typedef struct BRng {
-    unsigned long long s;
-} BRng;
 
-static double brng(BRng *r)
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (double)((r->s * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static void unit(BRng *r, double u[3])
-{
-    double n;
-    do {
-        for (int i = 0; i < 3; ++i) u[i] = 2.0 * brng(r) - 1.0;
-        n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    } while (n > 1.0 || n < 1e-3);
-    for (int i = 0; i < 3; ++i) u[i] /= n;
-}
-
-static void rotation(const double axis[3], double ang, double R[9])
-{
-    double c = cos(ang), s = sin(ang), C = 1 - c;
-    const double *u = axis;
-    R[0] = c + u[0] * u[0] * C;
-    R[1] = u[0] * u[1] * C - u[2] * s;
-    R[2] = u[0] * u[2] * C + u[1] * s;
-    R[3] = u[1] * u[0] * C + u[2] * s;
-    R[4] = c + u[1] * u[1] * C;
-    R[5] = u[1] * u[2] * C - u[0] * s;
-    R[6] = u[2] * u[0] * C - u[1] * s;
-    R[7] = u[2] * u[1] * C + u[0] * s;
-    R[8] = c + u[2] * u[2] * C;
-}
 
 /* thread CPU time, seconds: the machine is shared, and CPU time does not count the time
  * other processes hold the core */
@@ -77,15 +44,8 @@ static double now_s(void)
 /* a hull with NVERT vertices: points on an ellipsoid surface are all extreme */
 static void make_hull(BRng *r, double ax, double ay, double az, DstHull *h)
 {
-    double p[NVERT][3];
-    for (int i = 0; i < NVERT; ++i) {
-        double u[3];
-        unit(r, u);
-        p[i][0] = ax * u[0];
-        p[i][1] = ay * u[1];
-        p[i][2] = az * u[2];
-    }
-    if (dst_hull_build(&p[0][0], NVERT, 0.0, h, NULL, 0) != DST_OK) {
+    const double axes[3] = {ax, ay, az};
+    if (!bench_ellipsoid_hull(r, NVERT, axes, NULL, h)) {
         fprintf(stderr, "bench_gjk: hull failed\n");
         exit(1);
     }
@@ -100,9 +60,9 @@ static void random_poses(BRng *r, Pose *poses, int n, double dist)
 {
     for (int q = 0; q < n; ++q) {
         double axis[3], dir[3];
-        unit(r, axis);
-        unit(r, dir);
-        rotation(axis, 2.0 * 3.141592653589793 * brng(r), poses[q].R);
+        bench_unit(r, axis);
+        bench_unit(r, dir);
+        bench_rotation(axis, 2.0 * 3.141592653589793 * brng(r), poses[q].R);
         for (int i = 0; i < 3; ++i) poses[q].t[i] = dist * dir[i];
     }
 }
@@ -113,7 +73,7 @@ static void coherent_poses(Pose *poses, int n, double dist)
     static const double axis[3] = {0.0, 0.6, 0.8};
     for (int q = 0; q < n; ++q) {
         double a = 0.004 * q;
-        rotation(axis, 0.01 * q, poses[q].R);
+        bench_rotation(axis, 0.01 * q, poses[q].R);
         poses[q].t[0] = dist * cos(a);
         poses[q].t[1] = dist * sin(a);
         poses[q].t[2] = 0.2 * sin(3.0 * a);
@@ -162,12 +122,13 @@ static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n
 /* Latency of one cold support on a hull (start table, then hill-climb): a chain of ND
  * supports in random directions where each direction waits for the previous answer, as
  * each GJK iteration waits for its support; median over REPEATS passes, seconds. */
-static double support_latency(const DstConvex *a, BRng *r, double *sink)
+static double support_latency(const DstConvex *a, double *sink)
 {
+    BRng rng = {0x5EEDULL}, *r = &rng; /* its own stream: the other lines keep their draws */
     enum { ND = 4096 };
     static double dirs[ND][3];
     double t[REPEATS], x[3] = {0.0, 0.0, 0.0};
-    for (int i = 0; i < ND; ++i) unit(r, dirs[i]);
+    for (int i = 0; i < ND; ++i) bench_unit(r, dirs[i]);
     for (int rep = -1; rep < REPEATS; ++rep) {
         double t0 = now_s();
         for (int i = 0; i < ND; ++i) {
@@ -189,7 +150,7 @@ static double bench_hull(BRng *r, int n, int sphere, int *nverts)
     if (p == NULL) exit(1);
     for (int i = 0; i < n; ++i) {
         double u[3];
-        unit(r, u);
+        bench_unit(r, u);
         if (!sphere) {
             double s = cbrt(brng(r));
             for (int k = 0; k < 3; ++k) u[k] *= s;
@@ -287,7 +248,7 @@ int main(void)
         printf("epa_deep_overlap_fraction: %.3f\n", (double)novl / NQ);
         printf("epa_depth_deep_us: %.3f\n", 1e6 * bench_median(t_deep, REPEATS));
         printf("epa_deep_iterations_mean: %.2f\n", it_deep);
-        printf("gjk_support_cold_ns: %.1f\n", 1e9 * support_latency(&a, &rng, &sink));
+        printf("gjk_support_cold_ns: %.1f\n", 1e9 * support_latency(&a, &sink));
         printf("bench_checksum: %.6g\n", sink);
     }
     {

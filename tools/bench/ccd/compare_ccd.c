@@ -16,43 +16,12 @@
 
 #include "dst_convex.h"
 
+#include "../bench_shapes.h"
+
 enum { NVERT = 150, NQ = 1000, REPEATS = 5 };
 
-typedef struct BRng {
-    unsigned long long s;
-} BRng;
 
-static double brng(BRng *r)
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (double)((r->s * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static void unit(BRng *r, double u[3])
-{
-    double n;
-    do {
-        for (int i = 0; i < 3; ++i) u[i] = 2.0 * brng(r) - 1.0;
-        n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    } while (n > 1.0 || n < 1e-3);
-    for (int i = 0; i < 3; ++i) u[i] /= n;
-}
-
-static void rotation(const double u[3], double ang, double R[9])
-{
-    double c = cos(ang), s = sin(ang), C = 1 - c;
-    R[0] = c + u[0] * u[0] * C;
-    R[1] = u[0] * u[1] * C - u[2] * s;
-    R[2] = u[0] * u[2] * C + u[1] * s;
-    R[3] = u[1] * u[0] * C + u[2] * s;
-    R[4] = c + u[1] * u[1] * C;
-    R[5] = u[1] * u[2] * C - u[0] * s;
-    R[6] = u[2] * u[0] * C - u[1] * s;
-    R[7] = u[2] * u[1] * C + u[0] * s;
-    R[8] = c + u[2] * u[2] * C;
-}
 
 static double now_s(void)
 {
@@ -111,15 +80,8 @@ static void ccd_center(const void *obj, ccd_vec3_t *c)
 
 static void make_hull(BRng *r, double ax, double ay, double az, DstHull *h)
 {
-    double p[NVERT][3];
-    for (int i = 0; i < NVERT; ++i) {
-        double u[3];
-        unit(r, u);
-        p[i][0] = ax * u[0];
-        p[i][1] = ay * u[1];
-        p[i][2] = az * u[2];
-    }
-    if (dst_hull_build(&p[0][0], NVERT, 0.0, h, NULL, 0) != DST_OK) exit(1);
+    const double axes[3] = {ax, ay, az};
+    if (!bench_ellipsoid_hull(r, NVERT, axes, NULL, h)) exit(1);
 }
 
 typedef struct Pose {
@@ -129,9 +91,9 @@ typedef struct Pose {
 static void random_pose(BRng *r, Pose *p, double dist)
 {
     double axis[3], dir[3];
-    unit(r, axis);
-    unit(r, dir);
-    rotation(axis, 6.283185307179586 * brng(r), p->R);
+    bench_unit(r, axis);
+    bench_unit(r, dir);
+    bench_rotation(axis, 6.283185307179586 * brng(r), p->R);
     for (int i = 0; i < 3; ++i) p->t[i] = dist * dir[i];
 }
 

@@ -27,30 +27,12 @@
 extern "C" {
 #include "dst_convex.h"
 }
+#include "../bench_shapes.h"
+
 
 namespace {
 
 constexpr int NVERT = 150, NQ = 1000, REPEATS = 5;
-
-struct Rng {
-    unsigned long long s;
-    double next()
-    {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        return static_cast<double>((s * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
-    }
-    void unit(double u[3])
-    {
-        double n;
-        do {
-            for (int i = 0; i < 3; ++i) u[i] = 2.0 * next() - 1.0;
-            n = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        } while (n > 1.0 || n < 1e-3);
-        for (int i = 0; i < 3; ++i) u[i] /= n;
-    }
-};
 
 double now_s()
 {
@@ -66,47 +48,25 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// rotation by angle ang about the unit axis u, row-major
-void rotation(const double u[3], double ang, double R[9])
-{
-    double c = std::cos(ang), s = std::sin(ang), C = 1 - c;
-    R[0] = c + u[0] * u[0] * C;
-    R[1] = u[0] * u[1] * C - u[2] * s;
-    R[2] = u[0] * u[2] * C + u[1] * s;
-    R[3] = u[1] * u[0] * C + u[2] * s;
-    R[4] = c + u[1] * u[1] * C;
-    R[5] = u[1] * u[2] * C - u[0] * s;
-    R[6] = u[2] * u[0] * C - u[1] * s;
-    R[7] = u[2] * u[1] * C + u[0] * s;
-    R[8] = c + u[2] * u[2] * C;
-}
-
 struct Pose {
     double R[9], t[3];
 };
 
-Pose random_pose(Rng &r, double dist)
+Pose random_pose(BRng &r, double dist)
 {
     Pose p;
     double axis[3], dir[3];
-    r.unit(axis);
-    r.unit(dir);
-    rotation(axis, 2.0 * 3.141592653589793 * r.next(), p.R);
+    bench_unit(&r, axis);
+    bench_unit(&r, dir);
+    bench_rotation(axis, 2.0 * 3.141592653589793 * brng(&r), p.R);
     for (int i = 0; i < 3; ++i) p.t[i] = dist * dir[i];
     return p;
 }
 
-bool make_hull(Rng &r, double ax, double ay, double az, DstHull *h)
+bool make_hull(BRng &r, double ax, double ay, double az, DstHull *h)
 {
-    std::vector<double> p(3 * NVERT);
-    for (int i = 0; i < NVERT; ++i) {
-        double u[3];
-        r.unit(u);
-        p[3 * i] = ax * u[0];
-        p[3 * i + 1] = ay * u[1];
-        p[3 * i + 2] = az * u[2];
-    }
-    return dst_hull_build(p.data(), NVERT, 0.0, h, nullptr, 0) == DST_OK;
+    const double axes[3] = {ax, ay, az};
+    return bench_ellipsoid_hull(&r, NVERT, axes, nullptr, h) != 0;
 }
 
 std::shared_ptr<fcl::Convexd> fcl_convex(const DstHull &h)
@@ -193,7 +153,7 @@ double max_diff(const std::vector<double> &x, const std::vector<double> &y)
 
 int main()
 {
-    Rng rng{0x1234567ULL};
+    BRng rng{0x1234567ULL};
     DstHull ha, hb;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     if (!make_hull(rng, 0.5, 0.4, 0.3, &ha) || !make_hull(rng, 0.45, 0.35, 0.4, &hb)) {
@@ -206,7 +166,7 @@ int main()
     std::vector<Pose> sep, ovl;
     for (int q = 0; q < NQ; ++q) sep.push_back(random_pose(rng, 1.2));
     while (static_cast<int>(ovl.size()) < NQ) {
-        Pose p = random_pose(rng, 0.55 + 0.3 * rng.next());
+        Pose p = random_pose(rng, 0.55 + 0.3 * brng(&rng));
         DstConvexDistance r;
         dst_convex_set_pose(&b, p.R, p.t);
         dst_convex_distance(&a, &b, nullptr, nullptr, nullptr, &r, nullptr, 0);
