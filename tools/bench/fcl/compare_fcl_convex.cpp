@@ -28,6 +28,7 @@ extern "C" {
 #include "dst_convex.h"
 }
 #include "../bench_shapes.h"
+#include "../bench_util.h"
 
 
 namespace {
@@ -36,16 +37,12 @@ constexpr int NVERT = 150, NQ = 1000, REPEATS = 5;
 
 double now_s()
 {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    return 1e-9 * bench_cpu_ns(); // thread CPU time
 }
 
 double median(std::vector<double> v)
 {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return bench_median(v.data(), static_cast<int>(v.size()));
 }
 
 struct Pose {
