@@ -465,14 +465,54 @@ void dst_moving_frame_point(const DstMovingFrame *f, const double l[3], double s
     for (int i = 0; i < 3; ++i) out[i] = x[i] + y[i];
 }
 
-/* Eq. (4.7) per unit s: |x'(s) + R'(s) l| <= max |x'| + ||R'(s)||_2 r, and R'(s) is a
- * convex combination of its Bernstein coefficient matrices on [u0, u1], so its spectral
- * norm is below the largest of their Frobenius norms. */
-double dst_moving_frame_speed_bound(const DstMovingFrame *f, double r, double u0, double u1)
+/* Rigorous bound of the spectral norm of a 3x3 matrix M: sqrt of the largest eigenvalue of
+ * S = M^T M from the closed form, verified by Sylvester's criterion (lam' I - S positive
+ * definite: its leading principal minors positive) with lam' widened by 1e-4 relative; the
+ * Frobenius norm when the check fails. R' = [w] R has Frobenius norm sqrt(2)|w| but spectral
+ * norm |w|, so this takes the rotation term of eq. (4.7) down by up to sqrt(2). */
+static double spectral_bound(const double M[9])
 {
-    double v = dst_poly_point_speed_bound(&f->origin, u0, u1);
+    double S[9], fro = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) S[3 * i + j] = M[i] * M[j] + M[3 + i] * M[3 + j] + M[6 + i] * M[6 + j];
+    }
+    for (int e = 0; e < 9; ++e) fro += M[e] * M[e];
+    double fro_bound = sqrt(fro) * (1.0 + 4.0 * DST_ROUND_REL);
+    if (!(fro > 0.0)) return fro_bound;
+    /* eigenvalues of the symmetric S (trigonometric form) */
+    double q = (S[0] + S[4] + S[8]) / 3.0;
+    double p1 = S[1] * S[1] + S[2] * S[2] + S[5] * S[5];
+    double p2 = (S[0] - q) * (S[0] - q) + (S[4] - q) * (S[4] - q) + (S[8] - q) * (S[8] - q) + 2.0 * p1;
+    double p = sqrt(p2 / 6.0), lam;
+    if (p > 0.0) {
+        double B[9];
+        for (int e = 0; e < 9; ++e) B[e] = (S[e] - (e % 4 == 0 ? q : 0.0)) / p;
+        double r = 0.5 * (B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6]) +
+                          B[2] * (B[3] * B[7] - B[4] * B[6]));
+        if (r < -1.0) r = -1.0;
+        if (r > 1.0) r = 1.0;
+        lam = q + 2.0 * p * cos(acos(r) / 3.0);
+    } else {
+        lam = q;
+    }
+    double lp = lam * (1.0 + 1e-4) + 1e-12 * fro;
+    /* lp I - S positive definite <=> lam_max(S) < lp */
+    double a = lp - S[0], b = -S[1], c = -S[2], d = lp - S[4], e = -S[5], f = lp - S[8];
+    double m1 = a, m2 = a * d - b * b, m3 = a * (d * f - e * e) - b * (b * f - e * c) + c * (b * e - d * c);
+    double tol = 64.0 * DST_ROUND_REL * lp * lp * lp;
+    if (m1 > 0.0 && m2 > 64.0 * DST_ROUND_REL * lp * lp && m3 > tol) {
+        double sb = sqrt(lp) * (1.0 + 4.0 * DST_ROUND_REL);
+        return sb < fro_bound ? sb : fro_bound;
+    }
+    return fro_bound;
+}
+
+/* Eq. (4.7), rotation term: max over the Bernstein coefficient matrices of R' on [u0, u1]
+ * of their spectral norm (R' is their convex combination there). */
+double dst_moving_frame_rot_speed_bound(const DstMovingFrame *f, double u0, double u1)
+{
     int m = f->degree - 1;
-    if (m < 0 || r <= 0.0) return v;
+    if (m < 0) return 0.0;
     double b[9][DST_MAX_DEGREE + 1], a[DST_MAX_DEGREE + 1], mag = 0.0;
     for (int e = 0; e < 9; ++e) {
         for (int j = 0; j <= m; ++j) {
@@ -484,11 +524,22 @@ double dst_moving_frame_speed_bound(const DstMovingFrame *f, double r, double u0
     }
     double best = 0.0;
     for (int j = 0; j <= m; ++j) {
-        double q = 0.0;
-        for (int e = 0; e < 9; ++e) q += b[e][j] * b[e][j];
-        best = dst_max2(best, sqrt(q));
+        double M[9];
+        for (int e = 0; e < 9; ++e) M[e] = b[e][j];
+        double v = spectral_bound(M);
+        if (v > best) best = v;
     }
-    double w = (best * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag) * r;
+    /* the conversions' rounding, absolute in the coefficients' size */
+    return best * (1.0 + DST_ROUND_REL) + 8.0 * DST_ROUND_REL * mag;
+}
+
+/* Eq. (4.7) per unit s: |x'(s) + R'(s) l| <= max |x'| + ||R'(s)||_2 r, with the spectral
+ * norm of R' bounded by dst_moving_frame_rot_speed_bound. */
+double dst_moving_frame_speed_bound(const DstMovingFrame *f, double r, double u0, double u1)
+{
+    double v = dst_poly_point_speed_bound(&f->origin, u0, u1);
+    if (f->degree < 1 || r <= 0.0) return v;
+    double w = dst_moving_frame_rot_speed_bound(f, u0, u1) * r;
     return (v + w * (1.0 + DST_ROUND_REL)) * (1.0 + DST_ROUND_REL);
 }
 

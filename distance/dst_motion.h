@@ -125,11 +125,16 @@ void dst_moving_frame_eval(const DstMovingFrame *f, double s, double R[9], doubl
 /* The polynomial world position x(s) + R(s) l of the body point l at s, metres. */
 void dst_moving_frame_point(const DstMovingFrame *f, const double l[3], double s, double out[3]);
 
+/* Rigorous upper bound, over s in [u0, u1] subset of [0, 1], of the spectral norm of
+ * R'(s) (per unit s): the largest spectral norm of the Bernstein coefficient matrices of R'
+ * on [u0, u1], each bounded by a verified eigenvalue of M^T M (falling back to the Frobenius
+ * norm). Widened for rounding; 0 for a constant rotation. */
+double dst_moving_frame_rot_speed_bound(const DstMovingFrame *f, double u0, double u1);
+
 /* Rigorous upper bound, over s in [u0, u1] subset of [0, 1], of |d/ds (x(s) + R(s) l)|
  * for every body point with |l| <= r (metres per unit s; divide by t1 - t0 for m/s):
- * speed bound of the origin plus r times the largest Frobenius norm of the Bernstein
- * coefficient matrices of R'(s) on [u0, u1] (thesis eq. 4.7 with Bernstein bounds of
- * v and of R' instead of omega x R). Widened for rounding. r >= 0. */
+ * speed bound of the origin plus r times dst_moving_frame_rot_speed_bound (thesis eq. 4.7
+ * with Bernstein bounds of v and of R' instead of omega x R). Widened for rounding. r >= 0. */
 double dst_moving_frame_speed_bound(const DstMovingFrame *f, double r, double u0, double u1);
 
 /* Enclosure radius of a body point with |l| <= r: origin.err + R_err r, widened. */
