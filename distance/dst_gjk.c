@@ -247,9 +247,11 @@ int dst_gjk_closest_on_simplex(const DstSimplexVertex *s, int n, double lambda[4
 /* ------------------------------------------------------------------ GJK loop */
 
 /* A cold query consults the supports' start tables for its first GJK_TABLE_ITERS supports
- * only: the first directions jump across the sphere, later ones turn little, so the previous
- * vertex is a better start than the table's and the cell lookup is saved. */
-#define GJK_TABLE_ITERS 4
+ * only: the first direction points from A to B and the second roughly back (towards the
+ * origin from the first support), so both jump across the sphere; later ones turn little,
+ * so the previous vertex is a better start than the table's and the cell lookup is saved.
+ * (Measured on bench_gjk's hulls: 2 is 8 % faster per cold query than 4, as fast as 1.) */
+#define GJK_TABLE_ITERS 2
 
 /* Empties a warm-start cache (count 0, no direction). */
 void dst_gjk_cache_reset(DstGjkCache *cache)
