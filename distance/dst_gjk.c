@@ -21,6 +21,14 @@ static DstStatus gjk_error(char *err, size_t err_size, DstStatus status, const c
     return status;
 }
 
+/* Clears the whole result and sets the status of a failed query; returns the status. */
+static DstStatus gjk_fail(DstGjkResult *out, DstStatus status)
+{
+    memset(out, 0, sizeof *out);
+    out->status = status;
+    return status;
+}
+
 /* ------------------------------------------------------------------ sub-simplex solver */
 
 /* The closest point of a sub-simplex: vertices idx[0..n-1] with weights lam, point v. */
@@ -365,16 +373,16 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
     DstStatus st;
 
     if (out == NULL) return DST_INVALID_INPUT;
-    memset(out, 0, sizeof *out);
+    /* a successful query writes every field below (the simplex beyond `count` is not part of
+     * the result); only these are left unset on some of its paths. A failure clears all. */
+    out->status = DST_OK;
+    out->cores_overlap = 0;
+    out->normal[0] = out->normal[1] = out->normal[2] = 0.0;
     st = dst_convex_validate_pair(a, b, err, err_size);
-    if (st != DST_OK) {
-        out->status = st;
-        return st;
-    }
+    if (st != DST_OK) return gjk_fail(out, st);
     if (!gjk_options_ok(&o)) {
-        out->status = gjk_error(err, err_size, DST_INVALID_INPUT,
-                                "gjk options: max_iter must be > 0 and tolerances finite >= 0");
-        return out->status;
+        return gjk_fail(out, gjk_error(err, err_size, DST_INVALID_INPUT,
+                                "gjk options: max_iter must be > 0 and tolerances finite >= 0"));
     }
     ma = a->margin;
     mb = b->margin;
@@ -431,11 +439,9 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             d[1] = d[2] = 0.0;
         }
         if (!gjk_support(a, b, d, hint_a, hint_b, table, &s[0])) {
-            out->status =
-                gjk_error(err, err_size, DST_FAILED,
+            return gjk_fail(out, gjk_error(err, err_size, DST_FAILED,
                           "gjk: a support point is not finite or beyond %g m (check the vertices)",
-                          DST_CONVEX_MAX_COORD);
-            return out->status;
+                          DST_CONVEX_MAX_COORD));
         }
         n = 1;
         lam[0] = 1.0;
@@ -468,11 +474,10 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
             double d[3];
             dcv_scale(d, v, -1.0);
             if (!gjk_support(a, b, d, hint_a, hint_b, table, &w)) {
-                out->status = gjk_error(
+                return gjk_fail(out, gjk_error(
                     err, err_size, DST_FAILED,
                     "gjk: a support point is not finite or beyond %g m (check the vertices)",
-                    DST_CONVEX_MAX_COORD);
-                return out->status;
+                    DST_CONVEX_MAX_COORD));
             }
         }
         ++iter;
@@ -520,10 +525,9 @@ DstStatus dst_gjk_distance(const DstConvex *a, const DstConvex *b, const DstGjkO
     }
 
     if (scale > 0.0 && scale < DST_CONVEX_MIN_SCALE) {
-        out->status = gjk_error(err, err_size, DST_INVALID_INPUT,
+        return gjk_fail(out, gjk_error(err, err_size, DST_INVALID_INPUT,
                                 "gjk: shapes of extent %g m are below the supported range (%g m)",
-                                scale, DST_CONVEX_MIN_SCALE);
-        return out->status;
+                                scale, DST_CONVEX_MIN_SCALE));
     }
 
     /* results: witnesses as the same convex combination on A and on B (eq. (17)) */
