@@ -24,7 +24,9 @@
  * Options: --pairs N (Fig. 3 pairs, default 1000000), --samples N (per gamma and per eps,
  * default 20000), --full (Fig. 2 at every gamma 1..1000 instead of a grid), --timing (only
  * the timing lines), --extreme (second reading of the generator: one radius of every
- * ellipsoid exactly a / gamma). */
+ * ellipsoid exactly a / gamma), --solver NAME (time only that solver: hybrid, fixed_point
+ * or steffensen; with --timing this is the run to count instructions per call under
+ * callgrind, docs/perf/ellipsoid.md). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,7 +121,7 @@ static void run_stats(Rng *r, double gamma, double Gamma, int extreme, long n,
 int main(int argc, char **argv)
 {
     long n_pairs = 1000000, n_samples = 20000;
-    int full = 0, timing_only = 0, extreme = 0;
+    int full = 0, timing_only = 0, extreme = 0, only = -1;
     DstEllipsoidOptions base = dst_ellipsoid_options_default();
     Stats st[N_SOLVERS];
     Rng rng = {20191206};
@@ -131,8 +133,17 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--full") == 0) full = 1;
         else if (strcmp(argv[i], "--timing") == 0) timing_only = 1;
         else if (strcmp(argv[i], "--extreme") == 0) extreme = 1;
-        else {
-            fprintf(stderr, "usage: bench_ellipsoid [--pairs N] [--samples N] [--full] [--timing] [--extreme]\n");
+        else if (strcmp(argv[i], "--solver") == 0 && i + 1 < argc) {
+            ++i;
+            for (int s = 0; s < N_SOLVERS; ++s)
+                if (strcmp(argv[i], solver_name[s]) == 0) only = s;
+            if (only < 0) {
+                fprintf(stderr, "bench_ellipsoid: unknown solver '%s'\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: bench_ellipsoid [--pairs N] [--samples N] [--full] [--timing] [--extreme]"
+                            " [--solver NAME]\n");
             return 2;
         }
     }
@@ -159,6 +170,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < TIMING_PAIRS; ++i) random_pair(&rng, 5.0, 3.0, extreme, &pairs[i]);
         for (int s = 0; s < N_SOLVERS; ++s) {
             DstEllipsoidOptions o = base;
+            if (only >= 0 && s != only) continue;
             o.solver = solver_id[s];
             for (int r = -3; r < REPEATS; ++r) {
                 const double t0 = bench_cpu_ns();
@@ -173,7 +185,7 @@ int main(int argc, char **argv)
             ns[s] = rep[REPEATS / 2];
             printf("ellipsoid_%s_ns: %.1f\n", solver_name[s], ns[s]);
         }
-        printf("ellipsoid_hybrid_speedup_vs_fixed_point: %.2f\n", ns[1] / ns[0]);
+        if (only < 0) printf("ellipsoid_hybrid_speedup_vs_fixed_point: %.2f\n", ns[1] / ns[0]);
         if (!isfinite(sink)) printf("# sink %g\n", sink);
     }
     if (timing_only) return 0;
