@@ -471,7 +471,8 @@ static inline double hybrid_update(double f, double dx, double u, double *lo, do
  * (eq. 23) from u0 inside [0, 1], which brackets the root (eq. 21); returns the status,
  * the final iterate in *u_out and the number of updates (= evaluations) in *iters. The
  * same arithmetic as newton_step and hybrid_update, with the coefficients held in locals
- * across the iterations. */
+ * across the iterations (with fused multiply-adds where the target has them, so the
+ * iterates can differ from newton_step's in the last bits). */
 static DstStatus solve_hybrid_du(const DstEllipsoidPair *pair, double u, double eps, int max_iter,
                                  double *u_out, int *iters)
 {
@@ -484,16 +485,19 @@ static DstStatus solve_hybrid_du(const DstEllipsoidPair *pair, double u, double 
     const double g0 = 2.0 * pair->g[0], g1 = 2.0 * pair->g[1], g2 = 2.0 * pair->g[2];
     double lo = 0.0, hi = 1.0, step_old = 1.0, step = 1.0;
     for (int it = 1;; ++it) {
-        /* monomials of eq. (29) in the grouped (Estrin-like) order of newton_step: short
-           dependency chains, the iteration is latency-bound */
+        /* eq. (29) in the grouped (Estrin-like) form of newton_step; the iteration is
+           latency-bound, so the fused multiply-adds are placed where they do not lengthen
+           the chain from u to the step (sums of two products stay a product and an FMA) */
         const double v = 1.0 - u, q0 = v * v, q1 = v * u, q2 = u * u;
         const double v3 = q0 * v, u3 = q2 * u, v4 = q0 * q0, vu3 = q1 * q2, u6 = u3 * u3;
-        const double F = v4 * (c0 * q0 + c1 * q1 + c2 * q2) + vu3 * (c3 * q0 + c4 * q1 + c5 * q2) + c6 * u6;
-        const double dF = v3 * (e0 * q0 + e1 * q1 + e2 * q2) + u3 * (e3 * q0 + e4 * q1 + e5 * q2);
-        const double D = v * (q0 + d1 * q1) + q2 * (d2 * v + d3 * u);
-        const double dD2 = g0 * q0 + g1 * q1 + g2 * q2;
-        /* -F D / (F' D - 2 F det'), the same number as newton_step's */
-        const double dx = F * D / (F * dD2 - dF * D);
+        const double A = MADD(c2, q2, MADD(c1, q1, c0 * q0)), B = MADD(c5, q2, MADD(c4, q1, c3 * q0));
+        const double F = MADD(v4, A, MADD(vu3, B, c6 * u6));
+        const double E0 = MADD(e2, q2, MADD(e1, q1, e0 * q0)), E1 = MADD(e5, q2, MADD(e4, q1, e3 * q0));
+        const double dF = MADD(v3, E0, u3 * E1);
+        const double D = MADD(v, MADD(d1, q1, q0), q2 * MADD(d2, v, d3 * u));
+        const double dD2 = MADD(g2, q2, MADD(g1, q1, g0 * q0));
+        /* -F D / (F' D - 2 F det') */
+        const double dx = F * D / MADD(F, dD2, -(dF * D));
         double u_new;
         /* an exact zero is the root */
         if (F == 0.0) {
