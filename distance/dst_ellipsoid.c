@@ -148,10 +148,11 @@ static double dot3(const double *a, const double *b)
  * identities shorten them (eq. 27b): a0.b1 = a1.b0 = tr K m.Km - |Km|^2,
  * a1.a0 = tr K |m|^2 - m.Km, b0.b1 = tr K |Km|^2 - Km.K^2m, a2.b0 = det K |m|^2 and
  * a2.b1 = det K a1.a0 (adj(K) K = det K I). Everything is computed in locals and stored
- * once (the pair must not alias the inputs). */
+ * once (the pair must not alias the inputs); K, m, r_min, alpha and beta only when full
+ * (the hybrid with rule (12) and the outputs need the rest). */
 static void pair_setup(DstEllipsoidPair *restrict pair, const DstEllipsoidShape *restrict s1,
                        const double *restrict R1, const DstEllipsoidShape *restrict s2,
-                       const double *restrict R2, const double *restrict n)
+                       const double *restrict R2, const double *restrict n, int full)
 {
     const double *r2 = s2->radii, *i1 = s1->inv_radii, *i2 = s2->inv_radii;
     double G[9], K0, K1, K2, K3, K4, K5, m0, m1, m2;
@@ -198,20 +199,29 @@ static void pair_setup(DstEllipsoidPair *restrict pair, const DstEllipsoidShape 
         /* Ft = v^2 At - u^2 Bt */
         const double c0 = al0, c1 = al1, c2 = al2 - be0, c3 = al3 - be1, c4 = al4 - be2;
         const double c5 = -be3, c6 = -be4;
-        pair->K[0] = K0;
-        pair->K[1] = K1;
-        pair->K[2] = K2;
-        pair->K[3] = K3;
-        pair->K[4] = K4;
-        pair->K[5] = K5;
-        pair->m[0] = m0;
-        pair->m[1] = m1;
-        pair->m[2] = m2;
-        pair->r_min = s1->r_min < s2->r_min ? s1->r_min : s2->r_min;
+        if (full) {
+            pair->K[0] = K0;
+            pair->K[1] = K1;
+            pair->K[2] = K2;
+            pair->K[3] = K3;
+            pair->K[4] = K4;
+            pair->K[5] = K5;
+            pair->m[0] = m0;
+            pair->m[1] = m1;
+            pair->m[2] = m2;
+            pair->r_min = s1->r_min < s2->r_min ? s1->r_min : s2->r_min;
+            pair->alpha[0] = al0;
+            pair->alpha[1] = al1;
+            pair->alpha[2] = al2;
+            pair->alpha[3] = al3;
+            pair->alpha[4] = al4;
+            pair->beta[0] = be0;
+            pair->beta[1] = be1;
+            pair->beta[2] = be2;
+            pair->beta[3] = be3;
+            pair->beta[4] = be4;
+        }
         for (int k = 0; k < 9; ++k) pair->G[k] = G[k];
-        pair->inv_r1[0] = i1[0];
-        pair->inv_r1[1] = i1[1];
-        pair->inv_r1[2] = i1[2];
         pair->a[0][0] = m0;
         pair->a[0][1] = m1;
         pair->a[0][2] = m2;
@@ -225,16 +235,6 @@ static void pair_setup(DstEllipsoidPair *restrict pair, const DstEllipsoidShape 
         pair->dc[1] = trk;
         pair->dc[2] = tradj;
         pair->dc[3] = detk;
-        pair->alpha[0] = al0;
-        pair->alpha[1] = al1;
-        pair->alpha[2] = al2;
-        pair->alpha[3] = al3;
-        pair->alpha[4] = al4;
-        pair->beta[0] = be0;
-        pair->beta[1] = be1;
-        pair->beta[2] = be2;
-        pair->beta[3] = be3;
-        pair->beta[4] = be4;
         pair->c[0] = c0;
         pair->c[1] = c1;
         pair->c[2] = c2;
@@ -262,7 +262,7 @@ void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
     DstEllipsoidShape s1, s2;
     shape_fill(&s1, e1->radii);
     shape_fill(&s2, e2->radii);
-    pair_setup(pair, &s1, e1->rot, &s2, e2->rot, n);
+    pair_setup(pair, &s1, e1->rot, &s2, e2->rot, n, 1);
 }
 
 /* f(u) of eq. (10) and f'(u) of eq. (11) in the scaled frame, eq. (15)-(18). */
@@ -737,11 +737,12 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
         for (int a = 0; a < 3; ++a) n[a] = dir[a] * il;
     }
 
-    pair_setup(&pair, s1, R1, s2, R2, n);
     if (opt->solver == DST_ELLIPSOID_HYBRID && opt->stop == DST_ELLIPSOID_STOP_DU) {
+        pair_setup(&pair, s1, R1, s2, R2, n, 0);
         st = solve_hybrid_du(&pair, opt->u0, opt->eps, opt->max_iter, &u, &iters);
         evals = iters;
     } else {
+        pair_setup(&pair, s1, R1, s2, R2, n, 1);
         st = solve_u(&pair, s2->radii, opt, &u, &iters, &evals);
     }
 
@@ -753,6 +754,7 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
        contact points of the two ellipsoids still differ, Newton steps on the support
        function refine N (eq. 33). */
     {
+        const double r_min = s1->r_min < s2->r_min ? s1->r_min : s2->r_min;
         double zt[3], q[3], v[3], nl, d_best;
         SupportEval se;
         {
@@ -765,7 +767,7 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
         for (int a = 0; a < 3; ++a) v[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], q[0], q[1], q[2]);
         support_eval(s1, R1, s2, R2, n, v, &se);
         d_best = se.d;
-        for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se.residual > DST_ELLIPSOID_REFINE_TOL * pair.r_min; ++k) {
+        for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se.residual > DST_ELLIPSOID_REFINE_TOL * r_min; ++k) {
             SupportEval trial;
             if (!support_newton(s1, R1, s2, R2, n, &se, v)) break;
             support_eval(s1, R1, s2, R2, n, v, &trial);
