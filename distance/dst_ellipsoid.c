@@ -694,6 +694,26 @@ static int support_newton(const DstEllipsoidShape *s1, const double *R1, const D
     return 1;
 }
 
+/* Refinement of eq. (33) from the evaluation *se (residual above the tolerance): up to
+ * DST_ELLIPSOID_REFINE_STEPS Newton steps on the support function; *se becomes the last
+ * direction kept. Returns the least upper bound d met (every direction gives one). Kept
+ * out of the common path (rarely taken). */
+static double refine_contact(const DstEllipsoidShape *s1, const double *R1, const DstEllipsoidShape *s2,
+                             const double *R2, const double *n, double r_min, SupportEval *se)
+{
+    double d_best = se->d, v[3];
+    for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se->residual > DST_ELLIPSOID_REFINE_TOL * r_min; ++k) {
+        SupportEval trial;
+        if (!support_newton(s1, R1, s2, R2, n, se, v)) break;
+        support_eval(s1, R1, s2, R2, n, v, &trial);
+        /* move the contact while the mismatch of the contact points shrinks */
+        if (!(trial.residual < se->residual) || !isfinite(trial.d)) break;
+        *se = trial;
+        if (se->d < d_best) d_best = se->d;
+    }
+    return d_best;
+}
+
 /* Closest approach along a direction for validated shapes: eq. (6)-(13) through the
  * scaled frame, outputs through the support functions (eq. 30-33). */
 static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *restrict c1,
@@ -767,16 +787,7 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
         for (int a = 0; a < 3; ++a) v[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], q[0], q[1], q[2]);
         support_eval(s1, R1, s2, R2, n, v, &se);
         d_best = se.d;
-        for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se.residual > DST_ELLIPSOID_REFINE_TOL * r_min; ++k) {
-            SupportEval trial;
-            if (!support_newton(s1, R1, s2, R2, n, &se, v)) break;
-            support_eval(s1, R1, s2, R2, n, v, &trial);
-            /* every direction gives an upper bound: keep the least d, and move the contact
-               while the mismatch of the contact points shrinks */
-            if (!(trial.residual < se.residual) || !isfinite(trial.d)) break;
-            se = trial;
-            if (se.d < d_best) d_best = se.d;
-        }
+        if (se.residual > DST_ELLIPSOID_REFINE_TOL * r_min) d_best = refine_contact(s1, R1, s2, R2, n, r_min, &se);
         nl = sqrt(DOT3(se.v[0], se.v[1], se.v[2], se.v[0], se.v[1], se.v[2]));
         if (!isfinite(d_best) || !isfinite(nl) || !(nl > 0.0)) {
             /* cannot happen for valid input; never hand back NaN silently */
