@@ -155,7 +155,8 @@ static void pair_setup(DstEllipsoidPair *restrict pair, const DstEllipsoidShape 
                        const double *restrict R2, const double *restrict n, int full)
 {
     const double *r2 = s2->radii, *i1 = s1->inv_radii, *i2 = s2->inv_radii;
-    double G[9], K0, K1, K2, K3, K4, K5, m0, m1, m2;
+    double *const G = pair->G;
+    double K0, K1, K2, K3, K4, K5, m0, m1, m2;
     /* G[a][b] = r2_a (R2^T R1)_{ab} / r1_b (eq. 14) */
     for (int a = 0; a < 3; ++a)
         for (int b = 0; b < 3; ++b) {
@@ -221,7 +222,6 @@ static void pair_setup(DstEllipsoidPair *restrict pair, const DstEllipsoidShape 
             pair->beta[3] = be3;
             pair->beta[4] = be4;
         }
-        for (int k = 0; k < 9; ++k) pair->G[k] = G[k];
         pair->a[0][0] = m0;
         pair->a[0][1] = m1;
         pair->a[0][2] = m2;
@@ -618,7 +618,7 @@ static inline void support_eval(const DstEllipsoidShape *restrict s1, const doub
     const double ulp = DST_ELLIPSOID_ROUND_ULPS * DBL_EPSILON;
     const double *r1 = s1->radii, *r2 = s2->radii;
     const double v[3] = {vin[0], vin[1], vin[2]};
-    double a1[3], a2[3], v1, ih1, ih2, m[3], dd;
+    double a1[3], a2[3], v1, ih1, ih2, m[3], dd, rden;
     for (int b = 0; b < 3; ++b) {
         a1[b] = r1[b] * DOT3(R1[b], R1[3 + b], R1[6 + b], v[0], v[1], v[2]);
         a2[b] = r2[b] * DOT3(R2[b], R2[3 + b], R2[6 + b], v[0], v[1], v[2]);
@@ -629,9 +629,12 @@ static inline void support_eval(const DstEllipsoidShape *restrict s1, const doub
     se->den = DOT3(v[0], v[1], v[2], n[0], n[1], n[2]);
     v1 = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
     {
+        /* one reciprocal for d and dd: its rounding and the product's are two more of
+           the few roundings (1 + ulp) covers */
         const double e_h = ulp * (s1->radii_sum + s2->radii_sum) * v1;
         const double e_den = ulp * v1;
-        se->d = se->den > e_den ? (se->h1 + se->h2 + e_h) / (se->den - e_den) * (1.0 + ulp) : NAN;
+        rden = 1.0 / (se->den - e_den);
+        se->d = se->den > e_den ? (se->h1 + se->h2 + e_h) * rden * (1.0 + ulp) : NAN;
     }
     /* support points s_i = R_i diag(r_i) a_i / h_i (eq. 32) */
     ih1 = 1.0 / se->h1;
@@ -640,7 +643,8 @@ static inline void support_eval(const DstEllipsoidShape *restrict s1, const doub
         a1[b] *= r1[b] * ih1;
         a2[b] *= r2[b] * ih2;
     }
-    dd = (se->h1 + se->h2) / se->den;
+    /* the centre offset of the touching placement, (h1 + h2) / den (to within e_den) */
+    dd = (se->h1 + se->h2) * rden;
     for (int a = 0; a < 3; ++a) {
         se->s1[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], a1[0], a1[1], a1[2]);
         se->s2[a] = DOT3(R2[3 * a], R2[3 * a + 1], R2[3 * a + 2], a2[0], a2[1], a2[2]);
