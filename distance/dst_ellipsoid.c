@@ -636,19 +636,28 @@ static inline void support_eval(const DstEllipsoidShape *restrict s1, const doub
         rden = 1.0 / (se->den - e_den);
         se->d = se->den > e_den ? (se->h1 + se->h2 + e_h) * rden * (1.0 + ulp) : NAN;
     }
-    /* support points s_i = R_i diag(r_i) a_i / h_i (eq. 32) */
-    ih1 = 1.0 / se->h1;
-    ih2 = 1.0 / se->h2;
+    /* support points s_i = R_i diag(r_i) a_i / h_i (eq. 32); the products with R_i are
+       formed while the square roots and reciprocals are still under way, the 1/h_i
+       scale comes last */
     for (int b = 0; b < 3; ++b) {
-        a1[b] *= r1[b] * ih1;
-        a2[b] *= r2[b] * ih2;
+        a1[b] *= r1[b];
+        a2[b] *= r2[b];
     }
-    /* the centre offset of the touching placement, (h1 + h2) / den (to within e_den) */
-    dd = (se->h1 + se->h2) * rden;
-    for (int a = 0; a < 3; ++a) {
-        se->s1[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], a1[0], a1[1], a1[2]);
-        se->s2[a] = DOT3(R2[3 * a], R2[3 * a + 1], R2[3 * a + 2], a2[0], a2[1], a2[2]);
-        m[a] = MADD(-dd, n[a], se->s1[a] + se->s2[a]);
+    {
+        double S1[3], S2[3];
+        for (int a = 0; a < 3; ++a) {
+            S1[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], a1[0], a1[1], a1[2]);
+            S2[a] = DOT3(R2[3 * a], R2[3 * a + 1], R2[3 * a + 2], a2[0], a2[1], a2[2]);
+        }
+        ih1 = 1.0 / se->h1;
+        ih2 = 1.0 / se->h2;
+        /* the centre offset of the touching placement, (h1 + h2) / den (to within e_den) */
+        dd = (se->h1 + se->h2) * rden;
+        for (int a = 0; a < 3; ++a) {
+            se->s1[a] = S1[a] * ih1;
+            se->s2[a] = S2[a] * ih2;
+            m[a] = MADD(-dd, n[a], MADD(S1[a], ih1, se->s2[a]));
+        }
     }
     se->residual = sqrt(DOT3(m[0], m[1], m[2], m[0], m[1], m[2]));
 }
