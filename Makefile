@@ -89,6 +89,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
+# distance/dst_ellipsoid.c is scalar 3-vector arithmetic that GCC's vectoriser slows down
+# (2- and 3-lane loops, shuffles); measured in docs/perf/ellipsoid.md.
+$(BUILD)/distance/dst_ellipsoid.o: CFLAGS += -fno-tree-vectorize
+
 $(BUILD)/libdistance.a: $(DST_OBJ)
 	@rm -f $@
 	ar rcs $@ $^

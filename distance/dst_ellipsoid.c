@@ -1,7 +1,14 @@
 /* dst_ellipsoid.c — closest approach of two ellipsoids along a direction: fixed-point,
  * Steffensen and the root-bracketed Newton-bisection hybrid on f(u) (seed 001, eq. 1-13;
- * the scaled-frame, polynomial and support-function forms, eq. 14-32, are derived in
- * docs/math/ellipsoid.md). */
+ * the scaled-frame, polynomial and support-function forms, eq. 14-33, are derived in
+ * docs/math/ellipsoid.md).
+ *
+ * One query: validate the options, both poses and the direction (one combined test each;
+ * the message is looked up only on failure); set up the scaled frame of e2 and the
+ * polynomial coefficients (eq. 14-29); solve for u; evaluate d, the contact and the
+ * normal through the support functions in the world frame (eq. 30-33). Shapes (radii and
+ * their inverses) are prepared once (DstEllipsoidShape); the DstEllipsoid entry points
+ * prepare them per call and share the same core. */
 #include "dst_ellipsoid.h"
 
 #include <float.h>
@@ -10,42 +17,109 @@
 
 #include "dst_ellipsoid_internal.h"
 
+/* a * b + c. Where the target has fused multiply-add (GCC and Clang define __FMA__), one
+ * instruction and one rounding; elsewhere the plain expression (ISO C mode does not
+ * contract on its own), so results differ in the last bits between such builds. Either
+ * form satisfies the rounding bounds of eq. (31b). */
+#ifdef __FMA__
+#define MADD(a, b, c) fma((a), (b), (c))
+#else
+#define MADD(a, b, c) ((a) * (b) + (c))
+#endif
+/* a0 b0 + a1 b1 + a2 b2 */
+#define DOT3(a0, a1, a2, b0, b1, b2) MADD((a2), (b2), MADD((a1), (b1), (a0) * (b0)))
+/* a0 b0 - a1 b1 */
+#define MSUB2(a0, b0, a1, b1) MADD((a0), (b0), -((a1) * (b1)))
+
+static const DstEllipsoidOptions default_options = {
+    DST_ELLIPSOID_HYBRID, DST_ELLIPSOID_STOP_DU, DST_ELLIPSOID_DEFAULT_EPS, DST_ELLIPSOID_DEFAULT_MAX_ITER,
+    DST_ELLIPSOID_DEFAULT_U0};
+
 DstEllipsoidOptions dst_ellipsoid_options_default(void)
 {
-    DstEllipsoidOptions o;
-    o.solver = DST_ELLIPSOID_HYBRID;
-    o.stop = DST_ELLIPSOID_STOP_DU;
-    o.eps = DST_ELLIPSOID_DEFAULT_EPS;
-    o.max_iter = DST_ELLIPSOID_DEFAULT_MAX_ITER;
-    o.u0 = DST_ELLIPSOID_DEFAULT_U0;
-    return o;
+    return default_options;
+}
+
+/* Pose validity as eq. (1) needs it (E = R diag(r^-2) R^T with R orthonormal): R^T R = I
+ * entrywise within DST_ROTATION_ORTHO_TOL (the three diagonal deviations summed) and a
+ * finite centre. One branch-free test: every entry of R enters one diagonal entry of
+ * R^T R squared, so a NaN or an infinity there fails the diagonal comparison. */
+static inline int pose_ok(const double *c, const double *R)
+{
+    const double c00 = DOT3(R[0], R[3], R[6], R[0], R[3], R[6]);
+    const double c11 = DOT3(R[1], R[4], R[7], R[1], R[4], R[7]);
+    const double c22 = DOT3(R[2], R[5], R[8], R[2], R[5], R[8]);
+    const double c01 = DOT3(R[0], R[3], R[6], R[1], R[4], R[7]);
+    const double c02 = DOT3(R[0], R[3], R[6], R[2], R[5], R[8]);
+    const double c12 = DOT3(R[1], R[4], R[7], R[2], R[5], R[8]);
+    const double dev = fabs(c00 - 1.0) + fabs(c11 - 1.0) + fabs(c22 - 1.0);
+    return isfinite(c[0] + c[1] + c[2]) & (dev <= DST_ROTATION_ORTHO_TOL) & (fabs(c01) <= DST_ROTATION_ORTHO_TOL) &
+           (fabs(c02) <= DST_ROTATION_ORTHO_TOL) & (fabs(c12) <= DST_ROTATION_ORTHO_TOL);
+}
+
+/* The message for a pose that failed pose_ok (checked in the order of the old check). */
+static const char *pose_message(const double *c, const double *R)
+{
+    /* a sum is finite only if every term is (inf - inf is NaN) */
+    if (!isfinite(c[0] + c[1] + c[2])) return "ellipsoid centre is not finite";
+    if (!isfinite(R[0] + R[1] + R[2] + R[3] + R[4] + R[5] + R[6] + R[7] + R[8]))
+        return "ellipsoid rotation is not finite";
+    return "ellipsoid rotation is not orthonormal";
+}
+
+static inline int radii_ok(const double *r)
+{
+    return isfinite(r[0] + r[1] + r[2]) & (r[0] > 0.0) & (r[1] > 0.0) & (r[2] > 0.0);
 }
 
 /* Validity of an ellipsoid as eq. (1) needs it: E = R diag(r^-2) R^T with R orthonormal. */
 const char *dst_ellipsoid_check(const DstEllipsoid *e)
 {
-    const double *R;
-    double c00, c01, c02, c11, c12, c22, dev;
     if (e == NULL) return "ellipsoid is NULL";
-    /* a sum is finite only if every term is (inf - inf is NaN) */
     if (!isfinite(e->centre[0] + e->centre[1] + e->centre[2])) return "ellipsoid centre is not finite";
-    if (!isfinite(e->radii[0] + e->radii[1] + e->radii[2]) || !(e->radii[0] > 0.0) ||
-        !(e->radii[1] > 0.0) || !(e->radii[2] > 0.0))
+    if (!radii_ok(e->radii)) return "ellipsoid radii must be finite and > 0";
+    if (!pose_ok(e->centre, e->rot)) return pose_message(e->centre, e->rot);
+    return NULL;
+}
+
+/* The shape data of eq. (14) and (31b) that depend on the radii only; 1 if valid (radii
+ * finite and > 0, and 1/r finite: a subnormal radius would overflow the scaled frame),
+ * else 0 with *shape zeroed. */
+static inline int shape_fill(DstEllipsoidShape *restrict shape, const double *restrict radii)
+{
+    const double r0 = radii[0], r1 = radii[1], r2 = radii[2];
+    double i0, i1, i2;
+    if (!radii_ok(radii)) {
+        memset(shape, 0, sizeof *shape);
+        return 0;
+    }
+    i0 = 1.0 / r0;
+    i1 = 1.0 / r1;
+    i2 = 1.0 / r2;
+    if (!isfinite(i0 + i1 + i2)) {
+        memset(shape, 0, sizeof *shape);
+        return 0;
+    }
+    shape->radii[0] = r0;
+    shape->radii[1] = r1;
+    shape->radii[2] = r2;
+    shape->inv_radii[0] = i0;
+    shape->inv_radii[1] = i1;
+    shape->inv_radii[2] = i2;
+    shape->radii_sum = r0 + r1 + r2;
+    shape->r_min = r2 < (r0 < r1 ? r0 : r1) ? r2 : (r0 < r1 ? r0 : r1);
+    return 1;
+}
+
+const char *dst_ellipsoid_shape_prepare(DstEllipsoidShape *shape, const double *radii)
+{
+    if (shape == NULL) return "ellipsoid shape is NULL";
+    if (radii == NULL) {
+        memset(shape, 0, sizeof *shape);
         return "ellipsoid radii must be finite and > 0";
-    R = e->rot;
-    if (!isfinite(R[0] + R[1] + R[2] + R[3] + R[4] + R[5] + R[6] + R[7] + R[8]))
-        return "ellipsoid rotation is not finite";
-    /* R^T R = I entrywise within the tolerance */
-    c00 = R[0] * R[0] + R[3] * R[3] + R[6] * R[6];
-    c11 = R[1] * R[1] + R[4] * R[4] + R[7] * R[7];
-    c22 = R[2] * R[2] + R[5] * R[5] + R[8] * R[8];
-    c01 = R[0] * R[1] + R[3] * R[4] + R[6] * R[7];
-    c02 = R[0] * R[2] + R[3] * R[5] + R[6] * R[8];
-    c12 = R[1] * R[2] + R[4] * R[5] + R[7] * R[8];
-    dev = fabs(c00 - 1.0) + fabs(c11 - 1.0) + fabs(c22 - 1.0);
-    if (dev > DST_ROTATION_ORTHO_TOL || fabs(c01) > DST_ROTATION_ORTHO_TOL ||
-        fabs(c02) > DST_ROTATION_ORTHO_TOL || fabs(c12) > DST_ROTATION_ORTHO_TOL)
-        return "ellipsoid rotation is not orthonormal";
+    }
+    if (!shape_fill(shape, radii))
+        return radii_ok(radii) ? "ellipsoid radii too small (1/r overflows)" : "ellipsoid radii must be finite and > 0";
     return NULL;
 }
 
@@ -62,62 +136,103 @@ static double dot3(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* Polynomial form, eq. (24)-(29). With v = 1 - u and H = v I + u K:
+/* Polynomial form, eq. (24)-(29), of the pair in the scaled frame of e2 (eq. 14-16).
+ * With v = 1 - u and H = v I + u K:
  *   adj H = v^2 I + v u (tr K I - K) + u^2 adj K,
  *   det H = v^3 + v^2 u tr K + v u^2 tr adj K + u^3 det K,
  * so zt = adj(H) m = v^2 a0 + v u a1 + u^2 a2 and K zt = v^2 b0 + v u b1 + u^2 b2 with
- * b2 = K adj(K) m = det(K) m; At, Bt and Ft follow as products of these. */
-static void poly_init(DstEllipsoidPair *pair)
+ * a0 = m, a1 = tr K m - K m, a2 = adj(K) m, b0 = K m, b1 = tr K K m - K^2 m and
+ * b2 = K adj(K) m = det(K) m; At and Bt are Cauchy products of these (eq. 27). Exact
+ * identities shorten them (eq. 27b): a0.b1 = a1.b0 = tr K m.Km - |Km|^2,
+ * a1.a0 = tr K |m|^2 - m.Km, b0.b1 = tr K |Km|^2 - Km.K^2m, a2.b0 = det K |m|^2 and
+ * a2.b1 = det K a1.a0 (adj(K) K = det K I). Everything is computed in locals and stored
+ * once (the pair must not alias the inputs); K, m, r_min, alpha and beta only when full
+ * (the hybrid with rule (12) and the outputs need the rest). */
+static void pair_setup(DstEllipsoidPair *restrict pair, const DstEllipsoidShape *restrict s1,
+                       const double *restrict R1, const DstEllipsoidShape *restrict s2,
+                       const double *restrict R2, const double *restrict n, int full)
 {
-    const double *K = pair->K, *m = pair->m;
-    double adj[6], km[3], k2m[3], b1v[3], trk, tradj, detk;
-    adj[0] = K[3] * K[5] - K[4] * K[4];
-    adj[1] = K[2] * K[4] - K[1] * K[5];
-    adj[2] = K[1] * K[4] - K[2] * K[3];
-    adj[3] = K[0] * K[5] - K[2] * K[2];
-    adj[4] = K[1] * K[2] - K[0] * K[4];
-    adj[5] = K[0] * K[3] - K[1] * K[1];
-    trk = K[0] + K[3] + K[5];
-    tradj = adj[0] + adj[3] + adj[5];
-    detk = K[0] * adj[0] + K[1] * adj[1] + K[2] * adj[2];
-    sym_mul(K, m, km);
-    sym_mul(K, km, k2m);
-    for (int i = 0; i < 3; ++i) {
-        pair->a[0][i] = m[i];
-        pair->a[1][i] = trk * m[i] - km[i];
-        b1v[i] = trk * km[i] - k2m[i];
-    }
-    sym_mul(adj, m, pair->a[2]);
-    pair->dc[0] = 1.0;
-    pair->dc[1] = trk;
-    pair->dc[2] = tradj;
-    pair->dc[3] = detk;
-    /* Cauchy products of the coefficient vectors; b2 = det K m turns every product with
-       b2 into a product with m. Kept in registers: storing and reloading the
-       coefficients would stall on store forwarding. */
+    const double *r2 = s2->radii, *i1 = s1->inv_radii, *i2 = s2->inv_radii;
+    double *const G = pair->G;
+    double K0, K1, K2, K3, K4, K5, m0, m1, m2;
+    /* G[a][b] = r2_a (R2^T R1)_{ab} / r1_b (eq. 14) */
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+            const double rel = DOT3(R2[a], R2[3 + a], R2[6 + a], R1[b], R1[3 + b], R1[6 + b]);
+            G[3 * a + b] = r2[a] * rel * i1[b];
+        }
+    /* K = G G^T (upper triangle), m = diag(1/r2) R2^T n */
+    K0 = DOT3(G[0], G[1], G[2], G[0], G[1], G[2]);
+    K1 = DOT3(G[0], G[1], G[2], G[3], G[4], G[5]);
+    K2 = DOT3(G[0], G[1], G[2], G[6], G[7], G[8]);
+    K3 = DOT3(G[3], G[4], G[5], G[3], G[4], G[5]);
+    K4 = DOT3(G[3], G[4], G[5], G[6], G[7], G[8]);
+    K5 = DOT3(G[6], G[7], G[8], G[6], G[7], G[8]);
+    m0 = DOT3(R2[0], R2[3], R2[6], n[0], n[1], n[2]) * i2[0];
+    m1 = DOT3(R2[1], R2[4], R2[7], n[0], n[1], n[2]) * i2[1];
+    m2 = DOT3(R2[2], R2[5], R2[8], n[0], n[1], n[2]) * i2[2];
     {
-        const double *a1 = pair->a[1], *a2 = pair->a[2], *b1 = b1v;
-        const double mm = dot3(m, m), mkm = dot3(m, km), mb1 = dot3(m, b1);
-        const double a1m = dot3(a1, m), a1km = dot3(a1, km), a1b1 = dot3(a1, b1);
-        const double a2m = dot3(a2, m), a2km = dot3(a2, km), a2b1 = dot3(a2, b1);
-        const double kmkm = dot3(km, km), kmb1 = dot3(km, b1), b1b1 = dot3(b1, b1);
-        const double al0 = mkm, al1 = mb1 + a1km, al2 = detk * mm + a1b1 + a2km;
-        const double al3 = detk * a1m + a2b1, al4 = detk * a2m;
-        const double be0 = kmkm, be1 = 2.0 * kmb1, be2 = 2.0 * detk * mkm + b1b1;
-        const double be3 = 2.0 * detk * mb1, be4 = detk * detk * mm;
+        /* adj K, its trace, det K, K m, K^2 m, a1, b1, a2 */
+        const double j0 = MSUB2(K3, K5, K4, K4), j1 = MSUB2(K2, K4, K1, K5), j2 = MSUB2(K1, K4, K2, K3);
+        const double j3 = MSUB2(K0, K5, K2, K2), j4 = MSUB2(K1, K2, K0, K4), j5 = MSUB2(K0, K3, K1, K1);
+        const double trk = K0 + K3 + K5, tradj = j0 + j3 + j5, detk = DOT3(K0, K1, K2, j0, j1, j2);
+        const double k0 = DOT3(K0, K1, K2, m0, m1, m2), k1 = DOT3(K1, K3, K4, m0, m1, m2);
+        const double k2 = DOT3(K2, K4, K5, m0, m1, m2);
+        const double l0 = DOT3(K0, K1, K2, k0, k1, k2), l1 = DOT3(K1, K3, K4, k0, k1, k2);
+        const double l2 = DOT3(K2, K4, K5, k0, k1, k2);
+        const double a10 = MADD(trk, m0, -k0), a11 = MADD(trk, m1, -k1), a12 = MADD(trk, m2, -k2);
+        const double b10 = MADD(trk, k0, -l0), b11 = MADD(trk, k1, -l1), b12 = MADD(trk, k2, -l2);
+        const double a20 = DOT3(j0, j1, j2, m0, m1, m2), a21 = DOT3(j1, j3, j4, m0, m1, m2);
+        const double a22 = DOT3(j2, j4, j5, m0, m1, m2);
+        /* the dot products of eq. (27) and (27b) */
+        const double mm = DOT3(m0, m1, m2, m0, m1, m2), mkm = DOT3(m0, m1, m2, k0, k1, k2);
+        const double kmkm = DOT3(k0, k1, k2, k0, k1, k2), kmk2m = DOT3(k0, k1, k2, l0, l1, l2);
+        const double a1b1 = DOT3(a10, a11, a12, b10, b11, b12), b1b1 = DOT3(b10, b11, b12, b10, b11, b12);
+        const double a2m = DOT3(a20, a21, a22, m0, m1, m2);
+        const double a1m = MADD(trk, mm, -mkm), mb1 = MADD(trk, mkm, -kmkm), kmb1 = MADD(trk, kmkm, -kmk2m);
+        const double dmm = detk * mm;
+        const double al0 = mkm, al1 = 2.0 * mb1, al2 = MADD(2.0, dmm, a1b1);
+        const double al3 = 2.0 * detk * a1m, al4 = detk * a2m;
+        const double be0 = kmkm, be1 = 2.0 * kmb1, be2 = MADD(2.0 * detk, mkm, b1b1);
+        const double be3 = 2.0 * detk * mb1, be4 = detk * dmm;
         /* Ft = v^2 At - u^2 Bt */
         const double c0 = al0, c1 = al1, c2 = al2 - be0, c3 = al3 - be1, c4 = al4 - be2;
         const double c5 = -be3, c6 = -be4;
-        pair->alpha[0] = al0;
-        pair->alpha[1] = al1;
-        pair->alpha[2] = al2;
-        pair->alpha[3] = al3;
-        pair->alpha[4] = al4;
-        pair->beta[0] = be0;
-        pair->beta[1] = be1;
-        pair->beta[2] = be2;
-        pair->beta[3] = be3;
-        pair->beta[4] = be4;
+        if (full) {
+            pair->K[0] = K0;
+            pair->K[1] = K1;
+            pair->K[2] = K2;
+            pair->K[3] = K3;
+            pair->K[4] = K4;
+            pair->K[5] = K5;
+            pair->m[0] = m0;
+            pair->m[1] = m1;
+            pair->m[2] = m2;
+            pair->r_min = s1->r_min < s2->r_min ? s1->r_min : s2->r_min;
+            pair->alpha[0] = al0;
+            pair->alpha[1] = al1;
+            pair->alpha[2] = al2;
+            pair->alpha[3] = al3;
+            pair->alpha[4] = al4;
+            pair->beta[0] = be0;
+            pair->beta[1] = be1;
+            pair->beta[2] = be2;
+            pair->beta[3] = be3;
+            pair->beta[4] = be4;
+        }
+        pair->a[0][0] = m0;
+        pair->a[0][1] = m1;
+        pair->a[0][2] = m2;
+        pair->a[1][0] = a10;
+        pair->a[1][1] = a11;
+        pair->a[1][2] = a12;
+        pair->a[2][0] = a20;
+        pair->a[2][1] = a21;
+        pair->a[2][2] = a22;
+        pair->dc[0] = 1.0;
+        pair->dc[1] = trk;
+        pair->dc[2] = tradj;
+        pair->dc[3] = detk;
         pair->c[0] = c0;
         pair->c[1] = c1;
         pair->c[2] = c2;
@@ -127,62 +242,25 @@ static void poly_init(DstEllipsoidPair *pair)
         pair->c[6] = c6;
         /* d/du of sum c_k v^(n-k) u^k with v = 1 - u: the coefficient of v^(n-1-j) u^j
            is (j + 1) c_{j+1} - (n - j) c_j */
-        pair->e[0] = c1 - 6.0 * c0;
-        pair->e[1] = 2.0 * c2 - 5.0 * c1;
-        pair->e[2] = 3.0 * c3 - 4.0 * c2;
-        pair->e[3] = 4.0 * c4 - 3.0 * c3;
-        pair->e[4] = 5.0 * c5 - 2.0 * c4;
-        pair->e[5] = 6.0 * c6 - c5;
+        pair->e[0] = MADD(-6.0, c0, c1);
+        pair->e[1] = MADD(2.0, c2, -5.0 * c1);
+        pair->e[2] = MADD(3.0, c3, -4.0 * c2);
+        pair->e[3] = MADD(4.0, c4, -3.0 * c3);
+        pair->e[4] = MADD(5.0, c5, -2.0 * c4);
+        pair->e[5] = MADD(6.0, c6, -c5);
         pair->g[0] = trk - 3.0;
         pair->g[1] = 2.0 * tradj - 2.0 * trk;
         pair->g[2] = 3.0 * detk - tradj;
     }
 }
 
-/* Scaled frame of e2, eq. (14)-(16): G = diag(r2) R2^T R1 diag(1/r1), K = G G^T,
- * m = diag(1/r2) R2^T n; nu and the rounding scales of eq. (31)-(31b); then the
- * polynomial coefficients of eq. (24)-(29). */
 void dst_ellipsoid_pair_init(DstEllipsoidPair *pair, const DstEllipsoid *e1,
                              const DstEllipsoid *e2, const double *n)
 {
-    const double *R1 = e1->rot, *R2 = e2->rot;
-    const double i1[3] = {1.0 / e1->radii[0], 1.0 / e1->radii[1], 1.0 / e1->radii[2]};
-    const double i2[3] = {1.0 / e2->radii[0], 1.0 / e2->radii[1], 1.0 / e2->radii[2]};
-    double G[3][3];
-    /* G[a][b] = r2_a (R2^T R1)_{ab} / r1_b */
-    for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) {
-            const double rel = R2[a] * R1[b] + R2[3 + a] * R1[3 + b] + R2[6 + a] * R1[6 + b];
-            G[a][b] = e2->radii[a] * rel * i1[b];
-        }
-    pair->r2_sum = e2->radii[0] + e2->radii[1] + e2->radii[2];
-    for (int a = 0; a < 3; ++a) {
-        pair->inv_r1[a] = i1[a];
-        for (int b = 0; b < 3; ++b) pair->G[3 * a + b] = G[a][b];
-        pair->nu[a] = (R1[a] * n[0] + R1[3 + a] * n[1] + R1[6 + a] * n[2]) * i1[a];
-    }
-    /* K = G G^T, upper triangle */
-    pair->K[0] = G[0][0] * G[0][0] + G[0][1] * G[0][1] + G[0][2] * G[0][2];
-    pair->K[1] = G[0][0] * G[1][0] + G[0][1] * G[1][1] + G[0][2] * G[1][2];
-    pair->K[2] = G[0][0] * G[2][0] + G[0][1] * G[2][1] + G[0][2] * G[2][2];
-    pair->K[3] = G[1][0] * G[1][0] + G[1][1] * G[1][1] + G[1][2] * G[1][2];
-    pair->K[4] = G[1][0] * G[2][0] + G[1][1] * G[2][1] + G[1][2] * G[2][2];
-    pair->K[5] = G[2][0] * G[2][0] + G[2][1] * G[2][1] + G[2][2] * G[2][2];
-    for (int a = 0; a < 3; ++a) {
-        pair->m[a] = (R2[a] * n[0] + R2[3 + a] * n[1] + R2[6 + a] * n[2]) * i2[a];
-        pair->n[a] = n[a];
-    }
-    {
-        /* radii are validated positive and finite: plain comparisons suffice */
-        double r = e1->radii[0];
-        r = e1->radii[1] < r ? e1->radii[1] : r;
-        r = e1->radii[2] < r ? e1->radii[2] : r;
-        r = e2->radii[0] < r ? e2->radii[0] : r;
-        r = e2->radii[1] < r ? e2->radii[1] : r;
-        r = e2->radii[2] < r ? e2->radii[2] : r;
-        pair->r_min = r;
-    }
-    poly_init(pair);
+    DstEllipsoidShape s1, s2;
+    shape_fill(&s1, e1->radii);
+    shape_fill(&s2, e2->radii);
+    pair_setup(pair, &s1, e1->rot, &s2, e2->rot, n, 1);
 }
 
 /* f(u) of eq. (10) and f'(u) of eq. (11) in the scaled frame, eq. (15)-(18). */
@@ -287,7 +365,7 @@ static double quartic(const double *a, const Monos *m)
 /* Newton step of the hybrid on f (eq. 10-11) from the polynomial form (eq. 29):
  * -f/f' = -Ft det / (Ft' det - 2 Ft det'), one division. Returns Ft (same sign as f);
  * the step is NaN or infinite when the denominator vanishes, so the caller bisects. */
-static double newton_step(const DstEllipsoidPair *pair, double u, double *step)
+static inline double newton_step(const DstEllipsoidPair *pair, double u, double *step)
 {
     const double *c = pair->c, *e = pair->e, *dc = pair->dc, *g = pair->g;
     Monos m;
@@ -296,7 +374,7 @@ static double newton_step(const DstEllipsoidPair *pair, double u, double *step)
     F = m.v4 * (c[0] * m.q0 + c[1] * m.q1 + c[2] * m.q2) + m.vu3 * (c[3] * m.q0 + c[4] * m.q1 + c[5] * m.q2) +
         c[6] * m.u6;
     dF = m.v3 * (e[0] * m.q0 + e[1] * m.q1 + e[2] * m.q2) + m.u3 * (e[3] * m.q0 + e[4] * m.q1 + e[5] * m.q2);
-    D = m.v * (dc[0] * m.q0 + dc[1] * m.q1) + m.q2 * (dc[2] * m.v + dc[3] * m.u);
+    D = m.v * (m.q0 + dc[1] * m.q1) + m.q2 * (dc[2] * m.v + dc[3] * m.u); /* dc[0] = 1 */
     dD = g[0] * m.q0 + g[1] * m.q1 + g[2] * m.q2;
     *step = -F * D / (dF * D - 2.0 * F * dD);
     return F;
@@ -366,12 +444,82 @@ static const char *check_options(const DstEllipsoidOptions *o)
     return NULL;
 }
 
-/* Root of f by the chosen solver; returns the final iterate and the status, *iters the
- * number of updates and *evals the number of evaluations. Hybrid: Newton steps
- * (eq. 11) kept inside the bracket [lo, hi] with f(lo) > 0 > f(hi), bisection when
- * Newton leaves it or does not halve the step before last (the safeguarded Newton of
- * Numerical Recipes, ref. [14] of seed 001). f(0) = m^T K m > 0 and f(1) = -|m|^2 < 0
- * (eq. 21), so [0, 1] brackets the root from the start. */
+/* One update of the hybrid, eq. (23): shrink the bracket [lo, hi] (f(lo) > 0 > f(hi)) with
+ * the sign of f at u, then take the Newton point u + dx if it stays in the bracket and at
+ * least halves the step before last, else bisect (the safeguarded Newton of Numerical
+ * Recipes, ref. [14] of seed 001; NaN fails every comparison and bisects). */
+static inline double hybrid_update(double f, double dx, double u, double *lo, double *hi, double *step_old,
+                            double *step)
+{
+    double u_new;
+    /* selects rather than branches: the sign of f is random */
+    *lo = f > 0.0 ? u : *lo;
+    *hi = f < 0.0 ? u : *hi;
+    {
+        const double newton = u + dx;
+        const int newton_ok = (newton >= *lo) & (newton <= *hi) & (fabs(2.0 * dx) <= fabs(*step_old));
+        *step_old = *step;
+        u_new = newton_ok ? newton : 0.5 * (*lo + *hi);
+        *step = u_new - u;
+    }
+    return u_new;
+}
+
+/* The hybrid with stopping rule (12), the default: Newton (eq. 10-11, 29) and bisection
+ * (eq. 23) from u0 inside [0, 1], which brackets the root (eq. 21); returns the status,
+ * the final iterate in *u_out and the number of updates (= evaluations) in *iters. The
+ * same arithmetic as newton_step and hybrid_update, with the coefficients held in locals
+ * across the iterations (with fused multiply-adds where the target has them, so the
+ * iterates can differ from newton_step's in the last bits). */
+static DstStatus solve_hybrid_du(const DstEllipsoidPair *pair, double u, double eps, int max_iter,
+                                 double *u_out, int *iters)
+{
+    const double c0 = pair->c[0], c1 = pair->c[1], c2 = pair->c[2], c3 = pair->c[3], c4 = pair->c[4];
+    const double c5 = pair->c[5], c6 = pair->c[6];
+    const double e0 = pair->e[0], e1 = pair->e[1], e2 = pair->e[2], e3 = pair->e[3], e4 = pair->e[4];
+    const double e5 = pair->e[5];
+    const double d1 = pair->dc[1], d2 = pair->dc[2], d3 = pair->dc[3];
+    /* 2 det' (doubling is exact) */
+    const double g0 = 2.0 * pair->g[0], g1 = 2.0 * pair->g[1], g2 = 2.0 * pair->g[2];
+    double lo = 0.0, hi = 1.0, step_old = 1.0, step = 1.0;
+    for (int it = 1;; ++it) {
+        /* eq. (29) in the grouped (Estrin-like) form of newton_step, with fused
+           multiply-adds (measured faster here than separate products and sums) */
+        const double v = 1.0 - u, q0 = v * v, q1 = v * u, q2 = u * u;
+        const double v3 = q0 * v, u3 = q2 * u, v4 = q0 * q0, vu3 = q1 * q2, u6 = u3 * u3;
+        const double A = MADD(c2, q2, MADD(c1, q1, c0 * q0)), B = MADD(c5, q2, MADD(c4, q1, c3 * q0));
+        const double F = MADD(v4, A, MADD(vu3, B, c6 * u6));
+        const double E0 = MADD(e2, q2, MADD(e1, q1, e0 * q0)), E1 = MADD(e5, q2, MADD(e4, q1, e3 * q0));
+        const double dF = MADD(v3, E0, u3 * E1);
+        const double D = MADD(v, MADD(d1, q1, q0), q2 * MADD(d2, v, d3 * u));
+        const double dD2 = MADD(g2, q2, MADD(g1, q1, g0 * q0));
+        /* -F D / (F' D - 2 F det') */
+        const double dx = F * D / MADD(F, dD2, -(dF * D));
+        double u_new;
+        /* an exact zero is the root */
+        if (F == 0.0) {
+            *u_out = u;
+            *iters = it;
+            return DST_OK;
+        }
+        u_new = hybrid_update(F, dx, u, &lo, &hi, &step_old, &step);
+        if (fabs(step) <= eps) {
+            *u_out = u_new;
+            *iters = it;
+            return DST_OK;
+        }
+        u = u_new;
+        if (it >= max_iter) {
+            *u_out = u;
+            *iters = max_iter;
+            return DST_ITER_LIMIT;
+        }
+    }
+}
+
+/* Root of f by the chosen solver and stopping rule; returns the final iterate and the
+ * status, *iters the number of updates and *evals the number of evaluations. The hybrid
+ * is that of solve_hybrid_du with rule (13) checked before each evaluation. */
 static DstStatus solve_u(const DstEllipsoidPair *pair, const double *r2,
                          const DstEllipsoidOptions *o, double *u_out, int *iters, int *evals)
 {
@@ -391,26 +539,13 @@ static DstStatus solve_u(const DstEllipsoidPair *pair, const double *r2,
             }
             f = newton_step(pair, u, &newton_dx);
             ++n_eval;
-            /* an exact zero is the root */
             if (f == 0.0) {
                 *u_out = u;
                 *iters = it;
                 *evals = n_eval;
                 return DST_OK;
             }
-            /* shrink the bracket (selects rather than branches: the sign of f is random) */
-            lo = f > 0.0 ? u : lo;
-            hi = f < 0.0 ? u : hi;
-            {
-                /* Newton if it stays in the bracket and at least halves the step before
-                   last; bisection otherwise (NaN fails every comparison) */
-                const double newton = u + newton_dx;
-                const int newton_ok = newton >= lo && newton <= hi &&
-                                      fabs(2.0 * newton_dx) <= fabs(step_old);
-                step_old = step;
-                u_new = newton_ok ? newton : 0.5 * (lo + hi);
-                step = u_new - u;
-            }
+            u_new = hybrid_update(f, newton_dx, u, &lo, &hi, &step_old, &step);
             if (!use_gap && fabs(u_new - u) <= o->eps) {
                 *u_out = u_new;
                 *iters = it;
@@ -469,55 +604,69 @@ typedef struct SupportEval {
     double residual;    /* |s1 + s2 - (h1 + h2) / den n|: contact points' mismatch, metres */
 } SupportEval;
 
-/* h_i, support points and the upper bound on d for a direction v. Rounding: every term
- * is a short sum of products of numbers bounded by r_i |v|_1 (rotation entries are at
- * most 1 in magnitude), so ulp * sum(r_i) * |v|_1 bounds its error (eq. 31b). */
-static void support_eval(const DstEllipsoid *e1, const DstEllipsoid *e2, const double *n,
-                         const double *v, SupportEval *se)
+/* h_i, support points and the upper bound on d for a direction v, all evaluated for the
+ * stored v itself in the world frame (eq. 31-32). Rounding: every term is a short sum of
+ * products of numbers bounded by r_i |v|_1 (rotation entries are at most 1 in magnitude),
+ * so ulp * sum(r_i) * |v|_1 bounds its error (eq. 31b). */
+static inline void support_eval(const DstEllipsoidShape *restrict s1, const double *restrict R1,
+                                const DstEllipsoidShape *restrict s2, const double *restrict R2,
+                                const double *restrict n, const double *restrict vin, SupportEval *restrict se)
 {
     const double ulp = DST_ELLIPSOID_ROUND_ULPS * DBL_EPSILON;
-    const double *R1 = e1->rot, *R2 = e2->rot, *r1 = e1->radii, *r2 = e2->radii;
-    double a1[3], a2[3], v1, dd;
+    const double *r1 = s1->radii, *r2 = s2->radii;
+    const double v[3] = {vin[0], vin[1], vin[2]};
+    double a1[3], a2[3], v1, ih1, ih2, m[3], dd, rden;
     for (int b = 0; b < 3; ++b) {
-        a1[b] = r1[b] * (R1[b] * v[0] + R1[3 + b] * v[1] + R1[6 + b] * v[2]);
-        a2[b] = r2[b] * (R2[b] * v[0] + R2[3 + b] * v[1] + R2[6 + b] * v[2]);
+        a1[b] = r1[b] * DOT3(R1[b], R1[3 + b], R1[6 + b], v[0], v[1], v[2]);
+        a2[b] = r2[b] * DOT3(R2[b], R2[3 + b], R2[6 + b], v[0], v[1], v[2]);
         se->v[b] = v[b];
     }
-    se->h1 = sqrt(dot3(a1, a1));
-    se->h2 = sqrt(dot3(a2, a2));
-    se->den = dot3(v, n);
+    se->h1 = sqrt(DOT3(a1[0], a1[1], a1[2], a1[0], a1[1], a1[2]));
+    se->h2 = sqrt(DOT3(a2[0], a2[1], a2[2], a2[0], a2[1], a2[2]));
+    se->den = DOT3(v[0], v[1], v[2], n[0], n[1], n[2]);
     v1 = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
     {
-        const double e_h1 = ulp * (r1[0] + r1[1] + r1[2]) * v1;
-        const double e_h2 = ulp * (r2[0] + r2[1] + r2[2]) * v1;
+        /* one reciprocal for d and dd: its rounding and the product's are two more of
+           the few roundings (1 + ulp) covers */
+        const double e_h = ulp * (s1->radii_sum + s2->radii_sum) * v1;
         const double e_den = ulp * v1;
-        se->d = se->den > e_den ? (se->h1 + e_h1 + se->h2 + e_h2) / (se->den - e_den) * (1.0 + ulp) : NAN;
+        rden = 1.0 / (se->den - e_den);
+        se->d = se->den > e_den ? (se->h1 + se->h2 + e_h) * rden * (1.0 + ulp) : NAN;
     }
-    /* support points s_i = R_i diag(r_i) a_i / h_i (eq. 32) */
+    /* support points s_i = R_i diag(r_i) a_i / h_i (eq. 32); the products with R_i are
+       formed while the square roots and reciprocals are still under way, the 1/h_i
+       scale comes last */
     for (int b = 0; b < 3; ++b) {
-        a1[b] *= r1[b] / se->h1;
-        a2[b] *= r2[b] / se->h2;
+        a1[b] *= r1[b];
+        a2[b] *= r2[b];
     }
-    for (int a = 0; a < 3; ++a) {
-        se->s1[a] = R1[3 * a] * a1[0] + R1[3 * a + 1] * a1[1] + R1[3 * a + 2] * a1[2];
-        se->s2[a] = R2[3 * a] * a2[0] + R2[3 * a + 1] * a2[1] + R2[3 * a + 2] * a2[2];
-    }
-    dd = (se->h1 + se->h2) / se->den;
     {
-        double m[3];
-        for (int a = 0; a < 3; ++a) m[a] = se->s1[a] + se->s2[a] - dd * n[a];
-        se->residual = sqrt(dot3(m, m));
+        double S1[3], S2[3];
+        for (int a = 0; a < 3; ++a) {
+            S1[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], a1[0], a1[1], a1[2]);
+            S2[a] = DOT3(R2[3 * a], R2[3 * a + 1], R2[3 * a + 2], a2[0], a2[1], a2[2]);
+        }
+        ih1 = 1.0 / se->h1;
+        ih2 = 1.0 / se->h2;
+        /* the centre offset of the touching placement, (h1 + h2) / den (to within e_den) */
+        dd = (se->h1 + se->h2) * rden;
+        for (int a = 0; a < 3; ++a) {
+            se->s1[a] = S1[a] * ih1;
+            se->s2[a] = S2[a] * ih2;
+            m[a] = MADD(-dd, n[a], MADD(S1[a], ih1, se->s2[a]));
+        }
     }
+    se->residual = sqrt(DOT3(m[0], m[1], m[2], m[0], m[1], m[2]));
 }
 
 /* One Newton step on psi(w) = h1(w) + h2(w) over the plane w . n = 1 (eq. 33): psi is
  * convex, its minimum is d and its gradient s1 + s2; the Hessian of h_i is
  * (E_i^-1 - s_i s_i^T) / h_i(w). Writes the new direction into v; returns 0 if the 2x2
  * tangent system is singular. */
-static int support_newton(const DstEllipsoid *e1, const DstEllipsoid *e2, const double *n,
-                          const SupportEval *se, double *v)
+static int support_newton(const DstEllipsoidShape *s1, const double *R1, const DstEllipsoidShape *s2,
+                          const double *R2, const double *n, const SupportEval *se, double *v)
 {
-    const DstEllipsoid *E[2] = {e1, e2};
+    const double *rad[2] = {s1->radii, s2->radii}, *rot[2] = {R1, R2};
     const double *S[2] = {se->s1, se->s2};
     const double h[2] = {se->h1 / se->den, se->h2 / se->den};
     double t[2][3], A[2][2] = {{0, 0}, {0, 0}}, g[2], det, step[2];
@@ -541,8 +690,7 @@ static int support_newton(const DstEllipsoid *e1, const DstEllipsoid *e2, const 
         double w[2][3], ts[2];
         for (int j = 0; j < 2; ++j) {
             for (int b = 0; b < 3; ++b)
-                w[j][b] = E[i]->radii[b] *
-                          (E[i]->rot[b] * t[j][0] + E[i]->rot[3 + b] * t[j][1] + E[i]->rot[6 + b] * t[j][2]);
+                w[j][b] = rad[i][b] * (rot[i][b] * t[j][0] + rot[i][3 + b] * t[j][1] + rot[i][6 + b] * t[j][2]);
             ts[j] = dot3(t[j], S[i]);
         }
         for (int j = 0; j < 2; ++j)
@@ -556,45 +704,77 @@ static int support_newton(const DstEllipsoid *e1, const DstEllipsoid *e2, const 
     return 1;
 }
 
-/* Closest approach along a direction: eq. (6)-(13) through the scaled frame. */
-DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoid *e2,
-                                       const double *dir, const DstEllipsoidOptions *opt,
-                                       DstEllipsoidResult *out)
+/* Refinement of eq. (33) from the evaluation *se (residual above the tolerance): up to
+ * DST_ELLIPSOID_REFINE_STEPS Newton steps on the support function; *se becomes the last
+ * direction kept. Returns the least upper bound d met (every direction gives one). Kept
+ * out of the common path (rarely taken). */
+static double refine_contact(const DstEllipsoidShape *s1, const double *R1, const DstEllipsoidShape *s2,
+                             const double *R2, const double *n, double r_min, SupportEval *se)
 {
-    DstEllipsoidOptions defaults;
+    double d_best = se->d, v[3];
+    for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se->residual > DST_ELLIPSOID_REFINE_TOL * r_min; ++k) {
+        SupportEval trial;
+        if (!support_newton(s1, R1, s2, R2, n, se, v)) break;
+        support_eval(s1, R1, s2, R2, n, v, &trial);
+        /* move the contact while the mismatch of the contact points shrinks */
+        if (!(trial.residual < se->residual) || !isfinite(trial.d)) break;
+        *se = trial;
+        if (se->d < d_best) d_best = se->d;
+    }
+    return d_best;
+}
+
+/* Closest approach along a direction for validated shapes: eq. (6)-(13) through the
+ * scaled frame, outputs through the support functions (eq. 30-33). */
+static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *restrict c1,
+                          const double *restrict R1, const DstEllipsoidShape *restrict s2,
+                          const double *restrict c2, const double *restrict R2, const double *restrict dir,
+                          const DstEllipsoidOptions *restrict opt, DstEllipsoidResult *restrict out)
+{
     DstEllipsoidPair pair;
-    const char *why;
-    double n[3], len, u, gl;
+    double n[3], ss, u;
     int iters, evals;
     DstStatus st;
 
-    if (out == NULL) return DST_INVALID_INPUT;
+    /* validation: options, both poses, the direction; the message only on failure */
     if (opt == NULL) {
-        defaults = dst_ellipsoid_options_default();
-        opt = &defaults;
+        opt = &default_options;
+    } else {
+        const char *why = check_options(opt);
+        if (why != NULL) {
+            fail_invalid(out, why);
+            return out->status;
+        }
     }
-    if ((why = check_options(opt)) != NULL || (why = dst_ellipsoid_check(e1)) != NULL ||
-        (why = dst_ellipsoid_check(e2)) != NULL) {
-        fail_invalid(out, why);
+    if (!(pose_ok(c1, R1) & pose_ok(c2, R2))) {
+        fail_invalid(out, pose_ok(c1, R1) ? pose_message(c2, R2) : pose_message(c1, R1));
         return out->status;
     }
-    if (dir == NULL || !isfinite(dir[0]) || !isfinite(dir[1]) || !isfinite(dir[2])) {
+    if (dir == NULL) {
         fail_invalid(out, "ellipsoid direction is not finite");
         return out->status;
     }
-    /* normalise n; a zero direction has no closest approach */
-    len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    if (!(len > 0.0) || !isfinite(len)) {
-        fail_invalid(out, "ellipsoid direction is zero (coincident centres?)");
+    /* normalise n; a zero direction has no closest approach (NaN and inf fail too) */
+    ss = dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2];
+    if (!(ss > 0.0 && ss <= DBL_MAX)) {
+        fail_invalid(out, isfinite(dir[0]) && isfinite(dir[1]) && isfinite(dir[2])
+                              ? "ellipsoid direction is zero (coincident centres?)"
+                              : "ellipsoid direction is not finite");
         return out->status;
     }
     {
-        const double il = 1.0 / len;
+        const double il = 1.0 / sqrt(ss);
         for (int a = 0; a < 3; ++a) n[a] = dir[a] * il;
     }
 
-    dst_ellipsoid_pair_init(&pair, e1, e2, n);
-    st = solve_u(&pair, e2->radii, opt, &u, &iters, &evals);
+    if (opt->solver == DST_ELLIPSOID_HYBRID && opt->stop == DST_ELLIPSOID_STOP_DU) {
+        pair_setup(&pair, s1, R1, s2, R2, n, 0);
+        st = solve_hybrid_du(&pair, opt->u0, opt->eps, opt->max_iter, &u, &iters);
+        evals = iters;
+    } else {
+        pair_setup(&pair, s1, R1, s2, R2, n, 1);
+        st = solve_u(&pair, s2->radii, opt, &u, &iters, &evals);
+    }
 
     /* outputs from the final u through the support functions, eq. (30)-(33): the contact
        direction w ~ R2 diag(r2) zt (eq. 6-7) gives e1's outward normal
@@ -604,49 +784,74 @@ DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoi
        contact points of the two ellipsoids still differ, Newton steps on the support
        function refine N (eq. 33). */
     {
+        const double r_min = s1->r_min < s2->r_min ? s1->r_min : s2->r_min;
         double zt[3], q[3], v[3], nl, d_best;
         SupportEval se;
-        ztilde(&pair, u, zt);
-        for (int b = 0; b < 3; ++b) q[b] = pair.G[b] * zt[0] + pair.G[3 + b] * zt[1] + pair.G[6 + b] * zt[2];
-        for (int b = 0; b < 3; ++b) q[b] *= pair.inv_r1[b];
-        for (int a = 0; a < 3; ++a)
-            v[a] = e1->rot[3 * a] * q[0] + e1->rot[3 * a + 1] * q[1] + e1->rot[3 * a + 2] * q[2];
-        support_eval(e1, e2, n, v, &se);
-        d_best = se.d;
-        for (int k = 0; k < DST_ELLIPSOID_REFINE_STEPS && se.residual > DST_ELLIPSOID_REFINE_TOL * pair.r_min; ++k) {
-            SupportEval trial;
-            if (!support_newton(e1, e2, n, &se, v)) break;
-            support_eval(e1, e2, n, v, &trial);
-            /* every direction gives an upper bound: keep the least d, and move the contact
-               while the mismatch of the contact points shrinks */
-            if (!(trial.residual < se.residual) || !isfinite(trial.d)) break;
-            se = trial;
-            if (se.d < d_best) d_best = se.d;
+        {
+            /* zt(u) = adj(H) m (eq. 25) */
+            const double vv = 1.0 - u, q0 = vv * vv, q1 = vv * u, q2 = u * u;
+            for (int i = 0; i < 3; ++i) zt[i] = MADD(q2, pair.a[2][i], MADD(q1, pair.a[1][i], q0 * pair.a[0][i]));
         }
-        memset(out, 0, sizeof *out);
+        for (int b = 0; b < 3; ++b)
+            q[b] = DOT3(pair.G[b], pair.G[3 + b], pair.G[6 + b], zt[0], zt[1], zt[2]) * s1->inv_radii[b];
+        for (int a = 0; a < 3; ++a) v[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], q[0], q[1], q[2]);
+        support_eval(s1, R1, s2, R2, n, v, &se);
+        d_best = se.d;
+        if (se.residual > DST_ELLIPSOID_REFINE_TOL * r_min) d_best = refine_contact(s1, R1, s2, R2, n, r_min, &se);
+        nl = sqrt(DOT3(se.v[0], se.v[1], se.v[2], se.v[0], se.v[1], se.v[2]));
+        if (!isfinite(d_best) || !isfinite(nl) || !(nl > 0.0)) {
+            /* cannot happen for valid input; never hand back NaN silently */
+            memset(out, 0, sizeof *out);
+            out->status = DST_FAILED;
+            out->error = "ellipsoid closest approach: numerical breakdown";
+            return out->status;
+        }
         out->status = st;
+        out->error = NULL;
+        out->d = d_best;
+        out->gap = DOT3(c2[0] - c1[0], c2[1] - c1[1], c2[2] - c1[2], n[0], n[1], n[2]) - d_best;
         out->u = u;
         out->iterations = iters;
         out->evaluations = evals;
-        out->d = d_best;
         out->residual = se.residual;
-        nl = sqrt(dot3(se.v, se.v));
-        for (int a = 0; a < 3; ++a) {
-            out->contact[a] = e1->centre[a] + se.s1[a];
-            out->normal[a] = se.v[a] / nl;
-            out->dir[a] = n[a];
+        {
+            const double inl = 1.0 / nl;
+            for (int a = 0; a < 3; ++a) {
+                out->dir[a] = n[a];
+                out->contact[a] = c1[a] + se.s1[a];
+                out->normal[a] = se.v[a] * inl;
+            }
         }
-        gl = nl;
-    }
-    out->gap = (e2->centre[0] - e1->centre[0]) * n[0] + (e2->centre[1] - e1->centre[1]) * n[1] +
-               (e2->centre[2] - e1->centre[2]) * n[2] - out->d;
-    if (!isfinite(out->d) || !isfinite(gl) || !(gl > 0.0)) {
-        /* cannot happen for valid input; never hand back NaN silently */
-        memset(out, 0, sizeof *out);
-        out->status = DST_FAILED;
-        out->error = "ellipsoid closest approach: numerical breakdown";
     }
     return out->status;
+}
+
+/* The message for invalid DstEllipsoid input, in the order options, e1, e2. */
+static const char *ellipsoids_message(const DstEllipsoid *e1, const DstEllipsoid *e2,
+                                      const DstEllipsoidOptions *opt)
+{
+    const char *why = opt != NULL ? check_options(opt) : NULL;
+    if (why == NULL) why = dst_ellipsoid_check(e1);
+    if (why == NULL) why = dst_ellipsoid_check(e2);
+    return why != NULL ? why : "ellipsoid radii too small (1/r overflows)";
+}
+
+/* Closest approach along a direction (sec. 2.1 with a given n): the shapes prepared here. */
+DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoid *e2,
+                                       const double *dir, const DstEllipsoidOptions *opt,
+                                       DstEllipsoidResult *out)
+{
+    DstEllipsoidShape s1, s2;
+    if (out == NULL) return DST_INVALID_INPUT;
+    if (e1 == NULL || e2 == NULL) {
+        fail_invalid(out, "ellipsoid is NULL");
+        return out->status;
+    }
+    if (!(shape_fill(&s1, e1->radii) & shape_fill(&s2, e2->radii))) {
+        fail_invalid(out, ellipsoids_message(e1, e2, opt));
+        return out->status;
+    }
+    return approach(&s1, e1->centre, e1->rot, &s2, e2->centre, e2->rot, dir, opt, out);
 }
 
 /* Closest approach along the inter-centre direction (sec. 2.1). */
@@ -662,4 +867,45 @@ DstStatus dst_ellipsoid_closest_approach(const DstEllipsoid *e1, const DstEllips
     }
     for (int a = 0; a < 3; ++a) dir[a] = e2->centre[a] - e1->centre[a];
     return dst_ellipsoid_approach_along(e1, e2, dir, opt, out);
+}
+
+/* The prepared shapes: only their having been prepared is checked (r_min > 0). */
+static const char *prepared_message(const DstEllipsoidShape *s1, const DstEllipsoidPose *p1,
+                                    const DstEllipsoidShape *s2, const DstEllipsoidPose *p2)
+{
+    if (s1 == NULL || s2 == NULL) return "ellipsoid shape is NULL";
+    if (!(s1->r_min > 0.0) || !(s2->r_min > 0.0)) return "ellipsoid shape is not prepared";
+    if (p1 == NULL || p2 == NULL) return "ellipsoid pose is NULL";
+    return NULL;
+}
+
+/* Closest approach along a direction, prepared shapes (sec. 2.1 with a given n). */
+DstStatus dst_ellipsoid_prepared_approach_along(const DstEllipsoidShape *s1, const DstEllipsoidPose *p1,
+                                                const DstEllipsoidShape *s2, const DstEllipsoidPose *p2,
+                                                const double *dir, const DstEllipsoidOptions *opt,
+                                                DstEllipsoidResult *out)
+{
+    const char *why;
+    if (out == NULL) return DST_INVALID_INPUT;
+    if ((why = prepared_message(s1, p1, s2, p2)) != NULL) {
+        fail_invalid(out, why);
+        return out->status;
+    }
+    return approach(s1, p1->centre, p1->rot, s2, p2->centre, p2->rot, dir, opt, out);
+}
+
+/* Closest approach along the inter-centre direction, prepared shapes (sec. 2.1). */
+DstStatus dst_ellipsoid_prepared_closest_approach(const DstEllipsoidShape *s1, const DstEllipsoidPose *p1,
+                                                  const DstEllipsoidShape *s2, const DstEllipsoidPose *p2,
+                                                  const DstEllipsoidOptions *opt, DstEllipsoidResult *out)
+{
+    const char *why;
+    double dir[3];
+    if (out == NULL) return DST_INVALID_INPUT;
+    if ((why = prepared_message(s1, p1, s2, p2)) != NULL) {
+        fail_invalid(out, why);
+        return out->status;
+    }
+    for (int a = 0; a < 3; ++a) dir[a] = p2->centre[a] - p1->centre[a];
+    return approach(s1, p1->centre, p1->rot, s2, p2->centre, p2->rot, dir, opt, out);
 }

@@ -13,7 +13,13 @@
  * (eq. 31): it is an upper bound of the exact distance, rounding included, so gap is a
  * lower bound of the separation; a residual mismatch of the two contact points triggers
  * a Newton refinement of the contact normal (eq. 33). Pure: no allocation, no global
- * state; lengths in metres. */
+ * state; lengths in metres.
+ *
+ * Two entry points answer the same query: the DstEllipsoid one takes shape and pose
+ * together; the prepared one takes a DstEllipsoidShape (radii and their inverses,
+ * validated once by dst_ellipsoid_shape_prepare, immutable) and a DstEllipsoidPose
+ * (centre and rotation, validated at every query) for each ellipsoid, for callers whose
+ * poses change at every query while the shapes stay. Both give bit-identical results. */
 #ifndef DST_ELLIPSOID_H
 #define DST_ELLIPSOID_H
 
@@ -26,6 +32,22 @@ typedef struct DstEllipsoid {
     double rot[9];      /* row-major 3x3 (rot[3*i + j]), orthonormal (det +-1) */
     double radii[3];    /* semi-axis lengths along the columns of rot, metres, > 0 */
 } DstEllipsoid;
+
+/* The shape of an ellipsoid, prepared once by dst_ellipsoid_shape_prepare (the fields are
+ * derived from the radii there and not rechecked per query; do not fill it by hand). */
+typedef struct DstEllipsoidShape {
+    double radii[3];      /* semi-axis lengths, metres, finite and > 0 */
+    double inv_radii[3];  /* 1 / radii, 1/metres */
+    double radii_sum;     /* radii[0] + radii[1] + radii[2], metres (rounding bound, eq. 31b) */
+    double r_min;         /* smallest semi-axis, metres; 0 marks a shape that failed to prepare */
+} DstEllipsoidShape;
+
+/* The placement of a prepared shape: the ellipsoid {centre + rot diag(radii) y : |y| <= 1}. */
+typedef struct DstEllipsoidPose {
+    double centre[3];     /* world frame, metres, finite */
+    double rot[9];        /* row-major 3x3, columns = principal axes in the world frame,
+                             orthonormal within DST_ROTATION_ORTHO_TOL */
+} DstEllipsoidPose;
 
 typedef enum DstEllipsoidSolver {
     DST_ELLIPSOID_HYBRID = 0,      /* Newton on f(u) with bisection inside a bracket (eq. 10-11) */
@@ -88,5 +110,26 @@ DstStatus dst_ellipsoid_closest_approach(const DstEllipsoid *e1, const DstEllips
 DstStatus dst_ellipsoid_approach_along(const DstEllipsoid *e1, const DstEllipsoid *e2,
                                        const double *dir, const DstEllipsoidOptions *opt,
                                        DstEllipsoidResult *out);
+
+/* Prepares the shape of semi-axes radii[3] (metres, finite, > 0). Returns NULL on success,
+ * else a static message naming the field; then *shape is zeroed (r_min = 0), and a query
+ * with it is DST_INVALID_INPUT. shape and radii must not be NULL (a NULL shape returns a
+ * message and writes nothing). */
+const char *dst_ellipsoid_shape_prepare(DstEllipsoidShape *shape, const double *radii);
+
+/* dst_ellipsoid_approach_along for prepared shapes s1, s2 placed at p1, p2 (world); dir[3]
+ * as there (world, normalised here, finite and non-zero). The poses are validated here
+ * (finite centre, orthonormal rotation); the shapes only for having been prepared.
+ * Nullable: opt (defaults). Returns out->status. */
+DstStatus dst_ellipsoid_prepared_approach_along(const DstEllipsoidShape *s1, const DstEllipsoidPose *p1,
+                                                const DstEllipsoidShape *s2, const DstEllipsoidPose *p2,
+                                                const double *dir, const DstEllipsoidOptions *opt,
+                                                DstEllipsoidResult *out);
+
+/* dst_ellipsoid_closest_approach for prepared shapes: along n = (c2 - c1)/|c2 - c1|.
+ * Nullable: opt. Returns out->status. */
+DstStatus dst_ellipsoid_prepared_closest_approach(const DstEllipsoidShape *s1, const DstEllipsoidPose *p1,
+                                                  const DstEllipsoidShape *s2, const DstEllipsoidPose *p2,
+                                                  const DstEllipsoidOptions *opt, DstEllipsoidResult *out);
 
 #endif /* DST_ELLIPSOID_H */

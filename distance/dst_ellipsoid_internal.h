@@ -9,14 +9,12 @@
 #include "dst_ellipsoid.h"
 
 typedef struct DstEllipsoidPair {
+    /* K, m, r_min, alpha and beta are filled for the fixed point, Steffensen, rule (13)
+     * and the tests only (the default hybrid with rule (12) does not read them) */
     double K[6];        /* symmetric K: K00 K01 K02 K11 K12 K22 (dimensionless) */
     double m[3];        /* diag(1/r2) R2^T n, 1/metres */
-    double n[3];        /* unit direction, world */
     double r_min;       /* smallest of the six semi-axes, metres */
     double G[9];        /* G = diag(r2) R2^T R1 diag(1/r1), row-major (K = G G^T) */
-    double nu[3];       /* diag(1/r1) R1^T n, 1/metres (N . n in the output, eq. 31) */
-    double inv_r1[3];   /* 1 / radii of e1, 1/metres */
-    double r2_sum;      /* sum of the radii of e2, metres (rounding bound of eq. 31b) */
     /* homogeneous polynomials in (v, u) = (1 - u, u), eq. (24)-(29):
      *   zt(u) = sum_i a[i] v^(2-i) u^i          (adj(H) m, H = v I + u K)
      *   det H = sum_k dc[k] v^(3-k) u^k

@@ -26,6 +26,9 @@
 #define TOL_FD 1e-6            /* f' against central differences, relative */
 #define TOL_POLY 1e-10         /* polynomial form against the direct solve, relative */
 #define TOL_INVARIANCE 1e-10   /* symmetry / translation / scaling, relative */
+/* prepared shapes against DstEllipsoid: the same core on the same numbers, so equal
+ * (relative tolerance only as a guard against a compiler splitting the two paths) */
+#define TOL_PREPARED 1e-15
 /* rule (13) with eps bounds |d1 - d2| <= eps d1 r_min / |x1| <= eps d1; the root lies
  * within a small multiple of that */
 #define RULE13_D_FACTOR 2.0
@@ -613,6 +616,144 @@ START_TEST(test_extreme_ratios_converge)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ prepared shapes */
+
+static void to_shape_pose(const DstEllipsoid *e, DstEllipsoidShape *s, DstEllipsoidPose *p)
+{
+    ck_assert_ptr_null(dst_ellipsoid_shape_prepare(s, e->radii));
+    memcpy(p->centre, e->centre, sizeof e->centre);
+    memcpy(p->rot, e->rot, sizeof e->rot);
+}
+
+static void assert_same_result(const DstEllipsoidResult *a, const DstEllipsoidResult *b)
+{
+    ck_assert_int_eq(a->status, b->status);
+    ck_assert_int_eq(a->iterations, b->iterations);
+    ck_assert_int_eq(a->evaluations, b->evaluations);
+    ck_assert_double_eq_tol(a->d, b->d, TOL_PREPARED * a->d);
+    ck_assert_double_eq_tol(a->gap, b->gap, TOL_PREPARED * a->d);
+    ck_assert_double_eq_tol(a->u, b->u, TOL_PREPARED);
+    ck_assert_double_eq_tol(a->residual, b->residual, TOL_PREPARED * a->d);
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_double_eq_tol(a->contact[k], b->contact[k], TOL_PREPARED * (a->d + fabs(a->contact[k])));
+        ck_assert_double_eq_tol(a->normal[k], b->normal[k], TOL_PREPARED);
+        ck_assert_double_eq_tol(a->dir[k], b->dir[k], TOL_PREPARED);
+    }
+}
+
+START_TEST(test_prepared_matches_ellipsoid_path)
+{
+    Rng r = {4242};
+    for (int trial = 0; trial < 600; ++trial) {
+        /* gamma from spheres to needles, every solver and both stopping rules */
+        const double gamma = trial < 200 ? 5.0 : (trial < 400 ? 1.0 + 99.0 * rng_u01(&r) : 1000.0);
+        DstEllipsoid e1, e2;
+        DstEllipsoidShape s1, s2;
+        DstEllipsoidPose p1, p2;
+        DstEllipsoidOptions o = dst_ellipsoid_options_default();
+        DstEllipsoidResult a, b;
+        double n[3];
+        random_ellipsoid(&r, gamma, 3.0, &e1);
+        random_ellipsoid(&r, gamma, 3.0, &e2);
+        rng_unit(&r, n);
+        to_shape_pose(&e1, &s1, &p1);
+        to_shape_pose(&e2, &s2, &p2);
+        o.solver = (DstEllipsoidSolver)(trial % 3);
+        o.stop = (DstEllipsoidStop)((trial / 3) % 2);
+        if (o.stop == DST_ELLIPSOID_STOP_GAP) o.eps = 1e-6;
+        ck_assert_int_ne(dst_ellipsoid_approach_along(&e1, &e2, n, &o, &a), DST_INVALID_INPUT);
+        ck_assert_int_ne(dst_ellipsoid_prepared_approach_along(&s1, &p1, &s2, &p2, n, &o, &b), DST_INVALID_INPUT);
+        assert_same_result(&a, &b);
+        ck_assert_int_ne(dst_ellipsoid_closest_approach(&e1, &e2, &o, &a), DST_INVALID_INPUT);
+        ck_assert_int_ne(dst_ellipsoid_prepared_closest_approach(&s1, &p1, &s2, &p2, &o, &b), DST_INVALID_INPUT);
+        assert_same_result(&a, &b);
+        /* the prepared shape holds the radii and their inverses */
+        for (int k = 0; k < 3; ++k) {
+            ck_assert(s1.radii[k] == e1.radii[k]);
+            ck_assert(s1.inv_radii[k] == 1.0 / e1.radii[k]);
+        }
+        ck_assert(s1.r_min == fmin(fmin(e1.radii[0], e1.radii[1]), e1.radii[2]));
+    }
+}
+END_TEST
+
+START_TEST(test_prepare_rejects_bad_shapes)
+{
+    static const double bad[][3] = {{0.0, 1.0, 1.0}, {1.0, -1.0, 1.0}, {1.0, 1.0, NAN},
+                                    {INFINITY, 1.0, 1.0}, {-0.0, 1.0, 1.0}, {1.0, 1.0, -INFINITY}};
+    const double tiny[3] = {1.0, 1e-310, 1.0}; /* subnormal: 1/r overflows */
+    const double good_r[3] = {1.0, 0.5, 0.25};
+    DstEllipsoidShape s, good;
+    DstEllipsoidPose pose = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}}, far = {{3, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    DstEllipsoidResult res;
+    const double dir[3] = {1, 0, 0};
+    const char *why;
+    ck_assert_ptr_null(dst_ellipsoid_shape_prepare(&good, good_r));
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        memset(&s, 0x55, sizeof s);
+        why = dst_ellipsoid_shape_prepare(&s, bad[i]);
+        ck_assert_ptr_nonnull(why);
+        ck_assert_ptr_nonnull(strstr(why, "radii"));
+        /* the failed shape is zeroed and refused by a query, never used */
+        ck_assert(s.r_min == 0.0 && s.radii[0] == 0.0 && s.inv_radii[0] == 0.0);
+        memset(&res, 0x55, sizeof res);
+        ck_assert_int_eq(dst_ellipsoid_prepared_approach_along(&s, &pose, &good, &far, dir, NULL, &res),
+                         DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(res.error, "not prepared"));
+        ck_assert(res.d == 0.0 && res.u == 0.0);
+        ck_assert_int_eq(dst_ellipsoid_prepared_closest_approach(&good, &pose, &s, &far, NULL, &res),
+                         DST_INVALID_INPUT);
+    }
+    why = dst_ellipsoid_shape_prepare(&s, tiny);
+    ck_assert_ptr_nonnull(why);
+    ck_assert_ptr_nonnull(strstr(why, "too small"));
+    ck_assert_ptr_nonnull(dst_ellipsoid_shape_prepare(&s, NULL));
+    ck_assert_ptr_nonnull(dst_ellipsoid_shape_prepare(NULL, good_r));
+    /* the same radii through the DstEllipsoid entry point */
+    {
+        DstEllipsoid e1 = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.0, 1e-310, 1.0}};
+        DstEllipsoid e2 = {{3, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.0, 1.0, 1.0}};
+        ck_assert_int_eq(dst_ellipsoid_closest_approach(&e1, &e2, NULL, &res), DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(res.error, "too small"));
+    }
+    /* NULL arguments and bad poses */
+    ck_assert_int_eq(dst_ellipsoid_prepared_approach_along(NULL, &pose, &good, &far, dir, NULL, &res),
+                     DST_INVALID_INPUT);
+    ck_assert_ptr_nonnull(strstr(res.error, "shape"));
+    ck_assert_int_eq(dst_ellipsoid_prepared_approach_along(&good, NULL, &good, &far, dir, NULL, &res),
+                     DST_INVALID_INPUT);
+    ck_assert_ptr_nonnull(strstr(res.error, "pose"));
+    ck_assert_int_eq(dst_ellipsoid_prepared_closest_approach(&good, &pose, &good, NULL, NULL, &res),
+                     DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_ellipsoid_prepared_approach_along(&good, &pose, &good, &far, dir, NULL, NULL),
+                     DST_INVALID_INPUT);
+    {
+        DstEllipsoidPose p = far;
+        p.rot[1] = 0.1;
+        ck_assert_int_eq(dst_ellipsoid_prepared_approach_along(&good, &pose, &good, &p, dir, NULL, &res),
+                         DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(res.error, "orthonormal"));
+        p = far;
+        p.rot[8] = NAN;
+        ck_assert_int_eq(dst_ellipsoid_prepared_approach_along(&good, &p, &good, &pose, dir, NULL, &res),
+                         DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(res.error, "rotation is not finite"));
+        p = far;
+        p.centre[2] = INFINITY;
+        ck_assert_int_eq(dst_ellipsoid_prepared_closest_approach(&good, &pose, &good, &p, NULL, &res),
+                         DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(res.error, "centre"));
+        /* coincident centres */
+        ck_assert_int_eq(dst_ellipsoid_prepared_closest_approach(&good, &pose, &good, &pose, NULL, &res),
+                         DST_INVALID_INPUT);
+        ck_assert_ptr_nonnull(strstr(res.error, "direction"));
+    }
+    /* and a good query answers */
+    ck_assert_int_eq(dst_ellipsoid_prepared_closest_approach(&good, &pose, &good, &far, NULL, &res), DST_OK);
+    ck_assert_double_eq_tol(res.d, 2.0, TOL_SPHERE * 2.0);
+}
+END_TEST
+
 Suite *dst_ellipsoid_suite(void)
 {
     Suite *s = suite_create("dst_ellipsoid");
@@ -641,6 +782,12 @@ Suite *dst_ellipsoid_suite(void)
     tcase_add_test(tc, test_stopping_rule_13);
     tcase_add_test(tc, test_iteration_limit_reported);
     tcase_add_test(tc, test_solver_iteration_counts_fig3);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("prepared");
+    tcase_add_test(tc, test_prepared_matches_ellipsoid_path);
+    tcase_add_test(tc, test_prepare_rejects_bad_shapes);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 

@@ -15,7 +15,16 @@
  *   ellipsoid_<solver>_ns                            median time of one call (4096 pairs
  *                                                    of the Fig. 3 kind, 15 repeats; thread
  *                                                    CPU time, so that other processes on a
- *                                                    shared machine count less)
+ *                                                    shared machine count less) through
+ *                                                    dst_ellipsoid_approach_along: validation,
+ *                                                    shapes, set-up, solve and outputs
+ *   ellipsoid_<solver>_prepared_ns                   the same pairs through
+ *                                                    dst_ellipsoid_prepared_approach_along with
+ *                                                    the shapes (radii, 1/radii) prepared once
+ *                                                    outside the timing; the poses are
+ *                                                    validated and the whole pair set up per
+ *                                                    call, as for a caller whose poses change
+ *                                                    at every query
  *   ellipsoid_hybrid_speedup_vs_fixed_point          baseline in the same run
  *   ellipsoid_<solver>_first_fail_gamma              Fig. 2: smallest gamma of the scan
  *                                                    with a pair hitting 100 iterations
@@ -24,7 +33,9 @@
  * Options: --pairs N (Fig. 3 pairs, default 1000000), --samples N (per gamma and per eps,
  * default 20000), --full (Fig. 2 at every gamma 1..1000 instead of a grid), --timing (only
  * the timing lines), --extreme (second reading of the generator: one radius of every
- * ellipsoid exactly a / gamma). */
+ * ellipsoid exactly a / gamma), --solver NAME (time only that solver: hybrid, fixed_point
+ * or steffensen; with --timing this is the run to count instructions per call under
+ * callgrind, docs/perf/ellipsoid.md). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,7 +130,7 @@ static void run_stats(Rng *r, double gamma, double Gamma, int extreme, long n,
 int main(int argc, char **argv)
 {
     long n_pairs = 1000000, n_samples = 20000;
-    int full = 0, timing_only = 0, extreme = 0;
+    int full = 0, timing_only = 0, extreme = 0, only = -1;
     DstEllipsoidOptions base = dst_ellipsoid_options_default();
     Stats st[N_SOLVERS];
     Rng rng = {20191206};
@@ -131,8 +142,17 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--full") == 0) full = 1;
         else if (strcmp(argv[i], "--timing") == 0) timing_only = 1;
         else if (strcmp(argv[i], "--extreme") == 0) extreme = 1;
-        else {
-            fprintf(stderr, "usage: bench_ellipsoid [--pairs N] [--samples N] [--full] [--timing] [--extreme]\n");
+        else if (strcmp(argv[i], "--solver") == 0 && i + 1 < argc) {
+            ++i;
+            for (int s = 0; s < N_SOLVERS; ++s)
+                if (strcmp(argv[i], solver_name[s]) == 0) only = s;
+            if (only < 0) {
+                fprintf(stderr, "bench_ellipsoid: unknown solver '%s'\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: bench_ellipsoid [--pairs N] [--samples N] [--full] [--timing] [--extreme]"
+                            " [--solver NAME]\n");
             return 2;
         }
     }
@@ -155,10 +175,24 @@ int main(int argc, char **argv)
     /* timing on a fixed set of Fig. 3 pairs */
     {
         static Pair pairs[TIMING_PAIRS];
+        static DstEllipsoidShape shapes[TIMING_PAIRS][2];
+        static DstEllipsoidPose poses[TIMING_PAIRS][2];
         double rep[REPEATS], sink = 0.0;
-        for (int i = 0; i < TIMING_PAIRS; ++i) random_pair(&rng, 5.0, 3.0, extreme, &pairs[i]);
+        for (int i = 0; i < TIMING_PAIRS; ++i) {
+            random_pair(&rng, 5.0, 3.0, extreme, &pairs[i]);
+            for (int k = 0; k < 2; ++k) {
+                const DstEllipsoid *e = k == 0 ? &pairs[i].e1 : &pairs[i].e2;
+                if (dst_ellipsoid_shape_prepare(&shapes[i][k], e->radii) != NULL) {
+                    fprintf(stderr, "bench_ellipsoid: shape not prepared\n");
+                    return 1;
+                }
+                memcpy(poses[i][k].centre, e->centre, sizeof e->centre);
+                memcpy(poses[i][k].rot, e->rot, sizeof e->rot);
+            }
+        }
         for (int s = 0; s < N_SOLVERS; ++s) {
             DstEllipsoidOptions o = base;
+            if (only >= 0 && s != only) continue;
             o.solver = solver_id[s];
             for (int r = -3; r < REPEATS; ++r) {
                 const double t0 = bench_cpu_ns();
@@ -172,8 +206,20 @@ int main(int argc, char **argv)
             qsort(rep, REPEATS, sizeof rep[0], bench_cmp_double);
             ns[s] = rep[REPEATS / 2];
             printf("ellipsoid_%s_ns: %.1f\n", solver_name[s], ns[s]);
+            for (int r = -3; r < REPEATS; ++r) {
+                const double t0 = bench_cpu_ns();
+                for (int i = 0; i < TIMING_PAIRS; ++i) {
+                    DstEllipsoidResult res;
+                    dst_ellipsoid_prepared_approach_along(&shapes[i][0], &poses[i][0], &shapes[i][1], &poses[i][1],
+                                                          pairs[i].n, &o, &res);
+                    sink += res.d;
+                }
+                if (r >= 0) rep[r] = (bench_cpu_ns() - t0) / TIMING_PAIRS;
+            }
+            qsort(rep, REPEATS, sizeof rep[0], bench_cmp_double);
+            printf("ellipsoid_%s_prepared_ns: %.1f\n", solver_name[s], rep[REPEATS / 2]);
         }
-        printf("ellipsoid_hybrid_speedup_vs_fixed_point: %.2f\n", ns[1] / ns[0]);
+        if (only < 0) printf("ellipsoid_hybrid_speedup_vs_fixed_point: %.2f\n", ns[1] / ns[0]);
         if (!isfinite(sink)) printf("# sink %g\n", sink);
     }
     if (timing_only) return 0;
