@@ -42,6 +42,8 @@ typedef struct EpaFace {
 
 enum { EPA_ALIVE = 0, EPA_VISIBLE = 1, EPA_DEAD = 2 };
 
+#define EPA_IDBITS 64
+
 /* Face slots: the live faces of a polytope with DST_EPA_MAX_VERTS vertices (2V - 4), plus
  * the cone of one step, built in fresh slots before the visible faces are retired. */
 #define EPA_FACE_CAP (DST_EPA_MAX_FACES + DST_EPA_MAX_VERTS)
@@ -52,6 +54,9 @@ typedef struct EpaWork {
     DstSimplexVertex vert[DST_EPA_MAX_VERTS];
     int id_a[DST_EPA_MAX_VERTS], id_b[DST_EPA_MAX_VERTS]; /* feature ids, contiguous */
     int vmark[DST_EPA_MAX_VERTS]; /* horizon vertex stamp: the step that used it last */
+    /* filter for "w is an existing vertex": bit (id_a mod 64, id_b mod 64) is set for every
+     * vertex with feature ids; a set bit is confirmed by a scan (cleared per call: 512 B) */
+    unsigned long long idbits[EPA_IDBITS];
     int nv;
     EpaFace face[EPA_FACE_CAP];
     int nf;                       /* slots 0..nf-1 have been used */
@@ -87,6 +92,22 @@ static void cand_remove(EpaWork *wk, int q)
     }
 }
 
+/* records vertex v's feature ids in the duplicate filter */
+static void idbits_add(EpaWork *wk, int v)
+{
+    int ia = wk->id_a[v], ib = wk->id_b[v];
+    if (ia >= 0 && ib >= 0) wk->idbits[ia & 63] |= 1ULL << (ib & 63);
+}
+
+/* 1 when a vertex of the polytope has the feature ids (ia, ib), both >= 0 */
+static int epa_has_vertex(const EpaWork *wk, int ia, int ib)
+{
+    int dup = 0;
+    if (!((wk->idbits[ia & 63] >> (ib & 63)) & 1ULL)) return 0;
+    for (int q = 0; q < wk->nv; ++q) dup |= (wk->id_a[q] == ia) & (wk->id_b[q] == ib);
+    return dup;
+}
+
 /* Nearest face of the polytope (eq. (20)): the nearest listed candidate, dropping entries
  * beyond the upper bound; when none is left (only by rounding: the nearest face cannot be
  * farther than an upper bound of the depth), the nearest live face by a full scan. -1 if
@@ -118,7 +139,7 @@ static int epa_nearest(EpaWork *wk, double upper)
 }
 
 /* Support of A - B in direction d (a = s_A(d), b = s_B(-d)); 0 if not finite. */
-static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
+static inline int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
                             int hint_b, DstSimplexVertex *out)
 {
     double nd[3];
@@ -452,10 +473,12 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
             wk.vert[1] = wk.vert[2];
             wk.vert[2] = tmp;
         }
+        memset(wk.idbits, 0, sizeof wk.idbits);
         for (int q = 0; q < 4; ++q) {
             wk.id_a[q] = wk.vert[q].id_a;
             wk.id_b[q] = wk.vert[q].id_b;
             wk.vmark[q] = -1;
+            idbits_add(&wk, q);
         }
         wk.ncand = 0;
         for (int f = 0; f < 4; ++f) {
@@ -512,14 +535,8 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
         upper = dcv_min(upper, h);
         gap_tol = o.rel_tol * dcv_max(B->dist, 0.0) + o.abs_tol * scale;
         if (h - B->dist <= dcv_max(gap_tol, plane_eps)) break;
-        if (w->id_a >= 0 && w->id_b >= 0) {
-            /* an existing vertex: the polytope cannot grow here */
-            int dup = 0;
-            for (int q = 0; q < wk.nv; ++q) {
-                dup |= (wk.id_a[q] == w->id_a) & (wk.id_b[q] == w->id_b);
-            }
-            if (dup) break;
-        }
+        /* an existing vertex: the polytope cannot grow here */
+        if (w->id_a >= 0 && w->id_b >= 0 && epa_has_vertex(&wk, w->id_a, w->id_b)) break;
 
         /* visible region (21) from the expanded face across neighbours that see w by more
          * than plane_eps, so that rounding on coplanar faces cannot pinch it; the walk
@@ -626,6 +643,7 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
         wk.id_a[wv] = w->id_a;
         wk.id_b[wv] = w->id_b;
         wk.vmark[wv] = -1;
+        idbits_add(&wk, wv);
         ++wk.nv;
     }
 
