@@ -138,6 +138,122 @@ static int epa_nearest(EpaWork *wk, double upper)
     return best;
 }
 
+/* One expansion step with the new vertex w = vert[nv] (eq. (21)-(22)): the faces that
+ * see w by more than plane_eps (so that rounding on coplanar faces cannot pinch the region),
+ * found by a depth-first walk over face neighbours from the expanded face `best`; the walk
+ * enters a face across one edge and leaves across the next two in counter-clockwise order,
+ * so the edges to faces that do not see w (the horizon) come out in loop order, and the loop
+ * is checked as it comes (each edge starts where the last one ended, no vertex starts two
+ * edges, it closes). The cone face (i, j, w) of each horizon edge is built as its edge is
+ * found, in a fresh slot (free ones first, then the unused tail), normal
+ * (w_i - w) x (w_j - w) with the edge vectors from w shared by neighbouring cone faces. Only
+ * when the loop and every cone face are proper are the visible faces retired and the cone
+ * linked in; otherwise the polytope is left as it was and 0 is returned. */
+static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2, double upper,
+                      int stamp)
+{
+    const int wv = wk->nv;
+    const double *w = wk->vert[wv].w;
+    int vis[EPA_FACE_CAP], nvis = 0, stack[2 * EPA_FACE_CAP + 3], top = 0;
+    int hz_adj[EPA_FACE_CAP + 1], newf[EPA_FACE_CAP + 3], *nf1 = newf + 1;
+    int nh = 0, first = -1, end = -1, nfree = wk->nfree, ntail = wk->nf, ok = 1;
+    double dprev[3] = {0.0, 0.0, 0.0};
+    EpaFace *face = wk->face;
+
+    face[best].state = EPA_VISIBLE;
+    vis[nvis++] = best;
+    stack[top++] = (best << 2) | 2;
+    stack[top++] = (best << 2) | 1;
+    stack[top++] = (best << 2) | 0;
+    while (top > 0) {
+        int fe = stack[--top], f = fe >> 2, k = fe & 3;
+        int ge = face[f].adj[k], g = ge >> 2;
+        EpaFace *G = &face[g];
+        if (G->state == EPA_VISIBLE) continue;
+        if (dcv_dot(G->n, w) - G->dist > plane_eps) {
+            int e = ge & 3;
+            G->state = EPA_VISIBLE;
+            vis[nvis++] = g;
+            stack[top++] = (g << 2) | (e == 0 ? 2 : e - 1);
+            stack[top++] = (g << 2) | (e == 2 ? 0 : e + 1);
+        } else {
+            int i = face[f].v[k], j = face[f].v[k == 2 ? 0 : k + 1], slot;
+            double dj[3], len, *n;
+            EpaFace *C;
+            if ((nh > 0 && i != end) || wk->vmark[i] == stamp) {
+                ok = 0; /* not one simple loop */
+                break;
+            }
+            wk->vmark[i] = stamp;
+            end = j;
+            if (nfree > 0) {
+                slot = wk->free_slot[--nfree];
+            } else if (ntail < EPA_FACE_CAP) {
+                slot = ntail++;
+            } else {
+                ok = 0; /* workspace full */
+                break;
+            }
+            C = &face[slot];
+            n = C->n;
+            if (nh == 0) {
+                first = i;
+                dcv_sub(dprev, wk->vert[i].w, w);
+            }
+            dcv_sub(dj, wk->vert[j].w, w);
+            dcv_cross(n, dprev, dj);
+            len = dcv_norm(n);
+            if (!(len > DST_MIN_DENOM) || len * len <= min_area2) {
+                ok = 0; /* a degenerate cone face */
+                break;
+            }
+            dcv_scale(n, n, 1.0 / len);
+            C->dist = dcv_dot(n, w);
+            C->v[0] = i;
+            C->v[1] = j;
+            C->v[2] = wv;
+            C->adj[0] = ge;
+            dcv_copy(dprev, dj);
+            hz_adj[nh] = ge;
+            nf1[nh++] = slot;
+        }
+    }
+    if (ok && (nh < 3 || end != first)) ok = 0;
+    if (!ok) {
+        for (int p = 0; p < nvis; ++p) face[vis[p]].state = EPA_ALIVE;
+        return 0;
+    }
+    /* commit: retire the visible faces (their slots are reused), link the cone */
+    wk->nf = ntail;
+    wk->nfree = nfree;
+    for (int p = 0; p < nvis; ++p) {
+        EpaFace *V = &face[vis[p]];
+        V->state = EPA_DEAD;
+        if (V->cand >= 0) cand_remove(wk, V->cand);
+        wk->free_slot[wk->nfree++] = vis[p];
+    }
+    nf1[-1] = nf1[nh - 1];
+    nf1[nh] = nf1[0];
+    for (int q = 0; q < nh; ++q) {
+        EpaFace *C = &face[nf1[q]];
+        int ge = hz_adj[q];
+        C->adj[1] = (nf1[q + 1] << 2) | 2;
+        C->adj[2] = (nf1[q - 1] << 2) | 1;
+        C->state = EPA_ALIVE;
+        /* the outside neighbour now borders the cone face across (j, i) */
+        face[ge >> 2].adj[ge & 3] = nf1[q] << 2;
+        C->cand = -1;
+        if (C->dist <= upper) cand_add(wk, nf1[q]);
+    }
+    wk->nlive += nh - nvis;
+    wk->id_a[wv] = wk->vert[wv].id_a;
+    wk->id_b[wv] = wk->vert[wv].id_b;
+    wk->vmark[wv] = -1;
+    idbits_add(wk, wv);
+    ++wk->nv;
+    return 1;
+}
+
 /* Support of A - B in direction d (a = s_A(d), b = s_B(-d)); 0 if not finite. */
 static inline int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
                             int hint_b, DstSimplexVertex *out)
@@ -505,14 +621,8 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
     for (;;) {
         DstSimplexVertex *w;
         double h, gap_tol;
-        /* horizon edges: at most three per visible face; one more entry for the wrap */
-        int vis[EPA_FACE_CAP], nvis = 0, stack[2 * EPA_FACE_CAP + 3], top = 0;
-        int hz_v[EPA_FACE_CAP + 3], hz_adj[EPA_FACE_CAP + 2], nh = 0, hz_end = -1;
-        int newf[EPA_FACE_CAP + 4], *nf1 = newf + 1; /* nf1[-1], nf1[nh]: the wrap */
-        double dv[EPA_FACE_CAP + 3][3];
-        int ntail = wk.nf, nfree = wk.nfree;
-        int ok = 1, wv = wk.nv;
         const EpaFace *B;
+        int wv = wk.nv;
 
         best = epa_nearest(&wk, upper);
         if (best < 0) {
@@ -538,113 +648,12 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
         /* an existing vertex: the polytope cannot grow here */
         if (w->id_a >= 0 && w->id_b >= 0 && epa_has_vertex(&wk, w->id_a, w->id_b)) break;
 
-        /* visible region (21) from the expanded face across neighbours that see w by more
-         * than plane_eps, so that rounding on coplanar faces cannot pinch it; the walk
-         * enters a face across one edge and leaves across the next two in counter-clockwise
-         * order, so the edges to faces that do not see w (the horizon, (22)) come out in
-         * loop order, and the loop is checked as it comes: each edge starts where the last
-         * one ended, and no vertex starts two edges */
-        wk.face[best].state = EPA_VISIBLE;
-        vis[nvis++] = best;
-        stack[top++] = (best << 2) | 2;
-        stack[top++] = (best << 2) | 1;
-        stack[top++] = (best << 2) | 0;
-        while (top > 0) {
-            int fe = stack[--top], f = fe >> 2, k = fe & 3;
-            int ge = wk.face[f].adj[k], g = ge >> 2, e = ge & 3;
-            EpaFace *G = &wk.face[g];
-            if (G->state == EPA_VISIBLE) continue;
-            if (dcv_dot(G->n, w->w) - G->dist > plane_eps) {
-                G->state = EPA_VISIBLE;
-                vis[nvis++] = g;
-                stack[top++] = (g << 2) | (e == 0 ? 2 : e - 1);
-                stack[top++] = (g << 2) | (e == 2 ? 0 : e + 1);
-            } else {
-                int i = wk.face[f].v[k];
-                if (nh >= EPA_FACE_CAP + 2 || wk.vmark[i] == iter || (nh > 0 && i != hz_end)) {
-                    ok = 0; /* not one simple loop; finish the walk to restore the marks */
-                    continue;
-                }
-                wk.vmark[i] = iter;
-                hz_end = wk.face[f].v[k == 2 ? 0 : k + 1];
-                hz_v[nh] = i;
-                hz_adj[nh] = ge;
-                ++nh;
-            }
-        }
-        if (nh < 3 || hz_end != hz_v[0]) ok = 0;
-        /* new faces (i, j, w) must be proper triangles: planes into fresh slots (free ones
-         * first, then the unused tail), the visible faces stay intact until the commit; the
-         * normal is (w_i - w) x (w_j - w), with the edge vectors from w shared by
-         * neighbouring faces */
-        if (ok) {
-            hz_v[nh] = hz_v[0];
-            for (int q = 0; q < nh; ++q) dcv_sub(dv[q], wk.vert[hz_v[q]].w, w->w);
-            dcv_copy(dv[nh], dv[0]);
-        }
-        for (int q = 0; q < nh && ok; ++q) {
-            int f;
-            double len, *n;
-            EpaFace *F;
-            if (nfree > 0) {
-                f = wk.free_slot[--nfree];
-            } else if (ntail < EPA_FACE_CAP) {
-                f = ntail++;
-            } else {
-                ok = 0;
-                break;
-            }
-            nf1[q] = f;
-            F = &wk.face[f];
-            n = F->n;
-            dcv_cross(n, dv[q], dv[q + 1]);
-            len = dcv_norm(n);
-            if (!(len > DST_MIN_DENOM) || len * len <= min_area2) {
-                ok = 0;
-                break;
-            }
-            dcv_scale(n, n, 1.0 / len);
-            F->dist = dcv_dot(n, w->w);
-        }
-        if (!ok) {
-            /* rounding broke the topology: stop with the bounds reached so far (the faces
-             * marked visible are intact and count as live) */
-            for (int p = 0; p < nvis; ++p) wk.face[vis[p]].state = EPA_ALIVE;
+        /* visible region, horizon and cone (21)-(22) */
+        if (!epa_expand(&wk, best, plane_eps, min_area2, upper, iter)) {
+            /* rounding broke the topology: stop with the bounds reached so far */
             limit = 1;
             break;
         }
-        /* commit: retire the visible faces (their slots are reused), link the cone */
-        wk.nf = ntail;
-        wk.nfree = nfree;
-        for (int p = 0; p < nvis; ++p) {
-            EpaFace *V = &wk.face[vis[p]];
-            V->state = EPA_DEAD;
-            if (V->cand >= 0) cand_remove(&wk, V->cand);
-            wk.free_slot[wk.nfree++] = vis[p];
-        }
-        nf1[-1] = nf1[nh - 1];
-        nf1[nh] = nf1[0];
-        for (int q = 0; q < nh; ++q) {
-            EpaFace *F = &wk.face[nf1[q]];
-            int ge = hz_adj[q];
-            F->v[0] = hz_v[q];
-            F->v[1] = hz_v[q + 1];
-            F->v[2] = wv;
-            F->adj[0] = ge;
-            F->adj[1] = (nf1[q + 1] << 2) | 2;
-            F->adj[2] = (nf1[q - 1] << 2) | 1;
-            F->state = EPA_ALIVE;
-            /* the outside neighbour now borders the new face across (j, i) */
-            wk.face[ge >> 2].adj[ge & 3] = nf1[q] << 2;
-            F->cand = -1;
-            if (F->dist <= upper) cand_add(&wk, nf1[q]);
-        }
-        wk.nlive += nh - nvis;
-        wk.id_a[wv] = w->id_a;
-        wk.id_b[wv] = w->id_b;
-        wk.vmark[wv] = -1;
-        idbits_add(&wk, wv);
-        ++wk.nv;
     }
 
     /* ---- result from the face nearest the origin (eq. (23)): the projection p of the
