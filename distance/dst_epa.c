@@ -155,7 +155,7 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
     const int wv = wk->nv;
     const double *w = wk->vert[wv].w;
     int vis[EPA_FACE_CAP], nvis = 0, stack[2 * EPA_FACE_CAP + 3], top = 0;
-    int hz_adj[EPA_FACE_CAP + 1], newf[EPA_FACE_CAP + 3], *nf1 = newf + 1;
+    int newf[EPA_FACE_CAP]; /* the cone faces in loop order */
     int nh = 0, first = -1, end = -1, nfree = wk->nfree, ntail = wk->nf, ok = 1;
     double dprev[3] = {0.0, 0.0, 0.0};
     EpaFace *face = wk->face;
@@ -212,18 +212,34 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
             C->v[0] = i;
             C->v[1] = j;
             C->v[2] = wv;
+            /* links: the outside neighbour borders the cone face across (j, i) (a face that
+             * does not see w is never entered, so the walk does not read what changes here),
+             * and consecutive cone faces share the edge (j, w) */
             C->adj[0] = ge;
+            face[g].adj[ge & 3] = slot << 2;
+            if (nh > 0) {
+                C->adj[2] = (newf[nh - 1] << 2) | 1;
+                face[newf[nh - 1]].adj[1] = (slot << 2) | 2;
+            }
+            C->state = EPA_ALIVE;
+            C->cand = -1;
+            if (C->dist <= upper) cand_add(wk, slot);
             dcv_copy(dprev, dj);
-            hz_adj[nh] = ge;
-            nf1[nh++] = slot;
+            newf[nh++] = slot;
         }
     }
     if (ok && (nh < 3 || end != first)) ok = 0;
     if (!ok) {
+        /* the caller stops expanding: the visible faces are live again and the cone faces
+         * built so far are dropped (the links written into outside faces and the candidate
+         * list are not read again) */
         for (int p = 0; p < nvis; ++p) face[vis[p]].state = EPA_ALIVE;
+        for (int q = 0; q < nh; ++q) face[newf[q]].state = EPA_DEAD;
         return 0;
     }
-    /* commit: retire the visible faces (their slots are reused), link the cone */
+    /* commit: close the ring of cone faces, retire the visible faces (slots reused) */
+    face[newf[0]].adj[2] = (newf[nh - 1] << 2) | 1;
+    face[newf[nh - 1]].adj[1] = (newf[0] << 2) | 2;
     wk->nf = ntail;
     wk->nfree = nfree;
     for (int p = 0; p < nvis; ++p) {
@@ -231,19 +247,6 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
         V->state = EPA_DEAD;
         if (V->cand >= 0) cand_remove(wk, V->cand);
         wk->free_slot[wk->nfree++] = vis[p];
-    }
-    nf1[-1] = nf1[nh - 1];
-    nf1[nh] = nf1[0];
-    for (int q = 0; q < nh; ++q) {
-        EpaFace *C = &face[nf1[q]];
-        int ge = hz_adj[q];
-        C->adj[1] = (nf1[q + 1] << 2) | 2;
-        C->adj[2] = (nf1[q - 1] << 2) | 1;
-        C->state = EPA_ALIVE;
-        /* the outside neighbour now borders the cone face across (j, i) */
-        face[ge >> 2].adj[ge & 3] = nf1[q] << 2;
-        C->cand = -1;
-        if (C->dist <= upper) cand_add(wk, nf1[q]);
     }
     wk->nlive += nh - nvis;
     wk->id_a[wv] = wk->vert[wv].id_a;
