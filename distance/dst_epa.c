@@ -33,10 +33,11 @@ DstEpaOptions dst_epa_options_default(void)
 /* A polytope face. 64 bytes: one cache line. */
 typedef struct EpaFace {
     double n[3]; /* outward unit normal */
-    double dist; /* n . w_v0: signed distance of the plane from the origin */
+    double dist; /* n . w of a vertex: signed distance of the plane from the origin */
     int v[3];    /* counter-clockwise seen from outside */
     int adj[3];  /* neighbour across edge (v[k], v[k+1]) as (face << 2) | its edge index */
-    int state;   /* EPA_ALIVE, EPA_VISIBLE (seen from the new vertex, retired at commit), EPA_DEAD */
+    int state;   /* EPA_ALIVE, EPA_VISIBLE (seen from the new vertex, retired at commit),
+                    EPA_DEAD */
     int cand;    /* position in the candidate list, -1 when not listed */
 } EpaFace;
 
@@ -48,8 +49,8 @@ enum { EPA_ALIVE = 0, EPA_VISIBLE = 1, EPA_DEAD = 2 };
  * the cone of one step, built in fresh slots before the visible faces are retired. */
 #define EPA_FACE_CAP (DST_EPA_MAX_FACES + DST_EPA_MAX_VERTS)
 
-/* Fixed workspace on the stack, no allocation; nothing in it is cleared per call (every
- * entry is written before it is read). */
+/* Fixed workspace on the stack (about 43 KB), no allocation; apart from the 512-byte id
+ * filter nothing in it is cleared per call (every entry is written before it is read). */
 typedef struct EpaWork {
     DstSimplexVertex vert[DST_EPA_MAX_VERTS];
     int id_a[DST_EPA_MAX_VERTS], id_b[DST_EPA_MAX_VERTS]; /* feature ids, contiguous */
@@ -63,9 +64,11 @@ typedef struct EpaWork {
     int nlive;                    /* live faces */
     int free_slot[EPA_FACE_CAP];  /* retired face slots available for reuse */
     int nfree;
-    /* candidate faces for the nearest one (eq. (20)): every live face whose distance was
-     * <= the upper bound when it was listed; the bound only decreases, so an unlisted live
-     * face is farther than the bound and can never be the nearest one */
+    /* candidate faces for the nearest one (eq. (20)): every face whose distance was <= the
+     * upper bound when it was built, minus retired faces and entries found beyond the
+     * bound since. The bound only decreases, so every unlisted live face is farther than
+     * the current bound, hence than every remaining entry: the nearest entry is the
+     * nearest live face. */
     int cand_f[EPA_FACE_CAP];
     double cand_d[EPA_FACE_CAP];
     int ncand;
@@ -258,8 +261,8 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
 }
 
 /* Support of A - B in direction d (a = s_A(d), b = s_B(-d)); 0 if not finite. */
-static inline int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
-                            int hint_b, DstSimplexVertex *out)
+static inline int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3],
+                                   int hint_a, int hint_b, DstSimplexVertex *out)
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
