@@ -43,20 +43,20 @@ typedef struct EpaFace {
 
 enum { EPA_ALIVE = 0, EPA_VISIBLE = 1, EPA_DEAD = 2 };
 
-#define EPA_IDBITS 64
+#define EPA_IDBITS 16
 
 /* Face slots: the live faces of a polytope with DST_EPA_MAX_VERTS vertices (2V - 4), plus
  * the cone of one step, built in fresh slots before the visible faces are retired. */
 #define EPA_FACE_CAP (DST_EPA_MAX_FACES + DST_EPA_MAX_VERTS)
 
-/* Fixed workspace on the stack (about 43 KB), no allocation; apart from the 512-byte id
+/* Fixed workspace on the stack (about 43 KB), no allocation; apart from the 128-byte id
  * filter nothing in it is cleared per call (every entry is written before it is read). */
 typedef struct EpaWork {
     DstSimplexVertex vert[DST_EPA_MAX_VERTS];
     int id_a[DST_EPA_MAX_VERTS], id_b[DST_EPA_MAX_VERTS]; /* feature ids, contiguous */
     int vmark[DST_EPA_MAX_VERTS]; /* horizon vertex stamp: the step that used it last */
-    /* filter for "w is an existing vertex": bit (id_a mod 64, id_b mod 64) is set for every
-     * vertex with feature ids; a set bit is confirmed by a scan (cleared per call: 512 B) */
+    /* filter for "w is an existing vertex": bit (id_a mod 16, id_b mod 64) is set for every
+     * vertex with feature ids; a set bit is confirmed by a scan (cleared per call: 128 B) */
     unsigned long long idbits[EPA_IDBITS];
     int nv;
     EpaFace face[EPA_FACE_CAP];
@@ -99,14 +99,14 @@ static void cand_remove(EpaWork *wk, int q)
 static void idbits_add(EpaWork *wk, int v)
 {
     int ia = wk->id_a[v], ib = wk->id_b[v];
-    if (ia >= 0 && ib >= 0) wk->idbits[ia & 63] |= 1ULL << (ib & 63);
+    if (ia >= 0 && ib >= 0) wk->idbits[ia & (EPA_IDBITS - 1)] |= 1ULL << (ib & 63);
 }
 
 /* 1 when a vertex of the polytope has the feature ids (ia, ib), both >= 0 */
 static int epa_has_vertex(const EpaWork *wk, int ia, int ib)
 {
     int dup = 0;
-    if (!((wk->idbits[ia & 63] >> (ib & 63)) & 1ULL)) return 0;
+    if (!((wk->idbits[ia & (EPA_IDBITS - 1)] >> (ib & 63)) & 1ULL)) return 0;
     for (int q = 0; q < wk->nv; ++q) dup |= (wk->id_a[q] == ia) & (wk->id_b[q] == ib);
     return dup;
 }
