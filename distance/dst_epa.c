@@ -156,13 +156,14 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
                       int stamp)
 {
     const int wv = wk->nv;
-    const double *w = wk->vert[wv].w;
+    double w[3]; /* a local copy: the stores into faces cannot alias it */
     int vis[EPA_FACE_CAP], nvis = 0, stack[2 * EPA_FACE_CAP + 3], top = 0;
     int newf[EPA_FACE_CAP]; /* the cone faces in loop order */
     int nh = 0, first = -1, end = -1, nfree = wk->nfree, ntail = wk->nf, ok = 1;
     double dprev[3] = {0.0, 0.0, 0.0};
     EpaFace *face = wk->face;
 
+    dcv_copy(w, wk->vert[wv].w);
     face[best].state = EPA_VISIBLE;
     vis[nvis++] = best;
     stack[top++] = (best << 2) | 2;
@@ -181,7 +182,7 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
             stack[top++] = (g << 2) | (e == 2 ? 0 : e + 1);
         } else {
             int i = face[f].v[k], j = face[f].v[k == 2 ? 0 : k + 1], slot;
-            double dj[3], len, *n;
+            double dj[3], nl[3], len, inv;
             EpaFace *C;
             if ((nh > 0 && i != end) || wk->vmark[i] == stamp) {
                 ok = 0; /* not one simple loop */
@@ -198,20 +199,20 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
                 break;
             }
             C = &face[slot];
-            n = C->n;
             if (nh == 0) {
                 first = i;
                 dcv_sub(dprev, wk->vert[i].w, w);
             }
             dcv_sub(dj, wk->vert[j].w, w);
-            dcv_cross(n, dprev, dj);
-            len = dcv_norm(n);
+            dcv_cross(nl, dprev, dj);
+            len = dcv_norm(nl);
             if (!(len > DST_MIN_DENOM) || len * len <= min_area2) {
                 ok = 0; /* a degenerate cone face */
                 break;
             }
-            dcv_scale(n, n, 1.0 / len);
-            C->dist = dcv_dot(n, w);
+            inv = 1.0 / len;
+            dcv_scale(C->n, nl, inv);
+            C->dist = dcv_dot(nl, w) * inv;
             C->v[0] = i;
             C->v[1] = j;
             C->v[2] = wv;
