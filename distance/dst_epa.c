@@ -211,8 +211,9 @@ static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2,
                 break;
             }
             inv = 1.0 / len;
-            dcv_scale(C->n, nl, inv);
-            C->dist = dcv_dot(nl, w) * inv;
+            dcv_scale(nl, nl, inv);
+            dcv_copy(C->n, nl);
+            C->dist = dcv_dot(nl, w);
             C->v[0] = i;
             C->v[1] = j;
             C->v[2] = wv;
