@@ -30,89 +30,241 @@ DstEpaOptions dst_epa_options_default(void)
     return o;
 }
 
+/* A polytope face. 64 bytes: one cache line. */
 typedef struct EpaFace {
-    int v[3];    /* counter-clockwise seen from outside */
-    int nb[3];   /* face across edge (v[k], v[k+1]) */
     double n[3]; /* outward unit normal */
-    double dist; /* n . w_v0: signed distance of the plane from the origin */
-    int alive;
-    int gen;  /* generation of the slot: heap entries of a reused slot are stale */
-    int mark; /* visited in the current visibility search */
+    double dist; /* n . w of a vertex: signed distance of the plane from the origin */
+    int v[3];    /* counter-clockwise seen from outside */
+    int adj[3];  /* neighbour across edge (v[k], v[k+1]) as (face << 2) | its edge index */
+    int state;   /* EPA_ALIVE, EPA_VISIBLE (seen from the new vertex, retired at commit),
+                    EPA_DEAD */
+    int cand;    /* position in the candidate list, -1 when not listed */
 } EpaFace;
 
-/* A heap entry: face slot, its generation and distance (lazy deletion). */
-typedef struct EpaHeapItem {
-    double dist;
-    int face, gen;
-} EpaHeapItem;
+enum { EPA_ALIVE = 0, EPA_VISIBLE = 1, EPA_DEAD = 2 };
 
-#define EPA_HEAP_CAP (4 * DST_EPA_MAX_FACES)
+#define EPA_IDBITS 16
 
-/* Fixed workspace: a few tens of kilobytes on the stack, no allocation. */
+/* Face slots: the live faces of a polytope with DST_EPA_MAX_VERTS vertices (2V - 4), plus
+ * the cone of one step, built in fresh slots before the visible faces are retired. */
+#define EPA_FACE_CAP (DST_EPA_MAX_FACES + DST_EPA_MAX_VERTS)
+
+/* Fixed workspace on the stack (about 43 KB), no allocation; apart from the 128-byte id
+ * filter nothing in it is cleared per call (every entry is written before it is read). */
 typedef struct EpaWork {
     DstSimplexVertex vert[DST_EPA_MAX_VERTS];
+    int id_a[DST_EPA_MAX_VERTS], id_b[DST_EPA_MAX_VERTS]; /* feature ids, contiguous */
+    int vmark[DST_EPA_MAX_VERTS]; /* horizon vertex stamp: the step that used it last */
+    /* filter for "w is an existing vertex": bit (id_a mod 16, id_b mod 64) is set for every
+     * vertex with feature ids; a set bit is confirmed by a scan (cleared per call: 128 B) */
+    unsigned long long idbits[EPA_IDBITS];
     int nv;
-    EpaFace face[DST_EPA_MAX_FACES];
-    int nf;
-    int free_slot[DST_EPA_MAX_FACES]; /* retired face slots available for reuse */
+    EpaFace face[EPA_FACE_CAP];
+    int nf;                       /* slots 0..nf-1 have been used */
+    int nlive;                    /* live faces */
+    int free_slot[EPA_FACE_CAP];  /* retired face slots available for reuse */
     int nfree;
-    EpaHeapItem heap[EPA_HEAP_CAP]; /* min-heap on dist */
-    int nheap;
+    /* candidate faces for the nearest one (eq. (20)): every face whose distance was <= the
+     * upper bound when it was built, minus retired faces and entries found beyond the
+     * bound since. The bound only decreases, so every unlisted live face is farther than
+     * the current bound, hence than every remaining entry: the nearest entry is the
+     * nearest live face. */
+    int cand_f[EPA_FACE_CAP];
+    double cand_d[EPA_FACE_CAP];
+    int ncand;
 } EpaWork;
 
-/* Binary min-heap of face distances (eq. (20): nearest face first). */
-static void heap_push(EpaWork *wk, int f)
+/* adds face f to the candidate list */
+static void cand_add(EpaWork *wk, int f)
 {
-    int i = wk->nheap++;
-    EpaHeapItem it = {wk->face[f].dist, f, wk->face[f].gen};
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (wk->heap[parent].dist <= it.dist) break;
-        wk->heap[i] = wk->heap[parent];
-        i = parent;
-    }
-    wk->heap[i] = it;
+    wk->face[f].cand = wk->ncand;
+    wk->cand_f[wk->ncand] = f;
+    wk->cand_d[wk->ncand] = wk->face[f].dist;
+    ++wk->ncand;
 }
 
-/* removes the top entry */
-static void heap_pop(EpaWork *wk)
+/* removes entry q of the candidate list (the last entry takes its place) */
+static void cand_remove(EpaWork *wk, int q)
 {
-    EpaHeapItem last = wk->heap[--wk->nheap];
-    int i = 0, n = wk->nheap;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && wk->heap[c + 1].dist < wk->heap[c].dist) ++c;
-        if (last.dist <= wk->heap[c].dist) break;
-        wk->heap[i] = wk->heap[c];
-        i = c;
+    int last = --wk->ncand;
+    wk->face[wk->cand_f[q]].cand = -1;
+    if (q != last) {
+        wk->cand_f[q] = wk->cand_f[last];
+        wk->cand_d[q] = wk->cand_d[last];
+        wk->face[wk->cand_f[q]].cand = q;
     }
-    if (n > 0) wk->heap[i] = last;
 }
 
-/* rebuilds the heap from the live faces (when lazy deletions filled it) */
-static void heap_rebuild(EpaWork *wk)
+/* records vertex v's feature ids in the duplicate filter */
+static void idbits_add(EpaWork *wk, int v)
 {
-    wk->nheap = 0;
+    int ia = wk->id_a[v], ib = wk->id_b[v];
+    if (ia >= 0 && ib >= 0) wk->idbits[ia & (EPA_IDBITS - 1)] |= 1ULL << (ib & 63);
+}
+
+/* 1 when a vertex of the polytope has the feature ids (ia, ib), both >= 0 */
+static int epa_has_vertex(const EpaWork *wk, int ia, int ib)
+{
+    int dup = 0;
+    if (!((wk->idbits[ia & (EPA_IDBITS - 1)] >> (ib & 63)) & 1ULL)) return 0;
+    for (int q = 0; q < wk->nv; ++q) dup |= (wk->id_a[q] == ia) & (wk->id_b[q] == ib);
+    return dup;
+}
+
+/* Nearest face of the polytope (eq. (20)): the nearest listed candidate, dropping entries
+ * beyond the upper bound; when none is left (only by rounding: the nearest face cannot be
+ * farther than an upper bound of the depth), the nearest live face by a full scan. -1 if
+ * there is no live face. */
+static int epa_nearest(EpaWork *wk, double upper)
+{
+    int best = -1;
+    double bd = HUGE_VAL;
+    for (int q = 0; q < wk->ncand;) {
+        double d = wk->cand_d[q];
+        if (d > upper) {
+            cand_remove(wk, q);
+            continue;
+        }
+        if (d < bd) {
+            bd = d;
+            best = wk->cand_f[q];
+        }
+        ++q;
+    }
+    if (best >= 0) return best;
     for (int f = 0; f < wk->nf; ++f) {
-        if (wk->face[f].alive) heap_push(wk, f);
+        if (wk->face[f].state != EPA_DEAD && !(wk->face[f].dist >= bd)) {
+            bd = wk->face[f].dist;
+            best = f;
+        }
     }
+    return best;
 }
 
-/* live face nearest the origin (pops stale entries), -1 if none */
-static int heap_top(EpaWork *wk)
+/* One expansion step with the new vertex w = vert[nv] (eq. (21)-(22)): the faces that
+ * see w by more than plane_eps (so that rounding on coplanar faces cannot pinch the region),
+ * found by a depth-first walk over face neighbours from the expanded face `best`; the walk
+ * enters a face across one edge and leaves across the next two in counter-clockwise order,
+ * so the edges to faces that do not see w (the horizon) come out in loop order, and the loop
+ * is checked as it comes (each edge starts where the last one ended, no vertex starts two
+ * edges, it closes). The cone face (i, j, w) of each horizon edge is built as its edge is
+ * found, in a fresh slot (free ones first, then the unused tail), normal
+ * (w_i - w) x (w_j - w) with the edge vectors from w shared by neighbouring cone faces. Only
+ * when the loop and every cone face are proper are the visible faces retired and the cone
+ * linked in; otherwise the polytope is left as it was and 0 is returned. */
+static int epa_expand(EpaWork *wk, int best, double plane_eps, double min_area2, double upper,
+                      int stamp)
 {
-    while (wk->nheap > 0) {
-        const EpaHeapItem *t = &wk->heap[0];
-        if (wk->face[t->face].alive && wk->face[t->face].gen == t->gen) return t->face;
-        heap_pop(wk);
+    const int wv = wk->nv;
+    double w[3]; /* a local copy: the stores into faces cannot alias it */
+    int vis[EPA_FACE_CAP], nvis = 0, stack[2 * EPA_FACE_CAP + 3], top = 0;
+    int newf[EPA_FACE_CAP]; /* the cone faces in loop order */
+    int nh = 0, first = -1, end = -1, nfree = wk->nfree, ntail = wk->nf, ok = 1;
+    double dprev[3] = {0.0, 0.0, 0.0};
+    EpaFace *face = wk->face;
+
+    dcv_copy(w, wk->vert[wv].w);
+    face[best].state = EPA_VISIBLE;
+    vis[nvis++] = best;
+    stack[top++] = (best << 2) | 2;
+    stack[top++] = (best << 2) | 1;
+    stack[top++] = (best << 2) | 0;
+    while (top > 0) {
+        int fe = stack[--top], f = fe >> 2, k = fe & 3;
+        int ge = face[f].adj[k], g = ge >> 2;
+        EpaFace *G = &face[g];
+        if (G->state == EPA_VISIBLE) continue;
+        if (dcv_dot(G->n, w) - G->dist > plane_eps) {
+            int e = ge & 3;
+            G->state = EPA_VISIBLE;
+            vis[nvis++] = g;
+            stack[top++] = (g << 2) | (e == 0 ? 2 : e - 1);
+            stack[top++] = (g << 2) | (e == 2 ? 0 : e + 1);
+        } else {
+            int i = face[f].v[k], j = face[f].v[k == 2 ? 0 : k + 1], slot;
+            double dj[3], nl[3], len, inv;
+            EpaFace *C;
+            if ((nh > 0 && i != end) || wk->vmark[i] == stamp) {
+                ok = 0; /* not one simple loop */
+                break;
+            }
+            wk->vmark[i] = stamp;
+            end = j;
+            if (nfree > 0) {
+                slot = wk->free_slot[--nfree];
+            } else if (ntail < EPA_FACE_CAP) {
+                slot = ntail++;
+            } else {
+                ok = 0; /* workspace full */
+                break;
+            }
+            C = &face[slot];
+            if (nh == 0) {
+                first = i;
+                dcv_sub(dprev, wk->vert[i].w, w);
+            }
+            dcv_sub(dj, wk->vert[j].w, w);
+            dcv_cross(nl, dprev, dj);
+            len = dcv_norm(nl);
+            if (!(len > DST_MIN_DENOM) || len * len <= min_area2) {
+                ok = 0; /* a degenerate cone face */
+                break;
+            }
+            inv = 1.0 / len;
+            dcv_scale(nl, nl, inv);
+            dcv_copy(C->n, nl);
+            C->dist = dcv_dot(nl, w);
+            C->v[0] = i;
+            C->v[1] = j;
+            C->v[2] = wv;
+            /* links: the outside neighbour borders the cone face across (j, i) (a face that
+             * does not see w is never entered, so the walk does not read what changes here),
+             * and consecutive cone faces share the edge (j, w) */
+            C->adj[0] = ge;
+            face[g].adj[ge & 3] = slot << 2;
+            if (nh > 0) {
+                C->adj[2] = (newf[nh - 1] << 2) | 1;
+                face[newf[nh - 1]].adj[1] = (slot << 2) | 2;
+            }
+            C->state = EPA_ALIVE;
+            C->cand = -1;
+            if (C->dist <= upper) cand_add(wk, slot);
+            dcv_copy(dprev, dj);
+            newf[nh++] = slot;
+        }
     }
-    return -1;
+    if (ok && (nh < 3 || end != first)) ok = 0;
+    if (!ok) {
+        /* the caller stops expanding: the visible faces are live again and the cone faces
+         * built so far are dropped (the links written into outside faces and the candidate
+         * list are not read again) */
+        for (int p = 0; p < nvis; ++p) face[vis[p]].state = EPA_ALIVE;
+        for (int q = 0; q < nh; ++q) face[newf[q]].state = EPA_DEAD;
+        return 0;
+    }
+    /* commit: close the ring of cone faces, retire the visible faces (slots reused) */
+    face[newf[0]].adj[2] = (newf[nh - 1] << 2) | 1;
+    face[newf[nh - 1]].adj[1] = (newf[0] << 2) | 2;
+    wk->nf = ntail;
+    wk->nfree = nfree;
+    for (int p = 0; p < nvis; ++p) {
+        EpaFace *V = &face[vis[p]];
+        V->state = EPA_DEAD;
+        if (V->cand >= 0) cand_remove(wk, V->cand);
+        wk->free_slot[wk->nfree++] = vis[p];
+    }
+    wk->nlive += nh - nvis;
+    wk->id_a[wv] = wk->vert[wv].id_a;
+    wk->id_b[wv] = wk->vert[wv].id_b;
+    wk->vmark[wv] = -1;
+    idbits_add(wk, wv);
+    ++wk->nv;
+    return 1;
 }
 
 /* Support of A - B in direction d (a = s_A(d), b = s_B(-d)); 0 if not finite. */
-static int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3], int hint_a,
-                            int hint_b, DstSimplexVertex *out)
+static inline int epa_support_hint(const DstConvex *A, const DstConvex *B, const double d[3],
+                                   int hint_a, int hint_b, DstSimplexVertex *out)
 {
     double nd[3];
     dcv_scale(nd, d, -1.0);
@@ -426,65 +578,61 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
         }
     }
 
-    /* ---- the four faces, oriented away from the centroid (eq. (19)) */
+    /* ---- the four faces (eq. (19)): a fixed face table with its neighbours, oriented
+     * outwards by ordering the tetrahedron so that face (0, 1, 2) faces away from vertex 3 */
     {
         static const int tf[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
-        double c[3] = {0, 0, 0};
-        for (int q = 0; q < 4; ++q) dcv_axpy(c, c, 0.25, wk.vert[q].w);
+        /* neighbour across edge (tf[f][k], tf[f][k+1]) as (face << 2) | edge */
+        static const int ta[4][3] = {{(1 << 2) | 2, (3 << 2) | 2, (2 << 2) | 0},
+                                     {(2 << 2) | 2, (3 << 2) | 0, (0 << 2) | 0},
+                                     {(0 << 2) | 2, (3 << 2) | 1, (1 << 2) | 0},
+                                     {(1 << 2) | 1, (2 << 2) | 1, (0 << 2) | 1}};
+        double e1[3], e2[3], e3[3], t[3];
+        dcv_sub(e1, wk.vert[1].w, wk.vert[0].w);
+        dcv_sub(e2, wk.vert[2].w, wk.vert[0].w);
+        dcv_sub(e3, wk.vert[3].w, wk.vert[0].w);
+        dcv_cross(t, e1, e2);
+        if (dcv_dot(t, e3) > 0.0) {
+            DstSimplexVertex tmp = wk.vert[1];
+            wk.vert[1] = wk.vert[2];
+            wk.vert[2] = tmp;
+        }
+        memset(wk.idbits, 0, sizeof wk.idbits);
+        for (int q = 0; q < 4; ++q) {
+            wk.id_a[q] = wk.vert[q].id_a;
+            wk.id_b[q] = wk.vert[q].id_b;
+            wk.vmark[q] = -1;
+            idbits_add(&wk, q);
+        }
+        wk.ncand = 0;
         for (int f = 0; f < 4; ++f) {
             EpaFace *F = &wk.face[f];
-            F->v[0] = tf[f][0];
-            F->v[1] = tf[f][1];
-            F->v[2] = tf[f][2];
+            for (int k = 0; k < 3; ++k) {
+                F->v[k] = tf[f][k];
+                F->adj[k] = ta[f][k];
+            }
             if (!epa_plane(&wk, F->v[0], F->v[1], F->v[2], min_area2, F->n, &F->dist)) {
                 out->status =
                     epa_error(err, err_size, DST_FAILED, "epa: degenerate starting tetrahedron");
                 return out->status;
             }
-            if (dcv_dot(F->n, c) > F->dist) {
-                int t = F->v[1];
-                F->v[1] = F->v[2];
-                F->v[2] = t;
-                dcv_scale(F->n, F->n, -1.0);
-                F->dist = -F->dist;
-            }
-            F->alive = 1;
-            F->gen = 0;
-            F->mark = 0;
-        }
-        /* neighbours by matching reversed edges */
-        for (int f = 0; f < 4; ++f) {
-            for (int k = 0; k < 3; ++k) {
-                int i = wk.face[f].v[k], j = wk.face[f].v[(k + 1) % 3];
-                wk.face[f].nb[k] = -1;
-                for (int g = 0; g < 4; ++g) {
-                    for (int l = 0; l < 3; ++l) {
-                        if (wk.face[g].v[l] == j && wk.face[g].v[(l + 1) % 3] == i) {
-                            wk.face[f].nb[k] = g;
-                        }
-                    }
-                }
-            }
+            F->state = EPA_ALIVE;
+            cand_add(&wk, f);
         }
         wk.nf = 4;
         wk.nfree = 0;
-        wk.nheap = 0;
-        for (int f = 0; f < 4; ++f) heap_push(&wk, f);
+        wk.nlive = 4;
     }
 
-    /* ---- expansion (eq. (20)-(22)): nearest face from the heap, visible region by a
-     * search over face neighbours, horizon as one loop, cone of new faces */
+    /* ---- expansion (eq. (20)-(22)): nearest candidate face, the visible region and its
+     * horizon in loop order by one depth-first walk over face neighbours, cone of new faces */
     for (;;) {
-        DstSimplexVertex w;
+        DstSimplexVertex *w;
         double h, gap_tol;
-        int vis[DST_EPA_MAX_FACES], nvis = 0, stack[DST_EPA_MAX_FACES], top = 0;
-        int hz[DST_EPA_MAX_FACES + 2][3], nh = 0;
-        int start_of[DST_EPA_MAX_VERTS], end_of[DST_EPA_MAX_VERTS];
-        double newn[DST_EPA_MAX_FACES + 2][3], newd[DST_EPA_MAX_FACES + 2];
-        int newf[DST_EPA_MAX_FACES + 2];
-        int ok = 1;
+        const EpaFace *B;
+        int wv = wk.nv;
 
-        best = heap_top(&wk);
+        best = epa_nearest(&wk, upper);
         if (best < 0) {
             out->status = epa_error(err, err_size, DST_FAILED, "epa: polytope lost all faces");
             return out->status;
@@ -494,149 +642,63 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
             break;
         }
         ++iter;
-        if (!epa_support_hint(a, b, wk.face[best].n, wk.vert[wk.face[best].v[0]].id_a,
-                              wk.vert[wk.face[best].v[0]].id_b, &w)) {
+        B = &wk.face[best];
+        w = &wk.vert[wv]; /* the support lands in the next vertex slot */
+        if (!epa_support_hint(a, b, B->n, wk.id_a[B->v[0]], wk.id_b[B->v[0]], w)) {
             out->status =
                 epa_error(err, err_size, DST_FAILED, "epa: a support point is not finite");
             return out->status;
         }
-        h = dcv_dot(wk.face[best].n, w.w);
-        upper = fmin(upper, h);
-        gap_tol = o.rel_tol * fmax(wk.face[best].dist, 0.0) + o.abs_tol * scale;
-        if (h - wk.face[best].dist <= fmax(gap_tol, plane_eps)) break;
-        for (int q = 0; q < wk.nv; ++q) {
-            if (w.id_a >= 0 && w.id_b >= 0 && w.id_a == wk.vert[q].id_a &&
-                w.id_b == wk.vert[q].id_b) {
-                ok = 0; /* an existing vertex: the polytope cannot grow here */
-            }
-        }
-        if (!ok) break;
+        h = dcv_dot(B->n, w->w);
+        upper = dcv_min(upper, h);
+        gap_tol = o.rel_tol * dcv_max(B->dist, 0.0) + o.abs_tol * scale;
+        if (h - B->dist <= dcv_max(gap_tol, plane_eps)) break;
+        /* an existing vertex: the polytope cannot grow here */
+        if (w->id_a >= 0 && w->id_b >= 0 && epa_has_vertex(&wk, w->id_a, w->id_b)) break;
 
-        /* visible region: from the expanded face across neighbours that see w by more than
-         * plane_eps, so that rounding on coplanar faces cannot pinch it */
-        stack[top++] = best;
-        wk.face[best].mark = 1;
-        while (top > 0) {
-            int f = stack[--top];
-            vis[nvis++] = f;
-            for (int k = 0; k < 3; ++k) {
-                int g = wk.face[f].nb[k];
-                if (g >= 0 && !wk.face[g].mark &&
-                    dcv_dot(wk.face[g].n, w.w) - wk.face[g].dist > plane_eps) {
-                    wk.face[g].mark = 1;
-                    stack[top++] = g;
-                }
-            }
-        }
-        /* horizon: edges of visible faces whose neighbour is not visible */
-        for (int p = 0; p < nvis && ok; ++p) {
-            const EpaFace *F = &wk.face[vis[p]];
-            for (int k = 0; k < 3; ++k) {
-                int g = F->nb[k];
-                if (g < 0) {
-                    ok = 0;
-                } else if (!wk.face[g].mark) {
-                    if (nh >= DST_EPA_MAX_FACES + 2) {
-                        ok = 0;
-                        break;
-                    }
-                    hz[nh][0] = F->v[k];
-                    hz[nh][1] = F->v[(k + 1) % 3];
-                    hz[nh][2] = g;
-                    ++nh;
-                }
-            }
-        }
-        for (int p = 0; p < nvis; ++p) wk.face[vis[p]].mark = 0;
-        /* the horizon must be one simple loop */
-        for (int q = 0; q < wk.nv; ++q) start_of[q] = end_of[q] = -1;
-        if (nh < 3) ok = 0;
-        for (int q = 0; q < nh && ok; ++q) {
-            if (start_of[hz[q][0]] != -1 || end_of[hz[q][1]] != -1) ok = 0;
-            start_of[hz[q][0]] = q;
-            end_of[hz[q][1]] = q;
-        }
-        if (ok) {
-            int cur = 0, steps = 0;
-            do {
-                cur = start_of[hz[cur][1]];
-                ++steps;
-            } while (cur > 0 && steps <= nh);
-            if (cur != 0 || steps != nh) ok = 0;
-        }
-        /* new faces (i, j, w) must be proper triangles */
-        wk.vert[wk.nv] = w;
-        for (int q = 0; q < nh && ok; ++q) {
-            if (!epa_plane(&wk, hz[q][0], hz[q][1], wk.nv, min_area2, newn[q], &newd[q])) ok = 0;
-        }
-        /* capacity: the visible slots, the free slots and the unused tail */
-        if (ok && (wk.nf + nh - nvis - wk.nfree > DST_EPA_MAX_FACES)) ok = 0;
-        if (!ok) {
+        /* visible region, horizon and cone (21)-(22) */
+        if (!epa_expand(&wk, best, plane_eps, min_area2, upper, iter)) {
             /* rounding broke the topology: stop with the bounds reached so far */
             limit = 1;
             break;
         }
-        /* commit: retire the visible faces (their slots are reused) */
-        for (int p = 0; p < nvis; ++p) {
-            wk.face[vis[p]].alive = 0;
-            ++wk.face[vis[p]].gen;
-            wk.free_slot[wk.nfree++] = vis[p];
-        }
-        for (int q = 0; q < nh; ++q) newf[q] = wk.nfree > 0 ? wk.free_slot[--wk.nfree] : wk.nf++;
-        for (int q = 0; q < nh; ++q) {
-            EpaFace *F = &wk.face[newf[q]];
-            int i = hz[q][0], j = hz[q][1], g = hz[q][2];
-            F->v[0] = i;
-            F->v[1] = j;
-            F->v[2] = wk.nv;
-            F->nb[0] = g;
-            F->nb[1] = newf[start_of[j]];
-            F->nb[2] = newf[end_of[i]];
-            dcv_copy(F->n, newn[q]);
-            F->dist = newd[q];
-            F->alive = 1;
-            F->mark = 0;
-            /* the outside neighbour now borders the new face across (j, i) */
-            for (int k = 0; k < 3; ++k) {
-                if (wk.face[g].v[k] == j && wk.face[g].v[(k + 1) % 3] == i)
-                    wk.face[g].nb[k] = newf[q];
-            }
-            if (wk.nheap >= EPA_HEAP_CAP) heap_rebuild(&wk);
-            heap_push(&wk, newf[q]);
-        }
-        ++wk.nv;
     }
 
     /* ---- result from the face nearest the origin (eq. (23)): the projection p of the
-     * origin on its plane lies in the polytope's face on that plane, which may be split into
-     * several coplanar triangles: take the one that contains p */
+     * origin on its plane lies in the polytope's face on that plane, normally the nearest
+     * face itself; when rounding or a face split into coplanar triangles puts p outside it,
+     * take the coplanar live triangle that contains p */
     {
         const EpaFace *F = &wk.face[best];
         double p[3], pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0}, l[3], nrm[3];
-        double depth_core = fmax(F->dist, 0.0), best_min = -HUGE_VAL;
-        double plane_tol = DST_GJK_DEGENERATE_REL * 1e3 * scale;
+        double depth_core = dcv_max(F->dist, 0.0);
         int pick = best;
         dcv_scale(p, F->n, F->dist);
-        for (int f = 0; f < wk.nf; ++f) {
-            const EpaFace *G = &wk.face[f];
-            double m;
-            if (!G->alive) continue;
-            if (f != best && (fabs(G->dist - F->dist) > plane_tol ||
-                              dcv_dot(G->n, F->n) < 1.0 - DST_GJK_DEGENERATE_REL * 1e3)) {
-                continue;
-            }
-            epa_barycentric(&wk, G, p, l);
-            m = fmin(l[0], fmin(l[1], l[2]));
-            if (m > best_min) {
-                best_min = m;
-                pick = f;
+        epa_barycentric(&wk, F, p, l);
+        if (!(dcv_min(l[0], dcv_min(l[1], l[2])) >= 0.0)) {
+            double plane_tol = DST_GJK_DEGENERATE_REL * 1e3 * scale;
+            double best_min = dcv_min(l[0], dcv_min(l[1], l[2])), lg[3];
+            for (int f = 0; f < wk.nf; ++f) {
+                const EpaFace *G = &wk.face[f];
+                double m;
+                if (G->state == EPA_DEAD || f == best) continue;
+                if (fabs(G->dist - F->dist) > plane_tol ||
+                    dcv_dot(G->n, F->n) < 1.0 - DST_GJK_DEGENERATE_REL * 1e3) {
+                    continue;
+                }
+                epa_barycentric(&wk, G, p, lg);
+                m = dcv_min(lg[0], dcv_min(lg[1], lg[2]));
+                if (m > best_min) {
+                    best_min = m;
+                    pick = f;
+                    dcv_copy(l, lg);
+                }
             }
         }
-        epa_barycentric(&wk, &wk.face[pick], p, l);
         {
             double sum = 0.0;
             for (int k = 0; k < 3; ++k) {
-                l[k] = fmax(l[k], 0.0);
+                l[k] = dcv_max(l[k], 0.0);
                 sum += l[k];
             }
             if (!(sum > DST_MIN_DENOM)) {
@@ -654,12 +716,11 @@ static DstStatus epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkR
         dcv_copy(out->normal, nrm);
         out->depth = depth_core + ma + mb;
         out->depth_lower = out->depth;
-        out->depth_upper = fmax(upper, depth_core) + ma + mb;
+        out->depth_upper = dcv_max(upper, depth_core) + ma + mb;
         dcv_axpy(out->point_a, pa, -ma, nrm);
         dcv_axpy(out->point_b, pb, mb, nrm);
         out->iterations = iter;
-        out->faces = 0;
-        for (int f = 0; f < wk.nf; ++f) out->faces += wk.face[f].alive;
+        out->faces = wk.nlive;
     }
     if (limit && out->depth_upper - out->depth_lower > o.rel_tol * out->depth + o.abs_tol * scale) {
         out->status = DST_ITER_LIMIT;

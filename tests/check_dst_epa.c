@@ -662,6 +662,323 @@ START_TEST(test_custom_support_matches_builtin)
 }
 END_TEST
 
+/* ---- the expansion mechanism: nearest face from a candidate list pruned by the upper
+ * bound, the visible region and horizon by one walk, the cone built in fresh slots */
+
+/* an EPA result's own invariants: bracket ordered around the depth, unit normal, witnesses
+ * point_a - point_b = -depth normal, and the polytope a closed triangulated sphere: F = 2V - 4
+ * with V = 4 + the steps that added a vertex (all of them, or all but the last, which found
+ * no farther support or could not grow) */
+static void check_epa_result(const DstEpaResult *e, double tol)
+{
+    double d[3];
+    ck_assert(isfinite(e->depth) && isfinite(e->depth_lower) && isfinite(e->depth_upper));
+    ck_assert(e->depth_lower <= e->depth && e->depth <= e->depth_upper);
+    ck_assert_double_eq_tol(tv_norm(e->normal), 1.0, UNIT_TOL);
+    tv_sub(d, e->point_a, e->point_b);
+    for (int i = 0; i < 3; ++i) ck_assert_double_eq_tol(d[i], -e->depth * e->normal[i], tol);
+    ck_assert_msg(e->faces == 2 * e->iterations + 2 || e->faces == 2 * e->iterations + 4,
+                  "faces %d after %d steps", e->faces, e->iterations);
+}
+
+/* EPA alone on a and b (their cores must overlap), at most max_iter steps */
+static DstStatus epa_capped(const DstConvex *a, const DstConvex *b, int max_iter, DstEpaResult *e)
+{
+    DstGjkResult g;
+    DstEpaOptions o = dst_epa_options_default();
+    char err[200] = "";
+    DstStatus st;
+    dst_gjk_distance(a, b, NULL, NULL, &g, NULL, 0);
+    ck_assert_int_eq(g.cores_overlap, 1);
+    o.max_iter = max_iter;
+    st = dst_epa_depth(a, b, &g, &o, e, err, sizeof err);
+    ck_assert_msg(st == DST_PENETRATING || st == DST_TOUCHING || st == DST_ITER_LIMIT,
+                  "status %s: %s", dst_status_string(st), err);
+    return st;
+}
+
+START_TEST(test_bracket_at_every_step_cap)
+{
+    /* stopped after 1, 2, ... steps, the bracket still holds the true depth (separating
+     * axes): the lower bound is the nearest face over the whole polytope, including faces
+     * never listed as candidates */
+    TRng rng = trng_make(61);
+    int checked = 0;
+    for (int it = 0; it < 36; ++it) {
+        DstHull ha, hb;
+        double R1[9], R2[9], t1[3] = {0, 0, 0}, t2[3], ref;
+        TPoly P, Q;
+        random_hull(&rng, 12 + (it * 7) % 40, 1.0, &ha);
+        random_hull(&rng, 12 + (it * 11) % 40, 0.8, &hb);
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        trng_ball(&rng, t2);
+        if (it % 3 == 0) {
+            for (int i = 0; i < 3; ++i) t2[i] *= 0.1; /* deep */
+        }
+        hull_poly(&P, &ha, R1, t1);
+        hull_poly(&Q, &hb, R2, t2);
+        ref = tref_sat_depth(&P, &Q);
+        if (ref > 1e-6) {
+            DstConvex a = dst_hull_convex(&ha), b = dst_hull_convex(&hb);
+            int converged = 0;
+            dst_convex_set_pose(&a, R1, t1);
+            dst_convex_set_pose(&b, R2, t2);
+            for (int cap = 1; cap <= 40 && !converged; ++cap) {
+                DstEpaResult e;
+                DstStatus st = epa_capped(&a, &b, cap, &e);
+                check_epa_result(&e, DEPTH_TOL);
+                ck_assert_int_le(e.iterations, cap);
+                ck_assert_msg(e.depth_lower <= ref + DEPTH_TOL && e.depth_upper >= ref - DEPTH_TOL,
+                              "it %d cap %d: [%.17g, %.17g] vs %.17g", it, cap, e.depth_lower,
+                              e.depth_upper, ref);
+                if (st != DST_ITER_LIMIT) {
+                    ck_assert_msg(fabs(e.depth - ref) <= DEPTH_TOL, "it %d: %.17g vs %.17g", it,
+                                  e.depth, ref);
+                    converged = 1;
+                }
+            }
+            ck_assert(converged);
+            ++checked;
+        }
+        dst_hull_destroy(&ha);
+        dst_hull_destroy(&hb);
+    }
+    ck_assert_int_gt(checked, 20);
+}
+END_TEST
+
+START_TEST(test_bracket_large_hulls)
+{
+    /* 150-point hulls (the benchmark's size), shallow and deep: every capped run brackets
+     * the converged depth, which the sampled separation along the normal confirms */
+    TRng rng = trng_make(62);
+    for (int it = 0; it < 12; ++it) {
+        DstHull ha, hb;
+        double R1[9], R2[9], t2[3];
+        DstConvex a, b;
+        DstEpaResult full;
+        random_hull(&rng, 150, 0.5, &ha);
+        random_hull(&rng, 150, 0.45, &hb);
+        a = dst_hull_convex(&ha);
+        b = dst_hull_convex(&hb);
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        trng_ball(&rng, t2);
+        for (int i = 0; i < 3; ++i) t2[i] *= it % 2 ? 0.5 : 0.05;
+        dst_convex_set_pose(&a, R1, NULL);
+        dst_convex_set_pose(&b, R2, t2);
+        ck_assert_int_eq(epa_capped(&a, &b, DST_EPA_DEFAULT_MAX_ITER, &full), DST_PENETRATING);
+        check_epa_result(&full, DEPTH_TOL);
+        {
+            double n[3] = {-full.normal[0], -full.normal[1], -full.normal[2]};
+            /* the separation along the normal from B to A is -depth */
+            ck_assert_double_eq_tol(sep_along(&a, &b, full.normal), -full.depth, DEPTH_TOL);
+            ck_assert(sep_along(&a, &b, n) <= -full.depth + DEPTH_TOL);
+        }
+        for (int cap = 1; cap < full.iterations; ++cap) {
+            DstEpaResult e;
+            epa_capped(&a, &b, cap, &e);
+            check_epa_result(&e, DEPTH_TOL);
+            ck_assert(e.depth_lower <= full.depth + DEPTH_TOL);
+            ck_assert(e.depth_upper >= full.depth - DEPTH_TOL);
+        }
+        dst_hull_destroy(&ha);
+        dst_hull_destroy(&hb);
+    }
+}
+END_TEST
+
+/* exact depth of a point p inside the hull (pose R, t): the smallest distance to a face
+ * plane */
+static double point_depth_in_hull(const DstHull *h, const double R[9], const double t[3],
+                                  const double p[3])
+{
+    double best = HUGE_VAL;
+    for (int f = 0; f < h->ntris; ++f) {
+        double v[3][3], e1[3], e2[3], n[3], l;
+        for (int k = 0; k < 3; ++k) tv_xform(v[k], R, t, h->verts + 3 * h->tris[3 * f + k]);
+        tv_sub(e1, v[1], v[0]);
+        tv_sub(e2, v[2], v[0]);
+        tv_cross(n, e1, e2);
+        l = tv_norm(n);
+        if (l < 1e-14) continue;
+        tv_sub(e1, v[0], p);
+        best = fmin(best, tv_dot(n, e1) / l);
+    }
+    return best;
+}
+
+START_TEST(test_ties_regular_polytopes)
+{
+    /* a point inside a regular polytope: every face of the difference is at the same
+     * distance from the origin (exact ties), the cube's faces are split into coplanar
+     * triangles; off-centre points make near-ties */
+    static const double phi = 1.6180339887498949;
+    double oct[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    double cube[8][3], ico[12][3];
+    const double *sets[3] = {&oct[0][0], &cube[0][0], &ico[0][0]};
+    static const int counts[3] = {6, 8, 12};
+    TRng rng = trng_make(63);
+    for (int id = 0; id < 8; ++id) {
+        for (int i = 0; i < 3; ++i) cube[id][i] = (id >> i) & 1 ? 0.5 : -0.5;
+    }
+    for (int k = 0; k < 4; ++k) {
+        double s1 = k & 1 ? 1.0 : -1.0, s2 = k & 2 ? phi : -phi;
+        for (int c = 0; c < 3; ++c) {
+            ico[4 * c + k][c] = 0.0;
+            ico[4 * c + k][(c + 1) % 3] = s1;
+            ico[4 * c + k][(c + 2) % 3] = s2;
+        }
+    }
+    for (int s = 0; s < 3; ++s) {
+        DstHull h;
+        ck_assert_int_eq(dst_hull_build(sets[s], counts[s], 0.0, &h, NULL, 0), DST_OK);
+        for (int it = 0; it < 60; ++it) {
+            double R[9], t[3], p[3] = {0, 0, 0}, ref;
+            DstConvex a = dst_hull_convex(&h), b;
+            DstEpaResult e;
+            static const double origin[1][3] = {{0, 0, 0}};
+            trng_rotation(&rng, R);
+            trng_ball(&rng, t);
+            if (it % 2 == 1) {
+                trng_ball(&rng, p);
+                for (int i = 0; i < 3; ++i) p[i] *= it % 4 == 1 ? 1e-9 : 0.05;
+            }
+            for (int i = 0; i < 3; ++i) p[i] += t[i];
+            b = dst_convex_points(&origin[0][0], 1, NULL, NULL);
+            dst_convex_set_pose(&a, R, t);
+            dst_convex_set_pose(&b, NULL, p);
+            ref = point_depth_in_hull(&h, R, t, p);
+            ck_assert_int_eq(epa_capped(&a, &b, DST_EPA_DEFAULT_MAX_ITER, &e), DST_PENETRATING);
+            check_epa_result(&e, DEPTH_TOL);
+            ck_assert_msg(fabs(e.depth - ref) <= DEPTH_TOL, "set %d it %d: %.17g vs %.17g", s,
+                          it, e.depth, ref);
+            /* the witness on A lies on A's boundary: moving A by depth along the normal
+             * brings the point to it */
+            ck_assert_double_eq_tol(sep_along(&a, &b, e.normal), -e.depth, DEPTH_TOL);
+        }
+        dst_hull_destroy(&h);
+    }
+}
+END_TEST
+
+START_TEST(test_thin_hulls_vs_sat)
+{
+    /* hulls of nearly flat point sets (thickness down to 1e-6 of the size) against boxes
+     * and each other: slivers in the Minkowski difference */
+    static const double thick[4] = {1e-2, 1e-3, 1e-5, 1e-6};
+    TRng rng = trng_make(64);
+    int checked = 0;
+    for (int it = 0; it < 80; ++it) {
+        double p[40][3], R1[9], R2[9], t1[3] = {0, 0, 0}, t2[3], ref, hb[3];
+        DstHull ha, hh;
+        TPoly P, Q;
+        DstConvex a, b;
+        int hull_b = it % 2;
+        for (int i = 0; i < 40; ++i) {
+            trng_ball(&rng, p[i]);
+            p[i][2] *= thick[it % 4];
+        }
+        ck_assert_int_eq(dst_hull_build(&p[0][0], 40, 0.0, &ha, NULL, 0), DST_OK);
+        trng_rotation(&rng, R1);
+        trng_rotation(&rng, R2);
+        trng_ball(&rng, t2);
+        for (int i = 0; i < 3; ++i) t2[i] *= 0.6;
+        hull_poly(&P, &ha, R1, t1);
+        a = dst_hull_convex(&ha);
+        if (hull_b) {
+            for (int i = 0; i < 40; ++i) {
+                trng_ball(&rng, p[i]);
+                p[i][1] *= thick[(it / 2) % 4];
+            }
+            ck_assert_int_eq(dst_hull_build(&p[0][0], 40, 0.0, &hh, NULL, 0), DST_OK);
+            hull_poly(&Q, &hh, R2, t2);
+            b = dst_hull_convex(&hh);
+        } else {
+            for (int i = 0; i < 3; ++i) hb[i] = trng_range(&rng, 0.1, 0.6);
+            tref_box_poly(&Q, hb, R2, t2);
+            b = dst_convex_box(hb[0], hb[1], hb[2]);
+        }
+        dst_convex_set_pose(&a, R1, t1);
+        dst_convex_set_pose(&b, R2, t2);
+        ref = tref_sat_depth(&P, &Q);
+        if (ref > 1e-9) {
+            DstConvexDistance r = signed_distance(&a, &b);
+            ck_assert_msg(fabs(r.distance + ref) <= DEPTH_TOL, "it %d: %.17g vs %.17g", it,
+                          r.distance, -ref);
+            check_result(&r, DEPTH_TOL);
+            ++checked;
+        }
+        dst_hull_destroy(&ha);
+        if (hull_b) dst_hull_destroy(&hh);
+    }
+    ck_assert_int_gt(checked, 30);
+}
+END_TEST
+
+START_TEST(test_vertex_cap)
+{
+    /* curved cores never converge exactly: with no step cap the polytope fills the
+     * workspace (DST_EPA_MAX_VERTS vertices); the bracket still holds the exact depth */
+    TRng rng = trng_make(65);
+    for (int it = 0; it < 6; ++it) {
+        double R[9], ax[3] = {trng_range(&rng, 0.2, 0.6), trng_range(&rng, 0.2, 0.6),
+                              trng_range(&rng, 0.2, 0.6)};
+        DstConvex a = dst_convex_ellipsoid(ax[0], ax[1], ax[2]), b = a;
+        DstEpaResult e;
+        double want = 2.0 * fmin(ax[0], fmin(ax[1], ax[2]));
+        DstStatus st;
+        trng_rotation(&rng, R);
+        dst_convex_set_pose(&a, R, NULL);
+        dst_convex_set_pose(&b, R, NULL);
+        st = epa_capped(&a, &b, 1000000, &e);
+        check_epa_result(&e, DEPTH_TOL);
+        ck_assert(e.depth_lower <= want + DEPTH_TOL && e.depth_upper >= want - DEPTH_TOL);
+        if (st == DST_ITER_LIMIT) {
+            ck_assert_int_eq(e.faces, 2 * DST_EPA_MAX_VERTS - 4);
+        } else {
+            ck_assert_double_eq_tol(e.depth, want, CURVED_DEPTH_TOL);
+        }
+        ck_assert_int_le(e.faces, 2 * DST_EPA_MAX_VERTS - 4);
+    }
+    {
+        /* a point in a hull of 1000 points on a sphere: a difference with many faces near
+         * the depth, more than the workspace's vertices to resolve them all */
+        static double pts[1000][3];
+        DstHull h;
+        double R[9], t[3] = {0.1, -0.2, 0.3}, p[3] = {0.12, -0.19, 0.31};
+        static const double origin[1][3] = {{0, 0, 0}};
+        DstConvex a, b;
+        DstEpaResult e;
+        double ref;
+        for (int i = 0; i < 1000; ++i) {
+            double l;
+            trng_ball(&rng, pts[i]);
+            l = tv_norm(pts[i]);
+            if (l < 1e-3) {
+                pts[i][0] = 1.0;
+                l = tv_norm(pts[i]);
+            }
+            for (int k = 0; k < 3; ++k) pts[i][k] /= l;
+        }
+        ck_assert_int_eq(dst_hull_build(&pts[0][0], 1000, 0.0, &h, NULL, 0), DST_OK);
+        trng_rotation(&rng, R);
+        a = dst_hull_convex(&h);
+        b = dst_convex_points(&origin[0][0], 1, NULL, NULL);
+        dst_convex_set_pose(&a, R, t);
+        dst_convex_set_pose(&b, NULL, p);
+        ref = point_depth_in_hull(&h, R, t, p);
+        epa_capped(&a, &b, 1000000, &e);
+        check_epa_result(&e, DEPTH_TOL);
+        ck_assert_msg(e.depth_lower <= ref + DEPTH_TOL && e.depth_upper >= ref - DEPTH_TOL,
+                      "[%.17g, %.17g] vs %.17g", e.depth_lower, e.depth_upper, ref);
+        ck_assert_int_le(e.faces, 2 * DST_EPA_MAX_VERTS - 4);
+        dst_hull_destroy(&h);
+    }
+}
+END_TEST
+
 Suite *dst_epa_suite(void)
 {
     Suite *s = suite_create("dst_epa");
@@ -689,6 +1006,14 @@ Suite *dst_epa_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");
     tcase_add_test(tc, test_continuity_through_contact);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("mechanism");
+    tcase_add_test(tc, test_bracket_at_every_step_cap);
+    tcase_add_test(tc, test_bracket_large_hulls);
+    tcase_add_test(tc, test_ties_regular_polytopes);
+    tcase_add_test(tc, test_thin_hulls_vs_sat);
+    tcase_add_test(tc, test_vertex_cap);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("status");

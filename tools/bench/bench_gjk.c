@@ -13,7 +13,14 @@
  *   gjk_support_cold_ns        latency of one support on hull A from a random direction (start
  *                              table + hill-climb), chained as in the GJK loop
  *   hull_build_ms_*            dst_hull_build on random clouds (inside a ball / on a sphere)
- * plus mean iteration counts. Times are thread CPU time. Run by `make bench` (-O3 -march=native). */
+ * plus mean iteration counts. Times are thread CPU time. Run by `make bench` (-O3 -march=native).
+ *
+ * `bench_gjk epa` / `bench_gjk epa-deep` instead run one untimed pass of the shallow / deep
+ * overlap set (NQ signed distances) through run_epa and exit: the load-independent view, e.g.
+ *   make BUILD=build/cg OPT="-O3 -march=native -mno-avx512f -DNDEBUG" build/cg/bench_gjk
+ *   valgrind --tool=callgrind --toggle-collect=run_epa ./build/cg/bench_gjk epa
+ *   callgrind_annotate --inclusive=yes callgrind.out.<pid>   (epa_depth, core supports)
+ * (valgrind does not decode AVX-512, hence -mno-avx512f on such machines). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +108,10 @@ static double run_gjk(const DstConvex *a, DstConvex *b, const Pose *poses, int n
     return (now_s() - t0) / n;
 }
 
-static double run_epa(const DstConvex *a, DstConvex *b, const Pose *poses, int n, double *iters,
-                      double *sink)
+/* not inlined: `valgrind --toggle-collect=run_epa` counts exactly the passes */
+__attribute__((noinline)) static double run_epa(const DstConvex *a, DstConvex *b,
+                                                const Pose *poses, int n, double *iters,
+                                                double *sink)
 {
     DstConvexDistance r;
     double t0, acc = 0.0;
@@ -168,7 +177,7 @@ static double bench_hull(BRng *r, int n, int sphere, int *nverts)
     return bench_median(t, 5);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static Pose sep[NQ], coh[NQ], ovl[NQ], deep[NQ];
     BRng rng = {0x1234567ULL};
@@ -210,6 +219,21 @@ int main(void)
         novl += r.distance < 0.0;
     }
 
+    if (argc > 1) {
+        /* profiling mode: one pass of an overlap set, no timing */
+        int deep_set = strcmp(argv[1], "epa-deep") == 0;
+        if (!deep_set && strcmp(argv[1], "epa") != 0) {
+            fprintf(stderr, "usage: bench_gjk [epa | epa-deep]\n");
+            return 2;
+        }
+        run_epa(&a, &b, deep_set ? deep : ovl, NQ, deep_set ? &it_deep : &it_epa, &sink);
+        printf("epa_profile_queries: %d\n", NQ);
+        printf("epa_profile_iterations_mean: %.2f\n", deep_set ? it_deep : it_epa);
+        printf("bench_checksum: %.6g\n", sink);
+        dst_hull_destroy(&ha);
+        dst_hull_destroy(&hb);
+        return 0;
+    }
     for (int rep = -1; rep < REPEATS; ++rep) {
         double x1 = run_gjk(&a, &b, sep, NQ, 0, &it_hill, &sink);
         double x2 = run_gjk(&a_scan, &b_scan, sep, NQ, 0, &it_scan, &sink);
