@@ -187,7 +187,7 @@ typedef struct DstEpaResult {
 } DstEpaResult;
 
 /* EPA penetration depth (thesis sec. II.C.1) of a and b whose cores overlap, seeded by the
- * simplex of a GJK result with cores_overlap = 1. Works in a fixed workspace of about 64 KB
+ * simplex of a GJK result with cores_overlap = 1. Works in a fixed workspace of about 50 KB
  * on the stack (DST_EPA_MAX_VERTS vertices); no allocation. Nullable: opt, err. */
 DstStatus dst_epa_depth(const DstConvex *a, const DstConvex *b, const DstGjkResult *gjk,
                         const DstEpaOptions *opt, DstEpaResult *out, char *err, size_t err_size);

@@ -464,7 +464,11 @@ START_TEST(test_mesh_mcd_static_and_known)
     ck_assert_int_eq(dst_mesh_mcd(&a, &b, 2.0, 4.0, &opt, NULL, &res), DST_CERTIFIED);
     ck_assert(res.lower <= -0.1 && res.upper - res.lower <= opt.eps);
     ck_assert_msg(fabs(res.upper + 0.1) <= opt.eps, "deepest %g", res.upper);
-    ck_assert(fabs(res.t_min - 3.0) <= 0.1);
+    /* the signed distance is -0.1 wherever the x-overlap (0.3 - |x|) is at least the height
+     * 0.1, i.e. |x| <= 0.2, t in [2.6, 3.4]: any time of that plateau is the minimum, and
+     * which one is found depends on rounding in the depths */
+    ck_assert_msg(res.t_min >= 2.6 - MCD_ROUND_TOL && res.t_min <= 3.4 + MCD_ROUND_TOL,
+                  "t_min %g off the plateau", res.t_min);
     /* zero-length interval: the distance at t0 */
     ck_assert_int_eq(dst_mesh_mcd(&a, &b, 1.0, 1.0, &opt, NULL, &res), DST_CERTIFIED);
     ck_assert(res.upper >= 0.2 - MCD_ROUND_TOL && res.upper <= 0.2 + tol);
