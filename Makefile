@@ -11,8 +11,12 @@
 #                   test, asan and bench depend on it)
 #   make clean      remove build/ and nothing else
 #
-# Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/*.c (but the
-# entry point planner/hrpplan_main.c) -> libplanner.a, tests/check_*.c -> build/run_tests.
+# Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/<layer>/*.c (but
+# the entry point planner/cli/hrpplan_main.c) -> libplanner.a, tests/check_*.c ->
+# build/run_tests. Include paths follow the layers (docs/ARCHITECTURE.md): everything sees
+# distance/include/ (the public headers of libdistance) and planner/ (headers named by
+# layer, "model/pln_robot.h"); only distance/ itself and the tests also see distance/,
+# where the *_internal.h headers live. `make layers` checks the include order.
 # A test file tests/check_<name>.c defines `Suite *<name>_suite(void)`; the runner lists
 # them from the file names, so adding a suite needs no edit here.
 
@@ -28,19 +32,19 @@ OPT      ?= -O2
 SAN      ?=
 CFLAGS   ?=
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-            -Idistance -Iplanner $(SAN)
+            -Idistance/include -Iplanner $(SAN)
 CPPFLAGS += -MMD -MP
 LDLIBS   += -lm -lpthread
 
 DST_SRC  := $(sort $(wildcard distance/*.c))
-PLN_SRC  := $(sort $(filter-out planner/hrpplan_main.c,$(wildcard planner/*.c)))
+PLN_SRC  := $(sort $(filter-out planner/cli/hrpplan_main.c,$(wildcard planner/*/*.c)))
 TEST_SRC := $(sort $(wildcard tests/check_*.c))
 TEST_SUITES := $(patsubst tests/check_%.c,%,$(filter-out tests/check_main.c,$(TEST_SRC)))
 
 DST_OBJ  := $(DST_SRC:%.c=$(BUILD)/%.o)
 PLN_OBJ  := $(PLN_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/planner/hrpplan_main.o
+MAIN_OBJ := $(BUILD)/planner/cli/hrpplan_main.o
 
 .PHONY: all deps run test asan clean check-run bench
 all: $(BUILD)/libdistance.a $(BUILD)/libplanner.a $(BUILD)/hrpplan $(BUILD)/run_tests
@@ -88,6 +92,10 @@ $(BUILD)/bench_%: $(BUILD)/tools/bench/bench_%.o $(BUILD)/libplanner.a $(BUILD)/
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# the internal headers of distance/ are for distance/ itself and its tests
+$(BUILD)/distance/%.o: CFLAGS += -Idistance
+$(BUILD)/tests/%.o: CFLAGS += -Idistance
 
 # distance/dst_ellipsoid.c is scalar 3-vector arithmetic that GCC's vectoriser slows down
 # (2- and 3-lane loops, shuffles); measured in docs/perf/ellipsoid.md.
@@ -142,7 +150,7 @@ bench-ccd:
 	@pkg-config --exists ccd || { echo "bench-ccd: libccd-dev is not installed (apt-get install -y libccd-dev)"; exit 1; }
 	@$(MAKE) --no-print-directory BUILD=build/bench OPT="-O3 -march=native -DNDEBUG" build/bench/libdistance.a
 	@mkdir -p build/bench/tools/bench/ccd
-	$(CC) -std=c11 -O3 -march=native -DNDEBUG -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Idistance \
+	$(CC) -std=c11 -O3 -march=native -DNDEBUG -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Idistance/include \
 	    $$(pkg-config --cflags ccd) -o build/bench/compare_ccd tools/bench/ccd/compare_ccd.c \
 	    build/bench/libdistance.a $$(pkg-config --libs ccd) -lm
 	@./build/bench/compare_ccd
@@ -199,13 +207,13 @@ bench-fcl:
 	@pkg-config --exists fcl || apt-get install -y libfcl-dev
 	@$(MAKE) --no-print-directory BUILD=build/bench OPT="-O3 -march=native -DNDEBUG" build/bench/libdistance.a
 	@mkdir -p build/bench/fcl
-	$(CC) -std=c11 -O3 -march=native -DNDEBUG -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Idistance \
+	$(CC) -std=c11 -O3 -march=native -DNDEBUG -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Idistance/include \
 	    -o build/bench/fcl/write_pairs tools/bench/fcl/write_pairs.c build/bench/libdistance.a -lm
 	$(CXX) -std=c++17 -O3 -march=native -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) \
 	    -o build/bench/fcl/compare_fcl tools/bench/fcl/compare_fcl.cpp $$(pkg-config --libs fcl)
 	./build/bench/fcl/write_pairs build/bench/fcl
 	./build/bench/fcl/compare_fcl build/bench/fcl
-	$(CXX) -std=c++17 -O3 -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) -Idistance \
+	$(CXX) -std=c++17 -O3 -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) -Idistance/include \
 	    -o build/bench/fcl/compare_fcl_convex tools/bench/fcl/compare_fcl_convex.cpp \
 	    build/bench/libdistance.a $$(pkg-config --libs fcl)
 	./build/bench/fcl/compare_fcl_convex

@@ -12,8 +12,8 @@
 #include "dst_mesh_mcd.h"
 #include "dst_mesh_testgen.h"
 #include "kin_fixture.h"
-#include "pln_kin.h"
-#include "pln_linkmotion.h"
+#include "model/pln_kin.h"
+#include "motion/pln_linkmotion.h"
 
 #define MCD_MOTIONS (TG_ASAN ? 300 : 2000)
 #define MCD_REF_SAMPLES 100

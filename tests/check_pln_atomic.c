@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check_util.h"
-#include "pln_atomic.h"
+#include "base/pln_atomic.h"
 
 START_TEST(test_write_creates_file_and_no_temporary)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check_rng.h"
-#include "pln_bspline.h"
-#include "pln_tolerance.h"
+#include "motion/pln_bspline.h"
+#include "base/pln_tolerance.h"
 
 /* tolerances of the assertions (relative to the magnitude of the compared values) */
 #define TOL_EVAL 1e-12        /* basis-function evaluation vs the recursive reference */

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 
 #include "check_util.h"
-#include "pln_cli.h"
+#include "cli/pln_cli.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -58,20 +58,6 @@ START_TEST(test_parse_check_geometry)
     ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
     ck_assert_str_eq(a.geometry, "convex");
     ck_assert_str_eq(a.trajectory, "t.json");
-}
-END_TEST
-
-START_TEST(test_parse_methods)
-{
-    const char *names[] = {"hybrid", "gss", "ca", "sampling"};
-    for (int i = 0; i < 4; ++i) {
-        PlnMethod m;
-        ck_assert_int_eq(pln_method_from_string(names[i], &m), PLN_OK);
-        ck_assert_str_eq(pln_method_string(m), names[i]);
-    }
-    PlnMethod m;
-    ck_assert_int_eq(pln_method_from_string("HYBRID", &m), PLN_ERR_USAGE);
-    ck_assert_int_eq(pln_method_from_string(NULL, &m), PLN_ERR_USAGE);
 }
 END_TEST
 
@@ -290,7 +276,6 @@ Suite *pln_cli_suite(void)
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, test_parse_plan_defaults);
     tcase_add_test(tc, test_parse_plan_all_options);
-    tcase_add_test(tc, test_parse_methods);
     tcase_add_test(tc, test_parse_check_geometry);
     tcase_add_test(tc, test_parse_check_and_robot);
     tcase_add_test(tc, test_parse_export);

@@ -15,12 +15,12 @@
 #include <yaml.h>
 
 #include "check_util.h"
-#include "pln_bspline.h"
-#include "pln_export.h"
-#include "pln_kin.h"
-#include "pln_robot.h"
-#include "pln_table.h"
-#include "pln_tolerance.h"
+#include "motion/pln_bspline.h"
+#include "output/pln_export.h"
+#include "model/pln_kin.h"
+#include "model/pln_robot.h"
+#include "motion/pln_table.h"
+#include "base/pln_tolerance.h"
 
 /* A value read back from a 17-digit text file equals what was written; the test's own
  * evaluation of the spline may differ from the exporter's by rounding only (rad). */
@@ -712,6 +712,20 @@ START_TEST(test_matrix_to_rpy_inverts_rpy_to_matrix)
 }
 END_TEST
 
+START_TEST(test_format_names_round_trip)
+{
+    const char *names[] = {"pos", "csv", "json", "ros"};
+    PlnExportFormat f;
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_int_eq(pln_format_from_string(names[i], &f), PLN_OK);
+        ck_assert_str_eq(pln_format_string(f), names[i]);
+    }
+    ck_assert_int_eq(pln_format_from_string("POS", &f), PLN_ERR_INVALID);
+    ck_assert_int_eq(pln_format_from_string("", &f), PLN_ERR_INVALID);
+    ck_assert_int_eq(pln_format_from_string(NULL, &f), PLN_ERR_INVALID);
+}
+END_TEST
+
 Suite *pln_export_suite(void)
 {
     Suite *s = suite_create("pln_export");
@@ -738,6 +752,7 @@ Suite *pln_export_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_bad_files_exit_2_naming_the_field);
     tcase_add_test(tc, test_other_robot_refused);
+    tcase_add_test(tc, test_format_names_round_trip);
     tcase_add_test(tc, test_matrix_to_rpy_inverts_rpy_to_matrix);
     suite_add_tcase(s, tc);
     return s;

@@ -10,11 +10,11 @@
 
 #include "check_rng.h"
 #include "check_util.h"
-#include "pln_geom.h"
-#include "pln_problem.h"
-#include "pln_robot.h"
-#include "pln_scenario.h"
-#include "pln_tolerance.h"
+#include "problem/pln_geom.h"
+#include "problem/pln_problem.h"
+#include "model/pln_robot.h"
+#include "problem/pln_scenario.h"
+#include "base/pln_tolerance.h"
 
 /* samples of the exact distance per constraint interval */
 #define GEOM_SAMPLES 48

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "pln_json.h"
+#include "base/pln_json.h"
 
 /* the written text of a writer on a tmpfile */
 static void slurp(FILE *f, char *buf, size_t size)

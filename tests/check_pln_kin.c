@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kin_fixture.h"
-#include "pln_kin.h"
+#include "model/pln_kin.h"
 
 /* hand-computed poses agree to this (m, or dimensionless for rotations): a few
  * roundings of unit-sized numbers */

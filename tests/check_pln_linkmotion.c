@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "kin_fixture.h"
-#include "pln_kin.h"
-#include "pln_linkmotion.h"
-#include "pln_tolerance.h"
+#include "model/pln_kin.h"
+#include "motion/pln_linkmotion.h"
+#include "base/pln_tolerance.h"
 
 #define LM_JOINTS 30
 #define LM_MAX_LINKS 32

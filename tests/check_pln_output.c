@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 
 #include "check_util.h"
-#include "pln_export.h"
-#include "pln_output.h"
-#include "pln_plan.h"
+#include "output/pln_export.h"
+#include "output/pln_output.h"
+#include "problem/pln_plan.h"
 #include "plan_fixture.h"
 
 #define SCENARIO "tests/data/reach_pole.yaml"

@@ -13,7 +13,7 @@
 #include <yaml.h>
 
 #include "check_util.h"
-#include "pln_table.h"
+#include "motion/pln_table.h"
 
 /* runs hrpplan with args, stdout+stderr into log; returns the exit status */
 static int hrpplan(const char *args, const char *log)

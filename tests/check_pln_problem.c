@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "check_rng.h"
-#include "pln_kin.h"
-#include "pln_problem.h"
-#include "pln_robot.h"
-#include "pln_scenario.h"
+#include "model/pln_kin.h"
+#include "problem/pln_problem.h"
+#include "model/pln_robot.h"
+#include "problem/pln_scenario.h"
 
 /* step of the central differences (rad) */
 #define FD_STEP 1e-6

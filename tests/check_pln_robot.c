@@ -13,7 +13,7 @@
 
 #include "check_util.h"
 #include "dst_mesh.h"
-#include "pln_robot.h"
+#include "model/pln_robot.h"
 
 #define HRP2 "robots/hrp2.yaml"
 

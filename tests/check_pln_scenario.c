@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check_util.h"
-#include "pln_scenario.h"
+#include "problem/pln_scenario.h"
 
 /* a 4-joint robot: base, two arm links, a hand; every link has a capsule, L1 a mesh */
 static PlnJoint JOINTS[4];
@@ -311,6 +311,19 @@ START_TEST(test_default_pairs_need_robot_pairs)
 }
 END_TEST
 
+START_TEST(test_method_names_round_trip)
+{
+    const char *names[] = {"hybrid", "gss", "ca", "sampling"};
+    PlnMethod m;
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_int_eq(pln_method_from_string(names[i], &m), PLN_OK);
+        ck_assert_str_eq(pln_method_string(m), names[i]);
+    }
+    ck_assert_int_eq(pln_method_from_string("HYBRID", &m), PLN_ERR_INVALID);
+    ck_assert_int_eq(pln_method_from_string(NULL, &m), PLN_ERR_INVALID);
+}
+END_TEST
+
 Suite *pln_scenario_suite(void)
 {
     Suite *s = suite_create("pln_scenario");
@@ -318,6 +331,7 @@ Suite *pln_scenario_suite(void)
     tcase_add_test(tc, test_full_scenario);
     tcase_add_test(tc, test_minimal_scenario_defaults);
     tcase_add_test(tc, test_default_pairs_need_robot_pairs);
+    tcase_add_test(tc, test_method_names_round_trip);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_scenarios, 0, (int)(sizeof BAD / sizeof BAD[0]));

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "pln_status.h"
+#include "base/pln_status.h"
 
 START_TEST(test_status_strings_distinct)
 {

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "check_util.h"
-#include "pln_svg.h"
+#include "base/pln_svg.h"
 
 /* tick spacing must be 1, 2 or 5 times a power of ten */
 #define TICK_MANTISSA_TOL 1e-9

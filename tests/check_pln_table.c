@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "check_util.h"
-#include "pln_table.h"
+#include "motion/pln_table.h"
 
 START_TEST(test_times_end_exactly)
 {

@@ -11,8 +11,8 @@
 #include <math.h>
 
 #include "kin_fixture.h"
-#include "pln_taylor.h"
-#include "pln_tolerance.h"
+#include "motion/pln_taylor.h"
+#include "base/pln_tolerance.h"
 
 /* number of random model pairs per operation, and sample times per pair */
 #define TM_TEST_PAIRS 4000

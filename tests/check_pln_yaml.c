@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check_util.h"
-#include "pln_yaml.h"
+#include "base/pln_yaml.h"
 
 /* writes text to <tmpdir>/name and returns the path in path */
 static void write_file(const char *dir, const char *name, const char *text, char *path,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pln_robot.h"
+#include "model/pln_robot.h"
 
 /* ---- random numbers: splitmix64, one explicit state per user ---- */
 

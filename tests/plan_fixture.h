@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pln_problem.h"
-#include "pln_robot.h"
-#include "pln_scenario.h"
+#include "problem/pln_problem.h"
+#include "model/pln_robot.h"
+#include "problem/pln_scenario.h"
 
 typedef struct PlanFixture {
     PlnScenario sc;

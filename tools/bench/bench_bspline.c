@@ -18,7 +18,7 @@
 
 #include "bench_util.h"
 
-#include "pln_bspline.h"
+#include "motion/pln_bspline.h"
 
 #define N_TIMES 4096
 #define REPEATS 15

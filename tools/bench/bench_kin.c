@@ -42,8 +42,8 @@
 #include "bench_util.h"
 
 #include "../../tests/kin_fixture.h"
-#include "pln_kin.h"
-#include "pln_linkmotion.h"
+#include "model/pln_kin.h"
+#include "motion/pln_linkmotion.h"
 
 #define REPEATS 51
 #define N_Q 64

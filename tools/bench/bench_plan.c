@@ -7,7 +7,7 @@
 
 #include "bench_util.h"
 
-#include "pln_plan.h"
+#include "problem/pln_plan.h"
 
 #define RUNS 5
 

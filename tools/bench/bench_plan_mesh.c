@@ -10,7 +10,7 @@
 
 #include "bench_util.h"
 
-#include "pln_plan.h"
+#include "problem/pln_plan.h"
 
 static int run(const char *name, const PlnPlanOptions *opt, PlnPlanRun *out)
 {

@@ -23,8 +23,8 @@
 
 #include "bench_util.h"
 
-#include "pln_plan.h"
-#include "pln_robot.h"
+#include "problem/pln_plan.h"
+#include "model/pln_robot.h"
 
 enum { NSCEN = 30, MAX_UPPER = 64 };
 

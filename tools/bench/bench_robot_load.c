@@ -9,7 +9,7 @@
 #include "bench_util.h"
 
 #include "dst_mesh.h"
-#include "pln_robot.h"
+#include "model/pln_robot.h"
 
 #define WARMUP 3
 #define RUNS 21

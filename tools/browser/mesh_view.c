@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pln_kin.h"
-#include "pln_plan.h"
-#include "pln_problem.h"
-#include "pln_robot.h"
-#include "pln_scenario.h"
-#include "pln_view.h"
+#include "model/pln_kin.h"
+#include "problem/pln_plan.h"
+#include "problem/pln_problem.h"
+#include "model/pln_robot.h"
+#include "problem/pln_scenario.h"
+#include "output/pln_view.h"
 
 #define SCENARIO "tests/data/reach_pole.yaml"
 /* joint offsets of the displayed motion, rad */

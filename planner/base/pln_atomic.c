@@ -1,0 +1,168 @@
+/* pln_atomic.c — write to a temporary, fsync, rename: the only way hrpplan writes files. */
+#include "base/pln_atomic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* splits "dir/name" into its directory ("dir", or "." without slash) and base name. */
+static void split_path(const char *path, char *dir, size_t dir_size, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) {
+        snprintf(dir, dir_size, ".");
+        *base = path;
+    } else if (slash == path) {
+        snprintf(dir, dir_size, "/");
+        *base = slash + 1;
+    } else {
+        snprintf(dir, dir_size, "%.*s", (int)(slash - path), path);
+        *base = slash + 1;
+    }
+}
+
+PlnStatus pln_atomic_open(PlnAtomicFile *f, const char *path, char *err, size_t err_size)
+{
+    char dir[PLN_PATH_MAX];
+    const char *base;
+    int n, fd;
+
+    f->fp = NULL;
+    f->path[0] = '\0';
+    f->tmp[0] = '\0';
+    if (path == NULL || path[0] == '\0') {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "output path is empty");
+    }
+    if (strlen(path) + 32 >= PLN_PATH_MAX) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: output path too long", path);
+    }
+    split_path(path, dir, sizeof dir, &base);
+    if (base[0] == '\0') {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: output path names a directory",
+                          path);
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+
+    /* the temporary is a hidden sibling, so a crash never leaves a file that looks final */
+    if (strcmp(dir, ".") == 0 && strchr(path, '/') == NULL) {
+        n = snprintf(f->tmp, sizeof f->tmp, ".%s.tmp.XXXXXX", base);
+    } else {
+        n = snprintf(f->tmp, sizeof f->tmp, "%s/.%s.tmp.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir,
+                     base);
+    }
+    if (n < 0 || (size_t)n >= sizeof f->tmp) {
+        f->tmp[0] = '\0';
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: output path too long", path);
+    }
+
+    fd = mkstemp(f->tmp);
+    if (fd < 0) {
+        int e = errno;
+        f->tmp[0] = '\0';
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot create file: %s", path,
+                          strerror(e));
+    }
+    /* mkstemp creates 0600; outputs are ordinary files, readable like any other */
+    {
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask);
+    }
+    f->fp = fdopen(fd, "w");
+    if (f->fp == NULL) {
+        int e = errno;
+        close(fd);
+        unlink(f->tmp);
+        f->tmp[0] = '\0';
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot open stream: %s", path,
+                          strerror(e));
+    }
+    return PLN_OK;
+}
+
+/* fsyncs the directory holding `path` so that a completed rename is durable. */
+static void sync_directory(const char *path)
+{
+    char dir[PLN_PATH_MAX];
+    const char *base;
+    int fd;
+    split_path(path, dir, sizeof dir, &base);
+    fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+PlnStatus pln_atomic_commit(PlnAtomicFile *f, char *err, size_t err_size)
+{
+    int fd, e = 0;
+    const char *what = NULL;
+
+    if (f->fp == NULL) {
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "%s: commit of a file not open",
+                          f->path[0] ? f->path : "(unnamed)");
+    }
+    /* flush user-space buffers and catch any earlier write error */
+    if (fflush(f->fp) != 0) {
+        e = errno;
+        what = "write failed";
+    } else if (ferror(f->fp)) {
+        e = EIO;
+        what = "write failed";
+    } else {
+        fd = fileno(f->fp);
+        if (fsync(fd) != 0) {
+            e = errno;
+            what = "fsync failed";
+        }
+    }
+    if (fclose(f->fp) != 0 && what == NULL) {
+        e = errno;
+        what = "close failed";
+    }
+    f->fp = NULL;
+    if (what == NULL && rename(f->tmp, f->path) != 0) {
+        e = errno;
+        what = "rename failed";
+    }
+    if (what != NULL) {
+        unlink(f->tmp);
+        f->tmp[0] = '\0';
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: %s: %s", f->path, what, strerror(e));
+    }
+    f->tmp[0] = '\0';
+    sync_directory(f->path);
+    return PLN_OK;
+}
+
+void pln_atomic_abort(PlnAtomicFile *f)
+{
+    if (f->fp != NULL) {
+        fclose(f->fp);
+        f->fp = NULL;
+    }
+    if (f->tmp[0] != '\0') {
+        unlink(f->tmp);
+        f->tmp[0] = '\0';
+    }
+}
+
+PlnStatus pln_atomic_write(const char *path, const void *data, size_t size, char *err,
+                           size_t err_size)
+{
+    PlnAtomicFile f;
+    PlnStatus st = pln_atomic_open(&f, path, err, err_size);
+    if (st != PLN_OK) {
+        return st;
+    }
+    if (size > 0 && fwrite(data, 1, size, f.fp) != size) {
+        int e = errno;
+        pln_atomic_abort(&f);
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: write failed: %s", path, strerror(e));
+    }
+    return pln_atomic_commit(&f, err, err_size);
+}

@@ -1,0 +1,42 @@
+/* pln_atomic.h — atomic output files.
+ *
+ * Every file hrpplan writes goes through this writer: the data go to a temporary file
+ * in the same directory as the target (same file system, so rename is atomic), are
+ * flushed and fsync'ed, and the temporary is renamed over the target; the directory is
+ * then fsync'ed so the rename survives a power cut. Until commit succeeds the target is
+ * untouched (an earlier version stays as it was, or no file exists); on any failure,
+ * and on abort, the temporary file is removed. A crash between open and commit can
+ * leave only a hidden temporary named `.<name>.tmp.XXXXXX`, never a half-written target. */
+#ifndef PLN_ATOMIC_H
+#define PLN_ATOMIC_H
+
+#include <stdio.h>
+
+#include "base/pln_status.h"
+
+#define PLN_PATH_MAX 4096
+
+typedef struct PlnAtomicFile {
+    FILE *fp;                    /* write through this between open and commit/abort */
+    char path[PLN_PATH_MAX];     /* final target */
+    char tmp[PLN_PATH_MAX];      /* temporary in the same directory */
+} PlnAtomicFile;
+
+/* Opens a temporary file beside `path` for writing. On failure nothing exists on disk,
+ * f->fp is NULL and err names the path and the system error. */
+PlnStatus pln_atomic_open(PlnAtomicFile *f, const char *path, char *err, size_t err_size);
+
+/* Flushes, fsyncs, closes and renames the temporary over the target. If any step
+ * fails (including an earlier write error on f->fp), the temporary is removed, the
+ * target is left as it was, and PLN_ERR_IO is returned with the reason. */
+PlnStatus pln_atomic_commit(PlnAtomicFile *f, char *err, size_t err_size);
+
+/* Closes and removes the temporary; the target is left as it was. Safe to call on a
+ * file that was never opened successfully or was already committed. */
+void pln_atomic_abort(PlnAtomicFile *f);
+
+/* Writes `size` bytes to `path` atomically (open + fwrite + commit). */
+PlnStatus pln_atomic_write(const char *path, const void *data, size_t size, char *err,
+                           size_t err_size);
+
+#endif /* PLN_ATOMIC_H */

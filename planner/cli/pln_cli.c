@@ -1,0 +1,482 @@
+/* pln_cli.c — hrpplan argument parsing, help texts and subcommand dispatch. */
+#include "cli/pln_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dst.h"
+#include "cli/pln_cmd.h"
+#include "problem/pln_problem.h"
+
+const char *pln_command_string(PlnCommand command)
+{
+    switch (command) {
+    case PLN_CMD_NONE: return "";
+    case PLN_CMD_HELP: return "help";
+    case PLN_CMD_VERSION: return "version";
+    case PLN_CMD_PLAN: return "plan";
+    case PLN_CMD_CHECK: return "check";
+    case PLN_CMD_ROBOT: return "robot";
+    case PLN_CMD_EXPORT: return "export";
+    }
+    return "unknown";
+}
+
+/* ---- help texts ------------------------------------------------------------------- */
+
+static const char HELP_OVERVIEW[] =
+    "usage: hrpplan <command> [options]\n"
+    "\n"
+    "Plans whole-body motions of an HRP-2-class humanoid by trajectory optimisation and\n"
+    "certifies them free of collision over continuous time.\n"
+    "\n"
+    "commands:\n"
+    "  plan SCENARIO.yaml        plan a motion and write trajectory, report and plots\n"
+    "  check SCENARIO.yaml TRAJ  re-certify a trajectory (.json, .pos or .csv)\n"
+    "  robot ROBOT.yaml          print a robot model: joints, limits, links, geometry\n"
+    "  export TRAJ.json          write a trajectory for a controller (pos, csv, json, ros)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help                this text; `hrpplan <command> --help` for a command\n"
+    "  --version                 print the version and exit\n"
+    "\n"
+    "exit codes: 0 success (certified), 1 internal error, 2 bad input or usage,\n"
+    "            3 the motion is not certified safe\n";
+
+static const char HELP_PLAN[] =
+    "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision]\n"
+    "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
+    "                    [--threads N] [-q]\n"
+    "\n"
+    "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
+    "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
+    "distance.svg, joints.svg, view.html, and only when certified trajectory.pos with\n"
+    "its hrpsys companions trajectory.waist and trajectory.zmp.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR          output directory\n"
+    "  --no-collision            plan without collision constraints (the report still\n"
+    "                            gives the certified clearance of every pair)\n"
+    "  --method M                continuous distance method: hybrid (default), gss, ca,\n"
+    "                            sampling\n"
+    "  --geometry KIND           link geometry of every pair instead of the scenario's\n"
+    "                            collision.geometry: capsule, convex, ellipsoid, mesh\n"
+    "  --threads N               distance queries on N threads (default 1)\n"
+    "  --dump-queries FILE       write every distance query of the run to FILE\n"
+    "  -q, --quiet               no progress on stderr\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: 0 certified plan, 2 bad scenario or usage, 3 not certified, 1 internal\n";
+
+static const char HELP_CHECK[] =
+    "usage: hrpplan check SCENARIO.yaml TRAJECTORY [--geometry KIND]\n"
+    "\n"
+    "Re-certifies a trajectory (trajectory.json, .pos or .csv) against a scenario: the\n"
+    "certified clearance of every pair, joint position and velocity margins, balance.\n"
+    "\n"
+    "options:\n"
+    "  --geometry KIND           measure the pairs in this link geometry instead of the\n"
+    "                            scenario's: capsule, convex, ellipsoid, mesh (e.g. check\n"
+    "                            a plan made on capsules against the link meshes)\n"
+    "\n"
+    "exit codes: 0 certified, 2 bad input or usage, 3 violation found, 1 internal\n";
+
+static const char HELP_ROBOT[] =
+    "usage: hrpplan robot ROBOT.yaml\n"
+    "\n"
+    "Loads and validates a robot description and prints the model: joints with limits,\n"
+    "links with masses and geometry, triangle counts, total mass.\n"
+    "\n"
+    "exit codes: 0 valid model, 2 invalid file or usage, 1 internal\n";
+
+static const char HELP_EXPORT[] =
+    "usage: hrpplan export TRAJECTORY.json --format pos|csv|json|ros [--rate HZ]\n"
+    "                      -o FILE [--force]\n"
+    "\n"
+    "Samples a planned trajectory for a controller. Every sample is checked against the\n"
+    "joint position and velocity limits; a trajectory that is not certified is refused\n"
+    "unless --force is given.\n"
+    "\n"
+    "options:\n"
+    "  --format F                pos (hrpsys; also writes <stem>.waist and <stem>.zmp),\n"
+    "                            csv, json, ros (JointTrajectory YAML)\n"
+    "  --rate HZ                 samples per second (default 200, i.e. 5 ms)\n"
+    "  -o, --output FILE         file to write (atomically)\n"
+    "  --force                   export a trajectory that is not certified\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: 0 written, 2 bad input or usage, 3 limit violated or not certified\n";
+
+void pln_cli_print_help(PlnCommand command, FILE *out)
+{
+    switch (command) {
+    case PLN_CMD_PLAN: fputs(HELP_PLAN, out); break;
+    case PLN_CMD_CHECK: fputs(HELP_CHECK, out); break;
+    case PLN_CMD_ROBOT: fputs(HELP_ROBOT, out); break;
+    case PLN_CMD_EXPORT: fputs(HELP_EXPORT, out); break;
+    default: fputs(HELP_OVERVIEW, out); break;
+    }
+}
+
+/* ---- parsing ---------------------------------------------------------------------- */
+
+/* strict integer in [lo, hi]: the whole string must be digits (with an optional sign). */
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v;
+    if (s == NULL || *s == '\0') return 0;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* strict finite positive double. */
+static int parse_positive(const char *s, double *out)
+{
+    char *end;
+    double v;
+    if (s == NULL || *s == '\0') return 0;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || *end != '\0' || !isfinite(v) || !(v > 0.0)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* which options a command takes. */
+enum {
+    OPT_OUTPUT = 1 << 0,
+    OPT_NO_COLLISION = 1 << 1,
+    OPT_METHOD = 1 << 2,
+    OPT_THREADS = 1 << 3,
+    OPT_QUIET = 1 << 4,
+    OPT_FORMAT = 1 << 5,
+    OPT_RATE = 1 << 6,
+    OPT_FORCE = 1 << 7,
+    OPT_DUMP = 1 << 8,
+    OPT_GEOMETRY = 1 << 9
+};
+
+typedef struct OptionSpec {
+    const char *long_name;  /* without the dashes */
+    char short_name;        /* 0 if none */
+    int flag;               /* OPT_* */
+    int takes_value;
+} OptionSpec;
+
+static const OptionSpec OPTIONS[] = {
+    {"output", 'o', OPT_OUTPUT, 1},   {"no-collision", 0, OPT_NO_COLLISION, 0},
+    {"method", 0, OPT_METHOD, 1},     {"threads", 0, OPT_THREADS, 1},
+    {"quiet", 'q', OPT_QUIET, 0},     {"format", 0, OPT_FORMAT, 1},
+    {"rate", 0, OPT_RATE, 1},         {"force", 0, OPT_FORCE, 0},
+    {"dump-queries", 0, OPT_DUMP, 1}, {"geometry", 0, OPT_GEOMETRY, 1},
+};
+
+static const OptionSpec *find_option(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    if (arg[0] == '-' && arg[1] == '-') {
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; ++i) {
+            if (strlen(OPTIONS[i].long_name) == len &&
+                strncmp(OPTIONS[i].long_name, name, len) == 0) {
+                if (eq) *inline_value = eq + 1;
+                return &OPTIONS[i];
+            }
+        }
+    } else if (arg[0] == '-' && arg[1] != '\0' && arg[2] == '\0') {
+        for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; ++i) {
+            if (OPTIONS[i].short_name == arg[1]) return &OPTIONS[i];
+        }
+    }
+    return NULL;
+}
+
+static int allowed_options(PlnCommand cmd)
+{
+    switch (cmd) {
+    case PLN_CMD_PLAN:
+        return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
+               OPT_GEOMETRY;
+    case PLN_CMD_CHECK: return OPT_GEOMETRY;
+    case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
+    default: return 0;
+    }
+}
+
+static int positional_count(PlnCommand cmd)
+{
+    switch (cmd) {
+    case PLN_CMD_CHECK: return 2;
+    case PLN_CMD_PLAN:
+    case PLN_CMD_ROBOT:
+    case PLN_CMD_EXPORT: return 1;
+    default: return 0;
+    }
+}
+
+static const char *positional_names(PlnCommand cmd)
+{
+    switch (cmd) {
+    case PLN_CMD_PLAN: return "SCENARIO.yaml";
+    case PLN_CMD_CHECK: return "SCENARIO.yaml TRAJECTORY";
+    case PLN_CMD_ROBOT: return "ROBOT.yaml";
+    case PLN_CMD_EXPORT: return "TRAJECTORY.json";
+    default: return "";
+    }
+}
+
+/* applies one option with its value to args. */
+static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs *args,
+                              const char *cmd, char *err, size_t err_size)
+{
+    switch (o->flag) {
+    case OPT_OUTPUT:
+        if (value[0] == '\0') {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --output is empty", cmd);
+        }
+        if (args->command == PLN_CMD_PLAN) args->out_dir = value;
+        else args->output = value;
+        return PLN_OK;
+    case OPT_NO_COLLISION: args->no_collision = 1; return PLN_OK;
+    case OPT_QUIET: args->quiet = 1; return PLN_OK;
+    case OPT_FORCE: args->force = 1; return PLN_OK;
+    case OPT_DUMP:
+        if (value[0] == '\0') {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --dump-queries is empty",
+                              cmd);
+        }
+        args->dump_queries = value;
+        return PLN_OK;
+    case OPT_GEOMETRY:
+        if (strcmp(value, "capsule") != 0 && strcmp(value, "convex") != 0 &&
+            strcmp(value, "ellipsoid") != 0 && strcmp(value, "mesh") != 0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --geometry '%s': expected capsule, convex, ellipsoid or "
+                              "mesh",
+                              cmd, value);
+        }
+        args->geometry = value;
+        return PLN_OK;
+    case OPT_METHOD:
+        args->method_given = 1;
+        if (pln_method_from_string(value, &args->method) != PLN_OK) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --method '%s': expected hybrid, gss, ca or sampling",
+                              cmd, value);
+        }
+        return PLN_OK;
+    case OPT_THREADS:
+        if (!parse_int(value, 1, PLN_MAX_THREADS, &args->threads)) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --threads '%s': expected an integer from 1 to 64",
+                              cmd, value);
+        }
+        return PLN_OK;
+    case OPT_FORMAT:
+        if (pln_format_from_string(value, &args->format) != PLN_OK) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --format '%s': expected pos, csv, json or ros", cmd,
+                              value);
+        }
+        return PLN_OK;
+    case OPT_RATE:
+        if (!parse_positive(value, &args->rate_hz)) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --rate '%s': expected a positive number of hertz",
+                              cmd, value);
+        }
+        return PLN_OK;
+    default:
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "unhandled option --%s",
+                          o->long_name);
+    }
+}
+
+PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *err,
+                        size_t err_size)
+{
+    static const PlnCommand commands[] = {PLN_CMD_PLAN, PLN_CMD_CHECK, PLN_CMD_ROBOT,
+                                          PLN_CMD_EXPORT};
+    const char *positional[2] = {NULL, NULL};
+    int npos = 0, only_positional = 0;
+    const char *cmd;
+
+    memset(args, 0, sizeof *args);
+    args->method = PLN_METHOD_HYBRID;
+    args->threads = 1;
+    args->rate_hz = 200.0;
+
+    if (argc < 2) {
+        args->command = PLN_CMD_NONE;
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "hrpplan: no command given (try 'hrpplan --help')");
+    }
+    cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        args->command = PLN_CMD_HELP;
+        if (argc > 2 && strcmp(cmd, "help") == 0) {
+            /* `hrpplan help plan` is the same as `hrpplan plan --help` */
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+                if (strcmp(argv[2], pln_command_string(commands[i])) == 0) {
+                    args->command = commands[i];
+                    args->help = 1;
+                    return PLN_OK;
+                }
+            }
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan: unknown command '%s' (try 'hrpplan --help')", argv[2]);
+        }
+        return PLN_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        args->command = PLN_CMD_VERSION;
+        return PLN_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+        if (strcmp(cmd, pln_command_string(commands[i])) == 0) args->command = commands[i];
+    }
+    if (args->command == PLN_CMD_NONE) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "hrpplan: unknown command '%s' (try 'hrpplan --help')", cmd);
+    }
+
+    for (int i = 2; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!only_positional && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            args->help = 1;
+            return PLN_OK;
+        }
+        if (!only_positional && strcmp(a, "--") == 0) {
+            only_positional = 1;
+            continue;
+        }
+        if (!only_positional && a[0] == '-' && a[1] != '\0') {
+            const char *inline_value;
+            const OptionSpec *o = find_option(a, &inline_value);
+            const char *value = NULL;
+            PlnStatus st;
+            if (o == NULL || !(allowed_options(args->command) & o->flag)) {
+                return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                  "hrpplan %s: unknown option '%s' (try 'hrpplan %s --help')",
+                                  cmd, a, cmd);
+            }
+            if (o->takes_value) {
+                if (inline_value != NULL) {
+                    value = inline_value;
+                } else if (i + 1 < argc) {
+                    value = argv[++i];
+                } else {
+                    return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                      "hrpplan %s: option '%s' needs a value", cmd, a);
+                }
+            } else if (inline_value != NULL) {
+                return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                  "hrpplan %s: option '--%s' takes no value", cmd, o->long_name);
+            }
+            st = apply_option(o, value, args, cmd, err, err_size);
+            if (st != PLN_OK) return st;
+            continue;
+        }
+        if (npos >= positional_count(args->command)) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: unexpected argument '%s' (usage: hrpplan %s %s)", cmd,
+                              a, cmd, positional_names(args->command));
+        }
+        positional[npos++] = a;
+    }
+    if (npos < positional_count(args->command)) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "hrpplan %s: missing argument (usage: hrpplan %s %s)", cmd, cmd,
+                          positional_names(args->command));
+    }
+    switch (args->command) {
+    case PLN_CMD_PLAN: args->scenario = positional[0]; break;
+    case PLN_CMD_CHECK:
+        args->scenario = positional[0];
+        args->trajectory = positional[1];
+        break;
+    case PLN_CMD_ROBOT: args->robot = positional[0]; break;
+    case PLN_CMD_EXPORT:
+        args->trajectory = positional[0];
+        if (args->format == PLN_FORMAT_NONE) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan export: --format is required (pos, csv, json or ros)");
+        }
+        if (args->output == NULL) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan export: -o FILE is required");
+        }
+        break;
+    default: break;
+    }
+    return PLN_OK;
+}
+
+/* ---- running ---------------------------------------------------------------------- */
+
+/* an input file must exist, be a readable regular file. */
+static PlnStatus check_input(const char *path, const char *what, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot read %s: %s", path, what,
+                          strerror(errno));
+    }
+    fclose(f);
+    return PLN_OK;
+}
+
+int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
+{
+    PlnCliArgs args;
+    char err[1024];
+    PlnStatus st = pln_cli_parse(argc, argv, &args, err, sizeof err);
+
+    if (st != PLN_OK) {
+        fprintf(errs, "%s\n", err);
+        return pln_status_exit_code(st);
+    }
+    if (args.command == PLN_CMD_HELP || args.help) {
+        pln_cli_print_help(args.command, out);
+        return PLN_EXIT_OK;
+    }
+    if (args.command == PLN_CMD_VERSION) {
+        fprintf(out, "hrpplan %s (libdistance %s)\n", PLN_VERSION, dst_version());
+        return PLN_EXIT_OK;
+    }
+
+    /* every named input must be readable before any work starts */
+    switch (args.command) {
+    case PLN_CMD_PLAN: st = check_input(args.scenario, "scenario", err, sizeof err); break;
+    case PLN_CMD_CHECK:
+        st = check_input(args.scenario, "scenario", err, sizeof err);
+        if (st == PLN_OK) st = check_input(args.trajectory, "trajectory", err, sizeof err);
+        break;
+    case PLN_CMD_ROBOT: st = check_input(args.robot, "robot file", err, sizeof err); break;
+    case PLN_CMD_EXPORT: st = check_input(args.trajectory, "trajectory", err, sizeof err); break;
+    default: break;
+    }
+    if (st != PLN_OK) {
+        fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);
+        return pln_status_exit_code(st);
+    }
+
+    switch (args.command) {
+    case PLN_CMD_PLAN: return pln_cmd_plan(&args, out, errs);
+    case PLN_CMD_CHECK: return pln_cmd_check(&args, out, errs);
+    case PLN_CMD_ROBOT: return pln_cmd_robot(&args, out, errs);
+    case PLN_CMD_EXPORT: return pln_cmd_export(&args, out, errs);
+    default: break;
+    }
+    fprintf(errs, "hrpplan: internal error: unhandled command\n");
+    return PLN_EXIT_INTERNAL;
+}

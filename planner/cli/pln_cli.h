@@ -1,0 +1,66 @@
+/* pln_cli.h — the hrpplan command line (DESIGN.md section 3).
+ *
+ * Parsing is separate from running, so that tests can check every usage rule without a
+ * process: pln_cli_parse() fills a PlnCliArgs from argv and reports usage mistakes as
+ * PLN_ERR_USAGE with a message; pln_cli_main() runs the whole command with its output
+ * streams passed in and returns the process exit code (PLN_EXIT_*). */
+#ifndef PLN_CLI_H
+#define PLN_CLI_H
+
+#include <stdio.h>
+
+#include "base/pln_status.h"
+#include "output/pln_export.h"
+#include "problem/pln_scenario.h"
+
+#define PLN_VERSION "0.1.0"
+
+typedef enum PlnCommand {
+    PLN_CMD_NONE = 0,   /* no subcommand given */
+    PLN_CMD_HELP,       /* hrpplan --help */
+    PLN_CMD_VERSION,    /* hrpplan --version */
+    PLN_CMD_PLAN,
+    PLN_CMD_CHECK,
+    PLN_CMD_ROBOT,
+    PLN_CMD_EXPORT
+} PlnCommand;
+
+/* Parsed command line. String fields borrow from argv; unset ones are NULL. */
+typedef struct PlnCliArgs {
+    PlnCommand command;
+    int help;                  /* --help given after a subcommand */
+    const char *scenario;      /* plan, check: SCENARIO.yaml */
+    const char *trajectory;    /* check: TRAJECTORY; export: TRAJECTORY.json */
+    const char *robot;         /* robot: ROBOT.yaml */
+    const char *out_dir;       /* plan -o DIR; NULL means out/<scenario name>/ */
+    const char *output;        /* export -o FILE */
+    const char *dump_queries;  /* plan --dump-queries FILE */
+    int no_collision;          /* plan --no-collision */
+    PlnMethod method;          /* plan --method */
+    int method_given;          /* --method was given (else the scenario's method) */
+    const char *geometry;      /* plan, check --geometry: capsule, convex, ellipsoid or mesh
+                                  (checked by the parser); NULL: the scenario's */
+    int threads;               /* plan --threads N (>= 1) */
+    int quiet;                 /* plan -q */
+    int force;                 /* export --force */
+    PlnExportFormat format;    /* export --format */
+    double rate_hz;            /* export --rate HZ (> 0) */
+} PlnCliArgs;
+
+/* Name of a command ("plan", ...); a static string. */
+const char *pln_command_string(PlnCommand command);
+
+/* Parses argv (argv[0] is the program name). Usage mistakes (unknown subcommand or
+ * flag, missing or surplus argument, bad number) return PLN_ERR_USAGE with a message.
+ * Files are not opened here. */
+PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *err,
+                        size_t err_size);
+
+/* Writes the help text of a command (PLN_CMD_NONE/PLN_CMD_HELP: the overview). */
+void pln_cli_print_help(PlnCommand command, FILE *out);
+
+/* Runs hrpplan: parses, checks input files, dispatches. Help and results go to `out`,
+ * diagnostics and progress to `errs`. Returns the process exit code (PLN_EXIT_*). */
+int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs);
+
+#endif /* PLN_CLI_H */

@@ -1,0 +1,26 @@
+/* pln_cmd.h — the subcommands of hrpplan, one file each (DESIGN.md section 3).
+ *
+ * Each runs one parsed command line (pln_cli.h) with its output streams passed in:
+ * results on `out`, diagnostics and progress on `errs`. Each returns the process exit
+ * code (PLN_EXIT_*): 0 success (certified for plan and check), 2 bad input or usage, 3
+ * not certified or a limit violated, 1 internal error.
+ *   plan    load the scenario and its robot, optimise, certify independently, write the
+ *           outputs (a report.json always; a trajectory.pos only when certified) and
+ *           print a summary;
+ *   check   re-certify a trajectory (.json from plan, or a .pos / .csv table) against a
+ *           scenario and print the certified clearance of every pair and the margins;
+ *   robot   load, validate and print a robot model;
+ *   export  sample a planned trajectory.json for a controller. */
+#ifndef PLN_CMD_H
+#define PLN_CMD_H
+
+#include <stdio.h>
+
+#include "cli/pln_cli.h"
+
+int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs);
+int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs);
+int pln_cmd_robot(const PlnCliArgs *args, FILE *out, FILE *errs);
+int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs);
+
+#endif /* PLN_CMD_H */

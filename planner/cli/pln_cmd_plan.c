@@ -1,0 +1,222 @@
+/* pln_cmd_plan.c — `hrpplan plan`: load, optimise, certify, write every output. */
+#include "cli/pln_cmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/pln_atomic.h"
+#include "base/pln_clock.h"
+#include "output/pln_export.h"
+#include "output/pln_output.h"
+#include "output/pln_view.h"
+#include "problem/pln_certify.h"
+#include "problem/pln_plan.h"
+#include "problem/pln_sip.h"
+
+/* Samples per pair curve in distance.svg. */
+#define PLN_SVG_DISTANCE_SAMPLES 400
+/* Samples per joint curve in joints.svg. */
+#define PLN_SVG_JOINT_SAMPLES 400
+
+/* "<dir>/<name>" into buf */
+static PlnStatus join_path(char *buf, size_t size, const char *dir, const char *name, char *err,
+                           size_t err_size)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= size) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: output path too long", dir);
+    }
+    return PLN_OK;
+}
+
+/* removes trajectory.pos and its .waist and .zmp (absent ones are fine) */
+static PlnStatus remove_hrpsys_files(const char *pos_path, char *err, size_t err_size)
+{
+    static const char *const exts[] = {".waist", ".zmp", ".pos"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; ++i) {
+        char path[PLN_PATH_MAX];
+        PlnStatus st = pln_export_sibling_path(path, sizeof path, pos_path, exts[i], err, err_size);
+        if (st != PLN_OK) return st;
+        if (unlink(path) != 0 && errno != ENOENT) {
+            return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot remove: %s", path,
+                              strerror(errno));
+        }
+    }
+    return PLN_OK;
+}
+
+int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
+{
+    char err[1024], dir[PLN_PATH_MAX], path[PLN_PATH_MAX];
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnSipResult sip;
+    PlnCertificate cert;
+    PlnRunInfo info;
+    PlnTable table;
+    double *x = NULL, *ctrl = NULL, start = pln_clock_s();
+    int have_cert = 0, code;
+    PlnStatus st;
+    char reason[2048] = "";
+
+    memset(&cert, 0, sizeof cert);
+    memset(&table, 0, sizeof table);
+    opt.no_collision = args->no_collision;
+    if (args->method_given) {
+        opt.method_override = 1;
+        opt.method = args->method;
+    }
+    if (args->geometry != NULL) {
+        opt.geometry_override = pln_geometry_from_string(args->geometry, &opt.geometry) == PLN_OK;
+    }
+    st = pln_plan_load(args->scenario, &opt, &l, err, sizeof err);
+    if (st != PLN_OK) {
+        fprintf(errs, "hrpplan plan: %s\n", err);
+        pln_plan_unload(&l);
+        return pln_status_exit_code(st);
+    }
+    /* output directory: -o, the scenario's, or out/<name> */
+    if (args->out_dir != NULL) snprintf(dir, sizeof dir, "%s", args->out_dir);
+    else if (l.sc.out_dir[0] != '\0') snprintf(dir, sizeof dir, "%s", l.sc.out_dir);
+    else snprintf(dir, sizeof dir, "out/%s", l.sc.name);
+    st = pln_output_mkdirs(dir, err, sizeof err);
+    if (st != PLN_OK) {
+        fprintf(errs, "hrpplan plan: %s\n", err);
+        pln_plan_unload(&l);
+        return pln_status_exit_code(st);
+    }
+    if (!args->quiet) {
+        fprintf(errs, "hrpplan plan: %s: %d moving joints, %d variables, %d constraint rows, "
+                      "%d pairs x %d intervals%s\n",
+                l.sc.name, l.p->n_active, l.p->n_vars, l.p->m, l.sc.n_pairs, l.p->n_intervals,
+                l.p->collision ? "" : " (collision constraints off)");
+    }
+
+    x = calloc((size_t)(l.p->n_vars > 0 ? l.p->n_vars : 1), sizeof *x);
+    ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+    if (x == NULL || ctrl == NULL) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, sizeof err, "out of memory");
+    } else {
+        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL};
+        PlnAtomicFile dump;
+        int dumping = 0;
+        if (args->dump_queries != NULL) {
+            st = pln_atomic_open(&dump, args->dump_queries, err, sizeof err);
+            dumping = st == PLN_OK;
+            if (dumping) run.dump = dump.fp;
+        }
+        if (st == PLN_OK) {
+            pln_problem_initial_x(l.p, x);
+            st = pln_sip_solve(l.p, x, &run, &sip, err, sizeof err);
+        }
+        if (dumping) {
+            char derr[512];
+            if (st == PLN_OK) {
+                PlnStatus dst = pln_atomic_commit(&dump, derr, sizeof derr);
+                if (dst != PLN_OK) fprintf(errs, "hrpplan plan: %s\n", derr);
+            } else {
+                pln_atomic_abort(&dump);
+            }
+        }
+    }
+    if (st == PLN_OK) {
+        pln_problem_ctrl(l.p, x, ctrl);
+        st = pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &cert, err, sizeof err);
+        have_cert = st == PLN_OK;
+    }
+    info.method = dst_mcd_method_string(l.p->method);
+    info.collision_constraints = l.p->collision;
+    info.sip = st == PLN_OK || have_cert ? &sip : NULL;
+    info.wall_time_s = pln_clock_s() - start;
+    if (st != PLN_OK) {
+        info.status = "failed";
+        snprintf(reason, sizeof reason, "%s", err);
+    } else if (cert.certified) {
+        info.status = "certified";
+    } else {
+        info.status = "not_certified";
+        snprintf(reason, sizeof reason, "%s (optimiser: %s)", cert.reason, sip.message);
+    }
+    info.reason = reason;
+
+    /* outputs: the trajectory files when there is a trajectory, the report always */
+    code = st != PLN_OK ? pln_status_exit_code(st)
+                        : cert.certified ? PLN_EXIT_OK : PLN_EXIT_NOT_CERTIFIED;
+    if (st == PLN_OK) {
+        PlnStatus wst = pln_output_sample(l.p, ctrl, l.sc.rate_hz, &table, err, sizeof err);
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.json", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_output_trajectory_json(path, l.p, ctrl, &table, cert.certified, err, sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.csv", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_table_write_csv(&table, path, cert.certified ? NULL : "NOT CERTIFIED", err,
+                                      sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.pos", err, sizeof err);
+        if (wst == PLN_OK) {
+            if (cert.certified) {
+                /* hrpsys companions (.waist, .zmp) first, then the .pos */
+                wst = pln_export_hrpsys_companions(&table, l.p->robot, path, NULL, err, sizeof err);
+                if (wst == PLN_OK) wst = pln_table_write_pos(&table, path, NULL, err, sizeof err);
+            } else {
+                /* a stale .pos (and companions) of an earlier certified run must not survive */
+                wst = remove_hrpsys_files(path, err, sizeof err);
+            }
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "distance.svg", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_output_distance_svg(path, l.p, ctrl, &cert, PLN_SVG_DISTANCE_SAMPLES, err,
+                                          sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "joints.svg", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_output_joints_svg(path, l.p, ctrl, PLN_SVG_JOINT_SAMPLES, err, sizeof err);
+        }
+        if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "view.html", err, sizeof err);
+        if (wst == PLN_OK) {
+            wst = pln_view_write(path, l.p, ctrl, &cert, PLN_VIEW_DEFAULT_FPS, err, sizeof err);
+        }
+        if (wst != PLN_OK) {
+            fprintf(errs, "hrpplan plan: %s\n", err);
+            code = pln_status_exit_code(wst);
+        }
+    } else {
+        char rerr[512];
+        if (join_path(path, sizeof path, dir, "trajectory.pos", rerr, sizeof rerr) == PLN_OK) {
+            remove_hrpsys_files(path, rerr, sizeof rerr);
+        }
+    }
+    {
+        char rerr[512];
+        PlnStatus rst = join_path(path, sizeof path, dir, "report.json", rerr, sizeof rerr);
+        info.wall_time_s = pln_clock_s() - start;
+        if (rst == PLN_OK) {
+            rst = pln_output_report_json(path, l.p, &info, have_cert ? &cert : NULL, rerr,
+                                         sizeof rerr);
+        }
+        if (rst != PLN_OK) {
+            fprintf(errs, "hrpplan plan: %s\n", rerr);
+            if (code == PLN_EXIT_OK) code = pln_status_exit_code(rst);
+        }
+    }
+
+    /* summary */
+    if (have_cert) pln_output_print_certificate(l.p, &cert, out);
+    fprintf(out, "status: %s%s%s\n", info.status, reason[0] ? ": " : "", reason);
+    if (st == PLN_OK) {
+        fprintf(out, "optimiser: %s after %d evaluations, cost %.6g, %.2f s; MCD %ld calls, %.3f s\n",
+                sip.message, sip.evaluations, sip.cost, sip.wall_time_s, sip.mcd_calls,
+                sip.mcd_time_s);
+    }
+    fprintf(out, "outputs: %s/\n", dir);
+
+    pln_table_destroy(&table);
+    if (have_cert) pln_certificate_destroy(&cert);
+    free(x);
+    free(ctrl);
+    pln_plan_unload(&l);
+    return code;
+}

@@ -1,7 +1,0 @@
-/* hrpplan_main.c — process entry point of the hrpplan command; everything is in pln_cli.c. */
-#include "pln_cli.h"
-
-int main(int argc, char **argv)
-{
-    return pln_cli_main(argc, argv, stdout, stderr);
-}

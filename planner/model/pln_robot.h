@@ -1,0 +1,123 @@
+/* pln_robot.h — the immutable robot model.
+ *
+ * A robot is a tree of links rooted at a base link whose pose in the world is fixed
+ * (for HRP-2 the waist; the planner treats the base as fixed in the world frame). Links
+ * are stored in topological order: parent index < own index, root at 0. Every non-root
+ * link hangs from its parent by one joint (revolute about `axis`, or fixed):
+ *
+ *   T_world_link = T_world_parent * T(origin_pos, origin_rot) * Rot(axis, q)
+ *
+ * with q = 0 for a fixed joint. Frames are right-handed, x forward, y left, z up; lengths
+ * metres, angles radians, masses kg. Rotation matrices are row-major 3x3 (R[3*i + j]).
+ * The model is loaded once and passed `const` everywhere; mutable scratch lives in
+ * per-thread workspaces (pln_kin_*), never here. */
+#ifndef PLN_ROBOT_H
+#define PLN_ROBOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/pln_status.h"
+
+#define PLN_NAME_MAX 64
+
+typedef enum PlnJointType {
+    PLN_JOINT_REVOLUTE = 0,
+    PLN_JOINT_FIXED
+} PlnJointType;
+
+/* Collision geometry of a link, in the link frame. Any of the kinds may be absent. */
+typedef struct PlnLinkGeometry {
+    int has_capsule;
+    double capsule_p0[3], capsule_p1[3];  /* segment endpoints, metres */
+    double capsule_radius;                /* metres, > 0 when has_capsule */
+    char mesh_path[512];                  /* resolved path of the triangle mesh, "" if none */
+    int mesh_triangles;                   /* triangle count of the mesh, 0 if none */
+    char convex_path[512];                /* resolved path of a convex hull, "" if none */
+    int has_ellipsoid;
+    double ellipsoid_center[3];           /* centre in the link frame, metres */
+    double ellipsoid_rot[9];              /* axes in the link frame (row-major; columns = axes) */
+    double ellipsoid_radii[3];            /* semi-axes along those axes, metres, > 0 */
+} PlnLinkGeometry;
+
+typedef struct PlnLink {
+    char name[PLN_NAME_MAX];
+    int parent;                /* index of the parent link, -1 for the root */
+    int joint;                 /* index of the joint moving this link, -1 if fixed or root */
+    double origin_pos[3];      /* joint frame in the parent frame, at q = 0 */
+    double origin_rot[9];
+    double mass;               /* kg, >= 0 */
+    double com[3];             /* centre of mass in the link frame */
+    double inertia[9];         /* about the com, link-frame axes, kg m^2 */
+    PlnLinkGeometry geometry;
+} PlnLink;
+
+typedef struct PlnJoint {
+    char name[PLN_NAME_MAX];
+    PlnJointType type;
+    int link;                  /* index of the child link it moves */
+    double axis[3];            /* unit axis in the joint frame */
+    double lower, upper;       /* position limits, rad, lower <= upper */
+    double velocity_max;       /* |q'| limit, rad/s, > 0 */
+    double initial;            /* default (half-sitting) position, rad */
+} PlnJoint;
+
+typedef struct PlnRobot {
+    char name[PLN_NAME_MAX];
+    int n_joints;              /* joints in the file's order (HRP-2 order for hrp2.yaml) */
+    int n_links;
+    PlnJoint *joints;          /* owned, n_joints */
+    PlnLink *links;            /* owned, n_links, topological order */
+    double base_pos[3];        /* root link pose in the world */
+    double base_rot[9];
+    double control_period;     /* s, e.g. 0.005 */
+    double total_mass;         /* kg, sum of link masses */
+    int n_collision_pairs;     /* default self-collision pairs (thesis Table 6.1 for HRP-2) */
+    int (*collision_pairs)[2]; /* owned, link indices; NULL when none */
+} PlnRobot;
+
+/* ---- loading (pln_robot.c) ---------------------------------------------------------
+ *
+ * The robot YAML schema is documented in docs/ROBOT_FORMAT.md. Loading validates the whole
+ * file: unknown keys, missing fields, wrong types, numbers that are not finite, position
+ * limits with lower > upper, initial values outside them, non-positive velocity limits,
+ * axes that are not unit length, unknown parents or joints, duplicate names, a missing or
+ * second root, cycles, non-positive capsule radii, negative masses, inertia matrices that
+ * are not symmetric positive definite, and mesh files that are missing or unreadable
+ * (paths relative to the YAML file's directory). Every message names the file, line and
+ * column and the field path: "robots/x.yaml:42:17: links[3].geometry.capsule.radius: must
+ * be > 0". */
+
+/* Limits and tolerances of the loader. */
+#define PLN_ROBOT_MAX_LINKS 1024       /* links (and joints) per robot: far above a humanoid */
+#define PLN_ROBOT_AXIS_TOL 1e-6        /* accepted | |axis| - 1 |; the axis is then normalised */
+#define PLN_ROBOT_INERTIA_SYM_TOL 1e-9 /* accepted |I_ij - I_ji| relative to max |I_kl| */
+
+/* Loads and validates the robot description at `path` into *robot (overwritten; on
+ * failure left empty, so pln_robot_destroy is always safe). Links come out in topological
+ * order (root first, then depth-first in file order), joints in file order. Each link's
+ * mesh is read (through dst_mesh) to fill geometry.mesh_triangles; mesh_path and
+ * convex_path hold the resolved paths. Returns PLN_OK; PLN_ERR_IO (file unreadable),
+ * PLN_ERR_PARSE (YAML syntax, empty document), PLN_ERR_INVALID (well-formed but wrong),
+ * PLN_ERR_NOMEM, with a one-line message in err[err_size]. Nullable: err (err_size 0). */
+PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size);
+
+/* Frees what pln_robot_load allocated and empties *robot. Nullable: robot. */
+void pln_robot_destroy(PlnRobot *robot);
+
+/* Index of the joint (link) with that exact name, or -1. Nullable: name (gives -1). */
+int pln_robot_find_joint(const PlnRobot *robot, const char *name);
+int pln_robot_find_link(const PlnRobot *robot, const char *name);
+
+/* ---- printing (pln_robot_print.c) ----------------------------------------------------- */
+
+/* Writes a human-readable description of a loaded model to `out`: joints with axes,
+ * limits, velocity limits and initial values; links with parent, joint, mass, centre of
+ * mass and geometry (capsule, mesh with its triangle count and whether the capsule
+ * encloses it); totals. `source` is the file name shown in the heading (nullable).
+ * Returns PLN_OK, or PLN_ERR_IO when a mesh cannot be re-read for the enclosure check
+ * (message in err). */
+PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, char *err,
+                          size_t err_size);
+
+#endif /* PLN_ROBOT_H */

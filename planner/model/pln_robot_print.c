@@ -1,0 +1,165 @@
+/* pln_robot_print.c — `hrpplan robot FILE`: the loaded model as text (joints with limits,
+ * links with masses and geometry, triangle counts, totals), with a check that each
+ * capsule and ellipsoid encloses every vertex of its link's mesh. */
+#include <math.h>
+#include <string.h>
+
+#include "dst_mesh.h"
+#include "model/pln_robot.h"
+
+/* distance from x to the segment [p0, p1], metres. */
+static double segment_distance(const double x[3], const double p0[3], const double p1[3])
+{
+    double d[3], w[3], dd = 0.0, t = 0.0, r = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        d[c] = p1[c] - p0[c];
+        w[c] = x[c] - p0[c];
+        dd += d[c] * d[c];
+        t += w[c] * d[c];
+    }
+    t = dd > 0.0 ? fmin(1.0, fmax(0.0, t / dd)) : 0.0;
+    for (int c = 0; c < 3; ++c) {
+        double e = w[c] - t * d[c];
+        r += e * e;
+    }
+    return sqrt(r);
+}
+
+/* Largest value over the mesh vertices of the capsule distance minus radius (metres;
+ * <= 0: the capsule encloses the mesh) and of |R^T (x - c) / radii|^2 (<= 1: the ellipsoid
+ * encloses it); -inf for a geometry the link does not have. */
+static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *ellipsoid,
+                             char *err, size_t err_size)
+{
+    DstMesh m;
+    char derr[512];
+    if (dst_mesh_create_from_file(g->mesh_path, &m, derr, sizeof derr) != DST_OK) {
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s", derr);
+    }
+    *capsule = *ellipsoid = -INFINITY;
+    for (int i = 0; i < m.n_vertices; ++i) {
+        const double *x = m.vertices[i];
+        if (g->has_capsule) {
+            double e = segment_distance(x, g->capsule_p0, g->capsule_p1) - g->capsule_radius;
+            *capsule = fmax(*capsule, e);
+        }
+        if (g->has_ellipsoid) {
+            const double *R = g->ellipsoid_rot, *c = g->ellipsoid_center;
+            double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, v = 0.0;
+            for (int k = 0; k < 3; ++k) {
+                double y = (R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2]) /
+                           g->ellipsoid_radii[k];
+                v += y * y;
+            }
+            *ellipsoid = fmax(*ellipsoid, v);
+        }
+    }
+    dst_mesh_destroy(&m);
+    return PLN_OK;
+}
+
+/* the last path component, for compact tables. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, char *err,
+                          size_t err_size)
+{
+    long triangles = 0;
+    int meshes = 0, not_enclosed = 0, ell_not_enclosed = 0;
+
+    fprintf(out, "robot %s%s%s%s\n", robot->name, source ? " (" : "", source ? source : "",
+            source ? ")" : "");
+    fprintf(out, "  %d joints, %d links, control period %g s, base at [%g, %g, %g] m\n",
+            robot->n_joints, robot->n_links, robot->control_period, robot->base_pos[0],
+            robot->base_pos[1], robot->base_pos[2]);
+
+    fprintf(out, "\njoints (angles rad, velocity rad/s):\n");
+    fprintf(out, "  %3s  %-16s %-16s %-18s %9s %9s %8s %9s\n", "#", "name", "moves link",
+            "axis", "lower", "upper", "vel max", "initial");
+    for (int j = 0; j < robot->n_joints; ++j) {
+        const PlnJoint *jt = &robot->joints[j];
+        char axis[48];
+        snprintf(axis, sizeof axis, "[%.3g, %.3g, %.3g]", jt->axis[0] + 0.0, jt->axis[1] + 0.0,
+                 jt->axis[2] + 0.0);
+        fprintf(out, "  %3d  %-16s %-16s %-18s %9.4f %9.4f %8.3f %9.4f\n", j, jt->name,
+                robot->links[jt->link].name, axis, jt->lower, jt->upper, jt->velocity_max,
+                jt->initial);
+    }
+
+    fprintf(out, "\nlinks (mass kg; com and capsule in the link frame, m):\n");
+    fprintf(out, "  %3s  %-16s %-16s %-16s %8s  %-26s %-46s %-22s %9s %s\n", "#", "name",
+            "parent", "joint", "mass", "com", "capsule p0 -> p1, radius", "mesh", "triangles",
+            "capsule encloses mesh");
+    for (int k = 0; k < robot->n_links; ++k) {
+        const PlnLink *l = &robot->links[k];
+        const PlnLinkGeometry *g = &l->geometry;
+        char com[64], cap[96] = "-", enc[48] = "-", ell_enc[48] = "-";
+        snprintf(com, sizeof com, "[%.4f, %.4f, %.4f]", l->com[0] + 0.0, l->com[1] + 0.0,
+                 l->com[2] + 0.0);
+        if (g->has_capsule) {
+            snprintf(cap, sizeof cap, "[%.3f, %.3f, %.3f] -> [%.3f, %.3f, %.3f], %.4f",
+                     g->capsule_p0[0] + 0.0, g->capsule_p0[1] + 0.0, g->capsule_p0[2] + 0.0,
+                     g->capsule_p1[0] + 0.0, g->capsule_p1[1] + 0.0, g->capsule_p1[2] + 0.0,
+                     g->capsule_radius);
+        }
+        if (g->mesh_path[0] != '\0') {
+            triangles += g->mesh_triangles;
+            ++meshes;
+            if (g->has_capsule || g->has_ellipsoid) {
+                double excess = 0.0, ell = 0.0;
+                PlnStatus st = mesh_excess(g, &excess, &ell, err, err_size);
+                if (st != PLN_OK) return st;
+                if (!g->has_capsule) {
+                    /* nothing to say */
+                } else if (excess <= 0.0) {
+                    snprintf(enc, sizeof enc, "yes");
+                } else {
+                    snprintf(enc, sizeof enc, "NO (by %.3g mm)", 1e3 * excess);
+                    ++not_enclosed;
+                }
+                if (!g->has_ellipsoid) {
+                    /* nothing to say */
+                } else if (ell <= 1.0) {
+                    snprintf(ell_enc, sizeof ell_enc, "encloses mesh: yes");
+                } else {
+                    /* sqrt(ell) - 1: the scale the ellipsoid lacks */
+                    snprintf(ell_enc, sizeof ell_enc, "encloses mesh: NO (short by %.3g%%)",
+                             100.0 * (sqrt(ell) - 1.0));
+                    ++ell_not_enclosed;
+                }
+            }
+        }
+        fprintf(out, "  %3d  %-16s %-16s %-16s %8.3f  %-26s %-46s %-22s %9d %s\n", k, l->name,
+                l->parent >= 0 ? robot->links[l->parent].name : "(root)",
+                l->joint >= 0 ? robot->joints[l->joint].name : "(fixed)", l->mass, com, cap,
+                g->mesh_path[0] ? base_name(g->mesh_path) : "-", g->mesh_triangles, enc);
+        if (g->has_ellipsoid) {
+            const double *R = g->ellipsoid_rot;
+            /* rpy back from R = Rz(yaw) Ry(pitch) Rx(roll) */
+            double rpy[3] = {atan2(R[7], R[8]), asin(fmax(-1.0, fmin(1.0, -R[6]))),
+                             atan2(R[3], R[0])};
+            fprintf(out, "       ellipsoid: centre [%.4f, %.4f, %.4f], rpy [%.4f, %.4f, %.4f], "
+                    "radii [%.4f, %.4f, %.4f], volume %.3g m^3; %s\n",
+                    g->ellipsoid_center[0] + 0.0, g->ellipsoid_center[1] + 0.0,
+                    g->ellipsoid_center[2] + 0.0, rpy[0] + 0.0, rpy[1] + 0.0, rpy[2] + 0.0,
+                    g->ellipsoid_radii[0], g->ellipsoid_radii[1], g->ellipsoid_radii[2],
+                    4.0 / 3.0 * acos(-1.0) * g->ellipsoid_radii[0] * g->ellipsoid_radii[1] *
+                        g->ellipsoid_radii[2], ell_enc);
+        }
+        if (g->convex_path[0] != '\0') {
+            fprintf(out, "       convex hull: %s\n", g->convex_path);
+        }
+    }
+    fprintf(out, "\ntotal mass %.3f kg; %ld mesh triangles in %d meshes", robot->total_mass,
+            triangles, meshes);
+    if (not_enclosed > 0) fprintf(out, "; %d capsule(s) do not enclose their mesh", not_enclosed);
+    if (ell_not_enclosed > 0) {
+        fprintf(out, "; %d ellipsoid(s) do not enclose their mesh", ell_not_enclosed);
+    }
+    fprintf(out, "\n");
+    return PLN_OK;
+}

@@ -1,0 +1,412 @@
+/* pln_output.c — trajectory.json, report.json, the tables and distance.svg of a run. */
+#include "output/pln_output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/pln_atomic.h"
+#include "base/pln_json.h"
+#include "base/pln_svg.h"
+
+PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size)
+{
+    char buf[PLN_PATH_MAX];
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof buf) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "output directory '%s': bad length", dir);
+    }
+    memcpy(buf, dir, len + 1);
+    for (size_t i = 1; i <= len; ++i) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char keep = buf[i];
+            struct stat sb;
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot create directory: %s",
+                                  buf, strerror(errno));
+            }
+            if (stat(buf, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+                return pln_errorf(PLN_ERR_IO, err, err_size, "%s: exists and is not a directory",
+                                  buf);
+            }
+            buf[i] = keep;
+        }
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_output_sample(const PlnProblem *p, const double *ctrl, double rate_hz,
+                            PlnTable *table, char *err, size_t err_size)
+{
+    int n;
+    double T = p->scenario->duration;
+    PlnStatus st = pln_table_times(T, rate_hz, NULL, PLN_OUTPUT_MAX_SAMPLES, &n, err, err_size);
+    if (st != PLN_OK) return st;
+    st = pln_table_create(table, p->n_joints, n, err, err_size);
+    if (st != PLN_OK) return st;
+    pln_table_times(T, rate_hz, table->t, n, &n, err, err_size);
+    for (int j = 0; j < p->n_joints; ++j) {
+        snprintf(table->names[j], PLN_NAME_MAX, "%s", p->robot->joints[j].name);
+    }
+    for (int r = 0; r < n && st == PLN_OK; ++r) {
+        st = pln_problem_joints_at(p, ctrl, table->t[r], table->q + (size_t)r * p->n_joints);
+    }
+    if (st != PLN_OK) {
+        pln_table_destroy(table);
+        return pln_errorf(st, err, err_size, "sampling the trajectory failed");
+    }
+    return PLN_OK;
+}
+
+/* commits a JSON document written through w on f, or aborts it */
+static PlnStatus finish_json(PlnJson *w, PlnAtomicFile *f, const char *path, char *err,
+                             size_t err_size)
+{
+    if (!pln_json_finish(w)) {
+        pln_atomic_abort(f);
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                          "%s: not written: the document had %d non-finite number(s)%s", path,
+                          w->nonfinite, w->misuse ? " and a structure error" : "");
+    }
+    return pln_atomic_commit(f, err, err_size);
+}
+
+PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *doc, char *err,
+                                    size_t err_size)
+{
+    PlnAtomicFile f;
+    PlnJson w;
+    const PlnBspline *bs = doc->bs;
+    const PlnRobot *robot = doc->robot;
+    const PlnTable *tb = doc->samples;
+    PlnStatus st = pln_atomic_open(&f, path, err, err_size);
+    if (st != PLN_OK) return st;
+    pln_json_init(&w, f.fp, 2);
+    pln_json_begin_object(&w);
+    pln_json_kv_string(&w, "format", "hrpplan-trajectory");
+    pln_json_kv_int(&w, "version", 1);
+    if (doc->comment != NULL) pln_json_kv_string(&w, "comment", doc->comment);
+    pln_json_kv_string(&w, "scenario", doc->scenario);
+    pln_json_kv_string(&w, "robot", robot->name);
+    pln_json_kv_string(&w, "robot_file", doc->robot_file);
+    pln_json_kv_bool(&w, "certified", doc->certified);
+    pln_json_kv_number(&w, "duration", bs->duration);
+    pln_json_key(&w, "joints");
+    pln_json_begin_array(&w);
+    for (int j = 0; j < robot->n_joints; ++j) pln_json_string(&w, robot->joints[j].name);
+    pln_json_end_array(&w);
+    pln_json_key(&w, "initial");
+    pln_json_begin_array(&w);
+    for (int j = 0; j < robot->n_joints; ++j) pln_json_number(&w, doc->q_init[j]);
+    pln_json_end_array(&w);
+    pln_json_key(&w, "spline");
+    pln_json_begin_object(&w);
+    pln_json_kv_int(&w, "degree", bs->degree);
+    pln_json_key(&w, "knots");
+    pln_json_begin_array(&w);
+    for (int i = 0; i < bs->n_knots; ++i) pln_json_number(&w, bs->knots[i]);
+    pln_json_end_array(&w);
+    pln_json_key(&w, "joints");
+    pln_json_begin_array(&w);
+    for (int a = 0; a < doc->n_active; ++a) pln_json_string(&w, robot->joints[doc->active[a]].name);
+    pln_json_end_array(&w);
+    pln_json_key(&w, "control_points");
+    pln_json_begin_array(&w);
+    for (int a = 0; a < doc->n_active; ++a) {
+        pln_json_begin_array(&w);
+        for (int i = 0; i < bs->n_ctrl; ++i) pln_json_number(&w, doc->ctrl[a * bs->n_ctrl + i]);
+        pln_json_end_array(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_end_object(&w);
+    pln_json_key(&w, "samples");
+    pln_json_begin_object(&w);
+    pln_json_kv_int(&w, "count", tb->n_rows);
+    pln_json_key(&w, "rows");
+    pln_json_begin_array(&w);
+    for (int r = 0; r < tb->n_rows; ++r) {
+        pln_json_begin_array(&w);
+        pln_json_number(&w, tb->t[r]);
+        for (int j = 0; j < tb->n_joints; ++j) pln_json_number(&w, tb->q[(size_t)r * tb->n_joints + j]);
+        pln_json_end_array(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_end_object(&w);
+    pln_json_end_object(&w);
+    return finish_json(&w, &f, path, err, err_size);
+}
+
+PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, const double *ctrl,
+                                     const PlnTable *tb, int certified, char *err,
+                                     size_t err_size)
+{
+    /* the robot file as an absolute path, so that `hrpplan export` finds it from anywhere */
+    char robot_file[PLN_PATH_MAX], cwd[PLN_PATH_MAX];
+    const char *rp = p->scenario->robot_path;
+    if (rp[0] != '/' && getcwd(cwd, sizeof cwd) != NULL &&
+        snprintf(robot_file, sizeof robot_file, "%s/%s", cwd, rp) < (int)sizeof robot_file) {
+        rp = robot_file;
+    }
+    PlnTrajectoryDoc doc = {p->scenario->name, p->robot, rp, certified,
+                            NULL, p->q_init, p->bs, p->n_active, p->active, ctrl, tb};
+    return pln_output_trajectory_doc(path, &doc, err, err_size);
+}
+
+PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
+                                 const PlnCertificate *cert, char *err, size_t err_size)
+{
+    PlnAtomicFile f;
+    PlnJson w;
+    const PlnScenario *sc = p->scenario;
+    PlnStatus st = pln_atomic_open(&f, path, err, err_size);
+    if (st != PLN_OK) return st;
+    pln_json_init(&w, f.fp, 2);
+    pln_json_begin_object(&w);
+    pln_json_kv_string(&w, "status", info->status);
+    pln_json_kv_string(&w, "reason", info->reason ? info->reason : "");
+    pln_json_kv_string(&w, "scenario", sc->name);
+    pln_json_kv_string(&w, "scenario_file", sc->path);
+    pln_json_kv_string(&w, "robot", p->robot->name);
+    pln_json_kv_int(&w, "dof", p->n_active);
+    pln_json_kv_int(&w, "variables", p->n_vars);
+    pln_json_kv_int(&w, "constraints", p->m);
+    pln_json_kv_string(&w, "method", info->method);
+    pln_json_kv_bool(&w, "collision_constraints", info->collision_constraints);
+    pln_json_kv_string(&w, "algorithm", pln_algorithm_string(sc->algorithm));
+    pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
+    pln_json_kv_string(&w, "optimizer_stop", info->sip ? info->sip->message : "");
+    pln_json_kv_number(&w, "wall_time_s", info->wall_time_s);
+    if (info->sip) pln_json_kv_number(&w, "cost", info->sip->cost);
+    else {
+        pln_json_key(&w, "cost");
+        pln_json_null(&w);
+    }
+    pln_json_kv_number(&w, "eps_m", p->eps);
+    if (cert != NULL) {
+        pln_json_key(&w, "min_clearance_m");
+        if (isfinite(cert->min_clearance)) pln_json_number(&w, cert->min_clearance);
+        else pln_json_null(&w); /* no pairs */
+        pln_json_kv_number(&w, "max_joint_limit_violation", cert->max_joint_limit_violation);
+        pln_json_kv_number(&w, "max_velocity_violation", cert->max_velocity_violation);
+        pln_json_kv_number(&w, "max_task_violation", cert->max_task_violation);
+        pln_json_kv_number(&w, "max_balance_violation", cert->max_balance_violation);
+        if (p->n_edges > 0) {
+            pln_json_key(&w, "support_polygon");
+            pln_json_begin_array(&w);
+            for (int e = 0; e < p->n_edges; ++e) {
+                pln_json_begin_array(&w);
+                pln_json_number(&w, p->polygon[e][0]);
+                pln_json_number(&w, p->polygon[e][1]);
+                pln_json_end_array(&w);
+            }
+            pln_json_end_array(&w);
+        }
+        pln_json_key(&w, "pairs");
+        pln_json_begin_array(&w);
+        for (int pr = 0; pr < cert->n_pairs; ++pr) {
+            pln_json_begin_object(&w);
+            pln_json_kv_string(&w, "a", sc->pairs[pr].a.name);
+            pln_json_kv_string(&w, "b", sc->pairs[pr].b.name);
+            pln_json_kv_number(&w, "mcd_lower", cert->pairs[pr].lower);
+            pln_json_kv_number(&w, "mcd_upper", cert->pairs[pr].upper);
+            pln_json_kv_number(&w, "t_min", cert->pairs[pr].t_min);
+            if (cert->pairs[pr].contact != 0) {
+                /* mesh pairs that may touch: [first, last] possible time of first contact */
+                pln_json_key(&w, "first_contact");
+                pln_json_begin_array(&w);
+                pln_json_number(&w, cert->pairs[pr].contact_lo);
+                pln_json_number(&w, cert->pairs[pr].contact_hi);
+                pln_json_end_array(&w);
+                pln_json_kv_bool(&w, "first_contact_bracketed", cert->pairs[pr].contact == 1);
+            }
+            pln_json_end_object(&w);
+        }
+        pln_json_end_array(&w);
+        pln_json_key(&w, "tasks");
+        pln_json_begin_array(&w);
+        for (int t = 0; t < cert->n_tasks; ++t) {
+            pln_json_begin_object(&w);
+            pln_json_kv_int(&w, "index", t);
+            pln_json_kv_number(&w, "time", sc->tasks[t].time);
+            pln_json_kv_number(&w, "error", cert->task_error[t]);
+            pln_json_kv_number(&w, "tolerance", sc->tasks[t].tolerance);
+            pln_json_end_object(&w);
+        }
+        pln_json_end_array(&w);
+        pln_json_kv_int(&w, "certification_mcd_calls", cert->mcd_calls);
+        pln_json_kv_number(&w, "certification_mcd_time_s", cert->mcd_time_s);
+    }
+    pln_json_kv_int(&w, "mcd_calls", info->sip ? info->sip->mcd_calls : 0);
+    pln_json_kv_number(&w, "mcd_time_s", info->sip ? info->sip->mcd_time_s : 0.0);
+    pln_json_end_object(&w);
+    return finish_json(&w, &f, path, err, err_size);
+}
+
+PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                  const PlnCertificate *cert, int samples, char *err,
+                                  size_t err_size)
+{
+    const int np = cert->n_pairs, ni = cert->n_intervals;
+    PlnKinWork *kin = NULL;
+    double *t = NULL, *d = NULL, *edges = NULL, *q = NULL;
+    PlnSeries *series = NULL;
+    PlnPanel *panels = NULL;
+    PlnHLine eps = {"eps", p->eps, 1, 1};
+    char (*titles)[2 * PLN_NAME_MAX + 4] = NULL;
+    int worst = 0;
+    PlnStatus st;
+
+    if (np < 1) return PLN_OK; /* nothing to draw */
+    if (samples < 2) samples = 2;
+    st = pln_kin_create(p->robot, &kin, err, err_size);
+    if (st != PLN_OK) return st;
+    t = calloc((size_t)samples, sizeof *t);
+    d = calloc((size_t)samples * np, sizeof *d);
+    edges = calloc((size_t)ni + 1, sizeof *edges);
+    q = calloc((size_t)p->n_joints, sizeof *q);
+    series = calloc((size_t)2 * np, sizeof *series);
+    panels = calloc((size_t)np, sizeof *panels);
+    titles = calloc((size_t)np, sizeof *titles);
+    if (!t || !d || !edges || !q || !series || !panels || !titles) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", path);
+        goto done;
+    }
+    for (int s = 0; s < samples && st == PLN_OK; ++s) {
+        t[s] = p->scenario->duration * (double)s / (samples - 1);
+        st = pln_problem_joints_at(p, ctrl, t[s], q);
+        if (st == PLN_OK) st = pln_kin_forward(kin, p->robot, q);
+        for (int pr = 0; pr < np && st == PLN_OK; ++pr) {
+            PlnPairDistance pd;
+            pln_problem_pair_distance(p, kin, pr, &pd);
+            d[(size_t)pr * samples + s] = pd.distance;
+        }
+    }
+    if (st != PLN_OK) goto done;
+    for (int i = 0; i < ni; ++i) edges[i] = cert->t0[i];
+    edges[ni] = cert->t1[ni - 1];
+    for (int pr = 0; pr < np; ++pr) {
+        if (cert->pairs[pr].lower < cert->pairs[worst].lower) worst = pr;
+    }
+    for (int pr = 0; pr < np; ++pr) {
+        snprintf(titles[pr], sizeof titles[pr], "%s - %s", p->scenario->pairs[pr].a.name,
+                 p->scenario->pairs[pr].b.name);
+        series[2 * pr] = (PlnSeries){"sampled distance", PLN_SERIES_LINE, samples, t,
+                                     d + (size_t)pr * samples, 0, 0};
+        series[2 * pr + 1] = (PlnSeries){"certified MCD lower bound per interval", PLN_SERIES_STEP,
+                                         ni, edges, cert->lower + (size_t)pr * ni, 2, 0};
+        panels[pr] = (PlnPanel){titles[pr], pr == worst, series + 2 * pr, 2, &eps, 1};
+    }
+    {
+        PlnFigure fig = {"Signed distance of every collision pair", "time [s]", "distance [m]", 3,
+                         300, 170, 0, panels, np};
+        st = pln_svg_write(path, &fig, err, err_size);
+    }
+done:
+    free(t);
+    free(d);
+    free(edges);
+    free(q);
+    free(series);
+    free(panels);
+    free(titles);
+    pln_kin_destroy(kin);
+    return st;
+}
+
+PlnStatus pln_output_joints_svg(const char *path, const PlnProblem *p, const double *ctrl,
+                                int samples, char *err, size_t err_size)
+{
+    const int na = p->n_active, nc = p->n_ctrl;
+    double *t = NULL, *q = NULL, *margin = NULL, (*limits)[2] = NULL;
+    PlnSeries *series = NULL;
+    PlnPanel *panels = NULL;
+    PlnHLine *hl = NULL;
+    char (*titles)[PLN_NAME_MAX + 40] = NULL;
+    int worst = 0;
+    PlnStatus st = PLN_OK;
+
+    if (na < 1) return PLN_OK; /* nothing moves */
+    if (samples < 2) samples = 2;
+    t = calloc((size_t)samples, sizeof *t);
+    q = calloc((size_t)samples * na, sizeof *q);
+    margin = calloc((size_t)na, sizeof *margin);
+    limits = calloc((size_t)na, sizeof *limits);
+    series = calloc((size_t)na, sizeof *series);
+    panels = calloc((size_t)na, sizeof *panels);
+    hl = calloc((size_t)2 * na, sizeof *hl);
+    titles = calloc((size_t)na, sizeof *titles);
+    if (!t || !q || !margin || !limits || !series || !panels || !hl || !titles) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", path);
+        goto done;
+    }
+    /* each moving joint's spline, sampled uniformly (the ends included) */
+    for (int a = 0; a < na; ++a) {
+        const PlnJoint *jt = &p->robot->joints[p->active[a]];
+        margin[a] = INFINITY;
+        for (int s = 0; s < samples && st == PLN_OK; ++s) {
+            double *v = q + (size_t)a * samples + s;
+            t[s] = p->scenario->duration * (double)s / (samples - 1);
+            st = pln_bspline_eval(p->bs, ctrl + (size_t)a * nc, t[s], 0, v);
+            margin[a] = fmin(margin[a], fmin(*v - jt->lower, jt->upper - *v));
+        }
+        if (st != PLN_OK) {
+            st = pln_errorf(st, err, err_size, "%s: sampling joint %s failed", path, jt->name);
+            goto done;
+        }
+        if (margin[a] < margin[worst]) worst = a;
+        limits[a][0] = jt->lower;
+        limits[a][1] = jt->upper;
+    }
+    for (int a = 0; a < na; ++a) {
+        const char *name = p->robot->joints[p->active[a]].name;
+        snprintf(titles[a], sizeof titles[a], "%s (margin %.3g rad)", name, margin[a]);
+        series[a] = (PlnSeries){"joint position", PLN_SERIES_LINE, samples, t,
+                                q + (size_t)a * samples, 0, 0};
+        hl[2 * a] = (PlnHLine){"position limits", limits[a][0], 3, 1};
+        hl[2 * a + 1] = (PlnHLine){"position limits", limits[a][1], 3, 1};
+        panels[a] = (PlnPanel){titles[a], a == worst, series + a, 1, hl + 2 * a, 2};
+    }
+    {
+        PlnFigure fig = {"Joint trajectories and position limits", "time [s]", "angle [rad]", 3,
+                         300, 170, 0, panels, na};
+        st = pln_svg_write(path, &fig, err, err_size);
+    }
+done:
+    free(t);
+    free(q);
+    free(margin);
+    free(limits);
+    free(series);
+    free(panels);
+    free(hl);
+    free(titles);
+    return st;
+}
+
+void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, FILE *out)
+{
+    fprintf(out, "%-34s %12s %12s %9s\n", "pair", "mcd_lower_m", "mcd_upper_m", "t_min_s");
+    for (int pr = 0; pr < c->n_pairs; ++pr) {
+        char name[2 * PLN_NAME_MAX + 4];
+        snprintf(name, sizeof name, "%s - %s", p->scenario->pairs[pr].a.name,
+                 p->scenario->pairs[pr].b.name);
+        fprintf(out, "%-34s %12.6f %12.6f %9.4f%s", name, c->pairs[pr].lower, c->pairs[pr].upper,
+                c->pairs[pr].t_min, c->pairs[pr].lower < 0.0 ? "  << contact possible" : "");
+        if (c->pairs[pr].contact == 1) {
+            fprintf(out, ", first at t in [%.3f, %.3f] s", c->pairs[pr].contact_lo, c->pairs[pr].contact_hi);
+        } else if (c->pairs[pr].contact == 2) {
+            fprintf(out, ", none before t = %.3f s", c->pairs[pr].contact_lo);
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
+    fprintf(out, "joint limit violation: %.3g rad, velocity violation: %.3g rad/s, "
+                 "task violation: %.3g, balance violation: %.3g m\n",
+            c->max_joint_limit_violation, c->max_velocity_violation, c->max_task_violation,
+            c->max_balance_violation);
+}

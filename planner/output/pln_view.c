@@ -1,0 +1,1199 @@
+/* pln_view.c — view.html: embedded motion data, a canvas-2D renderer of capsules and
+ * flat-shaded triangle meshes, controls; display decimation of meshes. */
+#include "output/pln_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dst_convex.h"
+#include "base/pln_atomic.h"
+#include "base/pln_json.h"
+#include "model/pln_kin.h"
+#include "output/pln_output.h"
+#include "motion/pln_table.h"
+
+/* Significant digits of the embedded coordinates: 6 keep 1 um on a 1 m robot. */
+#define PLN_VIEW_DIGITS 6
+
+static const char *const PAGE_HEAD[] = {
+    "<!DOCTYPE html>",
+    "<html lang=\"en\">",
+    "<head>",
+    "<meta charset=\"utf-8\">",
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+    "'unsafe-inline'; script-src 'unsafe-inline'\">",
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+    NULL};
+
+static const char *const PAGE_STYLE[] = {
+    "<style>",
+    "body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: #1d2733; background: #eef1f4; }",
+    "header { padding: 10px 16px; background: #1d2733; color: #fff; display: flex; gap: 16px; "
+    "align-items: baseline; }",
+    "header h1 { font-size: 18px; margin: 0; font-weight: 600; }",
+    ".badge { padding: 2px 8px; border-radius: 4px; font-weight: 600; }",
+    ".certified { background: #2e7d32; }",
+    ".uncertified { background: #c62828; }",
+    "main { display: flex; gap: 12px; padding: 12px 16px; flex-wrap: wrap; }",
+    "canvas { background: #f7f9fb; border: 1px solid #c5ccd4; cursor: grab; max-width: 100%; }",
+    "aside { min-width: 280px; max-width: 420px; }",
+    "aside table { border-collapse: collapse; width: 100%; font-size: 13px; }",
+    "aside td, aside th { padding: 2px 6px; border-bottom: 1px solid #d5dbe1; text-align: left; }",
+    "aside td.num { text-align: right; font-variant-numeric: tabular-nums; }",
+    "#controls { display: flex; gap: 12px; align-items: center; padding: 0 16px 12px; }",
+    "#slider { flex: 1; max-width: 720px; }",
+    "#time { font-variant-numeric: tabular-nums; min-width: 140px; }",
+    "#worst { padding: 0 16px 16px; color: #c00000; }",
+    ".hint { color: #5b6875; font-size: 12px; }",
+    "</style>",
+    NULL};
+
+static const char *const PAGE_CONTROLS[] = {
+    "<div id=\"controls\">",
+    "<button id=\"play\" type=\"button\">Play</button>",
+    "<input id=\"slider\" type=\"range\" min=\"0\" max=\"0\" value=\"0\" step=\"1\" "
+    "aria-label=\"frame\">",
+    "<span id=\"time\"></span>",
+    "<label>speed <select id=\"speed\"><option value=\"0.1\">0.1x</option>"
+    "<option value=\"0.25\">0.25x</option><option value=\"0.5\">0.5x</option>"
+    "<option value=\"1\" selected>1x</option><option value=\"2\">2x</option></select></label>",
+    "<span class=\"hint\">drag: rotate, wheel: zoom, space: play/pause</span>",
+    "</div>",
+    "<div id=\"worst\"></div>",
+    NULL};
+
+/* The renderer: plain ES5, no external resource, reads the JSON element above it. */
+static const char *const PAGE_SCRIPT[] = {
+    "(function () {",
+    "  'use strict';",
+    "  var data = JSON.parse(document.getElementById('hrpplan-data').textContent);",
+    "  var canvas = document.getElementById('view');",
+    "  var ctx = canvas.getContext('2d');",
+    "  var slider = document.getElementById('slider');",
+    "  var playBtn = document.getElementById('play');",
+    "  var speedSel = document.getElementById('speed');",
+    "  var timeLbl = document.getElementById('time');",
+    "  var worstLbl = document.getElementById('worst');",
+    "  var F = data.frames;",
+    "  var nF = F.t.length;",
+    "  var links = data.links;",
+    "  var nL = links.length;",
+    "  var meshes = data.meshes || [];",
+    "  var meshLink = {};",
+    "  meshes.forEach(function (m) {",
+    "    if (m.link !== null) meshLink[m.link] = true;",
+    "    var r = 0;",
+    "    for (var i = 0; i < m.v.length; i += 3) r = Math.max(r, Math.sqrt(m.v[i] * m.v[i] + m.v[i + 1] * m.v[i + 1] + m.v[i + 2] * m.v[i + 2]));",
+    "    m.radius = r;",
+    "    m.w = new Float64Array(m.v.length);",
+    "  });",
+    "  var PALETTE = ['#4c78a8', '#54a24b', '#b279a2', '#9d755d', '#72b7b2', '#eeca3b', '#17becf', '#bcbd22'];",
+    "  var cam = {az: 0.6, el: 0.25, zoom: 1.0};",
+    "  var state = {time: 0, playing: false, last: null, speed: 1, drawn: 0, frame: 0, triangles: 0, hideMeshes: false};",
+    "",
+    "  /* scene bounds over every frame and obstacle */",
+    "  var lo = [Infinity, Infinity, Infinity];",
+    "  var hi = [-Infinity, -Infinity, -Infinity];",
+    "  function grow(x, y, z, r) {",
+    "    var p = [x, y, z];",
+    "    for (var k = 0; k < 3; k++) {",
+    "      lo[k] = Math.min(lo[k], p[k] - r);",
+    "      hi[k] = Math.max(hi[k], p[k] + r);",
+    "    }",
+    "  }",
+    "  for (var f = 0; f < nF; f++) {",
+    "    var c = F.capsules[f];",
+    "    for (var l = 0; l < nL; l++) {",
+    "      grow(c[6 * l], c[6 * l + 1], c[6 * l + 2], links[l].radius);",
+    "      grow(c[6 * l + 3], c[6 * l + 4], c[6 * l + 5], links[l].radius);",
+    "    }",
+    "  }",
+    "  data.obstacles.forEach(function (o) {",
+    "    grow(o.p0[0], o.p0[1], o.p0[2], o.radius);",
+    "    grow(o.p1[0], o.p1[1], o.p1[2], o.radius);",
+    "  });",
+    "  meshes.forEach(function (m) {",
+    "    if (m.pose < 0) {",
+    "      for (var i = 0; i < m.v.length; i += 3) grow(m.v[i], m.v[i + 1], m.v[i + 2], 0);",
+    "      return;",
+    "    }",
+    "    for (var f = 0; f < nF; f++) {",
+    "      var P = F.poses[f], o = 12 * m.pose;",
+    "      grow(P[o + 9], P[o + 10], P[o + 11], m.radius);",
+    "    }",
+    "  });",
+    "  if (!(hi[0] >= lo[0])) { lo = [-1, -1, 0]; hi = [1, 1, 1]; }",
+    "  lo[2] = Math.min(lo[2], 0);",
+    "  var centre = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];",
+    "  var extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);",
+    "",
+    "  /* orthographic camera on a sphere around the scene centre; z up */",
+    "  function axes() {",
+    "    var ca = Math.cos(cam.az), sa = Math.sin(cam.az), ce = Math.cos(cam.el), se = Math.sin(cam.el);",
+    "    var fwd = [ce * ca, ce * sa, se];            /* from the centre towards the viewer */",
+    "    var right = [-sa, ca, 0];",
+    "    var up = [-se * ca, -se * sa, ce];",
+    "    return {fwd: fwd, right: right, up: up};",
+    "  }",
+    "  function project(ax, p) {",
+    "    var s = cam.zoom * 0.85 * Math.min(canvas.width, canvas.height) / extent;",
+    "    var d = [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]];",
+    "    return {",
+    "      x: canvas.width / 2 + s * (d[0] * ax.right[0] + d[1] * ax.right[1] + d[2] * ax.right[2]),",
+    "      y: canvas.height / 2 - s * (d[0] * ax.up[0] + d[1] * ax.up[1] + d[2] * ax.up[2]),",
+    "      z: d[0] * ax.fwd[0] + d[1] * ax.fwd[1] + d[2] * ax.fwd[2],",
+    "      s: s",
+    "    };",
+    "  }",
+    "  function shade(hex, f) {",
+    "    var n = parseInt(hex.slice(1), 16);",
+    "    var rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(function (v) {",
+    "      return Math.round(f >= 1 ? v + (255 - v) * (f - 1) : v * f);",
+    "    });",
+    "    return 'rgb(' + rgb.join(',') + ')';",
+    "  }",
+    "  /* frame index and interpolation weight of a time */",
+    "  function locate(t) {",
+    "    var a = 0, b = nF - 1;",
+    "    if (t <= F.t[0]) return {i: 0, u: 0};",
+    "    if (t >= F.t[b]) return {i: b, u: 0};",
+    "    while (b - a > 1) {",
+    "      var m = (a + b) >> 1;",
+    "      if (F.t[m] <= t) a = m; else b = m;",
+    "    }",
+    "    return {i: a, u: (t - F.t[a]) / (F.t[b] - F.t[a])};",
+    "  }",
+    "  function point(c0, c1, u, k) {",
+    "    return [c0[k] + u * (c1[k] - c0[k]), c0[k + 1] + u * (c1[k + 1] - c0[k + 1]),",
+    "            c0[k + 2] + u * (c1[k + 2] - c0[k + 2])];",
+    "  }",
+    "  function capsule(ax, p0, p1, r, color, items) {",
+    "    var a = project(ax, p0), b = project(ax, p1);",
+    "    items.push({a: a, b: b, w: 2 * r * a.s, color: color, z: (a.z + b.z) / 2});",
+    "  }",
+    "  /* a mesh's front-facing triangles, flat-shaded by their normals; posed meshes move",
+    "     with their link (pose interpolated between frames like the capsules) */",
+    "  function meshItems(ax, m, f0, f1, u, color, items) {",
+    "    var v = m.v, w = m.w, t = m.t;",
+    "    if (m.pose >= 0) {",
+    "      var A = F.poses[f0], B = F.poses[f1], o = 12 * m.pose, T = [];",
+    "      for (var k = 0; k < 12; k++) T.push(A[o + k] + u * (B[o + k] - A[o + k]));",
+    "      for (var i = 0; i < v.length; i += 3) {",
+    "        for (var r = 0; r < 3; r++) w[i + r] = T[9 + r] + T[3 * r] * v[i] + T[3 * r + 1] * v[i + 1] + T[3 * r + 2] * v[i + 2];",
+    "      }",
+    "    } else {",
+    "      w.set(v);",
+    "    }",
+    "    var L = [ax.fwd[0] + 0.4 * ax.up[0] + 0.3 * ax.right[0], ax.fwd[1] + 0.4 * ax.up[1] + 0.3 * ax.right[1],",
+    "             ax.fwd[2] + 0.4 * ax.up[2] + 0.3 * ax.right[2]];",
+    "    var Ln = Math.sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);",
+    "    var P = [];",
+    "    for (var j = 0; j < w.length; j += 3) P.push(project(ax, [w[j], w[j + 1], w[j + 2]]));",
+    "    for (var q = 0; q < t.length; q += 3) {",
+    "      var a = 3 * t[q], b = 3 * t[q + 1], c = 3 * t[q + 2];",
+    "      var e1 = [w[b] - w[a], w[b + 1] - w[a + 1], w[b + 2] - w[a + 2]];",
+    "      var e2 = [w[c] - w[a], w[c + 1] - w[a + 1], w[c + 2] - w[a + 2]];",
+    "      var n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];",
+    "      var nn = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);",
+    "      if (!(nn > 0)) continue;",
+    "      var facing = (n[0] * ax.fwd[0] + n[1] * ax.fwd[1] + n[2] * ax.fwd[2]) / nn;",
+    "      if (facing <= 0) continue;",
+    "      var lit = Math.max(0, (n[0] * L[0] + n[1] * L[1] + n[2] * L[2]) / (nn * Ln));",
+    "      var pa = P[t[q]], pb = P[t[q + 1]], pc = P[t[q + 2]];",
+    "      items.push({tri: [pa, pb, pc], color: shade(color, 0.45 + 0.75 * lit), z: (pa.z + pb.z + pc.z) / 3});",
+    "    }",
+    "  }",
+    "  function drawGrid(ax) {",
+    "    var step = Math.pow(10, Math.floor(Math.log10(extent)));",
+    "    if (extent / step < 3) step /= 2;",
+    "    var x0 = Math.floor((centre[0] - extent) / step) * step, y0 = Math.floor((centre[1] - extent) / step) * step;",
+    "    ctx.lineWidth = 1;",
+    "    ctx.strokeStyle = '#d8dde3';",
+    "    ctx.beginPath();",
+    "    for (var x = x0; x <= centre[0] + extent; x += step) {",
+    "      var a = project(ax, [x, y0, 0]), b = project(ax, [x, centre[1] + extent, 0]);",
+    "      ctx.moveTo(a.x, a.y); ctx.lineTo(b.x, b.y);",
+    "    }",
+    "    for (var y = y0; y <= centre[1] + extent; y += step) {",
+    "      var c = project(ax, [x0, y, 0]), d = project(ax, [centre[0] + extent, y, 0]);",
+    "      ctx.moveTo(c.x, c.y); ctx.lineTo(d.x, d.y);",
+    "    }",
+    "    ctx.stroke();",
+    "    /* world axes at the origin: x red, y green, z blue, 0.2 m */",
+    "    [[1, 0, 0, '#d62728'], [0, 1, 0, '#2ca02c'], [0, 0, 1, '#1f77b4']].forEach(function (e) {",
+    "      var o = project(ax, [0, 0, 0]), p = project(ax, [0.2 * e[0], 0.2 * e[1], 0.2 * e[2]]);",
+    "      ctx.strokeStyle = e[3];",
+    "      ctx.lineWidth = 2;",
+    "      ctx.beginPath(); ctx.moveTo(o.x, o.y); ctx.lineTo(p.x, p.y); ctx.stroke();",
+    "    });",
+    "  }",
+    "  function draw() {",
+    "    var ax = axes();",
+    "    var loc = locate(state.time);",
+    "    var i1 = Math.min(loc.i + 1, nF - 1);",
+    "    var c0 = F.capsules[loc.i], c1 = F.capsules[i1];",
+    "    var near = loc.u < 0.5 ? loc.i : i1;",
+    "    var worst = F.worst[near];",
+    "    var hot = {};",
+    "    if (worst) {",
+    "      var pr = data.pairs[worst[0]];",
+    "      hot[pr.a] = true;",
+    "      hot[pr.b] = true;",
+    "    }",
+    "    ctx.setTransform(1, 0, 0, 1, 0, 0);",
+    "    ctx.fillStyle = '#f7f9fb';",
+    "    ctx.fillRect(0, 0, canvas.width, canvas.height);",
+    "    drawGrid(ax);",
+    "    var items = [];",
+    "    for (var l = 0; l < nL; l++) {",
+    "      if (meshLink[links[l].name]) continue;",
+    "      var col = hot[links[l].name] ? '#e31a1c' : PALETTE[links[l].color % PALETTE.length];",
+    "      capsule(ax, point(c0, c1, loc.u, 6 * l), point(c0, c1, loc.u, 6 * l + 3), links[l].radius, col, items);",
+    "    }",
+    "    var nCaps = items.length;",
+    "    if (!state.hideMeshes) {",
+    "      meshes.forEach(function (m) {",
+    "        var name = m.link !== null ? m.link : m.obstacle;",
+    "        var mc = hot[name] ? '#e31a1c' : m.color < 0 ? '#9aa5b1' : PALETTE[m.color % PALETTE.length];",
+    "        meshItems(ax, m, loc.i, i1, loc.u, mc, items);",
+    "      });",
+    "    }",
+    "    state.triangles = items.length - nCaps;",
+    "    data.obstacles.forEach(function (o) {",
+    "      var oc = hot[o.name] ? '#e31a1c' : '#34495e';",
+    "      if (o.mesh) return;",
+    "      if (!o.box) { capsule(ax, o.p0, o.p1, o.radius, oc, items); return; }",
+    "      var b = o.box, corner = function (i) {",
+    "        var l = [(i & 1 ? 1 : -1) * b[12], (i & 2 ? 1 : -1) * b[13], (i & 4 ? 1 : -1) * b[14]];",
+    "        return [0, 1, 2].map(function (r) { return b[r] + b[3 + 3 * r] * l[0] + b[4 + 3 * r] * l[1] + b[5 + 3 * r] * l[2]; });",
+    "      };",
+    "      [[0,1],[2,3],[4,5],[6,7],[0,2],[1,3],[4,6],[5,7],[0,4],[1,5],[2,6],[3,7]].forEach(function (e) {",
+    "        capsule(ax, corner(e[0]), corner(e[1]), 0.004, oc, items);",
+    "      });",
+    "    });",
+    "    items.sort(function (p, q) { return p.z - q.z; });",
+    "    ctx.lineCap = 'round';",
+    "    items.forEach(function (it) {",
+    "      if (it.tri) {",
+    "        ctx.fillStyle = it.color;",
+    "        ctx.strokeStyle = it.color;",
+    "        ctx.lineWidth = 0.7;",
+    "        ctx.beginPath();",
+    "        ctx.moveTo(it.tri[0].x, it.tri[0].y);",
+    "        ctx.lineTo(it.tri[1].x, it.tri[1].y);",
+    "        ctx.lineTo(it.tri[2].x, it.tri[2].y);",
+    "        ctx.closePath();",
+    "        ctx.fill();",
+    "        ctx.stroke();",
+    "        return;",
+    "      }",
+    "      var layers = [[it.w + 2, shade(it.color, 0.55), 0], [it.w, it.color, 0], [it.w * 0.4, shade(it.color, 1.45), it.w * 0.18]];",
+    "      layers.forEach(function (L) {",
+    "        ctx.strokeStyle = L[1];",
+    "        ctx.lineWidth = Math.max(L[0], 1);",
+    "        ctx.beginPath();",
+    "        ctx.moveTo(it.a.x - L[2], it.a.y - L[2]);",
+    "        ctx.lineTo(it.b.x - L[2] + 0.01, it.b.y - L[2]);",
+    "        ctx.stroke();",
+    "      });",
+    "    });",
+    "    state.drawn = items.length;",
+    "    /* the pair closest at this time: a line between its witness points */",
+    "    if (worst) {",
+    "      var pa = project(ax, [worst[2], worst[3], worst[4]]), pb = project(ax, [worst[5], worst[6], worst[7]]);",
+    "      ctx.strokeStyle = '#c00000';",
+    "      ctx.fillStyle = '#c00000';",
+    "      ctx.lineWidth = 2.5;",
+    "      ctx.beginPath(); ctx.moveTo(pa.x, pa.y); ctx.lineTo(pb.x, pb.y); ctx.stroke();",
+    "      [pa, pb].forEach(function (p) { ctx.beginPath(); ctx.arc(p.x, p.y, 4, 0, 2 * Math.PI); ctx.fill(); });",
+    "      var p2 = data.pairs[worst[0]];",
+    "      worstLbl.textContent = 'closest now: ' + p2.a + ' - ' + p2.b + ', ' + (1000 * worst[1]).toFixed(1) +",
+    "        ' mm (certified over the motion: ' + (p2.mcd_lower === null ? '?' : (1000 * p2.mcd_lower).toFixed(1) + ' mm') + ')';",
+    "    } else {",
+    "      worstLbl.textContent = 'no collision pairs';",
+    "    }",
+    "    state.frame = near;",
+    "    slider.value = String(near);",
+    "    timeLbl.textContent = state.time.toFixed(3) + ' s / ' + data.duration.toFixed(3) + ' s';",
+    "  }",
+    "  function setTime(t) {",
+    "    state.time = Math.min(Math.max(t, 0), data.duration);",
+    "    draw();",
+    "  }",
+    "  function tick(now) {",
+    "    if (!state.playing) { state.last = null; return; }",
+    "    if (state.last !== null) {",
+    "      var t = state.time + state.speed * (now - state.last) / 1000;",
+    "      if (t >= data.duration) { t = data.duration; state.playing = false; playBtn.textContent = 'Play'; }",
+    "      setTime(t);",
+    "    }",
+    "    state.last = now;",
+    "    if (state.playing) requestAnimationFrame(tick);",
+    "  }",
+    "  function play(on) {",
+    "    state.playing = on;",
+    "    playBtn.textContent = on ? 'Pause' : 'Play';",
+    "    if (on) {",
+    "      if (state.time >= data.duration) state.time = 0;",
+    "      state.last = null;",
+    "      requestAnimationFrame(tick);",
+    "    }",
+    "  }",
+    "  slider.max = String(nF - 1);",
+    "  slider.addEventListener('input', function () { play(false); setTime(F.t[Number(slider.value)]); });",
+    "  playBtn.addEventListener('click', function () { play(!state.playing); });",
+    "  speedSel.addEventListener('change', function () { state.speed = Number(speedSel.value); });",
+    "  document.addEventListener('keydown', function (e) { if (e.key === ' ') { e.preventDefault(); play(!state.playing); } });",
+    "  var drag = null;",
+    "  canvas.addEventListener('mousedown', function (e) { drag = {x: e.clientX, y: e.clientY}; });",
+    "  window.addEventListener('mouseup', function () { drag = null; });",
+    "  window.addEventListener('mousemove', function (e) {",
+    "    if (!drag) return;",
+    "    cam.az -= 0.01 * (e.clientX - drag.x);",
+    "    cam.el = Math.min(1.5, Math.max(-1.5, cam.el + 0.01 * (e.clientY - drag.y)));",
+    "    drag = {x: e.clientX, y: e.clientY};",
+    "    draw();",
+    "  });",
+    "  canvas.addEventListener('wheel', function (e) {",
+    "    e.preventDefault();",
+    "    cam.zoom = Math.min(20, Math.max(0.1, cam.zoom * Math.exp(-0.001 * e.deltaY)));",
+    "    draw();",
+    "  }, {passive: false});",
+    "  /* the page's state for scripts and tests: #frame=K or #t=SECONDS selects the start */",
+    "  window.hrpplanView = {",
+    "    frames: nF,",
+    "    setFrame: function (k) { play(false); setTime(F.t[Math.min(Math.max(k | 0, 0), nF - 1)]); return state.drawn; },",
+    "    state: state",
+    "  };",
+    "  /* ink: canvas pixels far from the background colour (grid lines excluded) */",
+    "  function pixels() { return ctx.getImageData(0, 0, canvas.width, canvas.height).data; }",
+    "  function ink(px) {",
+    "    var n = 0;",
+    "    for (var i = 0; i < px.length; i += 4) {",
+    "      if (Math.abs(px[i] - 247) > 40 || Math.abs(px[i + 1] - 249) > 40 || Math.abs(px[i + 2] - 251) > 40) n++;",
+    "    }",
+    "    return n;",
+    "  }",
+    "  function changed(a, b) {",
+    "    var n = 0;",
+    "    for (var i = 0; i < a.length; i += 4) {",
+    "      if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) n++;",
+    "    }",
+    "    return n;",
+    "  }",
+    "  /* #selftest: renders the first, middle and last frames through the slider's path and",
+    "     reports, in <pre id=selftest>, the ink of each and the pixels changed from the first */",
+    "  function selftest() {",
+    "    var ks = [0, nF >> 1, nF - 1], out = {frames: ks, drawn: [], ink: [], changed: [], triangles: []}, first = null;",
+    "    ks.forEach(function (k) {",
+    "      slider.value = String(k);",
+    "      slider.dispatchEvent(new Event('input'));",
+    "      var px = pixels();",
+    "      if (first === null) first = px;",
+    "      out.drawn.push(state.drawn);",
+    "      out.ink.push(ink(px));",
+    "      out.changed.push(changed(first, px));",
+    "      out.triangles.push(state.triangles);",
+    "    });",
+    "    /* the pixels the meshes make: frame 0 with and without them */",
+    "    slider.value = '0';",
+    "    slider.dispatchEvent(new Event('input'));",
+    "    var withMeshes = pixels();",
+    "    state.hideMeshes = true;",
+    "    draw();",
+    "    out.mesh_pixels = [changed(withMeshes, pixels())];",
+    "    state.hideMeshes = false;",
+    "    draw();",
+    "    var pre = document.createElement('pre');",
+    "    pre.id = 'selftest';",
+    "    pre.textContent = JSON.stringify(out);",
+    "    document.body.appendChild(pre);",
+    "  }",
+    "  var m = /^#(frame|t)=([0-9.]+)$/.exec(window.location.hash);",
+    "  if (m) setTime(m[1] === 'frame' ? F.t[Math.min(nF - 1, parseInt(m[2], 10))] : parseFloat(m[2]));",
+    "  else setTime(0);",
+    "  if (window.location.hash === '#selftest') selftest();",
+    "  document.body.setAttribute('data-rendered', String(state.drawn));",
+    "}());",
+    NULL};
+
+static void put_lines(FILE *f, const char *const *lines)
+{
+    for (int i = 0; lines[i] != NULL; ++i) {
+        fputs(lines[i], f);
+        fputc('\n', f);
+    }
+}
+
+/* text as HTML character data or attribute value */
+static void put_html(FILE *f, const char *s)
+{
+    for (; *s; ++s) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* JSON text inside a <script> element: '<', '>', '&' (which JSON allows only inside
+ * strings) become \u escapes, as do U+2028/U+2029, so nothing in the data can end the
+ * element or be read as markup; the JSON value is unchanged. */
+static void put_script_json(FILE *f, const char *json, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = (unsigned char)json[i];
+        if (c == '<' || c == '>' || c == '&') {
+            fprintf(f, "\\u%04x", c);
+        } else if (c == 0xE2 && i + 2 < n && (unsigned char)json[i + 1] == 0x80 &&
+                   ((unsigned char)json[i + 2] == 0xA8 || (unsigned char)json[i + 2] == 0xA9)) {
+            fprintf(f, "\\u%04x", (unsigned char)json[i + 2] == 0xA8 ? 0x2028 : 0x2029);
+            i += 2;
+        } else {
+            fputc(c, f);
+        }
+    }
+}
+
+/* colour class of a link: links of one limb share a colour. A limb starts at a link
+ * whose parent has several children (the root is class 0); classes are numbered in
+ * link order. */
+static int link_color(const PlnRobot *robot, int link)
+{
+    int a = link, rank = 0;
+    if (link <= 0) return 0;
+    for (;;) {
+        int parent = robot->links[a].parent, siblings = 0;
+        if (parent < 0) return 0;
+        for (int l = 1; l < robot->n_links; ++l) siblings += robot->links[l].parent == parent;
+        if (siblings > 1 || parent == 0) break;
+        a = parent;
+    }
+    /* rank of limb head a among all limb heads */
+    for (int l = 1; l < a; ++l) {
+        int parent = robot->links[l].parent, siblings = 0;
+        for (int k = 1; k < robot->n_links; ++k) siblings += robot->links[k].parent == parent;
+        rank += siblings > 1 || parent == 0;
+    }
+    return 1 + rank;
+}
+
+/* ---- display meshes ------------------------------------------------------------------ */
+
+/* growth of the clustering cell between attempts, and the most attempts */
+#define VIEW_CELL_GROWTH 1.25
+#define VIEW_CELL_ATTEMPTS 200
+/* cells per axis are kept below this, so that a cell key fits in 63 bits */
+#define VIEW_MAX_CELLS_PER_AXIS 1000000
+/* an ellipsoid is drawn as a UV ellipsoid of this many bands and sectors */
+#define VIEW_ELLIPSOID_BANDS 10
+#define VIEW_ELLIPSOID_SECTORS 16
+
+typedef struct CellKey {
+    long long key;
+    int index;
+} CellKey;
+
+static int cmp_cell_key(const void *a, const void *b)
+{
+    const CellKey *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->index - y->index;
+}
+
+typedef struct TriKey {
+    int v[3];
+} TriKey;
+
+static int cmp_tri_key(const void *a, const void *b)
+{
+    const TriKey *x = a, *y = b;
+    for (int k = 0; k < 3; ++k) {
+        if (x->v[k] != y->v[k]) return x->v[k] < y->v[k] ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Workspace of one decimation: per input vertex its cell key and cluster, per cluster
+ * the sum of its vertices, per input triangle its clustered corners. */
+typedef struct Decimator {
+    const DstMesh *in;
+    CellKey *keys;
+    int *cluster;
+    double (*sum)[4];
+    TriKey *tris;
+    int n_clusters, n_tris;
+} Decimator;
+
+/* clusters the vertices on a grid of edge h anchored at lo, maps and deduplicates the
+ * triangles: afterwards tris[0 .. n_tris) are the distinct surviving triangles. */
+static void decimate_at(Decimator *d, const double lo[3], double h)
+{
+    const DstMesh *in = d->in;
+    const long long n = VIEW_MAX_CELLS_PER_AXIS;
+    for (int i = 0; i < in->n_vertices; ++i) {
+        long long c[3];
+        for (int k = 0; k < 3; ++k) {
+            double u = floor((in->vertices[i][k] - lo[k]) / h);
+            c[k] = (long long)fmin(fmax(u, 0.0), (double)(n - 1));
+        }
+        d->keys[i].key = (c[0] * n + c[1]) * n + c[2];
+        d->keys[i].index = i;
+    }
+    qsort(d->keys, (size_t)in->n_vertices, sizeof *d->keys, cmp_cell_key);
+    d->n_clusters = 0;
+    for (int s = 0; s < in->n_vertices; ++s) {
+        if (s == 0 || d->keys[s].key != d->keys[s - 1].key) {
+            memset(d->sum[d->n_clusters], 0, sizeof d->sum[0]);
+            ++d->n_clusters;
+        }
+        int c = d->n_clusters - 1, i = d->keys[s].index;
+        d->cluster[i] = c;
+        for (int k = 0; k < 3; ++k) d->sum[c][k] += in->vertices[i][k];
+        d->sum[c][3] += 1.0;
+    }
+    /* triangles on three distinct clusters, rotated to start at the smallest (the cyclic
+     * order, hence the orientation, is kept), sorted and made unique */
+    d->n_tris = 0;
+    for (int t = 0; t < in->n_triangles; ++t) {
+        int a = d->cluster[in->triangles[t][0]], b = d->cluster[in->triangles[t][1]],
+            c = d->cluster[in->triangles[t][2]];
+        if (a == b || b == c || a == c) continue;
+        TriKey *k = &d->tris[d->n_tris++];
+        if (a < b && a < c) { k->v[0] = a; k->v[1] = b; k->v[2] = c; }
+        else if (b < c) { k->v[0] = b; k->v[1] = c; k->v[2] = a; }
+        else { k->v[0] = c; k->v[1] = a; k->v[2] = b; }
+    }
+    qsort(d->tris, (size_t)d->n_tris, sizeof *d->tris, cmp_tri_key);
+    int u = 0;
+    for (int t = 0; t < d->n_tris; ++t) {
+        if (u == 0 || cmp_tri_key(&d->tris[t], &d->tris[u - 1]) != 0) d->tris[u++] = d->tris[t];
+    }
+    d->n_tris = u;
+}
+
+/* Vertex clustering for display (Rossignac and Borrel 1993); see pln_view.h. */
+PlnStatus pln_view_decimate(const DstMesh *in, int max_triangles, DstMesh *out, double *cell,
+                            char *err, size_t err_size)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double area = 0.0, h;
+    Decimator d;
+    PlnStatus st = PLN_OK;
+    char derr[256];
+
+    memset(out, 0, sizeof *out);
+    if (cell != NULL) *cell = 0.0;
+    if (max_triangles < 1) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "decimation to %d triangles",
+                          max_triangles);
+    }
+    if (in == NULL || in->n_triangles < 1 || in->n_vertices < 3) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "decimation of an empty mesh");
+    }
+    for (int i = 0; i < in->n_vertices; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            double x = in->vertices[i][k];
+            if (!isfinite(x)) {
+                return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                  "decimation: vertex %d is not finite", i);
+            }
+            lo[k] = fmin(lo[k], x);
+            hi[k] = fmax(hi[k], x);
+        }
+    }
+    for (int t = 0; t < in->n_triangles; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            if (in->triangles[t][k] < 0 || in->triangles[t][k] >= in->n_vertices) {
+                return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                  "decimation: triangle %d refers to no vertex", t);
+            }
+        }
+    }
+    if (in->n_triangles <= max_triangles) {
+        if (dst_mesh_create(&in->vertices[0][0], in->n_vertices, &in->triangles[0][0],
+                            in->n_triangles, out, derr, sizeof derr) != DST_OK) {
+            return pln_errorf(PLN_ERR_NOMEM, err, err_size, "decimation: %s", derr);
+        }
+        return PLN_OK;
+    }
+    for (int t = 0; t < in->n_triangles; ++t) {
+        const double *a = in->vertices[in->triangles[t][0]], *b = in->vertices[in->triangles[t][1]],
+                     *c = in->vertices[in->triangles[t][2]];
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; ++k) {
+            e1[k] = b[k] - a[k];
+            e2[k] = c[k] - a[k];
+        }
+        double n0 = e1[1] * e2[2] - e1[2] * e2[1], n1 = e1[2] * e2[0] - e1[0] * e2[2],
+               n2 = e1[0] * e2[1] - e1[1] * e2[0];
+        area += 0.5 * sqrt(n0 * n0 + n1 * n1 + n2 * n2);
+    }
+    /* a surface of area A on cells of edge h keeps about A / h^2 vertices and twice as
+     * many triangles; the grid never has more than VIEW_MAX_CELLS_PER_AXIS cells a side */
+    double extent = fmax(fmax(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
+    h = fmax(sqrt(2.0 * area / max_triangles), extent / (VIEW_MAX_CELLS_PER_AXIS / 2));
+    if (!(h > 0.0)) h = fmax(extent, 1e-9);
+
+    memset(&d, 0, sizeof d);
+    d.in = in;
+    d.keys = malloc((size_t)in->n_vertices * sizeof *d.keys);
+    d.cluster = malloc((size_t)in->n_vertices * sizeof *d.cluster);
+    d.sum = malloc((size_t)in->n_vertices * sizeof *d.sum);
+    d.tris = malloc((size_t)in->n_triangles * sizeof *d.tris);
+    if (d.keys == NULL || d.cluster == NULL || d.sum == NULL || d.tris == NULL) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        goto done;
+    }
+    for (int attempt = 0;; ++attempt) {
+        decimate_at(&d, lo, h);
+        if (d.n_tris <= max_triangles || attempt + 1 >= VIEW_CELL_ATTEMPTS) break;
+        h *= VIEW_CELL_GROWTH;
+    }
+    if (d.n_tris > max_triangles || d.n_tris < 1) {
+        /* everything collapsed (or never fitted): a flat or tiny shape; draw nothing
+         * wrong: report it */
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "decimation: %d triangles left of %d (budget %d)", d.n_tris,
+                        in->n_triangles, max_triangles);
+        goto done;
+    }
+    {
+        /* keep the clusters the triangles use, renumbered; vertices at the cluster means */
+        int *map = d.cluster;  /* reused: cluster -> output vertex */
+        int nv = 0;
+        for (int c = 0; c < d.n_clusters; ++c) map[c] = -1;
+        for (int t = 0; t < d.n_tris; ++t) {
+            for (int k = 0; k < 3; ++k) {
+                if (map[d.tris[t].v[k]] < 0) map[d.tris[t].v[k]] = nv++;
+            }
+        }
+        double *V = malloc((size_t)nv * 3 * sizeof *V);
+        int *T = malloc((size_t)d.n_tris * 3 * sizeof *T);
+        if (V == NULL || T == NULL) {
+            free(V);
+            free(T);
+            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+            goto done;
+        }
+        for (int c = 0; c < d.n_clusters; ++c) {
+            if (map[c] < 0) continue;
+            for (int k = 0; k < 3; ++k) V[3 * map[c] + k] = d.sum[c][k] / d.sum[c][3];
+        }
+        for (int t = 0; t < d.n_tris; ++t) {
+            for (int k = 0; k < 3; ++k) T[3 * t + k] = map[d.tris[t].v[k]];
+        }
+        if (dst_mesh_create(V, nv, T, d.n_tris, out, derr, sizeof derr) != DST_OK) {
+            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "decimation: %s", derr);
+        }
+        free(V);
+        free(T);
+        if (st == PLN_OK && cell != NULL) *cell = h;
+    }
+done:
+    free(d.keys);
+    free(d.cluster);
+    free(d.sum);
+    free(d.tris);
+    return st;
+}
+
+/* A mesh the page draws: in a link's frame (posed per frame) or in the world (static). */
+typedef struct ViewMesh {
+    char name[2 * PLN_NAME_MAX];
+    int link;        /* link index when posed by a link, -1 for a static world mesh */
+    int obstacle;    /* obstacle index, -1 for a link's */
+    int color;       /* colour class (link_color), -1 for an obstacle */
+    double cell;     /* decimation cell, m (0: not decimated) */
+    DstMesh mesh;
+} ViewMesh;
+
+static void view_meshes_free(ViewMesh *vm, int n)
+{
+    for (int i = 0; i < n; ++i) dst_mesh_destroy(&vm[i].mesh);
+    free(vm);
+}
+
+/* a UV ellipsoid (VIEW_ELLIPSOID_BANDS x VIEW_ELLIPSOID_SECTORS, outward) in the link
+ * frame: centre + R (radii * unit sphere point). */
+static PlnStatus ellipsoid_mesh(const PlnLinkGeometry *g, DstMesh *out, char *err, size_t err_size)
+{
+    enum { B = VIEW_ELLIPSOID_BANDS, S = VIEW_ELLIPSOID_SECTORS };
+    double V[3 * (2 + (B - 1) * S)];
+    int T[3 * 2 * S * (B - 1)], nv = 0, nt = 0;
+    const double pi = acos(-1.0);
+    char derr[256];
+    for (int i = 0; i <= B; ++i) {
+        double th = pi * i / B;
+        int count = (i == 0 || i == B) ? 1 : S;
+        for (int j = 0; j < count; ++j) {
+            double ph = 2.0 * pi * j / S;
+            double u[3] = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)};
+            if (count == 1) u[0] = u[1] = 0.0;
+            for (int r = 0; r < 3; ++r) {
+                double x = g->ellipsoid_center[r];
+                for (int c = 0; c < 3; ++c) x += g->ellipsoid_rot[3 * r + c] * g->ellipsoid_radii[c] * u[c];
+                V[3 * nv + r] = x;
+            }
+            ++nv;
+        }
+    }
+#define RING(i, j) (1 + ((i) - 1) * S + ((j) % S))
+    for (int j = 0; j < S; ++j) {
+        T[3 * nt] = 0; T[3 * nt + 1] = RING(1, j); T[3 * nt + 2] = RING(1, j + 1); ++nt;
+    }
+    for (int i = 1; i + 1 < B; ++i) {
+        for (int j = 0; j < S; ++j) {
+            int a = RING(i, j), b = RING(i + 1, j), c = RING(i + 1, j + 1), d = RING(i, j + 1);
+            T[3 * nt] = a; T[3 * nt + 1] = b; T[3 * nt + 2] = c; ++nt;
+            T[3 * nt] = a; T[3 * nt + 1] = c; T[3 * nt + 2] = d; ++nt;
+        }
+    }
+    for (int j = 0; j < S; ++j) {
+        T[3 * nt] = nv - 1; T[3 * nt + 1] = RING(B - 1, j + 1); T[3 * nt + 2] = RING(B - 1, j); ++nt;
+    }
+#undef RING
+    if (dst_mesh_create(V, nv, T, nt, out, derr, sizeof derr) != DST_OK) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "ellipsoid for the viewer: %s", derr);
+    }
+    return PLN_OK;
+}
+
+/* the convex hull of a mesh's vertices as a mesh. */
+static PlnStatus hull_mesh(const DstMesh *m, DstMesh *out, char *err, size_t err_size)
+{
+    DstHull hull;
+    char derr[256];
+    if (dst_hull_build(&m->vertices[0][0], m->n_vertices, 0.0, &hull, derr, sizeof derr) != DST_OK) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "convex hull for the viewer: %s", derr);
+    }
+    DstStatus ds = dst_mesh_create(hull.verts, hull.nverts, hull.tris, hull.ntris, out, derr,
+                                   sizeof derr);
+    dst_hull_destroy(&hull);
+    if (ds != DST_OK) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "convex hull: %s", derr);
+    return PLN_OK;
+}
+
+static PlnStatus read_mesh(const char *path, DstMesh *m, char *err, size_t err_size)
+{
+    char derr[768];
+    if (dst_mesh_create_from_file(path, m, derr, sizeof derr) != DST_OK) {
+        return pln_errorf(PLN_ERR_IO, err, err_size, "viewer: %s", derr);
+    }
+    return PLN_OK;
+}
+
+/* The meshes of the page: every link's shape of the scenario's collision geometry when
+ * it is not capsules, and every mesh obstacle (moved into the world). */
+static PlnStatus view_meshes(const PlnProblem *p, ViewMesh **out, int *n_out, char *err,
+                             size_t err_size)
+{
+    const PlnRobot *robot = p->robot;
+    const PlnScenario *sc = p->scenario;
+    ViewMesh *vm = calloc((size_t)(robot->n_links + sc->n_obstacles + 1), sizeof *vm);
+    int n = 0;
+    PlnStatus st = PLN_OK;
+    *out = NULL;
+    *n_out = 0;
+    if (vm == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    for (int l = 0; l < robot->n_links && st == PLN_OK && sc->geometry != PLN_GEOMETRY_CAPSULE; ++l) {
+        const PlnLinkGeometry *g = &robot->links[l].geometry;
+        DstMesh src, hull;
+        memset(&src, 0, sizeof src);
+        memset(&hull, 0, sizeof hull);
+        if (sc->geometry == PLN_GEOMETRY_ELLIPSOID) {
+            if (!g->has_ellipsoid) continue;
+            st = ellipsoid_mesh(g, &src, err, err_size);
+        } else if (sc->geometry == PLN_GEOMETRY_CONVEX && g->convex_path[0] != '\0') {
+            st = read_mesh(g->convex_path, &src, err, err_size);
+        } else if (g->mesh_path[0] != '\0') {
+            st = read_mesh(g->mesh_path, &src, err, err_size);
+        } else {
+            continue;
+        }
+        if (st == PLN_OK && sc->geometry == PLN_GEOMETRY_CONVEX) {
+            /* the hull of the decimated vertices (convex, within the cell of the true
+             * hull); a smaller budget until the hull fits */
+            for (int budget = PLN_VIEW_LINK_MAX_TRIANGLES; st == PLN_OK; budget /= 2) {
+                DstMesh dec;
+                st = pln_view_decimate(&src, budget, &dec, &vm[n].cell, err, err_size);
+                if (st != PLN_OK) break;
+                st = hull_mesh(&dec, &hull, err, err_size);
+                dst_mesh_destroy(&dec);
+                if (st != PLN_OK) break;
+                if (hull.n_triangles <= PLN_VIEW_LINK_MAX_TRIANGLES || budget <= 4) break;
+                dst_mesh_destroy(&hull);
+            }
+            if (st == PLN_OK) vm[n].mesh = hull;
+        } else if (st == PLN_OK) {
+            st = pln_view_decimate(&src, PLN_VIEW_LINK_MAX_TRIANGLES, &vm[n].mesh, &vm[n].cell,
+                                   err, err_size);
+        }
+        dst_mesh_destroy(&src);
+        if (st != PLN_OK) break;
+        snprintf(vm[n].name, sizeof vm[n].name, "%s", robot->links[l].name);
+        vm[n].link = l;
+        vm[n].obstacle = -1;
+        vm[n].color = link_color(robot, l);
+        ++n;
+    }
+    for (int o = 0; o < sc->n_obstacles && st == PLN_OK; ++o) {
+        const PlnObstacle *ob = &sc->obstacles[o];
+        DstMesh src;
+        if (ob->type != PLN_OBSTACLE_MESH) continue;
+        st = read_mesh(ob->mesh_path, &src, err, err_size);
+        if (st != PLN_OK) break;
+        st = pln_view_decimate(&src, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &vm[n].mesh, &vm[n].cell,
+                               err, err_size);
+        dst_mesh_destroy(&src);
+        if (st != PLN_OK) break;
+        /* into the world: pos + rot (scale x) */
+        double scale = ob->scale > 0.0 ? ob->scale : 1.0;
+        for (int i = 0; i < vm[n].mesh.n_vertices; ++i) {
+            double *x = vm[n].mesh.vertices[i], w[3];
+            for (int r = 0; r < 3; ++r) {
+                w[r] = ob->pos[r];
+                for (int c = 0; c < 3; ++c) w[r] += ob->rot[3 * r + c] * scale * x[c];
+            }
+            memcpy(x, w, sizeof w);
+        }
+        vm[n].cell *= scale;
+        snprintf(vm[n].name, sizeof vm[n].name, "%s", ob->name);
+        vm[n].link = -1;
+        vm[n].obstacle = o;
+        vm[n].color = -1;
+        ++n;
+    }
+    if (st != PLN_OK) {
+        view_meshes_free(vm, n + 1);
+        return st;
+    }
+    *out = vm;
+    *n_out = n;
+    return PLN_OK;
+}
+
+static const char *geometry_name(PlnGeometryKind g)
+{
+    switch (g) {
+    case PLN_GEOMETRY_CONVEX: return "convex";
+    case PLN_GEOMETRY_ELLIPSOID: return "ellipsoid";
+    case PLN_GEOMETRY_MESH: return "mesh";
+    default: return "capsule";
+    }
+}
+
+/* the embedded JSON document (see pln_view.h) */
+static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
+                            const PlnCertificate *cert, double fps, const ViewMesh *vm, int n_vm,
+                            char *err, size_t err_size)
+{
+    const PlnRobot *robot = p->robot;
+    const PlnScenario *sc = p->scenario;
+    const int np = sc->n_pairs;
+    PlnKinWork *kin = NULL;
+    double *t = NULL, *q = NULL;
+    int n = 0;
+    PlnJson w;
+    PlnStatus st = pln_table_times(sc->duration, fps, NULL, PLN_VIEW_MAX_FRAMES, &n, NULL, 0);
+    if (st != PLN_OK) {
+        /* a long motion: fewer frames per second */
+        fps = (PLN_VIEW_MAX_FRAMES - 2) / sc->duration;
+        st = pln_table_times(sc->duration, fps, NULL, PLN_VIEW_MAX_FRAMES, &n, err, err_size);
+        if (st != PLN_OK) return st;
+    }
+    st = pln_kin_create(robot, &kin, err, err_size);
+    if (st != PLN_OK) return st;
+    t = calloc((size_t)n, sizeof *t);
+    q = calloc((size_t)p->n_joints, sizeof *q);
+    if (t == NULL || q == NULL) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        goto done;
+    }
+    pln_table_times(sc->duration, fps, t, n, &n, NULL, 0);
+
+    pln_json_init(&w, f, 2);
+    pln_json_begin_object(&w);
+    pln_json_kv_string(&w, "format", "hrpplan-view");
+    pln_json_kv_int(&w, "version", 1);
+    pln_json_kv_string(&w, "scenario", sc->name);
+    pln_json_kv_string(&w, "robot", robot->name);
+    pln_json_kv_bool(&w, "certified", cert != NULL && cert->certified);
+    pln_json_kv_number(&w, "duration", sc->duration);
+    pln_json_kv_number(&w, "eps", p->eps);
+    pln_json_key(&w, "min_clearance");
+    if (cert != NULL && cert->n_pairs > 0) pln_json_number(&w, cert->min_clearance);
+    else pln_json_null(&w);
+    pln_json_kv_string(&w, "geometry", geometry_name(sc->geometry));
+    /* links with a capsule */
+    pln_json_key(&w, "links");
+    pln_json_begin_array(&w);
+    for (int l = 0; l < robot->n_links; ++l) {
+        const PlnLinkGeometry *g = &robot->links[l].geometry;
+        if (!g->has_capsule) continue;
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "name", robot->links[l].name);
+        pln_json_kv_number(&w, "radius", g->capsule_radius);
+        pln_json_kv_int(&w, "color", link_color(robot, l));
+        pln_json_end_object(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_key(&w, "obstacles");
+    pln_json_begin_array(&w);
+    for (int o = 0; o < sc->n_obstacles; ++o) {
+        const PlnObstacle *ob = &sc->obstacles[o];
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "name", ob->name);
+        pln_json_key(&w, "p0");
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 3; ++k) pln_json_number(&w, ob->p0[k]);
+        pln_json_end_array(&w);
+        pln_json_key(&w, "p1");
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 3; ++k) pln_json_number(&w, ob->p1[k]);
+        pln_json_end_array(&w);
+        pln_json_kv_number(&w, "radius", ob->radius);
+        if (ob->type == PLN_OBSTACLE_MESH) pln_json_kv_bool(&w, "mesh", 1);
+        if (ob->type == PLN_OBSTACLE_BOX) {
+            /* centre, row-major rotation, half extents: drawn as its 12 edges */
+            pln_json_key(&w, "box");
+            pln_json_begin_array(&w);
+            for (int k = 0; k < 3; ++k) pln_json_number(&w, ob->pos[k]);
+            for (int k = 0; k < 9; ++k) pln_json_number(&w, ob->rot[k]);
+            for (int k = 0; k < 3; ++k) pln_json_number(&w, ob->half[k]);
+            pln_json_end_array(&w);
+        }
+        pln_json_end_object(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_key(&w, "pairs");
+    pln_json_begin_array(&w);
+    for (int pr = 0; pr < np; ++pr) {
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "a", sc->pairs[pr].a.name);
+        pln_json_kv_string(&w, "b", sc->pairs[pr].b.name);
+        pln_json_key(&w, "mcd_lower");
+        if (cert != NULL) pln_json_number(&w, cert->pairs[pr].lower);
+        else pln_json_null(&w);
+        pln_json_key(&w, "t_min");
+        if (cert != NULL) pln_json_number(&w, cert->pairs[pr].t_min);
+        else pln_json_null(&w);
+        pln_json_end_object(&w);
+    }
+    pln_json_end_array(&w);
+
+    /* meshes: decimated triangles in the link frame (posed per frame) or the world */
+    int n_posed = 0;
+    pln_json_key(&w, "meshes");
+    pln_json_begin_array(&w);
+    for (int m = 0; m < n_vm; ++m) {
+        const DstMesh *ms = &vm[m].mesh;
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "name", vm[m].name);
+        pln_json_key(&w, "link");
+        if (vm[m].link >= 0) pln_json_string(&w, robot->links[vm[m].link].name);
+        else pln_json_null(&w);
+        pln_json_key(&w, "obstacle");
+        if (vm[m].obstacle >= 0) pln_json_string(&w, sc->obstacles[vm[m].obstacle].name);
+        else pln_json_null(&w);
+        pln_json_kv_int(&w, "pose", vm[m].link >= 0 ? n_posed++ : -1);
+        pln_json_kv_int(&w, "color", vm[m].color);
+        pln_json_kv_number(&w, "cell", vm[m].cell);
+        pln_json_key(&w, "v");
+        pln_json_begin_array(&w);
+        for (int i = 0; i < ms->n_vertices; ++i) {
+            for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, ms->vertices[i][k], PLN_VIEW_DIGITS);
+        }
+        pln_json_end_array(&w);
+        pln_json_key(&w, "t");
+        pln_json_begin_array(&w);
+        for (int i = 0; i < ms->n_triangles; ++i) {
+            for (int k = 0; k < 3; ++k) pln_json_int(&w, ms->triangles[i][k]);
+        }
+        pln_json_end_array(&w);
+        pln_json_end_object(&w);
+    }
+    pln_json_end_array(&w);
+
+    /* frames: capsule endpoints of every link, and the closest pair with witnesses */
+    pln_json_key(&w, "frames");
+    pln_json_begin_object(&w);
+    pln_json_kv_number(&w, "fps", fps);
+    pln_json_key(&w, "t");
+    pln_json_begin_array(&w);
+    for (int s = 0; s < n; ++s) pln_json_number_digits(&w, t[s], 9);
+    pln_json_end_array(&w);
+    pln_json_key(&w, "capsules");
+    pln_json_begin_array(&w);
+    for (int s = 0; s < n && st == PLN_OK; ++s) {
+        st = pln_problem_joints_at(p, ctrl, t[s], q);
+        if (st == PLN_OK) st = pln_kin_forward(kin, robot, q);
+        if (st != PLN_OK) break;
+        pln_json_begin_array(&w);
+        for (int l = 0; l < robot->n_links; ++l) {
+            const PlnLinkGeometry *g = &robot->links[l].geometry;
+            double a[3], b[3];
+            if (!g->has_capsule) continue;
+            pln_kin_point(kin, l, g->capsule_p0, a);
+            pln_kin_point(kin, l, g->capsule_p1, b);
+            for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, a[k], PLN_VIEW_DIGITS);
+            for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, b[k], PLN_VIEW_DIGITS);
+        }
+        pln_json_end_array(&w);
+    }
+    pln_json_end_array(&w);
+    /* the pose (rotation, position) of each posed mesh's link */
+    pln_json_key(&w, "poses");
+    pln_json_begin_array(&w);
+    for (int s = 0; s < n && st == PLN_OK; ++s) {
+        st = pln_problem_joints_at(p, ctrl, t[s], q);
+        if (st == PLN_OK) st = pln_kin_forward(kin, robot, q);
+        if (st != PLN_OK) break;
+        pln_json_begin_array(&w);
+        for (int m = 0; m < n_vm; ++m) {
+            if (vm[m].link < 0) continue;
+            const double *R = pln_kin_link_rot(kin, vm[m].link), *x = pln_kin_link_pos(kin, vm[m].link);
+            for (int k = 0; k < 9; ++k) pln_json_number_digits(&w, R[k], PLN_VIEW_DIGITS);
+            for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, x[k], PLN_VIEW_DIGITS);
+        }
+        pln_json_end_array(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_key(&w, "worst");
+    pln_json_begin_array(&w);
+    for (int s = 0; s < n && st == PLN_OK; ++s) {
+        PlnPairDistance best, d;
+        int arg = -1;
+        st = pln_problem_joints_at(p, ctrl, t[s], q);
+        if (st == PLN_OK) st = pln_kin_forward(kin, robot, q);
+        if (st != PLN_OK) break;
+        for (int pr = 0; pr < np; ++pr) {
+            pln_problem_pair_distance(p, kin, pr, &d);
+            if (arg < 0 || d.distance < best.distance) {
+                best = d;
+                arg = pr;
+            }
+        }
+        if (arg < 0) {
+            pln_json_null(&w);
+            continue;
+        }
+        pln_json_begin_array(&w);
+        pln_json_int(&w, arg);
+        pln_json_number_digits(&w, best.distance, PLN_VIEW_DIGITS);
+        for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, best.pA[k], PLN_VIEW_DIGITS);
+        for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, best.pB[k], PLN_VIEW_DIGITS);
+        pln_json_end_array(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_end_object(&w);
+    pln_json_end_object(&w);
+    if (st != PLN_OK) {
+        st = pln_errorf(st, err, err_size, "sampling the motion for the viewer failed");
+    } else if (!pln_json_finish(&w)) {
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "viewer data: %d non-finite number(s)%s", w.nonfinite,
+                        w.misuse ? " and a structure error" : "");
+    }
+done:
+    free(t);
+    free(q);
+    pln_kin_destroy(kin);
+    return st;
+}
+
+/* the side panel: facts of the run and each pair's certified lower bound */
+static void write_info(FILE *f, const PlnProblem *p, const PlnCertificate *cert)
+{
+    const PlnScenario *sc = p->scenario;
+    fputs("<aside>\n<table>\n", f);
+    fputs("<tr><th>scenario</th><td>", f);
+    put_html(f, sc->name);
+    fputs("</td></tr>\n<tr><th>robot</th><td>", f);
+    put_html(f, p->robot->name);
+    fprintf(f, "</td></tr>\n<tr><th>duration</th><td class=\"num\">%.3f s</td></tr>\n",
+            sc->duration);
+    fprintf(f, "<tr><th>moving joints</th><td class=\"num\">%d</td></tr>\n", p->n_active);
+    fprintf(f, "<tr><th>eps</th><td class=\"num\">%.3f mm</td></tr>\n", 1e3 * p->eps);
+    if (cert != NULL && cert->n_pairs > 0) {
+        fprintf(f, "<tr><th>min certified clearance</th><td class=\"num\">%.3f mm</td></tr>\n",
+                1e3 * cert->min_clearance);
+    }
+    fputs("</table>\n", f);
+    if (cert != NULL && cert->n_pairs > 0) {
+        fputs("<h3>certified MCD lower bound per pair</h3>\n<table>\n"
+              "<tr><th>pair</th><th>lower [mm]</th><th>t_min [s]</th></tr>\n", f);
+        for (int pr = 0; pr < cert->n_pairs; ++pr) {
+            fputs("<tr><td>", f);
+            put_html(f, sc->pairs[pr].a.name);
+            fputs(" - ", f);
+            put_html(f, sc->pairs[pr].b.name);
+            fprintf(f, "</td><td class=\"num\">%.3f</td><td class=\"num\">%.3f</td></tr>\n",
+                    1e3 * cert->pairs[pr].lower, cert->pairs[pr].t_min);
+        }
+        fputs("</table>\n", f);
+    }
+    fputs("</aside>\n", f);
+}
+
+PlnStatus pln_view_write(const char *path, const PlnProblem *p, const double *ctrl,
+                         const PlnCertificate *cert, double fps, char *err, size_t err_size)
+{
+    char *json = NULL;
+    size_t json_size = 0;
+    FILE *mem;
+    ViewMesh *vm = NULL;
+    int n_vm = 0;
+    PlnAtomicFile f;
+    PlnStatus st;
+    int certified = cert != NULL && cert->certified;
+
+    if (!isfinite(fps) || !(fps > 0.0)) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %g frames per second", path, fps);
+    }
+    /* the display meshes, then the data, in memory: nothing is written if they cannot
+     * be made */
+    st = view_meshes(p, &vm, &n_vm, err, err_size);
+    if (st != PLN_OK) return st;
+    mem = open_memstream(&json, &json_size);
+    if (mem == NULL) {
+        view_meshes_free(vm, n_vm);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    st = write_data(mem, p, ctrl, cert, fps, vm, n_vm, err, err_size);
+    view_meshes_free(vm, n_vm);
+    if (fclose(mem) != 0 && st == PLN_OK) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    if (st == PLN_OK) st = pln_atomic_open(&f, path, err, err_size);
+    if (st != PLN_OK) {
+        free(json);
+        return st;
+    }
+    put_lines(f.fp, PAGE_HEAD);
+    fputs("<title>hrpplan: ", f.fp);
+    put_html(f.fp, p->scenario->name);
+    fputs("</title>\n", f.fp);
+    put_lines(f.fp, PAGE_STYLE);
+    fputs("</head>\n<body>\n<header><h1>hrpplan &mdash; ", f.fp);
+    put_html(f.fp, p->scenario->name);
+    fprintf(f.fp, "</h1><span class=\"badge %s\">%s</span></header>\n",
+            certified ? "certified" : "uncertified", certified ? "certified" : "NOT CERTIFIED");
+    fputs("<main>\n<canvas id=\"view\" width=\"900\" height=\"640\"></canvas>\n", f.fp);
+    write_info(f.fp, p, cert);
+    fputs("</main>\n", f.fp);
+    put_lines(f.fp, PAGE_CONTROLS);
+    fputs("<script type=\"application/json\" id=\"" PLN_VIEW_DATA_ID "\">\n", f.fp);
+    put_script_json(f.fp, json, json_size);
+    fputs("</script>\n<script>\n", f.fp);
+    put_lines(f.fp, PAGE_SCRIPT);
+    fputs("</script>\n</body>\n</html>\n", f.fp);
+    free(json);
+    return pln_atomic_commit(&f, err, err_size);
+}

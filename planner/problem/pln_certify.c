@@ -1,0 +1,403 @@
+/* pln_certify.c — independent certification of a trajectory (DESIGN.md sec. 6). */
+#include "problem/pln_certify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pln_clock.h"
+#include "base/pln_tolerance.h"
+
+void pln_certificate_destroy(PlnCertificate *c)
+{
+    free(c->t0);
+    free(c->t1);
+    free(c->lower);
+    free(c->upper);
+    free(c->t_min);
+    free(c->pairs);
+    free(c->task_error);
+    memset(c, 0, sizeof *c);
+}
+
+static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int n_tasks,
+                            char *err, size_t err_size)
+{
+    size_t np = (size_t)(n_pairs > 0 ? n_pairs : 1), ni = (size_t)(n_intervals > 0 ? n_intervals : 1);
+    memset(c, 0, sizeof *c);
+    c->n_pairs = n_pairs;
+    c->n_intervals = n_intervals;
+    c->n_tasks = n_tasks;
+    c->t0 = calloc(ni, sizeof *c->t0);
+    c->t1 = calloc(ni, sizeof *c->t1);
+    c->lower = calloc(np * ni, sizeof *c->lower);
+    c->upper = calloc(np * ni, sizeof *c->upper);
+    c->t_min = calloc(np * ni, sizeof *c->t_min);
+    c->pairs = calloc(np, sizeof *c->pairs);
+    for (size_t pr = 0; c->pairs != NULL && pr < np; ++pr) c->pairs[pr].best_upper = INFINITY;
+    c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
+    if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error) {
+        pln_certificate_destroy(c);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the certificate");
+    }
+    return PLN_OK;
+}
+
+/* the certified balance margin on interval i, whose link motion is in w->lm: the
+ * Taylor-model bound of n_e . com(t) - b_e for every support edge */
+static PlnStatus cert_balance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
+                              char *err, size_t err_size)
+{
+    const PlnTaylor *com;
+    if (p->n_edges == 0) return PLN_OK;
+    com = pln_linkmotion_com(w->lm);
+    if (com == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "balance: the robot has no mass");
+    for (int e = 0; e < p->n_edges; ++e) {
+        PlnTaylor g;
+        double lo, hi;
+        pln_taylor_scale(&g, &com[0], p->edge_n[e][0]);
+        pln_taylor_axpy(&g, &g, p->edge_n[e][1], &com[1]);
+        pln_taylor_bound(&g, &lo, &hi);
+        if (hi - p->edge_b[e] > c->max_balance_violation) {
+            c->max_balance_violation = hi - p->edge_b[e];
+            c->balance_t = c->t0[i];
+        }
+    }
+    return PLN_OK;
+}
+
+/* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
+static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const DstMcdOptions *opt,
+                               PlnCertificate *c, int i, char *err, size_t err_size)
+{
+    PlnStatus st = cert_balance(p, w, c, i, err, err_size);
+    if (st != PLN_OK) return st;
+    for (int pr = 0; pr < c->n_pairs; ++pr) {
+        DstMcdResult res;
+        DstStatus ds;
+        double start = pln_clock_s();
+        size_t k = (size_t)pr * c->n_intervals + i;
+        /* a mesh query may stop once its lower bound shows that this interval cannot hold
+         * the pair's minimum to better than eps (pln_certify.h, PlnPairCert.best_upper) */
+        double stop = isfinite(c->pairs[pr].best_upper) ? c->pairs[pr].best_upper - opt->eps : INFINITY;
+        ds = pln_problem_pair_mcd(p, w, pr, DST_MCD_HYBRID, c->t0[i], c->t1[i], opt, stop, &res,
+                                  NULL, NULL);
+        c->mcd_time_s += pln_clock_s() - start;
+        ++c->mcd_calls;
+        if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+            return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                              "certification: distance of %s - %s on [%g, %g] s failed: %s",
+                              p->scenario->pairs[pr].a.name, p->scenario->pairs[pr].b.name,
+                              c->t0[i], c->t1[i], dst_status_string(ds));
+        }
+        c->lower[k] = res.lower;
+        c->upper[k] = res.upper;
+        c->t_min[k] = res.t_min;
+        if (res.upper < c->pairs[pr].best_upper) c->pairs[pr].best_upper = res.upper;
+        /* a mesh pair that may touch here, for the first time: when exactly (intervals come
+         * in time order, so the first hit is the pair's first contact) */
+        if (res.lower < 0.0 && c->pairs[pr].contact == 0 &&
+            p->scenario->geometry == PLN_GEOMETRY_MESH) {
+            DstMeshToc toc;
+            ds = pln_geom_pair_first_contact(p->geom, w->lm, pr, c->t0[i], c->t1[i], 0.0, opt->eps, &toc);
+            if (ds == DST_CERTIFIED && toc.hit) {
+                c->pairs[pr].contact = 1;
+                c->pairs[pr].contact_lo = toc.t_lo;
+                c->pairs[pr].contact_hi = toc.t_hi;
+            } else if (ds != DST_CERTIFIED) {
+                /* undecided (enclosures too wide): contact possible from t_lo on */
+                c->pairs[pr].contact = 2;
+                c->pairs[pr].contact_lo = ds == DST_INVALID_INPUT || ds == DST_FAILED ? c->t0[i] : toc.t_lo;
+                c->pairs[pr].contact_hi = c->t1[i];
+            }
+        }
+        if (i == 0 || res.lower < c->pairs[pr].lower) {
+            c->pairs[pr].lower = res.lower;
+            c->pairs[pr].upper = res.upper;
+            c->pairs[pr].t_min = res.t_min;
+            c->pairs[pr].interval = i;
+            c->pairs[pr].status = ds;
+        }
+    }
+    return PLN_OK;
+}
+
+/* errors of every task from a joint-position function evaluated at the task times */
+static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c,
+                            PlnStatus (*joints_at)(const PlnProblem *, const void *, double,
+                                                   double *),
+                            const void *src)
+{
+    for (int t = 0; t < p->scenario->n_tasks; ++t) {
+        const PlnTask *task = &p->scenario->tasks[t];
+        double over;
+        PlnStatus st = joints_at(p, src, task->time, w->q);
+        if (st != PLN_OK) return st;
+        if (task->type == PLN_TASK_JOINT) {
+            c->task_error[t] = fabs(w->q[task->joint.index] - task->value);
+            over = c->task_error[t] - task->tolerance;
+        } else {
+            double x[3], d2 = 0.0;
+            st = pln_kin_forward(w->kin, p->robot, w->q);
+            if (st != PLN_OK) return st;
+            pln_kin_point(w->kin, task->link.index, task->point, x);
+            for (int a = 0; a < 3; ++a) d2 += (x[a] - task->target[a]) * (x[a] - task->target[a]);
+            c->task_error[t] = sqrt(d2);
+            over = c->task_error[t] - task->tolerance;
+            if (task->has_orientation) {
+                const double *R = pln_kin_link_rot(w->kin, task->link.index);
+                double tr = 0.0, angle;
+                for (int i = 0; i < 3; ++i) {
+                    for (int l = 0; l < 3; ++l) tr += task->target_rot[3 * l + i] * R[3 * l + i];
+                }
+                angle = acos(fmin(1.0, fmax(-1.0, 0.5 * (tr - 1.0))));
+                over = fmax(over, angle - task->orientation_tolerance);
+            }
+        }
+        if (over > c->max_task_violation) {
+            c->max_task_violation = over;
+            c->worst_task = t;
+        }
+    }
+    return PLN_OK;
+}
+
+/* summary per pair and the verdict */
+static void cert_finish(const PlnProblem *p, PlnCertificate *c)
+{
+    c->min_clearance = HUGE_VAL;
+    c->reason[0] = '\0';
+    for (int pr = 0; pr < c->n_pairs; ++pr) {
+        if (c->pairs[pr].lower < c->min_clearance) c->min_clearance = c->pairs[pr].lower;
+    }
+    c->certified = 1;
+    for (int pr = 0; pr < c->n_pairs; ++pr) {
+        if (c->pairs[pr].lower < 0.0) {
+            const PlnPair *pair = &p->scenario->pairs[pr];
+            int n = snprintf(c->reason, sizeof c->reason,
+                             "%s - %s may touch: certified clearance %.6f m near t = %.3f s",
+                             pair->a.name, pair->b.name, c->pairs[pr].lower, c->pairs[pr].t_min);
+            if (n > 0 && (size_t)n < sizeof c->reason && c->pairs[pr].contact == 1) {
+                snprintf(c->reason + n, sizeof c->reason - (size_t)n,
+                         "; first contact at t in [%.3f, %.3f] s", c->pairs[pr].contact_lo,
+                         c->pairs[pr].contact_hi);
+            } else if (n > 0 && (size_t)n < sizeof c->reason && c->pairs[pr].contact == 2) {
+                snprintf(c->reason + n, sizeof c->reason - (size_t)n,
+                         "; no contact before t = %.3f s", c->pairs[pr].contact_lo);
+            }
+            c->certified = 0;
+            return;
+        }
+    }
+    if (c->max_joint_limit_violation > PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason, "joint position limit exceeded by %.3g rad",
+                 c->max_joint_limit_violation);
+        c->certified = 0;
+    } else if (c->max_velocity_violation > PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason, "joint velocity limit exceeded by %.3g rad/s",
+                 c->max_velocity_violation);
+        c->certified = 0;
+    } else if (c->max_balance_violation > PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the centre of mass may come %.4f m closer to the support edge than the margin "
+                 "near t = %.3f s",
+                 c->max_balance_violation, c->balance_t);
+        c->certified = 0;
+    } else if (c->max_task_violation > PLN_CERT_SLACK) {
+        const PlnTask *task = &p->scenario->tasks[c->worst_task];
+        snprintf(c->reason, sizeof c->reason,
+                 "tasks[%d] (%s %s at %g s, line %d) is missed by %.3g %s beyond its tolerance",
+                 c->worst_task, task->type == PLN_TASK_JOINT ? "joint" : "position of",
+                 task->type == PLN_TASK_JOINT ? task->joint.name : task->link.name, task->time,
+                 task->line, c->max_task_violation, task->type == PLN_TASK_JOINT ? "rad" : "m");
+        c->certified = 0;
+    }
+}
+
+static DstMcdOptions cert_options(const PlnProblem *p, double eps_ratio)
+{
+    DstMcdOptions o = dst_mcd_options_default();
+    o.eps = fmax(eps_ratio * p->eps, PLN_MIN_MCD_EPS_M);
+    return o;
+}
+
+static PlnStatus spline_joints_at(const PlnProblem *p, const void *src, double t, double *q)
+{
+    return pln_problem_joints_at(p, (const double *)src, t, q);
+}
+
+PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps_ratio,
+                             PlnCertificate *c, char *err, size_t err_size)
+{
+    PlnProblemWork *w;
+    DstMcdOptions opt = cert_options(p, eps_ratio);
+    double *vel;
+    PlnStatus st = cert_alloc(c, p->scenario->n_pairs, p->n_intervals, p->scenario->n_tasks, err,
+                              err_size);
+    if (st != PLN_OK) return st;
+    st = pln_problem_work_create(p, &w, err, err_size);
+    if (st != PLN_OK) {
+        pln_certificate_destroy(c);
+        return st;
+    }
+    memcpy(w->ctrl, ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *ctrl);
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        pln_problem_interval(p, i, &c->t0[i], &c->t1[i]);
+        st = pln_problem_interval_motion(p, w, ctrl, i, err, err_size);
+        if (st == PLN_OK) st = cert_interval(p, w, &opt, c, i, err, err_size);
+    }
+    /* limits by the convex-hull property: control points of q and of q' */
+    vel = w->grad_ctrl; /* scratch of n_ctrl >= n_ctrl - 1 entries per joint */
+    for (int a = 0; a < p->n_active && st == PLN_OK; ++a) {
+        const PlnJoint *jt = &p->robot->joints[p->active[a]];
+        const double *P = ctrl + a * p->n_ctrl;
+        for (int i = 0; i < p->n_ctrl; ++i) {
+            double over = fmax(P[i] - jt->upper, jt->lower - P[i]);
+            if (over > c->max_joint_limit_violation) c->max_joint_limit_violation = over;
+        }
+        pln_bspline_velocity_ctrl(p->bs, P, vel);
+        for (int i = 0; i + 1 < p->n_ctrl; ++i) {
+            double over = fabs(vel[i]) - jt->velocity_max;
+            if (over > c->max_velocity_violation) c->max_velocity_violation = over;
+        }
+    }
+    if (st == PLN_OK) st = cert_tasks(p, w, c, spline_joints_at, ctrl);
+    pln_problem_work_destroy(w);
+    if (st != PLN_OK) {
+        pln_certificate_destroy(c);
+        return st;
+    }
+    cert_finish(p, c);
+    return PLN_OK;
+}
+
+/* a table with its columns mapped to robot joints */
+typedef struct TableSource {
+    const PlnTable *table;
+    const int *joint_of;   /* [n_columns] robot joint of each column */
+} TableSource;
+
+static PlnStatus table_joints_at(const PlnProblem *p, const void *src, double t, double *q)
+{
+    const TableSource *ts = src;
+    const PlnTable *tb = ts->table;
+    int r = 0;
+    double u;
+    memcpy(q, p->q_init, (size_t)p->n_joints * sizeof *q);
+    if (t <= tb->t[0]) {
+        r = 0;
+        u = 0.0;
+    } else if (t >= tb->t[tb->n_rows - 1]) {
+        r = tb->n_rows > 1 ? tb->n_rows - 2 : 0;
+        u = tb->n_rows > 1 ? 1.0 : 0.0;
+    } else {
+        int lo = 0, hi = tb->n_rows - 1;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (tb->t[mid] <= t) lo = mid;
+            else hi = mid;
+        }
+        r = lo;
+        u = (t - tb->t[r]) / (tb->t[r + 1] - tb->t[r]);
+    }
+    for (int col = 0; col < tb->n_joints; ++col) {
+        double a = tb->q[(size_t)r * tb->n_joints + col];
+        double b = tb->n_rows > 1 ? tb->q[(size_t)(r + 1) * tb->n_joints + col] : a;
+        q[ts->joint_of[col]] = a + u * (b - a);
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_certify_table(const PlnProblem *p, const PlnTable *tb, double eps_ratio,
+                            PlnCertificate *c, char *err, size_t err_size)
+{
+    PlnProblemWork *w;
+    DstMcdOptions opt = cert_options(p, eps_ratio);
+    int *joint_of, nj = p->n_joints;
+    TableSource src;
+    PlnStatus st;
+
+    if (tb->n_rows < 2) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "the trajectory needs two samples or more");
+    }
+    joint_of = calloc((size_t)tb->n_joints, sizeof *joint_of);
+    if (joint_of == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    if (tb->names[0][0] == '\0') {
+        /* .pos: one column per robot joint, robot order */
+        if (tb->n_joints != nj) {
+            free(joint_of);
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "the trajectory has %d joint columns, the robot %s has %d joints",
+                              tb->n_joints, p->robot->name, nj);
+        }
+        for (int col = 0; col < nj; ++col) joint_of[col] = col;
+    } else {
+        for (int col = 0; col < tb->n_joints; ++col) {
+            joint_of[col] = pln_robot_find_joint(p->robot, tb->names[col]);
+            if (joint_of[col] < 0) {
+                PlnStatus e = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                         "column %d: '%s' is not a joint of robot %s", col + 2,
+                                         tb->names[col], p->robot->name);
+                free(joint_of);
+                return e;
+            }
+        }
+    }
+    src.table = tb;
+    src.joint_of = joint_of;
+    st = cert_alloc(c, p->scenario->n_pairs, tb->n_rows - 1, p->scenario->n_tasks, err, err_size);
+    if (st != PLN_OK) {
+        free(joint_of);
+        return st;
+    }
+    st = pln_problem_work_create(p, &w, err, err_size);
+    if (st != PLN_OK) {
+        free(joint_of);
+        pln_certificate_destroy(c);
+        return st;
+    }
+    /* limits at the samples and slopes of the gaps (exact for straight-line motion) */
+    for (int r = 0; r < tb->n_rows; ++r) {
+        for (int col = 0; col < tb->n_joints; ++col) {
+            const PlnJoint *jt = &p->robot->joints[joint_of[col]];
+            double q = tb->q[(size_t)r * tb->n_joints + col];
+            double over = fmax(q - jt->upper, jt->lower - q);
+            if (over > c->max_joint_limit_violation) c->max_joint_limit_violation = over;
+            if (r + 1 < tb->n_rows) {
+                double v = (tb->q[(size_t)(r + 1) * tb->n_joints + col] - q) / (tb->t[r + 1] - tb->t[r]);
+                over = fabs(v) - jt->velocity_max;
+                if (over > c->max_velocity_violation) c->max_velocity_violation = over;
+            }
+        }
+    }
+    /* every gap is one interval of straight-line joint motion (degree 1 in s) */
+    for (int r = 0; r + 1 < tb->n_rows && st == PLN_OK; ++r) {
+        c->t0[r] = tb->t[r];
+        c->t1[r] = tb->t[r + 1];
+        for (int j = 0; j < nj; ++j) {
+            w->coef[2 * j] = p->q_init[j];
+            w->coef[2 * j + 1] = 0.0;
+            w->q_err[j] = 0.0;
+        }
+        for (int col = 0; col < tb->n_joints; ++col) {
+            int j = joint_of[col];
+            double a = tb->q[(size_t)r * tb->n_joints + col];
+            double b = tb->q[(size_t)(r + 1) * tb->n_joints + col];
+            w->coef[2 * j] = a;
+            w->coef[2 * j + 1] = b - a;
+            w->q_err[j] = PLN_SPAN_POLY_ROUND_REL * (fabs(a) + fabs(b));
+        }
+        st = pln_linkmotion_compute(w->lm, p->robot, w->coef, 1, w->q_err, err, err_size);
+        if (st == PLN_OK) st = cert_interval(p, w, &opt, c, r, err, err_size);
+    }
+    if (st == PLN_OK) st = cert_tasks(p, w, c, table_joints_at, &src);
+    pln_problem_work_destroy(w);
+    free(joint_of);
+    if (st != PLN_OK) {
+        pln_certificate_destroy(c);
+        return st;
+    }
+    cert_finish(p, c);
+    return PLN_OK;
+}

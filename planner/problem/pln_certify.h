@@ -1,0 +1,84 @@
+/* pln_certify.h — the independent certification pass (DESIGN.md sec. 6).
+ *
+ * Certification rebuilds everything from the trajectory alone — joint polynomials, Taylor
+ * models of the link motion, and the MCD of every collision pair on every interval by
+ * the certified hybrid method (thesis sec. III.D) — and never reuses what the optimiser
+ * computed. A trajectory is `certified` when, over continuous time:
+ *  - every pair's certified lower bound of the signed distance is >= 0 (no contact);
+ *  - every joint stays within its position limits and velocity limits;
+ *  - every task is met within its tolerance (at its time);
+ *  - with balance, the centre of mass stays over the support polygon shrunk by the margin
+ *    (Taylor-model bound of the centre of mass per interval);
+ * Two kinds of trajectory are certified:
+ *  - a B-spline (the planner's output): intervals are the knot spans (times the
+ *    scenario's subdivisions), limits by the convex-hull property of the control points;
+ *  - a sampled table (.pos / .csv as a controller plays it): the motion between two
+ *    samples is the straight line in joint space, so every sample gap is one interval,
+ *    limits are checked at the samples (exact for a piecewise-linear motion) and the
+ *    velocity is the slope of each gap. */
+#ifndef PLN_CERTIFY_H
+#define PLN_CERTIFY_H
+
+#include <stddef.h>
+
+#include "dst.h"
+#include "problem/pln_problem.h"
+#include "motion/pln_table.h"
+
+/* Worst interval of one collision pair. */
+typedef struct PlnPairCert {
+    double lower;      /* certified lower bound of min signed distance over [0, T], m */
+    double upper;      /* a real signed distance at t_min, m */
+    double t_min;      /* s */
+    int interval;      /* interval of the minimum */
+    DstStatus status;  /* distance/'s status on that interval */
+    int contact;       /* mesh pairs that may touch (lower < 0): 1 the first contact is in
+                          [contact_lo, contact_hi] (dst_mesh_first_contact, certified: no
+                          contact before contact_lo); 2 not bracketed, but none before
+                          contact_lo; 0 none found or not searched (other geometry) */
+    double contact_lo, contact_hi; /* s */
+    double best_upper; /* the smallest real signed distance found over [0, T], m: the pair's
+                          minimum lies in [lower, best_upper], and best_upper - lower <= the
+                          certification eps unless a status above says otherwise (mesh
+                          queries of later intervals stop once their lower bound reaches
+                          best_upper - eps: status DST_ABOVE_LIMIT) */
+} PlnPairCert;
+
+typedef struct PlnCertificate {
+    int certified;                    /* 1 when every check below passed */
+    char reason[512];                 /* why not, naming the first failed check; "" if certified */
+    int n_pairs, n_intervals;
+    double *t0, *t1;                  /* [n_intervals] interval bounds, s */
+    double *lower, *upper, *t_min;    /* [n_pairs * n_intervals], pair-major */
+    PlnPairCert *pairs;               /* [n_pairs] */
+    double min_clearance;             /* min of every lower bound, m (+inf without pairs) */
+    double max_joint_limit_violation; /* rad beyond a limit, 0 when none */
+    double max_velocity_violation;    /* rad/s beyond a limit, 0 when none */
+    double max_task_violation;        /* beyond the tolerance (m or rad), 0 when none */
+    int worst_task;                   /* the task of max_task_violation */
+    double max_balance_violation;     /* m the centre of mass may leave the support polygon
+                                         shrunk by the margin, 0 when none or no balance */
+    double balance_t;                 /* start of the interval of the worst balance, s */
+    int n_tasks;
+    double *task_error;               /* [n_tasks] achieved error: m (position), rad (joint,
+                                         orientation angle; the larger for position+orientation
+                                         is reported in max_task_violation) */
+    long mcd_calls;
+    double mcd_time_s;
+} PlnCertificate;
+
+/* Certifies the B-spline with control points ctrl[n_active * n_ctrl] of problem p. MCD
+ * error eps_ratio * eps (e.g. PLN_CERT_MCD_EPS_RATIO). The certificate is allocated
+ * here; free it with pln_certificate_destroy. */
+PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps_ratio,
+                             PlnCertificate *cert, char *err, size_t err_size);
+
+/* Certifies a sampled table. Columns: a .pos table has one column per robot joint in the
+ * robot's order; a .csv table names its columns, each a robot joint (the others stay at
+ * the initial posture). PLN_ERR_INVALID when the columns do not fit the robot. */
+PlnStatus pln_certify_table(const PlnProblem *p, const PlnTable *table, double eps_ratio,
+                            PlnCertificate *cert, char *err, size_t err_size);
+
+void pln_certificate_destroy(PlnCertificate *cert);
+
+#endif /* PLN_CERTIFY_H */

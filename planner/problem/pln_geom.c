@@ -1,0 +1,562 @@
+/* pln_geom.c — pair geometry: loading, static distance and MCD dispatch (pln_geom.h). */
+#include "problem/pln_geom.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dst_convex_mcd.h"
+#include "dst_mesh.h"
+#include "dst_mesh_depth.h"
+#include "dst_mesh_mcd.h"
+#include "base/pln_tolerance.h"
+
+static const double IDENTITY[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+/* a distance routine computed nothing usable */
+static int failed(DstStatus s)
+{
+    return s == DST_INVALID_INPUT || s == DST_FAILED;
+}
+
+const char *pln_geometry_string(PlnGeometryKind kind)
+{
+    switch (kind) {
+    case PLN_GEOMETRY_CAPSULE: return "capsule";
+    case PLN_GEOMETRY_CONVEX: return "convex";
+    case PLN_GEOMETRY_ELLIPSOID: return "ellipsoid";
+    case PLN_GEOMETRY_MESH: return "mesh";
+    }
+    return "unknown";
+}
+
+void pln_geom_cache_reset(PlnGeomCache *cache)
+{
+    if (cache == NULL) return;
+    memset(cache, 0, sizeof *cache);
+    dst_bvh_cache_reset(&cache->bvh);
+    dst_gjk_cache_reset(&cache->gjk);
+}
+
+static void shape_destroy(PlnGeomShape *s)
+{
+    if (s->has_bvh) dst_bvh_destroy(&s->bvh);
+    if (s->has_hull) dst_hull_destroy(&s->hull);
+    memset(s, 0, sizeof *s);
+}
+
+void pln_geom_destroy(PlnGeom *g)
+{
+    if (g == NULL) return;
+    for (int l = 0; g->links != NULL && l < g->n_links; ++l) shape_destroy(&g->links[l]);
+    for (int o = 0; g->obstacles != NULL && o < g->n_obstacles; ++o) {
+        shape_destroy(&g->obstacles[o]);
+    }
+    free(g->links);
+    free(g->obstacles);
+    free(g);
+}
+
+/* ------------------------------------------------------------------ loading */
+
+/* a mesh file scaled by `scale`, into the shape's BVH */
+static PlnStatus load_bvh(PlnGeomShape *s, const char *path, double scale, const char *what,
+                          long *triangles, char *err, size_t err_size)
+{
+    DstMesh mesh;
+    char merr[512];
+    DstStatus ds = dst_mesh_create_from_file(path, &mesh, merr, sizeof merr);
+    if (ds != DST_OK) return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s", what, merr);
+    for (int v = 0; v < mesh.n_vertices; ++v) {
+        for (int d = 0; d < 3; ++d) mesh.vertices[v][d] *= scale;
+    }
+    ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
+    *triangles += mesh.n_triangles;
+    dst_mesh_destroy(&mesh);
+    if (ds != DST_OK) {
+        return pln_errorf(ds == DST_FAILED ? PLN_ERR_NOMEM : PLN_ERR_INVALID, err, err_size,
+                          "%s: %s: %s", what, path, merr);
+    }
+    s->has_bvh = 1;
+    s->reach = s->bvh.radius;
+    return PLN_OK;
+}
+
+/* the 12-triangle mesh of a box with half extents h, outward-oriented */
+static PlnStatus box_bvh(PlnGeomShape *s, const double h[3], const char *what, char *err,
+                         size_t err_size)
+{
+    static const int tris[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5},
+                                    {0, 5, 4}, {2, 3, 7}, {2, 7, 6}, {1, 2, 6}, {1, 6, 5},
+                                    {0, 4, 7}, {0, 7, 3}};
+    double v[8][3];
+    DstMesh mesh;
+    char merr[256];
+    DstStatus ds;
+    for (int i = 0; i < 8; ++i) {
+        v[i][0] = ((i & 1) ^ ((i >> 1) & 1)) ? h[0] : -h[0]; /* 0:-- 1:+- 2:++ 3:-+ */
+        v[i][1] = (i & 2) ? h[1] : -h[1];
+        v[i][2] = (i & 4) ? h[2] : -h[2];
+    }
+    ds = dst_mesh_create(&v[0][0], 8, &tris[0][0], 12, &mesh, merr, sizeof merr);
+    if (ds == DST_OK) ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
+    if (ds == DST_OK) dst_mesh_destroy(&mesh);
+    if (ds != DST_OK) return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: box mesh: %s", what, merr);
+    s->has_bvh = 1;
+    s->reach = s->bvh.radius;
+    return PLN_OK;
+}
+
+/* the convex hull of a mesh file's vertices (link geometry `convex`); the margin covers
+ * the points the hull's face tolerance may leave outside (dst_hull_build) */
+static PlnStatus load_hull(PlnGeomShape *s, const char *path, const char *what, char *err,
+                           size_t err_size)
+{
+    DstMesh mesh;
+    char merr[512];
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    double diag = 0.0, reach = 0.0;
+    DstStatus ds = dst_mesh_create_from_file(path, &mesh, merr, sizeof merr);
+    if (ds != DST_OK) return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s", what, merr);
+    ds = dst_hull_build(&mesh.vertices[0][0], mesh.n_vertices, 0.0, &s->hull, merr, sizeof merr);
+    for (int v = 0; v < mesh.n_vertices; ++v) {
+        for (int d = 0; d < 3; ++d) {
+            lo[d] = fmin(lo[d], mesh.vertices[v][d]);
+            hi[d] = fmax(hi[d], mesh.vertices[v][d]);
+        }
+        reach = fmax(reach, sqrt(mesh.vertices[v][0] * mesh.vertices[v][0] +
+                                 mesh.vertices[v][1] * mesh.vertices[v][1] +
+                                 mesh.vertices[v][2] * mesh.vertices[v][2]));
+    }
+    dst_mesh_destroy(&mesh);
+    if (ds != DST_OK) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s: convex hull: %s", what, path, merr);
+    }
+    s->has_hull = 1;
+    for (int d = 0; d < 3; ++d) diag += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    s->convex = dst_hull_convex(&s->hull);
+    s->convex.margin = s->hull.tol * sqrt(diag) * (1.0 + PLN_GEOM_HULL_MARGIN_REL);
+    s->reach = reach + s->convex.margin;
+    return PLN_OK;
+}
+
+/* an orthonormal frame whose third column is the unit vector z */
+static void frame_with_z(const double z[3], double R[9])
+{
+    double x[3], y[3], n;
+    /* the coordinate axis least aligned with z, made orthogonal to it */
+    int m = fabs(z[0]) <= fabs(z[1]) ? (fabs(z[0]) <= fabs(z[2]) ? 0 : 2) : (fabs(z[1]) <= fabs(z[2]) ? 1 : 2);
+    double e[3] = {0, 0, 0};
+    e[m] = 1.0;
+    for (int d = 0; d < 3; ++d) x[d] = e[d] - z[m] * z[d];
+    n = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    for (int d = 0; d < 3; ++d) x[d] /= n;
+    y[0] = z[1] * x[2] - z[2] * x[1];
+    y[1] = z[2] * x[0] - z[0] * x[2];
+    y[2] = z[0] * x[1] - z[1] * x[0];
+    for (int r = 0; r < 3; ++r) {
+        R[3 * r] = x[r];
+        R[3 * r + 1] = y[r];
+        R[3 * r + 2] = z[r];
+    }
+}
+
+static PlnStatus load_link(PlnGeom *g, int l, char *err, size_t err_size)
+{
+    PlnGeomShape *s = &g->links[l];
+    const PlnLinkGeometry *lg = &g->robot->links[l].geometry;
+    char what[PLN_NAME_MAX + 32];
+    PlnStatus st = PLN_OK;
+    if (s->loaded) return PLN_OK;
+    snprintf(what, sizeof what, "link %s", g->robot->links[l].name);
+    memcpy(s->rot, IDENTITY, sizeof s->rot);
+    memset(s->pos, 0, sizeof s->pos);
+    switch (g->kind) {
+    case PLN_GEOMETRY_CAPSULE: break;
+    case PLN_GEOMETRY_MESH: st = load_bvh(s, lg->mesh_path, 1.0, what, &g->triangles, err, err_size); break;
+    case PLN_GEOMETRY_CONVEX:
+        st = load_hull(s, lg->convex_path[0] != '\0' ? lg->convex_path : lg->mesh_path, what, err, err_size);
+        break;
+    case PLN_GEOMETRY_ELLIPSOID:
+        s->convex = dst_convex_ellipsoid(lg->ellipsoid_radii[0], lg->ellipsoid_radii[1],
+                                         lg->ellipsoid_radii[2]);
+        memcpy(s->rot, lg->ellipsoid_rot, sizeof s->rot);
+        memcpy(s->pos, lg->ellipsoid_center, sizeof s->pos);
+        s->reach = fmax(lg->ellipsoid_radii[0], fmax(lg->ellipsoid_radii[1], lg->ellipsoid_radii[2]));
+        break;
+    }
+    s->loaded = st == PLN_OK;
+    return st;
+}
+
+static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
+{
+    PlnGeomShape *s = &g->obstacles[k];
+    const PlnObstacle *o = &g->scenario->obstacles[k];
+    char what[PLN_NAME_MAX + 32];
+    PlnStatus st = PLN_OK;
+    if (s->loaded) return PLN_OK;
+    snprintf(what, sizeof what, "obstacle %s", o->name);
+    memcpy(s->rot, o->rot, sizeof s->rot);
+    memcpy(s->pos, o->pos, sizeof s->pos);
+    if (g->kind == PLN_GEOMETRY_MESH) {
+        /* the scenario allows only boxes and meshes here (pln_scenario_resolve) */
+        if (o->type == PLN_OBSTACLE_MESH) {
+            st = load_bvh(s, o->mesh_path, o->scale, what, &g->triangles, err, err_size);
+        } else {
+            st = box_bvh(s, o->half, what, err, err_size);
+        }
+    } else if (g->kind != PLN_GEOMETRY_CAPSULE) {
+        double axis[3], len = 0.0;
+        switch (o->type) {
+        case PLN_OBSTACLE_CAPSULE:
+            for (int d = 0; d < 3; ++d) {
+                axis[d] = o->p1[d] - o->p0[d];
+                len += axis[d] * axis[d];
+                s->pos[d] = 0.5 * (o->p0[d] + o->p1[d]);
+            }
+            len = sqrt(len);
+            if (len > 0.0) {
+                for (int d = 0; d < 3; ++d) axis[d] /= len;
+                frame_with_z(axis, s->rot);
+            } else {
+                memcpy(s->rot, IDENTITY, sizeof s->rot);
+            }
+            s->convex = dst_convex_capsule(o->radius, 0.5 * len);
+            s->reach = 0.5 * len + o->radius;
+            break;
+        case PLN_OBSTACLE_SPHERE:
+            memcpy(s->rot, IDENTITY, sizeof s->rot);
+            memcpy(s->pos, o->p0, sizeof s->pos);
+            s->convex = dst_convex_sphere(o->radius);
+            s->reach = o->radius;
+            break;
+        case PLN_OBSTACLE_BOX:
+            s->convex = dst_convex_box(o->half[0], o->half[1], o->half[2]);
+            s->reach = sqrt(o->half[0] * o->half[0] + o->half[1] * o->half[1] + o->half[2] * o->half[2]);
+            break;
+        case PLN_OBSTACLE_MESH:
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: a mesh obstacle needs mesh geometry", what);
+            break;
+        }
+    }
+    s->loaded = st == PLN_OK;
+    return st;
+}
+
+PlnStatus pln_geom_create(PlnGeom **out, const PlnRobot *robot, const PlnScenario *sc, char *err,
+                          size_t err_size)
+{
+    PlnGeom *g = calloc(1, sizeof *g);
+    PlnStatus st = PLN_OK;
+    *out = NULL;
+    if (g == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    g->robot = robot;
+    g->scenario = sc;
+    g->kind = sc->geometry;
+    g->links = calloc((size_t)robot->n_links, sizeof *g->links);
+    g->obstacles = calloc((size_t)(sc->n_obstacles > 0 ? sc->n_obstacles : 1), sizeof *g->obstacles);
+    if (g->links != NULL) g->n_links = robot->n_links;
+    if (g->obstacles != NULL) g->n_obstacles = sc->n_obstacles;
+    if (g->links == NULL || g->obstacles == NULL) {
+        pln_geom_destroy(g);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
+        const PlnPair *p = &sc->pairs[i];
+        st = load_link(g, p->a.index, err, err_size);
+        if (st == PLN_OK) {
+            st = p->b_is_obstacle ? load_obstacle(g, p->b.index, err, err_size)
+                                  : load_link(g, p->b.index, err, err_size);
+        }
+    }
+    if (st != PLN_OK) {
+        pln_geom_destroy(g);
+        return st;
+    }
+    *out = g;
+    return PLN_OK;
+}
+
+/* ------------------------------------------------------------------ static distance */
+
+/* the world pose of a shape: link pose composed with the shape's frame, or the
+ * obstacle's pose */
+static void shape_pose(const PlnGeomShape *s, const PlnKinWork *kin, int link, double R[9], double x[3])
+{
+    if (link < 0) {
+        memcpy(R, s->rot, 9 * sizeof *R);
+        memcpy(x, s->pos, 3 * sizeof *x);
+        return;
+    }
+    const double *Rl = pln_kin_link_rot(kin, link), *xl = pln_kin_link_pos(kin, link);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = xl[i];
+        for (int j = 0; j < 3; ++j) {
+            R[3 * i + j] = 0.0;
+            for (int k = 0; k < 3; ++k) R[3 * i + j] += Rl[3 * i + k] * s->rot[3 * k + j];
+            x[i] += Rl[3 * i + j] * s->pos[j];
+        }
+    }
+}
+
+/* a static distance with its witnesses and normal into *out */
+static void set_distance(PlnPairDistance *out, double d, const double pa[3], const double pb[3],
+                         const double n[3])
+{
+    out->distance = d;
+    memcpy(out->pA, pa, sizeof out->pA);
+    memcpy(out->pB, pb, sizeof out->pB);
+    memcpy(out->n, n, sizeof out->n);
+}
+
+/* a static obstacle: degree-0 polynomials */
+static void static_point(const double x[3], DstPolyPoint *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    memcpy(pt->c[0], x, 3 * sizeof(double));
+}
+
+/* the capsule-geometry distance (eq. 3.1; a box obstacle by GJK/EPA through the MCD of a
+ * zero-length interval, so it is the very distance that MCD uses) */
+static DstStatus capsule_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pair,
+                                       PlnPairDistance *out)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnLinkGeometry *ga = &g->robot->links[pr->a.index].geometry;
+    const PlnObstacle *o = pr->b_is_obstacle ? &g->scenario->obstacles[pr->b.index] : NULL;
+    DstCapsule A, B;
+    pln_kin_point(kin, pr->a.index, ga->capsule_p0, A.p0);
+    pln_kin_point(kin, pr->a.index, ga->capsule_p1, A.p1);
+    A.radius = ga->capsule_radius;
+    if (o != NULL && o->type == PLN_OBSTACLE_BOX) {
+        DstConvex box = dst_convex_box(o->half[0], o->half[1], o->half[2]);
+        DstMovingCapsule still;
+        DstMcdResult r;
+        dst_convex_set_pose(&box, o->rot, o->pos);
+        memset(&still, 0, sizeof still);
+        memcpy(still.p0.c[0], A.p0, sizeof A.p0);
+        memcpy(still.p1.c[0], A.p1, sizeof A.p1);
+        still.radius = A.radius;
+        if (failed(dst_capsule_convex_mcd(&still, &box, 0.0, 0.0, NULL, &r))) return r.status;
+        set_distance(out, r.upper, r.pA, r.pB, r.n);
+        return DST_OK;
+    }
+    if (o != NULL) {
+        memcpy(B.p0, o->p0, sizeof B.p0);
+        memcpy(B.p1, o->p1, sizeof B.p1);
+        B.radius = o->radius;
+    } else {
+        const PlnLinkGeometry *gb = &g->robot->links[pr->b.index].geometry;
+        pln_kin_point(kin, pr->b.index, gb->capsule_p0, B.p0);
+        pln_kin_point(kin, pr->b.index, gb->capsule_p1, B.p1);
+        B.radius = gb->capsule_radius;
+    }
+    {
+        DstCapsuleDistance d;
+        if (failed(dst_capsule_distance(&A, &B, &d))) return DST_INVALID_INPUT; /* eq. 3.1 */
+        set_distance(out, d.distance, d.pA, d.pB, d.n); /* surface witnesses */
+    }
+    return DST_OK;
+}
+
+DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pair,
+                                 PlnGeomCache *cache, PlnPairDistance *out)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnGeomShape *sa = &g->links[pr->a.index];
+    const PlnGeomShape *sb = pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index];
+    int lb = pr->b_is_obstacle ? -1 : pr->b.index;
+    double Ra[9], xa[3], Rb[9], xb[3];
+    DstStatus ds;
+    memset(out, 0, sizeof *out);
+    if (g->kind == PLN_GEOMETRY_CAPSULE) {
+        ds = capsule_pair_distance(g, kin, pair, out);
+        out->lower = out->distance;
+        return ds;
+    }
+    shape_pose(sa, kin, pr->a.index, Ra, xa);
+    shape_pose(sb, kin, lb, Rb, xb);
+    if (g->kind == PLN_GEOMETRY_MESH) {
+        DstMeshDistance md;
+        ds = dst_bvh_distance(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, cache ? &cache->bvh : NULL, &md);
+        if (failed(ds)) return ds;
+        set_distance(out, md.distance, md.pa, md.pb, md.n);
+        out->lower = md.exact ? md.distance : md.lower;
+        if (md.status == DST_PENETRATING && !md.exact && sa->bvh.closed && sb->bvh.closed) {
+            /* non-convex overlap: the deepest vertex inside the other solid gives an upper
+             * end -depth_V that grows continuously from the onset of contact, and a
+             * direction out (docs/math/mesh_mcd.md sec. 11, planner.md eq. P9) */
+            DstVertexDepth vd;
+            if (dst_mesh_vertex_depth(&sa->bvh, Ra, xa, &sb->bvh, Rb, xb, &vd) == DST_PENETRATING &&
+                -vd.depth < out->distance) {
+                set_distance(out, -vd.depth, vd.pa, vd.pb, vd.n);
+            }
+        }
+    } else {
+        DstConvex A = sa->convex, B = sb->convex;
+        DstConvexDistance cd;
+        dst_convex_set_pose(&A, Ra, xa);
+        dst_convex_set_pose(&B, Rb, xb);
+        ds = dst_convex_distance(&A, &B, NULL, NULL, cache ? &cache->gjk : NULL, &cd, NULL, 0);
+        if (failed(ds)) return ds;
+        set_distance(out, cd.distance, cd.point_a, cd.point_b, cd.normal);
+        out->lower = cd.distance;
+    }
+    return DST_OK;
+}
+
+/* ------------------------------------------------------------------ MCD */
+
+void pln_geom_pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                            DstMovingCapsule *a, DstMovingCapsule *b)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnLinkGeometry *ga = &g->robot->links[pr->a.index].geometry;
+    pln_linkmotion_point(lm, pr->a.index, ga->capsule_p0, &a->p0);
+    pln_linkmotion_point(lm, pr->a.index, ga->capsule_p1, &a->p1);
+    a->radius = ga->capsule_radius;
+    if (pr->b_is_obstacle) {
+        const PlnObstacle *o = &g->scenario->obstacles[pr->b.index];
+        static_point(o->p0, &b->p0);
+        static_point(o->p1, &b->p1);
+        b->radius = o->radius;
+    } else {
+        const PlnLinkGeometry *gb = &g->robot->links[pr->b.index].geometry;
+        pln_linkmotion_point(lm, pr->b.index, gb->capsule_p0, &b->p0);
+        pln_linkmotion_point(lm, pr->b.index, gb->capsule_p1, &b->p1);
+        b->radius = gb->capsule_radius;
+    }
+}
+
+/* The moving frame of a shape: the link frame's Taylor motion (pln_linkmotion_frame)
+ * composed with the shape's placement (Rs, ps) in the link: R'(s) = R(s) Rs,
+ * x'(s) = x(s) + R(s) ps. |R_true Rs - R Rs|_2 = |R_true - R|_2, so R_err carries over;
+ * the origin gains R_err |ps|; rounding of the products is bounded by PLN_TM_ROUND_REL
+ * times the magnitudes involved. Obstacles (link < 0) get a static frame. */
+static void shape_frame(const PlnGeomShape *s, const PlnLinkMotion *lm, int link, DstMovingFrame *f)
+{
+    double R[PLN_TM_MAX_DEGREE + 1][9], R_err = 0.0, pn, mag = 0.0;
+    DstPolyPoint o;
+    int deg;
+    if (link < 0) {
+        dst_moving_frame_static(s->rot, s->pos, f);
+        return;
+    }
+    memset(&o, 0, sizeof o);
+    deg = pln_linkmotion_frame(lm, link, R, &R_err, &o);
+    memset(f, 0, sizeof *f);
+    f->degree = deg;
+    f->origin.degree = o.degree > deg ? o.degree : deg;
+    for (int k = 0; k <= o.degree; ++k) memcpy(f->origin.c[k], o.c[k], sizeof o.c[k]);
+    pn = sqrt(s->pos[0] * s->pos[0] + s->pos[1] * s->pos[1] + s->pos[2] * s->pos[2]);
+    for (int k = 0; k <= deg; ++k) {
+        double rk = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                double v = 0.0;
+                for (int m = 0; m < 3; ++m) v += R[k][3 * i + m] * s->rot[3 * m + j];
+                f->R[k][3 * i + j] = v;
+                rk += fabs(R[k][3 * i + j]);
+            }
+            for (int j = 0; j < 3; ++j) f->origin.c[k][i] += R[k][3 * i + j] * s->pos[j];
+        }
+        mag += rk * (1.0 + pn);
+    }
+    f->R_err = R_err + PLN_TM_ROUND_REL * mag;
+    f->origin.err = o.err + R_err * pn + PLN_TM_ROUND_REL * mag * (1.0 + pn);
+}
+
+/* a mesh MCD result in the capsule result's contract */
+static void from_mesh_result(const DstMeshMcdResult *m, DstMcdResult *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status = m->status;
+    r->lower = m->lower;
+    r->upper = m->upper;
+    r->t_min = m->t_min;
+    memcpy(r->pA, m->pA, sizeof r->pA);
+    memcpy(r->pB, m->pB, sizeof r->pB);
+    memcpy(r->cA, m->pA, sizeof r->cA);
+    memcpy(r->cB, m->pB, sizeof r->cB);
+    memcpy(r->n, m->n, sizeof r->n);
+    r->distance_evals = m->distance_evals;
+    r->advance_steps = m->subintervals;
+}
+
+/* the two moving meshes of a mesh pair over the interval of lm */
+static void mesh_pair(const PlnGeom *g, const PlnLinkMotion *lm, int pair, DstMovingMesh *A,
+                      DstMovingMesh *B)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnGeomShape *sa = &g->links[pr->a.index];
+    const PlnGeomShape *sb = pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index];
+    A->bvh = &sa->bvh;
+    B->bvh = &sb->bvh;
+    shape_frame(sa, lm, pr->a.index, &A->frame);
+    shape_frame(sb, lm, pr->b_is_obstacle ? -1 : pr->b.index, &B->frame);
+}
+
+DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                                      double t0, double t1, double d, double eps, DstMeshToc *out)
+{
+    DstMovingMesh A, B;
+    DstMeshMcdOptions mo = dst_mesh_mcd_options_default();
+    memset(out, 0, sizeof *out);
+    if (g->kind != PLN_GEOMETRY_MESH) {
+        out->status = DST_INVALID_INPUT;
+        return out->status;
+    }
+    mo.eps = eps;
+    mo.prism_cull = 1; /* seed 003: certified "apart" tests over whole sub-intervals */
+    mo.time_tol = PLN_CONTACT_TIME_TOL_S;
+    mesh_pair(g, lm, pair, &A, &B);
+    return dst_mesh_first_contact(&A, &B, t0, t1, d, &mo, out);
+}
+
+DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                            DstMcdMethod method, double t0, double t1, const DstMcdOptions *opt,
+                            double stop_above, PlnGeomCache *cache, DstMcdResult *res,
+                            DstMovingCapsule *a_out, DstMovingCapsule *b_out)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnGeomShape *sa = &g->links[pr->a.index];
+    const PlnGeomShape *sb = pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index];
+    int lb = pr->b_is_obstacle ? -1 : pr->b.index;
+    DstMcdOptions o = opt != NULL ? *opt : dst_mcd_options_default();
+    if (a_out != NULL) memset(a_out, 0, sizeof *a_out);
+    if (b_out != NULL) memset(b_out, 0, sizeof *b_out);
+    if (g->kind == PLN_GEOMETRY_CAPSULE) {
+        DstMovingCapsule A, B;
+        pln_geom_pair_capsules(g, lm, pair, &A, &B);
+        if (a_out != NULL) *a_out = A;
+        if (b_out != NULL) *b_out = B;
+        if (pr->b_is_obstacle && g->scenario->obstacles[pr->b.index].type == PLN_OBSTACLE_BOX) {
+            const PlnObstacle *ob = &g->scenario->obstacles[pr->b.index];
+            DstConvex box = dst_convex_box(ob->half[0], ob->half[1], ob->half[2]);
+            dst_convex_set_pose(&box, ob->rot, ob->pos);
+            return dst_capsule_convex_mcd(&A, &box, t0, t1, &o, res);
+        }
+        return dst_capsule_mcd(method, &A, &B, t0, t1, &o, res);
+    }
+    if (g->kind == PLN_GEOMETRY_MESH) {
+        DstMovingMesh A, B;
+        DstMeshMcdOptions mo = dst_mesh_mcd_options_default();
+        DstMeshMcdResult mr;
+        mo.eps = o.eps;
+        mo.stop_above = stop_above;
+        mesh_pair(g, lm, pair, &A, &B);
+        dst_mesh_mcd(&A, &B, t0, t1, &mo, cache ? &cache->bvh : NULL, &mr);
+        from_mesh_result(&mr, res);
+        return res->status;
+    }
+    {
+        DstMovingConvex A, B;
+        A.shape = &sa->convex;
+        B.shape = &sb->convex;
+        shape_frame(sa, lm, pr->a.index, &A.frame);
+        shape_frame(sb, lm, lb, &B.frame);
+        return dst_convex_mcd(&A, &B, t0, t1, &o, cache ? &cache->gjk : NULL, res);
+    }
+}

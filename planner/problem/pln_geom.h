@@ -1,0 +1,125 @@
+/* pln_geom.h — the collision geometry of a problem's pairs and the two questions the
+ * planner asks of a pair: its static signed distance at a posture, and its minimum
+ * continuous distance (MCD) over an interval of the link motion.
+ *
+ * Contract. pln_geom_create() loads, once, the shapes of every link and obstacle that
+ * appears in a pair, in the kind the scenario's `collision.geometry` names
+ * (docs/SCENARIO_FORMAT.md): capsules (nothing to load), convex hulls of the link meshes
+ * (or of the robot file's `convex` files), the links' ellipsoids, or triangle meshes with
+ * their bounding-volume hierarchies. Obstacles take the same kind where they can: under
+ * convex and ellipsoid geometry a capsule, sphere or box obstacle is the matching convex
+ * shape; under mesh geometry a box obstacle is its 12-triangle mesh and a mesh obstacle its
+ * file, scaled and placed. The model is immutable after creation and shared by threads;
+ * the queries keep their warm starts in a caller's PlnGeomCache (one per pair and thread).
+ *
+ * Every distance is the Euclidean signed distance (> 0 apart, < 0 overlapping) of the
+ * true shapes; every MCD `lower` is certified over the interval, enclosures of the Taylor
+ * models included (dst_capsule.h, dst_convex_mcd.h, dst_mesh_mcd.h). Which distance routine
+ * answers which pair (docs/ARCHITECTURE.md "Pair geometry"):
+ *   capsule   link-link, capsule/sphere obstacle   dst_capsule_mcd (thesis ch. III)
+ *             box obstacle                         dst_capsule_convex_mcd
+ *   convex    every pair                           dst_convex_mcd (GJK/EPA + CA)
+ *   ellipsoid every pair                           dst_convex_mcd
+ *   mesh      every pair                           dst_mesh_mcd (thesis ch. IV)
+ * Lengths metres, times seconds, frames world unless said. */
+#ifndef PLN_GEOM_H
+#define PLN_GEOM_H
+
+#include <stddef.h>
+
+#include "dst_bvh.h"
+#include "dst_capsule.h"
+#include "dst_convex.h"
+#include "dst_mesh_mcd.h"
+#include "model/pln_kin.h"
+#include "motion/pln_linkmotion.h"
+#include "model/pln_robot.h"
+#include "problem/pln_scenario.h"
+#include "base/pln_status.h"
+
+/* The static distance of a pair: signed distance (m), witness points on A and on B
+ * (world) and the unit normal from B to A (pA - pB = distance n). `lower` is a lower bound
+ * of the signed distance: equal to it up to rounding, except where two non-convex meshes
+ * overlap and the depth is only bracketed: there `distance` is the bracket's upper end,
+ * minus the deepest-penetrating-vertex depth (dst_mesh_depth.h; 0 when the surfaces cross
+ * with no vertex inside), with that vertex and its closest surface point as witnesses,
+ * and `lower` is minus the depth of the convex hulls (dst_bvh.h). */
+typedef struct PlnPairDistance {
+    double distance;
+    double lower;
+    double pA[3], pB[3], n[3];
+} PlnPairDistance;
+
+/* One loaded shape (a link's or an obstacle's). */
+typedef struct PlnGeomShape {
+    int loaded;            /* 1 when the pairs use it */
+    int has_bvh;           /* mesh geometry: bvh is built */
+    DstBvh bvh;            /* mesh geometry: the mesh in its frame */
+    int has_hull;          /* convex geometry: hull is built (convex points borrow it) */
+    DstHull hull;
+    DstConvex convex;      /* convex / ellipsoid geometry: the shape in its own frame */
+    double reach;          /* max |x| over the shape in its own frame, metres */
+    double rot[9];         /* the shape's frame in the link frame (links) or the world
+                              (obstacles), row-major */
+    double pos[3];
+} PlnGeomShape;
+
+typedef struct PlnGeom {
+    const PlnRobot *robot;       /* borrowed */
+    const PlnScenario *scenario; /* borrowed, resolved */
+    PlnGeometryKind kind;
+    int n_links, n_obstacles;    /* the robot's and scenario's counts at creation */
+    PlnGeomShape *links;         /* [n_links] */
+    PlnGeomShape *obstacles;     /* [n_obstacles] */
+    long triangles;              /* triangles loaded (mesh geometry), for progress messages */
+} PlnGeom;
+
+/* Warm starts of one pair's queries (zero-initialise, or pln_geom_cache_reset). */
+typedef struct PlnGeomCache {
+    DstBvhCache bvh;
+    DstGjkCache gjk;
+} PlnGeomCache;
+
+void pln_geom_cache_reset(PlnGeomCache *cache);
+
+/* Loads the geometry the pairs of a resolved scenario need. PLN_ERR_INVALID names the
+ * file and what is wrong with it (unreadable or degenerate mesh, a hull of flat points);
+ * PLN_ERR_NOMEM. On failure *out is NULL. */
+PlnStatus pln_geom_create(PlnGeom **out, const PlnRobot *robot, const PlnScenario *scenario,
+                          char *err, size_t err_size);
+void pln_geom_destroy(PlnGeom *g);
+
+/* Static signed distance of pair `pair` at the link poses of kin (after pln_kin_forward).
+ * Nullable: cache. Returns DST_OK, or the distance routine's failure status (then *out
+ * is zero). */
+DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pair,
+                                 PlnGeomCache *cache, PlnPairDistance *out);
+
+/* MCD of pair `pair` over [t0, t1] from the link motion in lm (pln_linkmotion_compute on
+ * that interval). `method` chooses the capsule method (capsule geometry); the others have
+ * one certified method each. stop_above (m, +INFINITY = never): a mesh query may stop as
+ * soon as its certified lower bound reaches it (status DST_ABOVE_LIMIT, dst_mesh_mcd.h).
+ * Nullable: opt (defaults), cache, a_out and b_out (the moving capsules of a capsule
+ * pair, zeroed for the other kinds). Returns res->status. */
+DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                            DstMcdMethod method, double t0, double t1, const DstMcdOptions *opt,
+                            double stop_above, PlnGeomCache *cache, DstMcdResult *res,
+                            DstMovingCapsule *a_out, DstMovingCapsule *b_out);
+
+/* Time of first contact of a mesh pair over [t0, t1] (dst_mesh_first_contact with prism
+ * culling): the first time the pair comes within d metres, bracketed to within
+ * PLN_CONTACT_TIME_TOL_S, or a certified "never" (dst_mesh_mcd.h DstMeshToc). eps (m, > 0)
+ * is the accuracy of the bracket's end. Mesh geometry only: other kinds return
+ * DST_INVALID_INPUT with *out zeroed. */
+DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                                      double t0, double t1, double d, double eps,
+                                      DstMeshToc *out);
+
+/* The moving capsules of a capsule pair from the link motion (obstacles do not move). */
+void pln_geom_pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                            DstMovingCapsule *a, DstMovingCapsule *b);
+
+/* "capsule", "convex", "ellipsoid", "mesh". */
+const char *pln_geometry_string(PlnGeometryKind kind);
+
+#endif /* PLN_GEOM_H */

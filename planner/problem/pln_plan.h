@@ -1,0 +1,59 @@
+/* pln_plan.h — one planning run in memory: load, optimise, certify (DESIGN.md sec. 1).
+ *
+ * Contract. pln_plan_load() reads a scenario, the robot it names and builds the planning
+ * problem (pln_problem.h) with the given options; every error names file:line and field.
+ * pln_plan_run() then optimises (pln_sip.h) from the problem's initial guess and
+ * certifies the result independently (pln_certify.h), writing no file: the commands of
+ * cli/ and the benchmarks build on these. pln_plan_read_trajectory_json() reads back the
+ * control points of a trajectory.json (the schema of pln_output.h) for a loaded problem. */
+#ifndef PLN_PLAN_H
+#define PLN_PLAN_H
+
+#include <stddef.h>
+
+#include "base/pln_status.h"
+#include "model/pln_robot.h"
+#include "problem/pln_problem.h"
+#include "problem/pln_scenario.h"
+
+/* Everything a run loads: the scenario, its robot and the problem built on both. Owns
+ * all three; free with pln_plan_unload(). */
+typedef struct PlnLoaded {
+    PlnScenario sc;
+    PlnRobot robot;
+    PlnProblem *p;
+    int have_sc, have_robot;
+} PlnLoaded;
+
+/* Loads scenario, robot and problem into *l (options->geometry_override replaces the
+ * scenario's collision.geometry). On failure *l holds what was loaded so far: call
+ * pln_plan_unload() either way. */
+PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *options, PlnLoaded *l,
+                        char *err, size_t err_size);
+
+/* Frees what pln_plan_load() loaded; safe on a zeroed or unloaded one. */
+void pln_plan_unload(PlnLoaded *l);
+
+/* What one planning run measured, for benchmarks and scripts. */
+typedef struct PlnPlanRun {
+    int certified;
+    double min_clearance;   /* m */
+    double wall_time_s;     /* load + optimise + certify, no output files */
+    double optimise_s;      /* the SIP loop alone */
+    double mcd_time_s;      /* MCD calls inside the SIP loop */
+    long mcd_calls;
+    int evaluations;
+    double cost;            /* the objective at the optimiser's result (dimensionless) */
+} PlnPlanRun;
+
+/* Plans a scenario in memory (no files written): load, optimise, certify. */
+PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *options, PlnPlanRun *run,
+                       char *err, size_t err_size);
+
+/* Reads the control points of a trajectory.json written by plan into ctrl
+ * [n_active * n_ctrl] of problem p; the file's spline (degree, knots, moving joints)
+ * must be the problem's. */
+PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, double *ctrl,
+                                        char *err, size_t err_size);
+
+#endif /* PLN_PLAN_H */

@@ -1,0 +1,1045 @@
+/* pln_problem.c — variables, objective and constraints of a scenario (thesis sec. VI.A). */
+#include "problem/pln_problem.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dst_convex_mcd.h"
+#include "base/pln_clock.h"
+#include "base/pln_tolerance.h"
+
+PlnPlanOptions pln_plan_options_default(void)
+{
+    PlnPlanOptions o;
+    o.no_collision = 0;
+    o.method_override = 0;
+    o.method = PLN_METHOD_HYBRID;
+    o.mcd_eps_ratio = PLN_OPT_MCD_EPS_RATIO;
+    o.cert_eps_ratio = PLN_CERT_MCD_EPS_RATIO;
+    o.threads = 1;
+    o.geometry_override = 0;
+    o.geometry = PLN_GEOMETRY_CAPSULE;
+    return o;
+}
+
+DstMcdMethod pln_method_to_dst(PlnMethod method)
+{
+    switch (method) {
+    case PLN_METHOD_GSS: return DST_MCD_GSS;
+    case PLN_METHOD_CA: return DST_MCD_CA;
+    case PLN_METHOD_SAMPLING: return DST_MCD_SAMPLING;
+    case PLN_METHOD_HYBRID: break;
+    }
+    return DST_MCD_HYBRID;
+}
+
+void pln_problem_destroy(PlnProblem *p)
+{
+    if (p == NULL) return;
+    pln_bspline_destroy(p->bs);
+    free(p->active);
+    free(p->q_init);
+    free(p->var_of);
+    free(p->ctrl_fixed);
+    free(p->lb);
+    free(p->ub);
+    free(p->H);
+    free(p->rows);
+    free(p->row_tol);
+    free(p->polygon);
+    free(p->edge_n);
+    free(p->edge_b);
+    pln_geom_destroy(p->geom);
+    free(p);
+}
+
+/* appends a row; rows and tolerances were sized for the maximum count */
+static void add_row(PlnProblem *p, PlnRowKind kind, int index, int sub, double scale, double tol)
+{
+    p->rows[p->m].kind = kind;
+    p->rows[p->m].index = index;
+    p->rows[p->m].sub = sub;
+    p->rows[p->m].scale = scale;
+    p->row_tol[p->m] = tol;
+    ++p->m;
+}
+
+/* 2-D cross product of (b - a) and (c - a) */
+static double cross2(const double a[2], const double b[2], const double c[2])
+{
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+static int cmp_xy(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* convex hull of n points (monotone chain), counter-clockwise into hull; returns its size */
+static int hull2d(double (*pts)[2], int n, double (*hull)[2])
+{
+    int k = 0;
+    qsort(pts, (size_t)n, sizeof *pts, cmp_xy);
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
+        hull[k][0] = pts[i][0];
+        hull[k][1] = pts[i][1];
+        ++k;
+    }
+    for (int i = n - 2, lo = k + 1; i >= 0; --i) {
+        while (k >= lo && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
+        hull[k][0] = pts[i][0];
+        hull[k][1] = pts[i][1];
+        ++k;
+    }
+    return k > 1 ? k - 1 : k;
+}
+
+/* The support polygon of static balance: the convex hull of the sole vertices (within
+ * PLN_SOLE_HEIGHT_M of the lowest point) of the support links' meshes at the initial
+ * posture, each edge as a half-plane n . p <= b shrunk by the margin. The support links
+ * must not move, and the initial centre of mass must lie inside. */
+static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
+{
+    const PlnScenario *sc = p->scenario;
+    const PlnRobot *r = p->robot;
+    PlnKinWork *kin = NULL;
+    DstMesh *meshes = NULL;
+    double (*pts)[2] = NULL, (*hull)[2] = NULL, zmin = HUGE_VAL, com[3];
+    int n_pts = 0, total = 0, h;
+    PlnStatus st = PLN_OK;
+
+    for (int s = 0; s < sc->n_support; ++s) {
+        int l = sc->support[s].index;
+        for (int at = l; at >= 0; at = r->links[at].parent) {
+            for (int a = 0; a < p->n_active; ++a) {
+                if (r->links[at].joint == p->active[a]) {
+                    return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                      "%s:%d:%d: balance.support[%d]: %s is moved by the moving "
+                                      "joint %s; support links must stay still",
+                                      sc->path, sc->support[s].line, sc->support[s].column, s,
+                                      r->links[l].name, r->joints[p->active[a]].name);
+                }
+            }
+        }
+        if (r->links[l].geometry.mesh_path[0] == '\0') {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s:%d:%d: balance.support[%d]: %s has no mesh to take its sole from",
+                              sc->path, sc->support[s].line, sc->support[s].column, s, r->links[l].name);
+        }
+    }
+    meshes = calloc((size_t)sc->n_support, sizeof *meshes);
+    if (meshes == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    st = pln_kin_create(r, &kin, err, err_size);
+    if (st == PLN_OK) st = pln_kin_forward(kin, r, p->q_init);
+    for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
+        const PlnLink *link = &r->links[sc->support[s].index];
+        char merr[512];
+        if (dst_mesh_create_from_file(link->geometry.mesh_path, &meshes[s], merr, sizeof merr) != DST_OK) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size, "balance.support[%d]: %s", s, merr);
+            break;
+        }
+        total += meshes[s].n_vertices;
+        for (int v = 0; v < meshes[s].n_vertices; ++v) {
+            double x[3];
+            pln_kin_point(kin, sc->support[s].index, meshes[s].vertices[v], x);
+            if (x[2] < zmin) zmin = x[2];
+        }
+    }
+    if (st == PLN_OK) {
+        pts = calloc((size_t)total + 1, sizeof *pts);
+        hull = calloc((size_t)total + 2, sizeof *hull);
+        if (pts == NULL || hull == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
+        for (int v = 0; v < meshes[s].n_vertices; ++v) {
+            double x[3];
+            pln_kin_point(kin, sc->support[s].index, meshes[s].vertices[v], x);
+            if (x[2] <= zmin + PLN_SOLE_HEIGHT_M) {
+                pts[n_pts][0] = x[0];
+                pts[n_pts][1] = x[1];
+                ++n_pts;
+            }
+        }
+    }
+    h = st == PLN_OK ? hull2d(pts, n_pts, hull) : 0;
+    if (st == PLN_OK && h > PLN_MAX_EDGES) {
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "%s: balance.support: the sole polygon has %d edges, more than %d", sc->path,
+                        h, PLN_MAX_EDGES);
+    }
+    if (st == PLN_OK && h < 3) {
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "%s: balance.support: the soles span no area (%d hull points)", sc->path, h);
+    }
+    if (st == PLN_OK) {
+        p->polygon = calloc((size_t)h, sizeof *p->polygon);
+        p->edge_n = calloc((size_t)h, sizeof *p->edge_n);
+        p->edge_b = calloc((size_t)h, sizeof *p->edge_b);
+        if (!p->polygon || !p->edge_n || !p->edge_b) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    if (st == PLN_OK) {
+        p->n_edges = h;
+        for (int e = 0; e < h; ++e) {
+            const double *a = hull[e], *b = hull[(e + 1) % h];
+            double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
+            p->polygon[e][0] = a[0];
+            p->polygon[e][1] = a[1];
+            p->edge_n[e][0] = dy / len; /* outward for a counter-clockwise polygon */
+            p->edge_n[e][1] = -dx / len;
+            p->edge_b[e] = p->edge_n[e][0] * a[0] + p->edge_n[e][1] * a[1] - sc->balance_margin;
+        }
+        st = pln_kin_com(kin, r, com);
+        for (int e = 0; e < h && st == PLN_OK; ++e) {
+            double out = p->edge_n[e][0] * com[0] + p->edge_n[e][1] * com[1] - p->edge_b[e];
+            if (out > 0.0) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: balance: the initial centre of mass is %.4f m outside the "
+                                "support polygon shrunk by the margin %.3f m",
+                                sc->path, out, sc->balance_margin);
+            }
+        }
+    }
+    for (int s = 0; s < sc->n_support; ++s) dst_mesh_destroy(&meshes[s]);
+    free(meshes);
+    free(pts);
+    free(hull);
+    pln_kin_destroy(kin);
+    return st;
+}
+
+PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnScenario *sc,
+                             const PlnPlanOptions *opt, char *err, size_t err_size)
+{
+    PlnProblem *p;
+    PlnStatus st;
+    int k = sc->degree, n, head, max_rows, order;
+    double T = sc->duration;
+
+    *out = NULL;
+    p = calloc(1, sizeof *p);
+    if (p == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    p->robot = robot;
+    p->scenario = sc;
+    p->n_joints = robot->n_joints;
+    p->n_active = sc->n_active;
+    p->n_ctrl = n = sc->spans + k;
+    p->n_intervals = sc->spans * sc->subdivisions;
+    p->collision = sc->collision && !opt->no_collision && sc->n_pairs > 0;
+    p->method = pln_method_to_dst(opt->method_override ? opt->method : sc->method);
+    p->eps = sc->eps;
+    p->mcd = dst_mcd_options_default();
+    p->mcd.eps = fmax(opt->mcd_eps_ratio * sc->eps, PLN_MIN_MCD_EPS_M);
+
+    if (sc->rest_start && sc->rest_end && n < 6) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: spline: rest at both ends needs spans + degree >= 6 (have %d)",
+                          sc->path, n);
+    }
+    st = pln_bspline_create(&p->bs, k, n, T, err, err_size);
+    if (st != PLN_OK) {
+        pln_problem_destroy(p);
+        return st;
+    }
+    p->active = calloc((size_t)p->n_active, sizeof *p->active);
+    p->q_init = calloc((size_t)p->n_joints, sizeof *p->q_init);
+    p->var_of = calloc((size_t)p->n_active * n, sizeof *p->var_of);
+    p->ctrl_fixed = calloc((size_t)p->n_active * n, sizeof *p->ctrl_fixed);
+    p->lb = calloc((size_t)p->n_active * n, sizeof *p->lb);
+    p->ub = calloc((size_t)p->n_active * n, sizeof *p->ub);
+    p->H = calloc((size_t)n * n, sizeof *p->H);
+    if (!p->active || !p->q_init || !p->var_of || !p->ctrl_fixed || !p->lb || !p->ub || !p->H) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+
+    /* the initial posture: the robot's, then the scenario's overrides */
+    for (int j = 0; j < p->n_joints; ++j) p->q_init[j] = robot->joints[j].initial;
+    for (int i = 0; i < sc->n_initial; ++i) {
+        p->q_init[sc->initial_joint[i].index] = sc->initial_value[i];
+    }
+    for (int j = 0; j < p->n_joints; ++j) {
+        const PlnJoint *jt = &robot->joints[j];
+        if (p->q_init[j] < jt->lower || p->q_init[j] > jt->upper) {
+            pln_errorf(PLN_ERR_INVALID, err, err_size,
+                       "%s: initial posture: %s = %g rad is outside its limits [%g, %g]", sc->path,
+                       jt->name, p->q_init[j], jt->lower, jt->upper);
+            pln_problem_destroy(p);
+            return PLN_ERR_INVALID;
+        }
+    }
+
+    /* variables: fixed head (the start), free middle, tied tail (rest at the end) */
+    head = sc->rest_start ? 3 : 1;
+    for (int a = 0; a < p->n_active; ++a) {
+        const PlnJoint *jt;
+        p->active[a] = sc->active[a].index;
+        jt = &robot->joints[p->active[a]];
+        for (int i = 0; i < n; ++i) {
+            int v;
+            p->ctrl_fixed[a * n + i] = p->q_init[p->active[a]];
+            if (i < head) {
+                p->var_of[a * n + i] = -1;
+                continue;
+            }
+            if (sc->rest_end && i > n - 3) {
+                v = p->var_of[a * n + n - 3]; /* tied to the first of the last three */
+            } else {
+                v = p->n_vars++;
+                p->lb[v] = jt->lower;
+                p->ub[v] = jt->upper;
+            }
+            p->var_of[a * n + i] = v;
+        }
+    }
+
+    order = sc->cost == PLN_COST_JERK ? PLN_BSPLINE_COST_JERK : PLN_BSPLINE_COST_ACCEL;
+    st = pln_bspline_cost_matrix(p->bs, (PlnBsplineCostOrder)order, p->H);
+    if (st != PLN_OK) {
+        pln_problem_destroy(p);
+        return pln_errorf(st, err, err_size, "%s: cost: %s needs a spline degree above %d",
+                          sc->path, order == 3 ? "jerk" : "acceleration", order - 1);
+    }
+    /* normalised so that the objective's Hessian has unit mean diagonal per variable
+     * (docs/math/planner.md eq. P2): SLSQP's first quasi-Newton model is the identity,
+     * so this makes its first steps the right size whatever the duration, spans or
+     * order of the cost */
+    {
+        double diag = 0.0;
+        for (int i = 0; i < n; ++i) diag += p->H[i * n + i];
+        diag /= n;
+        p->cost_scale = sc->cost_weight / fmax(2.0 * diag, PLN_MIN_COST_HESSIAN);
+    }
+
+    if (sc->balance) {
+        st = support_polygon(p, err, err_size);
+        if (st != PLN_OK) {
+            pln_problem_destroy(p);
+            return st;
+        }
+    }
+
+    /* the pairs' shapes, also without collision rows: certification measures them */
+    if (sc->n_pairs > 0) {
+        st = pln_geom_create(&p->geom, robot, sc, err, err_size);
+        if (st != PLN_OK) {
+            pln_problem_destroy(p);
+            return st;
+        }
+    }
+    p->mcd_stop_above = sc->eps + PLN_MESH_STOP_MARGINS * PLN_SIP_COLLISION_MARGIN_M;
+    /* mesh MCD costs grow fast as its error shrinks: the optimiser's rows take a coarser
+     * one (they only become more conservative), certification keeps its own */
+    if (sc->geometry == PLN_GEOMETRY_MESH) p->mcd.eps = fmax(p->mcd.eps, PLN_MESH_OPT_MCD_EPS_M);
+
+    /* rows */
+    max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +
+               (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals;
+    p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
+    p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
+    if (p->rows == NULL || p->row_tol == NULL) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    for (int a = 0; a < p->n_active; ++a) {
+        double vmax = robot->joints[p->active[a]].velocity_max;
+        for (int i = 0; i + 1 < n; ++i) {
+            int v0 = p->var_of[a * n + i], v1 = p->var_of[a * n + i + 1];
+            if ((v0 < 0 && v1 < 0) || v0 == v1) continue; /* constant difference */
+            add_row(p, PLN_ROW_VELOCITY, a, 2 * i, 1.0 / vmax, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_VELOCITY, a, 2 * i + 1, 1.0 / vmax, PLN_ROW_TOL);
+        }
+    }
+    for (int t = 0; t < sc->n_tasks; ++t) {
+        const PlnTask *task = &sc->tasks[t];
+        if (task->type == PLN_TASK_JOINT) {
+            add_row(p, PLN_ROW_JOINT_TASK, t, 0, 1.0, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_JOINT_TASK, t, 1, 1.0, PLN_ROW_TOL);
+        } else {
+            for (int s = 0; s < 6; ++s) add_row(p, PLN_ROW_POSITION_TASK, t, s, 1.0, PLN_ROW_TOL);
+            if (task->has_orientation) add_row(p, PLN_ROW_ORIENTATION_TASK, t, 0, 1.0, PLN_ROW_TOL);
+        }
+    }
+    p->row_collision = p->m;
+    if (p->collision) {
+        for (int pr = 0; pr < sc->n_pairs; ++pr) {
+            for (int i = 0; i < p->n_intervals; ++i) {
+                add_row(p, PLN_ROW_COLLISION, pr, i, 1.0, PLN_ROW_TOL);
+            }
+        }
+    }
+    p->row_balance = p->m;
+    for (int e = 0; e < p->n_edges; ++e) {
+        for (int i = 0; i < p->n_intervals; ++i) add_row(p, PLN_ROW_BALANCE, e, i, 1.0, PLN_ROW_TOL);
+    }
+    *out = p;
+    return PLN_OK;
+}
+
+PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, char *err,
+                                  size_t err_size)
+{
+    PlnProblemWork *w = calloc(1, sizeof *w);
+    int nj = p->n_joints, deg = p->scenario->degree;
+    int n_results = p->scenario->n_pairs * p->n_intervals;
+    PlnStatus st;
+    *out = NULL;
+    if (w == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    w->ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *w->ctrl);
+    w->grad_ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *w->grad_ctrl);
+    w->q = calloc((size_t)nj, sizeof *w->q);
+    w->coef = calloc((size_t)nj * (deg + 1), sizeof *w->coef);
+    w->coef_sub = calloc((size_t)nj * (deg + 1), sizeof *w->coef_sub);
+    w->q_err = calloc((size_t)nj, sizeof *w->q_err);
+    w->jac_a = calloc((size_t)3 * nj, sizeof *w->jac_a);
+    w->jac_b = calloc((size_t)3 * nj, sizeof *w->jac_b);
+    w->mcd = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->mcd);
+    w->exact = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->exact);
+    w->bal_bound = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_bound);
+    w->bal_sample = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_sample);
+    w->bal_t = calloc((size_t)(p->n_edges > 0 ? p->n_edges * p->n_intervals : 1), sizeof *w->bal_t);
+    w->geom_cache = calloc((size_t)(p->scenario->n_pairs > 0 ? p->scenario->n_pairs : 1), sizeof *w->geom_cache);
+    for (int k = 0; w->geom_cache != NULL && k < p->scenario->n_pairs; ++k) pln_geom_cache_reset(&w->geom_cache[k]);
+    w->interval_cache = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->interval_cache);
+    for (int k = 0; w->interval_cache != NULL && k < n_results; ++k) pln_geom_cache_reset(&w->interval_cache[k]);
+    if (!w->geom_cache || !w->interval_cache || !w->ctrl || !w->grad_ctrl || !w->q || !w->coef || !w->coef_sub || !w->q_err || !w->jac_a ||
+        !w->jac_b || !w->mcd || !w->exact || !w->bal_bound || !w->bal_sample || !w->bal_t) {
+        pln_problem_work_destroy(w);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    st = pln_kin_create(p->robot, &w->kin, err, err_size);
+    if (st == PLN_OK) st = pln_linkmotion_create(p->robot, PLN_TM_MAX_DEGREE, &w->lm, err, err_size);
+    if (st != PLN_OK) {
+        pln_problem_work_destroy(w);
+        return st;
+    }
+    *out = w;
+    return PLN_OK;
+}
+
+void pln_problem_work_destroy(PlnProblemWork *w)
+{
+    if (w == NULL) return;
+    free(w->ctrl);
+    free(w->grad_ctrl);
+    free(w->q);
+    free(w->coef);
+    free(w->coef_sub);
+    free(w->q_err);
+    free(w->jac_a);
+    free(w->jac_b);
+    free(w->mcd);
+    free(w->exact);
+    free(w->bal_bound);
+    free(w->bal_sample);
+    free(w->bal_t);
+    free(w->dump_a);
+    free(w->dump_b);
+    free(w->geom_cache);
+    free(w->interval_cache);
+    for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
+    free(w->helpers);
+    pln_kin_destroy(w->kin);
+    pln_linkmotion_destroy(w->lm);
+    free(w);
+}
+
+PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
+                                       char *err, size_t err_size)
+{
+    if (threads < 1 || threads > PLN_MAX_THREADS) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "threads: %d is outside [1, %d]", threads,
+                          PLN_MAX_THREADS);
+    }
+    if (w->n_helpers > 0) return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "threads set twice");
+    if (threads == 1) return PLN_OK;
+    w->helpers = calloc((size_t)threads - 1, sizeof *w->helpers);
+    if (w->helpers == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    for (int k = 0; k < threads - 1; ++k) {
+        PlnStatus st = pln_problem_work_create(p, &w->helpers[k], err, err_size);
+        if (st != PLN_OK) return st;
+        ++w->n_helpers;
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_problem_work_set_dump(const PlnProblem *p, PlnProblemWork *w, FILE *dump, char *err,
+                                    size_t err_size)
+{
+    size_t n = (size_t)(p->scenario->n_pairs * p->n_intervals > 0 ? p->scenario->n_pairs * p->n_intervals : 1);
+    if (p->scenario->geometry != PLN_GEOMETRY_CAPSULE) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "--dump-queries records capsule queries; %s has collision.geometry: %s",
+                          p->scenario->path, pln_geometry_string(p->scenario->geometry));
+    }
+    w->dump_a = calloc(n, sizeof *w->dump_a);
+    w->dump_b = calloc(n, sizeof *w->dump_b);
+    if (w->dump_a == NULL || w->dump_b == NULL) {
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the query dump");
+    }
+    w->dump = dump;
+    fprintf(dump, "# hrpplan MCD queries v1: evaluation pair interval t0 t1, then capsule A and B,\n"
+                  "# each: radius, p0 and p1 as (degree err c0x c0y c0z ... ) in s = (t - t0)/(t1 - t0)\n");
+    for (int pr = 0; pr < p->scenario->n_pairs; ++pr) {
+        fprintf(dump, "# pair %d: %s %s\n", pr, p->scenario->pairs[pr].a.name, p->scenario->pairs[pr].b.name);
+    }
+    return PLN_OK;
+}
+
+void pln_problem_ctrl(const PlnProblem *p, const double *x, double *ctrl)
+{
+    for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+        ctrl[i] = p->var_of[i] >= 0 ? x[p->var_of[i]] : p->ctrl_fixed[i];
+    }
+}
+
+void pln_problem_x_from_ctrl(const PlnProblem *p, const double *ctrl, double *x)
+{
+    for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+        if (p->var_of[i] >= 0) x[p->var_of[i]] = ctrl[i];
+    }
+}
+
+void pln_problem_initial_x(const PlnProblem *p, double *x)
+{
+    pln_problem_x_from_ctrl(p, p->ctrl_fixed, x);
+}
+
+/* adds the gradient with respect to control points into the gradient wrt x */
+static void ctrl_grad_to_x(const PlnProblem *p, const double *gctrl, double *gx)
+{
+    for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+        if (p->var_of[i] >= 0) gx[p->var_of[i]] += gctrl[i];
+    }
+}
+
+PlnStatus pln_problem_joints_at(const PlnProblem *p, const double *ctrl, double t, double *q)
+{
+    double N[PLN_BSPLINE_MAX_ORDER];
+    int first, k1 = p->scenario->degree + 1;
+    PlnStatus st = pln_bspline_basis(p->bs, t, 0, N, &first);
+    if (st != PLN_OK) return st;
+    memcpy(q, p->q_init, (size_t)p->n_joints * sizeof *q);
+    for (int a = 0; a < p->n_active; ++a) {
+        double v = 0.0;
+        for (int m = 0; m < k1; ++m) v += N[m] * ctrl[a * p->n_ctrl + first + m];
+        q[p->active[a]] = v;
+    }
+    return PLN_OK;
+}
+
+double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x, double *grad)
+{
+    double c;
+    pln_problem_ctrl(p, x, w->ctrl);
+    c = pln_bspline_cost(p->bs, p->H, w->ctrl, p->n_active, grad ? w->grad_ctrl : NULL);
+    if (grad != NULL) {
+        memset(grad, 0, (size_t)p->n_vars * sizeof *grad);
+        for (int i = 0; i < p->n_active * p->n_ctrl; ++i) w->grad_ctrl[i] *= p->cost_scale;
+        ctrl_grad_to_x(p, w->grad_ctrl, grad);
+    }
+    return c * p->cost_scale;
+}
+
+void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1)
+{
+    int sub = p->scenario->subdivisions, span = i / sub, k = i % sub;
+    double a, b;
+    pln_bspline_span_interval(p->bs, span, &a, &b);
+    *t0 = a + (b - a) * (double)k / sub;
+    *t1 = k + 1 == sub ? b : a + (b - a) * (double)(k + 1) / sub;
+}
+
+PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
+                                      int i, char *err, size_t err_size)
+{
+    int deg = p->scenario->degree, d1 = deg + 1, sub = p->scenario->subdivisions;
+    int span = i / sub, k = i % sub;
+    const double *coef = w->coef;
+
+    /* joint polynomials in s on the span: splines of the moving joints, constants else */
+    memset(w->coef, 0, (size_t)p->n_joints * d1 * sizeof *w->coef);
+    memset(w->q_err, 0, (size_t)p->n_joints * sizeof *w->q_err);
+    for (int j = 0; j < p->n_joints; ++j) w->coef[j * d1] = p->q_init[j];
+    for (int a = 0; a < p->n_active; ++a) {
+        double *c = w->coef + p->active[a] * d1, mag = 0.0;
+        pln_bspline_span_poly(p->bs, ctrl + a * p->n_ctrl, span, c);
+        /* the conversion from control points rounds: bound it (docs/math/bspline.md) */
+        for (int m = 0; m < d1; ++m) mag += fabs(c[m]);
+        for (int m = 0; m < d1; ++m) mag += fabs(ctrl[a * p->n_ctrl + span + m]);
+        w->q_err[p->active[a]] = PLN_SPAN_POLY_ROUND_REL * mag;
+    }
+    /* a sub-interval of the span: restrict the polynomials, their rounding bounded */
+    if (sub > 1) {
+        double s0 = (double)k / sub, s1 = (double)(k + 1) / sub;
+        for (int j = 0; j < p->n_joints; ++j) {
+            w->q_err[j] += pln_linkmotion_restrict_poly(w->coef + j * d1, deg, s0, s1,
+                                                        w->coef_sub + j * d1);
+        }
+        coef = w->coef_sub;
+    }
+    return pln_linkmotion_compute(w->lm, p->robot, coef, deg, w->q_err, err, err_size);
+}
+
+void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
+                               DstMovingCapsule *a, DstMovingCapsule *b)
+{
+    pln_geom_pair_capsules(p->geom, w->lm, pair, a, b);
+}
+
+/* adds to grad row `grow` the gradient of sign * dir . (x_A - x_B) with respect to x,
+ * where x_A, x_B are the body points local_a of link la and local_b of link lb (lb < 0:
+ * fixed in the world) at time t; the forward kinematics at t must be in w->kin */
+static void point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t, int la,
+                               const double local_a[3], int lb, const double local_b[3],
+                               const double dir[3], double sign, double *grow)
+{
+    double N[PLN_BSPLINE_MAX_ORDER];
+    int first, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    pln_kin_jacobian_point(w->kin, p->robot, la, local_a, w->jac_a);
+    if (lb >= 0) pln_kin_jacobian_point(w->kin, p->robot, lb, local_b, w->jac_b);
+    pln_bspline_basis(p->bs, t, 0, N, &first);
+    for (int a = 0; a < p->n_active; ++a) {
+        int j = p->active[a];
+        double dq = 0.0;
+        for (int d = 0; d < 3; ++d) {
+            double col = w->jac_a[d * nj + j] - (lb >= 0 ? w->jac_b[d * nj + j] : 0.0);
+            dq += dir[d] * col;
+        }
+        dq *= sign;
+        for (int m = 0; m < k1; ++m) {
+            int v = p->var_of[a * p->n_ctrl + first + m];
+            if (v >= 0) grow[v] += dq * N[m];
+        }
+    }
+}
+
+void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
+                               PlnPairDistance *out)
+{
+    pln_geom_pair_distance(p->geom, kin, pair, NULL, out);
+}
+
+DstStatus pln_problem_pair_mcd(const PlnProblem *p, PlnProblemWork *w, int pair,
+                               DstMcdMethod method, double t0, double t1,
+                               const DstMcdOptions *opt, double stop_above, DstMcdResult *res,
+                               DstMovingCapsule *a_out, DstMovingCapsule *b_out)
+{
+    return pln_geom_pair_mcd(p->geom, w->lm, pair, method, t0, t1, opt, stop_above,
+                             &w->geom_cache[pair], res, a_out, b_out);
+}
+
+/* a world point's coordinates in a link's frame, at the poses in kin */
+static void world_to_link(const PlnKinWork *kin, int link, const double x[3], double local[3])
+{
+    const double *R = pln_kin_link_rot(kin, link), *o = pln_kin_link_pos(kin, link);
+    double d[3] = {x[0] - o[0], x[1] - o[1], x[2] - o[2]};
+    for (int i = 0; i < 3; ++i) local[i] = R[i] * d[0] + R[3 + i] * d[1] + R[6 + i] * d[2];
+}
+
+/* one moving point of a dumped query: degree, err, then 3 (degree + 1) coefficients */
+static void dump_point(FILE *f, const DstPolyPoint *pt)
+{
+    fprintf(f, " %d %.17g", pt->degree, pt->err);
+    for (int d = 0; d <= pt->degree; ++d) {
+        fprintf(f, " %.17g %.17g %.17g", pt->c[d][0], pt->c[d][1], pt->c[d][2]);
+    }
+}
+
+/* appends every MCD query of the last evaluation, in pair-interval order (so the file is
+ * the same whatever the number of threads); format in docs/FILE_FORMATS.md */
+static PlnStatus dump_queries(const PlnProblem *p, PlnProblemWork *w, char *err, size_t err_size)
+{
+    ++w->dump_evaluation;
+    for (int pr = 0; pr < p->scenario->n_pairs; ++pr) {
+        for (int i = 0; i < p->n_intervals; ++i) {
+            size_t k = (size_t)pr * p->n_intervals + i;
+            double t0, t1;
+            pln_problem_interval(p, i, &t0, &t1);
+            fprintf(w->dump, "%ld %d %d %.17g %.17g %.17g", w->dump_evaluation, pr, i, t0, t1,
+                    w->dump_a[k].radius);
+            dump_point(w->dump, &w->dump_a[k].p0);
+            dump_point(w->dump, &w->dump_a[k].p1);
+            fprintf(w->dump, " %.17g", w->dump_b[k].radius);
+            dump_point(w->dump, &w->dump_b[k].p0);
+            dump_point(w->dump, &w->dump_b[k].p1);
+            fputc('\n', w->dump);
+        }
+    }
+    if (ferror(w->dump)) return pln_errorf(PLN_ERR_IO, err, err_size, "writing the query dump failed");
+    return PLN_OK;
+}
+
+/* The collision rows of intervals first, first + step, ... computed with the scratch
+ * workspace `scratch` (its own link motion and kinematics) on the control points of `w`;
+ * results go into w's rows, w->mcd and w->exact (disjoint entries per interval, so
+ * threads can share them). Thesis eq. 6.1 per pair and interval; the gradient is the
+ * envelope gradient at the witness time (docs/math/planner.md eq. P4-P5). */
+static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch,
+                                int first, int step, double *c, double *grad, char *err,
+                                size_t err_size)
+{
+    const int n = p->n_vars;
+    const double *ctrl = w->ctrl;
+    PlnStatus st = PLN_OK;
+    for (int i = first; i < p->n_intervals && st == PLN_OK; i += step) {
+        double t0, t1;
+        pln_problem_interval(p, i, &t0, &t1);
+        /* the Taylor-model motion of every link over the interval */
+        st = pln_problem_interval_motion(p, scratch, ctrl, i, err, err_size);
+        for (int pr = 0; pr < p->scenario->n_pairs && st == PLN_OK; ++pr) {
+            const PlnPair *pair = &p->scenario->pairs[pr];
+            size_t k = (size_t)pr * p->n_intervals + i;
+            DstMcdResult *res = &w->mcd[k];
+            PlnPairDistance dx;
+            DstStatus ds;
+            double start = pln_clock_s();
+            int row = p->row_collision + (int)k;
+            ds = pln_geom_pair_mcd(p->geom, scratch->lm, pr, p->method, t0, t1, &p->mcd,
+                                   p->mcd_stop_above, &w->interval_cache[k], res,
+                                      w->dump_a ? &w->dump_a[k] : NULL,
+                                      w->dump_b ? &w->dump_b[k] : NULL);
+            scratch->mcd_seconds += pln_clock_s() - start;
+            ++scratch->mcd_calls;
+            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+                st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                                "distance of %s - %s on [%g, %g] s failed: %s", pair->a.name,
+                                pair->b.name, t0, t1, dst_status_string(ds));
+                break;
+            }
+            if (ds == DST_ABOVE_LIMIT) {
+                /* a mesh query that stopped: the pair is certified farther than
+                 * p->mcd_stop_above, far from joining the working set. The row is the
+                 * constant eps - stop_above with a zero gradient: its certified lower
+                 * bound would jump with where the query stopped and make the aggregate
+                 * row (the largest row outside the working set) erratic, and the
+                 * constant stays below every row the queries do not stop, whose value
+                 * exceeds it (docs/math/planner.md sec. 7) */
+                w->exact[k] = res->lower;
+                c[row] = p->eps - p->mcd_stop_above;
+                continue;
+            }
+            /* the exact distance at the witness time: the forward kinematics of the
+             * spline there (not the Taylor polynomial), whose gradient at fixed t* is
+             * the envelope-theorem gradient of the MCD (DESIGN.md sec. 1) */
+            st = pln_problem_joints_at(p, ctrl, res->t_min, scratch->q);
+            if (st == PLN_OK) st = pln_kin_forward(scratch->kin, p->robot, scratch->q);
+            if (st != PLN_OK) {
+                st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
+                break;
+            }
+            ds = pln_geom_pair_distance(p->geom, scratch->kin, pr, &w->interval_cache[k], &dx);
+            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+                st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                                "distance of %s - %s at t = %g s failed: %s", pair->a.name,
+                                pair->b.name, res->t_min, dst_status_string(ds));
+                break;
+            }
+            w->exact[k] = dx.distance;
+            /* a certified method constrains its lower bound, so that the certification
+             * (lower bound at a finer eps) cannot fall below zero; golden-section search
+             * has no bound and constrains the distance it found. With a frozen margin M
+             * the row is eps + M - exact distance at t*: smooth, with an exact gradient
+             * (docs/math/planner.md eq. P4-P5) */
+            if (w->frozen_margin != NULL) {
+                c[row] = p->eps + w->frozen_margin[row] - dx.distance;
+            } else {
+                c[row] = p->eps - (p->method == DST_MCD_GSS ? dx.distance : res->lower);
+            }
+            if (grad != NULL) {
+                /* the witness points as body points of their links (any point of the
+                 * witness segment gives the same n . J, eq. P5) */
+                double la[3], lb[3] = {0, 0, 0};
+                world_to_link(scratch->kin, pair->a.index, dx.pA, la);
+                if (!pair->b_is_obstacle) world_to_link(scratch->kin, pair->b.index, dx.pB, lb);
+                point_gradient_row(p, scratch, res->t_min, pair->a.index, la,
+                                   pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
+                                   grad + (size_t)row * n);
+            }
+        }
+    }
+    return st;
+}
+
+/* one helper thread's share of the collision rows */
+typedef struct CollisionJob {
+    const PlnProblem *p;
+    PlnProblemWork *w, *scratch;
+    int first, step;
+    double *c, *grad;
+    PlnStatus st;
+    char err[512];
+} CollisionJob;
+
+static void *collision_job(void *arg)
+{
+    CollisionJob *j = arg;
+    j->st = collision_rows(j->p, j->w, j->scratch, j->first, j->step, j->c, j->grad, j->err,
+                           sizeof j->err);
+    return NULL;
+}
+
+/* every collision row, intervals spread over w's helper workspaces (interval i on thread
+ * i mod T); each row is computed the same way whatever T, so results are identical */
+static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, double *c,
+                                    double *grad, char *err, size_t err_size)
+{
+    int T = 1 + w->n_helpers;
+    CollisionJob jobs[PLN_MAX_THREADS];
+    pthread_t tid[PLN_MAX_THREADS];
+    int started[PLN_MAX_THREADS] = {0};
+    PlnStatus st;
+    if (T > p->n_intervals) T = p->n_intervals;
+    for (int k = 1; k < T; ++k) {
+        jobs[k] = (CollisionJob){p, w, w->helpers[k - 1], k, T, c, grad, PLN_OK, ""};
+        started[k] = pthread_create(&tid[k], NULL, collision_job, &jobs[k]) == 0;
+        if (!started[k]) collision_job(&jobs[k]); /* no thread: do its share here */
+    }
+    st = collision_rows(p, w, w, 0, T, c, grad, err, err_size);
+    for (int k = 1; k < T; ++k) {
+        if (started[k]) pthread_join(tid[k], NULL);
+        w->mcd_calls += w->helpers[k - 1]->mcd_calls;
+        w->mcd_seconds += w->helpers[k - 1]->mcd_seconds;
+        w->helpers[k - 1]->mcd_calls = 0;
+        w->helpers[k - 1]->mcd_seconds = 0.0;
+        if (st == PLN_OK && jobs[k].st != PLN_OK) st = pln_errorf(jobs[k].st, err, err_size, "%s", jobs[k].err);
+    }
+    if (st == PLN_OK && w->dump != NULL) st = dump_queries(p, w, err, err_size);
+    return st;
+}
+
+/* Balance rows of every interval (docs/math/planner.md sec. 4b): the certified maximum of
+ * n_e . com(t) - b_e over the interval from the Taylor model of the centre of mass, and
+ * the maximum over PLN_BALANCE_SAMPLES exact samples with its gradient n_e . J_com(t*)
+ * N(t*). The row is the certified bound, or with a frozen margin the sampled maximum
+ * plus the margin. */
+static PlnStatus balance_rows(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                              char *err, size_t err_size)
+{
+    const int n = p->n_vars, ne = p->n_edges, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    double gmax[PLN_MAX_EDGES], tmax[PLN_MAX_EDGES];
+    PlnStatus st = PLN_OK;
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        double t0, t1;
+        const PlnTaylor *com;
+        pln_problem_interval(p, i, &t0, &t1);
+        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+        if (st != PLN_OK) break;
+        com = pln_linkmotion_com(w->lm);
+        if (com == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "balance: the robot has no mass");
+        for (int e = 0; e < ne; ++e) {
+            PlnTaylor g;
+            double lo, hi;
+            pln_taylor_scale(&g, &com[0], p->edge_n[e][0]);
+            pln_taylor_axpy(&g, &g, p->edge_n[e][1], &com[1]);
+            pln_taylor_bound(&g, &lo, &hi);
+            w->bal_bound[e * p->n_intervals + i] = hi - p->edge_b[e];
+            gmax[e] = -HUGE_VAL;
+            tmax[e] = t0;
+        }
+        /* exact samples of the centre of mass */
+        for (int sIdx = 0; sIdx < PLN_BALANCE_SAMPLES && st == PLN_OK; ++sIdx) {
+            double t = t0 + (t1 - t0) * (double)sIdx / (PLN_BALANCE_SAMPLES - 1), cm[3];
+            st = pln_problem_joints_at(p, w->ctrl, t, w->q);
+            if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
+            if (st == PLN_OK) st = pln_kin_com(w->kin, p->robot, cm);
+            for (int e = 0; e < ne && st == PLN_OK; ++e) {
+                double g = p->edge_n[e][0] * cm[0] + p->edge_n[e][1] * cm[1];
+                if (g > gmax[e]) {
+                    gmax[e] = g;
+                    tmax[e] = t;
+                }
+            }
+        }
+        for (int e = 0; e < ne && st == PLN_OK; ++e) {
+            size_t k = (size_t)e * p->n_intervals + i;
+            int row = p->row_balance + (int)k;
+            w->bal_sample[k] = gmax[e] - p->edge_b[e];
+            w->bal_t[k] = tmax[e];
+            c[row] = w->frozen_margin != NULL ? w->bal_sample[k] + w->frozen_margin[row]
+                                              : w->bal_bound[k];
+            if (grad != NULL) {
+                double N[PLN_BSPLINE_MAX_ORDER];
+                int first;
+                st = pln_problem_joints_at(p, w->ctrl, tmax[e], w->q);
+                if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
+                if (st == PLN_OK) st = pln_kin_jacobian_com(w->kin, p->robot, w->jac_a);
+                if (st != PLN_OK) break;
+                pln_bspline_basis(p->bs, tmax[e], 0, N, &first);
+                for (int a = 0; a < p->n_active; ++a) {
+                    int j = p->active[a];
+                    double dq = p->edge_n[e][0] * w->jac_a[j] + p->edge_n[e][1] * w->jac_a[nj + j];
+                    for (int m = 0; m < k1; ++m) {
+                        int v = p->var_of[a * p->n_ctrl + first + m];
+                        if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                    }
+                }
+            }
+        }
+    }
+    return st;
+}
+
+/* position and orientation task rows starting at row r for task t */
+static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r, double *c,
+                           double *grad)
+{
+    const PlnTask *task = &p->scenario->tasks[t];
+    const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    double x[3], N[PLN_BSPLINE_MAX_ORDER];
+    int first;
+    PlnStatus st = pln_problem_joints_at(p, w->ctrl, task->time, w->q);
+    if (st != PLN_OK) return st;
+    st = pln_kin_forward(w->kin, p->robot, w->q);
+    if (st != PLN_OK) return st;
+    pln_kin_point(w->kin, task->link.index, task->point, x);
+    if (grad != NULL) {
+        pln_kin_jacobian_point(w->kin, p->robot, task->link.index, task->point, w->jac_a);
+        pln_bspline_basis(p->bs, task->time, 0, N, &first);
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+        for (int side = 0; side < 2; ++side) {
+            double sign = side == 0 ? 1.0 : -1.0;
+            int row = r + 2 * axis + side;
+            c[row] = sign * (x[axis] - task->target[axis]) -
+                     PLN_TASK_INNER_FRACTION * task->tolerance / sqrt(3.0);
+            if (grad == NULL) continue;
+            for (int a = 0; a < p->n_active; ++a) {
+                double dq = sign * w->jac_a[axis * nj + p->active[a]];
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * p->n_ctrl + first + m];
+                    if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                }
+            }
+        }
+    }
+    if (task->has_orientation) {
+        /* 1 - cos(angle) = (3 - tr(Rt^T R)) / 2; d tr(Rt^T R)/dq_j = a_j . w with
+         * M = R Rt^T, w = (M23 - M32, M31 - M13, M12 - M21) (docs/math/planner.md eq. P3) */
+        const double *R = pln_kin_link_rot(w->kin, task->link.index);
+        const double *Rt = task->target_rot;
+        double M[9], wv[3], tr = 0.0;
+        int row = r + 6;
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                M[3 * i + j] = 0.0;
+                for (int l = 0; l < 3; ++l) M[3 * i + j] += R[3 * i + l] * Rt[3 * j + l];
+            }
+        }
+        tr = M[0] + M[4] + M[8];
+        c[row] = 0.5 * (3.0 - tr) - (1.0 - cos(PLN_TASK_INNER_FRACTION * task->orientation_tolerance));
+        if (grad != NULL) {
+            wv[0] = M[5] - M[7];
+            wv[1] = M[6] - M[2];
+            wv[2] = M[1] - M[3];
+            pln_kin_jacobian_rot(w->kin, p->robot, task->link.index, w->jac_b);
+            for (int a = 0; a < p->n_active; ++a) {
+                int j = p->active[a];
+                double dq = -0.5 * (wv[0] * w->jac_b[j] + wv[1] * w->jac_b[nj + j] +
+                                    wv[2] * w->jac_b[2 * nj + j]);
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * p->n_ctrl + first + m];
+                    if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                }
+            }
+        }
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
+                                  double *c, double *grad, char *err, size_t err_size)
+{
+    const int n = p->n_vars, nc = p->n_ctrl, k1 = p->scenario->degree + 1;
+    PlnStatus st = PLN_OK;
+    int r = 0;
+
+    pln_problem_ctrl(p, x, w->ctrl);
+    if (grad != NULL) memset(grad, 0, (size_t)p->m * n * sizeof *grad);
+
+    while (r < p->row_collision && st == PLN_OK) {
+        const PlnRow *row = &p->rows[r];
+        if (row->kind == PLN_ROW_VELOCITY) {
+            /* +-scale_i (P_{i+1} - P_i) / v_max - 1 <= 0 */
+            int a = row->index, i = row->sub / 2;
+            double sign = row->sub % 2 == 0 ? 1.0 : -1.0;
+            double s = pln_bspline_velocity_scale(p->bs, i) * row->scale;
+            const double *P = w->ctrl + a * nc;
+            c[r] = sign * s * (P[i + 1] - P[i]) - 1.0;
+            if (grad != NULL) {
+                int v0 = p->var_of[a * nc + i], v1 = p->var_of[a * nc + i + 1];
+                if (v1 >= 0) grad[(size_t)r * n + v1] += sign * s;
+                if (v0 >= 0) grad[(size_t)r * n + v0] -= sign * s;
+            }
+            ++r;
+        } else if (row->kind == PLN_ROW_JOINT_TASK) {
+            /* +-(q_j(t) - value) - tolerance <= 0 */
+            const PlnTask *task = &p->scenario->tasks[row->index];
+            double N[PLN_BSPLINE_MAX_ORDER], q = 0.0;
+            int first, a = 0;
+            while (p->active[a] != task->joint.index) ++a;
+            pln_bspline_basis(p->bs, task->time, 0, N, &first);
+            for (int m = 0; m < k1; ++m) q += N[m] * w->ctrl[a * nc + first + m];
+            for (int side = 0; side < 2; ++side) {
+                double sign = side == 0 ? 1.0 : -1.0;
+                c[r + side] = sign * (q - task->value) - PLN_TASK_INNER_FRACTION * task->tolerance;
+                if (grad == NULL) continue;
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * nc + first + m];
+                    if (v >= 0) grad[(size_t)(r + side) * n + v] += sign * N[m];
+                }
+            }
+            r += 2;
+        } else if (row->kind == PLN_ROW_POSITION_TASK) {
+            st = task_rows(p, w, row->index, r, c, grad);
+            r += p->scenario->tasks[row->index].has_orientation ? 7 : 6;
+        } else {
+            st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
+        }
+    }
+    if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, err, err_size);
+    if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);
+    return st;
+}
+
+void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
+{
+    const PlnRow *r = &p->rows[row];
+    const PlnScenario *sc = p->scenario;
+    switch (r->kind) {
+    case PLN_ROW_VELOCITY:
+        snprintf(buf, size, "velocity %s", p->robot->joints[p->active[r->index]].name);
+        break;
+    case PLN_ROW_JOINT_TASK:
+        snprintf(buf, size, "tasks[%d] (joint %s at %g s)", r->index, sc->tasks[r->index].joint.name,
+                 sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_POSITION_TASK:
+        snprintf(buf, size, "tasks[%d] (position of %s at %g s)", r->index,
+                 sc->tasks[r->index].link.name, sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_ORIENTATION_TASK:
+        snprintf(buf, size, "tasks[%d] (orientation of %s at %g s)", r->index,
+                 sc->tasks[r->index].link.name, sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_BALANCE: {
+        double t0, t1;
+        pln_problem_interval(p, r->sub, &t0, &t1);
+        snprintf(buf, size, "balance edge %d [%.3f, %.3f] s", r->index, t0, t1);
+        break;
+    }
+    case PLN_ROW_COLLISION: {
+        double t0, t1;
+        pln_problem_interval(p, r->sub, &t0, &t1);
+        snprintf(buf, size, "collision %s-%s [%.3f, %.3f] s", sc->pairs[r->index].a.name,
+                 sc->pairs[r->index].b.name, t0, t1);
+        break;
+    }
+    }
+}

@@ -1,0 +1,237 @@
+/* pln_problem.h — the trajectory optimisation problem of a scenario (thesis sec. VI.A.1).
+ *
+ * Variables. The optimiser's variables x are the B-spline control points of the moving
+ * joints (pln_bspline.h) that are not fixed by the scenario: the first control point of
+ * every joint is its initial value q0 (the motion starts from the initial posture); with
+ * `rest.start` the first three control points equal q0 (q'(0) = q''(0) = 0); with
+ * `rest.end` the last three control points are one shared variable (q'(T) = q''(T) = 0).
+ * The map from x to control points is a 0/1 selection, so gradients with respect to
+ * control points sum into gradients with respect to x.
+ *
+ * Objective: weight * sum_j integral (q_j^(r))^2 dt / (2 mean_i H_ii), r = 2
+ * (acceleration) or 3 (jerk); an exact quadratic form P^T H P in the control points,
+ * normalised so that its Hessian has unit mean diagonal (the optimiser's quasi-Newton
+ * model starts as the identity, so this sets its first steps to the right size).
+ *
+ * Bounds: continuous-time joint position limits through the convex-hull property of
+ * B-splines: lower <= every control point <= upper implies lower <= q(t) <= upper.
+ *
+ * Inequality constraints c(x) <= 0, rows in this order (PlnRowKind):
+ *  - velocity: |k (P_{i+1} - P_i) / (t_{i+k+1} - t_{i+1})| <= v_max for every control-point
+ *    difference (the control points of q', eq. 7 of docs/math/bspline.md), scaled by 1/v_max;
+ *    continuous-time by the convex-hull property;
+ *  - joint tasks: |q_j(t) - value| <= 0.9 tolerance (two linear rows; the optimiser aims
+ *    inside the tolerance the certificate checks, PLN_TASK_INNER_FRACTION);
+ *  - position tasks: |x_a(t) - target_a| <= 0.9 tolerance / sqrt 3 per axis (six rows), and
+ *    with an orientation (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
+ *  - collision: eps - MCD_{pair, interval} <= 0 for every pair and constraint interval
+ *    (thesis eq. 6.1), MCD from distance/ on the Taylor-model motion of the two links
+ *    (pln_linkmotion.h). The row is eps - lower (the certified lower bound), or, with a
+ *    frozen margin M (set by the SIP loop between its rounds), eps + M - upper, whose
+ *    gradient is exactly the envelope-theorem gradient at the witness time t*:
+ *    dMCD/dP_jk = n . (J_A,j(cA, t*) - J_B,j(cB, t*)) N_k(t*) (DESIGN.md sec. 1).
+ *  - balance: with `balance`, the ground projection of the centre of mass stays inside
+ *    the support polygon (the soles of the support links, shrunk by the margin) over each
+ *    interval: n_e . com(t) <= b_e for every edge e, certified by the Taylor model of the
+ *    centre of mass; the optimiser's row is the sampled maximum plus a frozen margin.
+ *
+ * A PlnProblem is immutable once created and may be shared by threads; everything an
+ * evaluation writes lives in a PlnProblemWork (one per thread), allocated once. */
+#ifndef PLN_PROBLEM_H
+#define PLN_PROBLEM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dst_capsule.h"
+#include "dst_mesh.h"
+#include "motion/pln_bspline.h"
+#include "problem/pln_geom.h"
+#include "model/pln_kin.h"
+#include "motion/pln_linkmotion.h"
+#include "model/pln_robot.h"
+#include "problem/pln_scenario.h"
+#include "base/pln_status.h"
+
+typedef enum PlnRowKind {
+    PLN_ROW_VELOCITY = 0,
+    PLN_ROW_JOINT_TASK,
+    PLN_ROW_POSITION_TASK,
+    PLN_ROW_ORIENTATION_TASK,
+    PLN_ROW_COLLISION,
+    PLN_ROW_BALANCE
+} PlnRowKind;
+
+/* What a constraint row is (for reports and messages). */
+typedef struct PlnRow {
+    PlnRowKind kind;
+    int index;       /* velocity: active joint; task rows: task; collision: pair */
+    int sub;         /* velocity: control-point difference i; position: axis*2+side; collision: interval */
+    double scale;    /* the row is (physical value) * scale; tolerance in the same units */
+} PlnRow;
+
+/* Options of a planning run that are not in the scenario file. */
+typedef struct PlnPlanOptions {
+    int no_collision;        /* drop the collision rows (the certification still measures) */
+    int method_override;     /* 1: use `method` instead of the scenario's */
+    PlnMethod method;
+    double mcd_eps_ratio;    /* MCD error of the optimiser's queries, as a fraction of eps */
+    double cert_eps_ratio;   /* MCD error of the certification pass, as a fraction of eps */
+    int threads;             /* threads of the collision rows (pln_plan_run; default 1) */
+    int geometry_override;   /* 1: plan and certify with `geometry` instead of the scenario's
+                                (applied before the scenario is resolved, by pln_plan) */
+    PlnGeometryKind geometry;
+} PlnPlanOptions;
+
+/* Defaults: collision on, the scenario's method, mcd_eps_ratio 0.5, cert_eps_ratio 0.25. */
+PlnPlanOptions pln_plan_options_default(void);
+
+typedef struct PlnProblem {
+    const PlnRobot *robot;          /* borrowed */
+    const PlnScenario *scenario;    /* borrowed, resolved */
+    PlnBspline *bs;                 /* owned knot vector */
+    int n_joints;                   /* robot joints */
+    int n_active;                   /* moving joints */
+    int n_ctrl;                     /* control points per moving joint */
+    int n_vars;                     /* optimiser variables */
+    int n_intervals;                /* constraint intervals: spans * subdivisions */
+    int collision;                  /* collision rows present */
+    DstMcdMethod method;            /* the optimiser's MCD method */
+    double eps;                     /* clearance eps, m (thesis eq. 6.1) */
+    DstMcdOptions mcd;              /* the optimiser's MCD options */
+    int *active;                    /* [n_active] robot joint index of each moving joint */
+    double *q_init;                 /* [n_joints] initial posture (rad) */
+    int *var_of;                    /* [n_active * n_ctrl] variable of a control point, -1 if fixed */
+    double *ctrl_fixed;             /* [n_active * n_ctrl] value of fixed control points */
+    double *lb, *ub;                /* [n_vars] bounds of x (joint limits) */
+    double *H;                      /* [n_ctrl * n_ctrl] cost matrix */
+    double cost_scale;              /* weight / (2 mean_i H_ii) */
+    int m;                          /* constraint rows */
+    PlnRow *rows;                   /* [m] */
+    double *row_tol;                /* [m] feasibility tolerance of each row (NLopt tol) */
+    int row_collision;              /* first collision row (m if none) */
+    int row_balance;                /* first balance row (m if none) */
+    int n_edges;                    /* edges of the support polygon (0: no balance rows) */
+    double (*polygon)[2];           /* [n_edges] its vertices, world xy, counter-clockwise, m */
+    double (*edge_n)[2];            /* [n_edges] outward unit normals */
+    double *edge_b;                 /* [n_edges] n . com <= b keeps the com the margin inside, m */
+    int n_links_used;               /* links whose capsules appear in a pair */
+    PlnGeom *geom;                  /* owned: the pairs' shapes (NULL without pairs) */
+    double mcd_stop_above;          /* the optimiser's mesh queries may stop above this, m */
+} PlnProblem;
+
+/* Per-thread evaluation state. Counters accumulate over its lifetime. */
+#define PLN_MAX_THREADS 64
+
+typedef struct PlnProblemWork {
+    double *ctrl;                   /* [n_active * n_ctrl] */
+    double *q;                      /* [n_joints] */
+    double *coef;                   /* [n_joints * (deg + 1)] span polynomials */
+    double *coef_sub;               /* [n_joints * (deg + 1)] restricted to a sub-interval */
+    double *q_err;                  /* [n_joints] */
+    double *jac_a, *jac_b;          /* [3 * n_joints] */
+    double *grad_ctrl;              /* [n_active * n_ctrl] */
+    PlnKinWork *kin;
+    PlnLinkMotion *lm;
+    DstMcdResult *mcd;              /* [n_pairs * n_intervals] last collision results */
+    double *exact;                  /* [n_pairs * n_intervals] exact distance at each t_min, m */
+    const double *frozen_margin;    /* nullable [m], per row: when set, collision rows are
+                                       eps + M - exact distance at t_min and balance rows
+                                       sampled max + M - b (smooth, exact gradients) instead
+                                       of their certified bounds (docs/math/planner.md eq. P4) */
+    double *bal_bound;              /* [n_edges * n_intervals] certified max of n.com - b, m */
+    double *bal_sample;             /* [n_edges * n_intervals] sampled max of n.com - b, m */
+    double *bal_t;                  /* [n_edges * n_intervals] time of that sampled max, s */
+    long mcd_calls;
+    double mcd_seconds;
+    int n_helpers;                  /* extra workspaces for threads (pln_problem_work_set_threads) */
+    struct PlnProblemWork **helpers;
+    FILE *dump;                     /* borrowed, nullable: every MCD query is appended here */
+    DstMovingCapsule *dump_a, *dump_b; /* [n_pairs * n_intervals] queries of an evaluation */
+    long dump_evaluation;
+    PlnGeomCache *geom_cache;       /* [n_pairs] warm starts of pln_problem_pair_mcd */
+    PlnGeomCache *interval_cache;   /* [n_pairs * n_intervals] warm starts of the collision
+                                       rows' queries, one per pair and interval: a warm start
+                                       can change a mesh distance within its tolerance, so
+                                       each (pair, interval) keeps its own history and the
+                                       rows do not depend on the thread count */
+} PlnProblemWork;
+
+/* Builds the problem of a resolved scenario on its robot. PLN_ERR_INVALID when the
+ * scenario cannot be posed (e.g. the initial posture violates a limit); the message
+ * names the scenario file and the field. */
+PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot,
+                             const PlnScenario *scenario, const PlnPlanOptions *options,
+                             char *err, size_t err_size);
+void pln_problem_destroy(PlnProblem *p);
+
+PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, char *err,
+                                  size_t err_size);
+void pln_problem_work_destroy(PlnProblemWork *w);
+
+/* Spreads the collision rows over `threads` threads (1..PLN_MAX_THREADS), each with a
+ * workspace of its own; interval i goes to thread i mod threads, and every row is
+ * computed the same way, so results do not depend on the thread count. */
+PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
+                                       char *err, size_t err_size);
+
+/* Appends every MCD query of every later evaluation to `dump` (borrowed; text, format in
+ * docs/FILE_FORMATS.md), in pair-interval order, so benchmarks can replay real work. */
+PlnStatus pln_problem_work_set_dump(const PlnProblem *p, PlnProblemWork *w, FILE *dump,
+                                    char *err, size_t err_size);
+
+/* Control points (rad) of the moving joints from x: ctrl[j * n_ctrl + i]. */
+void pln_problem_ctrl(const PlnProblem *p, const double *x, double *ctrl);
+
+/* x of the trajectory that stays at the initial posture (the optimiser's start). */
+void pln_problem_initial_x(const PlnProblem *p, double *x);
+
+/* x from control points (the inverse of pln_problem_ctrl on its image; tied variables
+ * take the value of their last control point). */
+void pln_problem_x_from_ctrl(const PlnProblem *p, const double *ctrl, double *x);
+
+/* Joint positions of all robot joints at time t (rad): spline for the moving joints,
+ * initial value for the others. q[n_joints]. */
+PlnStatus pln_problem_joints_at(const PlnProblem *p, const double *ctrl, double t, double *q);
+
+/* Objective and its gradient grad[n_vars] (nullable). */
+double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x, double *grad);
+
+/* Every constraint row c[m] <= 0 and its gradient grad[m * n_vars] (row-major, nullable).
+ * The collision results of the evaluation are left in w->mcd. */
+PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
+                                  double *c, double *grad, char *err, size_t err_size);
+
+/* Time interval [t0, t1] (s) of constraint interval i. */
+void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1);
+
+/* Moving capsules of pair `pair` over constraint interval `i`, from the Taylor models
+ * of the link motion computed by pln_problem_interval_motion(). */
+PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
+                                      int i, char *err, size_t err_size);
+void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
+                               DstMovingCapsule *a, DstMovingCapsule *b);
+
+/* The static distance of a pair at the poses of kin (after pln_kin_forward), in the
+ * scenario's geometry (pln_geom_pair_distance; PlnPairDistance in pln_geom.h). On a
+ * failure of the distance routine *out is zero. */
+void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
+                               PlnPairDistance *out);
+
+/* The MCD of a pair over [t0, t1] from the link motion in w->lm, in the scenario's
+ * geometry (pln_geom_pair_mcd: the capsule MCD of `method` for capsules, conservative
+ * advancement for convex and ellipsoid shapes, adaptive subdivision for meshes), with
+ * w's warm starts. stop_above: see pln_geom_pair_mcd (+INFINITY: never stop early).
+ * Nullable: a_out, b_out (the moving capsules queried; zero for other geometry). */
+DstStatus pln_problem_pair_mcd(const PlnProblem *p, PlnProblemWork *w, int pair,
+                               DstMcdMethod method, double t0, double t1,
+                               const DstMcdOptions *opt, double stop_above, DstMcdResult *res,
+                               DstMovingCapsule *a_out, DstMovingCapsule *b_out);
+
+/* Name of a row for messages ("collision RARM_LINK6-LARM_LINK6 [1.20, 1.40] s"). */
+void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size);
+
+/* The MCD method of distance/ that a --method name means. */
+DstMcdMethod pln_method_to_dst(PlnMethod method);
+
+#endif /* PLN_PROBLEM_H */

@@ -1,0 +1,860 @@
+/* pln_scenario.c — scenario YAML: parse and validate, then resolve names on a robot. */
+#include "problem/pln_scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/pln_kin.h"
+#include "base/pln_tolerance.h"
+#include "base/pln_yaml.h"
+
+const char *pln_algorithm_string(PlnAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case PLN_ALGORITHM_SLSQP: return "slsqp";
+    case PLN_ALGORITHM_MMA: return "mma";
+    case PLN_ALGORITHM_CCSAQ: return "ccsaq";
+    }
+    return "unknown";
+}
+
+const char *pln_method_string(PlnMethod method)
+{
+    switch (method) {
+    case PLN_METHOD_HYBRID: return "hybrid";
+    case PLN_METHOD_GSS: return "gss";
+    case PLN_METHOD_CA: return "ca";
+    case PLN_METHOD_SAMPLING: return "sampling";
+    }
+    return "unknown";
+}
+
+PlnStatus pln_method_from_string(const char *name, PlnMethod *method)
+{
+    static const PlnMethod all[] = {PLN_METHOD_HYBRID, PLN_METHOD_GSS, PLN_METHOD_CA,
+                                    PLN_METHOD_SAMPLING};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
+        if (name != NULL && strcmp(name, pln_method_string(all[i])) == 0) {
+            *method = all[i];
+            return PLN_OK;
+        }
+    }
+    return PLN_ERR_INVALID;
+}
+
+void pln_scenario_destroy(PlnScenario *sc)
+{
+    free(sc->active);
+    free(sc->initial_joint);
+    free(sc->initial_value);
+    free(sc->tasks);
+    free(sc->pairs);
+    free(sc->obstacles);
+    free(sc->support);
+    memset(sc, 0, sizeof *sc);
+}
+
+/* a name scalar with its location */
+static PlnStatus read_name(PlnYaml *y, const yaml_node_t *node, const char *field,
+                           PlnNameRef *ref)
+{
+    PlnStatus st = pln_yaml_node_string(y, node, field, ref->name, sizeof ref->name);
+    if (st != PLN_OK) return st;
+    ref->line = (int)node->start_mark.line + 1;
+    ref->column = (int)node->start_mark.column + 1;
+    ref->index = -1;
+    return PLN_OK;
+}
+
+static PlnStatus read_name_key(PlnYaml *y, const yaml_node_t *map, const char *field,
+                               const char *key, PlnNameRef *ref)
+{
+    char path[512];
+    yaml_node_t *v = pln_yaml_get(y, map, key);
+    snprintf(path, sizeof path, "%s.%s", field, key);
+    if (v == NULL) return pln_yaml_error(y, map, path, PLN_ERR_INVALID, "required key is missing");
+    return read_name(y, v, path, ref);
+}
+
+/* a number that must lie in [lo, hi] */
+static PlnStatus read_in_range(PlnYaml *y, const yaml_node_t *map, const char *field,
+                               const char *key, int required, double lo, double hi,
+                               const char *what, double *out)
+{
+    double v = *out;
+    char path[512];
+    PlnStatus st = pln_yaml_double(y, map, field, key, required, &v);
+    if (st != PLN_OK) return st;
+    if (pln_yaml_get(y, map, key) != NULL && (v < lo || v > hi)) {
+        snprintf(path, sizeof path, "%s%s%s", field, field[0] ? "." : "", key);
+        return pln_yaml_error(y, pln_yaml_get(y, map, key), path, PLN_ERR_INVALID, "%g: %s", v,
+                              what);
+    }
+    *out = v;
+    return PLN_OK;
+}
+
+static PlnStatus parse_spline(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"degree", "spans", NULL};
+    PlnStatus st = pln_yaml_check_mapping(y, node, "spline", keys);
+    if (st == PLN_OK) st = pln_yaml_int(y, node, "spline", "degree", 0, 3, 7, &sc->degree);
+    if (st == PLN_OK) st = pln_yaml_int(y, node, "spline", "spans", 0, 1, 200, &sc->spans);
+    return st;
+}
+
+static PlnStatus parse_joints(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    int n;
+    char field[64];
+    PlnStatus st = pln_yaml_sequence(y, node, "joints", &n);
+    if (st != PLN_OK) return st;
+    if (n < 1) return pln_yaml_error(y, node, "joints", PLN_ERR_INVALID, "no moving joint listed");
+    sc->active = calloc((size_t)n, sizeof *sc->active);
+    if (sc->active == NULL) return pln_yaml_error(y, node, "joints", PLN_ERR_NOMEM, "out of memory");
+    sc->n_active = n;
+    for (int i = 0; i < n && st == PLN_OK; ++i) {
+        snprintf(field, sizeof field, "joints[%d]", i);
+        st = read_name(y, pln_yaml_item(y, node, i), field, &sc->active[i]);
+    }
+    return st;
+}
+
+static PlnStatus parse_initial(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    int n = pln_yaml_mapping_size(node);
+    char field[128];
+    PlnStatus st = PLN_OK;
+    if (node->type != YAML_MAPPING_NODE) {
+        return pln_yaml_error(y, node, "initial", PLN_ERR_INVALID,
+                              "expected a mapping of joint names to values in rad");
+    }
+    sc->initial_joint = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->initial_joint);
+    sc->initial_value = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->initial_value);
+    if (sc->initial_joint == NULL || sc->initial_value == NULL) {
+        return pln_yaml_error(y, node, "initial", PLN_ERR_NOMEM, "out of memory");
+    }
+    sc->n_initial = n;
+    for (int i = 0; i < n && st == PLN_OK; ++i) {
+        yaml_node_t *k = pln_yaml_pair_key(y, node, i);
+        st = read_name(y, k, "initial", &sc->initial_joint[i]);
+        if (st != PLN_OK) break;
+        snprintf(field, sizeof field, "initial.%s", sc->initial_joint[i].name);
+        st = pln_yaml_node_double(y, pln_yaml_pair_value(y, node, i), field, &sc->initial_value[i]);
+    }
+    return st;
+}
+
+static PlnStatus parse_rest(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"start", "end", NULL};
+    PlnStatus st = pln_yaml_check_mapping(y, node, "rest", keys);
+    if (st == PLN_OK) st = pln_yaml_bool(y, node, "rest", "start", 0, &sc->rest_start);
+    if (st == PLN_OK) st = pln_yaml_bool(y, node, "rest", "end", 0, &sc->rest_end);
+    return st;
+}
+
+static PlnStatus parse_task(PlnYaml *y, const yaml_node_t *node, int i, PlnScenario *sc)
+{
+    static const char *const pos_keys[] = {"type", "time", "tolerance", "link", "point",
+                                           "target", "orientation", "orientation_tolerance",
+                                           NULL};
+    static const char *const joint_keys[] = {"type", "time", "tolerance", "joint", "value", NULL};
+    PlnTask *t = &sc->tasks[i];
+    char field[64], type[32];
+    PlnStatus st;
+
+    snprintf(field, sizeof field, "tasks[%d]", i);
+    if (node->type != YAML_MAPPING_NODE) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "expected a mapping");
+    }
+    t->line = (int)node->start_mark.line + 1;
+    st = pln_yaml_string(y, node, field, "type", 1, type, sizeof type);
+    if (st != PLN_OK) return st;
+    if (strcmp(type, "position") == 0) {
+        t->type = PLN_TASK_POSITION;
+        st = pln_yaml_check_mapping(y, node, field, pos_keys);
+    } else if (strcmp(type, "joint") == 0) {
+        t->type = PLN_TASK_JOINT;
+        st = pln_yaml_check_mapping(y, node, field, joint_keys);
+    } else {
+        char path[80];
+        snprintf(path, sizeof path, "%s.type", field);
+        return pln_yaml_error(y, pln_yaml_get(y, node, "type"), path, PLN_ERR_INVALID,
+                              "'%s': expected position or joint", type);
+    }
+    if (st != PLN_OK) return st;
+    st = read_in_range(y, node, field, "time", 1, 0.0, sc->duration,
+                       "must lie inside [0, duration]", &t->time);
+    if (st != PLN_OK) return st;
+    t->tolerance = t->type == PLN_TASK_POSITION ? PLN_DEFAULT_TASK_TOLERANCE_M
+                                                : PLN_DEFAULT_TASK_TOLERANCE_RAD;
+    st = read_in_range(y, node, field, "tolerance", 0, 0.0, HUGE_VAL, "must be >= 0",
+                       &t->tolerance);
+    if (st != PLN_OK) return st;
+    if (t->type == PLN_TASK_JOINT) {
+        st = read_name_key(y, node, field, "joint", &t->joint);
+        if (st == PLN_OK) st = pln_yaml_double(y, node, field, "value", 1, &t->value);
+        return st;
+    }
+    st = read_name_key(y, node, field, "link", &t->link);
+    if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "point", 0, 3, t->point);
+    if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "target", 1, 3, t->target);
+    if (st == PLN_OK && pln_yaml_get(y, node, "orientation") != NULL) {
+        double rpy[3];
+        st = pln_yaml_vector(y, node, field, "orientation", 1, 3, rpy);
+        if (st != PLN_OK) return st;
+        t->has_orientation = 1;
+        pln_kin_rpy_to_matrix(rpy, t->target_rot);
+        t->orientation_tolerance = PLN_DEFAULT_TASK_TOLERANCE_RAD;
+        st = read_in_range(y, node, field, "orientation_tolerance", 0, 0.0, PLN_PI,
+                           "must lie in [0, pi]", &t->orientation_tolerance);
+    } else if (st == PLN_OK && pln_yaml_get(y, node, "orientation_tolerance") != NULL) {
+        char path[96];
+        snprintf(path, sizeof path, "%s.orientation_tolerance", field);
+        return pln_yaml_error(y, pln_yaml_get(y, node, "orientation_tolerance"), path,
+                              PLN_ERR_INVALID, "given without an orientation");
+    }
+    return st;
+}
+
+static PlnStatus parse_tasks(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    int n;
+    PlnStatus st = pln_yaml_sequence(y, node, "tasks", &n);
+    if (st != PLN_OK) return st;
+    if (n > PLN_SCENARIO_MAX_TASKS) {
+        return pln_yaml_error(y, node, "tasks", PLN_ERR_INVALID, "%d tasks, more than %d", n,
+                              PLN_SCENARIO_MAX_TASKS);
+    }
+    sc->tasks = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->tasks);
+    if (sc->tasks == NULL) return pln_yaml_error(y, node, "tasks", PLN_ERR_NOMEM, "out of memory");
+    sc->n_tasks = n;
+    for (int i = 0; i < n && st == PLN_OK; ++i) st = parse_task(y, pln_yaml_item(y, node, i), i, sc);
+    return st;
+}
+
+static PlnStatus parse_cost(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"type", "weight", NULL};
+    char type[32] = "acceleration";
+    PlnStatus st = pln_yaml_check_mapping(y, node, "cost", keys);
+    if (st == PLN_OK) st = pln_yaml_string(y, node, "cost", "type", 0, type, sizeof type);
+    if (st != PLN_OK) return st;
+    if (strcmp(type, "acceleration") == 0) sc->cost = PLN_COST_ACCELERATION;
+    else if (strcmp(type, "jerk") == 0) sc->cost = PLN_COST_JERK;
+    else {
+        return pln_yaml_error(y, pln_yaml_get(y, node, "type"), "cost.type", PLN_ERR_INVALID,
+                              "'%s': expected acceleration or jerk", type);
+    }
+    return read_in_range(y, node, "cost", "weight", 0, PLN_MIN_COST_WEIGHT, HUGE_VAL,
+                         "must be positive", &sc->cost_weight);
+}
+
+static PlnStatus parse_pairs(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    int n;
+    char field[64];
+    PlnStatus st;
+    if (node->type == YAML_SCALAR_NODE &&
+        strcmp((const char *)node->data.scalar.value, "default") == 0) {
+        sc->default_pairs = 1;
+        return PLN_OK;
+    }
+    st = pln_yaml_sequence(y, node, "collision.pairs", &n);
+    if (st != PLN_OK) return st;
+    if (n > PLN_SCENARIO_MAX_PAIRS) {
+        return pln_yaml_error(y, node, "collision.pairs", PLN_ERR_INVALID,
+                              "%d pairs, more than %d", n, PLN_SCENARIO_MAX_PAIRS);
+    }
+    sc->default_pairs = 0;
+    sc->pairs = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->pairs);
+    if (sc->pairs == NULL) {
+        return pln_yaml_error(y, node, "collision.pairs", PLN_ERR_NOMEM, "out of memory");
+    }
+    sc->n_pairs = n;
+    for (int i = 0; i < n; ++i) {
+        yaml_node_t *item = pln_yaml_item(y, node, i);
+        int m;
+        snprintf(field, sizeof field, "collision.pairs[%d]", i);
+        st = pln_yaml_sequence(y, item, field, &m);
+        if (st != PLN_OK) return st;
+        if (m != 2) {
+            return pln_yaml_error(y, item, field, PLN_ERR_INVALID,
+                                  "expected [link, link or obstacle], got %d names", m);
+        }
+        st = read_name(y, pln_yaml_item(y, item, 0), field, &sc->pairs[i].a);
+        if (st == PLN_OK) st = read_name(y, pln_yaml_item(y, item, 1), field, &sc->pairs[i].b);
+        if (st != PLN_OK) return st;
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind)
+{
+    static const char *const names[] = {"capsule", "convex", "ellipsoid", "mesh"};
+    for (int k = 0; k < 4; ++k) {
+        if (name != NULL && strcmp(name, names[k]) == 0) {
+            *kind = (PlnGeometryKind)k;
+            return PLN_OK;
+        }
+    }
+    return PLN_ERR_INVALID;
+}
+
+static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"enabled", "geometry", "method", "eps", "subdivisions",
+                                       "pairs", NULL};
+    char text[32];
+    yaml_node_t *v;
+    PlnStatus st = pln_yaml_check_mapping(y, node, "collision", keys);
+    if (st == PLN_OK) st = pln_yaml_bool(y, node, "collision", "enabled", 0, &sc->collision);
+    if (st != PLN_OK) return st;
+    if ((v = pln_yaml_get(y, node, "geometry")) != NULL) {
+        st = pln_yaml_node_string(y, v, "collision.geometry", text, sizeof text);
+        if (st != PLN_OK) return st;
+        if (pln_geometry_from_string(text, &sc->geometry) != PLN_OK) {
+            return pln_yaml_error(y, v, "collision.geometry", PLN_ERR_INVALID,
+                                  "'%s': expected capsule, convex, ellipsoid or mesh", text);
+        }
+    }
+    if ((v = pln_yaml_get(y, node, "method")) != NULL) {
+        st = pln_yaml_node_string(y, v, "collision.method", text, sizeof text);
+        if (st != PLN_OK) return st;
+        if (pln_method_from_string(text, &sc->method) != PLN_OK) {
+            return pln_yaml_error(y, v, "collision.method", PLN_ERR_INVALID,
+                                  "'%s': expected hybrid, gss, ca or sampling", text);
+        }
+    }
+    st = read_in_range(y, node, "collision", "eps", 0, 0.0, PLN_MAX_EPS_M,
+                       "must lie in [0, 0.1] m", &sc->eps);
+    if (st == PLN_OK) {
+        st = pln_yaml_int(y, node, "collision", "subdivisions", 0, 1, 64, &sc->subdivisions);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(y, node, "pairs")) != NULL) st = parse_pairs(y, v, sc);
+    return st;
+}
+
+/* a path (robot, mesh files) is relative to the scenario file's directory unless absolute */
+static int resolve_relative(const char *base_file, const char *rel, char *out, size_t size)
+{
+    const char *slash = strrchr(base_file, '/');
+    int n;
+    if (rel[0] == '/' || slash == NULL) n = snprintf(out, size, "%s", rel);
+    else n = snprintf(out, size, "%.*s/%s", (int)(slash - base_file), base_file, rel);
+    return n >= 0 && (size_t)n < size;
+}
+
+static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnScenario *sc)
+{
+    static const char *const capsule_keys[] = {"name", "type", "p0", "p1", "radius", NULL};
+    static const char *const sphere_keys[] = {"name", "type", "center", "radius", NULL};
+    static const char *const box_keys[] = {"name", "type", "center", "rpy", "size", NULL};
+    static const char *const mesh_keys[] = {"name", "type", "file", "position", "rpy", "scale", NULL};
+    PlnObstacle *o = &sc->obstacles[i];
+    char field[64], type[32];
+    PlnStatus st;
+    snprintf(field, sizeof field, "environment[%d]", i);
+    if (node->type != YAML_MAPPING_NODE) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "expected a mapping");
+    }
+    o->line = (int)node->start_mark.line + 1;
+    st = pln_yaml_string(y, node, field, "type", 1, type, sizeof type);
+    if (st != PLN_OK) return st;
+    if (strcmp(type, "capsule") == 0) {
+        o->type = PLN_OBSTACLE_CAPSULE;
+        st = pln_yaml_check_mapping(y, node, field, capsule_keys);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "p0", 1, 3, o->p0);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "p1", 1, 3, o->p1);
+    } else if (strcmp(type, "sphere") == 0) {
+        o->type = PLN_OBSTACLE_SPHERE;
+        st = pln_yaml_check_mapping(y, node, field, sphere_keys);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "center", 1, 3, o->p0);
+        memcpy(o->p1, o->p0, sizeof o->p1);
+    } else if (strcmp(type, "box") == 0) {
+        double size[3], rpy[3] = {0.0, 0.0, 0.0};
+        o->type = PLN_OBSTACLE_BOX;
+        st = pln_yaml_check_mapping(y, node, field, box_keys);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "center", 1, 3, o->pos);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "rpy", 0, 3, rpy);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "size", 1, 3, size);
+        for (int k = 0; st == PLN_OK && k < 3; ++k) {
+            if (!(size[k] > 0.0)) {
+                char path[80];
+                snprintf(path, sizeof path, "%s.size", field);
+                return pln_yaml_error(y, pln_yaml_get(y, node, "size"), path, PLN_ERR_INVALID,
+                                      "%g: every extent must be > 0", size[k]);
+            }
+            o->half[k] = 0.5 * size[k];
+        }
+        pln_kin_rpy_to_matrix(rpy, o->rot);
+        memcpy(o->p0, o->pos, sizeof o->p0);
+        memcpy(o->p1, o->pos, sizeof o->p1);
+        if (st == PLN_OK) st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
+    } else if (strcmp(type, "mesh") == 0) {
+        /* a mesh file placed at a pose; the file is read when the problem is built */
+        double rpy[3] = {0.0, 0.0, 0.0};
+        char rel[1024], path[80];
+        o->type = PLN_OBSTACLE_MESH;
+        o->scale = 1.0;
+        st = pln_yaml_check_mapping(y, node, field, mesh_keys);
+        if (st == PLN_OK) st = pln_yaml_string(y, node, field, "file", 1, rel, sizeof rel);
+        if (st == PLN_OK && !resolve_relative(y->path, rel, o->mesh_path, sizeof o->mesh_path)) {
+            snprintf(path, sizeof path, "%s.file", field);
+            return pln_yaml_error(y, pln_yaml_get(y, node, "file"), path, PLN_ERR_INVALID,
+                                  "path too long");
+        }
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "position", 0, 3, o->pos);
+        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "rpy", 0, 3, rpy);
+        if (st == PLN_OK) st = pln_yaml_double(y, node, field, "scale", 0, &o->scale);
+        if (st == PLN_OK && !(o->scale > 0.0 && o->scale < PLN_MAX_MESH_SCALE)) {
+            snprintf(path, sizeof path, "%s.scale", field);
+            return pln_yaml_error(y, pln_yaml_get(y, node, "scale"), path, PLN_ERR_INVALID,
+                                  "%g: must lie in (0, %g)", o->scale, PLN_MAX_MESH_SCALE);
+        }
+        pln_kin_rpy_to_matrix(rpy, o->rot);
+        memcpy(o->p0, o->pos, sizeof o->p0);
+        memcpy(o->p1, o->pos, sizeof o->p1);
+        if (st == PLN_OK) st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
+    } else {
+        char path[80];
+        snprintf(path, sizeof path, "%s.type", field);
+        return pln_yaml_error(y, pln_yaml_get(y, node, "type"), path, PLN_ERR_INVALID,
+                              "'%s': expected capsule, sphere, box or mesh", type);
+    }
+    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX && o->type != PLN_OBSTACLE_MESH) {
+        st = pln_yaml_string(y, node, field, "name", 1, o->name, sizeof o->name);
+    }
+    if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX && o->type != PLN_OBSTACLE_MESH) {
+        o->radius = 0.0;
+        st = pln_yaml_double(y, node, field, "radius", 1, &o->radius);
+        if (st == PLN_OK && !(o->radius > 0.0)) {
+            char path[80];
+            snprintf(path, sizeof path, "%s.radius", field);
+            return pln_yaml_error(y, pln_yaml_get(y, node, "radius"), path, PLN_ERR_INVALID,
+                                  "%g: must be > 0", o->radius);
+        }
+    }
+    for (int j = 0; st == PLN_OK && j < i; ++j) {
+        if (strcmp(sc->obstacles[j].name, o->name) == 0) {
+            char path[80];
+            snprintf(path, sizeof path, "%s.name", field);
+            return pln_yaml_error(y, pln_yaml_get(y, node, "name"), path, PLN_ERR_INVALID,
+                                  "'%s' is already the name of environment[%d]", o->name, j);
+        }
+    }
+    return st;
+}
+
+static PlnStatus parse_environment(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    int n;
+    PlnStatus st = pln_yaml_sequence(y, node, "environment", &n);
+    if (st != PLN_OK) return st;
+    if (n > PLN_SCENARIO_MAX_OBSTACLES) {
+        return pln_yaml_error(y, node, "environment", PLN_ERR_INVALID, "%d obstacles, more than %d",
+                              n, PLN_SCENARIO_MAX_OBSTACLES);
+    }
+    sc->obstacles = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->obstacles);
+    if (sc->obstacles == NULL) {
+        return pln_yaml_error(y, node, "environment", PLN_ERR_NOMEM, "out of memory");
+    }
+    sc->n_obstacles = n;
+    for (int i = 0; i < n && st == PLN_OK; ++i) {
+        st = parse_obstacle(y, pln_yaml_item(y, node, i), i, sc);
+    }
+    return st;
+}
+
+static PlnStatus parse_balance(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"enabled", "margin", "support", NULL};
+    yaml_node_t *v;
+    PlnStatus st = pln_yaml_check_mapping(y, node, "balance", keys);
+    sc->balance = 1; /* a balance section turns it on unless it says otherwise */
+    if (st == PLN_OK) st = pln_yaml_bool(y, node, "balance", "enabled", 0, &sc->balance);
+    if (st == PLN_OK) {
+        st = read_in_range(y, node, "balance", "margin", 0, 0.0, PLN_MAX_BALANCE_MARGIN_M,
+                           "must lie in [0, 0.2] m", &sc->balance_margin);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(y, node, "support")) != NULL) {
+        int n;
+        char field[64];
+        st = pln_yaml_sequence(y, v, "balance.support", &n);
+        if (st != PLN_OK) return st;
+        if (n < 1) {
+            return pln_yaml_error(y, v, "balance.support", PLN_ERR_INVALID,
+                                  "name at least one supporting link");
+        }
+        sc->support = calloc((size_t)n, sizeof *sc->support);
+        if (sc->support == NULL) {
+            return pln_yaml_error(y, v, "balance.support", PLN_ERR_NOMEM, "out of memory");
+        }
+        sc->n_support = n;
+        for (int i = 0; i < n && st == PLN_OK; ++i) {
+            snprintf(field, sizeof field, "balance.support[%d]", i);
+            st = read_name(y, pln_yaml_item(y, v, i), field, &sc->support[i]);
+        }
+    }
+    return st;
+}
+
+static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"algorithm", "max_iterations", "time_limit", "xtol_rel",
+                                       "ftol_rel", NULL};
+    char text[32];
+    yaml_node_t *v;
+    PlnStatus st = pln_yaml_check_mapping(y, node, "optimizer", keys);
+    if (st != PLN_OK) return st;
+    if ((v = pln_yaml_get(y, node, "algorithm")) != NULL) {
+        st = pln_yaml_node_string(y, v, "optimizer.algorithm", text, sizeof text);
+        if (st != PLN_OK) return st;
+        if (strcmp(text, "slsqp") == 0) sc->algorithm = PLN_ALGORITHM_SLSQP;
+        else if (strcmp(text, "mma") == 0) sc->algorithm = PLN_ALGORITHM_MMA;
+        else if (strcmp(text, "ccsaq") == 0) sc->algorithm = PLN_ALGORITHM_CCSAQ;
+        else {
+            return pln_yaml_error(y, v, "optimizer.algorithm", PLN_ERR_INVALID,
+                                  "'%s': expected slsqp, mma or ccsaq", text);
+        }
+    }
+    st = pln_yaml_int(y, node, "optimizer", "max_iterations", 0, 1, 100000, &sc->max_iterations);
+    if (st == PLN_OK) {
+        st = read_in_range(y, node, "optimizer", "time_limit", 0, PLN_MIN_TIME_LIMIT_S, 86400.0,
+                           "must lie in [0.01, 86400] s", &sc->time_limit);
+    }
+    if (st == PLN_OK) {
+        st = read_in_range(y, node, "optimizer", "xtol_rel", 0, 0.0, 1.0, "must lie in [0, 1]",
+                           &sc->xtol_rel);
+    }
+    if (st == PLN_OK) {
+        st = read_in_range(y, node, "optimizer", "ftol_rel", 0, 0.0, 1.0, "must lie in [0, 1]",
+                           &sc->ftol_rel);
+    }
+    return st;
+}
+
+static PlnStatus parse_output(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"rate", "dir", NULL};
+    PlnStatus st = pln_yaml_check_mapping(y, node, "output", keys);
+    if (st == PLN_OK) {
+        st = read_in_range(y, node, "output", "rate", 0, 1.0, 100000.0,
+                           "must lie in [1, 100000] Hz", &sc->rate_hz);
+    }
+    if (st == PLN_OK) {
+        st = pln_yaml_string(y, node, "output", "dir", 0, sc->out_dir, sizeof sc->out_dir);
+    }
+    return st;
+}
+
+/* defaults of every optional field */
+static void set_defaults(PlnScenario *sc)
+{
+    sc->degree = 5;
+    sc->spans = 10;
+    sc->rest_start = 1;
+    sc->rest_end = 1;
+    sc->cost = PLN_COST_ACCELERATION;
+    sc->cost_weight = 1.0;
+    sc->collision = 1;
+    sc->geometry = PLN_GEOMETRY_CAPSULE;
+    sc->method = PLN_METHOD_HYBRID;
+    sc->eps = PLN_DEFAULT_EPS_M;
+    sc->subdivisions = 1;
+    sc->default_pairs = 1;
+    sc->balance = 0;
+    sc->balance_margin = PLN_DEFAULT_BALANCE_MARGIN_M;
+    sc->algorithm = PLN_ALGORITHM_SLSQP;
+    sc->max_iterations = 300;
+    sc->time_limit = 120.0;
+    sc->xtol_rel = 1e-6;
+    sc->ftol_rel = 1e-4; /* an infeasible stop on it is restarted by the exchange loop */
+    sc->rate_hz = 200.0;
+}
+
+PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_t err_size)
+{
+    static const char *const keys[] = {"name", "robot", "duration", "spline", "joints",
+                                       "initial", "rest", "tasks", "cost", "collision",
+                                       "environment", "balance", "optimizer", "output", NULL};
+    PlnYaml y;
+    yaml_node_t *root, *v;
+    char robot[1024];
+    PlnStatus st;
+
+    memset(sc, 0, sizeof *sc);
+    set_defaults(sc);
+    snprintf(sc->path, sizeof sc->path, "%s", path);
+    st = pln_yaml_load(&y, path, err, err_size);
+    if (st != PLN_OK) {
+        memset(sc, 0, sizeof *sc);
+        return st;
+    }
+    root = pln_yaml_root(&y);
+    st = pln_yaml_check_mapping(&y, root, "", keys);
+    if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "name", 1, sc->name, sizeof sc->name);
+    if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "robot", 1, robot, sizeof robot);
+    if (st == PLN_OK && !resolve_relative(path, robot, sc->robot_path, sizeof sc->robot_path)) {
+        st = pln_yaml_error(&y, pln_yaml_get(&y, root, "robot"), "robot", PLN_ERR_INVALID,
+                            "the resolved path is too long");
+    }
+    if (st == PLN_OK) {
+        sc->duration = 0.0;
+        st = read_in_range(&y, root, "", "duration", 1, PLN_MIN_DURATION_S, 3600.0,
+                           "must lie in [0.01, 3600] s", &sc->duration);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "spline")) != NULL) st = parse_spline(&y, v, sc);
+    if (st == PLN_OK) {
+        v = pln_yaml_get(&y, root, "joints");
+        if (v == NULL) {
+            st = pln_yaml_error(&y, root, "joints", PLN_ERR_INVALID,
+                                "required key is missing (the list of moving joints)");
+        } else {
+            st = parse_joints(&y, v, sc);
+        }
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "initial")) != NULL) st = parse_initial(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "rest")) != NULL) st = parse_rest(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "tasks")) != NULL) st = parse_tasks(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "cost")) != NULL) st = parse_cost(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "collision")) != NULL) {
+        st = parse_collision(&y, v, sc);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "environment")) != NULL) {
+        st = parse_environment(&y, v, sc);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "balance")) != NULL) st = parse_balance(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "optimizer")) != NULL) {
+        st = parse_optimizer(&y, v, sc);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "output")) != NULL) st = parse_output(&y, v, sc);
+    /* contradictions across sections */
+    if (st == PLN_OK && sc->balance && sc->n_support == 0) {
+        st = pln_yaml_error(&y, pln_yaml_get(&y, root, "balance"), "balance.support",
+                            PLN_ERR_INVALID, "balance is enabled but no supporting link is named");
+    }
+    if (st == PLN_OK && sc->spans * sc->subdivisions > PLN_MAX_INTERVALS) {
+        st = pln_yaml_error(&y, pln_yaml_get(&y, root, "spline"), "spline.spans",
+                            PLN_ERR_INVALID,
+                            "%d spans x %d subdivisions exceed %d constraint intervals",
+                            sc->spans, sc->subdivisions, PLN_MAX_INTERVALS);
+    }
+    pln_yaml_free(&y);
+    if (st != PLN_OK) pln_scenario_destroy(sc);
+    return st;
+}
+
+/* ---- resolve ---------------------------------------------------------------------- */
+
+static int find_joint(const PlnRobot *robot, const char *name)
+{
+    for (int j = 0; j < robot->n_joints; ++j) {
+        if (strcmp(robot->joints[j].name, name) == 0) return j;
+    }
+    return -1;
+}
+
+static int find_link(const PlnRobot *robot, const char *name)
+{
+    for (int l = 0; l < robot->n_links; ++l) {
+        if (strcmp(robot->links[l].name, name) == 0) return l;
+    }
+    return -1;
+}
+
+static PlnStatus name_error(const PlnScenario *sc, const PlnNameRef *ref, const char *field,
+                            const char *what, char *err, size_t err_size)
+{
+    return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s:%d:%d: %s: %s '%s'", sc->path, ref->line,
+                      ref->column, field, what, ref->name);
+}
+
+static PlnStatus resolve_joint(const PlnScenario *sc, const PlnRobot *robot, PlnNameRef *ref,
+                               const char *field, char *err, size_t err_size)
+{
+    ref->index = find_joint(robot, ref->name);
+    if (ref->index < 0) return name_error(sc, ref, field, "unknown joint", err, err_size);
+    if (robot->joints[ref->index].type == PLN_JOINT_FIXED) {
+        return name_error(sc, ref, field, "joint is fixed and cannot move", err, err_size);
+    }
+    return PLN_OK;
+}
+
+static PlnStatus resolve_link(const PlnScenario *sc, const PlnRobot *robot, PlnNameRef *ref,
+                              const char *field, char *err, size_t err_size)
+{
+    ref->index = find_link(robot, ref->name);
+    if (ref->index < 0) return name_error(sc, ref, field, "unknown link", err, err_size);
+    return PLN_OK;
+}
+
+/* the name of the geometry kind a link lacks for `kind`, or NULL when it has it */
+static const char *link_geometry_missing(PlnGeometryKind kind, const PlnLinkGeometry *g)
+{
+    switch (kind) {
+    case PLN_GEOMETRY_CAPSULE: return g->has_capsule ? NULL : "capsule";
+    case PLN_GEOMETRY_CONVEX:
+        return (g->convex_path[0] != '\0' || g->mesh_path[0] != '\0') ? NULL : "convex (or mesh)";
+    case PLN_GEOMETRY_ELLIPSOID: return g->has_ellipsoid ? NULL : "ellipsoid";
+    case PLN_GEOMETRY_MESH: return g->mesh_path[0] != '\0' ? NULL : "mesh";
+    }
+    return "known";
+}
+
+PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err, size_t err_size)
+{
+    char field[96];
+    PlnStatus st = PLN_OK;
+
+    for (int i = 0; i < sc->n_active && st == PLN_OK; ++i) {
+        snprintf(field, sizeof field, "joints[%d]", i);
+        st = resolve_joint(sc, robot, &sc->active[i], field, err, err_size);
+        for (int k = 0; st == PLN_OK && k < i; ++k) {
+            if (sc->active[k].index == sc->active[i].index) {
+                st = name_error(sc, &sc->active[i], field, "joint listed twice:", err, err_size);
+            }
+        }
+    }
+    for (int i = 0; i < sc->n_initial && st == PLN_OK; ++i) {
+        const PlnJoint *j;
+        snprintf(field, sizeof field, "initial.%s", sc->initial_joint[i].name);
+        st = resolve_joint(sc, robot, &sc->initial_joint[i], field, err, err_size);
+        if (st != PLN_OK) break;
+        j = &robot->joints[sc->initial_joint[i].index];
+        if (sc->initial_value[i] < j->lower || sc->initial_value[i] > j->upper) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d:%d: %s: %g rad is outside the joint limits [%g, %g]", sc->path,
+                            sc->initial_joint[i].line, sc->initial_joint[i].column, field,
+                            sc->initial_value[i], j->lower, j->upper);
+        }
+    }
+    for (int i = 0; i < sc->n_tasks && st == PLN_OK; ++i) {
+        PlnTask *t = &sc->tasks[i];
+        if (t->type == PLN_TASK_JOINT) {
+            const PlnJoint *j;
+            int moving = 0;
+            snprintf(field, sizeof field, "tasks[%d].joint", i);
+            st = resolve_joint(sc, robot, &t->joint, field, err, err_size);
+            if (st != PLN_OK) break;
+            j = &robot->joints[t->joint.index];
+            for (int k = 0; k < sc->n_active; ++k) moving |= sc->active[k].index == t->joint.index;
+            if (!moving) {
+                st = name_error(sc, &t->joint, field, "is not among the moving joints:", err,
+                                err_size);
+            } else if (t->value + t->tolerance < j->lower || t->value - t->tolerance > j->upper) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: tasks[%d].value: %g rad cannot be reached within the "
+                                "joint limits [%g, %g] of %s",
+                                sc->path, t->line, i, t->value, j->lower, j->upper, j->name);
+            }
+        } else {
+            snprintf(field, sizeof field, "tasks[%d].link", i);
+            st = resolve_link(sc, robot, &t->link, field, err, err_size);
+        }
+    }
+    /* contradictory tasks: the same joint (or the same point of a link) asked to be in two
+     * places at one time, farther apart than the two tolerances allow */
+    for (int i = 0; i < sc->n_tasks && st == PLN_OK; ++i) {
+        for (int k = 0; k < i && st == PLN_OK; ++k) {
+            const PlnTask *a = &sc->tasks[k], *b = &sc->tasks[i];
+            double gap = -1.0;
+            if (a->type != b->type || a->time != b->time) continue;
+            if (a->type == PLN_TASK_JOINT && a->joint.index == b->joint.index) {
+                gap = fabs(a->value - b->value);
+            } else if (a->type == PLN_TASK_POSITION && a->link.index == b->link.index &&
+                       a->point[0] == b->point[0] && a->point[1] == b->point[1] &&
+                       a->point[2] == b->point[2]) {
+                gap = sqrt((a->target[0] - b->target[0]) * (a->target[0] - b->target[0]) +
+                           (a->target[1] - b->target[1]) * (a->target[1] - b->target[1]) +
+                           (a->target[2] - b->target[2]) * (a->target[2] - b->target[2]));
+            }
+            if (gap > a->tolerance + b->tolerance) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: tasks[%d]: contradicts tasks[%d] (line %d): both at %g s, "
+                                "%g apart, more than their tolerances allow",
+                                sc->path, b->line, i, k, a->line, b->time, gap);
+            }
+        }
+    }
+    if (st == PLN_OK && sc->default_pairs) {
+        if (robot->n_collision_pairs < 1) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s: collision.pairs: 'default' asks for the robot's pairs, but %s "
+                            "defines none",
+                            sc->path, sc->robot_path);
+        } else {
+            free(sc->pairs);
+            sc->pairs = calloc((size_t)robot->n_collision_pairs, sizeof *sc->pairs);
+            if (sc->pairs == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+            sc->n_pairs = robot->n_collision_pairs;
+            for (int i = 0; i < sc->n_pairs; ++i) {
+                PlnPair *p = &sc->pairs[i];
+                p->a.index = robot->collision_pairs[i][0];
+                p->b.index = robot->collision_pairs[i][1];
+                snprintf(p->a.name, sizeof p->a.name, "%s", robot->links[p->a.index].name);
+                snprintf(p->b.name, sizeof p->b.name, "%s", robot->links[p->b.index].name);
+            }
+        }
+    } else {
+        for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
+            PlnPair *p = &sc->pairs[i];
+            snprintf(field, sizeof field, "collision.pairs[%d]", i);
+            st = resolve_link(sc, robot, &p->a, field, err, err_size);
+            if (st != PLN_OK) break;
+            p->b.index = find_link(robot, p->b.name);
+            p->b_is_obstacle = 0;
+            if (p->b.index < 0) {
+                for (int k = 0; k < sc->n_obstacles; ++k) {
+                    if (strcmp(sc->obstacles[k].name, p->b.name) == 0) {
+                        p->b.index = k;
+                        p->b_is_obstacle = 1;
+                    }
+                }
+            }
+            if (p->b.index < 0) {
+                st = name_error(sc, &p->b, field, "unknown link or obstacle", err, err_size);
+            } else if (!p->b_is_obstacle && p->b.index == p->a.index) {
+                st = name_error(sc, &p->b, field, "a link cannot collide with itself:", err,
+                                err_size);
+            }
+        }
+    }
+    for (int i = 0; i < sc->n_support && st == PLN_OK; ++i) {
+        snprintf(field, sizeof field, "balance.support[%d]", i);
+        st = resolve_link(sc, robot, &sc->support[i], field, err, err_size);
+    }
+    /* pairs whose geometry is missing cannot be checked: refuse rather than skip */
+    for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
+        const PlnPair *p = &sc->pairs[i];
+        const char *missing = link_geometry_missing(sc->geometry, &robot->links[p->a.index].geometry);
+        if (missing == NULL && !p->b_is_obstacle) {
+            missing = link_geometry_missing(sc->geometry, &robot->links[p->b.index].geometry);
+        }
+        if (missing != NULL) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s: collision.pairs[%d]: %s - %s: a link of the pair has no %s "
+                            "geometry in %s",
+                            sc->path, i, p->a.name, p->b.name, missing, sc->robot_path);
+        } else if (p->b_is_obstacle) {
+            const PlnObstacle *o = &sc->obstacles[p->b.index];
+            int is_mesh = o->type == PLN_OBSTACLE_MESH;
+            int ok = sc->geometry == PLN_GEOMETRY_MESH
+                         ? (is_mesh || o->type == PLN_OBSTACLE_BOX)
+                         : !is_mesh;
+            if (!ok) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: collision.pairs[%d]: %s - %s: %s", sc->path, p->b.line, i,
+                                p->a.name, p->b.name,
+                                is_mesh ? "a mesh obstacle needs collision.geometry: mesh"
+                                        : "with collision.geometry: mesh, obstacles must be "
+                                          "boxes or meshes (a tessellated sphere or capsule "
+                                          "would not enclose the true shape)");
+            }
+        }
+    }
+    return st;
+}

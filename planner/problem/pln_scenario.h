@@ -1,0 +1,178 @@
+/* pln_scenario.h — a planning problem as the user writes it in YAML.
+ *
+ * Loading happens in two steps so that each can be tested alone:
+ *  1. pln_scenario_parse() reads and validates the file on its own: types, ranges,
+ *     unknown keys, times inside [0, duration], NaN. Names of joints and links are kept
+ *     as text with the line where they appear.
+ *  2. pln_scenario_resolve() checks those names against a robot model and turns them
+ *     into indices; an unknown joint or link is reported at its line.
+ * Every error names file:line:column and the field path (e.g.
+ * "scenarios/x.yaml:31:11: tasks[2].link: unknown link 'RARM_LNK6'"). The schema, with an
+ * example for every field, is docs/SCENARIO_FORMAT.md. Units: metres, seconds, radians. */
+#ifndef PLN_SCENARIO_H
+#define PLN_SCENARIO_H
+
+#include <stddef.h>
+
+#include "base/pln_status.h"
+#include "model/pln_robot.h"
+
+#define PLN_SCENARIO_MAX_TASKS 256
+#define PLN_SCENARIO_MAX_PAIRS 512
+#define PLN_SCENARIO_MAX_OBSTACLES 64
+
+/* A name as written in the file, with where it was written (for resolve errors). */
+typedef struct PlnNameRef {
+    char name[PLN_NAME_MAX];
+    int line, column;     /* 1-based */
+    int index;            /* filled by resolve: joint, link or obstacle index; -1 before */
+} PlnNameRef;
+
+typedef enum PlnTaskType {
+    PLN_TASK_POSITION = 0,   /* a point of a link reaches a world position (and orientation) */
+    PLN_TASK_JOINT           /* a joint reaches a value */
+} PlnTaskType;
+
+typedef struct PlnTask {
+    PlnTaskType type;
+    double time;                  /* s, in [0, duration] */
+    double tolerance;             /* m (position) or rad (joint), >= 0 */
+    PlnNameRef link;              /* POSITION */
+    double point[3];              /* POSITION: body point in the link frame, m */
+    double target[3];             /* POSITION: world position, m */
+    int has_orientation;          /* POSITION: also reach an orientation */
+    double target_rot[9];         /* from `orientation: [roll, pitch, yaw]`, row-major */
+    double orientation_tolerance; /* rad, angle of R_target^T R */
+    PlnNameRef joint;             /* JOINT */
+    double value;                 /* JOINT: rad */
+    int line;                     /* where the task starts in the file */
+} PlnTask;
+
+typedef enum PlnCostType {
+    PLN_COST_ACCELERATION = 0,    /* integral of |q''|^2 */
+    PLN_COST_JERK                 /* integral of |q'''|^2 */
+} PlnCostType;
+
+/* Link geometry the collision constraints use (the robot file gives each kind per link,
+ * docs/ROBOT_FORMAT.md). Distances are Euclidean signed distances in every case. */
+typedef enum PlnGeometryKind {
+    PLN_GEOMETRY_CAPSULE = 0,     /* capsules: capsule MCD (thesis ch. III) */
+    PLN_GEOMETRY_CONVEX,          /* convex hulls of the link meshes (or of `convex` files):
+                                   * conservative advancement on GJK (dst_convex_mcd) */
+    PLN_GEOMETRY_ELLIPSOID,       /* the links' ellipsoids: conservative advancement on GJK */
+    PLN_GEOMETRY_MESH             /* triangle meshes: adaptive subdivision (thesis ch. IV) */
+} PlnGeometryKind;
+
+/* Continuous-distance method of the collision constraints (collision.method, --method). */
+typedef enum PlnMethod {
+    PLN_METHOD_HYBRID = 0,  /* thesis sec. III.D (default) */
+    PLN_METHOD_GSS,         /* golden-section search, sec. III.B (not certified) */
+    PLN_METHOD_CA,          /* conservative advancement, sec. III.C */
+    PLN_METHOD_SAMPLING     /* certified sampling, eq. 6.3 */
+} PlnMethod;
+
+typedef enum PlnObstacleType {
+    PLN_OBSTACLE_CAPSULE = 0,     /* segment p0-p1 with a radius, world frame */
+    PLN_OBSTACLE_SPHERE,          /* centre with a radius */
+    PLN_OBSTACLE_BOX,             /* centre, orientation and full size */
+    PLN_OBSTACLE_MESH             /* a triangle mesh file placed at a pose (and scaled) */
+} PlnObstacleType;
+
+typedef struct PlnObstacle {
+    char name[PLN_NAME_MAX];
+    PlnObstacleType type;
+    double p0[3], p1[3];          /* world frame, m (a sphere has p0 == p1 == centre) */
+    double radius;                /* m, > 0 (capsule, sphere) */
+    double pos[3], rot[9];        /* box: centre, mesh: origin of the file's frame (m), and
+                                   * orientation (row-major), world */
+    double half[3];               /* box: half extents, m, > 0 */
+    char mesh_path[1024];         /* mesh: the file (OBJ or STL), resolved relative to the
+                                   * scenario file's directory */
+    double scale;                 /* mesh: file units to metres, > 0 (default 1); the mesh's
+                                   * world points are pos + rot (scale * file point) */
+    int line;
+} PlnObstacle;
+
+/* A collision pair: link a against link b, or link a against obstacle b. */
+typedef struct PlnPair {
+    PlnNameRef a;
+    PlnNameRef b;
+    int b_is_obstacle;            /* set by resolve */
+} PlnPair;
+
+typedef enum PlnAlgorithm {
+    PLN_ALGORITHM_SLSQP = 0,
+    PLN_ALGORITHM_MMA,
+    PLN_ALGORITHM_CCSAQ
+} PlnAlgorithm;
+
+typedef struct PlnScenario {
+    char name[PLN_NAME_MAX];
+    char path[1024];              /* the scenario file */
+    char robot_path[1024];        /* resolved relative to the scenario file's directory */
+    double duration;              /* s, > 0 */
+    int degree;                   /* spline degree, 3..7 (default 5) */
+    int spans;                    /* knot spans, 1..200 */
+
+    int n_active;                 /* moving joints, in the order written */
+    PlnNameRef *active;
+    int n_initial;                /* overrides of the robot's initial posture */
+    PlnNameRef *initial_joint;
+    double *initial_value;
+
+    int rest_start, rest_end;     /* zero velocity and acceleration at 0 / at duration */
+    int n_tasks;
+    PlnTask *tasks;
+
+    PlnCostType cost;
+    double cost_weight;           /* > 0 */
+
+    int collision;                /* collision constraints on (default 1) */
+    PlnGeometryKind geometry;
+    PlnMethod method;
+    double eps;                   /* clearance eps of eq. 6.1, m, >= 0 (default 1e-3) */
+    int subdivisions;             /* constraint intervals per knot span, >= 1 */
+    int default_pairs;            /* pairs: default -> the robot's own list */
+    int n_pairs;
+    PlnPair *pairs;
+    int n_obstacles;
+    PlnObstacle *obstacles;
+
+    int balance;                  /* static balance constraint on */
+    double balance_margin;        /* m, >= 0 */
+    int n_support;                /* links whose contact points form the support polygon */
+    PlnNameRef *support;
+
+    PlnAlgorithm algorithm;
+    int max_iterations;
+    double time_limit;            /* s, > 0 */
+    double xtol_rel, ftol_rel;
+
+    double rate_hz;               /* output sampling rate (default 200 Hz) */
+    char out_dir[1024];           /* "" -> out/<name>/ */
+} PlnScenario;
+
+/* Name of a method ("hybrid", "gss", "ca", "sampling"); a static string. */
+const char *pln_method_string(PlnMethod method);
+
+/* Method from its name; PLN_ERR_INVALID for anything else (nullable: name). */
+PlnStatus pln_method_from_string(const char *name, PlnMethod *method);
+
+/* "capsule", "convex", "ellipsoid", "mesh" -> kind; PLN_ERR_INVALID for anything else. */
+PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind);
+
+/* Step 1: reads and validates the file. On failure the scenario holds nothing to free
+ * (it is zeroed). */
+PlnStatus pln_scenario_parse(const char *path, PlnScenario *scenario, char *err, size_t err_size);
+
+/* Step 2: resolves names against `robot` (borrowed): joints, links, obstacle names in
+ * pairs; duplicate moving joints and pairs of a link with itself are errors. */
+PlnStatus pln_scenario_resolve(PlnScenario *scenario, const PlnRobot *robot, char *err,
+                               size_t err_size);
+
+/* Frees what a scenario owns; safe on a zeroed one. */
+void pln_scenario_destroy(PlnScenario *scenario);
+
+const char *pln_algorithm_string(PlnAlgorithm algorithm);
+
+#endif /* PLN_SCENARIO_H */

@@ -1,0 +1,49 @@
+/* pln_sip.h — the semi-infinite programme solved by NLopt (thesis sec. VI.A.1, Fig. 6.1).
+ *
+ * The optimiser proposes control points; for every constraint interval the distance
+ * library returns the minimum of the continuous distance of every collision pair with
+ * its witness time, and the constraint MCD - eps >= 0 (eq. 6.1) with its envelope-theorem
+ * gradient goes back to the optimiser as one row of a vector constraint. Each iteration
+ * therefore re-finds the MCD times of the current motion: the SIP loop of the thesis is
+ * what one evaluation of the vector constraint does.
+ *
+ * NLopt algorithms: SLSQP (default), MMA, CCSAQ, all gradient-based. Stopping: relative
+ * tolerances on x and on the cost, an evaluation cap and a wall-time budget. Progress
+ * (evaluation, cost, worst violation and the row it is on, MCD calls, elapsed) goes to a
+ * stream when one is given. NLopt's random seed is never used by these local algorithms;
+ * pln_sip_solve() nevertheless fixes it (nlopt_srand) so runs are reproducible — the one
+ * place the project calls it. */
+#ifndef PLN_SIP_H
+#define PLN_SIP_H
+
+#include <stdio.h>
+
+#include "problem/pln_problem.h"
+
+typedef struct PlnSipResult {
+    int nlopt_code;              /* nlopt_result of the run */
+    char message[256];           /* NLopt's reason, or ours */
+    int evaluations;             /* objective evaluations */
+    double cost;                 /* objective at x */
+    double worst_violation;      /* max over rows of c_i(x) (> 0: violated), row units */
+    int worst_row;               /* its row, -1 if there are no rows */
+    double wall_time_s;
+    long mcd_calls;
+    double mcd_time_s;
+} PlnSipResult;
+
+/* How a run is carried out (not what it solves). */
+typedef struct PlnSipRun {
+    FILE *progress;   /* nullable: progress lines go here */
+    int threads;      /* collision rows on this many threads (1..PLN_MAX_THREADS) */
+    FILE *dump;       /* nullable: every MCD query is appended here */
+} PlnSipRun;
+
+/* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when
+ * NLopt ran to a stop of its own (success, tolerance, evaluation or time limit; the
+ * certification decides whether the result is usable), PLN_ERR_INTERNAL when NLopt or
+ * an evaluation failed (message in err). */
+PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
+                        PlnSipResult *result, char *err, size_t err_size);
+
+#endif /* PLN_SIP_H */
