@@ -1,4 +1,4 @@
-/* check_pln_atomic.c — tests of planner/pln_atomic.c: complete files or nothing. */
+/* check_pln_atomic.c — tests of planner/base/pln_atomic.c: complete files or nothing. */
 #include <check.h>
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* check_pln_bspline.c — tests of planner/pln_bspline.c against an independent reference:
+/* check_pln_bspline.c — tests of planner/motion/pln_bspline.c against an independent reference:
  * the Cox-de Boor recursion written out recursively here, central finite differences
  * and dense numerical quadrature. */
 #include <check.h>

@@ -1,4 +1,4 @@
-/* check_pln_cli.c — tests of planner/pln_cli.c: parsing, help, exit codes, and the
+/* check_pln_cli.c — tests of planner/cli/pln_cli.c: parsing, help, exit codes, and the
  * real hrpplan process (its path comes from $HRPPLAN_BIN, set by `make test`). */
 #include <check.h>
 #include <stdlib.h>

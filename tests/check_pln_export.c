@@ -1,4 +1,4 @@
-/* check_pln_export.c — tests of planner/pln_export.c, mostly through the real hrpplan
+/* check_pln_export.c — tests of planner/output/pln_export.c, mostly through the real hrpplan
  * binary ($HRPPLAN_BIN): a planned trajectory exported as .pos (+ .waist, .zmp), .csv,
  * .json and ROS YAML reads back to the spline's values at exactly the export times, and
  * `hrpplan check` certifies the exported tables; hand-made trajectory files that break a

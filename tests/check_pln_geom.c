@@ -1,4 +1,4 @@
-/* check_pln_geom.c — tests of planner/pln_geom.c: every geometry kind's MCD lower bound
+/* check_pln_geom.c — tests of planner/problem/pln_geom.c: every geometry kind's MCD lower bound
  * against dense sampling of the exact static distance along the true spline motion
  * (forward kinematics of the spline, not the Taylor models), the early stop, the frame of
  * an offset shape, and loading errors. */

@@ -1,4 +1,4 @@
-/* check_pln_json.c — tests of planner/pln_json.c. */
+/* check_pln_json.c — tests of planner/base/pln_json.c. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* check_pln_kin.c — tests of planner/pln_kin.c: forward kinematics against poses
+/* check_pln_kin.c — tests of planner/model/pln_kin.c: forward kinematics against poses
  * computed by hand for simple chains, every Jacobian against central finite
  * differences on a random 30-joint humanoid tree, model validation errors. */
 #include <check.h>

@@ -1,4 +1,4 @@
-/* check_pln_linkmotion.c — tests of planner/pln_linkmotion.c: at >= 100k random times
+/* check_pln_linkmotion.c — tests of planner/motion/pln_linkmotion.c: at >= 100k random times
  * over random joint polynomial motions of a whole random 30-joint humanoid, the exact
  * forward kinematics lies inside the Taylor-model enclosures (0 violations); the
  * remainder falls with the span length at order close to n+1; bad input is refused.

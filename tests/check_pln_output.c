@@ -1,4 +1,4 @@
-/* check_pln_output.c — tests of planner/pln_output.c added with the exports: joints.svg
+/* check_pln_output.c — tests of planner/output/pln_output.c added with the exports: joints.svg
  * renders through librsvg (rsvg-convert) with every moving joint and its dashed limits;
  * trajectory.json records the robot file, and both readers (check's and export's)
  * read back the same spline. */

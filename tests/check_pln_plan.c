@@ -1,4 +1,4 @@
-/* check_pln_plan.c — end-to-end tests of planner/pln_plan.c through the real hrpplan
+/* check_pln_plan.c — end-to-end tests of planner/problem/pln_plan.c through the real hrpplan
  * binary ($HRPPLAN_BIN): the three capsule benchmarks of thesis sec. VI.A.3 collide
  * without collision constraints (exit 3, negative certified clearance, no .pos) and are
  * certified with them (exit 0, every pair's lower bound >= 0); `check` re-certifies the

@@ -1,4 +1,4 @@
-/* check_pln_problem.c — tests of planner/pln_problem.c: the variable map, and every
+/* check_pln_problem.c — tests of planner/problem/pln_problem.c: the variable map, and every
  * constraint and cost gradient against central finite differences on random
  * trajectories of the hand_cross scenario on the real robot. */
 #include <check.h>

@@ -1,4 +1,4 @@
-/* check_pln_scenario.c — tests of planner/pln_scenario.c: the schema, defaults, name
+/* check_pln_scenario.c — tests of planner/problem/pln_scenario.c: the schema, defaults, name
  * resolution on a small robot built here, and a corpus of broken scenarios. */
 #include <check.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* check_pln_status.c — tests of planner/pln_status.c. */
+/* check_pln_status.c — tests of planner/base/pln_status.c. */
 #include <check.h>
 #include <string.h>
 

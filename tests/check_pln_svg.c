@@ -1,4 +1,4 @@
-/* check_pln_svg.c — tests of planner/pln_svg.c; every figure is rendered by librsvg. */
+/* check_pln_svg.c — tests of planner/base/pln_svg.c; every figure is rendered by librsvg. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>

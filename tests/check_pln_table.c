@@ -1,4 +1,4 @@
-/* check_pln_table.c — tests of planner/pln_table.c: sample times, round trips, bad files. */
+/* check_pln_table.c — tests of planner/motion/pln_table.c: sample times, round trips, bad files. */
 #include <check.h>
 #include <math.h>
 #include <string.h>

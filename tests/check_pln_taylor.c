@@ -1,4 +1,4 @@
-/* check_pln_taylor.c — tests of planner/pln_taylor.c: every operation encloses the
+/* check_pln_taylor.c — tests of planner/motion/pln_taylor.c: every operation encloses the
  * true result on large random sets (0 violations), bounds contain dense samples, and
  * the enclosures are sharp where they should be.
  *

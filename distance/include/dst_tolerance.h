@@ -102,7 +102,7 @@
  * rotations, small enough to reject matrices that are not rotations at all. */
 #define DST_ROTATION_ORTHO_TOL 1e-9
 
-/* ---- convex shapes, GJK, EPA, hulls (distance/dst_convex.h) ---- */
+/* ---- convex shapes, GJK, EPA, hulls (distance/include/dst_convex.h) ---- */
 
 /* Rotation check: |R R^T - I| entries and |det R - 1| must be below this (dimensionless);
  * looser than rounding of a composed pose chain, tight enough to catch a scaled matrix. */

@@ -107,7 +107,7 @@
 #define PLN_SPAN_POLY_ROUND_REL 1e-13
 
 
-/* ---- Taylor models (planner/pln_taylor.c, docs/math/taylor_models.md section 4) ---- */
+/* ---- Taylor models (planner/motion/pln_taylor.c, docs/math/taylor_models.md section 4) ---- */
 
 /* Relative widening of Taylor-model remainders for floating-point rounding
  * (dimensionless). Every operation sums at most ~20 rounded terms per result, whose
@@ -127,7 +127,7 @@
  * errors of a few ulps. */
 #define PLN_TM_LIBM_SINCOS_ERR (4.0 * DBL_EPSILON)
 
-/* ---- kinematics (planner/pln_kin.c) ---- */
+/* ---- kinematics (planner/model/pln_kin.c) ---- */
 
 /* Largest accepted deviation of a joint axis from unit length, |1 - |axis||
  * (dimensionless). A model loaded from YAML with 6-7 printed digits stays within it;
@@ -138,7 +138,7 @@
  * max |R R^T - I| entry (dimensionless); same reasoning as PLN_KIN_AXIS_UNIT_TOL. */
 #define PLN_KIN_ROT_ORTHO_TOL 1e-6
 
-/* ---- exports (planner/pln_export.c) ---- */
+/* ---- exports (planner/output/pln_export.c) ---- */
 
 /* cos(pitch) below which roll-pitch-yaw extraction treats a rotation as gimbal-locked
  * (dimensionless): near it roll and yaw are ill-conditioned, only their difference is

@@ -6,7 +6,7 @@
  * borrowed `const` by every call and must be the one the workspace was created for
  * (same n_links, n_joints; it is not copied and must outlive the workspace's use).
  *
- * Conventions (planner/pln_robot.h): T_world_link = T_world_parent * T(origin_pos,
+ * Conventions (planner/model/pln_robot.h): T_world_link = T_world_parent * T(origin_pos,
  * origin_rot) * Rot(axis, q); the root's parent pose is the base pose (base_pos,
  * base_rot). World frame, metres, radians, kg. Rotations are row-major 3x3
  * (R[3*i + j]). Jacobians are row-major 3 x n_joints: J[r * n_joints + j] is the

@@ -1,7 +1,7 @@
 /* pln_linkmotion.h — Taylor models of every link's motion over one time span.
  *
  * Contract. Given each joint's motion over a span [t0, t1] as a polynomial in the local
- * parameter s = (t - t0)/(t1 - t0) in [0, 1] (the convention of distance/dst_motion.h),
+ * parameter s = (t - t0)/(t1 - t0) in [0, 1] (the convention of distance/include/dst_motion.h),
  * pln_linkmotion_compute() builds, for every link, Taylor models (pln_taylor.h, in
  * tau = 2s - 1) of its world rotation R(t) (9 entries, row-major) and position p(t)
  * (3 coordinates, metres), composed along the chain as in Zhang et al. 2007 (thesis ref.

@@ -7,7 +7,7 @@
  * enclosures of its arguments to an enclosure of the result, rigorously in floating
  * point: dropped terms and Lagrange remainders are bounded into the remainder, and the
  * remainder is widened outward by PLN_TM_ROUND_REL times the magnitudes involved plus
- * PLN_TM_ROUND_ABS (planner/pln_tolerance.h), which covers the rounding of the
+ * PLN_TM_ROUND_ABS (planner/base/pln_tolerance.h), which covers the rounding of the
  * coefficients. Derivations and equation numbers: docs/math/taylor_models.md.
  *
  * The type is a plain value (no allocation); every function is pure and thread-safe.
@@ -37,7 +37,7 @@ void pln_taylor_const(PlnTaylor *out, int n, double v);
 void pln_taylor_from_poly(PlnTaylor *out, int n, const double *coef, int deg);
 
 /* A polynomial given in s = (tau + 1)/2 in [0, 1] (the local parameter of
- * distance/dst_motion.h): coef[0..deg] multiply s^k, 0 <= deg <= PLN_TM_MAX_DEGREE
+ * distance/include/dst_motion.h): coef[0..deg] multiply s^k, 0 <= deg <= PLN_TM_MAX_DEGREE
  * (larger deg is clamped). Converted to tau with its rounding bounded into the
  * remainder (eq. 6.3), then truncated to degree n as pln_taylor_from_poly. */
 void pln_taylor_from_unit_poly(PlnTaylor *out, int n, const double *coef, int deg);
@@ -95,7 +95,7 @@ double pln_taylor_remainder_width(const PlnTaylor *a);
 int pln_taylor_is_finite(const PlnTaylor *a);
 
 /* Monomial coefficients d[0..n] of the polynomial part in s = (tau + 1)/2 in [0, 1]
- * (the local parameter of distance/dst_motion.h). Returns an absolute bound on the
+ * (the local parameter of distance/include/dst_motion.h). Returns an absolute bound on the
  * rounding error of the conversion over s in [0, 1], to be added to any enclosure
  * radius built from d (eq. 6.1-6.2). */
 double pln_taylor_to_unit_poly(const PlnTaylor *a, double *d);

@@ -1,4 +1,4 @@
-/* bench_bspline.c — speed of B-spline evaluation (planner/pln_bspline.c).
+/* bench_bspline.c — speed of B-spline evaluation (planner/motion/pln_bspline.c).
  *
  * Prints `name: value` lines:
  *   bspline_eval_ns             one joint, q q' q'' q''' at a random time (degree 5, 20 ctrl)

@@ -1,4 +1,4 @@
-/* bench_kin.c — speed of kinematics and Taylor-model link motion (planner/pln_kin.c,
+/* bench_kin.c — speed of kinematics and Taylor-model link motion (planner/model/pln_kin.c,
  * pln_taylor.c, pln_linkmotion.c) on a random 30-joint, 32-link humanoid tree
  * (tests/kin_fixture.h, seed 401; the same shape as HRP-2: waist, two 6-dof legs,
  * 2-dof chest, 2-dof head, two 7-dof arms, a fixed tool link).
