@@ -9,6 +9,8 @@
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
 #   make env-meshes write the environment meshes scenarios/meshes/*.stl (generated; run,
 #                   test, asan and bench depend on it)
+#   make layers     check that every #include follows the layer order of planner/ and
+#                   keeps distance/ apart (tools/layers/check-layers.sh; make test runs it)
 #   make clean      remove build/ and nothing else
 #
 # Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/<layer>/*.c (but
@@ -46,7 +48,7 @@ PLN_OBJ  := $(PLN_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/planner/cli/hrpplan_main.o
 
-.PHONY: all deps run test asan clean check-run bench
+.PHONY: all deps run test asan clean check-run bench layers
 all: $(BUILD)/libdistance.a $(BUILD)/libplanner.a $(BUILD)/hrpplan $(BUILD)/run_tests
 
 deps:
@@ -57,9 +59,13 @@ run: deps
 	@$(MAKE) --no-print-directory all env-meshes
 	./$(BUILD)/hrpplan plan scenarios/hand_cross.yaml -o out/hand_cross
 
-test: deps
+test: deps layers
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-run
+
+# docs/ARCHITECTURE.md: base < model < motion < problem < output < cli, distance/ alone
+layers:
+	@./tools/layers/check-layers.sh .
 
 check-run: $(BUILD)/run_tests $(BUILD)/hrpplan env-meshes
 	@cd $(CURDIR) && HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan ./$(BUILD)/run_tests

@@ -1,0 +1,1 @@
+#include "model/pln_kin.h"

@@ -1,0 +1,2 @@
+#include "dst.h"
+#include "base/pln_status.h"

@@ -1,0 +1,2 @@
+#include "dst_bvh_internal.h"
+#include "dst.h"

@@ -1,0 +1,1 @@
+#include "output/pln_out.h"

@@ -1,0 +1,1 @@
+// not a C file: never read

@@ -1,0 +1,2 @@
+#include "problem/pln_sip.h"
+#include "dst_bvh_internal.h"

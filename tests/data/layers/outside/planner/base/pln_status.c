@@ -1,0 +1,2 @@
+#include "base/pln_status.h"
+#include <stdio.h>

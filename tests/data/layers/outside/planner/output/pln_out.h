@@ -1,0 +1,2 @@
+#include "problem/pln_sip.h"
+#include "base/pln_status.h"

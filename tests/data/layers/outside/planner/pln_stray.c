@@ -1,0 +1,1 @@
+#include "base/pln_status.h"

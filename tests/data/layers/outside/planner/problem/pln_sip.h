@@ -1,0 +1,1 @@
+#include "motion/pln_spline.h"

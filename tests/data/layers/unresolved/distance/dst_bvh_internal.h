@@ -1,0 +1,1 @@
+#include "dst_bvh.h"

@@ -1,0 +1,2 @@
+#include "pln_spline.h"
+/* #include "cli/pln_cli.h" inside a comment is no include */
