@@ -44,7 +44,8 @@ TEST_SRC := $(sort $(wildcard tests/check_*.c))
 TEST_SUITES := $(patsubst tests/check_%.c,%,$(filter-out tests/check_main.c,$(TEST_SRC)))
 
 DST_OBJ  := $(DST_SRC:%.c=$(BUILD)/%.o)
-PLN_OBJ  := $(PLN_SRC:%.c=$(BUILD)/%.o)
+# + the viewer assets, generated (see "viewer assets" below)
+PLN_OBJ  := $(PLN_SRC:%.c=$(BUILD)/%.o) $(BUILD)/generated/pln_view_assets.o
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/planner/cli/hrpplan_main.o
 
@@ -110,6 +111,33 @@ $(BUILD)/distance/dst_ellipsoid.o: CFLAGS += -fno-tree-vectorize
 $(BUILD)/libdistance.a: $(DST_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# ---- viewer assets (issue 15) ---------------------------------------------------------
+# The HTML, CSS and JavaScript of view.html are files in planner/output/view/, edited and
+# linted as what they are. tools/embed/embed.c (built first, with the host compiler and no
+# sanitizer) turns them into $(BUILD)/generated/pln_view_assets.c, which defines the arrays
+# planner/output/pln_view_assets.h declares; it goes into libplanner.a like any source.
+VIEW_ASSETS := planner/output/view/view.html planner/output/view/view.css \
+               planner/output/view/view.js
+
+$(BUILD)/embed: tools/embed/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
+
+$(BUILD)/generated/pln_view_assets.c: $(VIEW_ASSETS) $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	./$(BUILD)/embed $@ pln_view_page_html=planner/output/view/view.html \
+	    pln_view_page_css=planner/output/view/view.css pln_view_page_js=planner/output/view/view.js
+
+$(BUILD)/generated/pln_view_assets.o: $(BUILD)/generated/pln_view_assets.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# `make lint-view` checks that view.js parses (node --check), when node is installed;
+# not part of make test.
+.PHONY: lint-view
+lint-view:
+	@command -v node >/dev/null 2>&1 || { echo "lint-view: node is not installed"; exit 1; }
+	node --check planner/output/view/view.js
 
 $(BUILD)/libplanner.a: $(PLN_OBJ)
 	@rm -f $@

@@ -21,6 +21,7 @@
 #include "motion/pln_table.h"
 #include "base/pln_tolerance.h"
 #include "output/pln_view.h"
+#include "output/pln_view_assets.h"
 #include "plan_fixture.h"
 
 #define SCENARIO "tests/data/reach_pole.yaml"
@@ -297,6 +298,13 @@ START_TEST(test_page_needs_no_network)
     ck_assert(strstr(v.html, "Content-Security-Policy\" content=\"default-src 'none'") != NULL);
     ck_assert(strncmp(v.html, "<!DOCTYPE html>", 15) == 0);
     ck_assert(strstr(v.html, "</html>\n") != NULL);
+    /* the template's markers are all replaced, and the data id is the header's */
+    ck_assert_msg(strstr(v.html, "@@") == NULL, "a marker of view/view.html is left");
+    ck_assert(strstr(v.html, "<script type=\"application/json\" id=\"" PLN_VIEW_DATA_ID "\">") != NULL);
+    /* the embedded assets are the files, whole */
+    ck_assert_uint_eq(strlen(pln_view_page_css), pln_view_page_css_len);
+    ck_assert(strstr(v.html, pln_view_page_css) != NULL);
+    ck_assert(strstr(v.html, pln_view_page_js) != NULL);
     view_free(&v);
     plan_fixture_free(&fx);
 }
