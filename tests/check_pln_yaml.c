@@ -1,4 +1,4 @@
-/* check_pln_yaml.c — tests of planner/pln_yaml.c: values, locations, refusals. */
+/* check_pln_yaml.c — tests of planner/base/pln_yaml.c: values, locations, refusals. */
 #include <check.h>
 #include <string.h>
 
@@ -63,7 +63,8 @@ START_TEST(test_reads_values)
 END_TEST
 
 /* each bad document: text, the call that must fail, and the message fragment */
-typedef enum Probe { P_LOAD, P_KEYS, P_DOUBLE, P_INT, P_BOOL, P_VEC, P_STRING } Probe;
+typedef enum Probe { P_LOAD, P_KEYS, P_DOUBLE, P_INT, P_BOOL, P_VEC, P_STRING, P_REQUIRE,
+                     P_MATRIX } Probe;
 typedef struct BadDoc {
     const char *text;
     Probe probe;
@@ -94,6 +95,14 @@ static const BadDoc BAD[] = {
     {"x: {a: 1}\n", P_VEC, PLN_ERR_INVALID, "expected a sequence, got a mapping"},
     {"x: ''\n", P_STRING, PLN_ERR_INVALID, "must not be empty"},
     {"x: abcdefghijklmnopqrstuvwxyz\n", P_STRING, PLN_ERR_INVALID, "longer than 15"},
+    {"x: \"a\\0b\"\n", P_STRING, PLN_ERR_INVALID, ":1:4: x: contains a NUL character"},
+    {"x: '2.5'\n", P_DOUBLE, PLN_ERR_INVALID, "quoted: a number is written without quotes"},
+    {"y: 1\n", P_REQUIRE, PLN_ERR_INVALID, ":1:1: x: required key is missing"},
+    {"x: [[1, 0], [0, 1]]\n", P_MATRIX, PLN_ERR_INVALID, ":1:4: x: expected 3 rows of 2 numbers"},
+    {"x: [[1, 0], [0, 1], [2]]\n", P_MATRIX, PLN_ERR_INVALID, ":1:21: x[2]: expected 2 numbers, got 1"},
+    {"x: [[1, 0], [0, 1], [2, .nan]]\n", P_MATRIX, PLN_ERR_INVALID, "x[2][1]: expected a finite number"},
+    {"x: 1\n---\nx: 2\n", P_LOAD, PLN_ERR_PARSE, ":3: a second YAML document"},
+    {"x: \"\xff\xfe\"\n", P_LOAD, PLN_ERR_PARSE, "byte "},
 };
 
 START_TEST(test_bad_documents)
@@ -101,7 +110,8 @@ START_TEST(test_bad_documents)
     static const char *const keys[] = {"x", NULL};
     const BadDoc *b = &BAD[_i];
     char dir[256], path[512], err[512] = "", s[16];
-    double d, v[3];
+    double d, v[3], m[6];
+    yaml_node_t *node;
     int n, flag;
     PlnYaml y;
     PlnStatus st;
@@ -119,6 +129,13 @@ START_TEST(test_bad_documents)
         case P_BOOL: st = pln_yaml_bool(&y, root, "", "x", 1, &flag); break;
         case P_VEC: st = pln_yaml_vector(&y, root, "", "x", 1, 3, v); break;
         case P_STRING: st = pln_yaml_string(&y, root, "", "x", 1, s, sizeof s); break;
+        case P_REQUIRE:
+            st = pln_yaml_require(&y, root, "", "x", &node);
+            ck_assert_ptr_null(node);
+            break;
+        case P_MATRIX:
+            st = pln_yaml_node_matrix(&y, pln_yaml_get(&y, root, "x"), "x", 3, 2, m);
+            break;
         default: break;
         }
         pln_yaml_free(&y);
@@ -127,6 +144,31 @@ START_TEST(test_bad_documents)
     ck_assert_msg(strstr(err, b->fragment) != NULL, "case %d: '%s' lacks '%s'", _i, err,
                   b->fragment);
     ck_assert_msg(strstr(err, path) != NULL, "case %d: message names the file", _i);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* field paths, a required key, a matrix */
+START_TEST(test_fields_require_matrix)
+{
+    char dir[256], path[512], err[512], buf[32];
+    double m[6];
+    PlnYaml y;
+    yaml_node_t *root, *node;
+    ck_assert_str_eq(pln_yaml_field(buf, sizeof buf, "", "mass"), "mass");
+    ck_assert_str_eq(pln_yaml_field(buf, sizeof buf, "links[0]", "mass"), "links[0].mass");
+    ck_assert_str_eq(pln_yaml_field_index(buf, sizeof buf, "links", 12), "links[12]");
+    /* truncated, never overflowing */
+    ck_assert_uint_eq(strlen(pln_yaml_field(buf, 8, "abcdefgh", "ijk")), 7);
+    ckutil_mkdtemp(dir, sizeof dir);
+    write_file(dir, "m.yaml", "inertia: [[1, 2], [3, 4.5], [-6, 7e-1]]\n", path, sizeof path);
+    ck_assert_msg(pln_yaml_load(&y, path, err, sizeof err) == PLN_OK, "%s", err);
+    root = pln_yaml_root(&y);
+    ck_assert_int_eq(pln_yaml_require(&y, root, "", "inertia", &node), PLN_OK);
+    ck_assert_ptr_nonnull(node);
+    ck_assert_int_eq(pln_yaml_node_matrix(&y, node, "inertia", 3, 2, m), PLN_OK);
+    ck_assert(m[0] == 1 && m[1] == 2 && m[2] == 3 && m[3] == 4.5 && m[4] == -6 && m[5] == 0.7);
+    pln_yaml_free(&y);
     ckutil_rm_flat(dir);
 }
 END_TEST
@@ -146,6 +188,7 @@ Suite *pln_yaml_suite(void)
     Suite *s = suite_create("pln_yaml");
     TCase *tc = tcase_create("values");
     tcase_add_test(tc, test_reads_values);
+    tcase_add_test(tc, test_fields_require_matrix);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_documents, 0, (int)(sizeof BAD / sizeof BAD[0]));

@@ -30,18 +30,53 @@ PlnStatus pln_yaml_load(PlnYaml *y, const char *path, char *err, size_t err_size
     yaml_parser_set_input_file(&parser, f);
     ok = yaml_parser_load(&parser, &y->doc);
     if (!ok) {
-        PlnStatus st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s:%lu:%lu: YAML syntax: %s%s%s",
-                                  path, (unsigned long)parser.problem_mark.line + 1,
-                                  (unsigned long)parser.problem_mark.column + 1,
-                                  parser.problem ? parser.problem : "malformed",
-                                  parser.context ? " " : "", parser.context ? parser.context : "");
+        PlnStatus st;
+        if (parser.error == YAML_MEMORY_ERROR) {
+            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: out of memory reading YAML", path);
+        } else if (parser.error == YAML_READER_ERROR) {
+            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s: byte %lu: %s", path,
+                            (unsigned long)parser.problem_offset,
+                            parser.problem ? parser.problem : "cannot be read as text");
+        } else {
+            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s:%lu:%lu: YAML syntax error: %s%s%s",
+                            path, (unsigned long)parser.problem_mark.line + 1,
+                            (unsigned long)parser.problem_mark.column + 1,
+                            parser.problem ? parser.problem : "malformed",
+                            parser.context ? " " : "", parser.context ? parser.context : "");
+        }
         yaml_parser_delete(&parser);
         fclose(f);
         return st;
     }
+    y->loaded = 1;
+    /* a second document would be ignored silently: refuse it */
+    {
+        yaml_document_t extra;
+        yaml_node_t *extra_root;
+        PlnStatus st = PLN_OK;
+        if (!yaml_parser_load(&parser, &extra)) {
+            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s:%lu:%lu: YAML syntax error: %s", path,
+                            (unsigned long)parser.problem_mark.line + 1,
+                            (unsigned long)parser.problem_mark.column + 1,
+                            parser.problem ? parser.problem : "malformed");
+        } else {
+            extra_root = yaml_document_get_root_node(&extra);
+            if (extra_root != NULL) {
+                st = pln_errorf(PLN_ERR_PARSE, err, err_size,
+                                "%s:%lu: a second YAML document: the file holds one", path,
+                                (unsigned long)extra_root->start_mark.line + 1);
+            }
+            yaml_document_delete(&extra);
+        }
+        if (st != PLN_OK) {
+            pln_yaml_free(y);
+            yaml_parser_delete(&parser);
+            fclose(f);
+            return st;
+        }
+    }
     yaml_parser_delete(&parser);
     fclose(f);
-    y->loaded = 1;
     root = yaml_document_get_root_node(&y->doc);
     if (root == NULL) {
         pln_yaml_free(y);
@@ -83,13 +118,19 @@ PlnStatus pln_yaml_error(PlnYaml *y, const yaml_node_t *node, const char *field,
     return pln_errorf(status, y->err, y->err_size, "%s: %s: %s", y->path, field, msg);
 }
 
-/* "<field>.<key>" (or just key at the root) into buf */
-static const char *join(char *buf, size_t size, const char *field, const char *key)
+const char *pln_yaml_field(char *buf, size_t size, const char *field, const char *key)
 {
     if (field == NULL || field[0] == '\0') snprintf(buf, size, "%s", key);
     else snprintf(buf, size, "%s.%s", field, key);
     return buf;
 }
+
+const char *pln_yaml_field_index(char *buf, size_t size, const char *field, int i)
+{
+    snprintf(buf, size, "%s[%d]", field, i);
+    return buf;
+}
+
 
 static const char *node_kind(const yaml_node_t *node)
 {
@@ -158,14 +199,14 @@ PlnStatus pln_yaml_check_mapping(PlnYaml *y, const yaml_node_t *node, const char
                 if (w < 0) break;
                 used += (size_t)w;
             }
-            return pln_yaml_error(y, k, join(path, sizeof path, field, name), PLN_ERR_INVALID,
+            return pln_yaml_error(y, k, pln_yaml_field(path, sizeof path, field, name), PLN_ERR_INVALID,
                                   "unknown key (allowed: %s)", list);
         }
         for (int j = 0; j < i; ++j) {
             yaml_node_t *kj = pln_yaml_pair_key(y, node, j);
             if (kj->type == YAML_SCALAR_NODE &&
                 strcmp((const char *)kj->data.scalar.value, name) == 0) {
-                return pln_yaml_error(y, k, join(path, sizeof path, field, name), PLN_ERR_INVALID,
+                return pln_yaml_error(y, k, pln_yaml_field(path, sizeof path, field, name), PLN_ERR_INVALID,
                                       "key given twice (first on line %lu)",
                                       (unsigned long)kj->start_mark.line + 1);
             }
@@ -182,10 +223,18 @@ static yaml_node_t *fetch(PlnYaml *y, const yaml_node_t *map, const char *field,
     char path[512];
     *st = PLN_OK;
     if (v == NULL && required) {
-        *st = pln_yaml_error(y, map, join(path, sizeof path, field, key), PLN_ERR_INVALID,
+        *st = pln_yaml_error(y, map, pln_yaml_field(path, sizeof path, field, key), PLN_ERR_INVALID,
                              "required key is missing");
     }
     return v;
+}
+
+PlnStatus pln_yaml_require(PlnYaml *y, const yaml_node_t *mapping, const char *field,
+                           const char *key, yaml_node_t **out)
+{
+    PlnStatus st;
+    *out = fetch(y, mapping, field, key, 1, &st);
+    return st;
 }
 
 PlnStatus pln_yaml_node_double(PlnYaml *y, const yaml_node_t *node, const char *field,
@@ -202,11 +251,15 @@ PlnStatus pln_yaml_node_double(PlnYaml *y, const yaml_node_t *node, const char *
     errno = 0;
     v = strtod(s, &end);
     /* YAML spellings of infinity and NaN (.inf, .nan) are refused along with C's */
-    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v) ||
-        node->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+    if (node->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
         node->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
         return pln_yaml_error(y, node, field, PLN_ERR_INVALID,
-                              "expected a finite number, got '%s'", s);
+                              "expected a finite number, got '%.64s' (quoted: a number is written "
+                              "without quotes)", s);
+    }
+    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID,
+                              "expected a finite number, got '%.64s'", s);
     }
     *out = v;
     return PLN_OK;
@@ -221,6 +274,9 @@ PlnStatus pln_yaml_node_string(PlnYaml *y, const yaml_node_t *node, const char *
                               node ? node_kind(node) : "nothing");
     }
     s = (const char *)node->data.scalar.value;
+    if (strlen(s) != node->data.scalar.length) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "contains a NUL character");
+    }
     if (s[0] == '\0') {
         return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "must not be empty");
     }
@@ -239,7 +295,7 @@ PlnStatus pln_yaml_double(PlnYaml *y, const yaml_node_t *map, const char *field,
     char path[512];
     yaml_node_t *v = fetch(y, map, field, key, required, &st);
     if (v == NULL) return st;
-    return pln_yaml_node_double(y, v, join(path, sizeof path, field, key), out);
+    return pln_yaml_node_double(y, v, pln_yaml_field(path, sizeof path, field, key), out);
 }
 
 PlnStatus pln_yaml_int(PlnYaml *y, const yaml_node_t *map, const char *field, const char *key,
@@ -251,7 +307,7 @@ PlnStatus pln_yaml_int(PlnYaml *y, const yaml_node_t *map, const char *field, co
     const char *s;
     yaml_node_t *node = fetch(y, map, field, key, required, &st);
     if (node == NULL) return st;
-    join(path, sizeof path, field, key);
+    pln_yaml_field(path, sizeof path, field, key);
     if (node->type != YAML_SCALAR_NODE) {
         return pln_yaml_error(y, node, path, PLN_ERR_INVALID, "expected an integer, got %s",
                               node_kind(node));
@@ -278,7 +334,7 @@ PlnStatus pln_yaml_bool(PlnYaml *y, const yaml_node_t *map, const char *field, c
     const char *s;
     yaml_node_t *node = fetch(y, map, field, key, required, &st);
     if (node == NULL) return st;
-    join(path, sizeof path, field, key);
+    pln_yaml_field(path, sizeof path, field, key);
     if (node->type == YAML_SCALAR_NODE) {
         s = (const char *)node->data.scalar.value;
         if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 || strcmp(s, "on") == 0) {
@@ -303,7 +359,7 @@ PlnStatus pln_yaml_string(PlnYaml *y, const yaml_node_t *map, const char *field,
     char path[512];
     yaml_node_t *v = fetch(y, map, field, key, required, &st);
     if (v == NULL) return st;
-    return pln_yaml_node_string(y, v, join(path, sizeof path, field, key), out, out_size);
+    return pln_yaml_node_string(y, v, pln_yaml_field(path, sizeof path, field, key), out, out_size);
 }
 
 PlnStatus pln_yaml_sequence(PlnYaml *y, const yaml_node_t *node, const char *field, int *n)
@@ -329,7 +385,7 @@ PlnStatus pln_yaml_vector(PlnYaml *y, const yaml_node_t *map, const char *field,
     double tmp[16];
     yaml_node_t *v = fetch(y, map, field, key, required, &st);
     if (v == NULL) return st;
-    join(path, sizeof path, field, key);
+    pln_yaml_field(path, sizeof path, field, key);
     if (n > 16) return pln_yaml_error(y, v, path, PLN_ERR_INTERNAL, "vector of %d > 16", n);
     /* into a scratch copy, so that out is untouched on error */
     st = pln_yaml_node_numbers(y, v, path, n, tmp);
@@ -351,6 +407,25 @@ PlnStatus pln_yaml_node_numbers(PlnYaml *y, const yaml_node_t *node, const char 
     for (int i = 0; i < n && st == PLN_OK; ++i) {
         snprintf(item, sizeof item, "%s[%d]", field, i);
         st = pln_yaml_node_double(y, pln_yaml_item(y, node, i), item, &out[i]);
+    }
+    return st;
+}
+
+PlnStatus pln_yaml_node_matrix(PlnYaml *y, const yaml_node_t *node, const char *field, int rows,
+                               int cols, double *out)
+{
+    int count = 0;
+    char row[600];
+    PlnStatus st = PLN_OK;
+    if (node == NULL || node->type != YAML_SEQUENCE_NODE ||
+        pln_yaml_sequence(y, node, field, &count) != PLN_OK || count != rows) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "expected %d rows of %d numbers",
+                              rows, cols);
+    }
+    for (int r = 0; r < rows && st == PLN_OK; ++r) {
+        st = pln_yaml_node_numbers(y, pln_yaml_item(y, node, r),
+                                   pln_yaml_field_index(row, sizeof row, field, r), cols,
+                                   out + (size_t)r * cols);
     }
     return st;
 }

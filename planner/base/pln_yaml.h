@@ -23,9 +23,11 @@ typedef struct PlnYaml {
     size_t err_size;
 } PlnYaml;
 
-/* Parses `path` into y. Syntax errors give PLN_ERR_PARSE with line and column; an
- * empty file or a document that is not a mapping gives PLN_ERR_PARSE; a file that cannot
- * be read gives PLN_ERR_IO. Messages go to err, which y keeps for later calls. */
+/* Parses `path` into y. Syntax errors give PLN_ERR_PARSE with line and column (bytes that
+ * are not UTF-8 with their offset); an empty file, a second document in the file (which
+ * would otherwise be ignored silently) or a document that is not a mapping gives
+ * PLN_ERR_PARSE; a file that cannot be read gives PLN_ERR_IO; PLN_ERR_NOMEM. Messages go
+ * to err, which y keeps for later calls. */
 PlnStatus pln_yaml_load(PlnYaml *y, const char *path, char *err, size_t err_size);
 
 /* Frees the document; safe on a zeroed or freed PlnYaml. */
@@ -44,6 +46,16 @@ PlnStatus pln_yaml_error(PlnYaml *y, const yaml_node_t *node, const char *field,
 
 /* Value of `key` in a mapping node, or NULL when absent. */
 yaml_node_t *pln_yaml_get(PlnYaml *y, const yaml_node_t *mapping, const char *key);
+
+/* Value of a required key into *out; "<field>.<key>: required key is missing" at the
+ * mapping when it is absent (*out NULL). */
+PlnStatus pln_yaml_require(PlnYaml *y, const yaml_node_t *mapping, const char *field,
+                           const char *key, yaml_node_t **out);
+
+/* Field paths for messages into buf[size] (truncated safely), returned: "<field>.<key>"
+ * ("<key>" when field is empty, at the root), and "<field>[i]". */
+const char *pln_yaml_field(char *buf, size_t size, const char *field, const char *key);
+const char *pln_yaml_field_index(char *buf, size_t size, const char *field, int i);
 
 /* Checks that node is a mapping whose keys are all in `allowed` (NULL-terminated) and
  * that none repeats; `field` names the mapping in messages ("" for the root). */
@@ -65,7 +77,9 @@ PlnStatus pln_yaml_string(PlnYaml *y, const yaml_node_t *map, const char *field,
 PlnStatus pln_yaml_vector(PlnYaml *y, const yaml_node_t *map, const char *field,
                           const char *key, int required, int n, double *out);
 
-/* Scalar node conversions (the node itself, not a key of it). */
+/* Scalar node conversions (the node itself, not a key of it). A number is a plain,
+ * finite scalar (quoted text, .nan, .inf and overflow are refused, each saying so); a
+ * text value is a non-empty scalar without NUL characters that fits in out_size. */
 PlnStatus pln_yaml_node_double(PlnYaml *y, const yaml_node_t *node, const char *field,
                                double *out);
 PlnStatus pln_yaml_node_string(PlnYaml *y, const yaml_node_t *node, const char *field,
@@ -75,6 +89,12 @@ PlnStatus pln_yaml_node_string(PlnYaml *y, const yaml_node_t *node, const char *
  * messages are field[i]. */
 PlnStatus pln_yaml_node_numbers(PlnYaml *y, const yaml_node_t *node, const char *field, int n,
                                 double *out);
+
+/* A matrix written as `rows` sequences of `cols` finite numbers, e.g. a 3x3 inertia
+ * [[a, b, c], [d, e, f], [g, h, i]], into out[rows * cols] row-major; the row paths in
+ * messages are field[r]. */
+PlnStatus pln_yaml_node_matrix(PlnYaml *y, const yaml_node_t *node, const char *field, int rows,
+                               int cols, double *out);
 
 /* Number of items of a sequence node (error if it is not a sequence), and item i. */
 PlnStatus pln_yaml_sequence(PlnYaml *y, const yaml_node_t *node, const char *field, int *n);

@@ -1,246 +1,29 @@
-/* pln_robot.c — loading and validating the robot description (docs/ROBOT_FORMAT.md) with
- * libyaml's document API. The walk is driven by the schema: each mapping is checked for
- * unknown and duplicate keys, each value for its type, and every message names the file,
- * the line and column of the offending node and the field path. */
+/* pln_robot.c — loading and validating the robot description (docs/ROBOT_FORMAT.md)
+ * through the typed, located YAML access of base/pln_yaml.h. The walk is driven by the
+ * schema: each mapping is checked for unknown and duplicate keys, each value for its
+ * type, and every message names the file, the line and column of the offending node and
+ * the field path. */
 #include "model/pln_robot.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
 #include "dst_mesh.h"
+#include "base/pln_yaml.h"
 #include "model/pln_kin.h"
 
-/* Loader state: the file, its directory (for mesh paths) and the error buffer. */
+/* Loader state: the document (with the file name and the error buffer) and the file's
+ * directory, against which mesh paths are resolved. */
 typedef struct Ctx {
+    PlnYaml *y;
     const char *path;
     char dir[512];
-    yaml_document_t *doc;
-    char *err;
-    size_t err_size;
 } Ctx;
 
-/* "file:line:col: field: message" at a node. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
-static PlnStatus fail(const Ctx *c, const yaml_node_t *node, const char *field,
-                      PlnStatus status, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (node != NULL) {
-        return pln_errorf(status, c->err, c->err_size, "%s:%zu:%zu: %s: %s", c->path,
-                          node->start_mark.line + 1, node->start_mark.column + 1, field, msg);
-    }
-    return pln_errorf(status, c->err, c->err_size, "%s: %s: %s", c->path, field, msg);
-}
-
-/* field path `base` + `suffix` into out[size], truncated safely. */
-static const char *fld(char *out, size_t size, const char *base, const char *suffix)
-{
-    size_t a = strnlen(base, size - 1), b = strnlen(suffix, size - 1 - a);
-    memmove(out, base, a);
-    memcpy(out + a, suffix, b);
-    out[a + b] = '\0';
-    return out;
-}
-
-/* field path `base[i]`. */
-static const char *fld_index(char *out, size_t size, const char *base, int i)
-{
-    char idx[16];
-    snprintf(idx, sizeof idx, "[%d]", i);
-    return fld(out, size, base, idx);
-}
-
 #define INVALID PLN_ERR_INVALID
-
-static yaml_node_t *node_at(const Ctx *c, int index)
-{
-    return yaml_document_get_node(c->doc, index);
-}
-
-static const char *kind_name(const yaml_node_t *n)
-{
-    switch (n->type) {
-    case YAML_SCALAR_NODE: return "a scalar";
-    case YAML_SEQUENCE_NODE: return "a list";
-    case YAML_MAPPING_NODE: return "a mapping";
-    default: return "nothing";
-    }
-}
-
-/* ---- mappings --------------------------------------------------------------------- */
-
-/* A mapping must be a mapping, with only `allowed` keys (NULL-terminated), each once. */
-static PlnStatus check_mapping(const Ctx *c, const yaml_node_t *map, const char *field,
-                               const char *const *allowed)
-{
-    if (map->type != YAML_MAPPING_NODE) {
-        return fail(c, map, field, INVALID, "expected a mapping, found %s", kind_name(map));
-    }
-    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start;
-         p < map->data.mapping.pairs.top; ++p) {
-        const yaml_node_t *k = node_at(c, p->key);
-        const char *name;
-        int known = 0;
-        if (k == NULL || k->type != YAML_SCALAR_NODE) {
-            return fail(c, k ? k : map, field, INVALID, "keys must be plain names");
-        }
-        name = (const char *)k->data.scalar.value;
-        for (const char *const *a = allowed; *a != NULL; ++a) {
-            if (strcmp(*a, name) == 0) known = 1;
-        }
-        if (!known) {
-            char list[256] = "";
-            for (const char *const *a = allowed; *a != NULL; ++a) {
-                size_t n = strlen(list);
-                snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", *a);
-            }
-            return fail(c, k, field, INVALID, "unknown key '%.64s' (allowed: %s)", name, list);
-        }
-        for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; ++q) {
-            const yaml_node_t *k2 = node_at(c, q->key);
-            if (k2 != NULL && k2->type == YAML_SCALAR_NODE &&
-                strcmp((const char *)k2->data.scalar.value, name) == 0) {
-                return fail(c, k, field, INVALID, "duplicate key '%s' (first on line %zu)",
-                            name, k2->start_mark.line + 1);
-            }
-        }
-    }
-    return PLN_OK;
-}
-
-/* The value of `key` in a (checked) mapping, or NULL. */
-static yaml_node_t *get(const Ctx *c, const yaml_node_t *map, const char *key)
-{
-    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start;
-         p < map->data.mapping.pairs.top; ++p) {
-        const yaml_node_t *k = node_at(c, p->key);
-        if (k != NULL && strcmp((const char *)k->data.scalar.value, key) == 0) {
-            return node_at(c, p->value);
-        }
-    }
-    return NULL;
-}
-
-/* The value of a required key; an error at the mapping when it is missing. */
-static PlnStatus require(const Ctx *c, const yaml_node_t *map, const char *field,
-                         const char *key, yaml_node_t **out)
-{
-    *out = get(c, map, key);
-    if (*out == NULL) return fail(c, map, field, INVALID, "missing field '%s'", key);
-    return PLN_OK;
-}
-
-/* ---- scalars ------------------------------------------------------------------------ */
-
-/* A finite number written as a plain scalar. */
-static PlnStatus number(const Ctx *c, const yaml_node_t *n, const char *field, double *out)
-{
-    const char *s;
-    char *end;
-    if (n->type != YAML_SCALAR_NODE) {
-        return fail(c, n, field, INVALID, "expected a number, found %s", kind_name(n));
-    }
-    s = (const char *)n->data.scalar.value;
-    if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
-        return fail(c, n, field, INVALID, "expected a number, found the quoted string '%.64s'", s);
-    }
-    if (s[0] == '\0') return fail(c, n, field, INVALID, "expected a number, found nothing");
-    /* YAML's .nan/.inf and C's nan/inf are numbers, but not finite ones */
-    {
-        char low[16];
-        size_t i = 0;
-        for (; s[i] != '\0' && i + 1 < sizeof low; ++i) low[i] = (char)tolower((unsigned char)s[i]);
-        low[i] = '\0';
-        if (strstr(low, "nan") != NULL || strstr(low, "inf") != NULL) {
-            return fail(c, n, field, INVALID, "must be a finite number, found '%.64s'", s);
-        }
-    }
-    errno = 0;
-    *out = strtod(s, &end);
-    if (end == s || *end != '\0') {
-        return fail(c, n, field, INVALID, "expected a number, found '%.64s'", s);
-    }
-    if (!isfinite(*out) || errno == ERANGE) {
-        return fail(c, n, field, INVALID, "must be a finite number, found '%.64s'", s);
-    }
-    return PLN_OK;
-}
-
-/* A non-empty name or path that fits in `size` bytes. */
-static PlnStatus string(const Ctx *c, const yaml_node_t *n, const char *field, char *out,
-                        size_t size)
-{
-    const char *s;
-    if (n->type != YAML_SCALAR_NODE) {
-        return fail(c, n, field, INVALID, "expected a string, found %s", kind_name(n));
-    }
-    s = (const char *)n->data.scalar.value;
-    if (strlen(s) != n->data.scalar.length) {
-        return fail(c, n, field, INVALID, "contains a NUL character");
-    }
-    if (s[0] == '\0') return fail(c, n, field, INVALID, "must not be empty");
-    if (strlen(s) >= size) {
-        return fail(c, n, field, INVALID, "too long (%zu characters, at most %zu)", strlen(s),
-                    size - 1);
-    }
-    memcpy(out, s, strlen(s) + 1);
-    return PLN_OK;
-}
-
-/* A list of exactly `count` finite numbers. */
-static PlnStatus numbers(const Ctx *c, const yaml_node_t *n, const char *field, double *out,
-                         int count)
-{
-    int i = 0;
-    if (n->type != YAML_SEQUENCE_NODE) {
-        return fail(c, n, field, INVALID, "expected a list of %d numbers, found %s", count,
-                    kind_name(n));
-    }
-    int have = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
-    if (have != count) {
-        return fail(c, n, field, INVALID, "expected %d numbers, found %d", count, have);
-    }
-    for (const yaml_node_item_t *it = n->data.sequence.items.start;
-         it < n->data.sequence.items.top; ++it, ++i) {
-        char sub[160];
-        PlnStatus st;
-        fld_index(sub, sizeof sub, field, i);
-        st = number(c, node_at(c, *it), sub, &out[i]);
-        if (st != PLN_OK) return st;
-    }
-    return PLN_OK;
-}
-
-/* A 3x3 matrix written as three rows of three numbers. */
-static PlnStatus matrix3(const Ctx *c, const yaml_node_t *n, const char *field, double out[9])
-{
-    int i = 0;
-    if (n->type != YAML_SEQUENCE_NODE ||
-        n->data.sequence.items.top - n->data.sequence.items.start != 3) {
-        return fail(c, n, field, INVALID, "expected 3 rows of 3 numbers");
-    }
-    for (const yaml_node_item_t *it = n->data.sequence.items.start;
-         it < n->data.sequence.items.top; ++it, ++i) {
-        char sub[160];
-        PlnStatus st;
-        fld_index(sub, sizeof sub, field, i);
-        st = numbers(c, node_at(c, *it), sub, &out[3 * i], 3);
-        if (st != PLN_OK) return st;
-    }
-    return PLN_OK;
-}
 
 static void identity(double R[9])
 {
@@ -255,16 +38,16 @@ static PlnStatus pose(const Ctx *c, const yaml_node_t *n, const char *field, dou
     char sub[160];
     double rpy[3] = {0, 0, 0};
     yaml_node_t *v;
-    PlnStatus st = check_mapping(c, n, field, keys);
+    PlnStatus st = pln_yaml_check_mapping(c->y, n, field, keys);
     if (st != PLN_OK) return st;
     pos[0] = pos[1] = pos[2] = 0.0;
-    if ((v = get(c, n, "position")) != NULL) {
-        fld(sub, sizeof sub, field, ".position");
-        if ((st = numbers(c, v, sub, pos, 3)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "position")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "position");
+        if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, pos)) != PLN_OK) return st;
     }
-    if ((v = get(c, n, "rpy")) != NULL) {
-        fld(sub, sizeof sub, field, ".rpy");
-        if ((st = numbers(c, v, sub, rpy, 3)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "rpy")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "rpy");
+        if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, rpy)) != PLN_OK) return st;
     }
     pln_kin_rpy_to_matrix(rpy, R);
     return PLN_OK;
@@ -282,57 +65,57 @@ static PlnStatus load_joint(const Ctx *c, const yaml_node_t *n, int index, PlnJo
     double norm;
 
     snprintf(field, sizeof field, "joints[%d]", index);
-    if ((st = check_mapping(c, n, field, keys)) != PLN_OK) return st;
+    if ((st = pln_yaml_check_mapping(c->y, n, field, keys)) != PLN_OK) return st;
     memset(j, 0, sizeof *j);
     j->type = PLN_JOINT_REVOLUTE;
     j->link = -1;
 
-    fld(sub, sizeof sub, field, ".name");
-    if ((st = require(c, n, field, "name", &v)) != PLN_OK) return st;
-    if ((st = string(c, v, sub, j->name, sizeof j->name)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "name");
+    if ((st = pln_yaml_require(c->y, n, field, "name", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_string(c->y, v, sub, j->name, sizeof j->name)) != PLN_OK) return st;
 
-    if ((v = get(c, n, "type")) != NULL) {
+    if ((v = pln_yaml_get(c->y, n, "type")) != NULL) {
         char type[32];
-        fld(sub, sizeof sub, field, ".type");
-        if ((st = string(c, v, sub, type, sizeof type)) != PLN_OK) return st;
+        pln_yaml_field(sub, sizeof sub, field, "type");
+        if ((st = pln_yaml_node_string(c->y, v, sub, type, sizeof type)) != PLN_OK) return st;
         if (strcmp(type, "revolute") != 0) {
-            return fail(c, v, sub, INVALID,
+            return pln_yaml_error(c->y, v, sub, INVALID,
                         "unknown joint type '%s': only 'revolute' (a rigidly attached link "
                         "simply has no 'joint')", type);
         }
     }
 
-    fld(sub, sizeof sub, field, ".axis");
-    if ((st = require(c, n, field, "axis", &v)) != PLN_OK) return st;
-    if ((st = numbers(c, v, sub, j->axis, 3)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "axis");
+    if ((st = pln_yaml_require(c->y, n, field, "axis", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, j->axis)) != PLN_OK) return st;
     norm = sqrt(j->axis[0] * j->axis[0] + j->axis[1] * j->axis[1] + j->axis[2] * j->axis[2]);
     if (!(fabs(norm - 1.0) <= PLN_ROBOT_AXIS_TOL)) {
-        return fail(c, v, sub, INVALID, "must have unit length (its length is %g)", norm);
+        return pln_yaml_error(c->y, v, sub, INVALID, "must have unit length (its length is %g)", norm);
     }
     for (int k = 0; k < 3; ++k) j->axis[k] /= norm;
 
     static const char *const scalars[] = {"lower", "upper", "velocity_max"};
     double *dst[] = {&j->lower, &j->upper, &j->velocity_max};
     for (int k = 0; k < 3; ++k) {
-        fld(sub, sizeof sub, field, "."); fld(sub, sizeof sub, sub, scalars[k]);
-        if ((st = require(c, n, field, scalars[k], &v)) != PLN_OK) return st;
-        if ((st = number(c, v, sub, dst[k])) != PLN_OK) return st;
+        pln_yaml_field(sub, sizeof sub, field, scalars[k]);
+        if ((st = pln_yaml_require(c->y, n, field, scalars[k], &v)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_double(c->y, v, sub, dst[k])) != PLN_OK) return st;
     }
     if (j->lower > j->upper) {
-        fld(sub, sizeof sub, field, ".lower");
-        return fail(c, get(c, n, "lower"), sub, INVALID, "lower limit %g > upper limit %g",
+        pln_yaml_field(sub, sizeof sub, field, "lower");
+        return pln_yaml_error(c->y, pln_yaml_get(c->y, n, "lower"), sub, INVALID, "lower limit %g > upper limit %g",
                     j->lower, j->upper);
     }
     if (!(j->velocity_max > 0.0)) {
-        fld(sub, sizeof sub, field, ".velocity_max");
-        return fail(c, get(c, n, "velocity_max"), sub, INVALID, "must be > 0 (rad/s), found %g",
+        pln_yaml_field(sub, sizeof sub, field, "velocity_max");
+        return pln_yaml_error(c->y, pln_yaml_get(c->y, n, "velocity_max"), sub, INVALID, "must be > 0 (rad/s), found %g",
                     j->velocity_max);
     }
-    if ((v = get(c, n, "initial")) != NULL) {
-        fld(sub, sizeof sub, field, ".initial");
-        if ((st = number(c, v, sub, &j->initial)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "initial")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "initial");
+        if ((st = pln_yaml_node_double(c->y, v, sub, &j->initial)) != PLN_OK) return st;
         if (j->initial < j->lower || j->initial > j->upper) {
-            return fail(c, v, sub, INVALID, "%g lies outside the limits [%g, %g]", j->initial,
+            return pln_yaml_error(c->y, v, sub, INVALID, "%g lies outside the limits [%g, %g]", j->initial,
                         j->lower, j->upper);
         }
     } else {
@@ -385,24 +168,24 @@ static PlnStatus load_ellipsoid(const Ctx *c, const yaml_node_t *n, const char *
     char sub[200], sub2[220];
     double rpy[3] = {0, 0, 0};
     yaml_node_t *w;
-    PlnStatus st = check_mapping(c, n, field, keys);
+    PlnStatus st = pln_yaml_check_mapping(c->y, n, field, keys);
     if (st != PLN_OK) return st;
-    fld(sub, sizeof sub, field, ".center");
-    if ((st = require(c, n, field, "center", &w)) != PLN_OK) return st;
-    if ((st = numbers(c, w, sub, g->ellipsoid_center, 3)) != PLN_OK) return st;
-    if ((w = get(c, n, "rpy")) != NULL) {
-        fld(sub, sizeof sub, field, ".rpy");
-        if ((st = numbers(c, w, sub, rpy, 3)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "center");
+    if ((st = pln_yaml_require(c->y, n, field, "center", &w)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers(c->y, w, sub, 3, g->ellipsoid_center)) != PLN_OK) return st;
+    if ((w = pln_yaml_get(c->y, n, "rpy")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "rpy");
+        if ((st = pln_yaml_node_numbers(c->y, w, sub, 3, rpy)) != PLN_OK) return st;
     }
     pln_kin_rpy_to_matrix(rpy, g->ellipsoid_rot);
-    fld(sub, sizeof sub, field, ".radii");
-    if ((st = require(c, n, field, "radii", &w)) != PLN_OK) return st;
-    if ((st = numbers(c, w, sub, g->ellipsoid_radii, 3)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "radii");
+    if ((st = pln_yaml_require(c->y, n, field, "radii", &w)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers(c->y, w, sub, 3, g->ellipsoid_radii)) != PLN_OK) return st;
     for (int k = 0; k < 3; ++k) {
         if (!(g->ellipsoid_radii[k] > 0.0)) {
-            const yaml_node_t *item = node_at(c, w->data.sequence.items.start[k]);
-            fld_index(sub2, sizeof sub2, sub, k);
-            return fail(c, item, sub2, INVALID, "must be > 0 (metres), found %g",
+            const yaml_node_t *item = pln_yaml_item(c->y, w, k);
+            pln_yaml_field_index(sub2, sizeof sub2, sub, k);
+            return pln_yaml_error(c->y, item, sub2, INVALID, "must be > 0 (metres), found %g",
                         g->ellipsoid_radii[k]);
         }
     }
@@ -417,38 +200,38 @@ static PlnStatus load_geometry(const Ctx *c, const yaml_node_t *n, const char *f
     PlnLinkGeometry *g = &in->link.geometry;
     char sub[160], sub2[200];
     yaml_node_t *v, *w;
-    PlnStatus st = check_mapping(c, n, field, keys);
+    PlnStatus st = pln_yaml_check_mapping(c->y, n, field, keys);
     if (st != PLN_OK) return st;
 
-    if ((v = get(c, n, "capsule")) != NULL) {
-        fld(sub, sizeof sub, field, ".capsule");
-        if ((st = check_mapping(c, v, sub, ckeys)) != PLN_OK) return st;
-        fld(sub2, sizeof sub2, sub, ".p0");
-        if ((st = require(c, v, sub, "p0", &w)) != PLN_OK) return st;
-        if ((st = numbers(c, w, sub2, g->capsule_p0, 3)) != PLN_OK) return st;
-        fld(sub2, sizeof sub2, sub, ".p1");
-        if ((st = require(c, v, sub, "p1", &w)) != PLN_OK) return st;
-        if ((st = numbers(c, w, sub2, g->capsule_p1, 3)) != PLN_OK) return st;
-        fld(sub2, sizeof sub2, sub, ".radius");
-        if ((st = require(c, v, sub, "radius", &w)) != PLN_OK) return st;
-        if ((st = number(c, w, sub2, &g->capsule_radius)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "capsule")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "capsule");
+        if ((st = pln_yaml_check_mapping(c->y, v, sub, ckeys)) != PLN_OK) return st;
+        pln_yaml_field(sub2, sizeof sub2, sub, "p0");
+        if ((st = pln_yaml_require(c->y, v, sub, "p0", &w)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers(c->y, w, sub2, 3, g->capsule_p0)) != PLN_OK) return st;
+        pln_yaml_field(sub2, sizeof sub2, sub, "p1");
+        if ((st = pln_yaml_require(c->y, v, sub, "p1", &w)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers(c->y, w, sub2, 3, g->capsule_p1)) != PLN_OK) return st;
+        pln_yaml_field(sub2, sizeof sub2, sub, "radius");
+        if ((st = pln_yaml_require(c->y, v, sub, "radius", &w)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_double(c->y, w, sub2, &g->capsule_radius)) != PLN_OK) return st;
         if (!(g->capsule_radius > 0.0)) {
-            return fail(c, w, sub2, INVALID, "must be > 0 (metres), found %g", g->capsule_radius);
+            return pln_yaml_error(c->y, w, sub2, INVALID, "must be > 0 (metres), found %g", g->capsule_radius);
         }
         g->has_capsule = 1;
     }
-    if ((v = get(c, n, "ellipsoid")) != NULL) {
-        fld(sub, sizeof sub, field, ".ellipsoid");
+    if ((v = pln_yaml_get(c->y, n, "ellipsoid")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "ellipsoid");
         if ((st = load_ellipsoid(c, v, sub, g)) != PLN_OK) return st;
     }
-    if ((v = get(c, n, "mesh")) != NULL) {
-        fld(sub, sizeof sub, field, ".mesh");
-        if ((st = string(c, v, sub, in->mesh_rel, sizeof in->mesh_rel)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "mesh")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "mesh");
+        if ((st = pln_yaml_node_string(c->y, v, sub, in->mesh_rel, sizeof in->mesh_rel)) != PLN_OK) return st;
         in->mesh_node = v;
     }
-    if ((v = get(c, n, "convex")) != NULL) {
-        fld(sub, sizeof sub, field, ".convex");
-        if ((st = string(c, v, sub, in->convex_rel, sizeof in->convex_rel)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "convex")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "convex");
+        if ((st = pln_yaml_node_string(c->y, v, sub, in->convex_rel, sizeof in->convex_rel)) != PLN_OK) return st;
         in->convex_node = v;
     }
     return PLN_OK;
@@ -465,63 +248,63 @@ static PlnStatus load_link(const Ctx *c, const yaml_node_t *n, int index, LinkIn
     PlnLink *l = &in->link;
 
     snprintf(field, sizeof field, "links[%d]", index);
-    if ((st = check_mapping(c, n, field, keys)) != PLN_OK) return st;
+    if ((st = pln_yaml_check_mapping(c->y, n, field, keys)) != PLN_OK) return st;
     memset(in, 0, sizeof *in);
     in->node = n;
     l->parent = -1;
     l->joint = -1;
     identity(l->origin_rot);
 
-    fld(sub, sizeof sub, field, ".name");
-    if ((st = require(c, n, field, "name", &v)) != PLN_OK) return st;
-    if ((st = string(c, v, sub, l->name, sizeof l->name)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "name");
+    if ((st = pln_yaml_require(c->y, n, field, "name", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_string(c->y, v, sub, l->name, sizeof l->name)) != PLN_OK) return st;
     in->name_node = v;
 
-    if ((v = get(c, n, "parent")) != NULL) {
-        fld(sub, sizeof sub, field, ".parent");
-        if ((st = string(c, v, sub, in->parent_name, sizeof in->parent_name)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "parent")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "parent");
+        if ((st = pln_yaml_node_string(c->y, v, sub, in->parent_name, sizeof in->parent_name)) != PLN_OK) return st;
         in->parent_node = v;
     }
-    if ((v = get(c, n, "joint")) != NULL) {
-        fld(sub, sizeof sub, field, ".joint");
-        if ((st = string(c, v, sub, in->joint_name, sizeof in->joint_name)) != PLN_OK) return st;
+    if ((v = pln_yaml_get(c->y, n, "joint")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "joint");
+        if ((st = pln_yaml_node_string(c->y, v, sub, in->joint_name, sizeof in->joint_name)) != PLN_OK) return st;
         if (in->parent_node == NULL) {
-            return fail(c, v, sub, INVALID, "the root link (no 'parent') cannot have a joint");
+            return pln_yaml_error(c->y, v, sub, INVALID, "the root link (no 'parent') cannot have a joint");
         }
         in->joint_node = v;
     }
-    if ((v = get(c, n, "origin")) != NULL) {
-        fld(sub, sizeof sub, field, ".origin");
+    if ((v = pln_yaml_get(c->y, n, "origin")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "origin");
         if (in->parent_node == NULL) {
-            return fail(c, v, sub, INVALID,
+            return pln_yaml_error(c->y, v, sub, INVALID,
                         "the root link (no 'parent') has no origin; its pose is 'base'");
         }
         if ((st = pose(c, v, sub, l->origin_pos, l->origin_rot)) != PLN_OK) return st;
     }
 
-    fld(sub, sizeof sub, field, ".mass");
-    if ((st = require(c, n, field, "mass", &v)) != PLN_OK) return st;
-    if ((st = number(c, v, sub, &l->mass)) != PLN_OK) return st;
-    if (l->mass < 0.0) return fail(c, v, sub, INVALID, "must be >= 0 (kg), found %g", l->mass);
+    pln_yaml_field(sub, sizeof sub, field, "mass");
+    if ((st = pln_yaml_require(c->y, n, field, "mass", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_double(c->y, v, sub, &l->mass)) != PLN_OK) return st;
+    if (l->mass < 0.0) return pln_yaml_error(c->y, v, sub, INVALID, "must be >= 0 (kg), found %g", l->mass);
 
-    fld(sub, sizeof sub, field, ".com");
-    if ((st = require(c, n, field, "com", &v)) != PLN_OK) return st;
-    if ((st = numbers(c, v, sub, l->com, 3)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "com");
+    if ((st = pln_yaml_require(c->y, n, field, "com", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, l->com)) != PLN_OK) return st;
 
-    fld(sub, sizeof sub, field, ".inertia");
-    if ((st = require(c, n, field, "inertia", &v)) != PLN_OK) return st;
-    if ((st = matrix3(c, v, sub, l->inertia)) != PLN_OK) return st;
+    pln_yaml_field(sub, sizeof sub, field, "inertia");
+    if ((st = pln_yaml_require(c->y, n, field, "inertia", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_matrix(c->y, v, sub, 3, 3, l->inertia)) != PLN_OK) return st;
     {
         int all_zero = 1;
         for (int k = 0; k < 9; ++k) all_zero &= l->inertia[k] == 0.0;
         /* a massless link may have no inertia at all; otherwise it must be SPD */
         if (!(all_zero && l->mass == 0.0) && (why = inertia_problem(l->inertia)) != NULL) {
-            return fail(c, v, sub, INVALID, "%s", why);
+            return pln_yaml_error(c->y, v, sub, INVALID, "%s", why);
         }
     }
 
-    if ((v = get(c, n, "geometry")) != NULL) {
-        fld(sub, sizeof sub, field, ".geometry");
+    if ((v = pln_yaml_get(c->y, n, "geometry")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "geometry");
         if ((st = load_geometry(c, v, sub, in)) != PLN_OK) return st;
     }
     return PLN_OK;
@@ -540,15 +323,15 @@ static PlnStatus load_mesh(const Ctx *c, const yaml_node_t *node, const char *fi
     if (rel[0] == '/' || c->dir[0] == '\0') n = snprintf(resolved, size, "%s", rel);
     else n = snprintf(resolved, size, "%s/%s", c->dir, rel);
     if (n < 0 || (size_t)n >= size) {
-        return fail(c, node, field, INVALID, "resolved path is too long");
+        return pln_yaml_error(c->y, node, field, INVALID, "resolved path is too long");
     }
     if (stat(resolved, &sb) != 0) {
-        return fail(c, node, field, INVALID, "mesh file '%s' not found (looked for %s: %s)", rel,
+        return pln_yaml_error(c->y, node, field, INVALID, "mesh file '%s' not found (looked for %s: %s)", rel,
                     resolved, strerror(errno));
     }
     ds = dst_mesh_create_from_file(resolved, &mesh, derr, sizeof derr);
-    if (ds == DST_FAILED) return fail(c, node, field, PLN_ERR_NOMEM, "%s", derr);
-    if (ds != DST_OK) return fail(c, node, field, INVALID, "bad mesh: %s", derr);
+    if (ds == DST_FAILED) return pln_yaml_error(c->y, node, field, PLN_ERR_NOMEM, "%s", derr);
+    if (ds != DST_OK) return pln_yaml_error(c->y, node, field, INVALID, "bad mesh: %s", derr);
     *triangles = mesh.n_triangles;
     dst_mesh_destroy(&mesh);
     return PLN_OK;
@@ -569,39 +352,35 @@ static int find_in(const LinkIn *ins, int n, const char *name)
 static PlnStatus load_pairs(const Ctx *c, const yaml_node_t *seq, PlnRobot *robot)
 {
     int n;
-    if (seq->type != YAML_SEQUENCE_NODE) {
-        return fail(c, seq, "collision_pairs", INVALID, "expected a list of [link, link], found %s",
-                    kind_name(seq));
-    }
-    n = (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+    PlnStatus st0 = pln_yaml_sequence(c->y, seq, "collision_pairs", &n);
+    if (st0 != PLN_OK) return st0;
     robot->collision_pairs = calloc((size_t)(n > 0 ? n : 1), sizeof *robot->collision_pairs);
     if (robot->collision_pairs == NULL) {
-        return pln_errorf(PLN_ERR_NOMEM, c->err, c->err_size, "%s: out of memory", c->path);
+        return pln_errorf(PLN_ERR_NOMEM, c->y->err, c->y->err_size, "%s: out of memory", c->path);
     }
     for (int i = 0; i < n; ++i) {
-        yaml_node_t *item = node_at(c, seq->data.sequence.items.start[i]);
+        yaml_node_t *item = pln_yaml_item(c->y, seq, i);
         char sub[64], name[PLN_NAME_MAX];
         int idx[2];
         snprintf(sub, sizeof sub, "collision_pairs[%d]", i);
-        if (item->type != YAML_SEQUENCE_NODE ||
-            item->data.sequence.items.top - item->data.sequence.items.start != 2) {
-            return fail(c, item, sub, INVALID, "expected [link, link]");
-        }
+        int len = 0;
+        if (item->type == YAML_SEQUENCE_NODE) pln_yaml_sequence(c->y, item, sub, &len);
+        if (len != 2) return pln_yaml_error(c->y, item, sub, INVALID, "expected [link, link]");
         for (int k = 0; k < 2; ++k) {
-            yaml_node_t *nm = node_at(c, item->data.sequence.items.start[k]);
-            PlnStatus st = string(c, nm, sub, name, sizeof name);
+            yaml_node_t *nm = pln_yaml_item(c->y, item, k);
+            PlnStatus st = pln_yaml_node_string(c->y, nm, sub, name, sizeof name);
             if (st != PLN_OK) return st;
             idx[k] = pln_robot_find_link(robot, name);
-            if (idx[k] < 0) return fail(c, nm, sub, INVALID, "unknown link '%s'", name);
+            if (idx[k] < 0) return pln_yaml_error(c->y, nm, sub, INVALID, "unknown link '%s'", name);
             if (!robot->links[idx[k]].geometry.has_capsule) {
-                return fail(c, nm, sub, INVALID, "link '%s' has no capsule", name);
+                return pln_yaml_error(c->y, nm, sub, INVALID, "link '%s' has no capsule", name);
             }
         }
-        if (idx[0] == idx[1]) return fail(c, item, sub, INVALID, "a link cannot collide with itself");
+        if (idx[0] == idx[1]) return pln_yaml_error(c->y, item, sub, INVALID, "a link cannot collide with itself");
         for (int j = 0; j < i; ++j) {
             const int *q = robot->collision_pairs[j];
             if ((q[0] == idx[0] && q[1] == idx[1]) || (q[0] == idx[1] && q[1] == idx[0])) {
-                return fail(c, item, sub, INVALID, "the same pair as collision_pairs[%d]", j);
+                return pln_yaml_error(c->y, item, sub, INVALID, "the same pair as collision_pairs[%d]", j);
             }
         }
         robot->collision_pairs[i][0] = idx[0];
@@ -617,45 +396,38 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
 {
     static const char *const keys[] = {"name", "control_period", "base", "joints", "links",
                                        "collision_pairs", NULL};
-    yaml_node_t *root = yaml_document_get_root_node(c->doc), *v, *jseq, *lseq;
+    yaml_node_t *root = pln_yaml_root(c->y), *v, *jseq, *lseq;
     LinkIn *ins = NULL;
     int *order = NULL, *stack = NULL, *joint_user = NULL;
     int nl, nj, root_link = -1, placed = 0, sp = 0;
     PlnStatus st;
 
-    if (root == NULL) return pln_errorf(PLN_ERR_PARSE, c->err, c->err_size, "%s: empty file", c->path);
-    if ((st = check_mapping(c, root, "(top level)", keys)) != PLN_OK) return st;
+    if ((st = pln_yaml_check_mapping(c->y, root, "", keys)) != PLN_OK) return st;
 
-    if ((st = require(c, root, "(top level)", "name", &v)) != PLN_OK) return st;
-    if ((st = string(c, v, "name", robot->name, sizeof robot->name)) != PLN_OK) return st;
-    if ((st = require(c, root, "(top level)", "control_period", &v)) != PLN_OK) return st;
-    if ((st = number(c, v, "control_period", &robot->control_period)) != PLN_OK) return st;
+    if ((st = pln_yaml_require(c->y, root, "", "name", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_string(c->y, v, "name", robot->name, sizeof robot->name)) != PLN_OK) return st;
+    if ((st = pln_yaml_require(c->y, root, "", "control_period", &v)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_double(c->y, v, "control_period", &robot->control_period)) != PLN_OK) return st;
     if (!(robot->control_period > 0.0)) {
-        return fail(c, v, "control_period", INVALID, "must be > 0 (seconds), found %g",
+        return pln_yaml_error(c->y, v, "control_period", INVALID, "must be > 0 (seconds), found %g",
                     robot->control_period);
     }
     identity(robot->base_rot);
-    if ((v = get(c, root, "base")) != NULL) {
+    if ((v = pln_yaml_get(c->y, root, "base")) != NULL) {
         if ((st = pose(c, v, "base", robot->base_pos, robot->base_rot)) != PLN_OK) return st;
     }
 
     /* joints, in file order */
-    if ((st = require(c, root, "(top level)", "joints", &jseq)) != PLN_OK) return st;
-    if (jseq->type != YAML_SEQUENCE_NODE) {
-        return fail(c, jseq, "joints", INVALID, "expected a list, found %s", kind_name(jseq));
-    }
-    nj = (int)(jseq->data.sequence.items.top - jseq->data.sequence.items.start);
+    if ((st = pln_yaml_require(c->y, root, "", "joints", &jseq)) != PLN_OK) return st;
+    if ((st = pln_yaml_sequence(c->y, jseq, "joints", &nj)) != PLN_OK) return st;
     if (nj > PLN_ROBOT_MAX_LINKS) {
-        return fail(c, jseq, "joints", INVALID, "%d joints: more than %d", nj, PLN_ROBOT_MAX_LINKS);
+        return pln_yaml_error(c->y, jseq, "joints", INVALID, "%d joints: more than %d", nj, PLN_ROBOT_MAX_LINKS);
     }
-    if ((st = require(c, root, "(top level)", "links", &lseq)) != PLN_OK) return st;
-    if (lseq->type != YAML_SEQUENCE_NODE) {
-        return fail(c, lseq, "links", INVALID, "expected a list, found %s", kind_name(lseq));
-    }
-    nl = (int)(lseq->data.sequence.items.top - lseq->data.sequence.items.start);
-    if (nl < 1) return fail(c, lseq, "links", INVALID, "needs at least one link");
+    if ((st = pln_yaml_require(c->y, root, "", "links", &lseq)) != PLN_OK) return st;
+    if ((st = pln_yaml_sequence(c->y, lseq, "links", &nl)) != PLN_OK) return st;
+    if (nl < 1) return pln_yaml_error(c->y, lseq, "links", INVALID, "needs at least one link");
     if (nl > PLN_ROBOT_MAX_LINKS) {
-        return fail(c, lseq, "links", INVALID, "%d links: more than %d", nl, PLN_ROBOT_MAX_LINKS);
+        return pln_yaml_error(c->y, lseq, "links", INVALID, "%d links: more than %d", nl, PLN_ROBOT_MAX_LINKS);
     }
 
     robot->joints = calloc(nj > 0 ? (size_t)nj : 1, sizeof *robot->joints);
@@ -666,18 +438,18 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
     joint_user = calloc(nj > 0 ? (size_t)nj : 1, sizeof *joint_user);
     if (robot->joints == NULL || robot->links == NULL || ins == NULL || order == NULL ||
         stack == NULL || joint_user == NULL) {
-        st = pln_errorf(PLN_ERR_NOMEM, c->err, c->err_size, "%s: out of memory", c->path);
+        st = pln_errorf(PLN_ERR_NOMEM, c->y->err, c->y->err_size, "%s: out of memory", c->path);
         goto done;
     }
 
     for (int i = 0; i < nj; ++i) {
-        yaml_node_t *jn = node_at(c, jseq->data.sequence.items.start[i]);
+        yaml_node_t *jn = pln_yaml_item(c->y, jseq, i);
         if ((st = load_joint(c, jn, i, &robot->joints[i])) != PLN_OK) goto done;
         for (int k = 0; k < i; ++k) {
             if (strcmp(robot->joints[k].name, robot->joints[i].name) == 0) {
                 char sub[64];
                 snprintf(sub, sizeof sub, "joints[%d].name", i);
-                st = fail(c, get(c, jn, "name"), sub, INVALID,
+                st = pln_yaml_error(c->y, pln_yaml_get(c->y, jn, "name"), sub, INVALID,
                           "duplicate joint name '%s' (also joints[%d])", robot->joints[i].name, k);
                 goto done;
             }
@@ -688,13 +460,13 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
 
     /* links, in file order */
     for (int i = 0; i < nl; ++i) {
-        yaml_node_t *ln = node_at(c, lseq->data.sequence.items.start[i]);
+        yaml_node_t *ln = pln_yaml_item(c->y, lseq, i);
         if ((st = load_link(c, ln, i, &ins[i])) != PLN_OK) goto done;
         int k = find_in(ins, i, ins[i].link.name);
         if (k >= 0) {
             char sub[64];
             snprintf(sub, sizeof sub, "links[%d].name", i);
-            st = fail(c, ins[i].name_node, sub, INVALID, "duplicate link name '%s' (also links[%d])",
+            st = pln_yaml_error(c->y, ins[i].name_node, sub, INVALID, "duplicate link name '%s' (also links[%d])",
                       ins[i].link.name, k);
             goto done;
         }
@@ -707,7 +479,7 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
         if (in->parent_node == NULL) {
             if (root_link >= 0) {
                 snprintf(sub, sizeof sub, "links[%d]", i);
-                st = fail(c, in->node, sub, INVALID,
+                st = pln_yaml_error(c->y, in->node, sub, INVALID,
                           "second root link '%s' (no 'parent'); '%s' is already the root",
                           in->link.name, ins[root_link].link.name);
                 goto done;
@@ -718,12 +490,12 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
             in->parent_in = find_in(ins, nl, in->parent_name);
             snprintf(sub, sizeof sub, "links[%d].parent", i);
             if (in->parent_in < 0) {
-                st = fail(c, in->parent_node, sub, INVALID, "unknown parent link '%s'",
+                st = pln_yaml_error(c->y, in->parent_node, sub, INVALID, "unknown parent link '%s'",
                           in->parent_name);
                 goto done;
             }
             if (in->parent_in == i) {
-                st = fail(c, in->parent_node, sub, INVALID, "link '%s' is its own parent",
+                st = pln_yaml_error(c->y, in->parent_node, sub, INVALID, "link '%s' is its own parent",
                           in->link.name);
                 goto done;
             }
@@ -735,11 +507,11 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
             }
             snprintf(sub, sizeof sub, "links[%d].joint", i);
             if (j < 0) {
-                st = fail(c, in->joint_node, sub, INVALID, "unknown joint '%s'", in->joint_name);
+                st = pln_yaml_error(c->y, in->joint_node, sub, INVALID, "unknown joint '%s'", in->joint_name);
                 goto done;
             }
             if (joint_user[j] >= 0) {
-                st = fail(c, in->joint_node, sub, INVALID,
+                st = pln_yaml_error(c->y, in->joint_node, sub, INVALID,
                           "joint '%s' already moves link '%s'", in->joint_name,
                           ins[joint_user[j]].link.name);
                 goto done;
@@ -751,14 +523,14 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
         if (joint_user[j] < 0) {
             char sub[64];
             snprintf(sub, sizeof sub, "joints[%d]", j);
-            st = fail(c, node_at(c, jseq->data.sequence.items.start[j]), sub, INVALID,
+            st = pln_yaml_error(c->y, pln_yaml_item(c->y, jseq, j), sub, INVALID,
                       "joint '%s' moves no link (no link names it as its 'joint')",
                       robot->joints[j].name);
             goto done;
         }
     }
     if (root_link < 0) {
-        st = fail(c, lseq, "links", INVALID,
+        st = pln_yaml_error(c->y, lseq, "links", INVALID,
                   "no root link: every link has a parent, so the parents form a cycle");
         goto done;
     }
@@ -799,7 +571,7 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
         }
         char sub[64];
         snprintf(sub, sizeof sub, "links[%d].parent", at);
-        st = fail(c, ins[at].parent_node, sub, INVALID, "cycle in the link tree: %s", chain);
+        st = pln_yaml_error(c->y, ins[at].parent_node, sub, INVALID, "cycle in the link tree: %s", chain);
         goto done;
     }
 
@@ -843,7 +615,7 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
         for (int k = 0; k < nl; ++k) robot->total_mass += robot->links[k].mass;
     }
     st = PLN_OK;
-    if ((v = get(c, root, "collision_pairs")) != NULL) st = load_pairs(c, v, robot);
+    if ((v = pln_yaml_get(c->y, root, "collision_pairs")) != NULL) st = load_pairs(c, v, robot);
 
 done:
     free(ins);
@@ -853,13 +625,11 @@ done:
     return st;
 }
 
-/* Robot description loader: libyaml document API, then the schema walk above. */
+/* Robot description loader: the document through pln_yaml, then the schema walk above. */
 PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size)
 {
     Ctx c;
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    FILE *f;
+    PlnYaml y;
     PlnStatus st;
     const char *slash;
 
@@ -867,8 +637,7 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
     if (path == NULL) return pln_errorf(PLN_ERR_USAGE, err, err_size, "no robot file given");
     memset(&c, 0, sizeof c);
     c.path = path;
-    c.err = err;
-    c.err_size = err_size;
+    c.y = &y;
     slash = strrchr(path, '/');
     if (slash != NULL) {
         size_t n = (size_t)(slash - path);
@@ -879,62 +648,10 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
         c.dir[n] = '\0';
         if (n == 0) snprintf(c.dir, sizeof c.dir, "/");
     }
-
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot read robot file: %s", path,
-                          strerror(errno));
-    }
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
-        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: cannot start the YAML parser", path);
-    }
-    yaml_parser_set_input_file(&parser, f);
-    if (!yaml_parser_load(&parser, &doc)) {
-        if (parser.error == YAML_MEMORY_ERROR) {
-            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: out of memory parsing YAML", path);
-        } else if (parser.error == YAML_READER_ERROR) {
-            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s: byte %zu: %s", path,
-                            parser.problem_offset, parser.problem ? parser.problem : "read error");
-        } else {
-            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s:%zu:%zu: YAML syntax error: %s%s%s",
-                            path, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-                            parser.problem ? parser.problem : "malformed",
-                            parser.context ? " " : "", parser.context ? parser.context : "");
-        }
-        yaml_parser_delete(&parser);
-        fclose(f);
-        return st;
-    }
-    /* a second document would be ignored silently: refuse it */
-    {
-        yaml_document_t extra;
-        if (!yaml_parser_load(&parser, &extra)) {
-            st = pln_errorf(PLN_ERR_PARSE, err, err_size, "%s:%zu:%zu: YAML syntax error: %s",
-                            path, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-                            parser.problem ? parser.problem : "malformed");
-            yaml_document_delete(&doc);
-            yaml_parser_delete(&parser);
-            fclose(f);
-            return st;
-        }
-        yaml_node_t *extra_root = yaml_document_get_root_node(&extra);
-        size_t extra_line = extra_root ? extra_root->start_mark.line + 1 : 0;
-        yaml_document_delete(&extra);
-        if (extra_root != NULL) {
-            yaml_document_delete(&doc);
-            yaml_parser_delete(&parser);
-            fclose(f);
-            return pln_errorf(PLN_ERR_PARSE, err, err_size,
-                              "%s:%zu: a second YAML document: a robot file holds one", path,
-                              extra_line);
-        }
-    }
-    c.doc = &doc;
+    st = pln_yaml_load(&y, path, err, err_size);
+    if (st != PLN_OK) return st;
     st = load_document(&c, robot);
-    yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    fclose(f);
+    pln_yaml_free(&y);
     if (st != PLN_OK) pln_robot_destroy(robot);
     return st;
 }
