@@ -9,6 +9,7 @@
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 #include "problem/pln_certify.h"
+#include "problem/pln_guess.h"
 #include "problem/pln_sip.h"
 
 void pln_plan_unload(PlnLoaded *l)
@@ -54,8 +55,8 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
     }
     if (st == PLN_OK) {
         PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL};
-        pln_problem_initial_x(l.p, x);
-        st = pln_sip_solve(l.p, x, &sr, &sip, err, err_size);
+        st = pln_guess_initial_x(l.p, x, NULL, err, err_size);
+        if (st == PLN_OK) st = pln_sip_solve(l.p, x, &sr, &sip, err, err_size);
     }
     if (st == PLN_OK) {
         pln_problem_ctrl(l.p, x, ctrl);

@@ -22,8 +22,9 @@
  *    continuous-time by the convex-hull property;
  *  - joint tasks: |q_j(t) - value| <= 0.9 tolerance (two linear rows; the optimiser aims
  *    inside the tolerance the certificate checks, PLN_TASK_INNER_FRACTION);
- *  - position tasks: |x_a(t) - target_a| <= 0.9 tolerance / sqrt 3 per axis (six rows), and
- *    with an orientation (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
+ *  - position tasks: one row on the distance to the target, |x(t) - target| <= 0.9
+ *    tolerance, smoothed at the target (docs/math/planner.md eq. P11), and with an
+ *    orientation a second row (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
  *  - collision: eps - MCD_{pair, interval} <= 0 for every pair and constraint interval
  *    (thesis eq. 6.1), MCD from distance/ on the Taylor-model motion of the two links
  *    (pln_linkmotion.h). The row is eps - lower (the certified lower bound), or, with a
