@@ -79,6 +79,8 @@ START_TEST(test_benchmark_collides_without_constraints)
     strcat(dir, "/out");
     ck_assert(report_value(dir, "status", v, sizeof v));
     ck_assert_str_eq(v, "not_certified");
+    ck_assert(report_value(dir, "cause", v, sizeof v));
+    ck_assert_str_eq(v, "contact");
     ck_assert(report_value(dir, "min_clearance_m", v, sizeof v));
     ck_assert_msg(strtod(v, NULL) < 0.0, "%s: clearance %s should be negative", SCENARIOS[_i], v);
     ck_assert(exists(dir, "trajectory.json"));
@@ -100,6 +102,8 @@ START_TEST(test_benchmark_certified_with_constraints)
     ck_assert_msg(hrpplan(args, log) == 0, "%s was not certified (see %s)", SCENARIOS[_i], log);
     ck_assert(report_value(out, "status", v, sizeof v));
     ck_assert_str_eq(v, "certified");
+    ck_assert(report_value(out, "cause", v, sizeof v));
+    ck_assert_str_eq(v, "none");
     ck_assert(report_value(out, "min_clearance_m", v, sizeof v));
     ck_assert(strtod(v, NULL) >= 0.0);
     ck_assert(report_value(out, "max_velocity_violation", v, sizeof v));

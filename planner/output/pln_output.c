@@ -169,6 +169,7 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     pln_json_begin_object(&w);
     pln_json_kv_string(&w, "status", info->status);
     pln_json_kv_string(&w, "reason", info->reason ? info->reason : "");
+    pln_json_kv_string(&w, "cause", cert != NULL ? pln_cert_cause_string(cert->cause) : "error");
     pln_json_kv_string(&w, "scenario", sc->name);
     pln_json_kv_string(&w, "scenario_file", sc->path);
     pln_json_kv_string(&w, "robot", p->robot->name);

@@ -163,6 +163,19 @@ static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertifica
     return PLN_OK;
 }
 
+const char *pln_cert_cause_string(PlnCertCause cause)
+{
+    switch (cause) {
+    case PLN_CAUSE_NONE: return "none";
+    case PLN_CAUSE_CONTACT: return "contact";
+    case PLN_CAUSE_JOINT_LIMIT: return "joint_limit";
+    case PLN_CAUSE_VELOCITY: return "velocity";
+    case PLN_CAUSE_BALANCE: return "balance";
+    case PLN_CAUSE_TASK: return "task";
+    }
+    return "unknown";
+}
+
 /* summary per pair and the verdict */
 static void cert_finish(const PlnProblem *p, PlnCertificate *c)
 {
@@ -172,6 +185,7 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
         if (c->pairs[pr].lower < c->min_clearance) c->min_clearance = c->pairs[pr].lower;
     }
     c->certified = 1;
+    c->cause = PLN_CAUSE_NONE;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         if (c->pairs[pr].lower < 0.0) {
             const PlnPair *pair = &p->scenario->pairs[pr];
@@ -187,6 +201,7 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                          "; no contact before t = %.3f s", c->pairs[pr].contact_lo);
             }
             c->certified = 0;
+            c->cause = PLN_CAUSE_CONTACT;
             return;
         }
     }
@@ -194,16 +209,19 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
         snprintf(c->reason, sizeof c->reason, "joint position limit exceeded by %.3g rad",
                  c->max_joint_limit_violation);
         c->certified = 0;
+        c->cause = PLN_CAUSE_JOINT_LIMIT;
     } else if (c->max_velocity_violation > PLN_CERT_SLACK) {
         snprintf(c->reason, sizeof c->reason, "joint velocity limit exceeded by %.3g rad/s",
                  c->max_velocity_violation);
         c->certified = 0;
+        c->cause = PLN_CAUSE_VELOCITY;
     } else if (c->max_balance_violation > PLN_CERT_SLACK) {
         snprintf(c->reason, sizeof c->reason,
                  "the centre of mass may come %.4f m closer to the support edge than the margin "
                  "near t = %.3f s",
                  c->max_balance_violation, c->balance_t);
         c->certified = 0;
+        c->cause = PLN_CAUSE_BALANCE;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
         const PlnTask *task = &p->scenario->tasks[c->worst_task];
         snprintf(c->reason, sizeof c->reason,
@@ -212,6 +230,7 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  task->type == PLN_TASK_JOINT ? task->joint.name : task->link.name, task->time,
                  task->line, c->max_task_violation, task->type == PLN_TASK_JOINT ? "rad" : "m");
         c->certified = 0;
+        c->cause = PLN_CAUSE_TASK;
     }
 }
 
