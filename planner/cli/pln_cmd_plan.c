@@ -56,6 +56,8 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnSipResult sip;
     PlnCertificate cert;
     PlnRunInfo info;
+    PlnGuessReport guess;
+    int have_guess = 0;
     PlnTable table;
     double *x = NULL, *ctrl = NULL, start = pln_clock_s();
     int have_cert = 0, code;
@@ -109,8 +111,8 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             if (dumping) run.dump = dump.fp;
         }
         if (st == PLN_OK) {
-            PlnGuessReport guess;
             st = pln_guess_initial_x(l.p, x, &guess, err, sizeof err);
+            have_guess = st == PLN_OK;
             if (st == PLN_OK && guess.unmet > 0 && !args->quiet) {
                 const PlnTask *task = &l.sc.tasks[guess.worst_task];
                 fprintf(errs,
@@ -140,6 +142,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     info.method = dst_mcd_method_string(l.p->method);
     info.collision_constraints = l.p->collision;
     info.sip = st == PLN_OK || have_cert ? &sip : NULL;
+    info.guess = have_guess ? &guess : NULL;
     info.wall_time_s = pln_clock_s() - start;
     if (st != PLN_OK) {
         info.status = "failed";

@@ -12,6 +12,7 @@
 #include "base/pln_atomic.h"
 #include "base/pln_json.h"
 #include "base/pln_svg.h"
+#include "base/pln_tolerance.h"
 
 PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size)
 {
@@ -188,6 +189,18 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
         pln_json_null(&w);
     }
     pln_json_kv_number(&w, "eps_m", p->eps);
+    if (info->guess != NULL) {
+        /* the IK initial guess: task times it could not meet, and the worst miss */
+        pln_json_key(&w, "initial_guess");
+        pln_json_begin_object(&w);
+        pln_json_kv_int(&w, "task_times", info->guess->groups);
+        pln_json_kv_int(&w, "unmet_task_times", info->guess->unmet);
+        pln_json_key(&w, "worst_task");
+        if (info->guess->worst_task >= 0) pln_json_int(&w, info->guess->worst_task);
+        else pln_json_null(&w);
+        pln_json_kv_number(&w, "worst_miss", info->guess->worst_task >= 0 ? info->guess->worst_miss : 0.0);
+        pln_json_end_object(&w);
+    }
     if (cert != NULL) {
         pln_json_key(&w, "min_clearance_m");
         if (isfinite(cert->min_clearance)) pln_json_number(&w, cert->min_clearance);
@@ -236,6 +249,8 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
             pln_json_kv_number(&w, "time", sc->tasks[t].time);
             pln_json_kv_number(&w, "error", cert->task_error[t]);
             pln_json_kv_number(&w, "tolerance", sc->tasks[t].tolerance);
+            pln_json_kv_bool(&w, "met", cert->task_error[t] <= sc->tasks[t].tolerance + PLN_CERT_SLACK);
+            pln_json_kv_int(&w, "line", sc->tasks[t].line);
             pln_json_end_object(&w);
         }
         pln_json_end_array(&w);
