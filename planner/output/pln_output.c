@@ -404,6 +404,15 @@ done:
     return st;
 }
 
+/* a violation: "0" when none, "<= 1e-05 (within the slack)" when inside PLN_CERT_SLACK */
+static void print_violation(FILE *out, double v, const char *unit)
+{
+    const char *sp = unit[0] ? " " : "";
+    if (!(v > 0.0)) fprintf(out, "0%s%s", sp, unit);
+    else if (v <= PLN_CERT_SLACK) fprintf(out, "< %.0e%s%s (within the slack)", PLN_CERT_SLACK, sp, unit);
+    else fprintf(out, "%.3g%s%s", v, sp, unit);
+}
+
 void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, FILE *out)
 {
     fprintf(out, "%-34s %12s %12s %9s\n", "pair", "mcd_lower_m", "mcd_upper_m", "t_min_s");
@@ -421,8 +430,15 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
         fputc('\n', out);
     }
     fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
-    fprintf(out, "joint limit violation: %.3g rad, velocity violation: %.3g rad/s, "
-                 "task violation: %.3g, balance violation: %.3g m\n",
-            c->max_joint_limit_violation, c->max_velocity_violation, c->max_task_violation,
-            c->max_balance_violation);
+    /* a violation within the certificate's slack is not one: say so instead of printing
+     * a small number beside "certified" */
+    fprintf(out, "joint limit violation: ");
+    print_violation(out, c->max_joint_limit_violation, "rad");
+    fprintf(out, ", velocity violation: ");
+    print_violation(out, c->max_velocity_violation, "rad/s");
+    fprintf(out, ", task violation: ");
+    print_violation(out, c->max_task_violation, "");
+    fprintf(out, ", balance violation: ");
+    print_violation(out, c->max_balance_violation, "m");
+    fputc('\n', out);
 }
