@@ -105,6 +105,12 @@
 #define PLN_IK_NUDGE_RAD 0.2
 #define PLN_IK_MAX_NUDGES 3
 
+/* Certification: a pair whose certified lower bound on an interval is below zero while
+ * its real distance there is not is re-certified on halves of the interval, each with
+ * its own tighter Taylor models, down to this many levels (2^6 = 64 parts at most), so
+ * that "not certified" means a near-contact, not a loose enclosure (issue 21). */
+#define PLN_CERT_REFINE_DEPTH 6
+
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
 #define PLN_CERT_SLACK 1e-5

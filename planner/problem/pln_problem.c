@@ -559,25 +559,35 @@ void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1)
 PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
                                       int i, char *err, size_t err_size)
 {
+    return pln_problem_interval_motion_part(p, w, ctrl, i, 0.0, 1.0, err, err_size);
+}
+
+PlnStatus pln_problem_interval_motion_part(const PlnProblem *p, PlnProblemWork *w,
+                                           const double *ctrl, int i, double a, double b,
+                                           char *err, size_t err_size)
+{
     int deg = p->scenario->degree, d1 = deg + 1, sub = p->scenario->subdivisions;
     int span = i / sub, k = i % sub;
     const double *coef = w->coef;
 
+    if (!(a >= 0.0 && a < b && b <= 1.0)) {
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "interval part [%g, %g] of %d", a, b, i);
+    }
     /* joint polynomials in s on the span: splines of the moving joints, constants else */
     memset(w->coef, 0, (size_t)p->n_joints * d1 * sizeof *w->coef);
     memset(w->q_err, 0, (size_t)p->n_joints * sizeof *w->q_err);
     for (int j = 0; j < p->n_joints; ++j) w->coef[j * d1] = p->q_init[j];
-    for (int a = 0; a < p->n_active; ++a) {
-        double *c = w->coef + p->active[a] * d1, mag = 0.0;
-        pln_bspline_span_poly(p->bs, ctrl + a * p->n_ctrl, span, c);
+    for (int a_ = 0; a_ < p->n_active; ++a_) {
+        double *c = w->coef + p->active[a_] * d1, mag = 0.0;
+        pln_bspline_span_poly(p->bs, ctrl + a_ * p->n_ctrl, span, c);
         /* the conversion from control points rounds: bound it (docs/math/bspline.md) */
         for (int m = 0; m < d1; ++m) mag += fabs(c[m]);
-        for (int m = 0; m < d1; ++m) mag += fabs(ctrl[a * p->n_ctrl + span + m]);
-        w->q_err[p->active[a]] = PLN_SPAN_POLY_ROUND_REL * mag;
+        for (int m = 0; m < d1; ++m) mag += fabs(ctrl[a_ * p->n_ctrl + span + m]);
+        w->q_err[p->active[a_]] = PLN_SPAN_POLY_ROUND_REL * mag;
     }
-    /* a sub-interval of the span: restrict the polynomials, their rounding bounded */
-    if (sub > 1) {
-        double s0 = (double)k / sub, s1 = (double)(k + 1) / sub;
+    /* a part of the span: restrict the polynomials, their rounding bounded */
+    if (sub > 1 || a > 0.0 || b < 1.0) {
+        double s0 = (k + a) / sub, s1 = (k + b) / sub;
         for (int j = 0; j < p->n_joints; ++j) {
             w->q_err[j] += pln_linkmotion_restrict_poly(w->coef + j * d1, deg, s0, s1,
                                                         w->coef_sub + j * d1);

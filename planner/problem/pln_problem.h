@@ -210,6 +210,13 @@ void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1);
  * of the link motion computed by pln_problem_interval_motion(). */
 PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
                                       int i, char *err, size_t err_size);
+
+/* The same on the part [a, b] (0 <= a < b <= 1, fractions of the interval) of constraint
+ * interval i, i.e. on [t0 + a (t1 - t0), t0 + b (t1 - t0)]: the joint polynomials
+ * restricted to it (their rounding bounded), so that its Taylor models are tighter. */
+PlnStatus pln_problem_interval_motion_part(const PlnProblem *p, PlnProblemWork *w,
+                                           const double *ctrl, int i, double a, double b,
+                                           char *err, size_t err_size);
 void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
                                DstMovingCapsule *a, DstMovingCapsule *b);
 
