@@ -129,6 +129,35 @@ START_TEST(test_trajectory_json_records_robot_file)
 }
 END_TEST
 
+/* violations inside the certificate's slack are printed as such, not as small numbers
+ * beside "certified"; real ones with their value */
+START_TEST(test_certificate_print_names_the_slack)
+{
+    PlanFixture fx;
+    PlnCertificate c;
+    char text[4096];
+    FILE *f;
+    size_t n;
+    plan_fixture_load(&fx, "scenarios/hand_cross.yaml", 0.0);
+    memset(&c, 0, sizeof c);
+    c.certified = 1;
+    c.max_balance_violation = 1.4e-6;
+    c.max_velocity_violation = 0.25;
+    f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    pln_output_print_certificate(fx.p, &c, f);
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "balance violation: < 1e-05 m (within the slack)") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "velocity violation: 0.25 rad/s") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "joint limit violation: 0 rad") != NULL, "%s", text);
+    ck_assert(strstr(text, "1.4e-06") == NULL);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
 Suite *pln_output_suite(void)
 {
     Suite *s = suite_create("pln_output");
@@ -138,6 +167,7 @@ Suite *pln_output_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("trajectory_json");
     tcase_add_test(tc, test_trajectory_json_records_robot_file);
+    tcase_add_test(tc, test_certificate_print_names_the_slack);
     suite_add_tcase(s, tc);
     return s;
 }

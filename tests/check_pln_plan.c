@@ -79,6 +79,8 @@ START_TEST(test_benchmark_collides_without_constraints)
     strcat(dir, "/out");
     ck_assert(report_value(dir, "status", v, sizeof v));
     ck_assert_str_eq(v, "not_certified");
+    ck_assert(report_value(dir, "cause", v, sizeof v));
+    ck_assert_str_eq(v, "contact");
     ck_assert(report_value(dir, "min_clearance_m", v, sizeof v));
     ck_assert_msg(strtod(v, NULL) < 0.0, "%s: clearance %s should be negative", SCENARIOS[_i], v);
     ck_assert(exists(dir, "trajectory.json"));
@@ -100,6 +102,8 @@ START_TEST(test_benchmark_certified_with_constraints)
     ck_assert_msg(hrpplan(args, log) == 0, "%s was not certified (see %s)", SCENARIOS[_i], log);
     ck_assert(report_value(out, "status", v, sizeof v));
     ck_assert_str_eq(v, "certified");
+    ck_assert(report_value(out, "cause", v, sizeof v));
+    ck_assert_str_eq(v, "none");
     ck_assert(report_value(out, "min_clearance_m", v, sizeof v));
     ck_assert(strtod(v, NULL) >= 0.0);
     ck_assert(report_value(out, "max_velocity_violation", v, sizeof v));
@@ -310,6 +314,40 @@ START_TEST(test_box_obstacle)
 }
 END_TEST
 
+/* a target beyond the arm's reach is named before the optimiser starts (stderr and
+ * report.json's initial_guess), and the plan ends not certified */
+START_TEST(test_unreachable_task_named_up_front)
+{
+    char dir[256], path[512], args[1024], log[512], v[64], text[8192], cwd[1024];
+    FILE *f;
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/far.yaml", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "name: far\nrobot: %s/tests/data/arm2.yaml\nduration: 2.0\n"
+               "spline: {degree: 5, spans: 4}\njoints: [SHOULDER, ELBOW]\ntasks:\n"
+               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.3, 0.3, 1.0], time: 1.0, tolerance: 0.01}\n"
+               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 1.1, 1.0], time: 2.0, tolerance: 0.01}\n"
+               "collision: {enabled: false, pairs: []}\n", cwd);
+    fclose(f);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan '%s' -o '%s/out'", path, dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_msg(strstr(text, "initial guess") != NULL && strstr(text, "tasks[1] (line 8)") != NULL,
+                  "%s", text);
+    strcat(dir, "/out");
+    ck_assert(report_value(dir, "status", v, sizeof v));
+    ck_assert_str_eq(v, "not_certified");
+    /* the first failed check: the task, or the velocity the optimiser spent reaching for it */
+    ck_assert(report_value(dir, "cause", v, sizeof v));
+    ck_assert_msg(strcmp(v, "task") == 0 || strcmp(v, "velocity") == 0, "cause %s", v);
+    ck_assert_msg(strstr(text, "missed by 0.39") != NULL, "%s", text);
+    ck_assert_msg(!exists(dir, "trajectory.pos"), "no .pos for an uncertified plan");
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -331,6 +369,7 @@ Suite *pln_plan_suite(void)
     tcase_add_loop_test(tc, test_mesh_scenario_certified_with_constraints, 0, 3);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
+    tcase_add_test(tc, test_unreachable_task_named_up_front);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_input_exits_2);
     suite_add_tcase(s, tc);

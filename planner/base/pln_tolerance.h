@@ -90,6 +90,27 @@
  * rounding of an export, could step over); the certificate checks the full tolerance. */
 #define PLN_TASK_INNER_FRACTION 0.9
 
+/* Smoothing length of a position task row, m (docs/math/planner.md eq. P11): the row
+ * sqrt(|e|^2 + d^2) - sqrt(r^2 + d^2) <= 0 is exactly |e| <= r, its gradient is the unit
+ * direction of the error e away from the target (a gradient method always has a way to
+ * move) and stays smooth where e = 0; far below any task tolerance a user would write. */
+#define PLN_TASK_POS_SMOOTH_M 1e-4
+
+/* Inverse kinematics (pln_ik.c): a step is accepted when it lowers the squared residual
+ * by this relative amount (below it the iteration has stalled); where no step does, the
+ * active joints are nudged by k times this angle (k = 1, 2, ...) at most
+ * PLN_IK_MAX_NUDGES times, enough to leave a singular posture whose Jacobian is blind to
+ * the residual (a straight arm asked to swing through its own line). */
+#define PLN_IK_MIN_DECREASE 1e-9
+#define PLN_IK_NUDGE_RAD 0.2
+#define PLN_IK_MAX_NUDGES 3
+
+/* Certification: a pair whose certified lower bound on an interval is below zero while
+ * its real distance there is not is re-certified on halves of the interval, each with
+ * its own tighter Taylor models, down to this many levels (2^6 = 64 parts at most), so
+ * that "not certified" means a near-contact, not a loose enclosure (issue 21). */
+#define PLN_CERT_REFINE_DEPTH 6
+
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
 #define PLN_CERT_SLACK 1e-5

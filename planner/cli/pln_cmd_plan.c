@@ -12,6 +12,7 @@
 #include "output/pln_output.h"
 #include "output/pln_view.h"
 #include "problem/pln_certify.h"
+#include "problem/pln_guess.h"
 #include "problem/pln_plan.h"
 #include "problem/pln_sip.h"
 
@@ -55,6 +56,8 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnSipResult sip;
     PlnCertificate cert;
     PlnRunInfo info;
+    PlnGuessReport guess;
+    int have_guess = 0;
     PlnTable table;
     double *x = NULL, *ctrl = NULL, start = pln_clock_s();
     int have_cert = 0, code;
@@ -108,8 +111,18 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             if (dumping) run.dump = dump.fp;
         }
         if (st == PLN_OK) {
-            pln_problem_initial_x(l.p, x);
-            st = pln_sip_solve(l.p, x, &run, &sip, err, sizeof err);
+            st = pln_guess_initial_x(l.p, x, &guess, err, sizeof err);
+            have_guess = st == PLN_OK;
+            if (st == PLN_OK && guess.unmet > 0 && !args->quiet) {
+                const PlnTask *task = &l.sc.tasks[guess.worst_task];
+                fprintf(errs,
+                        "hrpplan plan: initial guess: inverse kinematics left %d of %d task "
+                        "times unmet; tasks[%d] (line %d) is missed by %.3g %s beyond its "
+                        "tolerance (out of reach?)\n",
+                        guess.unmet, guess.groups, guess.worst_task, task->line,
+                        guess.worst_miss, task->type == PLN_TASK_JOINT ? "rad" : "m");
+            }
+            if (st == PLN_OK) st = pln_sip_solve(l.p, x, &run, &sip, err, sizeof err);
         }
         if (dumping) {
             char derr[512];
@@ -129,6 +142,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     info.method = dst_mcd_method_string(l.p->method);
     info.collision_constraints = l.p->collision;
     info.sip = st == PLN_OK || have_cert ? &sip : NULL;
+    info.guess = have_guess ? &guess : NULL;
     info.wall_time_s = pln_clock_s() - start;
     if (st != PLN_OK) {
         info.status = "failed";

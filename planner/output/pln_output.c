@@ -12,6 +12,7 @@
 #include "base/pln_atomic.h"
 #include "base/pln_json.h"
 #include "base/pln_svg.h"
+#include "base/pln_tolerance.h"
 
 PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size)
 {
@@ -169,6 +170,7 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     pln_json_begin_object(&w);
     pln_json_kv_string(&w, "status", info->status);
     pln_json_kv_string(&w, "reason", info->reason ? info->reason : "");
+    pln_json_kv_string(&w, "cause", cert != NULL ? pln_cert_cause_string(cert->cause) : "error");
     pln_json_kv_string(&w, "scenario", sc->name);
     pln_json_kv_string(&w, "scenario_file", sc->path);
     pln_json_kv_string(&w, "robot", p->robot->name);
@@ -187,6 +189,18 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
         pln_json_null(&w);
     }
     pln_json_kv_number(&w, "eps_m", p->eps);
+    if (info->guess != NULL) {
+        /* the IK initial guess: task times it could not meet, and the worst miss */
+        pln_json_key(&w, "initial_guess");
+        pln_json_begin_object(&w);
+        pln_json_kv_int(&w, "task_times", info->guess->groups);
+        pln_json_kv_int(&w, "unmet_task_times", info->guess->unmet);
+        pln_json_key(&w, "worst_task");
+        if (info->guess->worst_task >= 0) pln_json_int(&w, info->guess->worst_task);
+        else pln_json_null(&w);
+        pln_json_kv_number(&w, "worst_miss", info->guess->worst_task >= 0 ? info->guess->worst_miss : 0.0);
+        pln_json_end_object(&w);
+    }
     if (cert != NULL) {
         pln_json_key(&w, "min_clearance_m");
         if (isfinite(cert->min_clearance)) pln_json_number(&w, cert->min_clearance);
@@ -235,6 +249,8 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
             pln_json_kv_number(&w, "time", sc->tasks[t].time);
             pln_json_kv_number(&w, "error", cert->task_error[t]);
             pln_json_kv_number(&w, "tolerance", sc->tasks[t].tolerance);
+            pln_json_kv_bool(&w, "met", cert->task_error[t] <= sc->tasks[t].tolerance + PLN_CERT_SLACK);
+            pln_json_kv_int(&w, "line", sc->tasks[t].line);
             pln_json_end_object(&w);
         }
         pln_json_end_array(&w);
@@ -388,6 +404,15 @@ done:
     return st;
 }
 
+/* a violation: "0" when none, "<= 1e-05 (within the slack)" when inside PLN_CERT_SLACK */
+static void print_violation(FILE *out, double v, const char *unit)
+{
+    const char *sp = unit[0] ? " " : "";
+    if (!(v > 0.0)) fprintf(out, "0%s%s", sp, unit);
+    else if (v <= PLN_CERT_SLACK) fprintf(out, "< %.0e%s%s (within the slack)", PLN_CERT_SLACK, sp, unit);
+    else fprintf(out, "%.3g%s%s", v, sp, unit);
+}
+
 void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, FILE *out)
 {
     fprintf(out, "%-34s %12s %12s %9s\n", "pair", "mcd_lower_m", "mcd_upper_m", "t_min_s");
@@ -405,8 +430,15 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
         fputc('\n', out);
     }
     fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
-    fprintf(out, "joint limit violation: %.3g rad, velocity violation: %.3g rad/s, "
-                 "task violation: %.3g, balance violation: %.3g m\n",
-            c->max_joint_limit_violation, c->max_velocity_violation, c->max_task_violation,
-            c->max_balance_violation);
+    /* a violation within the certificate's slack is not one: say so instead of printing
+     * a small number beside "certified" */
+    fprintf(out, "joint limit violation: ");
+    print_violation(out, c->max_joint_limit_violation, "rad");
+    fprintf(out, ", velocity violation: ");
+    print_violation(out, c->max_velocity_violation, "rad/s");
+    fprintf(out, ", task violation: ");
+    print_violation(out, c->max_task_violation, "");
+    fprintf(out, ", balance violation: ");
+    print_violation(out, c->max_balance_violation, "m");
+    fputc('\n', out);
 }

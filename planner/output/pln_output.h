@@ -18,6 +18,7 @@
 
 #include "dst_capsule.h"
 #include "problem/pln_certify.h"
+#include "problem/pln_guess.h"
 #include "model/pln_kin.h"
 #include "problem/pln_problem.h"
 #include "problem/pln_sip.h"
@@ -33,6 +34,7 @@ typedef struct PlnRunInfo {
     const char *method;          /* the optimiser's MCD method name */
     int collision_constraints;   /* 0 with --no-collision */
     const PlnSipResult *sip;     /* nullable (failed before optimising) */
+    const PlnGuessReport *guess; /* nullable: the IK initial guess's outcome */
     double wall_time_s;          /* whole run */
 } PlnRunInfo;
 

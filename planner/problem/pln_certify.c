@@ -123,6 +123,101 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
     return PLN_OK;
 }
 
+/* The real signed distance of pair pr at time t of the spline ctrl: forward kinematics
+ * and the static distance, no Taylor model (what the robot does at t). */
+static PlnStatus true_distance(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
+                               int pr, double t, double *d, char *err, size_t err_size)
+{
+    PlnPairDistance pd;
+    PlnStatus st = pln_problem_joints_at(p, ctrl, t, w->q);
+    if (st == PLN_OK) st = pln_kin_forward(w->kin, p->robot, w->q);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "certification: posture at %g s", t);
+    pln_problem_pair_distance(p, w->kin, pr, &pd);
+    *d = pd.distance;
+    return PLN_OK;
+}
+
+/* The pair's summary over intervals 0..last from the per-interval results. */
+static void pair_summary(PlnCertificate *c, int pr, int last)
+{
+    for (int i = 0; i <= last; ++i) {
+        size_t k = (size_t)pr * c->n_intervals + i;
+        if (i == 0 || c->lower[k] < c->pairs[pr].lower) {
+            c->pairs[pr].lower = c->lower[k];
+            c->pairs[pr].upper = c->upper[k];
+            c->pairs[pr].t_min = c->t_min[k];
+            c->pairs[pr].interval = i;
+        }
+    }
+}
+
+/* A pair whose lower bound on interval i is below zero while the robot's real distance
+ * at the bound's time is not: the Taylor enclosures of the whole interval may be what is
+ * too wide (a fast motion over a long interval). Bisect the interval (depth-first, at most
+ * PLN_CERT_REFINE_DEPTH levels), each part with its own, tighter link motion, until every
+ * part's lower bound is >= 0, or the real distance at a part's minimum is below zero (a
+ * real contact: stop). When every part was certified its way, the interval's lower bound
+ * becomes the least over the parts, as rigorous as the whole interval's (each part's bound
+ * is one). `upper` and `t_min` take the least real distance met. Capsule, convex and
+ * ellipsoid pairs; the link motion of w is left on the last part. */
+static PlnStatus cert_refine(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
+                             const DstMcdOptions *opt, PlnCertificate *c, int i, int pr,
+                             char *err, size_t err_size)
+{
+    double lo_a[PLN_CERT_REFINE_DEPTH + 2], lo_b[PLN_CERT_REFINE_DEPTH + 2];
+    int depth[PLN_CERT_REFINE_DEPTH + 2], top = 0, complete = 1;
+    const double t0 = c->t0[i], t1 = c->t1[i];
+    const size_t k = (size_t)pr * c->n_intervals + i;
+    double lower = HUGE_VAL, upper = c->upper[k], t_min = c->t_min[k];
+
+    /* a stack of parts [a, b] of the interval with their depth */
+    lo_a[top] = 0.5, lo_b[top] = 1.0, depth[top++] = 1;
+    lo_a[top] = 0.0, lo_b[top] = 0.5, depth[top++] = 1;
+    while (top > 0) {
+        double a = lo_a[--top], b = lo_b[top], real;
+        int d = depth[top];
+        DstMcdResult res;
+        DstStatus ds;
+        double start = pln_clock_s();
+        PlnStatus st = pln_problem_interval_motion_part(p, w, ctrl, i, a, b, err, err_size);
+        if (st != PLN_OK) return st;
+        ds = pln_problem_pair_mcd(p, w, pr, DST_MCD_HYBRID, t0 + a * (t1 - t0), t0 + b * (t1 - t0),
+                                  opt, INFINITY, &res, NULL, NULL);
+        c->mcd_time_s += pln_clock_s() - start;
+        ++c->mcd_calls;
+        if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+            return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                              "certification: distance of %s - %s on [%g, %g] s failed: %s",
+                              p->scenario->pairs[pr].a.name, p->scenario->pairs[pr].b.name,
+                              t0 + a * (t1 - t0), t0 + b * (t1 - t0), dst_status_string(ds));
+        }
+        st = true_distance(p, w, ctrl, pr, res.t_min, &real, err, err_size);
+        if (st != PLN_OK) return st;
+        if (real < upper) {
+            upper = real;
+            t_min = res.t_min;
+        }
+        if (res.lower >= 0.0) {
+            lower = fmin(lower, res.lower);
+        } else if (real < 0.0) {
+            complete = 0;   /* a real contact: no refinement can certify this interval */
+            break;
+        } else if (d < PLN_CERT_REFINE_DEPTH) {
+            double m = 0.5 * (a + b);
+            lo_a[top] = m, lo_b[top] = b, depth[top++] = d + 1;
+            lo_a[top] = a, lo_b[top] = m, depth[top++] = d + 1;
+        } else {
+            lower = fmin(lower, res.lower);
+        }
+    }
+    if (complete && lower > c->lower[k]) c->lower[k] = lower;
+    c->upper[k] = upper;
+    c->t_min[k] = t_min;
+    if (upper < c->pairs[pr].best_upper) c->pairs[pr].best_upper = upper;
+    pair_summary(c, pr, i);
+    return PLN_OK;
+}
+
 /* errors of every task from a joint-position function evaluated at the task times */
 static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c,
                             PlnStatus (*joints_at)(const PlnProblem *, const void *, double,
@@ -163,6 +258,19 @@ static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertifica
     return PLN_OK;
 }
 
+const char *pln_cert_cause_string(PlnCertCause cause)
+{
+    switch (cause) {
+    case PLN_CAUSE_NONE: return "none";
+    case PLN_CAUSE_CONTACT: return "contact";
+    case PLN_CAUSE_JOINT_LIMIT: return "joint_limit";
+    case PLN_CAUSE_VELOCITY: return "velocity";
+    case PLN_CAUSE_BALANCE: return "balance";
+    case PLN_CAUSE_TASK: return "task";
+    }
+    return "unknown";
+}
+
 /* summary per pair and the verdict */
 static void cert_finish(const PlnProblem *p, PlnCertificate *c)
 {
@@ -172,6 +280,7 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
         if (c->pairs[pr].lower < c->min_clearance) c->min_clearance = c->pairs[pr].lower;
     }
     c->certified = 1;
+    c->cause = PLN_CAUSE_NONE;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         if (c->pairs[pr].lower < 0.0) {
             const PlnPair *pair = &p->scenario->pairs[pr];
@@ -187,6 +296,7 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                          "; no contact before t = %.3f s", c->pairs[pr].contact_lo);
             }
             c->certified = 0;
+            c->cause = PLN_CAUSE_CONTACT;
             return;
         }
     }
@@ -194,16 +304,19 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
         snprintf(c->reason, sizeof c->reason, "joint position limit exceeded by %.3g rad",
                  c->max_joint_limit_violation);
         c->certified = 0;
+        c->cause = PLN_CAUSE_JOINT_LIMIT;
     } else if (c->max_velocity_violation > PLN_CERT_SLACK) {
         snprintf(c->reason, sizeof c->reason, "joint velocity limit exceeded by %.3g rad/s",
                  c->max_velocity_violation);
         c->certified = 0;
+        c->cause = PLN_CAUSE_VELOCITY;
     } else if (c->max_balance_violation > PLN_CERT_SLACK) {
         snprintf(c->reason, sizeof c->reason,
                  "the centre of mass may come %.4f m closer to the support edge than the margin "
                  "near t = %.3f s",
                  c->max_balance_violation, c->balance_t);
         c->certified = 0;
+        c->cause = PLN_CAUSE_BALANCE;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
         const PlnTask *task = &p->scenario->tasks[c->worst_task];
         snprintf(c->reason, sizeof c->reason,
@@ -212,6 +325,7 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  task->type == PLN_TASK_JOINT ? task->joint.name : task->link.name, task->time,
                  task->line, c->max_task_violation, task->type == PLN_TASK_JOINT ? "rad" : "m");
         c->certified = 0;
+        c->cause = PLN_CAUSE_TASK;
     }
 }
 
@@ -246,6 +360,24 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
         pln_problem_interval(p, i, &c->t0[i], &c->t1[i]);
         st = pln_problem_interval_motion(p, w, ctrl, i, err, err_size);
         if (st == PLN_OK) st = cert_interval(p, w, &opt, c, i, err, err_size);
+        /* undecided pairs (bound below zero, the real distance at its time not): bisect
+         * the interval */
+        for (int pr = 0; pr < c->n_pairs && st == PLN_OK; ++pr) {
+            size_t k = (size_t)pr * c->n_intervals + i;
+            double real;
+            if (p->scenario->geometry == PLN_GEOMETRY_MESH) continue;
+            /* the upper end is the robot's real distance at t_min, one the motion attains
+             * (the Taylor polynomials' distance there can be below it) */
+            st = true_distance(p, w, ctrl, pr, c->t_min[k], &real, err, err_size);
+            if (st != PLN_OK) break;
+            c->upper[k] = real;
+            if (real < c->pairs[pr].best_upper) c->pairs[pr].best_upper = real;
+            if (c->lower[k] < 0.0 && real >= 0.0) {
+                st = cert_refine(p, w, ctrl, &opt, c, i, pr, err, err_size);
+            } else {
+                pair_summary(c, pr, i);
+            }
+        }
     }
     /* limits by the convex-hull property: control points of q and of q' */
     vel = w->grad_ctrl; /* scratch of n_ctrl >= n_ctrl - 1 entries per joint */

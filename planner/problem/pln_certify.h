@@ -44,8 +44,23 @@ typedef struct PlnPairCert {
                           best_upper - eps: status DST_ABOVE_LIMIT) */
 } PlnPairCert;
 
+/* What kept a certificate from holding: the first failed check, in the order they are
+ * tried (clearance, joint limits, velocity limits, balance, tasks). */
+typedef enum PlnCertCause {
+    PLN_CAUSE_NONE = 0,       /* certified */
+    PLN_CAUSE_CONTACT,        /* a pair's certified clearance is below zero */
+    PLN_CAUSE_JOINT_LIMIT,
+    PLN_CAUSE_VELOCITY,
+    PLN_CAUSE_BALANCE,
+    PLN_CAUSE_TASK
+} PlnCertCause;
+
+/* "none", "contact", "joint_limit", "velocity", "balance", "task"; a static string. */
+const char *pln_cert_cause_string(PlnCertCause cause);
+
 typedef struct PlnCertificate {
     int certified;                    /* 1 when every check below passed */
+    PlnCertCause cause;               /* the first failed check; PLN_CAUSE_NONE if certified */
     char reason[512];                 /* why not, naming the first failed check; "" if certified */
     int n_pairs, n_intervals;
     double *t0, *t1;                  /* [n_intervals] interval bounds, s */

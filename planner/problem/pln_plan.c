@@ -2,6 +2,7 @@
 #include "problem/pln_plan.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 #include "problem/pln_certify.h"
+#include "problem/pln_guess.h"
 #include "problem/pln_sip.h"
 
 void pln_plan_unload(PlnLoaded *l)
@@ -54,14 +56,18 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
     }
     if (st == PLN_OK) {
         PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL};
-        pln_problem_initial_x(l.p, x);
-        st = pln_sip_solve(l.p, x, &sr, &sip, err, err_size);
+        PlnGuessReport guess;
+        st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
+        run->ik_unmet = guess.unmet;
+        if (st == PLN_OK) st = pln_sip_solve(l.p, x, &sr, &sip, err, err_size);
     }
     if (st == PLN_OK) {
         pln_problem_ctrl(l.p, x, ctrl);
         st = pln_certify_spline(l.p, ctrl, opt->cert_eps_ratio, &cert, err, err_size);
         if (st == PLN_OK) {
             run->certified = cert.certified;
+            run->cause = cert.cause;
+            snprintf(run->reason, sizeof run->reason, "%s", cert.reason);
             run->min_clearance = cert.min_clearance;
             pln_certificate_destroy(&cert);
         }
@@ -70,6 +76,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         run->mcd_calls = sip.mcd_calls;
         run->evaluations = sip.evaluations;
         run->cost = sip.cost;
+        run->nlopt_code = sip.nlopt_code;
     }
     run->wall_time_s = pln_clock_s() - start;
     free(x);

@@ -13,6 +13,7 @@
 
 #include "base/pln_status.h"
 #include "model/pln_robot.h"
+#include "problem/pln_certify.h"
 #include "problem/pln_problem.h"
 #include "problem/pln_scenario.h"
 
@@ -37,6 +38,10 @@ void pln_plan_unload(PlnLoaded *l);
 /* What one planning run measured, for benchmarks and scripts. */
 typedef struct PlnPlanRun {
     int certified;
+    PlnCertCause cause;     /* what kept it from certifying (PLN_CAUSE_NONE if certified) */
+    char reason[512];       /* the certificate's reason, "" if certified */
+    int nlopt_code;         /* how the optimiser stopped (nlopt_result) */
+    int ik_unmet;           /* task times the initial guess's IK could not meet */
     double min_clearance;   /* m */
     double wall_time_s;     /* load + optimise + certify, no output files */
     double optimise_s;      /* the SIP loop alone */

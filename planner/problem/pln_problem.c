@@ -339,7 +339,7 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
     if (sc->geometry == PLN_GEOMETRY_MESH) p->mcd.eps = fmax(p->mcd.eps, PLN_MESH_OPT_MCD_EPS_M);
 
     /* rows */
-    max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 7 * sc->n_tasks +
+    max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks +
                (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals;
     p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
     p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
@@ -362,7 +362,7 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
             add_row(p, PLN_ROW_JOINT_TASK, t, 0, 1.0, PLN_ROW_TOL);
             add_row(p, PLN_ROW_JOINT_TASK, t, 1, 1.0, PLN_ROW_TOL);
         } else {
-            for (int s = 0; s < 6; ++s) add_row(p, PLN_ROW_POSITION_TASK, t, s, 1.0, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_POSITION_TASK, t, 0, 1.0, PLN_ROW_TOL);
             if (task->has_orientation) add_row(p, PLN_ROW_ORIENTATION_TASK, t, 0, 1.0, PLN_ROW_TOL);
         }
     }
@@ -559,25 +559,35 @@ void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1)
 PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
                                       int i, char *err, size_t err_size)
 {
+    return pln_problem_interval_motion_part(p, w, ctrl, i, 0.0, 1.0, err, err_size);
+}
+
+PlnStatus pln_problem_interval_motion_part(const PlnProblem *p, PlnProblemWork *w,
+                                           const double *ctrl, int i, double a, double b,
+                                           char *err, size_t err_size)
+{
     int deg = p->scenario->degree, d1 = deg + 1, sub = p->scenario->subdivisions;
     int span = i / sub, k = i % sub;
     const double *coef = w->coef;
 
+    if (!(a >= 0.0 && a < b && b <= 1.0)) {
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "interval part [%g, %g] of %d", a, b, i);
+    }
     /* joint polynomials in s on the span: splines of the moving joints, constants else */
     memset(w->coef, 0, (size_t)p->n_joints * d1 * sizeof *w->coef);
     memset(w->q_err, 0, (size_t)p->n_joints * sizeof *w->q_err);
     for (int j = 0; j < p->n_joints; ++j) w->coef[j * d1] = p->q_init[j];
-    for (int a = 0; a < p->n_active; ++a) {
-        double *c = w->coef + p->active[a] * d1, mag = 0.0;
-        pln_bspline_span_poly(p->bs, ctrl + a * p->n_ctrl, span, c);
+    for (int a_ = 0; a_ < p->n_active; ++a_) {
+        double *c = w->coef + p->active[a_] * d1, mag = 0.0;
+        pln_bspline_span_poly(p->bs, ctrl + a_ * p->n_ctrl, span, c);
         /* the conversion from control points rounds: bound it (docs/math/bspline.md) */
         for (int m = 0; m < d1; ++m) mag += fabs(c[m]);
-        for (int m = 0; m < d1; ++m) mag += fabs(ctrl[a * p->n_ctrl + span + m]);
-        w->q_err[p->active[a]] = PLN_SPAN_POLY_ROUND_REL * mag;
+        for (int m = 0; m < d1; ++m) mag += fabs(ctrl[a_ * p->n_ctrl + span + m]);
+        w->q_err[p->active[a_]] = PLN_SPAN_POLY_ROUND_REL * mag;
     }
-    /* a sub-interval of the span: restrict the polynomials, their rounding bounded */
-    if (sub > 1) {
-        double s0 = (double)k / sub, s1 = (double)(k + 1) / sub;
+    /* a part of the span: restrict the polynomials, their rounding bounded */
+    if (sub > 1 || a > 0.0 || b < 1.0) {
+        double s0 = (k + a) / sub, s1 = (k + b) / sub;
         for (int j = 0; j < p->n_joints; ++j) {
             w->q_err[j] += pln_linkmotion_restrict_poly(w->coef + j * d1, deg, s0, s1,
                                                         w->coef_sub + j * d1);
@@ -903,18 +913,24 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
         pln_kin_jacobian_point(w->kin, p->robot, task->link.index, task->point, w->jac_a);
         pln_bspline_basis(p->bs, task->time, 0, N, &first);
     }
-    for (int axis = 0; axis < 3; ++axis) {
-        for (int side = 0; side < 2; ++side) {
-            double sign = side == 0 ? 1.0 : -1.0;
-            int row = r + 2 * axis + side;
-            c[row] = sign * (x[axis] - task->target[axis]) -
-                     PLN_TASK_INNER_FRACTION * task->tolerance / sqrt(3.0);
-            if (grad == NULL) continue;
+    /* distance to the target, smoothed at the target (docs/math/planner.md eq. P11):
+     * c = sqrt(|e|^2 + d^2) - sqrt(rho^2 + d^2), e = x - target, rho = 0.9 tolerance;
+     * dc/dq_j = e . J_j / sqrt(|e|^2 + d^2) */
+    {
+        const double d2 = PLN_TASK_POS_SMOOTH_M * PLN_TASK_POS_SMOOTH_M;
+        const double rho = PLN_TASK_INNER_FRACTION * task->tolerance;
+        double e[3], len;
+        for (int i = 0; i < 3; ++i) e[i] = x[i] - task->target[i];
+        len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + d2);
+        c[r] = len - sqrt(rho * rho + d2);
+        if (grad != NULL) {
             for (int a = 0; a < p->n_active; ++a) {
-                double dq = sign * w->jac_a[axis * nj + p->active[a]];
+                int j = p->active[a];
+                double dq = (e[0] * w->jac_a[j] + e[1] * w->jac_a[nj + j] +
+                             e[2] * w->jac_a[2 * nj + j]) / len;
                 for (int m = 0; m < k1; ++m) {
                     int v = p->var_of[a * p->n_ctrl + first + m];
-                    if (v >= 0) grad[(size_t)row * n + v] += dq * N[m];
+                    if (v >= 0) grad[(size_t)r * n + v] += dq * N[m];
                 }
             }
         }
@@ -925,7 +941,7 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
         const double *R = pln_kin_link_rot(w->kin, task->link.index);
         const double *Rt = task->target_rot;
         double M[9], wv[3], tr = 0.0;
-        int row = r + 6;
+        int row = r + 1;
         for (int i = 0; i < 3; ++i) {
             for (int j = 0; j < 3; ++j) {
                 M[3 * i + j] = 0.0;
@@ -998,7 +1014,7 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
             r += 2;
         } else if (row->kind == PLN_ROW_POSITION_TASK) {
             st = task_rows(p, w, row->index, r, c, grad);
-            r += p->scenario->tasks[row->index].has_orientation ? 7 : 6;
+            r += p->scenario->tasks[row->index].has_orientation ? 2 : 1;
         } else {
             st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
         }

@@ -22,8 +22,9 @@
  *    continuous-time by the convex-hull property;
  *  - joint tasks: |q_j(t) - value| <= 0.9 tolerance (two linear rows; the optimiser aims
  *    inside the tolerance the certificate checks, PLN_TASK_INNER_FRACTION);
- *  - position tasks: |x_a(t) - target_a| <= 0.9 tolerance / sqrt 3 per axis (six rows), and
- *    with an orientation (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
+ *  - position tasks: one row on the distance to the target, |x(t) - target| <= 0.9
+ *    tolerance, smoothed at the target (docs/math/planner.md eq. P11), and with an
+ *    orientation a second row (1 - cos angle(R_target^T R(t))) <= 1 - cos(tolerance);
  *  - collision: eps - MCD_{pair, interval} <= 0 for every pair and constraint interval
  *    (thesis eq. 6.1), MCD from distance/ on the Taylor-model motion of the two links
  *    (pln_linkmotion.h). The row is eps - lower (the certified lower bound), or, with a
@@ -209,6 +210,13 @@ void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1);
  * of the link motion computed by pln_problem_interval_motion(). */
 PlnStatus pln_problem_interval_motion(const PlnProblem *p, PlnProblemWork *w, const double *ctrl,
                                       int i, char *err, size_t err_size);
+
+/* The same on the part [a, b] (0 <= a < b <= 1, fractions of the interval) of constraint
+ * interval i, i.e. on [t0 + a (t1 - t0), t0 + b (t1 - t0)]: the joint polynomials
+ * restricted to it (their rounding bounded), so that its Taylor models are tighter. */
+PlnStatus pln_problem_interval_motion_part(const PlnProblem *p, PlnProblemWork *w,
+                                           const double *ctrl, int i, double a, double b,
+                                           char *err, size_t err_size);
 void pln_problem_pair_capsules(const PlnProblem *p, const PlnProblemWork *w, int pair,
                                DstMovingCapsule *a, DstMovingCapsule *b);
 

@@ -1,21 +1,35 @@
-/* bench_plan_random.c — the planner on motions nobody tuned it for: NSCEN scenarios drawn
- * at random (fixed seed) for the HRP-2 model, each planned with and without collision
- * constraints in the same run (the no-collision plan is the baseline, and shows whether
- * the constraints were needed at all).
- *
- * Two families, half each, both with rest at start and end, feet fixed, the default
- * self-collision pairs and 0-2 random box or sphere obstacles in front of the robot:
- *   joint     1-3 waypoints, each setting 1-4 upper-body joints to values drawn from the
- *             middle 70 % of their range (tolerance 0.02 rad);
- *   position  1-2 waypoints, each taking one or both hands (a point 6 cm below the wrist)
- *             to a point drawn in a box in front of the chest, reaching across the body
- *             up to 0.15 m (tolerance 1 cm). Some draws are infeasible (both hands asked to
- *             the same place): the planner must then say "not certified", never certify.
- * Duration 3-6 s, 6-12 spans of degree 5, acceleration or jerk cost, 600 evaluations and
- * 60 s per plan. Prints `name: value` lines; a line per scenario goes to stderr.
- * Run from the top directory (reads robots/hrp2.yaml). `--keep DIR` leaves the scenarios
- * in DIR as random_NN.yaml, so that any of them can be replayed with `hrpplan plan`. */
+/* bench_plan_random.c — the planner on motions nobody tuned it for (issue 21): COUNT
+ * problems per seed drawn at random for the HRP-2 model, each planned with collision
+ * constraints and, as the baseline of the same run, without them (which shows whether the
+ * constraints were needed at all). The distributions (docs/PERFORMANCE.md, "Random
+ * problems"):
+ *   moving joints  the upper body: chest, head and both arms without the grippers (16);
+ *                  the legs and the waist stay fixed (support phases wait for the dynamics
+ *                  issue, and foot targets with them);
+ *   timing         duration U[3, 6] s, 6-12 spans of degree 5, rest at start and end,
+ *                  acceleration or jerk cost (1/2 each);
+ *   start posture  every moving joint at its half-sitting value + U[-0.3, 0.3] rad,
+ *                  inside its limits by 0.05 rad;
+ *   waypoints      1-3, at times drawn in [0.25 T, T] at least 0.6 s apart; the posture of
+ *                  each is the one before + U[-a, a] per joint, a = min(0.8, 0.3 v_max dt)
+ *                  (so that the velocity limits leave room), inside the limits by 0.05;
+ *   tasks          per problem one family (1/3 each) from the waypoint postures, so every
+ *                  task set is reachable at its time: joint (1-4 joints, tolerance 0.02
+ *                  rad), hands (one or both hand points 6 cm below the wrist, tolerance
+ *                  1 cm, often across the body), mixed (one hand and 1-2 joints);
+ *   obstacles      0-3 boxes, capsules or spheres (1/3 each) in front of and beside the
+ *                  robot (x U[0.15, 0.65], y U[-0.6, 0.6], z U[0.5, 1.5] m, sizes 3-12 cm),
+ *                  each paired with both forearms and hands, the chest and the head;
+ *   clearance      a draw is kept only if, at the start and at every waypoint posture,
+ *                  every checked pair (HRP-2's 19 and the obstacle pairs) is at least 2 cm
+ *                  apart; otherwise it is drawn again (the count is printed).
+ * Each problem is reproducible from (seed, index): `--keep DIR` leaves them as YAML.
+ * Prints `name: value` lines: random_certified_fraction, random_median_s, random_p95_s,
+ * and the count of each failure cause; a line per problem goes to stderr.
+ * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR]  (defaults: seeds 1 and
+ * 2, 120 problems each). Run from the top directory (reads robots/hrp2.yaml). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +37,33 @@
 
 #include "bench_util.h"
 
-#include "problem/pln_plan.h"
+#include "model/pln_kin.h"
 #include "model/pln_robot.h"
+#include "problem/pln_certify.h"
+#include "problem/pln_plan.h"
+#include "problem/pln_problem.h"
 
-enum { NSCEN = 30, MAX_UPPER = 64 };
+enum { MAX_UPPER = 32, MAX_WAY = 3, MAX_OBST = 3, MAX_SEEDS = 16, MAX_ATTEMPTS = 200 };
+
+#define CLEARANCE_M 0.02
+#define LIMIT_MARGIN 0.05
+
+static const char *const OBSTACLE_LINKS[] = {"RARM_LINK3", "RARM_LINK5", "RARM_LINK6",
+                                             "LARM_LINK3", "LARM_LINK5", "LARM_LINK6",
+                                             "CHEST_LINK1", "HEAD_LINK1"};
 
 typedef struct Rng {
-    unsigned long long s;
+    uint64_t s;
 } Rng;
 
+/* splitmix64 */
 static double uni(Rng *r, double lo, double hi)
 {
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return lo + (hi - lo) * (double)((r->s * 0x2545F4914F6CDD1DULL) >> 11) *
-                    (1.0 / 9007199254740992.0);
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
 }
 
 static int pick(Rng *r, int n)
@@ -47,79 +72,195 @@ static int pick(Rng *r, int n)
     return k < n ? k : n - 1;
 }
 
-/* writes scenario k of the family (0 joint, 1 position) to path */
-static int write_scenario(const char *path, const char *robot_path, const PlnRobot *robot,
-                          const int *upper, int n_upper, int family, Rng *r)
+typedef struct Problem {
+    double duration;
+    int spans, jerk, family;       /* family 0 joint, 1 hands, 2 mixed */
+    double q0[MAX_UPPER];          /* start posture of the moving joints */
+    int n_way;
+    double t[MAX_WAY], q[MAX_WAY][MAX_UPPER];
+    int n_obst;
+    int obst_type[MAX_OBST];       /* 0 box, 1 capsule, 2 sphere */
+    double obst[MAX_OBST][9];      /* box: centre, yaw, size[3]; capsule: p0, p1, r; sphere: c, r */
+} Problem;
+
+typedef struct Ctx {
+    const PlnRobot *robot;
+    const char *robot_path;
+    int upper[MAX_UPPER], n_upper;
+    int hand[2];                   /* RARM_LINK6, LARM_LINK6 */
+    PlnKinWork *kin;
+} Ctx;
+
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* draws the motion part of a problem (postures and times) */
+static void draw_motion(const Ctx *c, Rng *r, Problem *pb)
 {
+    pb->duration = floor(uni(r, 3.0, 6.0) * 100.0) / 100.0;
+    pb->spans = 6 + pick(r, 7);
+    pb->jerk = uni(r, 0.0, 1.0) < 0.5;
+    pb->family = pick(r, 3);
+    for (int u = 0; u < c->n_upper; ++u) {
+        const PlnJoint *jt = &c->robot->joints[c->upper[u]];
+        pb->q0[u] = clampd(jt->initial + uni(r, -0.3, 0.3), jt->lower + LIMIT_MARGIN,
+                           jt->upper - LIMIT_MARGIN);
+    }
+    pb->n_way = 1 + pick(r, MAX_WAY);
+    for (;;) {
+        int ok = 1;
+        for (int w = 0; w < pb->n_way; ++w) pb->t[w] = uni(r, 0.25, 1.0) * pb->duration;
+        qsort(pb->t, (size_t)pb->n_way, sizeof pb->t[0], bench_cmp_double);
+        ok = pb->t[0] >= 0.6;
+        for (int w = 1; w < pb->n_way; ++w) ok &= pb->t[w] - pb->t[w - 1] >= 0.6;
+        if (ok) break;
+    }
+    for (int w = 0; w < pb->n_way; ++w) {
+        double dt = pb->t[w] - (w == 0 ? 0.0 : pb->t[w - 1]);
+        const double *prev = w == 0 ? pb->q0 : pb->q[w - 1];
+        for (int u = 0; u < c->n_upper; ++u) {
+            const PlnJoint *jt = &c->robot->joints[c->upper[u]];
+            double a = fmin(0.8, 0.3 * jt->velocity_max * dt);
+            pb->q[w][u] = clampd(prev[u] + uni(r, -a, a), jt->lower + LIMIT_MARGIN,
+                                 jt->upper - LIMIT_MARGIN);
+        }
+    }
+}
+
+static void draw_obstacles(Rng *r, Problem *pb)
+{
+    pb->n_obst = pick(r, MAX_OBST + 1);
+    for (int k = 0; k < pb->n_obst; ++k) {
+        double x = uni(r, 0.15, 0.65), y = uni(r, -0.6, 0.6), z = uni(r, 0.5, 1.5);
+        double *o = pb->obst[k];
+        pb->obst_type[k] = pick(r, 3);
+        if (pb->obst_type[k] == 0) {
+            o[0] = x, o[1] = y, o[2] = z, o[3] = uni(r, -1.0, 1.0);
+            for (int i = 0; i < 3; ++i) o[4 + i] = uni(r, 0.06, 0.24);
+        } else if (pb->obst_type[k] == 1) {
+            double d[3], len = uni(r, 0.1, 0.4), n;
+            for (int i = 0; i < 3; ++i) d[i] = uni(r, -1.0, 1.0);
+            n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + 1e-9;
+            o[0] = x - 0.5 * len * d[0] / n, o[1] = y - 0.5 * len * d[1] / n,
+            o[2] = z - 0.5 * len * d[2] / n;
+            o[3] = x + 0.5 * len * d[0] / n, o[4] = y + 0.5 * len * d[1] / n,
+            o[5] = z + 0.5 * len * d[2] / n;
+            o[6] = uni(r, 0.03, 0.08);
+        } else {
+            o[0] = x, o[1] = y, o[2] = z, o[3] = uni(r, 0.03, 0.12);
+        }
+    }
+}
+
+/* writes the problem as a scenario: tasks from the waypoint postures */
+static int write_problem(const Ctx *c, const Problem *pb, Rng *r, const char *path)
+{
+    const PlnRobot *rb = c->robot;
     FILE *f = fopen(path, "w");
-    double dur = floor(uni(r, 3.0, 6.0) * 100.0) / 100.0;
-    int first = 1;
     if (f == NULL) return 0;
-    fprintf(f, "name: random\nrobot: %s\nduration: %.2f\n", robot_path, dur);
-    fprintf(f, "spline: {degree: 5, spans: %d}\njoints: [", 6 + pick(r, 7));
-    for (int j = 0; j < n_upper; ++j) {
-        fprintf(f, "%s%s", first ? "" : ", ", robot->joints[upper[j]].name);
-        first = 0;
+    fprintf(f, "name: random\nrobot: %s\nduration: %.2f\n", c->robot_path, pb->duration);
+    fprintf(f, "spline: {degree: 5, spans: %d}\njoints: [", pb->spans);
+    for (int u = 0; u < c->n_upper; ++u) {
+        fprintf(f, "%s%s", u ? ", " : "", rb->joints[c->upper[u]].name);
     }
-    fprintf(f, "]\nrest: {start: true, end: true}\ntasks:\n");
-    if (family == 0) {
-        int nw = 1 + pick(r, 3);
-        for (int w = 0; w < nw; ++w) {
-            double t = dur * (w + 1) / (nw + 1) + uni(r, -0.2, 0.2);
-            int nj = 1 + pick(r, 4), used[4];
-            for (int k = 0; k < nj; ++k) {
-                int j, dup;
-                do {
-                    j = upper[pick(r, n_upper)];
-                    dup = 0;
-                    for (int q = 0; q < k; ++q) dup |= used[q] == j;
-                } while (dup);
-                used[k] = j;
-                double mid = 0.5 * (robot->joints[j].lower + robot->joints[j].upper);
-                double half = 0.35 * (robot->joints[j].upper - robot->joints[j].lower);
-                fprintf(f, "  - {type: joint, joint: %s, value: %.4f, time: %.3f, tolerance: 0.02}\n",
-                        robot->joints[j].name, uni(r, mid - half, mid + half), t);
-            }
+    fprintf(f, "]\ninitial: {");
+    for (int u = 0; u < c->n_upper; ++u) {
+        fprintf(f, "%s%s: %.6f", u ? ", " : "", rb->joints[c->upper[u]].name, pb->q0[u]);
+    }
+    fprintf(f, "}\nrest: {start: true, end: true}\ntasks:\n");
+    for (int w = 0; w < pb->n_way; ++w) {
+        int n_joint = pb->family == 0 ? 1 + pick(r, 4) : pb->family == 2 ? 1 + pick(r, 2) : 0;
+        int n_hand = pb->family == 0 ? 0 : pb->family == 2 ? 1 : 1 + pick(r, 2);
+        int first_hand = pick(r, 2), used[4];
+        for (int k = 0; k < n_joint; ++k) {
+            int u, dup;
+            do {
+                u = pick(r, c->n_upper);
+                dup = 0;
+                for (int q = 0; q < k; ++q) dup |= used[q] == u;
+            } while (dup);
+            used[k] = u;
+            fprintf(f, "  - {type: joint, joint: %s, value: %.6f, time: %.4f, tolerance: 0.02}\n",
+                    rb->joints[c->upper[u]].name, pb->q[w][u], pb->t[w]);
         }
-    } else {
-        int nw = 1 + pick(r, 2);
-        for (int w = 0; w < nw; ++w) {
-            double t = dur * (w + 1) / (nw + 1);
-            int both = uni(r, 0.0, 1.0) < 0.5, first_arm = pick(r, 2);
-            for (int a = 0; a < 2; ++a) {
-                int arm = (first_arm + a) % 2; /* 0 right (y < 0), 1 left */
-                double side = arm == 0 ? -1.0 : 1.0;
-                if (a == 1 && !both) break;
+        if (n_hand > 0) {
+            double q[256], x[3], point[3] = {0.0, 0.0, -0.06};
+            for (int j = 0; j < rb->n_joints && j < 256; ++j) q[j] = rb->joints[j].initial;
+            for (int u = 0; u < c->n_upper; ++u) q[c->upper[u]] = pb->q[w][u];
+            if (pln_kin_forward(c->kin, rb, q) != PLN_OK) {
+                fclose(f);
+                return 0;
+            }
+            for (int h = 0; h < n_hand; ++h) {
+                int link = c->hand[(first_hand + h) % 2];
+                pln_kin_point(c->kin, link, point, x);
                 fprintf(f,
-                        "  - {type: position, link: %s, point: [0, 0, -0.06], target: [%.4f, %.4f, "
-                        "%.4f], time: %.3f, tolerance: 0.01}\n",
-                        arm == 0 ? "RARM_LINK6" : "LARM_LINK6", uni(r, 0.2, 0.42),
-                        side * uni(r, -0.15, 0.35), uni(r, 0.75, 1.15), t);
+                        "  - {type: position, link: %s, point: [0, 0, -0.06], target: [%.6f, "
+                        "%.6f, %.6f], time: %.4f, tolerance: 0.01}\n",
+                        rb->links[link].name, x[0], x[1], x[2], pb->t[w]);
             }
         }
     }
-    fprintf(f, "cost: {type: %s}\n", uni(r, 0.0, 1.0) < 0.5 ? "acceleration" : "jerk");
-    fprintf(f, "collision: {method: hybrid, eps: 0.001, pairs: default}\n");
+    fprintf(f, "cost: {type: %s}\n", pb->jerk ? "jerk" : "acceleration");
     fprintf(f, "optimizer: {algorithm: slsqp, max_iterations: 600, time_limit: 60}\n");
-    {
-        int nob = pick(r, 3);
-        if (nob > 0) fprintf(f, "environment:\n");
-        for (int k = 0; k < nob; ++k) {
-            double x = uni(r, 0.3, 0.6), y = uni(r, -0.5, 0.5), z = uni(r, 0.6, 1.4);
-            if (uni(r, 0.0, 1.0) < 0.5) {
-                fprintf(f, "  - {name: ob%d, type: sphere, center: [%.4f, %.4f, %.4f], radius: %.4f}\n",
-                        k, x, y, z, uni(r, 0.03, 0.1));
-            } else {
-                double yaw = uni(r, -1.0, 1.0), sx = uni(r, 0.05, 0.2), sy = uni(r, 0.05, 0.2),
-                       sz = uni(r, 0.05, 0.2);
-                fprintf(f,
-                        "  - {name: ob%d, type: box, center: [%.4f, %.4f, %.4f], rpy: [0, 0, %.3f], "
-                        "size: [%.4f, %.4f, %.4f]}\n",
-                        k, x, y, z, yaw, sx, sy, sz);
-            }
+    if (pb->n_obst > 0) fprintf(f, "environment:\n");
+    for (int k = 0; k < pb->n_obst; ++k) {
+        const double *o = pb->obst[k];
+        if (pb->obst_type[k] == 0) {
+            fprintf(f,
+                    "  - {name: ob%d, type: box, center: [%.4f, %.4f, %.4f], rpy: [0, 0, %.3f], "
+                    "size: [%.4f, %.4f, %.4f]}\n",
+                    k, o[0], o[1], o[2], o[3], o[4], o[5], o[6]);
+        } else if (pb->obst_type[k] == 1) {
+            fprintf(f,
+                    "  - {name: ob%d, type: capsule, p0: [%.4f, %.4f, %.4f], p1: [%.4f, %.4f, "
+                    "%.4f], radius: %.4f}\n",
+                    k, o[0], o[1], o[2], o[3], o[4], o[5], o[6]);
+        } else {
+            fprintf(f, "  - {name: ob%d, type: sphere, center: [%.4f, %.4f, %.4f], radius: %.4f}\n",
+                    k, o[0], o[1], o[2], o[3]);
         }
     }
+    /* the robot's own pairs, and every obstacle with the links that move near it */
+    fprintf(f, "collision: {method: hybrid, eps: 0.001, pairs: [");
+    for (int p = 0; p < rb->n_collision_pairs; ++p) {
+        fprintf(f, "%s[%s, %s]", p ? ", " : "", rb->links[rb->collision_pairs[p][0]].name,
+                rb->links[rb->collision_pairs[p][1]].name);
+    }
+    for (int k = 0; k < pb->n_obst; ++k) {
+        for (size_t l = 0; l < sizeof OBSTACLE_LINKS / sizeof OBSTACLE_LINKS[0]; ++l) {
+            fprintf(f, ", [%s, ob%d]", OBSTACLE_LINKS[l], k);
+        }
+    }
+    fprintf(f, "]}\n");
     return fclose(f) == 0;
+}
+
+/* every checked pair at least CLEARANCE_M apart at the start and at every waypoint */
+static int clear_at_postures(const Ctx *c, const Problem *pb, const char *path)
+{
+    PlnLoaded l;
+    PlnPlanOptions opt = pln_plan_options_default();
+    char err[1024];
+    int ok = 1;
+    double q[256];
+    if (pln_plan_load(path, &opt, &l, err, sizeof err) != PLN_OK) {
+        fprintf(stderr, "bench_plan_random: %s\n", err);
+        pln_plan_unload(&l);
+        return 0;
+    }
+    for (int w = -1; w < pb->n_way && ok; ++w) {
+        const double *qu = w < 0 ? pb->q0 : pb->q[w];
+        for (int j = 0; j < c->robot->n_joints && j < 256; ++j) q[j] = l.p->q_init[j];
+        for (int u = 0; u < c->n_upper; ++u) q[c->upper[u]] = qu[u];
+        if (pln_kin_forward(c->kin, c->robot, q) != PLN_OK) ok = 0;
+        for (int pr = 0; ok && pr < l.sc.n_pairs; ++pr) {
+            PlnPairDistance d;
+            pln_problem_pair_distance(l.p, c->kin, pr, &d);
+            ok = d.distance >= CLEARANCE_M;
+        }
+    }
+    pln_plan_unload(&l);
+    return ok;
 }
 
 /* q-quantile of v[n] (sorts v) */
@@ -130,83 +271,156 @@ static double quantile(double *v, int n, double q)
     return v[k < 0 ? 0 : (k >= n ? n - 1 : k)];
 }
 
+static const char *family_name(int f) { return f == 0 ? "joint" : f == 1 ? "hands" : "mixed"; }
+
 int main(int argc, char **argv)
 {
     char err[1024], tmp[] = "/tmp/hrpplan_bench_random.XXXXXX", path[4608], robot_path[4096];
-    const char *dir = tmp;
-    int keep = argc == 3 && strcmp(argv[1], "--keep") == 0;
+    const char *dir = tmp, *keep = NULL;
+    unsigned long long seeds[MAX_SEEDS];
+    int n_seeds = 0, count = 120, n = 0, total_certified = 0, needed = 0, needed_certified = 0;
+    int fam_total[3] = {0, 0, 0}, fam_cert[3] = {0, 0, 0}, causes[8] = {0}, errors = 0;
+    int stops_timeout = 0, stops_maxeval = 0, stops_roundoff = 0, ik_unmet = 0;
+    long rejected = 0;
+    double *t_plan, *t_base;
     PlnRobot robot;
-    Rng rng = {0x9E3779B97F4A7C15ULL};
-    int upper[MAX_UPPER], n_upper = 0;
-    int certified[2] = {0, 0}, total[2] = {0, 0}, needed = 0, needed_certified = 0;
-    double t_plan[NSCEN], t_base[NSCEN];
+    Ctx c;
 
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && n_seeds < MAX_SEEDS) {
+            seeds[n_seeds++] = strtoull(argv[++i], NULL, 0);
+        } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
+            count = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
+            keep = argv[++i];
+        } else {
+            fprintf(stderr, "usage: bench_plan_random [--seed N]... [--count N] [--keep DIR]\n");
+            return 2;
+        }
+    }
+    if (n_seeds == 0) {
+        seeds[n_seeds++] = 1;
+        seeds[n_seeds++] = 2;
+    }
+    if (count < 1) {
+        fprintf(stderr, "bench_plan_random: --count must be >= 1\n");
+        return 2;
+    }
     if (getcwd(robot_path, sizeof robot_path - 32) == NULL) return 1;
     strcat(robot_path, "/robots/hrp2.yaml");
     if (pln_robot_load(robot_path, &robot, err, sizeof err) != PLN_OK) {
         fprintf(stderr, "bench_plan_random: %s\n", err);
         return 1;
     }
-    /* the upper body: every joint but the legs (the feet stay fixed) and the grippers
-     * (ARM_JOINT6) */
-    for (int j = 0; j < robot.n_joints && n_upper < MAX_UPPER; ++j) {
+    memset(&c, 0, sizeof c);
+    c.robot = &robot;
+    c.robot_path = robot_path;
+    for (int j = 0; j < robot.n_joints && c.n_upper < MAX_UPPER; ++j) {
         if (strstr(robot.joints[j].name, "LEG") == NULL && strstr(robot.joints[j].name, "JOINT6") == NULL)
-            upper[n_upper++] = j;
+            c.upper[c.n_upper++] = j;
     }
-    if (argc != 1 && !keep) {
-        fprintf(stderr, "usage: bench_plan_random [--keep DIR]\n");
-        return 2;
+    c.hand[0] = pln_robot_find_link(&robot, "RARM_LINK6");
+    c.hand[1] = pln_robot_find_link(&robot, "LARM_LINK6");
+    if (c.hand[0] < 0 || c.hand[1] < 0 || pln_kin_create(&robot, &c.kin, err, sizeof err) != PLN_OK) {
+        fprintf(stderr, "bench_plan_random: robots/hrp2.yaml: no hands or no kinematics\n");
+        return 1;
     }
-    if (keep) {
-        dir = argv[2];
+    if (keep != NULL) {
+        dir = keep;
     } else if (mkdtemp(tmp) == NULL) {
         perror("bench_plan_random: mkdtemp");
         return 1;
     }
-    fprintf(stderr, "  #  family    certified  clearance_m   time_s  no_collision: certified time_s\n");
-    for (int k = 0; k < NSCEN; ++k) {
-        int family = k % 2;
-        PlnPlanRun run, base;
-        PlnPlanOptions opt = pln_plan_options_default();
-        snprintf(path, sizeof path, "%s/random_%02d.yaml", dir, k);
-        if (!write_scenario(path, robot_path, &robot, upper, n_upper, family, &rng)) {
-            fprintf(stderr, "bench_plan_random: cannot write %s\n", path);
-            return 1;
+    t_plan = calloc((size_t)n_seeds * count, sizeof *t_plan);
+    t_base = calloc((size_t)n_seeds * count, sizeof *t_base);
+    if (t_plan == NULL || t_base == NULL) return 1;
+
+    fprintf(stderr, "seed    #  family  certified  cause        time_s  no_collision: clearance_m\n");
+    for (int s = 0; s < n_seeds; ++s) {
+        for (int k = 0; k < count; ++k) {
+            Rng r = {seeds[s] * 0x100000001B3ULL + (uint64_t)k * 0x9E3779B97F4A7C15ULL};
+            Problem pb;
+            PlnPlanRun run, base;
+            PlnPlanOptions opt = pln_plan_options_default();
+            int attempt;
+            snprintf(path, sizeof path, "%s/random_%llu_%03d.yaml", dir, seeds[s], k);
+            for (attempt = 0; attempt < MAX_ATTEMPTS; ++attempt) {
+                Rng tasks_r;
+                draw_motion(&c, &r, &pb);
+                draw_obstacles(&r, &pb);
+                tasks_r = r;
+                if (!write_problem(&c, &pb, &tasks_r, path)) {
+                    fprintf(stderr, "bench_plan_random: cannot write %s\n", path);
+                    return 1;
+                }
+                if (clear_at_postures(&c, &pb, path)) break;
+                ++rejected;
+            }
+            if (attempt == MAX_ATTEMPTS) {
+                fprintf(stderr, "bench_plan_random: seed %llu #%d: no clear draw\n", seeds[s], k);
+                return 1;
+            }
+            if (pln_plan_run(path, &opt, &run, err, sizeof err) != PLN_OK) {
+                fprintf(stderr, "bench_plan_random: %s: %s\n", path, err);
+                ++errors;
+                continue;
+            }
+            opt.no_collision = 1;
+            if (pln_plan_run(path, &opt, &base, err, sizeof err) != PLN_OK) {
+                fprintf(stderr, "bench_plan_random: %s: %s\n", path, err);
+                ++errors;
+                continue;
+            }
+            t_plan[n] = run.wall_time_s;
+            t_base[n] = base.wall_time_s;
+            ++n;
+            fam_total[pb.family] += 1;
+            fam_cert[pb.family] += run.certified;
+            total_certified += run.certified;
+            ik_unmet += run.ik_unmet > 0;
+            if (!run.certified) {
+                causes[run.cause] += 1;
+                stops_timeout += run.nlopt_code == 6;   /* NLOPT_MAXTIME_REACHED */
+                stops_maxeval += run.nlopt_code == 5;   /* NLOPT_MAXEVAL_REACHED */
+                stops_roundoff += run.nlopt_code == -4; /* NLOPT_ROUNDOFF_LIMITED */
+            }
+            if (base.min_clearance < 0.0) {
+                ++needed;
+                needed_certified += run.certified;
+            }
+            fprintf(stderr, "%4llu  %3d  %-6s  %9d  %-11s  %6.2f  %12.4f%s%s\n", seeds[s], k,
+                    family_name(pb.family), run.certified, pln_cert_cause_string(run.cause),
+                    run.wall_time_s, base.min_clearance, run.certified ? "" : "  ", run.reason);
+            if (keep == NULL) unlink(path);
         }
-        if (pln_plan_run(path, &opt, &run, err, sizeof err) != PLN_OK) {
-            fprintf(stderr, "bench_plan_random: scenario %d: %s\n", k, err);
-            return 1;
-        }
-        opt.no_collision = 1;
-        if (pln_plan_run(path, &opt, &base, err, sizeof err) != PLN_OK) {
-            fprintf(stderr, "bench_plan_random: scenario %d: %s\n", k, err);
-            return 1;
-        }
-        t_plan[k] = run.wall_time_s;
-        t_base[k] = base.wall_time_s;
-        total[family] += 1;
-        certified[family] += run.certified;
-        /* the constraints were needed: without them the motion collides */
-        if (base.min_clearance < 0.0) {
-            ++needed;
-            needed_certified += run.certified;
-        }
-        fprintf(stderr, "%3d  %-8s  %9d  %11.6f  %7.2f  %23d %7.2f\n", k,
-                family ? "position" : "joint", run.certified, run.min_clearance, run.wall_time_s,
-                base.certified, base.wall_time_s);
-        if (!keep) unlink(path);
     }
-    if (!keep) rmdir(dir);
+    if (keep == NULL) rmdir(dir);
+    printf("random_problems: %d\n", n);
+    printf("random_seeds: %d\n", n_seeds);
+    printf("random_certified_fraction: %.4f\n", n ? (double)total_certified / n : 0.0);
+    for (int f = 0; f < 3; ++f) {
+        printf("random_%s_certified_fraction: %.4f\n", family_name(f),
+               fam_total[f] ? (double)fam_cert[f] / fam_total[f] : 0.0);
+    }
+    printf("random_median_s: %.3f\n", n ? quantile(t_plan, n, 0.5) : 0.0);
+    printf("random_p95_s: %.3f\n", n ? quantile(t_plan, n, 0.95) : 0.0);
+    printf("random_no_collision_median_s: %.3f\n", n ? quantile(t_base, n, 0.5) : 0.0);
+    printf("random_colliding_without_constraints: %d\n", needed);
+    printf("random_colliding_certified_with_constraints: %d\n", needed_certified);
+    printf("random_fail_contact: %d\n", causes[PLN_CAUSE_CONTACT]);
+    printf("random_fail_task: %d\n", causes[PLN_CAUSE_TASK]);
+    printf("random_fail_joint_limit: %d\n", causes[PLN_CAUSE_JOINT_LIMIT]);
+    printf("random_fail_velocity: %d\n", causes[PLN_CAUSE_VELOCITY]);
+    printf("random_fail_balance: %d\n", causes[PLN_CAUSE_BALANCE]);
+    printf("random_fail_error: %d\n", errors);
+    printf("random_fail_stop_timeout: %d\n", stops_timeout);
+    printf("random_fail_stop_maxeval: %d\n", stops_maxeval);
+    printf("random_fail_stop_roundoff: %d\n", stops_roundoff);
+    printf("random_ik_unmet_problems: %d\n", ik_unmet);
+    printf("random_draws_rejected: %ld\n", rejected);
+    free(t_plan);
+    free(t_base);
+    pln_kin_destroy(c.kin);
     pln_robot_destroy(&robot);
-    printf("plan_random_scenarios: %d\n", NSCEN);
-    printf("plan_random_certified_fraction: %.3f\n",
-           (double)(certified[0] + certified[1]) / NSCEN);
-    printf("plan_random_joint_certified_fraction: %.3f\n", (double)certified[0] / total[0]);
-    printf("plan_random_position_certified_fraction: %.3f\n", (double)certified[1] / total[1]);
-    printf("plan_random_colliding_without_constraints: %d\n", needed);
-    printf("plan_random_colliding_certified_with_constraints: %d\n", needed_certified);
-    printf("plan_random_median_s: %.3f\n", quantile(t_plan, NSCEN, 0.5));
-    printf("plan_random_p90_s: %.3f\n", quantile(t_plan, NSCEN, 0.9));
-    printf("plan_random_no_collision_median_s: %.3f\n", quantile(t_base, NSCEN, 0.5));
     return 0;
 }

@@ -1,0 +1,298 @@
+/* pln_guess.c — the optimiser's initial guess: IK postures at the task times, then the
+ * nearest spline through them. */
+#include "problem/pln_guess.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pln_tolerance.h"
+#include "model/pln_ik.h"
+
+/* Passes of the interpolation of eq. G2 that hold at their limit the variables it pushes
+ * past one (each pass holds at least one more, so a few suffice in practice). */
+#define PLN_GUESS_PASSES 6
+/* The IK postures keep this far inside the joint limits, rad: a spline cannot pass through
+ * a posture at a limit unless every control point around it sits at that limit too. */
+#define PLN_GUESS_LIMIT_MARGIN_RAD 0.05
+
+/* everything one guess allocates */
+typedef struct Guess {
+    PlnKinWork *kin;
+    PlnIkWork *ik;
+    PlnIkTarget *targets;   /* [n_tasks] */
+    int *target_task;       /* [n_tasks] scenario task of each target */
+    double *times;          /* [n_tasks + 2] waypoint times: 0, task times, T */
+    double *q_way;          /* [(n_tasks + 3) * n_joints] waypoint postures and a scratch row */
+    double *ctrl;           /* [n_active * n_ctrl] */
+    double *B, *r, *sv;     /* the interpolation system of one joint (eq. G2) */
+    int *vars;              /* [n_ctrl] distinct variables of one joint */
+    int *held, *col;        /* [n_ctrl] held at a limit; the columns of the free ones */
+    double *sorted;         /* [n_tasks] task times in order */
+} Guess;
+
+static void guess_free(Guess *g)
+{
+    pln_ik_destroy(g->ik);
+    pln_kin_destroy(g->kin);
+    free(g->targets);
+    free(g->target_task);
+    free(g->times);
+    free(g->q_way);
+    free(g->ctrl);
+    free(g->B);
+    free(g->r);
+    free(g->sv);
+    free(g->vars);
+    free(g->held);
+    free(g->col);
+    free(g->sorted);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* q of joint a on the piecewise-linear path through the waypoints at time t */
+static double path_at(const Guess *g, int n_way, int n_joints, int joint, double t)
+{
+    int k = 0;
+    if (t <= g->times[0]) return g->q_way[joint];
+    while (k + 1 < n_way && g->times[k + 1] < t) ++k;
+    if (k + 1 >= n_way) return g->q_way[(size_t)(n_way - 1) * n_joints + joint];
+    {
+        double t0 = g->times[k], t1 = g->times[k + 1];
+        double u = t1 > t0 ? (t - t0) / (t1 - t0) : 1.0;
+        double q0 = g->q_way[(size_t)k * n_joints + joint];
+        double q1 = g->q_way[(size_t)(k + 1) * n_joints + joint];
+        return q0 + u * (q1 - q0);
+    }
+}
+
+/* IK postures at every task time, from the initial posture forward (docs/math/planner.md
+ * sec. 8); returns the number of waypoints (0, the task times, T) in g->times/q_way. */
+static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnGuessReport *rep,
+                                 char *err, size_t err_size)
+{
+    const PlnScenario *sc = p->scenario;
+    const int nj = p->n_joints;
+    PlnIkOptions opt = pln_ik_options_default();
+    double *q = g->q_way;
+    /* aim where the optimiser's rows aim (half of its 0.9 tolerance), judge by the
+     * tolerance the certificate checks */
+    opt.aim = 0.5 * PLN_TASK_INNER_FRACTION;
+    opt.limit_margin = PLN_GUESS_LIMIT_MARGIN_RAD;
+    int n_times = 0, w = 1;
+
+    memcpy(q, p->q_init, (size_t)nj * sizeof *q);
+    g->times[0] = 0.0;
+    for (int t = 0; t < sc->n_tasks; ++t) g->sorted[n_times++] = sc->tasks[t].time;
+    qsort(g->sorted, (size_t)n_times, sizeof *g->sorted, cmp_double);
+    for (int i = 0; i < n_times; ++i) {
+        double time = g->sorted[i];
+        int n_t = 0;
+        PlnIkResult res;
+        PlnStatus st;
+        if (i > 0 && time == g->sorted[i - 1]) continue;  /* one group per distinct time */
+        if (!(time > 0.0)) continue;                       /* the start is fixed */
+        for (int t = 0; t < sc->n_tasks; ++t) {
+            const PlnTask *task = &sc->tasks[t];
+            PlnIkTarget *tg = &g->targets[n_t];
+            if (task->time != time) continue;
+            memset(tg, 0, sizeof *tg);
+            tg->tolerance = task->tolerance;
+            if (task->type == PLN_TASK_POSITION) {
+                tg->kind = PLN_IK_POINT;
+                tg->link = task->link.index;
+                memcpy(tg->point, task->point, sizeof tg->point);
+                memcpy(tg->target, task->target, sizeof tg->target);
+            } else {
+                tg->kind = PLN_IK_JOINT;
+                tg->joint = task->joint.index;
+                tg->value = task->value;
+            }
+            g->target_task[n_t++] = t;
+        }
+        /* from the posture of the group before */
+        memcpy(q + (size_t)w * nj, q + (size_t)(w - 1) * nj, (size_t)nj * sizeof *q);
+        st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt,
+                          q + (size_t)w * nj, &res, err, err_size);
+        if (st != PLN_OK) return st;
+        if (!res.met) {
+            /* a target may need a joint within the margin of its limit: once more without */
+            PlnIkOptions edge = opt;
+            PlnIkResult res2;
+            double *q2 = q + (size_t)(w + 1) * nj;
+            edge.limit_margin = 0.0;
+            memcpy(q2, q + (size_t)(w - 1) * nj, (size_t)nj * sizeof *q);
+            st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t,
+                              &edge, q2, &res2, err, err_size);
+            if (st != PLN_OK) return st;
+            if (res2.met || res2.worst_miss < res.worst_miss) {
+                memcpy(q + (size_t)w * nj, q2, (size_t)nj * sizeof *q);
+                res = res2;
+            }
+        }
+        g->times[w] = time;
+        ++w;
+        ++rep->groups;
+        if (!res.met) {
+            ++rep->unmet;
+            if (res.worst >= 0 && (rep->worst_task < 0 || res.worst_miss > rep->worst_miss)) {
+                rep->worst_task = g->target_task[res.worst];
+                rep->worst_miss = res.worst_miss;
+            }
+        }
+    }
+    /* hold the last posture to the end */
+    g->times[w] = sc->duration;
+    memcpy(q + (size_t)w * nj, q + (size_t)(w - 1) * nj, (size_t)nj * sizeof *q);
+    *n_way = w + 1;
+    return PLN_OK;
+}
+
+/* Control points of joint a: Greville samples of the path (eq. G1), then the least change
+ * of its free variables that makes the spline pass through the waypoints (eq. G2); a
+ * variable the change pushes past its joint limit is held at the limit and the change
+ * solved again for the others (at most PLN_GUESS_PASSES times). */
+static PlnStatus fit_joint(const PlnProblem *p, Guess *g, int n_way, int a, char *err,
+                           size_t err_size)
+{
+    const PlnBspline *bs = p->bs;
+    const int nc = p->n_ctrl, k = bs->degree, nj = p->n_joints, joint = p->active[a];
+    const int n_rows = n_way - 2;   /* the task times: 0 and T are not interpolated */
+    double *P = g->ctrl + (size_t)a * nc;
+    int n_v = 0;
+
+    /* eq. G1: P_i = path(xi_i), xi_i = (t_{i+1} + ... + t_{i+k}) / k; fixed ones stay */
+    for (int i = 0; i < nc; ++i) {
+        double xi = 0.0;
+        if (p->var_of[a * nc + i] < 0) continue;
+        for (int l = 1; l <= k; ++l) xi += bs->knots[i + l];
+        P[i] = path_at(g, n_way, nj, joint, xi / k);
+    }
+    /* the distinct variables of the joint; a tied tail takes the value of its first point */
+    for (int i = 0; i < nc; ++i) {
+        int v = p->var_of[a * nc + i], seen = 0;
+        if (v < 0) continue;
+        for (int j = 0; j < n_v; ++j) seen |= g->vars[j] == v;
+        if (!seen) {
+            g->held[n_v] = 0;
+            g->vars[n_v++] = v;
+        }
+        for (int j = 0; j < i; ++j) {
+            if (p->var_of[a * nc + j] == v) {
+                P[i] = P[j];
+                break;
+            }
+        }
+    }
+    for (int pass = 0; n_rows > 0 && pass < PLN_GUESS_PASSES; ++pass) {
+        const int ldb = n_rows > n_v ? n_rows : n_v;
+        int newly_held = 0, n_free = 0;
+        lapack_int rank, info;
+        /* eq. G2: min |d| subject to B d = r over the variables not held, B[row][v] = sum
+         * of N_i(t_row) over the control points of v, r = q_way(t_row) - q(t_row) (least
+         * squares if inconsistent) */
+        for (int j = 0; j < n_v; ++j) {
+            if (!g->held[j]) g->col[n_free++] = j;
+        }
+        if (n_free == 0) break;
+        memset(g->B, 0, (size_t)n_rows * n_free * sizeof *g->B);
+        memset(g->r, 0, (size_t)ldb * sizeof *g->r);
+        for (int row = 0; row < n_rows; ++row) {
+            double t = g->times[1 + row], N[PLN_BSPLINE_MAX_ORDER], q = 0.0;
+            int first;
+            PlnStatus st = pln_bspline_basis(bs, t, 0, N, &first);
+            if (st != PLN_OK) return pln_errorf(st, err, err_size, "initial guess: task time %g s", t);
+            for (int m = 0; m <= k; ++m) {
+                int i = first + m, v = p->var_of[a * nc + i];
+                q += N[m] * P[i];
+                for (int c = 0; v >= 0 && c < n_free; ++c) {
+                    if (g->vars[g->col[c]] == v) g->B[(size_t)c * n_rows + row] += N[m];
+                }
+            }
+            g->r[row] = g->q_way[(size_t)(1 + row) * nj + joint] - q;
+        }
+        info = LAPACKE_dgelsd(LAPACK_COL_MAJOR, n_rows, n_free, 1, g->B, n_rows, g->r, ldb, g->sv,
+                              -1.0, &rank);
+        if (info != 0) {
+            return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                              "initial guess: least squares failed (LAPACKE_dgelsd info %d)",
+                              (int)info);
+        }
+        /* apply the change; hold what crosses a limit at the limit */
+        for (int c = 0; c < n_free; ++c) {
+            int j = g->col[c], v = g->vars[j];
+            for (int i = 0; i < nc; ++i) {
+                if (p->var_of[a * nc + i] != v) continue;
+                P[i] += g->r[c];
+                if (P[i] < p->lb[v] || P[i] > p->ub[v]) {
+                    P[i] = fmin(fmax(P[i], p->lb[v]), p->ub[v]);
+                    newly_held += !g->held[j];
+                    g->held[j] = 1;
+                }
+            }
+        }
+        if (newly_held == 0) break;
+    }
+    return PLN_OK;
+}
+
+/* Initial guess: IK waypoints, then splines through them (docs/math/planner.md sec. 8). */
+PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *report, char *err,
+                              size_t err_size)
+{
+    const PlnScenario *sc = p->scenario;
+    const int nt = sc->n_tasks, nj = p->n_joints, nc = p->n_ctrl;
+    PlnGuessReport rep = {0, 0, -1, 0.0};
+    Guess g;
+    int n_way = 0;
+    PlnStatus st = PLN_OK;
+
+    memset(&g, 0, sizeof g);
+    pln_problem_initial_x(p, x);
+    if (report != NULL) *report = rep;
+    if (nt == 0 || p->n_vars == 0) return PLN_OK;
+
+    st = pln_kin_create(p->robot, &g.kin, err, err_size);
+    if (st == PLN_OK) st = pln_ik_create(p->robot, nt, p->n_active, &g.ik, err, err_size);
+    if (st == PLN_OK) {
+        int rows = nt + 2 > nc ? nt + 2 : nc;
+        g.targets = calloc((size_t)nt, sizeof *g.targets);
+        g.target_task = calloc((size_t)nt, sizeof *g.target_task);
+        g.times = calloc((size_t)nt + 2, sizeof *g.times);
+        g.q_way = calloc(((size_t)nt + 3) * nj, sizeof *g.q_way);  /* + a scratch row */
+        g.ctrl = calloc((size_t)p->n_active * nc, sizeof *g.ctrl);
+        g.B = calloc((size_t)(nt + 2) * nc, sizeof *g.B);
+        g.r = calloc((size_t)rows, sizeof *g.r);
+        g.sv = calloc((size_t)rows, sizeof *g.sv);
+        g.vars = calloc((size_t)nc, sizeof *g.vars);
+        g.held = calloc((size_t)nc, sizeof *g.held);
+        g.col = calloc((size_t)nc, sizeof *g.col);
+        g.sorted = calloc((size_t)nt, sizeof *g.sorted);
+        if (!g.targets || !g.target_task || !g.times || !g.q_way || !g.ctrl || !g.B || !g.r ||
+            !g.sv || !g.vars || !g.held || !g.col || !g.sorted) {
+            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        }
+    }
+    if (st == PLN_OK) st = solve_waypoints(p, &g, &n_way, &rep, err, err_size);
+    if (st == PLN_OK) {
+        pln_problem_ctrl(p, x, g.ctrl);
+        for (int a = 0; a < p->n_active && st == PLN_OK; ++a) {
+            st = fit_joint(p, &g, n_way, a, err, err_size);
+        }
+    }
+    if (st == PLN_OK) {
+        pln_problem_x_from_ctrl(p, g.ctrl, x);
+        for (int v = 0; v < p->n_vars; ++v) x[v] = fmin(fmax(x[v], p->lb[v]), p->ub[v]);
+        if (report != NULL) *report = rep;
+    } else {
+        pln_problem_initial_x(p, x);
+    }
+    guess_free(&g);
+    return st;
+}

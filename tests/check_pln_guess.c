@@ -1,0 +1,294 @@
+/* check_pln_guess.c — tests of planner/problem/pln_guess.c: the IK initial guess passes
+ * through postures that meet the tasks, keeps the fixed start and the bounds, names an
+ * unreachable task; and, end to end through pln_plan_run(), position tasks certify from
+ * many start postures on robots other than HRP-2 (tests/data/arm2.yaml, arm3.yaml),
+ * including the straight arm whose first-order task rows used to be blind. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_rng.h"
+#include "check_util.h"
+#include "model/pln_kin.h"
+#include "model/pln_robot.h"
+#include "problem/pln_guess.h"
+#include "problem/pln_plan.h"
+#include "problem/pln_problem.h"
+#include "problem/pln_scenario.h"
+
+/* how near the guess puts a task the IK met, in tolerances: the IK aims at half the
+ * optimiser's 0.9 tolerance, and the interpolation is exact up to rounding unless it
+ * holds control points at joint limits (hand_cross does: the shoulder rolls to its
+ * limit), so the guess is near the target, not always within its tolerance */
+#define GUESS_TASK_FRACTION 2.0
+/* rounding of the spline interpolation at the task times, rad */
+#define GUESS_INTERP_TOL 1e-9
+
+typedef struct Loaded1 {
+    PlnLoaded l;
+    double *x, *ctrl;
+    PlnKinWork *kin;
+} Loaded1;
+
+static void load(Loaded1 *f, const char *scenario)
+{
+    char err[1024];
+    PlnPlanOptions opt = pln_plan_options_default();
+    memset(f, 0, sizeof *f);
+    ck_assert_msg(pln_plan_load(scenario, &opt, &f->l, err, sizeof err) == PLN_OK, "%s", err);
+    f->x = calloc((size_t)f->l.p->n_vars, sizeof *f->x);
+    f->ctrl = calloc((size_t)f->l.p->n_active * f->l.p->n_ctrl, sizeof *f->ctrl);
+    ck_assert(f->x != NULL && f->ctrl != NULL);
+    ck_assert_msg(pln_kin_create(&f->l.robot, &f->kin, err, sizeof err) == PLN_OK, "%s", err);
+}
+
+static void unload(Loaded1 *f)
+{
+    pln_kin_destroy(f->kin);
+    free(f->x);
+    free(f->ctrl);
+    pln_plan_unload(&f->l);
+}
+
+/* the distance of position task t from its target on the spline of f->ctrl */
+static double task_miss(Loaded1 *f, int t)
+{
+    const PlnTask *task = &f->l.sc.tasks[t];
+    double q[64], x[3];
+    ck_assert_int_le(f->l.robot.n_joints, 64);
+    ck_assert_int_eq(pln_problem_joints_at(f->l.p, f->ctrl, task->time, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(f->kin, &f->l.robot, q), PLN_OK);
+    pln_kin_point(f->kin, task->link.index, task->point, x);
+    return sqrt((x[0] - task->target[0]) * (x[0] - task->target[0]) +
+                (x[1] - task->target[1]) * (x[1] - task->target[1]) +
+                (x[2] - task->target[2]) * (x[2] - task->target[2]));
+}
+
+/* writes an arm scenario into dir: tasks as YAML flow lines, initial posture as given */
+static void write_scenario(const char *path, const char *robot, double duration,
+                           const char *joints, const char *initial, const char *tasks)
+{
+    FILE *f = fopen(path, "w");
+    char cwd[1024];
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    fprintf(f, "name: guess_test\nrobot: %s/tests/data/%s\nduration: %g\n", cwd, robot, duration);
+    fprintf(f, "spline: {degree: 5, spans: 5}\njoints: [%s]\n", joints);
+    if (initial != NULL) fprintf(f, "initial: {%s}\n", initial);
+    fprintf(f, "tasks:\n%s", tasks);
+    fprintf(f, "collision: {enabled: false, pairs: []}\n");
+    fclose(f);
+}
+
+/* the guess meets every task at its time, keeps the start and the bounds (HRP-2's
+ * hand_cross: two hands at each of three times) */
+START_TEST(test_hand_cross_guess_meets_every_task)
+{
+    Loaded1 f;
+    char err[512];
+    PlnGuessReport rep;
+    double q0[64];
+    load(&f, "scenarios/hand_cross.yaml");
+    ck_assert_msg(pln_guess_initial_x(f.l.p, f.x, &rep, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(rep.groups, 3);
+    ck_assert_int_eq(rep.unmet, 0);
+    ck_assert_int_eq(rep.worst_task, -1);
+    for (int v = 0; v < f.l.p->n_vars; ++v) {
+        ck_assert(f.x[v] >= f.l.p->lb[v] && f.x[v] <= f.l.p->ub[v]);
+    }
+    pln_problem_ctrl(f.l.p, f.x, f.ctrl);
+    for (int t = 0; t < f.l.sc.n_tasks; ++t) {
+        double miss = task_miss(&f, t);
+        ck_assert_msg(miss <= GUESS_TASK_FRACTION * f.l.sc.tasks[t].tolerance,
+                      "task %d missed by %g m", t, miss);
+    }
+    /* the start is the initial posture */
+    ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, 0.0, q0), PLN_OK);
+    for (int j = 0; j < f.l.robot.n_joints; ++j) ck_assert(q0[j] == f.l.p->q_init[j]);
+    unload(&f);
+}
+END_TEST
+
+/* an unreachable target is named by the guess, and the guess still moves toward it */
+START_TEST(test_unreachable_task_is_named)
+{
+    Loaded1 f;
+    char dir[512], path[600], err[512];
+    PlnGuessReport rep;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/far.yaml", dir);
+    write_scenario(path, "arm2.yaml", 2.0, "SHOULDER, ELBOW", NULL,
+                   "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.5, 0.2, 1.0], "
+                   "time: 1.0, tolerance: 0.01}\n"
+                   "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 1.2, 1.0], "
+                   "time: 2.0, tolerance: 0.01}\n");
+    load(&f, path);
+    ck_assert_msg(pln_guess_initial_x(f.l.p, f.x, &rep, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(rep.groups, 2);
+    ck_assert_int_eq(rep.unmet, 1);
+    ck_assert_int_eq(rep.worst_task, 1);
+    ck_assert_double_eq_tol(rep.worst_miss, 1.2 - 0.7 - 0.01, 1e-4);
+    pln_problem_ctrl(f.l.p, f.x, f.ctrl);
+    ck_assert(task_miss(&f, 0) <= GUESS_TASK_FRACTION * 0.01);
+    unload(&f);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* a joint task is interpolated exactly at its time */
+START_TEST(test_joint_task_interpolated_exactly)
+{
+    Loaded1 f;
+    char dir[512], path[600], err[512];
+    PlnGuessReport rep;
+    double q[8];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/joint.yaml", dir);
+    write_scenario(path, "arm3.yaml", 2.0, "YAW, SHOULDER, ELBOW", NULL,
+                   "  - {type: joint, joint: YAW, value: 1.3, time: 0.8, tolerance: 0.01}\n"
+                   "  - {type: joint, joint: ELBOW, value: -1.7, time: 1.4, tolerance: 0.01}\n");
+    load(&f, path);
+    ck_assert_msg(pln_guess_initial_x(f.l.p, f.x, &rep, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(rep.unmet, 0);
+    pln_problem_ctrl(f.l.p, f.x, f.ctrl);
+    ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, 0.8, q), PLN_OK);
+    ck_assert(fabs(q[0] - 1.3) <= 0.5 * 0.9 * 0.01 + GUESS_INTERP_TOL);
+    ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, 1.4, q), PLN_OK);
+    ck_assert(fabs(q[2] + 1.7) <= 0.5 * 0.9 * 0.01 + GUESS_INTERP_TOL);
+    unload(&f);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* plans one scenario in memory and says whether it certified */
+static int plans_certified(const char *path, char *why, size_t why_size)
+{
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnPlanRun run;
+    char err[1024];
+    PlnStatus st = pln_plan_run(path, &opt, &run, err, sizeof err);
+    if (st != PLN_OK) {
+        snprintf(why, why_size, "%s", err);
+        return 0;
+    }
+    snprintf(why, why_size, "%d evaluations", run.evaluations);
+    return run.certified;
+}
+
+/* the 2-joint arm from the straight start and from random starts, to targets a rotation
+ * of the shoulder reaches (the case the per-axis task rows could not leave) and to
+ * random reachable targets: every plan certifies */
+START_TEST(test_arm2_plans_certify_from_many_starts)
+{
+    char dir[512], path[600], why[1100], initial[128], tasks[512];
+    const double turns[] = {0.5, 1.0, 1.5707963267948966, 2.0, 2.5, 3.0, -1.0, -2.5};
+    Rng r = {0x5eedULL};
+    int n = 0, failed = 0;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/arm2.yaml", dir);
+    for (int i = 0; i < 20; ++i) {
+        double q1, q2, th, a0, a1;
+        if (i < 8) {
+            /* straight start, target a rotation of the whole arm */
+            q1 = 0.0;
+            q2 = 0.0;
+            th = turns[i];
+            a0 = th;
+            a1 = 0.0;
+        } else {
+            /* within the velocity limit: at most 1.5 rad per joint in the 2 s */
+            q1 = rng_uniform(&r, -2.8, 2.8);
+            q2 = rng_uniform(&r, -2.5, 2.5);
+            a0 = fmin(fmax(q1 + rng_uniform(&r, -1.5, 1.5), -2.9), 2.9);
+            a1 = fmin(fmax(q2 + rng_uniform(&r, -1.5, 1.5), -2.6), 2.6);
+        }
+        snprintf(initial, sizeof initial, "SHOULDER: %.6f, ELBOW: %.6f", q1, q2);
+        /* the hand point of posture (a0, a1) */
+        snprintf(tasks, sizeof tasks,
+                 "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [%.9f, %.9f, 1.0], "
+                 "time: 2.0, tolerance: 0.01}\n",
+                 0.4 * cos(a0) + 0.3 * cos(a0 + a1), 0.4 * sin(a0) + 0.3 * sin(a0 + a1));
+        write_scenario(path, "arm2.yaml", 2.0, "SHOULDER, ELBOW", initial, tasks);
+        ++n;
+        if (!plans_certified(path, why, sizeof why)) {
+            ++failed;
+            fprintf(stderr, "arm2 case %d (start %g %g, goal %g %g): %s\n", i, q1, q2, a0, a1, why);
+        }
+    }
+    ck_assert_msg(failed == 0, "%d of %d arm2 plans not certified", failed, n);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* the spatial arm: two position tasks at two times from random starts, each the hand of a
+ * posture at most 1.2 rad per joint from the one before (so that the 2 s between them are
+ * well within the velocity limits: a rest-to-rest move of d rad in T s peaks near 1.9 d / T) */
+START_TEST(test_arm3_plans_certify_from_many_starts)
+{
+    char dir[512], path[600], why[1100], initial[160], tasks[640];
+    Rng r = {0xa3a3ULL};
+    PlnRobot robot;
+    PlnKinWork *kin;
+    char err[512];
+    int failed = 0;
+    const int n = 12;
+    ck_assert_msg(pln_robot_load("tests/data/arm3.yaml", &robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert(pln_kin_create(&robot, &kin, err, sizeof err) == PLN_OK);
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/arm3.yaml", dir);
+    for (int i = 0; i < n; ++i) {
+        double q0[3], g[2][3], x[2][3], p[3] = {0.3, 0.0, 0.0};
+        for (int j = 0; j < 3; ++j) {
+            q0[j] = rng_uniform(&r, robot.joints[j].lower, robot.joints[j].upper);
+        }
+        for (int k = 0; k < 2; ++k) {
+            for (int j = 0; j < 3; ++j) {
+                double from = k == 0 ? q0[j] : g[0][j];
+                g[k][j] = fmin(fmax(from + rng_uniform(&r, -1.2, 1.2), robot.joints[j].lower + 0.1),
+                               robot.joints[j].upper - 0.1);
+            }
+            ck_assert_int_eq(pln_kin_forward(kin, &robot, g[k]), PLN_OK);
+            pln_kin_point(kin, robot.n_links - 1, p, x[k]);
+        }
+        snprintf(initial, sizeof initial, "YAW: %.6f, SHOULDER: %.6f, ELBOW: %.6f", q0[0], q0[1],
+                 q0[2]);
+        snprintf(tasks, sizeof tasks,
+                 "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [%.9f, %.9f, %.9f], "
+                 "time: 2.0, tolerance: 0.01}\n"
+                 "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [%.9f, %.9f, %.9f], "
+                 "time: 4.0, tolerance: 0.01}\n",
+                 x[0][0], x[0][1], x[0][2], x[1][0], x[1][1], x[1][2]);
+        write_scenario(path, "arm3.yaml", 4.0, "YAW, SHOULDER, ELBOW", initial, tasks);
+        if (!plans_certified(path, why, sizeof why)) {
+            ++failed;
+            fprintf(stderr, "arm3 case %d: %s\n", i, why);
+        }
+    }
+    ck_assert_msg(failed == 0, "%d of %d arm3 plans not certified", failed, n);
+    pln_kin_destroy(kin);
+    pln_robot_destroy(&robot);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+Suite *pln_guess_suite(void)
+{
+    Suite *s = suite_create("pln_guess");
+    TCase *tc = tcase_create("guess");
+    tcase_add_test(tc, test_hand_cross_guess_meets_every_task);
+    tcase_add_test(tc, test_unreachable_task_is_named);
+    tcase_add_test(tc, test_joint_task_interpolated_exactly);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("plans");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_arm2_plans_certify_from_many_starts);
+    tcase_add_test(tc, test_arm3_plans_certify_from_many_starts);
+    suite_add_tcase(s, tc);
+    return s;
+}
