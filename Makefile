@@ -29,6 +29,9 @@ PKGS     := nlopt lapacke yaml-0.1 openblas
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) check 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+# MuJoCo (Debian libmujoco-dev, no pkg-config file): the dynamics oracle of the tests and
+# benchmarks, never linked into hrpplan's library
+MUJOCO_LIBS := -lmujoco
 
 OPT      ?= -O2
 SAN      ?=
@@ -156,7 +159,7 @@ $(BUILD)/tests/check_main.o: $(BUILD)/tests/suites.inc
 $(BUILD)/tests/check_main.o: CFLAGS += -I$(BUILD)/tests
 
 $(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libplanner.a $(BUILD)/libdistance.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) $(MUJOCO_LIBS) $(LDLIBS)
 
 .PHONY: FORCE
 FORCE:

@@ -100,6 +100,23 @@ START_TEST(test_parse_export_defaults_rate_200)
 }
 END_TEST
 
+START_TEST(test_parse_export_mjcf)
+{
+    char *argv[] = {"hrpplan", "export-mjcf", "r.yaml", "--fixed-base", "-o", "r.xml"};
+    char *argv2[] = {"hrpplan", "export-mjcf", "r.yaml"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_int_eq(a.command, PLN_CMD_EXPORT_MJCF);
+    ck_assert_str_eq(a.robot, "r.yaml");
+    ck_assert_str_eq(a.output, "r.xml");
+    ck_assert_int_eq(a.fixed_base, 1);
+    ck_assert_int_eq(parse(ARGC(argv2), argv2, &a, err), PLN_OK);
+    ck_assert_ptr_null(a.output);
+    ck_assert_int_eq(a.fixed_base, 0);
+}
+END_TEST
+
 START_TEST(test_parse_double_dash)
 {
     char *argv[] = {"hrpplan", "robot", "--", "-strange-name.yaml"};
@@ -163,6 +180,9 @@ static const BadCase BAD[] = {
     {5, {"hrpplan", "export", "t.json", "--format", "mp4"}, "--format 'mp4'"},
     {5, {"hrpplan", "export", "t.json", "-o", "x.pos"}, "--format is required"},
     {5, {"hrpplan", "export", "t.json", "--format", "csv"}, "-o FILE is required"},
+    {2, {"hrpplan", "export-mjcf"}, "missing argument (usage: hrpplan export-mjcf ROBOT.yaml)"},
+    {4, {"hrpplan", "export-mjcf", "r.yaml", "--force"}, "unknown option '--force'"},
+    {4, {"hrpplan", "plan", "s.yaml", "--fixed-base"}, "unknown option '--fixed-base'"},
 };
 
 START_TEST(test_parse_usage_mistakes)
@@ -200,12 +220,12 @@ static int run_main(int argc, char *const *argv, char *out, char *errs, size_t s
 START_TEST(test_main_help_texts)
 {
     static char out[8192], errs[8192];
-    const char *cmds[] = {"plan", "check", "robot", "export"};
+    const char *cmds[] = {"plan", "check", "robot", "export", "export-mjcf"};
     char *h[] = {"hrpplan", "--help"};
     ck_assert_int_eq(run_main(2, h, out, errs, sizeof out), PLN_EXIT_OK);
     ck_assert_ptr_nonnull(strstr(out, "usage: hrpplan <command>"));
     ck_assert_ptr_nonnull(strstr(out, "exit codes"));
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
         char *argv[] = {"hrpplan", (char *)cmds[i], "--help"};
         char want[64];
         snprintf(want, sizeof want, "usage: hrpplan %s", cmds[i]);
@@ -213,6 +233,34 @@ START_TEST(test_main_help_texts)
         ck_assert_msg(strstr(out, want) != NULL, "help of %s", cmds[i]);
         ck_assert_str_eq(errs, "");
     }
+}
+END_TEST
+
+/* export-mjcf: the model on stdout, or atomically into -o; a bad robot exits 2 */
+START_TEST(test_main_export_mjcf)
+{
+    static char out[200000], errs[200000];
+    char dir[] = "/tmp/hrpplan_cli_XXXXXX", path[64];
+    char *argv[] = {"hrpplan", "export-mjcf", "robots/hrp2.yaml"};
+    char *bad[] = {"hrpplan", "export-mjcf", "scenarios/hand_cross.yaml"};
+    FILE *f;
+    ck_assert_int_eq(run_main(3, argv, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_ptr_nonnull(strstr(out, "<mujoco model=\"hrp2\">"));
+    ck_assert_ptr_nonnull(strstr(out, "<freejoint name=\"base\"/>"));
+    ck_assert_ptr_nonnull(strstr(out, "</mujoco>"));
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/hrp2.xml", dir);
+    {
+        char *to_file[] = {"hrpplan", "export-mjcf", "robots/hrp2.yaml", "--fixed-base", "-o", path};
+        ck_assert_int_eq(run_main(6, to_file, out, errs, sizeof out), PLN_EXIT_OK);
+    }
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    unlink(path);
+    rmdir(dir);
+    ck_assert_int_eq(run_main(3, bad, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_nonnull(strstr(errs, "hrpplan export-mjcf: scenarios/hand_cross.yaml:"));
 }
 END_TEST
 
@@ -280,6 +328,7 @@ Suite *pln_cli_suite(void)
     tcase_add_test(tc, test_parse_check_and_robot);
     tcase_add_test(tc, test_parse_export);
     tcase_add_test(tc, test_parse_export_defaults_rate_200);
+    tcase_add_test(tc, test_parse_export_mjcf);
     tcase_add_test(tc, test_parse_double_dash);
     tcase_add_test(tc, test_parse_help_and_version);
     tcase_add_loop_test(tc, test_parse_usage_mistakes, 0, ARGC(BAD));
@@ -287,6 +336,7 @@ Suite *pln_cli_suite(void)
     tc = tcase_create("main");
     tcase_add_test(tc, test_main_help_texts);
     tcase_add_test(tc, test_main_version);
+    tcase_add_test(tc, test_main_export_mjcf);
     tcase_add_test(tc, test_main_missing_file_exits_2);
     tcase_add_test(tc, test_main_usage_error_exits_2);
     suite_add_tcase(s, tc);

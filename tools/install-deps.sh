@@ -4,10 +4,12 @@
 # headers), it does nothing and says so.
 set -euo pipefail
 
-PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin"
+PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev"
 MODULES="nlopt lapacke yaml-0.1 check openblas"
 # commands the tests use: rsvg-convert renders every SVG the planner writes
 COMMANDS="rsvg-convert"
+# headers of libraries without a pkg-config file: MuJoCo, the dynamics oracle of the tests
+HEADERS="/usr/include/mujoco/mujoco.h"
 
 have_all() {
   command -v pkg-config >/dev/null 2>&1 || return 1
@@ -18,11 +20,14 @@ have_all() {
   for c in $COMMANDS; do
     command -v "$c" >/dev/null 2>&1 || return 1
   done
+  for h in $HEADERS; do
+    [ -f "$h" ] || return 1
+  done
   return 0
 }
 
 if have_all; then
-  echo "install-deps: all libraries and tools present ($MODULES $COMMANDS)"
+  echo "install-deps: all libraries and tools present ($MODULES $COMMANDS mujoco)"
   exit 0
 fi
 
@@ -51,6 +56,9 @@ if ! have_all; then
   done
   for c in $COMMANDS; do
     command -v "$c" >/dev/null 2>&1 || echo "install-deps:   missing command: $c" >&2
+  done
+  for h in $HEADERS; do
+    [ -f "$h" ] || echo "install-deps:   missing header: $h" >&2
   done
   exit 1
 fi

@@ -21,6 +21,7 @@ const char *pln_command_string(PlnCommand command)
     case PLN_CMD_CHECK: return "check";
     case PLN_CMD_ROBOT: return "robot";
     case PLN_CMD_EXPORT: return "export";
+    case PLN_CMD_EXPORT_MJCF: return "export-mjcf";
     }
     return "unknown";
 }
@@ -38,6 +39,7 @@ static const char HELP_OVERVIEW[] =
     "  check SCENARIO.yaml TRAJ  re-certify a trajectory (.json, .pos or .csv)\n"
     "  robot ROBOT.yaml          print a robot model: joints, limits, links, geometry\n"
     "  export TRAJ.json          write a trajectory for a controller (pos, csv, json, ros)\n"
+    "  export-mjcf ROBOT.yaml    write the robot as a MuJoCo model (MJCF)\n"
     "\n"
     "options:\n"
     "  -h, --help                this text; `hrpplan <command> --help` for a command\n"
@@ -110,6 +112,21 @@ static const char HELP_EXPORT[] =
     "\n"
     "exit codes: 0 written, 2 bad input or usage, 3 limit violated or not certified\n";
 
+static const char HELP_EXPORT_MJCF[] =
+    "usage: hrpplan export-mjcf ROBOT.yaml [-o FILE] [--fixed-base]\n"
+    "\n"
+    "Writes the robot as a MuJoCo MJCF model: a body per link with its mass, centre of\n"
+    "mass and inertia, a hinge per joint with its range, the link capsules, a floor. The\n"
+    "model is the rigid-body system hrpplan's dynamics use, so MuJoCo's own tools can\n"
+    "open the robot (e.g. `simulate robot.xml`).\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE         file to write (atomically); default standard output\n"
+    "  --fixed-base              weld the base to the world instead of a free joint\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: 0 written, 2 invalid robot or usage, 1 internal\n";
+
 void pln_cli_print_help(PlnCommand command, FILE *out)
 {
     switch (command) {
@@ -117,6 +134,7 @@ void pln_cli_print_help(PlnCommand command, FILE *out)
     case PLN_CMD_CHECK: fputs(HELP_CHECK, out); break;
     case PLN_CMD_ROBOT: fputs(HELP_ROBOT, out); break;
     case PLN_CMD_EXPORT: fputs(HELP_EXPORT, out); break;
+    case PLN_CMD_EXPORT_MJCF: fputs(HELP_EXPORT_MJCF, out); break;
     default: fputs(HELP_OVERVIEW, out); break;
     }
 }
@@ -160,7 +178,8 @@ enum {
     OPT_RATE = 1 << 6,
     OPT_FORCE = 1 << 7,
     OPT_DUMP = 1 << 8,
-    OPT_GEOMETRY = 1 << 9
+    OPT_GEOMETRY = 1 << 9,
+    OPT_FIXED_BASE = 1 << 10
 };
 
 typedef struct OptionSpec {
@@ -176,6 +195,7 @@ static const OptionSpec OPTIONS[] = {
     {"quiet", 'q', OPT_QUIET, 0},     {"format", 0, OPT_FORMAT, 1},
     {"rate", 0, OPT_RATE, 1},         {"force", 0, OPT_FORCE, 0},
     {"dump-queries", 0, OPT_DUMP, 1}, {"geometry", 0, OPT_GEOMETRY, 1},
+    {"fixed-base", 0, OPT_FIXED_BASE, 0},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -208,6 +228,7 @@ static int allowed_options(PlnCommand cmd)
                OPT_GEOMETRY;
     case PLN_CMD_CHECK: return OPT_GEOMETRY;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
+    case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
     default: return 0;
     }
 }
@@ -218,7 +239,8 @@ static int positional_count(PlnCommand cmd)
     case PLN_CMD_CHECK: return 2;
     case PLN_CMD_PLAN:
     case PLN_CMD_ROBOT:
-    case PLN_CMD_EXPORT: return 1;
+    case PLN_CMD_EXPORT:
+    case PLN_CMD_EXPORT_MJCF: return 1;
     default: return 0;
     }
 }
@@ -228,7 +250,8 @@ static const char *positional_names(PlnCommand cmd)
     switch (cmd) {
     case PLN_CMD_PLAN: return "SCENARIO.yaml";
     case PLN_CMD_CHECK: return "SCENARIO.yaml TRAJECTORY";
-    case PLN_CMD_ROBOT: return "ROBOT.yaml";
+    case PLN_CMD_ROBOT:
+    case PLN_CMD_EXPORT_MJCF: return "ROBOT.yaml";
     case PLN_CMD_EXPORT: return "TRAJECTORY.json";
     default: return "";
     }
@@ -249,6 +272,7 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_NO_COLLISION: args->no_collision = 1; return PLN_OK;
     case OPT_QUIET: args->quiet = 1; return PLN_OK;
     case OPT_FORCE: args->force = 1; return PLN_OK;
+    case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;
     case OPT_DUMP:
         if (value[0] == '\0') {
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --dump-queries is empty",
@@ -305,7 +329,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                         size_t err_size)
 {
     static const PlnCommand commands[] = {PLN_CMD_PLAN, PLN_CMD_CHECK, PLN_CMD_ROBOT,
-                                          PLN_CMD_EXPORT};
+                                          PLN_CMD_EXPORT, PLN_CMD_EXPORT_MJCF};
     const char *positional[2] = {NULL, NULL};
     int npos = 0, only_positional = 0;
     const char *cmd;
@@ -404,7 +428,8 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
         args->scenario = positional[0];
         args->trajectory = positional[1];
         break;
-    case PLN_CMD_ROBOT: args->robot = positional[0]; break;
+    case PLN_CMD_ROBOT:
+    case PLN_CMD_EXPORT_MJCF: args->robot = positional[0]; break;
     case PLN_CMD_EXPORT:
         args->trajectory = positional[0];
         if (args->format == PLN_FORMAT_NONE) {
@@ -461,7 +486,8 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
         st = check_input(args.scenario, "scenario", err, sizeof err);
         if (st == PLN_OK) st = check_input(args.trajectory, "trajectory", err, sizeof err);
         break;
-    case PLN_CMD_ROBOT: st = check_input(args.robot, "robot file", err, sizeof err); break;
+    case PLN_CMD_ROBOT:
+    case PLN_CMD_EXPORT_MJCF: st = check_input(args.robot, "robot file", err, sizeof err); break;
     case PLN_CMD_EXPORT: st = check_input(args.trajectory, "trajectory", err, sizeof err); break;
     default: break;
     }
@@ -475,6 +501,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_CHECK: return pln_cmd_check(&args, out, errs);
     case PLN_CMD_ROBOT: return pln_cmd_robot(&args, out, errs);
     case PLN_CMD_EXPORT: return pln_cmd_export(&args, out, errs);
+    case PLN_CMD_EXPORT_MJCF: return pln_cmd_export_mjcf(&args, out, errs);
     default: break;
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");

@@ -22,7 +22,8 @@ typedef enum PlnCommand {
     PLN_CMD_PLAN,
     PLN_CMD_CHECK,
     PLN_CMD_ROBOT,
-    PLN_CMD_EXPORT
+    PLN_CMD_EXPORT,
+    PLN_CMD_EXPORT_MJCF
 } PlnCommand;
 
 /* Parsed command line. String fields borrow from argv; unset ones are NULL. */
@@ -31,9 +32,9 @@ typedef struct PlnCliArgs {
     int help;                  /* --help given after a subcommand */
     const char *scenario;      /* plan, check: SCENARIO.yaml */
     const char *trajectory;    /* check: TRAJECTORY; export: TRAJECTORY.json */
-    const char *robot;         /* robot: ROBOT.yaml */
+    const char *robot;         /* robot, export-mjcf: ROBOT.yaml */
     const char *out_dir;       /* plan -o DIR; NULL means out/<scenario name>/ */
-    const char *output;        /* export -o FILE */
+    const char *output;        /* export, export-mjcf -o FILE (export-mjcf: NULL = stdout) */
     const char *dump_queries;  /* plan --dump-queries FILE */
     int no_collision;          /* plan --no-collision */
     PlnMethod method;          /* plan --method */
@@ -43,6 +44,7 @@ typedef struct PlnCliArgs {
     int threads;               /* plan --threads N (>= 1) */
     int quiet;                 /* plan -q */
     int force;                 /* export --force */
+    int fixed_base;            /* export-mjcf --fixed-base */
     PlnExportFormat format;    /* export --format */
     double rate_hz;            /* export --rate HZ (> 0) */
 } PlnCliArgs;

@@ -10,7 +10,8 @@
  *   check   re-certify a trajectory (.json from plan, or a .pos / .csv table) against a
  *           scenario and print the certified clearance of every pair and the margins;
  *   robot   load, validate and print a robot model;
- *   export  sample a planned trajectory.json for a controller. */
+ *   export  sample a planned trajectory.json for a controller;
+ *   export-mjcf  write the robot as a MuJoCo MJCF model. */
 #ifndef PLN_CMD_H
 #define PLN_CMD_H
 
@@ -22,5 +23,6 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_robot(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs);
+int pln_cmd_export_mjcf(const PlnCliArgs *args, FILE *out, FILE *errs);
 
 #endif /* PLN_CMD_H */

@@ -228,14 +228,23 @@ void pln_kin_destroy(PlnKinWork *w)
 /* Forward kinematics: docs/math/kinematics.md (K.1)-(K.3). */
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q)
 {
+    return pln_kin_forward_base(w, robot, robot->base_pos, robot->base_rot, q);
+}
+
+/* Forward kinematics from a given base pose: (K.1)-(K.3) with T_world_base given. */
+PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const double base_pos[3],
+                               const double base_rot[9], const double *q)
+{
     int i;
-    if ((q == NULL && robot->n_joints > 0) || !all_finite(q, robot->n_joints)) {
+    if ((q == NULL && robot->n_joints > 0) || !all_finite(q, robot->n_joints) ||
+        base_pos == NULL || base_rot == NULL || !all_finite(base_pos, 3) ||
+        !all_finite(base_rot, 9)) {
         return PLN_ERR_INVALID;
     }
     for (i = 0; i < w->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
-        const double *Rp = L->parent < 0 ? robot->base_rot : w->R + 9 * L->parent;
-        const double *pp = L->parent < 0 ? robot->base_pos : w->p + 3 * L->parent;
+        const double *Rp = L->parent < 0 ? base_rot : w->R + 9 * L->parent;
+        const double *pp = L->parent < 0 ? base_pos : w->p + 3 * L->parent;
         double *R = w->R + 9 * i, *p = w->p + 3 * i, d[3];
         int j = w->active[i];
         /* joint origin: p = p_parent + R_parent * origin_pos */
@@ -263,6 +272,12 @@ PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q)
 const double *pln_kin_link_rot(const PlnKinWork *w, int link)
 {
     return (link >= 0 && link < w->n_links) ? w->R + 9 * link : k_identity;
+}
+
+const double *pln_kin_joint_axis(const PlnKinWork *w, int link)
+{
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    return (link >= 0 && link < w->n_links) ? w->axis + 3 * link : zero;
 }
 
 const double *pln_kin_link_pos(const PlnKinWork *w, int link)

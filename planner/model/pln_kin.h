@@ -49,11 +49,22 @@ void pln_kin_destroy(PlnKinWork *w);
  * inf. */
 PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q);
 
+/* Forward kinematics as pln_kin_forward() but from the base pose (base_pos, metres;
+ * base_rot, row-major 3x3, orthonormal) given here instead of the robot's: the floating
+ * base of the dynamics (model/pln_dyn.h). Returns PLN_ERR_INVALID on a NULL or non-finite
+ * input (previous poses left). */
+PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const double base_pos[3],
+                               const double base_rot[9], const double *q);
+
 /* World rotation (9, row-major) and position (3, metres) of a link frame after the last
  * pln_kin_forward(). Borrowed pointers into the workspace, valid until the next call; an
  * out-of-range link gives the identity rotation / the zero vector. */
 const double *pln_kin_link_rot(const PlnKinWork *w, int link);
 const double *pln_kin_link_pos(const PlnKinWork *w, int link);
+
+/* World unit axis (3) of the revolute joint moving `link` after the last forward call;
+ * the zero vector for a fixed joint, the root, or an out-of-range link. Borrowed. */
+const double *pln_kin_joint_axis(const PlnKinWork *w, int link);
 
 /* World position of a body point given in the link frame: x = p + R * local. */
 void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double world[3]);

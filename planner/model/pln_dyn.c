@@ -1,0 +1,722 @@
+/* pln_dyn.c — floating-base RNEA, CRBA, forward dynamics, centroidal momentum and the
+ * analytic derivatives of inverse dynamics, in world coordinates (docs/math/dynamics.md).
+ *
+ * Every spatial quantity is in the world frame at the world origin, so a joint's motion
+ * subspace S_i = [a_i; p_i x a_i] (eq. D1) is a 6-vector, and the derivative of any
+ * world quantity of the links below joint j with respect to q_j is the spatial cross
+ * product with S_j (eq. D6). Spatial inertias are kept in their structured form
+ * (m, h = m c, Ibar = rotational inertia about the origin): 13 doubles, applied without
+ * forming 6x6 matrices. */
+#include "model/pln_dyn.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/pln_kin.h"
+
+/* a world spatial inertia: [0] m, [1..3] h = m c, [4..12] Ibar (row-major 3x3) */
+enum { IN = 13 };
+/* the rate of a spatial inertia (eq. D9): [0..2] hdot, [3..11] Ibar' (row-major 3x3) */
+enum { BN = 12 };
+
+struct PlnDynWork {
+    int n_links, n_joints, nv;
+    double mass;         /* kg */
+    PlnKinWork *kin;
+    int *dof;            /* [n_links] revolute joint moving the link, -1 if none */
+    int *order;          /* [n_links] links in depth-first preorder */
+    int *pos;            /* [n_links] position of each link in order[] */
+    int *last;           /* [n_links] position in order[] of the subtree's last link */
+    int *fixed;          /* [n_joints] 1 for PLN_JOINT_FIXED */
+    double *S;           /* [n_links][6] motion subspace (eq. D1), zero without a dof */
+    double *v, *a;       /* [n_links][6] spatial velocity, acceleration (gravity included) */
+    double *F;           /* [n_links][6] composite force of the subtree (eq. D4-D5) */
+    double *Ib;           /* [n_links][IN] world inertia of the link */
+    double *IC;          /* [n_links][IN] composite inertia of the subtree */
+    double *BC;          /* [n_links][BN] composite inertia rate of the subtree (eq. D9) */
+    double *hC;          /* [n_links][6] composite momentum of the subtree */
+    double *r1, *r4;     /* [n_links][6] IC S and BC S - S x* hC (eq. D10) */
+    double *Mf;          /* [nv * nv] factor of forward dynamics */
+    double *rhs;         /* [nv] */
+};
+
+/* ---- small vector algebra ------------------------------------------------------------ */
+
+static inline void cross3(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline double dot6(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+static inline void mv3(const double *A, const double *x, double *y)
+{
+    y[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2];
+    y[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2];
+    y[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2];
+}
+
+/* motion cross product v x m (RBDA ch. 2, in world coordinates) */
+static inline void crm(const double *v, const double *m, double *o)
+{
+    double t[3];
+    cross3(v, m, o);
+    cross3(v, m + 3, o + 3);
+    cross3(v + 3, m, t);
+    o[3] += t[0];
+    o[4] += t[1];
+    o[5] += t[2];
+}
+
+/* force cross product v x* f (RBDA ch. 2: -(v x)^T) */
+static inline void crf(const double *v, const double *f, double *o)
+{
+    double t[3];
+    cross3(v, f, o);
+    cross3(v + 3, f + 3, t);
+    o[0] += t[0];
+    o[1] += t[1];
+    o[2] += t[2];
+    cross3(v, f + 3, o + 3);
+}
+
+/* I x for a structured spatial inertia: [Ibar w + h x v; m v - h x w] (eq. D3) */
+static inline void in_apply(const double *Ib, const double *x, double *o)
+{
+    double t[3];
+    mv3(Ib + 4, x, o);
+    cross3(Ib + 1, x + 3, t);
+    o[0] += t[0];
+    o[1] += t[1];
+    o[2] += t[2];
+    cross3(Ib + 1, x, t);
+    o[3] = Ib[0] * x[3] - t[0];
+    o[4] = Ib[0] * x[4] - t[1];
+    o[5] = Ib[0] * x[5] - t[2];
+}
+
+/* B x for an inertia rate (m' = 0): [Ibar' w + h' x v; -h' x w] (eq. D9) */
+static inline void bn_apply(const double *B, const double *x, double *o)
+{
+    double t[3];
+    mv3(B + 3, x, o);
+    cross3(B, x + 3, t);
+    o[0] += t[0];
+    o[1] += t[1];
+    o[2] += t[2];
+    cross3(B, x, t);
+    o[3] = -t[0];
+    o[4] = -t[1];
+    o[5] = -t[2];
+}
+
+static int all_finite(const double *v, int n)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (!isfinite(v[i])) return 0;
+    }
+    return 1;
+}
+
+/* ---- workspace ------------------------------------------------------------------------ */
+
+PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, size_t err_size)
+{
+    PlnDynWork *w;
+    PlnKinWork *kin = NULL;
+    PlnStatus st;
+    size_t nl, nv, nd;
+    unsigned char *block;
+    int i;
+    if (out == NULL) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_dyn_create: NULL out");
+    }
+    *out = NULL;
+    st = pln_kin_create(robot, &kin, err, err_size);
+    if (st != PLN_OK) return st;
+    nl = (size_t)robot->n_links;
+    nv = 6 + (size_t)robot->n_joints;
+    nd = nl * (6 * 4 + IN * 2 + BN + 6 * 3) + nv * nv + nv;
+    block = malloc(sizeof *w + nd * sizeof(double) +
+                   (6 * nl + (size_t)robot->n_joints) * sizeof(int));
+    if (block == NULL) {
+        pln_kin_destroy(kin);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_dyn_create: out of memory");
+    }
+    w = (PlnDynWork *)block;
+    w->n_links = robot->n_links;
+    w->n_joints = robot->n_joints;
+    w->nv = (int)nv;
+    w->kin = kin;
+    w->S = (double *)(block + sizeof *w);
+    w->v = w->S + 6 * nl;
+    w->a = w->v + 6 * nl;
+    w->F = w->a + 6 * nl;
+    w->Ib = w->F + 6 * nl;
+    w->IC = w->Ib + IN * nl;
+    w->BC = w->IC + IN * nl;
+    w->hC = w->BC + BN * nl;
+    w->r1 = w->hC + 6 * nl;
+    w->r4 = w->r1 + 6 * nl;
+    w->Mf = w->r4 + 6 * nl;
+    w->rhs = w->Mf + nv * nv;
+    w->dof = (int *)(w->rhs + nv);
+    w->order = w->dof + nl;
+    w->pos = w->order + nl;
+    w->last = w->pos + nl;
+    w->fixed = w->last + nl; /* then 2 nl ints of scratch for the preorder */
+    memset(w->S, 0, nd * sizeof(double));
+    w->mass = 0.0;
+    for (i = 0; i < robot->n_joints; ++i) {
+        w->fixed[i] = robot->joints[i].type != PLN_JOINT_REVOLUTE;
+    }
+    for (i = 0; i < robot->n_links; ++i) {
+        int j = robot->links[i].joint;
+        w->dof[i] = (j >= 0 && !w->fixed[j]) ? j : -1;
+        w->mass += robot->links[i].mass;
+    }
+    /* a depth-first preorder of the links (children in index order), so that every
+     * subtree is a contiguous run order[pos[i]] .. order[last[i]] whatever the model's
+     * topological order: an explicit stack of (link, next child to try) */
+    {
+        int *stack = w->fixed + robot->n_joints, *next = stack + nl, top = 0, n = 0, r;
+        for (r = 0; r < robot->n_links; ++r) {
+            if (robot->links[r].parent >= 0) continue;
+            stack[top] = r;
+            next[top++] = r + 1;
+            w->pos[r] = n;
+            w->order[n++] = r;
+            while (top > 0) {
+                int link = stack[top - 1], c = next[top - 1];
+                while (c < robot->n_links && robot->links[c].parent != link) ++c;
+                if (c < robot->n_links) {
+                    next[top - 1] = c + 1;
+                    stack[top] = c;
+                    next[top++] = c + 1;
+                    w->pos[c] = n;
+                    w->order[n++] = c;
+                } else {
+                    w->last[link] = n - 1;
+                    --top;
+                }
+            }
+        }
+    }
+    *out = w;
+    return PLN_OK;
+}
+
+void pln_dyn_destroy(PlnDynWork *w)
+{
+    if (w == NULL) return;
+    pln_kin_destroy(w->kin);
+    free(w);
+}
+
+int pln_dyn_nv(const PlnDynWork *w)
+{
+    return w->nv;
+}
+
+/* eq. D2: the base's spatial velocity at the origin */
+void pln_dyn_base_velocity(const double p_base[3], const double v_base[3],
+                           const double omega[3], double nu6[6])
+{
+    double t[3];
+    cross3(omega, p_base, t);
+    nu6[0] = omega[0];
+    nu6[1] = omega[1];
+    nu6[2] = omega[2];
+    nu6[3] = v_base[0] - t[0];
+    nu6[4] = v_base[1] - t[1];
+    nu6[5] = v_base[2] - t[2];
+}
+
+/* eq. D2 differentiated in time */
+void pln_dyn_base_acceleration(const double p_base[3], const double v_base[3],
+                               const double omega[3], const double a_base[3],
+                               const double alpha[3], double nudot6[6])
+{
+    double t[3], u[3];
+    cross3(alpha, p_base, t);
+    cross3(omega, v_base, u);
+    nudot6[0] = alpha[0];
+    nudot6[1] = alpha[1];
+    nudot6[2] = alpha[2];
+    nudot6[3] = a_base[0] - t[0] - u[0];
+    nudot6[4] = a_base[1] - t[1] - u[1];
+    nudot6[5] = a_base[2] - t[2] - u[2];
+}
+
+/* ---- the passes ----------------------------------------------------------------------- */
+
+static int state_ok(const PlnDynWork *w, const PlnDynState *s)
+{
+    if (s == NULL || (s->q == NULL && w->n_joints > 0)) return 0;
+    if (!all_finite(s->base_pos, 3) || !all_finite(s->base_rot, 9)) return 0;
+    if (!all_finite(s->q, w->n_joints)) return 0;
+    if (s->nu != NULL && !all_finite(s->nu, w->nv)) return 0;
+    if (s->nudot != NULL && !all_finite(s->nudot, w->nv)) return 0;
+    return 1;
+}
+
+/* Kinematics, motion subspaces and world inertias (eq. D1, D3), and when `rate` the
+ * inertia rates (eq. D9) which need the velocities: everything of the forward pass that
+ * does not depend on nudot. */
+static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s)
+{
+    int i;
+    pln_kin_forward_base(w->kin, robot, s->base_pos, s->base_rot, s->q);
+    for (i = 0; i < w->n_links; ++i) {
+        const PlnLink *L = &robot->links[i];
+        const double *R = pln_kin_link_rot(w->kin, i), *p = pln_kin_link_pos(w->kin, i);
+        double *S = w->S + 6 * i, *Ib = w->Ib + IN * i;
+        double c[3], RI[9], cc;
+        int r, k;
+        /* S = [a; p x a] (eq. D1) */
+        if (w->dof[i] >= 0) {
+            const double *ax = pln_kin_joint_axis(w->kin, i);
+            S[0] = ax[0];
+            S[1] = ax[1];
+            S[2] = ax[2];
+            cross3(p, ax, S + 3);
+        } else {
+            memset(S, 0, 6 * sizeof(double));
+        }
+        /* world inertia: c = p + R com, h = m c, Ibar = R Ic R^T + m((c.c) 1 - c c^T) */
+        mv3(R, L->com, c);
+        c[0] += p[0];
+        c[1] += p[1];
+        c[2] += p[2];
+        Ib[0] = L->mass;
+        Ib[1] = L->mass * c[0];
+        Ib[2] = L->mass * c[1];
+        Ib[3] = L->mass * c[2];
+        for (r = 0; r < 3; ++r) {
+            for (k = 0; k < 3; ++k) {
+                RI[3 * r + k] = R[3 * r] * L->inertia[k] + R[3 * r + 1] * L->inertia[3 + k] +
+                                R[3 * r + 2] * L->inertia[6 + k];
+            }
+        }
+        cc = dot3(c, c);
+        for (r = 0; r < 3; ++r) {
+            for (k = 0; k < 3; ++k) {
+                double v = RI[3 * r] * R[3 * k] + RI[3 * r + 1] * R[3 * k + 1] +
+                           RI[3 * r + 2] * R[3 * k + 2];
+                Ib[4 + 3 * r + k] = v + L->mass * ((r == k ? cc : 0.0) - c[r] * c[k]);
+            }
+        }
+    }
+}
+
+/* The RNEA's forward and backward passes (eq. D3-D5) on the geometry of pass_geometry:
+ * v, a (with the fictitious gravity acceleration of the base), own forces summed into the
+ * composite forces F. With `composite`, also the composite inertias IC, rates BC and
+ * momenta hC that the CRBA and the derivatives need. */
+static void pass_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                      const double *gravity, int composite)
+{
+    double vb[6] = {0}, ab[6] = {0};
+    int i, k;
+    if (s->nu != NULL) memcpy(vb, s->nu, sizeof vb);
+    if (s->nudot != NULL) memcpy(ab, s->nudot, sizeof ab);
+    /* gravity as an upward acceleration of the base (RBDA ch. 5) */
+    if (gravity != NULL) {
+        ab[3] -= gravity[0];
+        ab[4] -= gravity[1];
+        ab[5] -= gravity[2];
+    }
+    /* forward: v_i = v_p + S qd, a_i = a_p + S qdd + v_i x S qd (eq. D4) */
+    for (i = 0; i < w->n_links; ++i) {
+        int par = robot->links[i].parent, j = w->dof[i];
+        const double *vp = par < 0 ? vb : w->v + 6 * par;
+        const double *ap = par < 0 ? ab : w->a + 6 * par;
+        double *v = w->v + 6 * i, *a = w->a + 6 * i, *f = w->F + 6 * i;
+        const double *S = w->S + 6 * i, *Ib = w->Ib + IN * i;
+        double Iv[6], t[6];
+        if (j >= 0) {
+            double qd = s->nu != NULL ? s->nu[6 + j] : 0.0;
+            double qdd = s->nudot != NULL ? s->nudot[6 + j] : 0.0;
+            double Sq[6];
+            for (k = 0; k < 6; ++k) {
+                Sq[k] = S[k] * qd;
+                v[k] = vp[k] + Sq[k];
+            }
+            crm(v, Sq, t);
+            for (k = 0; k < 6; ++k) a[k] = ap[k] + S[k] * qdd + t[k];
+        } else {
+            memcpy(v, vp, 6 * sizeof(double));
+            memcpy(a, ap, 6 * sizeof(double));
+        }
+        /* f = I a + v x* I v (eq. D5) */
+        in_apply(Ib, a, f);
+        in_apply(Ib, v, Iv);
+        crf(v, Iv, t);
+        for (k = 0; k < 6; ++k) f[k] += t[k];
+        if (composite) {
+            double *IC = w->IC + IN * i, *B = w->BC + BN * i, *h = w->hC + 6 * i;
+            const double *om = v, *vo = v + 3;
+            double vc[3], Icw[9], W[9], cvc;
+            int r;
+            memcpy(IC, Ib, IN * sizeof(double));
+            memcpy(h, Iv, 6 * sizeof(double));
+            /* the rate of the inertia (eq. D9): h' = m (v_O + w x c) = m v_O + w x h,
+             * Ibar' = [w]x Icw - Icw [w]x + m (2 (c.vc) 1 - vc c^T - c vc^T) */
+            cross3(om, Ib + 1, vc);
+            B[0] = Ib[0] * vo[0] + vc[0];
+            B[1] = Ib[0] * vo[1] + vc[1];
+            B[2] = Ib[0] * vo[2] + vc[2];
+            if (Ib[0] > 0.0) {
+                double c[3] = {Ib[1] / Ib[0], Ib[2] / Ib[0], Ib[3] / Ib[0]}, cc = dot3(c, c);
+                cross3(om, c, vc);
+                vc[0] += vo[0];
+                vc[1] += vo[1];
+                vc[2] += vo[2];
+                cvc = dot3(c, vc);
+                for (r = 0; r < 9; ++r) {
+                    int rr = r / 3, kk = r % 3;
+                    Icw[r] = Ib[4 + r] - Ib[0] * ((rr == kk ? cc : 0.0) - c[rr] * c[kk]);
+                    W[r] = Ib[0] * ((rr == kk ? 2.0 * cvc : 0.0) - vc[rr] * c[kk] - c[rr] * vc[kk]);
+                }
+            } else {
+                memcpy(Icw, Ib + 4, sizeof Icw);
+                memset(W, 0, sizeof W);
+            }
+            {
+                /* [w]x Icw - Icw [w]x = X + X^T with X = [w]x Icw (Icw symmetric, so
+                 * Icw [w]x = -([w]x Icw)^T) */
+                double X[9];
+                for (r = 0; r < 3; ++r) {
+                    double col[3] = {Icw[r], Icw[3 + r], Icw[6 + r]}, t3[3];
+                    cross3(om, col, t3);
+                    X[r] = t3[0];
+                    X[3 + r] = t3[1];
+                    X[6 + r] = t3[2];
+                }
+                for (r = 0; r < 9; ++r) {
+                    int rr = r / 3, kk = r % 3;
+                    B[3 + r] = X[r] + X[3 * kk + rr] + W[r];
+                }
+            }
+        }
+    }
+    /* backward: F_p += F_i, and the composites (eq. D5, D8) */
+    for (i = w->n_links - 1; i > 0; --i) {
+        int par = robot->links[i].parent;
+        if (par < 0) continue;
+        for (k = 0; k < 6; ++k) w->F[6 * par + k] += w->F[6 * i + k];
+        if (composite) {
+            for (k = 0; k < IN; ++k) w->IC[IN * par + k] += w->IC[IN * i + k];
+            for (k = 0; k < BN; ++k) w->BC[BN * par + k] += w->BC[BN * i + k];
+            for (k = 0; k < 6; ++k) w->hC[6 * par + k] += w->hC[6 * i + k];
+        }
+    }
+}
+
+/* tau from the composite forces: tau_j = S_j . F_i, base = the sum of the roots' F */
+static void gather_tau(const PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                       double *tau)
+{
+    int i, k;
+    memset(tau, 0, (size_t)w->nv * sizeof(double));
+    for (i = 0; i < w->n_links; ++i) {
+        if (robot->links[i].parent < 0) {
+            for (k = 0; k < 6; ++k) tau[k] += w->F[6 * i + k];
+        }
+        if (w->dof[i] >= 0) tau[6 + w->dof[i]] = dot6(w->S + 6 * i, w->F + 6 * i);
+    }
+    /* fixed joints: a decoupled unit inertia */
+    for (i = 0; i < w->n_joints; ++i) {
+        if (w->fixed[i]) tau[6 + i] = s->nudot != NULL ? s->nudot[6 + i] : 0.0;
+    }
+}
+
+PlnStatus pln_dyn_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                       const double *gravity, double *tau)
+{
+    if (w == NULL || robot == NULL || tau == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
+    if (gravity != NULL && !all_finite(gravity, 3)) return PLN_ERR_INVALID;
+    pass_geometry(w, robot, s);
+    pass_rnea(w, robot, s, gravity, 0);
+    gather_tau(w, robot, s, tau);
+    return PLN_OK;
+}
+
+/* composite inertias alone (the CRBA needs no velocities) */
+static void pass_composite_inertia(PlnDynWork *w, const PlnRobot *robot)
+{
+    int i, k;
+    memcpy(w->IC, w->Ib, (size_t)w->n_links * IN * sizeof(double));
+    for (i = w->n_links - 1; i > 0; --i) {
+        int par = robot->links[i].parent;
+        if (par < 0) continue;
+        for (k = 0; k < IN; ++k) w->IC[IN * par + k] += w->IC[IN * i + k];
+    }
+}
+
+/* CRBA on the composites (eq. D12): M_bb = IC_root, M_b,i = IC_i S_i, M_ij = S_j . IC_i S_i
+ * for joint j on the path from link i to the root. */
+static void fill_mass_matrix(PlnDynWork *w, const PlnRobot *robot, double *M)
+{
+    int nv = w->nv, i, r, c;
+    memset(M, 0, (size_t)nv * (size_t)nv * sizeof(double));
+    for (i = 0; i < w->n_links; ++i) {
+        if (robot->links[i].parent < 0) {
+            /* the base block: IC of the root as a 6x6 matrix, column by column */
+            for (c = 0; c < 6; ++c) {
+                double e[6] = {0}, col[6];
+                e[c] = 1.0;
+                in_apply(w->IC + IN * i, e, col);
+                for (r = 0; r < 6; ++r) M[r * nv + c] += col[r];
+            }
+        }
+    }
+    for (i = 0; i < w->n_links; ++i) {
+        int j = w->dof[i], k;
+        double Fi[6];
+        if (j < 0) continue;
+        in_apply(w->IC + IN * i, w->S + 6 * i, Fi);
+        M[(6 + j) * nv + 6 + j] = dot6(w->S + 6 * i, Fi);
+        for (k = robot->links[i].parent; k >= 0; k = robot->links[k].parent) {
+            int jk = w->dof[k];
+            if (jk < 0) continue;
+            M[(6 + jk) * nv + 6 + j] = M[(6 + j) * nv + 6 + jk] = dot6(w->S + 6 * k, Fi);
+        }
+        for (r = 0; r < 6; ++r) M[r * nv + 6 + j] = M[(6 + j) * nv + r] = Fi[r];
+    }
+    for (i = 0; i < w->n_joints; ++i) {
+        if (w->fixed[i]) M[(6 + i) * nv + 6 + i] = 1.0;
+    }
+}
+
+PlnStatus pln_dyn_crba(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s, double *M)
+{
+    PlnDynState g;
+    if (w == NULL || robot == NULL || M == NULL || s == NULL) return PLN_ERR_INVALID;
+    g = *s;
+    g.nu = g.nudot = NULL;
+    if (!state_ok(w, &g)) return PLN_ERR_INVALID;
+    pass_geometry(w, robot, &g);
+    pass_composite_inertia(w, robot);
+    fill_mass_matrix(w, robot, M);
+    return PLN_OK;
+}
+
+/* Forward dynamics: M nudot = tau - bias, Cholesky by LAPACKE (eq. D14). */
+PlnStatus pln_dyn_forward(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                          const double *tau, const double *gravity, double *nudot, char *err,
+                          size_t err_size)
+{
+    PlnDynState b;
+    lapack_int info;
+    int nv, i;
+    if (w == NULL || robot == NULL || s == NULL || tau == NULL || nudot == NULL) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_dyn_forward: NULL argument");
+    }
+    nv = w->nv;
+    if (!all_finite(tau, nv) || (gravity != NULL && !all_finite(gravity, 3))) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_dyn_forward: non-finite input");
+    }
+    b = *s;
+    b.nudot = NULL;
+    if (!state_ok(w, &b)) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_dyn_forward: bad state");
+    }
+    /* bias C nu - g by the RNEA with nudot = 0, and M from the same geometry */
+    pass_geometry(w, robot, &b);
+    pass_rnea(w, robot, &b, gravity, 0);
+    gather_tau(w, robot, &b, w->rhs);
+    for (i = 0; i < nv; ++i) w->rhs[i] = tau[i] - w->rhs[i];
+    pass_composite_inertia(w, robot);
+    fill_mass_matrix(w, robot, w->Mf);
+    /* M is symmetric: row- and column-major storage are the same matrix */
+    info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', nv, w->Mf, nv);
+    if (info != 0) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "pln_dyn_forward: mass matrix not positive definite at coordinate %d "
+                          "(a moving part without mass?)",
+                          (int)info - 1);
+    }
+    info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', nv, 1, w->Mf, nv, w->rhs, nv);
+    if (info != 0) {
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "pln_dyn_forward: dpotrs info %d",
+                          (int)info);
+    }
+    memcpy(nudot, w->rhs, (size_t)nv * sizeof(double));
+    return PLN_OK;
+}
+
+/* One column of the derivatives (eq. D7-D11): a configuration direction S (a joint's
+ * motion subspace, or a unit screw of the base) acting on the subtree of link r whose
+ * parent moves with (vp, ap); kq = 2 for a joint (its own velocity-product term), 1 for the
+ * base. Rows: joints in the subtree (eq. D10), joints above r and the base (eq. D11). */
+static void derivative_column(const PlnDynWork *w, const PlnRobot *robot, int r, const double *S,
+                              const double *vp, const double *ap, double kq, int col,
+                              double *dq, double *dnu)
+{
+    int nv = w->nv, i, k, last;
+    double wv[6], y[6], t[6], u[6], Tr[6], Dr[6], SF[6];
+    /* w = S x v_p, y = S x a_p - w x v_p (eq. D7) */
+    crm(S, vp, wv);
+    crm(S, ap, y);
+    crm(wv, vp, t);
+    for (k = 0; k < 6; ++k) y[k] -= t[k];
+    /* rows of the subtree of r */
+    last = w->last[r];
+    for (k = w->pos[r]; k <= last; ++k) {
+        int i = w->order[k], j = w->dof[i];
+        if (j < 0) continue;
+        /* dtau_i/dq = -(r1 . y + r4 . w), dtau_i/dnu = r4 . S - kq r1 . w (eq. D10) */
+        dq[(6 + j) * nv + col] = -(dot6(w->r1 + 6 * i, y) + dot6(w->r4 + 6 * i, wv));
+        if (dnu != NULL) {
+            dnu[(6 + j) * nv + col] = dot6(w->r4 + 6 * i, S) - kq * dot6(w->r1 + 6 * i, wv);
+        }
+    }
+    /* T_r = IC y + BC w + w x* hC, D_r = BC S - kq IC w + S x* hC (eq. D8, D11) */
+    in_apply(w->IC + IN * r, y, Tr);
+    bn_apply(w->BC + BN * r, wv, t);
+    crf(wv, w->hC + 6 * r, u);
+    for (k = 0; k < 6; ++k) Tr[k] += t[k] + u[k];
+    crf(S, w->F + 6 * r, SF);
+    for (k = 0; k < 6; ++k) SF[k] -= Tr[k];
+    bn_apply(w->BC + BN * r, S, Dr);
+    in_apply(w->IC + IN * r, wv, t);
+    crf(S, w->hC + 6 * r, u);
+    for (k = 0; k < 6; ++k) Dr[k] += u[k] - kq * t[k];
+    /* joints above r, then the base rows (S_base = identity) */
+    for (i = robot->links[r].parent; i >= 0; i = robot->links[i].parent) {
+        int j = w->dof[i];
+        if (j < 0) continue;
+        dq[(6 + j) * nv + col] = dot6(w->S + 6 * i, SF);
+        if (dnu != NULL) dnu[(6 + j) * nv + col] = dot6(w->S + 6 * i, Dr);
+    }
+    for (k = 0; k < 6; ++k) {
+        dq[k * nv + col] = SF[k];
+        if (dnu != NULL) dnu[k * nv + col] = Dr[k];
+    }
+}
+
+/* Analytic derivatives of the RNEA (docs/math/dynamics.md eq. D6-D11). */
+PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
+                                   const PlnDynState *s, const double *gravity, double *tau,
+                                   double *dtau_dq, double *dtau_dnu, double *M)
+{
+    double vb[6] = {0}, ab[6] = {0};
+    int nv, i, k;
+    if (w == NULL || robot == NULL || dtau_dq == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
+    if (gravity != NULL && !all_finite(gravity, 3)) return PLN_ERR_INVALID;
+    nv = w->nv;
+    pass_geometry(w, robot, s);
+    pass_rnea(w, robot, s, gravity, 1);
+    if (tau != NULL) gather_tau(w, robot, s, tau);
+    if (M != NULL) fill_mass_matrix(w, robot, M);
+    memset(dtau_dq, 0, (size_t)nv * (size_t)nv * sizeof(double));
+    if (dtau_dnu != NULL) memset(dtau_dnu, 0, (size_t)nv * (size_t)nv * sizeof(double));
+    /* per link: r1 = IC S, r4 = BC S - S x* hC (eq. D10) */
+    for (i = 0; i < w->n_links; ++i) {
+        double t[6];
+        if (w->dof[i] < 0) continue;
+        in_apply(w->IC + IN * i, w->S + 6 * i, w->r1 + 6 * i);
+        bn_apply(w->BC + BN * i, w->S + 6 * i, w->r4 + 6 * i);
+        crf(w->S + 6 * i, w->hC + 6 * i, t);
+        for (k = 0; k < 6; ++k) w->r4[6 * i + k] -= t[k];
+    }
+    if (s->nu != NULL) memcpy(vb, s->nu, sizeof vb);
+    if (s->nudot != NULL) memcpy(ab, s->nudot, sizeof ab);
+    if (gravity != NULL) {
+        ab[3] -= gravity[0];
+        ab[4] -= gravity[1];
+        ab[5] -= gravity[2];
+    }
+    /* the base's six screws act on every root's subtree, seen from the base */
+    for (i = 0; i < w->n_links; ++i) {
+        int c;
+        if (robot->links[i].parent >= 0) continue;
+        for (c = 0; c < 6; ++c) {
+            double e[6] = {0};
+            e[c] = 1.0;
+            derivative_column(w, robot, i, e, vb, ab, 1.0, c, dtau_dq, dtau_dnu);
+        }
+    }
+    /* each joint on its own subtree, seen from its parent */
+    for (i = 0; i < w->n_links; ++i) {
+        int j = w->dof[i], par = robot->links[i].parent;
+        if (j < 0) continue;
+        derivative_column(w, robot, i, w->S + 6 * i, par < 0 ? vb : w->v + 6 * par,
+                          par < 0 ? ab : w->a + 6 * par, 2.0, 6 + j, dtau_dq, dtau_dnu);
+    }
+    return PLN_OK;
+}
+
+/* Centroidal momentum and its rate (eq. D13). */
+PlnStatus pln_dyn_centroidal(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                             double com[3], double h[6], double hdot[6])
+{
+    double H[6] = {0}, F[6] = {0}, m = 0.0, mc[3] = {0}, t[3];
+    int i, k;
+    if (w == NULL || robot == NULL || com == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
+    if (!(w->mass > 0.0)) return PLN_ERR_INVALID;
+    pass_geometry(w, robot, s);
+    pass_rnea(w, robot, s, NULL, 1);
+    for (i = 0; i < w->n_links; ++i) {
+        if (robot->links[i].parent >= 0) continue;
+        m += w->IC[IN * i];
+        for (k = 0; k < 3; ++k) mc[k] += w->IC[IN * i + 1 + k];
+        for (k = 0; k < 6; ++k) {
+            H[k] += w->hC[6 * i + k];
+            F[k] += w->F[6 * i + k];
+        }
+    }
+    for (k = 0; k < 3; ++k) com[k] = mc[k] / m;
+    /* moved from the origin to the centre of mass: L_G = L_O - c x p */
+    if (h != NULL) {
+        cross3(com, H + 3, t);
+        for (k = 0; k < 3; ++k) {
+            h[k] = H[k] - t[k];
+            h[3 + k] = H[3 + k];
+        }
+    }
+    if (hdot != NULL) {
+        cross3(com, F + 3, t);
+        for (k = 0; k < 3; ++k) {
+            hdot[k] = F[k] - t[k];
+            hdot[3 + k] = F[3 + k];
+        }
+    }
+    return PLN_OK;
+}
+
+/* Kinetic energy: 1/2 sum_i v_i . I_i v_i (eq. D15). */
+PlnStatus pln_dyn_kinetic_energy(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                                 double *energy)
+{
+    PlnDynState b;
+    double e = 0.0;
+    int i;
+    if (w == NULL || robot == NULL || energy == NULL || s == NULL) return PLN_ERR_INVALID;
+    b = *s;
+    b.nudot = NULL;
+    if (!state_ok(w, &b)) return PLN_ERR_INVALID;
+    pass_geometry(w, robot, &b);
+    pass_rnea(w, robot, &b, NULL, 0);
+    for (i = 0; i < w->n_links; ++i) {
+        double Iv[6];
+        in_apply(w->Ib + IN * i, w->v + 6 * i, Iv);
+        e += dot6(w->v + 6 * i, Iv);
+    }
+    *energy = 0.5 * e;
+    return PLN_OK;
+}
