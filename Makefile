@@ -99,6 +99,9 @@ bench-run: $(BENCH_BIN) env-meshes
 $(BUILD)/bench_%: $(BUILD)/tools/bench/bench_%.o $(BUILD)/libplanner.a $(BUILD)/libdistance.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
+# the dynamics bench times MuJoCo on the same model as its baseline
+$(BUILD)/bench_dyn: LDLIBS += $(MUJOCO_LIBS)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@

@@ -30,6 +30,7 @@ struct PlnDynWork {
     int *pos;            /* [n_links] position of each link in order[] */
     int *last;           /* [n_links] position in order[] of the subtree's last link */
     int *fixed;          /* [n_joints] 1 for PLN_JOINT_FIXED */
+    int *ic_diag;        /* [n_links] 1 when the link's inertia is diagonal in its frame */
     double *S;           /* [n_links][6] motion subspace (eq. D1), zero without a dof */
     double *v, *a;       /* [n_links][6] spatial velocity, acceleration (gravity included) */
     double *F;           /* [n_links][6] composite force of the subtree (eq. D4-D5) */
@@ -151,7 +152,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     nv = 6 + (size_t)robot->n_joints;
     nd = nl * (6 * 4 + IN * 2 + BN + 6 * 3) + nv * nv + nv;
     block = malloc(sizeof *w + nd * sizeof(double) +
-                   (6 * nl + (size_t)robot->n_joints) * sizeof(int));
+                   (7 * nl + (size_t)robot->n_joints) * sizeof(int));
     if (block == NULL) {
         pln_kin_destroy(kin);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_dyn_create: out of memory");
@@ -177,7 +178,8 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->order = w->dof + nl;
     w->pos = w->order + nl;
     w->last = w->pos + nl;
-    w->fixed = w->last + nl; /* then 2 nl ints of scratch for the preorder */
+    w->ic_diag = w->last + nl;
+    w->fixed = w->ic_diag + nl; /* then 2 nl ints of scratch for the preorder */
     memset(w->S, 0, nd * sizeof(double));
     w->mass = 0.0;
     for (i = 0; i < robot->n_joints; ++i) {
@@ -185,8 +187,11 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     }
     for (i = 0; i < robot->n_links; ++i) {
         int j = robot->links[i].joint;
+        const double *Ic = robot->links[i].inertia;
         w->dof[i] = (j >= 0 && !w->fixed[j]) ? j : -1;
         w->mass += robot->links[i].mass;
+        w->ic_diag[i] = Ic[1] == 0.0 && Ic[2] == 0.0 && Ic[3] == 0.0 && Ic[5] == 0.0 &&
+                        Ic[6] == 0.0 && Ic[7] == 0.0;
     }
     /* a depth-first preorder of the links (children in index order), so that every
      * subtree is a contiguous run order[pos[i]] .. order[last[i]] whatever the model's
@@ -305,18 +310,25 @@ static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
         Ib[1] = L->mass * c[0];
         Ib[2] = L->mass * c[1];
         Ib[3] = L->mass * c[2];
-        for (r = 0; r < 3; ++r) {
-            for (k = 0; k < 3; ++k) {
-                RI[3 * r + k] = R[3 * r] * L->inertia[k] + R[3 * r + 1] * L->inertia[3 + k] +
-                                R[3 * r + 2] * L->inertia[6 + k];
+        /* R Ic (a column scaling when Ic is diagonal, as for most links), then the upper
+         * triangle of (R Ic) R^T, mirrored */
+        if (w->ic_diag[i]) {
+            for (r = 0; r < 9; ++r) RI[r] = R[r] * L->inertia[4 * (r % 3)];
+        } else {
+            for (r = 0; r < 3; ++r) {
+                for (k = 0; k < 3; ++k) {
+                    RI[3 * r + k] = R[3 * r] * L->inertia[k] + R[3 * r + 1] * L->inertia[3 + k] +
+                                    R[3 * r + 2] * L->inertia[6 + k];
+                }
             }
         }
         cc = dot3(c, c);
         for (r = 0; r < 3; ++r) {
-            for (k = 0; k < 3; ++k) {
+            for (k = r; k < 3; ++k) {
                 double v = RI[3 * r] * R[3 * k] + RI[3 * r + 1] * R[3 * k + 1] +
                            RI[3 * r + 2] * R[3 * k + 2];
-                Ib[4 + 3 * r + k] = v + L->mass * ((r == k ? cc : 0.0) - c[r] * c[k]);
+                Ib[4 + 3 * r + k] = Ib[4 + 3 * k + r] =
+                    v + L->mass * ((r == k ? cc : 0.0) - c[r] * c[k]);
             }
         }
     }

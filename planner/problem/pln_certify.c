@@ -174,7 +174,7 @@ static PlnStatus cert_refine(const PlnProblem *p, PlnProblemWork *w, const doubl
     lo_a[top] = 0.5, lo_b[top] = 1.0, depth[top++] = 1;
     lo_a[top] = 0.0, lo_b[top] = 0.5, depth[top++] = 1;
     while (top > 0) {
-        double a = lo_a[--top], b = lo_b[top], real;
+        double a = lo_a[--top], b = lo_b[top], real = NAN;
         int d = depth[top];
         DstMcdResult res;
         DstStatus ds;
@@ -364,7 +364,7 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
          * the interval */
         for (int pr = 0; pr < c->n_pairs && st == PLN_OK; ++pr) {
             size_t k = (size_t)pr * c->n_intervals + i;
-            double real;
+            double real = NAN; /* set by true_distance() */
             if (p->scenario->geometry == PLN_GEOMETRY_MESH) continue;
             /* the upper end is the robot's real distance at t_min, one the motion attains
              * (the Taylor polynomials' distance there can be below it) */
