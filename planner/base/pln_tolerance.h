@@ -34,6 +34,11 @@
 #define PLN_DEFAULT_BALANCE_MARGIN_M 0.01
 #define PLN_MAX_BALANCE_MARGIN_M 0.2
 
+/* Smallest vertical ground force a motion may need, as a fraction of the robot's weight
+ * (dimensionless): below it the feet would leave the ground and the ZMP (a moment over
+ * that force) is undefined or meaningless. */
+#define PLN_ZMP_MIN_VERTICAL_FORCE_REL 1e-3
+
 /* Smallest cost weight (a zero weight would leave the problem without an objective). */
 #define PLN_MIN_COST_WEIGHT 1e-12
 

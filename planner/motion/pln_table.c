@@ -32,11 +32,29 @@ PlnStatus pln_table_create(PlnTable *table, int n_joints, int n_rows, char *err,
     return PLN_OK;
 }
 
+PlnStatus pln_table_add_derivatives(PlnTable *table, char *err, size_t err_size)
+{
+    size_t n = (size_t)table->n_rows * (size_t)table->n_joints;
+    free(table->qd);
+    free(table->qdd);
+    table->qd = calloc(n > 0 ? n : 1, sizeof *table->qd);
+    table->qdd = calloc(n > 0 ? n : 1, sizeof *table->qdd);
+    if (table->qd == NULL || table->qdd == NULL) {
+        free(table->qd);
+        free(table->qdd);
+        table->qd = table->qdd = NULL;
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for table derivatives");
+    }
+    return PLN_OK;
+}
+
 void pln_table_destroy(PlnTable *table)
 {
     free(table->names);
     free(table->t);
     free(table->q);
+    free(table->qd);
+    free(table->qdd);
     memset(table, 0, sizeof *table);
 }
 

@@ -22,10 +22,16 @@ typedef struct PlnTable {
     char (*names)[PLN_NAME_MAX];  /* n_joints names; "" when read from a .pos file */
     double *t;                    /* n_rows times, strictly increasing */
     double *q;                    /* row-major n_rows x n_joints */
+    double *qd, *qdd;             /* nullable: velocities and accelerations, same shape,
+                                     when the table was sampled from a spline (rad/s,
+                                     rad/s^2); NULL for a table read from a file */
 } PlnTable;
 
 /* Allocates a table of the given shape (names empty, values zero). */
 PlnStatus pln_table_create(PlnTable *table, int n_joints, int n_rows, char *err, size_t err_size);
+
+/* Allocates the table's qd and qdd (zero), for a sampler that knows them. */
+PlnStatus pln_table_add_derivatives(PlnTable *table, char *err, size_t err_size);
 
 /* Frees what a table owns; safe on a zeroed or already destroyed table. */
 void pln_table_destroy(PlnTable *table);

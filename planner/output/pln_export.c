@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/pln_dyn.h"
 #include "model/pln_kin.h"
 #include "output/pln_output.h"
 #include "base/pln_tolerance.h"
@@ -342,6 +343,7 @@ PlnStatus pln_export_sample_checked(const PlnExportTrajectory *tr, const PlnRobo
     }
     pln_table_times(tr->duration, rate_hz, table->t, rows, &rows, err, err_size);
     for (int j = 0; j < n; ++j) snprintf(table->names[j], PLN_NAME_MAX, "%s", tr->joints[j]);
+    st = pln_table_add_derivatives(table, err, err_size);
     memset(&v, 0, sizeof v);
     for (int r = 0; r < rows && st == PLN_OK; ++r) {
         st = pln_export_state_at(tr, table->t[r], state);
@@ -357,6 +359,8 @@ PlnStatus pln_export_sample_checked(const PlnExportTrajectory *tr, const PlnRobo
                 note_violation(&v, j, table->t[r], qd, -jt->velocity_max, jt->velocity_max, 1);
             }
             table->q[(size_t)r * n + j] = q;
+            table->qd[(size_t)r * n + j] = qd;
+            table->qdd[(size_t)r * n + j] = state[2 * n + j];
         }
     }
     free(state);
@@ -409,26 +413,46 @@ PlnStatus pln_export_sibling_path(char *buf, size_t size, const char *path, cons
     return PLN_OK;
 }
 
-/* .waist (root-link pose, x y z roll pitch yaw) and .zmp of every sample. The ZMP of a
- * motion slow enough that the centre of mass barely accelerates is the ground projection
- * of the centre of mass (the cart-table ZMP p = c - (z_c / g) c'' with c'' = 0); the
- * ground is world z = 0, the point is expressed in the waist frame as hrpsys expects. */
+/* .waist (root-link pose, x y z roll pitch yaw) and .zmp of every sample, the ZMP on the
+ * ground (world z = 0) expressed in the waist frame as hrpsys expects.
+ * With the table's velocities and accelerations (sampled from a spline), the ZMP is the
+ * multibody one of the motion with the waist held where the robot model puts it: the
+ * wrench [n_O; f] the ground must supply is the base row of inverse dynamics
+ * (model/pln_dyn.h with the base at rest, gravity on), and the ZMP is the ground point
+ * where its horizontal moment vanishes, x = -n_y / f_z, y = n_x / f_z (docs/math/
+ * dynamics.md eq. D16). A motion that needs a vertical ground force below
+ * PLN_ZMP_MIN_VERTICAL_FORCE_REL of the robot's weight has no ZMP and is refused (exit 3).
+ * Without derivatives (a table read from a file) it falls back to the ground projection of
+ * the centre of mass, the ZMP of a motion slow enough that nothing accelerates. */
 static PlnStatus write_waist_zmp(const PlnTable *tb, const PlnRobot *robot,
                                  const char *waist_path, const char *zmp_path,
                                  const char *comment, char *err, size_t err_size)
 {
+    const double gravity[3] = {0.0, 0.0, -PLN_GRAVITY_MS2};
     PlnTable waist, zmp;
     PlnKinWork *kin = NULL;
+    PlnDynWork *dyn = NULL;
+    double *nu = NULL, *nudot = NULL, *tau = NULL;
+    int nv = 6 + robot->n_joints, dynamic = tb->qd != NULL && tb->qdd != NULL;
     PlnStatus st;
     memset(&waist, 0, sizeof waist);
     memset(&zmp, 0, sizeof zmp);
     st = pln_kin_create(robot, &kin, err, err_size);
+    if (st == PLN_OK && dynamic) st = pln_dyn_create(robot, &dyn, err, err_size);
+    if (st == PLN_OK && dynamic) {
+        nu = calloc((size_t)nv, sizeof *nu);
+        nudot = calloc((size_t)nv, sizeof *nudot);
+        tau = calloc((size_t)nv, sizeof *tau);
+        if (nu == NULL || nudot == NULL || tau == NULL) {
+            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        }
+    }
     if (st == PLN_OK) st = pln_table_create(&waist, 6, tb->n_rows, err, err_size);
     if (st == PLN_OK) st = pln_table_create(&zmp, 3, tb->n_rows, err, err_size);
     for (int r = 0; r < tb->n_rows && st == PLN_OK; ++r) {
-        const double *R, *o;
+        const double *R, *o, *q = tb->q + (size_t)r * tb->n_joints;
         double com[3], g[3], rpy[3];
-        st = pln_kin_forward(kin, robot, tb->q + (size_t)r * tb->n_joints);
+        st = pln_kin_forward(kin, robot, q);
         if (st == PLN_OK) st = pln_kin_com(kin, robot, com);
         if (st != PLN_OK) {
             st = pln_errorf(PLN_ERR_INVALID, err, err_size,
@@ -444,9 +468,41 @@ static PlnStatus write_waist_zmp(const PlnTable *tb, const PlnRobot *robot,
             waist.q[(size_t)r * 6 + k] = o[k];
             waist.q[(size_t)r * 6 + 3 + k] = rpy[k];
         }
-        /* ground point (com_x, com_y, 0) in the waist frame: R^T (g - o) */
-        g[0] = com[0] - o[0];
-        g[1] = com[1] - o[1];
+        /* the ground point: the ZMP (eq. D16), or the centre of mass projected */
+        g[0] = com[0];
+        g[1] = com[1];
+        if (dynamic) {
+            PlnDynState s;
+            memset(&s, 0, sizeof s);
+            memcpy(s.base_pos, robot->base_pos, sizeof s.base_pos);
+            memcpy(s.base_rot, robot->base_rot, sizeof s.base_rot);
+            memcpy(nu + 6, tb->qd + (size_t)r * tb->n_joints, (size_t)tb->n_joints * sizeof *nu);
+            memcpy(nudot + 6, tb->qdd + (size_t)r * tb->n_joints,
+                   (size_t)tb->n_joints * sizeof *nudot);
+            s.q = q;
+            s.nu = nu;
+            s.nudot = nudot;
+            st = pln_dyn_rnea(dyn, robot, &s, gravity, tau);
+            if (st != PLN_OK) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: inverse dynamics failed at t = %g s (a value is not finite)",
+                                zmp_path, tb->t[r]);
+                break;
+            }
+            if (!(tau[5] > PLN_ZMP_MIN_VERTICAL_FORCE_REL * robot->total_mass * PLN_GRAVITY_MS2)) {
+                st = pln_errorf(PLN_ERR_NOT_CERTIFIED, err, err_size,
+                                "%s: at t = %.6g s the motion needs a vertical ground force of "
+                                "%.6g N (the robot weighs %.6g N): the feet would leave the "
+                                "ground, there is no ZMP; not exported",
+                                zmp_path, tb->t[r], tau[5], robot->total_mass * PLN_GRAVITY_MS2);
+                break;
+            }
+            g[0] = -tau[1] / tau[5];
+            g[1] = tau[0] / tau[5];
+        }
+        /* in the waist frame: R^T (g - o), ground z = 0 */
+        g[0] -= o[0];
+        g[1] -= o[1];
         g[2] = 0.0 - o[2];
         for (int k = 0; k < 3; ++k) {
             zmp.q[(size_t)r * 3 + k] = R[k] * g[0] + R[3 + k] * g[1] + R[6 + k] * g[2];
@@ -457,6 +513,10 @@ static PlnStatus write_waist_zmp(const PlnTable *tb, const PlnRobot *robot,
     pln_table_destroy(&waist);
     pln_table_destroy(&zmp);
     pln_kin_destroy(kin);
+    pln_dyn_destroy(dyn);
+    free(nu);
+    free(nudot);
+    free(tau);
     return st;
 }
 

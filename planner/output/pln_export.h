@@ -10,9 +10,9 @@
  * against the joint limits and its velocity (the analytic derivative of the spline)
  * against the velocity limits, and writes one of
  *   pos   hrpsys SequencePlayer `.pos` (`time q1 ... qN`), plus `.waist` (`time x y z
- *         roll pitch yaw`, the fixed root-link pose) and `.zmp` (`time x y z`, the ground
- *         projection of the centre of mass in the waist frame: quasi-static) beside it
- *         with the same stem;
+ *         roll pitch yaw`, the fixed root-link pose) and `.zmp` (`time x y z`, the
+ *         multibody ZMP of the motion on the ground, in the waist frame) beside it with
+ *         the same stem;
  *   csv   header `time,<joint names>` then the samples;
  *   json  the trajectory.json schema, samples at the export rate;
  *   ros   trajectory_msgs/JointTrajectory as YAML: joint_names, points with positions,
@@ -125,11 +125,14 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
                            char *err, size_t err_size);
 
 /* The hrpsys companions of a .pos table written to pos_path: `<stem>.waist` (time x y z
- * roll pitch yaw of the root link) and `<stem>.zmp` (time x y z: the ground projection,
- * world z = 0, of the centre of mass in the waist frame), stem = pos_path without its
- * extension; one line per row of `table` (every joint of `robot`, file order). `comment`
+ * roll pitch yaw of the root link) and `<stem>.zmp` (time x y z: the ZMP on the ground,
+ * world z = 0, in the waist frame), stem = pos_path without its extension; one line per
+ * row of `table` (every joint of `robot`, file order). With the table's qd and qdd the ZMP
+ * is the multibody one from inverse dynamics with the waist held fixed (docs/math/
+ * dynamics.md D16); without them the ground projection of the centre of mass. `comment`
  * (nullable) is written first as a '#' line. Atomic per file. PLN_ERR_USAGE when a
- * companion's name would be pos_path itself, PLN_ERR_INVALID for a robot without mass. */
+ * companion's name would be pos_path itself, PLN_ERR_INVALID for a robot without mass,
+ * PLN_ERR_NOT_CERTIFIED when the motion would lift the feet (no ZMP at some sample). */
 PlnStatus pln_export_hrpsys_companions(const PlnTable *table, const PlnRobot *robot,
                                        const char *pos_path, const char *comment, char *err,
                                        size_t err_size);

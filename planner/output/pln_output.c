@@ -54,8 +54,11 @@ PlnStatus pln_output_sample(const PlnProblem *p, const double *ctrl, double rate
     for (int j = 0; j < p->n_joints; ++j) {
         snprintf(table->names[j], PLN_NAME_MAX, "%s", p->robot->joints[j].name);
     }
+    st = pln_table_add_derivatives(table, err, err_size);
     for (int r = 0; r < n && st == PLN_OK; ++r) {
-        st = pln_problem_joints_at(p, ctrl, table->t[r], table->q + (size_t)r * p->n_joints);
+        size_t o = (size_t)r * p->n_joints;
+        st = pln_problem_state_at(p, ctrl, table->t[r], table->q + o, table->qd + o,
+                                  table->qdd + o);
     }
     if (st != PLN_OK) {
         pln_table_destroy(table);

@@ -534,6 +534,29 @@ PlnStatus pln_problem_joints_at(const PlnProblem *p, const double *ctrl, double 
     return PLN_OK;
 }
 
+PlnStatus pln_problem_state_at(const PlnProblem *p, const double *ctrl, double t, double *q,
+                               double *qd, double *qdd)
+{
+    double N[3 * PLN_BSPLINE_MAX_ORDER];
+    int first, k1 = p->scenario->degree + 1;
+    PlnStatus st = pln_bspline_basis(p->bs, t, 2, N, &first);
+    if (st != PLN_OK) return st;
+    memcpy(q, p->q_init, (size_t)p->n_joints * sizeof *q);
+    memset(qd, 0, (size_t)p->n_joints * sizeof *qd);
+    memset(qdd, 0, (size_t)p->n_joints * sizeof *qdd);
+    for (int a = 0; a < p->n_active; ++a) {
+        const double *P = ctrl + a * p->n_ctrl + first;
+        double v[3] = {0.0, 0.0, 0.0};
+        for (int r = 0; r < 3; ++r) {
+            for (int m = 0; m < k1; ++m) v[r] += N[r * k1 + m] * P[m];
+        }
+        q[p->active[a]] = v[0];
+        qd[p->active[a]] = v[1];
+        qdd[p->active[a]] = v[2];
+    }
+    return PLN_OK;
+}
+
 double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x, double *grad)
 {
     double c;

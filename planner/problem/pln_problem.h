@@ -195,6 +195,11 @@ void pln_problem_x_from_ctrl(const PlnProblem *p, const double *ctrl, double *x)
  * initial value for the others. q[n_joints]. */
 PlnStatus pln_problem_joints_at(const PlnProblem *p, const double *ctrl, double t, double *q);
 
+/* The same with the time derivatives: q, qd (rad/s), qdd (rad/s^2), each [n_joints];
+ * the joints that do not move have qd = qdd = 0. */
+PlnStatus pln_problem_state_at(const PlnProblem *p, const double *ctrl, double t, double *q,
+                               double *qd, double *qdd);
+
 /* Objective and its gradient grad[n_vars] (nullable). */
 double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x, double *grad);
 
