@@ -21,6 +21,7 @@ static PlnRobot make_robot(void)
     memset(JOINTS, 0, sizeof JOINTS);
     memset(LINKS, 0, sizeof LINKS);
     snprintf(r.name, sizeof r.name, "toy");
+    r.base_rot[0] = r.base_rot[4] = r.base_rot[8] = 1.0;
     for (int l = 0; l < 5; ++l) {
         snprintf(LINKS[l].name, PLN_NAME_MAX, "%s", link_names[l]);
         LINKS[l].parent = l - 1;
@@ -117,7 +118,7 @@ START_TEST(test_full_scenario)
     ck_assert_int_eq(sc.method, PLN_METHOD_CA);
     ck_assert(sc.eps == 0.002);
     ck_assert_int_eq(sc.subdivisions, 2);
-    ck_assert_int_eq(sc.default_pairs, 0);
+    ck_assert_int_eq(sc.pair_preset, PLN_PAIRS_LIST);
     ck_assert_int_eq(sc.n_pairs, 2);
     ck_assert_int_eq(sc.n_obstacles, 2);
     ck_assert_int_eq(sc.obstacles[0].type, PLN_OBSTACLE_SPHERE);
@@ -156,13 +157,47 @@ START_TEST(test_minimal_scenario_defaults)
     ck_assert_int_eq(sc.method, PLN_METHOD_HYBRID);
     ck_assert(sc.eps == 1e-3);
     ck_assert_int_eq(sc.collision, 1);
-    ck_assert_int_eq(sc.default_pairs, 1);
+    ck_assert_int_eq(sc.pair_preset, PLN_PAIRS_ALL);
     ck_assert_int_eq(sc.balance, 0);
     ck_assert(sc.rate_hz == 200.0);
-    /* default pairs come from the robot */
+    /* the default pairs are every pair of the model that can come closer: on the toy
+     * chain (all capsules on one axis, only J0 moving) none can; each exclusion is
+     * recorded with its reason */
+    ck_assert_msg(pln_scenario_resolve(&sc, &robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(sc.n_pairs, 0);
+    ck_assert_int_eq(sc.n_excluded, 10);
+    {
+        int count[PLN_EXCLUDE_REMOVED + 1] = {0};
+        for (int i = 0; i < sc.n_excluded; ++i) ++count[sc.excluded[i].reason];
+        ck_assert_int_eq(count[PLN_EXCLUDE_ADJACENT], 4);
+        ck_assert_int_eq(count[PLN_EXCLUDE_ALWAYS_CONTACT], 3); /* BASE - L2, L3, HAND */
+        ck_assert_int_eq(count[PLN_EXCLUDE_RIGID], 3);          /* L1 - L3, L1 - HAND, L2 - HAND */
+    }
+    pln_scenario_destroy(&sc);
+    /* the robot's own list as a preset */
+    write_file(dir, "rob.yaml",
+               "name: m\nrobot: /abs/toy.yaml\nduration: 1\njoints: [J0]\n"
+               "collision: {pairs: robot}\n",
+               path, sizeof path);
+    ck_assert_msg(pln_scenario_parse(path, &sc, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(sc.pair_preset, PLN_PAIRS_ROBOT);
     ck_assert_msg(pln_scenario_resolve(&sc, &robot, err, sizeof err) == PLN_OK, "%s", err);
     ck_assert_int_eq(sc.n_pairs, 2);
     ck_assert_str_eq(sc.pairs[0].a.name, "HAND");
+    pln_scenario_destroy(&sc);
+    /* a preset with additions and removals */
+    write_file(dir, "mix.yaml",
+               "name: m\nrobot: /abs/toy.yaml\nduration: 1\njoints: [J0]\n"
+               "collision: {pairs: {preset: robot, add: [[L1, L3], [L3, L1]], "
+               "remove: [[HAND, BASE]]}}\n",
+               path, sizeof path);
+    ck_assert_msg(pln_scenario_parse(path, &sc, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_scenario_resolve(&sc, &robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(sc.n_pairs, 2); /* L3 - BASE kept, HAND - BASE removed, L1 - L3 once */
+    ck_assert_str_eq(sc.pairs[1].a.name, "L1");
+    ck_assert_str_eq(sc.pairs[1].b.name, "L3");
+    ck_assert_int_eq(sc.n_excluded, 1);
+    ck_assert_int_eq(sc.excluded[0].reason, PLN_EXCLUDE_REMOVED);
     pln_scenario_destroy(&sc);
     ckutil_rm_flat(dir);
 }
@@ -248,6 +283,16 @@ static const BadScenario BAD[] = {
     {HEAD "joints: [J0]\ntasks:\n  - {type: joint, joint: J0, value: 2.0, time: 1}\n", 2,
      "cannot be reached within the joint limits"},
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1, L1]]}\n", 2, "cannot collide with itself"},
+    {HEAD "joints: [J0]\ncollision: {pairs: everything}\n", 1,
+     "collision.pairs: 'everything': expected default"},
+    {HEAD "joints: [J0]\ncollision: {pairs: {presets: all}}\n", 1, "collision.pairs.presets"},
+    {HEAD "joints: [J0]\ncollision: {pairs: {preset: [all]}}\n", 1, "collision.pairs.preset"},
+    {HEAD "joints: [J0]\ncollision: {pairs: {add: [[L1]]}}\n", 1,
+     "collision.pairs.add[0]: expected [link"},
+    {HEAD "joints: [J0]\ncollision: {pairs: {preset: all, remove: [[L1, moon]]}}\n", 2,
+     "collision.pairs.remove[0]: unknown link or obstacle 'moon'"},
+    {HEAD "joints: [J0]\ncollision: {pairs: {preset: robot, remove: [[L1, L2]]}}\n", 2,
+     "collision.pairs.remove[0]: is not a pair of the preset"},
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1, moon]]}\n", 2, "unknown link or obstacle 'moon'"},
     {HEAD "joints: [J0]\nbalance: {support: [FOOT]}\n", 2, "balance.support[0]: unknown link"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl}\n"
@@ -302,7 +347,8 @@ START_TEST(test_default_pairs_need_robot_pairs)
     PlnRobot robot = make_robot();
     robot.n_collision_pairs = 0;
     ckutil_mkdtemp(dir, sizeof dir);
-    write_file(dir, "d.yaml", HEAD "joints: [J0]\n", path, sizeof path);
+    write_file(dir, "d.yaml", HEAD "joints: [J0]\ncollision: {pairs: robot}\n", path,
+               sizeof path);
     ck_assert_int_eq(pln_scenario_parse(path, &sc, err, sizeof err), PLN_OK);
     ck_assert_int_eq(pln_scenario_resolve(&sc, &robot, err, sizeof err), PLN_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(err, "defines none"));

@@ -223,6 +223,24 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
             }
             pln_json_end_array(&w);
         }
+        /* which pairs were measured (the preset) and which were left out, and why */
+        pln_json_kv_string(&w, "pair_preset", sc->pair_preset == PLN_PAIRS_ALL     ? "all"
+                                              : sc->pair_preset == PLN_PAIRS_ROBOT ? "robot"
+                                                                                   : "list");
+        pln_json_key(&w, "excluded_pairs");
+        pln_json_begin_array(&w);
+        for (int e = 0; e < sc->n_excluded; ++e) {
+            const PlnExcludedPair *x = &sc->excluded[e];
+            pln_json_begin_object(&w);
+            pln_json_kv_string(&w, "a", x->pair.a.name);
+            pln_json_kv_string(&w, "b", x->pair.b.name);
+            pln_json_kv_string(&w, "reason", pln_pair_exclusion_string(x->reason));
+            pln_json_key(&w, "distance_at_start_m");
+            if (isfinite(x->distance)) pln_json_number(&w, x->distance);
+            else pln_json_null(&w);
+            pln_json_end_object(&w);
+        }
+        pln_json_end_array(&w);
         pln_json_key(&w, "pairs");
         pln_json_begin_array(&w);
         for (int pr = 0; pr < cert->n_pairs; ++pr) {
@@ -431,6 +449,19 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
             fprintf(out, ", none before t = %.3f s", c->pairs[pr].contact_lo);
         }
         fputc('\n', out);
+    }
+    if (p->scenario->n_excluded > 0) {
+        /* say what the certificate does not cover */
+        int count[PLN_EXCLUDE_REMOVED + 1] = {0};
+        const char *sep = "";
+        for (int e = 0; e < p->scenario->n_excluded; ++e) ++count[p->scenario->excluded[e].reason];
+        fprintf(out, "pairs: %d measured, %d left out (", c->n_pairs, p->scenario->n_excluded);
+        for (int r = 0; r <= PLN_EXCLUDE_REMOVED; ++r) {
+            if (count[r] == 0) continue;
+            fprintf(out, "%s%d %s", sep, count[r], pln_pair_exclusion_string((PlnPairExclusion)r));
+            sep = ", ";
+        }
+        fprintf(out, "; listed in report.json)\n");
     }
     fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
     /* a violation within the certificate's slack is not one: say so instead of printing

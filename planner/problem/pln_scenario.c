@@ -9,6 +9,7 @@
 #include "model/pln_kin.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
+#include "problem/pln_pairs.h"
 
 const char *pln_algorithm_string(PlnAlgorithm algorithm)
 {
@@ -51,6 +52,9 @@ void pln_scenario_destroy(PlnScenario *sc)
     free(sc->initial_value);
     free(sc->tasks);
     free(sc->pairs);
+    free(sc->pairs_add);
+    free(sc->pairs_remove);
+    free(sc->excluded);
     free(sc->obstacles);
     free(sc->support);
     memset(sc, 0, sizeof *sc);
@@ -253,40 +257,86 @@ static PlnStatus parse_cost(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc
                          "must be positive", &sc->cost_weight);
 }
 
-static PlnStatus parse_pairs(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+/* a list of [link, link-or-obstacle] pairs at `field` */
+static PlnStatus parse_pair_list(PlnYaml *y, const yaml_node_t *node, const char *field,
+                                 int *n_out, PlnPair **out)
 {
     int n;
-    char field[64];
-    PlnStatus st;
-    if (node->type == YAML_SCALAR_NODE &&
-        strcmp((const char *)node->data.scalar.value, "default") == 0) {
-        sc->default_pairs = 1;
-        return PLN_OK;
-    }
-    st = pln_yaml_sequence(y, node, "collision.pairs", &n);
+    char item_field[96];
+    PlnStatus st = pln_yaml_sequence(y, node, field, &n);
     if (st != PLN_OK) return st;
     if (n > PLN_SCENARIO_MAX_PAIRS) {
-        return pln_yaml_error(y, node, "collision.pairs", PLN_ERR_INVALID,
-                              "%d pairs, more than %d", n, PLN_SCENARIO_MAX_PAIRS);
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID, "%d pairs, more than %d", n,
+                              PLN_SCENARIO_MAX_PAIRS);
     }
-    sc->default_pairs = 0;
-    sc->pairs = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->pairs);
-    if (sc->pairs == NULL) {
-        return pln_yaml_error(y, node, "collision.pairs", PLN_ERR_NOMEM, "out of memory");
-    }
-    sc->n_pairs = n;
+    free(*out);
+    *out = calloc((size_t)(n > 0 ? n : 1), sizeof **out);
+    if (*out == NULL) return pln_yaml_error(y, node, field, PLN_ERR_NOMEM, "out of memory");
+    *n_out = n;
     for (int i = 0; i < n; ++i) {
         yaml_node_t *item = pln_yaml_item(y, node, i);
         int m;
-        snprintf(field, sizeof field, "collision.pairs[%d]", i);
-        st = pln_yaml_sequence(y, item, field, &m);
+        snprintf(item_field, sizeof item_field, "%s[%d]", field, i);
+        st = pln_yaml_sequence(y, item, item_field, &m);
         if (st != PLN_OK) return st;
         if (m != 2) {
-            return pln_yaml_error(y, item, field, PLN_ERR_INVALID,
+            return pln_yaml_error(y, item, item_field, PLN_ERR_INVALID,
                                   "expected [link, link or obstacle], got %d names", m);
         }
-        st = read_name(y, pln_yaml_item(y, item, 0), field, &sc->pairs[i].a);
-        if (st == PLN_OK) st = read_name(y, pln_yaml_item(y, item, 1), field, &sc->pairs[i].b);
+        st = read_name(y, pln_yaml_item(y, item, 0), item_field, &(*out)[i].a);
+        if (st == PLN_OK) st = read_name(y, pln_yaml_item(y, item, 1), item_field, &(*out)[i].b);
+        if (st != PLN_OK) return st;
+    }
+    return PLN_OK;
+}
+
+/* a preset name: default and all are the same */
+static PlnStatus parse_pair_preset(PlnYaml *y, const yaml_node_t *node, const char *field,
+                                   PlnPairPreset *preset)
+{
+    char text[32];
+    PlnStatus st = pln_yaml_node_string(y, node, field, text, sizeof text);
+    if (st != PLN_OK) return st;
+    if (strcmp(text, "default") == 0 || strcmp(text, "all") == 0) {
+        *preset = PLN_PAIRS_ALL;
+    } else if (strcmp(text, "robot") == 0) {
+        *preset = PLN_PAIRS_ROBOT;
+    } else {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID,
+                              "'%s': expected default (= all), all, robot, a list of pairs, or "
+                              "{preset, add, remove}",
+                              text);
+    }
+    return PLN_OK;
+}
+
+/* collision.pairs: a preset name, a list, or {preset, add, remove} */
+static PlnStatus parse_pairs(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"preset", "add", "remove", NULL};
+    yaml_node_t *v;
+    PlnStatus st;
+    if (node->type == YAML_SCALAR_NODE) {
+        return parse_pair_preset(y, node, "collision.pairs", &sc->pair_preset);
+    }
+    if (node->type == YAML_SEQUENCE_NODE) {
+        sc->pair_preset = PLN_PAIRS_LIST;
+        return parse_pair_list(y, node, "collision.pairs", &sc->n_pairs, &sc->pairs);
+    }
+    st = pln_yaml_check_mapping(y, node, "collision.pairs", keys);
+    if (st != PLN_OK) return st;
+    sc->pair_preset = PLN_PAIRS_ALL;
+    if ((v = pln_yaml_get(y, node, "preset")) != NULL) {
+        st = parse_pair_preset(y, v, "collision.pairs.preset", &sc->pair_preset);
+        if (st != PLN_OK) return st;
+    }
+    if ((v = pln_yaml_get(y, node, "add")) != NULL) {
+        st = parse_pair_list(y, v, "collision.pairs.add", &sc->n_pairs_add, &sc->pairs_add);
+        if (st != PLN_OK) return st;
+    }
+    if ((v = pln_yaml_get(y, node, "remove")) != NULL) {
+        st = parse_pair_list(y, v, "collision.pairs.remove", &sc->n_pairs_remove,
+                             &sc->pairs_remove);
         if (st != PLN_OK) return st;
     }
     return PLN_OK;
@@ -565,7 +615,7 @@ static void set_defaults(PlnScenario *sc)
     sc->method = PLN_METHOD_HYBRID;
     sc->eps = PLN_DEFAULT_EPS_M;
     sc->subdivisions = 1;
-    sc->default_pairs = 1;
+    sc->pair_preset = PLN_PAIRS_ALL;
     sc->balance = 0;
     sc->balance_margin = PLN_DEFAULT_BALANCE_MARGIN_M;
     sc->algorithm = PLN_ALGORITHM_SLSQP;
@@ -705,6 +755,134 @@ static const char *link_geometry_missing(PlnGeometryKind kind, const PlnLinkGeom
     return "known";
 }
 
+const char *pln_pair_exclusion_string(PlnPairExclusion reason)
+{
+    switch (reason) {
+    case PLN_EXCLUDE_ADJACENT: return "adjacent";
+    case PLN_EXCLUDE_RIGID: return "rigid";
+    case PLN_EXCLUDE_START_CONTACT: return "in_contact_at_start";
+    case PLN_EXCLUDE_ALWAYS_CONTACT: return "always_in_contact";
+    case PLN_EXCLUDE_NO_GEOMETRY: return "no_geometry";
+    case PLN_EXCLUDE_OBSTACLE_KIND: return "obstacle_not_measurable";
+    case PLN_EXCLUDE_REMOVED: return "removed";
+    }
+    return "unknown";
+}
+
+/* one listed pair's names: link a, then link or obstacle b */
+static PlnStatus resolve_pair(const PlnScenario *sc, const PlnRobot *robot, PlnPair *p,
+                              const char *field, char *err, size_t err_size)
+{
+    PlnStatus st = resolve_link(sc, robot, &p->a, field, err, err_size);
+    if (st != PLN_OK) return st;
+    p->b.index = find_link(robot, p->b.name);
+    p->b_is_obstacle = 0;
+    if (p->b.index < 0) {
+        for (int k = 0; k < sc->n_obstacles; ++k) {
+            if (strcmp(sc->obstacles[k].name, p->b.name) == 0) {
+                p->b.index = k;
+                p->b_is_obstacle = 1;
+            }
+        }
+    }
+    if (p->b.index < 0) return name_error(sc, &p->b, field, "unknown link or obstacle", err, err_size);
+    if (!p->b_is_obstacle && p->b.index == p->a.index) {
+        return name_error(sc, &p->b, field, "a link cannot collide with itself:", err, err_size);
+    }
+    return PLN_OK;
+}
+
+static int same_pair(const PlnPair *x, const PlnPair *y)
+{
+    if (x->b_is_obstacle != y->b_is_obstacle) return 0;
+    if (x->b_is_obstacle) return x->a.index == y->a.index && x->b.index == y->b.index;
+    return (x->a.index == y->a.index && x->b.index == y->b.index) ||
+           (x->a.index == y->b.index && x->b.index == y->a.index);
+}
+
+/* the pair set: the preset's, then collision.pairs.add and .remove */
+static PlnStatus resolve_pairs(PlnScenario *sc, const PlnRobot *robot, char *err,
+                               size_t err_size)
+{
+    char field[96];
+    PlnStatus st = PLN_OK;
+    switch (sc->pair_preset) {
+    case PLN_PAIRS_LIST:
+        for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
+            snprintf(field, sizeof field, "collision.pairs[%d]", i);
+            st = resolve_pair(sc, robot, &sc->pairs[i], field, err, err_size);
+        }
+        return st;
+    case PLN_PAIRS_ROBOT:
+        if (robot->n_collision_pairs < 1) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s: collision.pairs: 'robot' asks for the robot's pairs, but %s "
+                              "defines none",
+                              sc->path, sc->robot_path);
+        }
+        free(sc->pairs);
+        sc->pairs = calloc((size_t)robot->n_collision_pairs + (size_t)sc->n_pairs_add,
+                           sizeof *sc->pairs);
+        if (sc->pairs == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        sc->n_pairs = robot->n_collision_pairs;
+        for (int i = 0; i < sc->n_pairs; ++i) {
+            PlnPair *p = &sc->pairs[i];
+            p->a.index = robot->collision_pairs[i][0];
+            p->b.index = robot->collision_pairs[i][1];
+            snprintf(p->a.name, sizeof p->a.name, "%s", robot->links[p->a.index].name);
+            snprintf(p->b.name, sizeof p->b.name, "%s", robot->links[p->b.index].name);
+        }
+        break;
+    case PLN_PAIRS_ALL:
+        /* resolve the additions first: the preset is measured with them absent */
+        break;
+    }
+    for (int i = 0; i < sc->n_pairs_add && st == PLN_OK; ++i) {
+        snprintf(field, sizeof field, "collision.pairs.add[%d]", i);
+        st = resolve_pair(sc, robot, &sc->pairs_add[i], field, err, err_size);
+    }
+    for (int i = 0; i < sc->n_pairs_remove && st == PLN_OK; ++i) {
+        snprintf(field, sizeof field, "collision.pairs.remove[%d]", i);
+        st = resolve_pair(sc, robot, &sc->pairs_remove[i], field, err, err_size);
+    }
+    if (st == PLN_OK && sc->pair_preset == PLN_PAIRS_ALL) {
+        st = pln_pairs_all(sc, robot, sc->n_pairs_add, err, err_size);
+    }
+    if (st != PLN_OK) return st;
+    /* removals: from the measured set (recorded as excluded), or already excluded */
+    for (int i = 0; i < sc->n_pairs_remove; ++i) {
+        const PlnPair *r = &sc->pairs_remove[i];
+        int found = 0;
+        for (int k = 0; k < sc->n_pairs; ++k) {
+            if (!same_pair(&sc->pairs[k], r)) continue;
+            PlnExcludedPair *e;
+            PlnExcludedPair *grown = realloc(sc->excluded, (size_t)(sc->n_excluded + 1) * sizeof *grown);
+            if (grown == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+            sc->excluded = grown;
+            e = &sc->excluded[sc->n_excluded++];
+            e->pair = sc->pairs[k];
+            e->reason = PLN_EXCLUDE_REMOVED;
+            e->distance = NAN;
+            memmove(&sc->pairs[k], &sc->pairs[k + 1], (size_t)(sc->n_pairs - k - 1) * sizeof *sc->pairs);
+            --sc->n_pairs;
+            found = 1;
+            break;
+        }
+        for (int k = 0; k < sc->n_excluded && !found; ++k) found = same_pair(&sc->excluded[k].pair, r);
+        if (!found) {
+            snprintf(field, sizeof field, "collision.pairs.remove[%d]", i);
+            return name_error(sc, &r->a, field, "is not a pair of the preset:", err, err_size);
+        }
+    }
+    /* additions: appended unless already there (sc->pairs has room for them) */
+    for (int i = 0; i < sc->n_pairs_add; ++i) {
+        int dup = 0;
+        for (int k = 0; k < sc->n_pairs && !dup; ++k) dup = same_pair(&sc->pairs[k], &sc->pairs_add[i]);
+        if (!dup) sc->pairs[sc->n_pairs++] = sc->pairs_add[i];
+    }
+    return PLN_OK;
+}
+
 PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err, size_t err_size)
 {
     char field[96];
@@ -780,49 +958,7 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
             }
         }
     }
-    if (st == PLN_OK && sc->default_pairs) {
-        if (robot->n_collision_pairs < 1) {
-            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                            "%s: collision.pairs: 'default' asks for the robot's pairs, but %s "
-                            "defines none",
-                            sc->path, sc->robot_path);
-        } else {
-            free(sc->pairs);
-            sc->pairs = calloc((size_t)robot->n_collision_pairs, sizeof *sc->pairs);
-            if (sc->pairs == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
-            sc->n_pairs = robot->n_collision_pairs;
-            for (int i = 0; i < sc->n_pairs; ++i) {
-                PlnPair *p = &sc->pairs[i];
-                p->a.index = robot->collision_pairs[i][0];
-                p->b.index = robot->collision_pairs[i][1];
-                snprintf(p->a.name, sizeof p->a.name, "%s", robot->links[p->a.index].name);
-                snprintf(p->b.name, sizeof p->b.name, "%s", robot->links[p->b.index].name);
-            }
-        }
-    } else {
-        for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
-            PlnPair *p = &sc->pairs[i];
-            snprintf(field, sizeof field, "collision.pairs[%d]", i);
-            st = resolve_link(sc, robot, &p->a, field, err, err_size);
-            if (st != PLN_OK) break;
-            p->b.index = find_link(robot, p->b.name);
-            p->b_is_obstacle = 0;
-            if (p->b.index < 0) {
-                for (int k = 0; k < sc->n_obstacles; ++k) {
-                    if (strcmp(sc->obstacles[k].name, p->b.name) == 0) {
-                        p->b.index = k;
-                        p->b_is_obstacle = 1;
-                    }
-                }
-            }
-            if (p->b.index < 0) {
-                st = name_error(sc, &p->b, field, "unknown link or obstacle", err, err_size);
-            } else if (!p->b_is_obstacle && p->b.index == p->a.index) {
-                st = name_error(sc, &p->b, field, "a link cannot collide with itself:", err,
-                                err_size);
-            }
-        }
-    }
+    if (st == PLN_OK) st = resolve_pairs(sc, robot, err, err_size);
     for (int i = 0; i < sc->n_support && st == PLN_OK; ++i) {
         snprintf(field, sizeof field, "balance.support[%d]", i);
         st = resolve_link(sc, robot, &sc->support[i], field, err, err_size);

@@ -100,6 +100,35 @@ typedef struct PlnPair {
     int b_is_obstacle;            /* set by resolve */
 } PlnPair;
 
+/* Where a scenario's pairs come from (collision.pairs, docs/SCENARIO_FORMAT.md). */
+typedef enum PlnPairPreset {
+    PLN_PAIRS_ALL = 0,   /* default: every link pair and every link-obstacle pair that can
+                            come closer, from the model (problem/pln_pairs.h) */
+    PLN_PAIRS_ROBOT,     /* the robot file's collision_pairs (HRP-2: thesis Table 6.1) */
+    PLN_PAIRS_LIST       /* exactly the pairs listed */
+} PlnPairPreset;
+
+/* Why a pair of the ALL preset is not measured. */
+typedef enum PlnPairExclusion {
+    PLN_EXCLUDE_ADJACENT = 0,  /* one link is the other's parent: they share a joint */
+    PLN_EXCLUDE_RIGID,         /* no moving joint between them: the distance is constant */
+    PLN_EXCLUDE_START_CONTACT, /* overlapping at the initial posture */
+    PLN_EXCLUDE_ALWAYS_CONTACT,/* overlapping at every sampled posture of the joints between */
+    PLN_EXCLUDE_NO_GEOMETRY,   /* a link has no shape of the scenario's geometry */
+    PLN_EXCLUDE_OBSTACLE_KIND, /* the obstacle cannot be measured in this geometry */
+    PLN_EXCLUDE_REMOVED        /* collision.pairs.remove names it */
+} PlnPairExclusion;
+
+/* A pair left out, why, and its distance at the initial posture (m; NAN if not measured). */
+typedef struct PlnExcludedPair {
+    PlnPair pair;
+    PlnPairExclusion reason;
+    double distance;
+} PlnExcludedPair;
+
+/* "adjacent", "rigid", ...: a static string. */
+const char *pln_pair_exclusion_string(PlnPairExclusion reason);
+
 typedef enum PlnAlgorithm {
     PLN_ALGORITHM_SLSQP = 0,
     PLN_ALGORITHM_MMA,
@@ -132,9 +161,14 @@ typedef struct PlnScenario {
     PlnMethod method;
     double eps;                   /* clearance eps of eq. 6.1, m, >= 0 (default 1e-3) */
     int subdivisions;             /* constraint intervals per knot span, >= 1 */
-    int default_pairs;            /* pairs: default -> the robot's own list */
-    int n_pairs;
+    PlnPairPreset pair_preset;    /* default PLN_PAIRS_ALL */
+    int n_pairs;                  /* the pairs measured (after resolve: preset + add -
+                                     remove - exclusions) */
     PlnPair *pairs;
+    int n_pairs_add, n_pairs_remove; /* collision.pairs {add, remove} of a preset */
+    PlnPair *pairs_add, *pairs_remove;
+    int n_excluded;               /* pairs of the preset left out (resolve), with reasons */
+    PlnExcludedPair *excluded;
     int n_obstacles;
     PlnObstacle *obstacles;
 
@@ -166,7 +200,9 @@ PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind);
 PlnStatus pln_scenario_parse(const char *path, PlnScenario *scenario, char *err, size_t err_size);
 
 /* Step 2: resolves names against `robot` (borrowed): joints, links, obstacle names in
- * pairs; duplicate moving joints and pairs of a link with itself are errors. */
+ * pairs; duplicate moving joints and pairs of a link with itself are errors. Builds the
+ * pair set of the preset (problem/pln_pairs.h for PLN_PAIRS_ALL, which measures the
+ * shapes at the initial posture), then adds and removes the listed pairs. */
 PlnStatus pln_scenario_resolve(PlnScenario *scenario, const PlnRobot *robot, char *err,
                                size_t err_size);
 
