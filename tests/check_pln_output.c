@@ -158,6 +158,52 @@ START_TEST(test_certificate_print_names_the_slack)
 }
 END_TEST
 
+/* with the whole robot's pairs the summary lists the 20 closest, says how many more and
+ * above what bound, and what the default pair set left out */
+START_TEST(test_certificate_print_closest_pairs)
+{
+    PlanFixture fx;
+    PlnCertificate c;
+    static char text[65536];
+    char line[2 * PLN_NAME_MAX + 128];
+    FILE *f;
+    size_t n;
+    int rows = 0;
+    plan_fixture_load(&fx, "scenarios/hand_cross.yaml", 0.0);
+    ck_assert_int_gt(fx.p->scenario->n_pairs, PLN_OUTPUT_PRINT_PAIRS);
+    memset(&c, 0, sizeof c);
+    c.n_pairs = fx.p->scenario->n_pairs;
+    c.pairs = calloc((size_t)c.n_pairs, sizeof *c.pairs);
+    ck_assert_ptr_nonnull(c.pairs);
+    /* pair k at 1 + k mm, but pair 7 the closest */
+    for (int k = 0; k < c.n_pairs; ++k) c.pairs[k].lower = c.pairs[k].upper = 0.001 * (1 + k);
+    c.pairs[7].lower = -0.002;
+    c.min_clearance = -0.002;
+    f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    pln_output_print_certificate(fx.p, &c, f);
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    for (const char *q = text; (q = strstr(q, " - ")) != NULL; ++q) ++rows;
+    ck_assert_int_eq(rows, PLN_OUTPUT_PRINT_PAIRS);
+    snprintf(line, sizeof line, "%s - %s", fx.p->scenario->pairs[7].a.name,
+             fx.p->scenario->pairs[7].b.name);
+    ck_assert_msg(strstr(text, line) != NULL, "%s", text);
+    ck_assert_ptr_nonnull(strstr(text, "<< contact possible"));
+    snprintf(line, sizeof line, "(%d more pairs, each certified above 0.020000 m",
+             c.n_pairs - PLN_OUTPUT_PRINT_PAIRS);
+    ck_assert_msg(strstr(text, line) != NULL, "%s", text);
+    snprintf(line, sizeof line, "pairs: %d measured, %d left out (", c.n_pairs,
+             fx.p->scenario->n_excluded);
+    ck_assert_msg(strstr(text, line) != NULL, "%s", text);
+    ck_assert_ptr_nonnull(strstr(text, "always_in_contact"));
+    free(c.pairs);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
 Suite *pln_output_suite(void)
 {
     Suite *s = suite_create("pln_output");
@@ -168,6 +214,7 @@ Suite *pln_output_suite(void)
     tc = tcase_create("trajectory_json");
     tcase_add_test(tc, test_trajectory_json_records_robot_file);
     tcase_add_test(tc, test_certificate_print_names_the_slack);
+    tcase_add_test(tc, test_certificate_print_closest_pairs);
     suite_add_tcase(s, tc);
     return s;
 }

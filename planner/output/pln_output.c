@@ -434,11 +434,32 @@ static void print_violation(FILE *out, double v, const char *unit)
     else fprintf(out, "%.3g%s%s", v, sp, unit);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, FILE *out)
 {
+    /* the closest PLN_OUTPUT_PRINT_PAIRS pairs (by certified lower bound; ties all shown),
+     * then how many more: report.json has them all */
+    int shown = 0;
+    double limit = INFINITY;
+    if (c->n_pairs > PLN_OUTPUT_PRINT_PAIRS) {
+        double *lower = malloc((size_t)c->n_pairs * sizeof *lower);
+        if (lower != NULL) {
+            for (int pr = 0; pr < c->n_pairs; ++pr) lower[pr] = c->pairs[pr].lower;
+            qsort(lower, (size_t)c->n_pairs, sizeof *lower, cmp_double);
+            limit = lower[PLN_OUTPUT_PRINT_PAIRS - 1];
+            free(lower);
+        }
+    }
     fprintf(out, "%-34s %12s %12s %9s\n", "pair", "mcd_lower_m", "mcd_upper_m", "t_min_s");
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         char name[2 * PLN_NAME_MAX + 4];
+        if (c->pairs[pr].lower > limit) continue;
+        ++shown;
         snprintf(name, sizeof name, "%s - %s", p->scenario->pairs[pr].a.name,
                  p->scenario->pairs[pr].b.name);
         fprintf(out, "%-34s %12.6f %12.6f %9.4f%s", name, c->pairs[pr].lower, c->pairs[pr].upper,
@@ -449,6 +470,10 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
             fprintf(out, ", none before t = %.3f s", c->pairs[pr].contact_lo);
         }
         fputc('\n', out);
+    }
+    if (shown < c->n_pairs) {
+        fprintf(out, "(%d more pairs, each certified above %.6f m: all in report.json)\n",
+                c->n_pairs - shown, limit);
     }
     if (p->scenario->n_excluded > 0) {
         /* say what the certificate does not cover */

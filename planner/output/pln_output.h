@@ -27,6 +27,10 @@
 /* Most samples of one output table (a day at 1 kHz is 8.6e7; this is a sanity cap). */
 #define PLN_OUTPUT_MAX_SAMPLES 50000000
 
+/* Pairs the printed summary lists (the closest by certified lower bound); report.json
+ * lists every pair. */
+#define PLN_OUTPUT_PRINT_PAIRS 20
+
 /* What report.json says besides the certificate. */
 typedef struct PlnRunInfo {
     const char *status;          /* "certified" | "not_certified" | "failed" */
