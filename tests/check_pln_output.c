@@ -199,6 +199,16 @@ START_TEST(test_certificate_print_closest_pairs)
              fx.p->scenario->n_excluded);
     ck_assert_msg(strstr(text, line) != NULL, "%s", text);
     ck_assert_ptr_nonnull(strstr(text, "always_in_contact"));
+    /* the requested margin eps is named beside the certified clearance */
+    c.min_clearance = fx.p->eps - 5e-4;
+    f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    pln_output_print_certificate(fx.p, &c, f);
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "is not certified: 500.0 um short") != NULL, "%s", text);
     free(c.pairs);
     plan_fixture_free(&fx);
 }

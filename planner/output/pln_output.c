@@ -208,6 +208,8 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
         pln_json_key(&w, "min_clearance_m");
         if (isfinite(cert->min_clearance)) pln_json_number(&w, cert->min_clearance);
         else pln_json_null(&w); /* no pairs */
+        /* eps is the optimiser's margin; certification is about contact (lower >= 0) */
+        pln_json_kv_bool(&w, "eps_certified", cert->n_pairs > 0 && cert->min_clearance >= p->eps);
         pln_json_kv_number(&w, "max_joint_limit_violation", cert->max_joint_limit_violation);
         pln_json_kv_number(&w, "max_velocity_violation", cert->max_velocity_violation);
         pln_json_kv_number(&w, "max_task_violation", cert->max_task_violation);
@@ -488,7 +490,19 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
         }
         fprintf(out, "; listed in report.json)\n");
     }
-    fprintf(out, "min certified clearance: %.6f m\n", c->n_pairs ? c->min_clearance : 0.0);
+    /* the certificate is about contact (lower >= 0); the scenario's eps is a margin the
+     * optimiser aims at: name both numbers, and whether the margin is certified too */
+    fprintf(out, "min certified clearance: %.6f m", c->n_pairs ? c->min_clearance : 0.0);
+    if (c->n_pairs > 0 && p->eps > 0.0) {
+        if (c->min_clearance >= p->eps) {
+            fprintf(out, " (the requested margin eps = %g m is certified too)", p->eps);
+        } else if (c->min_clearance >= 0.0) {
+            fprintf(out, " (collision-free; the requested margin eps = %g m is not certified: "
+                         "%.1f um short)",
+                    p->eps, 1e6 * (p->eps - c->min_clearance));
+        }
+    }
+    fputc('\n', out);
     /* a violation within the certificate's slack is not one: say so instead of printing
      * a small number beside "certified" */
     fprintf(out, "joint limit violation: ");
