@@ -290,7 +290,10 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
                                   const PlnCertificate *cert, int samples, char *err,
                                   size_t err_size)
 {
-    const int np = cert->n_pairs, ni = cert->n_intervals;
+    const int ni = cert->n_intervals;
+    int np = cert->n_pairs < PLN_OUTPUT_PLOT_PAIRS ? cert->n_pairs : PLN_OUTPUT_PLOT_PAIRS;
+    int *pick = NULL; /* the np closest pairs by certified lower bound, closest first */
+    char title[160];
     PlnKinWork *kin = NULL;
     double *t = NULL, *d = NULL, *edges = NULL, *q = NULL;
     PlnSeries *series = NULL;
@@ -311,9 +314,19 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
     series = calloc((size_t)2 * np, sizeof *series);
     panels = calloc((size_t)np, sizeof *panels);
     titles = calloc((size_t)np, sizeof *titles);
-    if (!t || !d || !edges || !q || !series || !panels || !titles) {
+    pick = calloc((size_t)cert->n_pairs, sizeof *pick);
+    if (!t || !d || !edges || !q || !series || !panels || !titles || !pick) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", path);
         goto done;
+    }
+    /* selection by insertion: the closest np of n_pairs (n_pairs in the hundreds) */
+    for (int i = 0; i < cert->n_pairs; ++i) {
+        int k = i;
+        while (k > 0 && cert->pairs[pick[k - 1]].lower > cert->pairs[i].lower) {
+            pick[k] = pick[k - 1];
+            --k;
+        }
+        pick[k] = i;
     }
     for (int s = 0; s < samples && st == PLN_OK; ++s) {
         t[s] = p->scenario->duration * (double)s / (samples - 1);
@@ -321,28 +334,33 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
         if (st == PLN_OK) st = pln_kin_forward(kin, p->robot, q);
         for (int pr = 0; pr < np && st == PLN_OK; ++pr) {
             PlnPairDistance pd;
-            pln_problem_pair_distance(p, kin, pr, &pd);
+            pln_problem_pair_distance(p, kin, pick[pr], &pd);
             d[(size_t)pr * samples + s] = pd.distance;
         }
     }
     if (st != PLN_OK) goto done;
     for (int i = 0; i < ni; ++i) edges[i] = cert->t0[i];
     edges[ni] = cert->t1[ni - 1];
+    worst = 0; /* pick[0], the closest */
     for (int pr = 0; pr < np; ++pr) {
-        if (cert->pairs[pr].lower < cert->pairs[worst].lower) worst = pr;
-    }
-    for (int pr = 0; pr < np; ++pr) {
-        snprintf(titles[pr], sizeof titles[pr], "%s - %s", p->scenario->pairs[pr].a.name,
-                 p->scenario->pairs[pr].b.name);
+        snprintf(titles[pr], sizeof titles[pr], "%s - %s", p->scenario->pairs[pick[pr]].a.name,
+                 p->scenario->pairs[pick[pr]].b.name);
         series[2 * pr] = (PlnSeries){"sampled distance", PLN_SERIES_LINE, samples, t,
                                      d + (size_t)pr * samples, 0, 0};
         series[2 * pr + 1] = (PlnSeries){"certified MCD lower bound per interval", PLN_SERIES_STEP,
-                                         ni, edges, cert->lower + (size_t)pr * ni, 2, 0};
+                                         ni, edges, cert->lower + (size_t)pick[pr] * ni, 2, 0};
         panels[pr] = (PlnPanel){titles[pr], pr == worst, series + 2 * pr, 2, &eps, 1};
     }
     {
-        PlnFigure fig = {"Signed distance of every collision pair", "time [s]", "distance [m]", 3,
-                         300, 170, 0, panels, np};
+        PlnFigure fig = {title, "time [s]", "distance [m]", 3, 300, 170, 0, panels, np};
+        if (np < cert->n_pairs) {
+            snprintf(title, sizeof title,
+                     "Signed distance of the %d closest collision pairs (of %d; all in "
+                     "report.json)",
+                     np, cert->n_pairs);
+        } else {
+            snprintf(title, sizeof title, "Signed distance of every collision pair");
+        }
         st = pln_svg_write(path, &fig, err, err_size);
     }
 done:
@@ -353,6 +371,7 @@ done:
     free(series);
     free(panels);
     free(titles);
+    free(pick);
     pln_kin_destroy(kin);
     return st;
 }

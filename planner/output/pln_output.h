@@ -31,6 +31,9 @@
  * lists every pair. */
 #define PLN_OUTPUT_PRINT_PAIRS 20
 
+/* Pairs distance.svg draws, one panel each (the closest by certified lower bound). */
+#define PLN_OUTPUT_PLOT_PAIRS 24
+
 /* What report.json says besides the certificate. */
 typedef struct PlnRunInfo {
     const char *status;          /* "certified" | "not_certified" | "failed" */

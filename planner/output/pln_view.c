@@ -699,6 +699,19 @@ done:
     return st;
 }
 
+/* a pair's lower bound and index, sorted by bound then index (a total order: stable) */
+typedef struct PairOrder {
+    double lower;
+    int index;
+} PairOrder;
+
+static int cmp_pair_order(const void *a, const void *b)
+{
+    const PairOrder *x = a, *y = b;
+    if (x->lower != y->lower) return x->lower < y->lower ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
 /* the side panel: facts of the run and each pair's certified lower bound */
 static void write_info(FILE *f, const PlnProblem *p, const PlnCertificate *cert)
 {
@@ -718,9 +731,25 @@ static void write_info(FILE *f, const PlnProblem *p, const PlnCertificate *cert)
     }
     fputs("</table>\n", f);
     if (cert != NULL && cert->n_pairs > 0) {
-        fputs("<h3>certified MCD lower bound per pair</h3>\n<table>\n"
+        /* closest first, in a box that scrolls: a whole robot has hundreds of pairs */
+        PairOrder *order = malloc((size_t)cert->n_pairs * sizeof *order);
+        fprintf(f, "<h3>certified MCD lower bound per pair</h3>\n<p class=\"hint\">%d pairs "
+                   "measured, closest first; %d left out (report.json)</p>\n",
+                cert->n_pairs, sc->n_excluded);
+        fputs("<div class=\"pairs\"><table>\n"
               "<tr><th>pair</th><th>lower [mm]</th><th>t_min [s]</th></tr>\n", f);
-        for (int pr = 0; pr < cert->n_pairs; ++pr) {
+        for (int k = 0; k < cert->n_pairs; ++k) {
+            int pr = k;
+            if (order != NULL) {
+                if (k == 0) {
+                    for (int i = 0; i < cert->n_pairs; ++i) {
+                        order[i].lower = cert->pairs[i].lower;
+                        order[i].index = i;
+                    }
+                    qsort(order, (size_t)cert->n_pairs, sizeof *order, cmp_pair_order);
+                }
+                pr = order[k].index;
+            }
             fputs("<tr><td>", f);
             put_html(f, sc->pairs[pr].a.name);
             fputs(" - ", f);
@@ -728,7 +757,8 @@ static void write_info(FILE *f, const PlnProblem *p, const PlnCertificate *cert)
             fprintf(f, "</td><td class=\"num\">%.3f</td><td class=\"num\">%.3f</td></tr>\n",
                     1e3 * cert->pairs[pr].lower, cert->pairs[pr].t_min);
         }
-        fputs("</table>\n", f);
+        fputs("</table></div>\n", f);
+        free(order);
     }
     fputs("</aside>\n", f);
 }
