@@ -121,41 +121,28 @@ static void check_derivatives(const PlnRobot *rb, uint64_t seed)
         random_state(&rng, nj, nv, &s, q, nu, nud);
         ck_assert_int_eq(pln_dyn_rnea_derivatives(w, rb, &s, GRAVITY, tau, DQ, DV, M), PLN_OK);
         for (c = 0; c < nv; ++c) {
-            /* configuration */
-            move_config(&s, nj, c, DYN_FD_STEP, q2, &o);
-            ck_assert_int_eq(pln_dyn_rnea(w, rb, &o, GRAVITY, tp), PLN_OK);
-            move_config(&s, nj, c, -DYN_FD_STEP, q2, &o);
-            ck_assert_int_eq(pln_dyn_rnea(w, rb, &o, GRAVITY, tm), PLN_OK);
-            for (r = 0; r < nv; ++r) {
-                double fd = (tp[r] - tm[r]) / (2.0 * DYN_FD_STEP);
-                scale[0] = fmax(scale[0], fabs(fd));
-                worst[0] = fmax(worst[0], fabs(fd - DQ[r * nv + c]));
-            }
-            /* velocity */
-            o = s;
-            memcpy(x, nu, (size_t)nv * sizeof *x);
-            o.nu = x;
-            x[c] = nu[c] + DYN_FD_STEP;
-            pln_dyn_rnea(w, rb, &o, GRAVITY, tp);
-            x[c] = nu[c] - DYN_FD_STEP;
-            pln_dyn_rnea(w, rb, &o, GRAVITY, tm);
-            for (r = 0; r < nv; ++r) {
-                double fd = (tp[r] - tm[r]) / (2.0 * DYN_FD_STEP);
-                scale[1] = fmax(scale[1], fabs(fd));
-                worst[1] = fmax(worst[1], fabs(fd - DV[r * nv + c]));
-            }
-            /* acceleration: the mass matrix */
-            o = s;
-            memcpy(x, nud, (size_t)nv * sizeof *x);
-            o.nudot = x;
-            x[c] = nud[c] + DYN_FD_STEP;
-            pln_dyn_rnea(w, rb, &o, GRAVITY, tp);
-            x[c] = nud[c] - DYN_FD_STEP;
-            pln_dyn_rnea(w, rb, &o, GRAVITY, tm);
-            for (r = 0; r < nv; ++r) {
-                double fd = (tp[r] - tm[r]) / (2.0 * DYN_FD_STEP);
-                scale[2] = fmax(scale[2], fabs(fd));
-                worst[2] = fmax(worst[2], fabs(fd - M[r * nv + c]));
+            for (int kind = 0; kind < 3; ++kind) {
+                /* column c of d tau/d q (configuration), d tau/d nu, M = d tau/d nudot */
+                const double *A = kind == 0 ? DQ : (kind == 1 ? DV : M);
+                const double *base = kind == 1 ? nu : nud;
+                for (int sign = -1; sign <= 1; sign += 2) {
+                    double *out = sign > 0 ? tp : tm;
+                    if (kind == 0) {
+                        move_config(&s, nj, c, sign * DYN_FD_STEP, q2, &o);
+                    } else {
+                        o = s;
+                        memcpy(x, base, (size_t)nv * sizeof *x);
+                        x[c] += sign * DYN_FD_STEP;
+                        if (kind == 1) o.nu = x;
+                        else o.nudot = x;
+                    }
+                    ck_assert_int_eq(pln_dyn_rnea(w, rb, &o, GRAVITY, out), PLN_OK);
+                }
+                for (r = 0; r < nv; ++r) {
+                    double fd = (tp[r] - tm[r]) / (2.0 * DYN_FD_STEP);
+                    scale[kind] = fmax(scale[kind], fabs(fd));
+                    worst[kind] = fmax(worst[kind], fabs(fd - A[r * nv + c]));
+                }
             }
         }
         for (c = 0; c < 3; ++c) {

@@ -131,25 +131,30 @@ END_TEST
 
 /* violations inside the certificate's slack are printed as such, not as small numbers
  * beside "certified"; real ones with their value */
+/* the summary pln_output_print_certificate() prints, into text[size] */
+static void print_to_text(const PlnProblem *p, const PlnCertificate *c, char *text, size_t size)
+{
+    FILE *f = tmpfile();
+    size_t n;
+    ck_assert_ptr_nonnull(f);
+    pln_output_print_certificate(p, c, f);
+    rewind(f);
+    n = fread(text, 1, size - 1, f);
+    text[n] = '\0';
+    fclose(f);
+}
+
 START_TEST(test_certificate_print_names_the_slack)
 {
     PlanFixture fx;
     PlnCertificate c;
     char text[4096];
-    FILE *f;
-    size_t n;
     plan_fixture_load(&fx, "scenarios/hand_cross.yaml", 0.0);
     memset(&c, 0, sizeof c);
     c.certified = 1;
     c.max_balance_violation = 1.4e-6;
     c.max_velocity_violation = 0.25;
-    f = tmpfile();
-    ck_assert_ptr_nonnull(f);
-    pln_output_print_certificate(fx.p, &c, f);
-    rewind(f);
-    n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
+    print_to_text(fx.p, &c, text, sizeof text);
     ck_assert_msg(strstr(text, "balance violation: < 1e-05 m (within the slack)") != NULL, "%s", text);
     ck_assert_msg(strstr(text, "velocity violation: 0.25 rad/s") != NULL, "%s", text);
     ck_assert_msg(strstr(text, "joint limit violation: 0 rad") != NULL, "%s", text);
@@ -166,8 +171,6 @@ START_TEST(test_certificate_print_closest_pairs)
     PlnCertificate c;
     static char text[65536];
     char line[2 * PLN_NAME_MAX + 128];
-    FILE *f;
-    size_t n;
     int rows = 0;
     plan_fixture_load(&fx, "scenarios/hand_cross.yaml", 0.0);
     ck_assert_int_gt(fx.p->scenario->n_pairs, PLN_OUTPUT_PRINT_PAIRS);
@@ -179,13 +182,7 @@ START_TEST(test_certificate_print_closest_pairs)
     for (int k = 0; k < c.n_pairs; ++k) c.pairs[k].lower = c.pairs[k].upper = 0.001 * (1 + k);
     c.pairs[7].lower = -0.002;
     c.min_clearance = -0.002;
-    f = tmpfile();
-    ck_assert_ptr_nonnull(f);
-    pln_output_print_certificate(fx.p, &c, f);
-    rewind(f);
-    n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
+    print_to_text(fx.p, &c, text, sizeof text);
     for (const char *q = text; (q = strstr(q, " - ")) != NULL; ++q) ++rows;
     ck_assert_int_eq(rows, PLN_OUTPUT_PRINT_PAIRS);
     snprintf(line, sizeof line, "%s - %s", fx.p->scenario->pairs[7].a.name,
@@ -201,13 +198,7 @@ START_TEST(test_certificate_print_closest_pairs)
     ck_assert_ptr_nonnull(strstr(text, "always_in_contact"));
     /* the requested margin eps is named beside the certified clearance */
     c.min_clearance = fx.p->eps - 5e-4;
-    f = tmpfile();
-    ck_assert_ptr_nonnull(f);
-    pln_output_print_certificate(fx.p, &c, f);
-    rewind(f);
-    n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
+    print_to_text(fx.p, &c, text, sizeof text);
     ck_assert_msg(strstr(text, "is not certified: 500.0 um short") != NULL, "%s", text);
     free(c.pairs);
     plan_fixture_free(&fx);

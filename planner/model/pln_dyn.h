@@ -27,8 +27,8 @@
  *   moved by delta p_O, i.e. R -> exp([delta theta]) R, p -> exp([delta theta]) p + delta
  *   p_O; columns 6.. are joint angles.
  * Fixed joints (PLN_JOINT_FIXED) keep their index: their row and column of M are those
- * of the identity and their tau equals their nudot (a unit dummy inertia decoupled from
- * the rest), so that M stays invertible and ID(FD(tau)) = tau holds for every row.
+ * of the identity and their tau equals their nudot (as if a unit inertia, coupled to
+ * nothing, sat on that coordinate), so that M stays invertible and ID(FD(tau)) = tau holds for every row.
  * Gravity is a world vector (m/s^2, e.g. {0, 0, -9.81}); NULL means none.
  * Matrices are row-major nv x nv: A[r * nv + c]. Units: m, rad, kg, s, N, N m. */
 #ifndef PLN_DYN_H
