@@ -64,6 +64,7 @@ START_TEST(test_hrp2_joints)
                       jt->name, jt->initial);
         ck_assert(jt->lower <= jt->initial && jt->initial <= jt->upper);
         ck_assert(jt->velocity_max > 0.0);
+        ck_assert(jt->effort_max > 0.0);
         /* the joint and the link it moves point at each other */
         ck_assert_int_eq(r.links[jt->link].joint, j);
     }
@@ -76,6 +77,14 @@ START_TEST(test_hrp2_joints)
     ck_assert(fabs(r.joints[24].lower + 0.175) <= ANGLE_TOL && fabs(r.joints[24].upper - 1.658) <= ANGLE_TOL);
     ck_assert(fabs(r.joints[19].lower + 2.391) <= ANGLE_TOL && fabs(r.joints[19].upper - 0.035) <= ANGLE_TOL);
     ck_assert(fabs(r.joints[13].lower + 0.087) <= ANGLE_TOL && fabs(r.joints[13].upper - 1.047) <= ANGLE_TOL);
+    /* effort limits on every joint, and the two soles mirrored */
+    ck_assert_int_eq(r.has_effort, 1);
+    ck_assert_int_eq(r.n_soles, 2);
+    ck_assert_int_eq(r.soles[0].link, pln_robot_find_link(&r, "RLEG_LINK5"));
+    ck_assert_int_eq(r.soles[1].link, pln_robot_find_link(&r, "LLEG_LINK5"));
+    ck_assert(fabs(r.soles[0].size[0] - 0.2172) <= 1e-12 && fabs(r.soles[0].size[1] - 0.138) <= 1e-12);
+    ck_assert(fabs(r.soles[0].offset[1] + r.soles[1].offset[1]) <= 1e-12);
+    ck_assert(fabs(r.soles[0].offset[2] + 0.105) <= 1e-12);
     ck_assert_int_eq(pln_robot_find_joint(&r, "NO_SUCH_JOINT"), -1);
     ck_assert_int_eq(pln_robot_find_joint(&r, NULL), -1);
     pln_robot_destroy(&r);
@@ -467,6 +476,33 @@ static void write_robot(const char *path, int l1, const char *t1, int l2, const 
     fclose(f);
 }
 
+/* effort limits on every joint and a sole: loaded as given */
+START_TEST(test_efforts_and_soles)
+{
+    char dir[256], path[512], err[1024] = "";
+    PlnRobot r;
+    make_dir(dir, sizeof dir, path, sizeof path);
+    write_robot(path, 13, "    effort_max: 2.5", 19, "    effort_max: 4.0");
+    ck_assert_int_eq(pln_robot_load(path, &r, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(r.has_effort, 1);
+    ck_assert_double_eq(r.joints[0].effort_max, 2.5);
+    ck_assert_double_eq(r.joints[1].effort_max, 4.0);
+    ck_assert_int_eq(r.n_soles, 0);
+    pln_robot_destroy(&r);
+    write_robot(path, 43, "soles: [{link: HAND, size: [0.2, 0.1], offset: [0.01, -0.02, -0.1]}]", 0, NULL);
+    ck_assert_int_eq(pln_robot_load(path, &r, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(r.has_effort, 0);
+    ck_assert_int_eq(r.n_soles, 1);
+    ck_assert_int_eq(r.soles[0].link, pln_robot_find_link(&r, "HAND"));
+    ck_assert_int_eq(pln_robot_find_sole(&r, r.soles[0].link), 0);
+    ck_assert_int_eq(pln_robot_find_sole(&r, 0), -1);
+    ck_assert_double_eq(r.soles[0].size[0], 0.2);
+    ck_assert_double_eq(r.soles[0].offset[2], -0.1);
+    pln_robot_destroy(&r);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 START_TEST(test_small_robot_loads)
 {
     char dir[256], path[512], err[1024] = "";
@@ -658,6 +694,23 @@ static const BrokenCase BROKEN[] = {
      "YAML syntax error"},
     {8, "  - name: J1: x", 0, NULL, PLN_ERR_PARSE, 8, "", "YAML syntax error"},
     {43, "---", 0, NULL, PLN_ERR_PARSE, 44, "", "a second YAML document"},
+    {19, "    effort_max: 0.0", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].effort_max", "must be > 0"},
+    {19, "    effort_max: .nan", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].effort_max", "finite"},
+    {19, "    effort_max: 10.0", 0, NULL, PLN_ERR_INVALID, 8, "joints[0]",
+     "joint 'J1' has no effort_max, but joints[1] (J2) has one"},
+    {43, "soles: [{link: HAND, size: [0.1, 0.0], offset: [0, 0, 0]}]", 0, NULL, PLN_ERR_INVALID,
+     43, "soles[0].size", "a sole must have positive area, found 0.1 x 0 m"},
+    {43, "soles: [{link: HAND, size: [-0.1, 0.2], offset: [0, 0, 0]}]", 0, NULL, PLN_ERR_INVALID,
+     43, "soles[0].size", "positive area"},
+    {43, "soles: [{link: FOOT, size: [0.1, 0.1], offset: [0, 0, 0]}]", 0, NULL, PLN_ERR_INVALID,
+     43, "soles[0].link", "unknown link 'FOOT'"},
+    {43, "soles: [{link: HAND, size: [0.1, 0.1], offset: [0, 0, 0]}, {link: HAND, size: [0.1, 0.1], offset: [0, 0, 0]}]",
+     0, NULL, PLN_ERR_INVALID, 43, "soles[1].link", "link 'HAND' already has a sole (soles[0])"},
+    {43, "soles: [{link: HAND, size: [0.1, 0.1]}]", 0, NULL, PLN_ERR_INVALID, 43,
+     "soles[0].offset", "required key is missing"},
+    {43, "soles: [{link: HAND, size: [0.1, .inf], offset: [0, 0, 0]}]", 0, NULL, PLN_ERR_INVALID,
+     43, "soles[0].size[1]", "finite"},
+    {43, "soles: {link: HAND}", 0, NULL, PLN_ERR_INVALID, 43, "soles", "expected a sequence"},
 };
 #define N_BROKEN ((int)(sizeof BROKEN / sizeof BROKEN[0]))
 
@@ -897,6 +950,7 @@ Suite *pln_robot_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
     tcase_add_test(tc, test_small_robot_loads);
+    tcase_add_test(tc, test_efforts_and_soles);
     tcase_add_test(tc, test_links_reordered_topologically);
     tcase_add_test(tc, test_unreadable_and_empty);
     suite_add_tcase(s, tc);

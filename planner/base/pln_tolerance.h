@@ -33,6 +33,10 @@
 /* Default and largest margin of the static balance constraint, m. */
 #define PLN_DEFAULT_BALANCE_MARGIN_M 0.01
 #define PLN_MAX_BALANCE_MARGIN_M 0.2
+#define PLN_DEFAULT_ZMP_MARGIN_M 0.01  /* the ZMP stays this far inside the support polygon */
+#define PLN_DEFAULT_MU 0.5             /* friction coefficient of the floor */
+#define PLN_MAX_MU 10.0                /* larger is a typo, not a floor */
+#define PLN_PHASE_TIME_TOL_S 1e-9      /* support phases meet when their ends differ by less */
 
 /* Smallest vertical ground force a motion may need, as a fraction of the robot's weight
  * (dimensionless): below it the feet would leave the ground and the ZMP (a moment over

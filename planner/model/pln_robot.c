@@ -58,7 +58,7 @@ static PlnStatus pose(const Ctx *c, const yaml_node_t *n, const char *field, dou
 static PlnStatus load_joint(const Ctx *c, const yaml_node_t *n, int index, PlnJoint *j)
 {
     static const char *const keys[] = {"name", "type", "axis", "lower", "upper",
-                                       "velocity_max", "initial", NULL};
+                                       "velocity_max", "initial", "effort_max", NULL};
     char field[64], sub[160];
     yaml_node_t *v;
     PlnStatus st;
@@ -110,6 +110,13 @@ static PlnStatus load_joint(const Ctx *c, const yaml_node_t *n, int index, PlnJo
         pln_yaml_field(sub, sizeof sub, field, "velocity_max");
         return pln_yaml_error(c->y, pln_yaml_get(c->y, n, "velocity_max"), sub, INVALID, "must be > 0 (rad/s), found %g",
                     j->velocity_max);
+    }
+    if ((v = pln_yaml_get(c->y, n, "effort_max")) != NULL) {
+        pln_yaml_field(sub, sizeof sub, field, "effort_max");
+        if ((st = pln_yaml_node_double(c->y, v, sub, &j->effort_max)) != PLN_OK) return st;
+        if (!(j->effort_max > 0.0)) {
+            return pln_yaml_error(c->y, v, sub, INVALID, "must be > 0 (N m), found %g", j->effort_max);
+        }
     }
     if ((v = pln_yaml_get(c->y, n, "initial")) != NULL) {
         pln_yaml_field(sub, sizeof sub, field, "initial");
@@ -390,12 +397,80 @@ static PlnStatus load_pairs(const Ctx *c, const yaml_node_t *seq, PlnRobot *robo
     return PLN_OK;
 }
 
+/* Soles: a list of {link, size: [x, y], offset: [x, y, z]}, one per link, each of
+ * positive area. Needs the links. */
+static PlnStatus load_soles(const Ctx *c, const yaml_node_t *seq, PlnRobot *robot)
+{
+    static const char *const keys[] = {"link", "size", "offset", NULL};
+    int n;
+    PlnStatus st = pln_yaml_sequence(c->y, seq, "soles", &n);
+    if (st != PLN_OK) return st;
+    if (n > PLN_ROBOT_MAX_SOLES) {
+        return pln_yaml_error(c->y, seq, "soles", INVALID, "%d soles, at most %d", n, PLN_ROBOT_MAX_SOLES);
+    }
+    for (int i = 0; i < n; ++i) {
+        yaml_node_t *item = pln_yaml_item(c->y, seq, i), *v;
+        char field[32], sub[64], name[PLN_NAME_MAX];
+        PlnSole *s = &robot->soles[i];
+        snprintf(field, sizeof field, "soles[%d]", i);
+        if ((st = pln_yaml_check_mapping(c->y, item, field, keys)) != PLN_OK) return st;
+        pln_yaml_field(sub, sizeof sub, field, "link");
+        if ((st = pln_yaml_require(c->y, item, field, "link", &v)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_string(c->y, v, sub, name, sizeof name)) != PLN_OK) return st;
+        s->link = pln_robot_find_link(robot, name);
+        if (s->link < 0) return pln_yaml_error(c->y, v, sub, INVALID, "unknown link '%s'", name);
+        for (int j = 0; j < i; ++j) {
+            if (robot->soles[j].link == s->link) {
+                return pln_yaml_error(c->y, v, sub, INVALID, "link '%s' already has a sole (soles[%d])",
+                                      name, j);
+            }
+        }
+        pln_yaml_field(sub, sizeof sub, field, "size");
+        if ((st = pln_yaml_require(c->y, item, field, "size", &v)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers(c->y, v, sub, 2, s->size)) != PLN_OK) return st;
+        if (!(s->size[0] > 0.0 && s->size[1] > 0.0)) {
+            return pln_yaml_error(c->y, v, sub, INVALID,
+                                  "a sole must have positive area, found %g x %g m", s->size[0],
+                                  s->size[1]);
+        }
+        pln_yaml_field(sub, sizeof sub, field, "offset");
+        if ((st = pln_yaml_require(c->y, item, field, "offset", &v)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, s->offset)) != PLN_OK) return st;
+        robot->n_soles = i + 1;
+    }
+    return PLN_OK;
+}
+
+/* Effort limits are all or none: a torque constraint on some joints only would leave
+ * the others unbounded without anyone having said so. */
+static PlnStatus check_efforts(const Ctx *c, const yaml_node_t *jseq, PlnRobot *robot)
+{
+    int first = -1, missing = -1;
+    for (int j = 0; j < robot->n_joints; ++j) {
+        if (robot->joints[j].effort_max > 0.0) {
+            if (first < 0) first = j;
+        } else if (missing < 0) {
+            missing = j;
+        }
+    }
+    robot->has_effort = first >= 0 && missing < 0;
+    if (first >= 0 && missing >= 0) {
+        char field[32];
+        snprintf(field, sizeof field, "joints[%d]", missing);
+        return pln_yaml_error(c->y, pln_yaml_item(c->y, jseq, missing), field, INVALID,
+                              "joint '%s' has no effort_max, but joints[%d] (%s) has one: give "
+                              "every joint an effort limit or none",
+                              robot->joints[missing].name, first, robot->joints[first].name);
+    }
+    return PLN_OK;
+}
+
 /* Everything after the YAML is parsed: the schema walk, cross references, topological
  * order, meshes. On failure the caller frees robot. */
 static PlnStatus load_document(Ctx *c, PlnRobot *robot)
 {
     static const char *const keys[] = {"name", "control_period", "base", "joints", "links",
-                                       "collision_pairs", NULL};
+                                       "collision_pairs", "soles", NULL};
     yaml_node_t *root = pln_yaml_root(c->y), *v, *jseq, *lseq;
     LinkIn *ins = NULL;
     int *order = NULL, *stack = NULL, *joint_user = NULL;
@@ -616,6 +691,8 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
     }
     st = PLN_OK;
     if ((v = pln_yaml_get(c->y, root, "collision_pairs")) != NULL) st = load_pairs(c, v, robot);
+    if (st == PLN_OK && (v = pln_yaml_get(c->y, root, "soles")) != NULL) st = load_soles(c, v, robot);
+    if (st == PLN_OK) st = check_efforts(c, jseq, robot);
 
 done:
     free(ins);
@@ -663,6 +740,14 @@ void pln_robot_destroy(PlnRobot *robot)
     free(robot->links);
     free(robot->collision_pairs);
     memset(robot, 0, sizeof *robot);
+}
+
+int pln_robot_find_sole(const PlnRobot *robot, int link)
+{
+    for (int i = 0; i < robot->n_soles; ++i) {
+        if (robot->soles[i].link == link) return i;
+    }
+    return -1;
 }
 
 int pln_robot_find_joint(const PlnRobot *robot, const char *name)

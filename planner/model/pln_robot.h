@@ -60,7 +60,19 @@ typedef struct PlnJoint {
     double lower, upper;       /* position limits, rad, lower <= upper */
     double velocity_max;       /* |q'| limit, rad/s, > 0 */
     double initial;            /* default (half-sitting) position, rad */
+    double effort_max;         /* |tau| limit, N m, > 0; 0 when the file gives none */
 } PlnJoint;
+
+/* A sole: the flat rectangle of a link that rests on the floor when that link is a
+ * support (a foot). It lies in the plane through `offset` normal to the link's z axis,
+ * with sides along the link's x (size[0]) and y (size[1]) axes, centred at offset. */
+typedef struct PlnSole {
+    int link;                  /* the link it belongs to */
+    double size[2];            /* side lengths along link x and y, m, > 0 */
+    double offset[3];          /* centre of the rectangle in the link frame, m */
+} PlnSole;
+
+#define PLN_ROBOT_MAX_SOLES 8  /* soles per robot (two feet; room for hands, knees) */
 
 typedef struct PlnRobot {
     char name[PLN_NAME_MAX];
@@ -74,13 +86,18 @@ typedef struct PlnRobot {
     double total_mass;         /* kg, sum of link masses */
     int n_collision_pairs;     /* default self-collision pairs (thesis Table 6.1 for HRP-2) */
     int (*collision_pairs)[2]; /* owned, link indices; NULL when none */
+    int has_effort;            /* 1 when every joint has effort_max (all or none) */
+    int n_soles;
+    PlnSole soles[PLN_ROBOT_MAX_SOLES];
 } PlnRobot;
 
 /* ---- loading (pln_robot.c) ---------------------------------------------------------
  *
  * The robot YAML schema is documented in docs/ROBOT_FORMAT.md. Loading validates the whole
  * file: unknown keys, missing fields, wrong types, numbers that are not finite, position
- * limits with lower > upper, initial values outside them, non-positive velocity limits,
+ * limits with lower > upper, initial values outside them, non-positive velocity or effort
+ * limits, effort limits given for some joints but not all, soles of unknown links, of
+ * zero or negative size, or given twice for one link,
  * axes that are not unit length, unknown parents or joints, duplicate names, a missing or
  * second root, cycles, non-positive capsule radii, negative masses, inertia matrices that
  * are not symmetric positive definite, and mesh files that are missing or unreadable
@@ -104,6 +121,9 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
 
 /* Frees what pln_robot_load allocated and empties *robot. Nullable: robot. */
 void pln_robot_destroy(PlnRobot *robot);
+
+/* Index of the sole of `link` in robot->soles, or -1. */
+int pln_robot_find_sole(const PlnRobot *robot, int link);
 
 /* Index of the joint (link) with that exact name, or -1. Nullable: name (gives -1). */
 int pln_robot_find_joint(const PlnRobot *robot, const char *name);

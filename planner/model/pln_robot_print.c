@@ -77,18 +77,22 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
             robot->n_joints, robot->n_links, robot->control_period, robot->base_pos[0],
             robot->base_pos[1], robot->base_pos[2]);
 
-    fprintf(out, "\njoints (angles rad, velocity rad/s):\n");
-    fprintf(out, "  %3s  %-16s %-16s %-18s %9s %9s %8s %9s\n", "#", "name", "moves link",
-            "axis", "lower", "upper", "vel max", "initial");
+    fprintf(out, "\njoints (angles rad, velocity rad/s, effort N m):\n");
+    fprintf(out, "  %3s  %-16s %-16s %-18s %9s %9s %8s %9s %8s\n", "#", "name", "moves link",
+            "axis", "lower", "upper", "vel max", "initial", "effort");
     for (int j = 0; j < robot->n_joints; ++j) {
         const PlnJoint *jt = &robot->joints[j];
         char axis[48];
         snprintf(axis, sizeof axis, "[%.3g, %.3g, %.3g]", jt->axis[0] + 0.0, jt->axis[1] + 0.0,
                  jt->axis[2] + 0.0);
-        fprintf(out, "  %3d  %-16s %-16s %-18s %9.4f %9.4f %8.3f %9.4f\n", j, jt->name,
+        char effort[32];
+        if (jt->effort_max > 0.0) snprintf(effort, sizeof effort, "%8.1f", jt->effort_max);
+        else snprintf(effort, sizeof effort, "%8s", "-");
+        fprintf(out, "  %3d  %-16s %-16s %-18s %9.4f %9.4f %8.3f %9.4f %s\n", j, jt->name,
                 robot->links[jt->link].name, axis, jt->lower, jt->upper, jt->velocity_max,
-                jt->initial);
+                jt->initial, effort);
     }
+    if (!robot->has_effort) fprintf(out, "  (no effort limits: torque constraints unavailable)\n");
 
     fprintf(out, "\nlinks (mass kg; com and capsule in the link frame, m):\n");
     fprintf(out, "  %3s  %-16s %-16s %-16s %8s  %-26s %-46s %-22s %9s %s\n", "#", "name",
@@ -153,6 +157,15 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         if (g->convex_path[0] != '\0') {
             fprintf(out, "       convex hull: %s\n", g->convex_path);
         }
+    }
+    fprintf(out, "\nsoles (in the link frame, m):");
+    if (robot->n_soles == 0) fprintf(out, " none (dynamic balance unavailable)");
+    fprintf(out, "\n");
+    for (int s = 0; s < robot->n_soles; ++s) {
+        const PlnSole *so = &robot->soles[s];
+        fprintf(out, "  %-16s %g x %g centred at [%g, %g, %g]\n", robot->links[so->link].name,
+                so->size[0], so->size[1], so->offset[0] + 0.0, so->offset[1] + 0.0,
+                so->offset[2] + 0.0);
     }
     fprintf(out, "\ntotal mass %.3f kg; %ld mesh triangles in %d meshes", robot->total_mass,
             triangles, meshes);

@@ -484,6 +484,57 @@ void pln_taylor_sincos(PlnTaylor *out_sin, PlnTaylor *out_cos, const PlnTaylor *
     if (out_cos != NULL) *out_cos = rc;
 }
 
+int pln_taylor_recip(PlnTaylor *out, const PlnTaylor *a)
+{
+    PlnTaylor P, U, S, one;
+    double plo, phi, c, mid, rad, umax, m, r, lip;
+    int n = a->n;
+    /* a = P + e: P the polynomial with the remainder's midpoint, |e| <= rad */
+    P = *a;
+    mid = 0.5 * (a->lo + a->hi);
+    rad = fmax(a->hi - mid, mid - a->lo);
+    rad += wid(fabs(mid) + fabs(a->lo) + fabs(a->hi));
+    P.c[0] += mid;
+    P.lo = P.hi = 0.0;
+    P.lo = -wid(fabs(P.c[0]));
+    P.hi = -P.lo;
+    pln_taylor_bound(&P, &plo, &phi);
+    if (!(plo - rad > 0.0 || phi + rad < 0.0)) {
+        pln_taylor_const(out, n, NAN);
+        return 0;
+    }
+    /* U = (P - c)/c, |U| <= umax < 1 (eq. 5.6) */
+    c = 0.5 * (plo + phi);
+    pln_taylor_const(&one, n, c);
+    pln_taylor_sub(&U, &P, &one);
+    pln_taylor_div(&U, &U, c);
+    umax = pln_taylor_bound_abs(&U);
+    if (!(umax < 1.0)) {
+        pln_taylor_const(out, n, NAN);
+        return 0;
+    }
+    /* S = sum_{k<=n} (-U)^k by Horner, S = 1 - U S (eq. 5.7) */
+    pln_taylor_const(&S, n, 1.0);
+    pln_taylor_const(&one, n, 1.0);
+    for (int k = 0; k < n; ++k) {
+        pln_taylor_mul(&S, &U, &S);
+        pln_taylor_sub(&S, &one, &S);
+    }
+    /* the tail (-U)^(n+1) / (1 + U): at most umax^(n+1) / (1 - umax) (eq. 5.7) */
+    r = 1.0;
+    for (int k = 0; k <= n; ++k) r *= umax;
+    r /= 1.0 - umax;
+    r += wid(r);
+    pln_taylor_add_interval(&S, &S, -r, r);
+    pln_taylor_div(&S, &S, c);
+    /* a's remainder: |1/x - 1/y| <= |x - y| / (|x| |y|), both at least m (eq. 5.8) */
+    m = plo - rad > 0.0 ? plo - rad : -(phi + rad);
+    lip = rad / (m * m);
+    lip += wid(lip);
+    pln_taylor_add_interval(out, &S, -lip, lip);
+    return 1;
+}
+
 void pln_taylor_sin(PlnTaylor *out, const PlnTaylor *a)
 {
     pln_taylor_sincos(out, NULL, a);

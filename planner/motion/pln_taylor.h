@@ -74,6 +74,12 @@ void pln_taylor_sincos(PlnTaylor *out_sin, PlnTaylor *out_cos, const PlnTaylor *
 void pln_taylor_sin(PlnTaylor *out, const PlnTaylor *a);
 void pln_taylor_cos(PlnTaylor *out, const PlnTaylor *a);
 
+/* out = 1 / a (eq. 5.6-5.8): expanded about the midpoint c of a's polynomial range,
+ * 1/(c + D) = (1/c) sum_{k<=n} (-D/c)^k + remainder |D/c|^(n+1) / (1 - |D/c|) / |c|,
+ * a's own remainder added through the Lipschitz bound of 1/x. Returns 1; returns 0 (out
+ * = NaN model) when the range of a, remainder included, touches zero. */
+int pln_taylor_recip(PlnTaylor *out, const PlnTaylor *a);
+
 /* Rigorous range [*lo, *hi] of the polynomial part alone over tau in [-1, 1]: the
  * intersection of the Bernstein-coefficient bound and the monomial interval bound
  * (eq. 4.1-4.4). */

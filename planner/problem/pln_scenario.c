@@ -552,6 +552,91 @@ static PlnStatus parse_balance(PlnYaml *y, const yaml_node_t *node, PlnScenario 
     return st;
 }
 
+/* dynamics: {mode: auto|on|off, zmp_margin, mu, torque} */
+static PlnStatus parse_dynamics(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"mode", "zmp_margin", "mu", "torque", NULL};
+    yaml_node_t *v;
+    PlnStatus st = pln_yaml_check_mapping(y, node, "dynamics", keys);
+    if (st == PLN_OK && (v = pln_yaml_get(y, node, "mode")) != NULL) {
+        char text[16];
+        st = pln_yaml_node_string(y, v, "dynamics.mode", text, sizeof text);
+        if (st != PLN_OK) return st;
+        if (strcmp(text, "auto") == 0) sc->dynamics_mode = PLN_DYNAMICS_AUTO;
+        else if (strcmp(text, "on") == 0) sc->dynamics_mode = PLN_DYNAMICS_ON;
+        else if (strcmp(text, "off") == 0) sc->dynamics_mode = PLN_DYNAMICS_OFF;
+        else return pln_yaml_error(y, v, "dynamics.mode", PLN_ERR_INVALID, "'%s': expected auto, on or off", text);
+    }
+    if (st == PLN_OK) {
+        st = read_in_range(y, node, "dynamics", "zmp_margin", 0, 0.0, PLN_MAX_BALANCE_MARGIN_M,
+                           "must lie in [0, 0.2] m", &sc->zmp_margin);
+    }
+    if (st == PLN_OK && (v = pln_yaml_get(y, node, "mu")) != NULL) {
+        st = pln_yaml_node_double(y, v, "dynamics.mu", &sc->mu);
+        if (st == PLN_OK && !(sc->mu > 0.0 && sc->mu <= PLN_MAX_MU)) {
+            st = pln_yaml_error(y, v, "dynamics.mu", PLN_ERR_INVALID,
+                                "a friction coefficient must lie in (0, %g], found %g", PLN_MAX_MU, sc->mu);
+        }
+    }
+    if (st == PLN_OK && pln_yaml_get(y, node, "torque") != NULL) {
+        st = pln_yaml_bool(y, node, "dynamics", "torque", 0, &sc->torque_asked);
+    }
+    return st;
+}
+
+/* support: [{feet: [LINK, ...], from: t0, to: t1}, ...] */
+static PlnStatus parse_support(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"feet", "from", "to", NULL};
+    int n;
+    PlnStatus st = pln_yaml_sequence(y, node, "support", &n);
+    if (st != PLN_OK) return st;
+    sc->phases_line = (int)node->start_mark.line + 1;
+    if (n < 1) return pln_yaml_error(y, node, "support", PLN_ERR_INVALID, "give at least one support phase");
+    if (n > PLN_MAX_PHASES) {
+        return pln_yaml_error(y, node, "support", PLN_ERR_INVALID, "%d phases, at most %d", n, PLN_MAX_PHASES);
+    }
+    for (int i = 0; i < n && st == PLN_OK; ++i) {
+        yaml_node_t *item = pln_yaml_item(y, node, i), *v;
+        PlnSupportPhase *ph = &sc->phases[i];
+        char field[64], sub[96];
+        int nf;
+        snprintf(field, sizeof field, "support[%d]", i);
+        st = pln_yaml_check_mapping(y, item, field, keys);
+        if (st != PLN_OK) return st;
+        ph->line = (int)item->start_mark.line + 1;
+        ph->column = (int)item->start_mark.column + 1;
+        st = read_in_range(y, item, field, "from", 1, 0.0, 3600.0, "must lie in [0, 3600] s", &ph->t0);
+        if (st == PLN_OK) st = read_in_range(y, item, field, "to", 1, 0.0, 3600.0, "must lie in [0, 3600] s", &ph->t1);
+        if (st != PLN_OK) return st;
+        if (!(ph->t1 > ph->t0)) {
+            return pln_yaml_error(y, pln_yaml_get(y, item, "to"), pln_yaml_field(sub, sizeof sub, field, "to"),
+                                  PLN_ERR_INVALID, "the phase ends (%g s) before it starts (%g s)", ph->t1, ph->t0);
+        }
+        pln_yaml_field(sub, sizeof sub, field, "feet");
+        st = pln_yaml_require(y, item, field, "feet", &v);
+        if (st == PLN_OK) st = pln_yaml_sequence(y, v, sub, &nf);
+        if (st != PLN_OK) return st;
+        if (nf < 1 || nf > PLN_MAX_PHASE_FEET) {
+            return pln_yaml_error(y, v, sub, PLN_ERR_INVALID,
+                                  "name 1 or %d supporting links (a phase with no support cannot "
+                                  "balance; more than %d at once is not supported)", PLN_MAX_PHASE_FEET,
+                                  PLN_MAX_PHASE_FEET);
+        }
+        ph->n_feet = nf;
+        for (int k = 0; k < nf && st == PLN_OK; ++k) {
+            char f2[128];
+            snprintf(f2, sizeof f2, "%s[%d]", sub, k);
+            st = read_name(y, pln_yaml_item(y, v, k), f2, &ph->feet[k]);
+        }
+        if (st == PLN_OK && nf == 2 && strcmp(ph->feet[0].name, ph->feet[1].name) == 0) {
+            st = pln_yaml_error(y, v, sub, PLN_ERR_INVALID, "'%s' is named twice", ph->feet[0].name);
+        }
+    }
+    sc->n_phases = n;
+    return st;
+}
+
 static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
     static const char *const keys[] = {"algorithm", "max_iterations", "time_limit", "xtol_rel",
@@ -618,6 +703,10 @@ static void set_defaults(PlnScenario *sc)
     sc->pair_preset = PLN_PAIRS_ALL;
     sc->balance = 0;
     sc->balance_margin = PLN_DEFAULT_BALANCE_MARGIN_M;
+    sc->dynamics_mode = PLN_DYNAMICS_AUTO;
+    sc->zmp_margin = PLN_DEFAULT_ZMP_MARGIN_M;
+    sc->mu = PLN_DEFAULT_MU;
+    sc->torque_asked = -1;
     sc->algorithm = PLN_ALGORITHM_SLSQP;
     sc->max_iterations = 300;
     sc->time_limit = 120.0;
@@ -630,7 +719,8 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
 {
     static const char *const keys[] = {"name", "robot", "duration", "spline", "joints",
                                        "initial", "rest", "tasks", "cost", "collision",
-                                       "environment", "balance", "optimizer", "output", NULL};
+                                       "environment", "balance", "dynamics", "support",
+                                       "optimizer", "output", NULL};
     PlnYaml y;
     yaml_node_t *root, *v;
     char robot[1024];
@@ -678,6 +768,8 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
         st = parse_environment(&y, v, sc);
     }
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "balance")) != NULL) st = parse_balance(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "dynamics")) != NULL) st = parse_dynamics(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "support")) != NULL) st = parse_support(&y, v, sc);
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "optimizer")) != NULL) {
         st = parse_optimizer(&y, v, sc);
     }
@@ -732,6 +824,118 @@ static PlnStatus resolve_joint(const PlnScenario *sc, const PlnRobot *robot, Pln
         return name_error(sc, ref, field, "joint is fixed and cannot move", err, err_size);
     }
     return PLN_OK;
+}
+
+static PlnStatus resolve_link(const PlnScenario *sc, const PlnRobot *robot, PlnNameRef *ref,
+                              const char *field, char *err, size_t err_size);
+
+/* Dynamics on or off, the support phases (given, or one phase over the whole motion on
+ * balance.support or on every sole of the robot), and their checks against the soles. */
+static PlnStatus resolve_dynamics(PlnScenario *sc, const PlnRobot *robot, char *err,
+                                  size_t err_size)
+{
+    PlnStatus st = PLN_OK;
+    int given = sc->n_phases > 0;
+    sc->dynamics = sc->dynamics_mode == PLN_DYNAMICS_ON ||
+                   (sc->dynamics_mode == PLN_DYNAMICS_AUTO && robot->n_soles > 0 && robot->has_effort);
+    sc->torque_limits = 0;
+    if (sc->torque_asked == 1 && !robot->has_effort) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: dynamics.torque: torque limits are asked for, but the robot %s "
+                          "gives no effort_max for its joints",
+                          sc->path, sc->robot_path);
+    }
+    if (!sc->dynamics) return PLN_OK;
+    if (robot->n_soles == 0) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: dynamics.mode: dynamics is on, but the robot %s has no soles "
+                          "(give them in its `soles` section, or set dynamics.mode: off)",
+                          sc->path, sc->robot_path);
+    }
+    sc->torque_limits = robot->has_effort && sc->torque_asked != 0;
+    if (!given) {
+        /* one phase over the whole motion: balance.support, or every sole */
+        PlnSupportPhase *ph = &sc->phases[0];
+        memset(ph, 0, sizeof *ph);
+        ph->t0 = 0.0;
+        ph->t1 = sc->duration;
+        if (sc->n_support > 0) {
+            if (sc->n_support > PLN_MAX_PHASE_FEET) {
+                return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                  "%s:%d: balance.support: %d supporting links; dynamics handles "
+                                  "at most %d at once",
+                                  sc->path, sc->support[0].line, sc->n_support, PLN_MAX_PHASE_FEET);
+            }
+            for (int k = 0; k < sc->n_support; ++k) ph->feet[k] = sc->support[k];
+            ph->n_feet = sc->n_support;
+            ph->line = sc->support[0].line;
+        } else {
+            if (robot->n_soles > PLN_MAX_PHASE_FEET) {
+                return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                  "%s: the robot has %d soles; name the ones on the floor in "
+                                  "`support`", sc->path, robot->n_soles);
+            }
+            for (int k = 0; k < robot->n_soles; ++k) {
+                PlnNameRef *f = &ph->feet[k];
+                snprintf(f->name, sizeof f->name, "%s", robot->links[robot->soles[k].link].name);
+                f->index = robot->soles[k].link;
+            }
+            ph->n_feet = robot->n_soles;
+        }
+        sc->n_phases = 1;
+    }
+    for (int i = 0; i < sc->n_phases && st == PLN_OK; ++i) {
+        PlnSupportPhase *ph = &sc->phases[i];
+        for (int k = 0; k < ph->n_feet && st == PLN_OK; ++k) {
+            char field[64];
+            int so;
+            snprintf(field, sizeof field, given ? "support[%d].feet[%d]" : "balance.support[%d]",
+                     given ? i : k, k);
+            st = resolve_link(sc, robot, &ph->feet[k], field, err, err_size);
+            if (st != PLN_OK) break;
+            so = pln_robot_find_sole(robot, ph->feet[k].index);
+            if (so < 0) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: %s: link '%s' has no sole in %s (its `soles` section)",
+                                sc->path, ph->feet[k].line, field, ph->feet[k].name, sc->robot_path);
+            } else if (2.0 * sc->zmp_margin >= fmin(robot->soles[so].size[0], robot->soles[so].size[1])) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: dynamics.zmp_margin: %g m leaves no room inside the sole of "
+                                "'%s' (%g x %g m): it must be below half the sole's smaller side",
+                                sc->path, sc->zmp_margin, ph->feet[k].name, robot->soles[so].size[0],
+                                robot->soles[so].size[1]);
+            }
+        }
+        if (st != PLN_OK || !given) break;
+        if (i == 0 && ph->t0 > PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[0].from: nothing supports the robot from 0 to %g s "
+                            "(the first phase must start at 0)", sc->path, ph->line, ph->t0);
+        } else if (i > 0 && ph->t0 < sc->phases[i - 1].t1 - PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[%d].from: %g s overlaps support[%d] (line %d), which "
+                            "runs to %g s; phases follow each other in time",
+                            sc->path, ph->line, i, ph->t0, i - 1, sc->phases[i - 1].line,
+                            sc->phases[i - 1].t1);
+        } else if (i > 0 && ph->t0 > sc->phases[i - 1].t1 + PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[%d].from: nothing supports the robot from %g to %g s, "
+                            "after support[%d] (line %d)",
+                            sc->path, ph->line, i, sc->phases[i - 1].t1, ph->t0, i - 1,
+                            sc->phases[i - 1].line);
+        } else if (i == sc->n_phases - 1 && fabs(ph->t1 - sc->duration) > PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[%d].to: the last phase ends at %g s, but the motion "
+                            "lasts %g s",
+                            sc->path, ph->line, i, ph->t1, sc->duration);
+        }
+    }
+    return st;
+}
+
+void pln_scenario_static_balance(PlnScenario *sc)
+{
+    sc->dynamics_mode = PLN_DYNAMICS_OFF;
 }
 
 static PlnStatus resolve_link(const PlnScenario *sc, const PlnRobot *robot, PlnNameRef *ref,
@@ -963,6 +1167,7 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
         snprintf(field, sizeof field, "balance.support[%d]", i);
         st = resolve_link(sc, robot, &sc->support[i], field, err, err_size);
     }
+    if (st == PLN_OK) st = resolve_dynamics(sc, robot, err, err_size);
     /* pairs whose geometry is missing cannot be checked: refuse rather than skip */
     for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
         const PlnPair *p = &sc->pairs[i];

@@ -28,6 +28,24 @@ typedef struct PlnNameRef {
     int index;            /* filled by resolve: joint, link or obstacle index; -1 before */
 } PlnNameRef;
 
+/* Whole-body dynamics of a scenario (`dynamics:`; docs/SCENARIO_FORMAT.md). */
+typedef enum PlnDynamicsMode {
+    PLN_DYNAMICS_AUTO = 0,   /* on when the robot has soles and effort limits */
+    PLN_DYNAMICS_ON,         /* ZMP, friction and (with effort limits) torque constraints */
+    PLN_DYNAMICS_OFF         /* static balance only (the `balance` section), as --static-balance */
+} PlnDynamicsMode;
+
+#define PLN_MAX_PHASES 64        /* support phases per scenario */
+#define PLN_MAX_PHASE_FEET 2     /* soles on the floor at once (both feet) */
+
+/* A support phase: which soles rest on the floor over [t0, t1]. */
+typedef struct PlnSupportPhase {
+    double t0, t1;           /* s */
+    int n_feet;              /* 1..PLN_MAX_PHASE_FEET */
+    PlnNameRef feet[PLN_MAX_PHASE_FEET];  /* links with a sole in the robot file */
+    int line, column;        /* of the phase in the scenario, 1-based */
+} PlnSupportPhase;
+
 typedef enum PlnTaskType {
     PLN_TASK_POSITION = 0,   /* a point of a link reaches a world position (and orientation) */
     PLN_TASK_JOINT           /* a joint reaches a value */
@@ -177,6 +195,16 @@ typedef struct PlnScenario {
     int n_support;                /* links whose contact points form the support polygon */
     PlnNameRef *support;
 
+    PlnDynamicsMode dynamics_mode; /* as written (default AUTO) */
+    int dynamics;                 /* after resolve: 1 when the dynamic constraints apply */
+    double zmp_margin;            /* m, >= 0 (default 0.01): the ZMP stays this far inside */
+    double mu;                    /* friction coefficient, > 0 (default 0.5) */
+    int torque_limits;            /* after resolve: 1 when |tau| <= effort_max is constrained */
+    int torque_asked;             /* -1 not said, 0/1 as written (`dynamics.torque`) */
+    int n_phases;                 /* after resolve >= 1 when dynamics is on */
+    PlnSupportPhase phases[PLN_MAX_PHASES];
+    int phases_line;              /* line of `support:` (0 when absent) */
+
     PlnAlgorithm algorithm;
     int max_iterations;
     double time_limit;            /* s, > 0 */
@@ -200,11 +228,17 @@ PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind);
 PlnStatus pln_scenario_parse(const char *path, PlnScenario *scenario, char *err, size_t err_size);
 
 /* Step 2: resolves names against `robot` (borrowed): joints, links, obstacle names in
- * pairs; duplicate moving joints and pairs of a link with itself are errors. Builds the
+ * pairs; duplicate moving joints and pairs of a link with itself are errors. Decides
+ * whether dynamics applies (static_balance forces it off) and checks the support phases
+ * against the robot's soles: they must cover [0, duration] without gap or overlap, name
+ * links with soles, and leave room for zmp_margin inside every sole. Builds the
  * pair set of the preset (problem/pln_pairs.h for PLN_PAIRS_ALL, which measures the
  * shapes at the initial posture), then adds and removes the listed pairs. */
 PlnStatus pln_scenario_resolve(PlnScenario *scenario, const PlnRobot *robot, char *err,
                                size_t err_size);
+
+/* Turns dynamics off before resolve (the --static-balance option). */
+void pln_scenario_static_balance(PlnScenario *scenario);
 
 /* Frees what a scenario owns; safe on a zeroed one. */
 void pln_scenario_destroy(PlnScenario *scenario);

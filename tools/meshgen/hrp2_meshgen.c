@@ -65,32 +65,33 @@ typedef struct JointSpec {
     double axis[3];
     double lower, upper;       /* rad */
     double vmax;               /* rad/s, estimate */
+    double effort;             /* N m, estimate (docs/robots.md) */
     double initial;            /* half-sitting, rad */
 } JointSpec;
 
 /* Right leg, torso, head, right arm; the left side is mirrored from the right. */
 static const JointSpec RIGHT_LEG_JOINTS[6] = {
-    {"RLEG_JOINT0", "right hip yaw", {0, 0, 1}, -0.785, 0.524, 3.7, 0.0},
-    {"RLEG_JOINT1", "right hip roll", {1, 0, 0}, -0.611, 0.349, 3.2, 0.0},
-    {"RLEG_JOINT2", "right hip pitch", {0, 1, 0}, -2.182, 0.733, 4.4, -0.4538},
-    {"RLEG_JOINT3", "right knee", {0, 1, 0}, -0.035, 2.618, 3.9, 0.8727},
-    {"RLEG_JOINT4", "right ankle pitch", {0, 1, 0}, -1.309, 0.733, 4.4, -0.4189},
-    {"RLEG_JOINT5", "right ankle roll", {1, 0, 0}, -0.349, 0.611, 3.2, 0.0},
+    {"RLEG_JOINT0", "right hip yaw", {0, 0, 1}, -0.785, 0.524, 3.7, 60.0, 0.0},
+    {"RLEG_JOINT1", "right hip roll", {1, 0, 0}, -0.611, 0.349, 3.2, 150.0, 0.0},
+    {"RLEG_JOINT2", "right hip pitch", {0, 1, 0}, -2.182, 0.733, 4.4, 200.0, -0.4538},
+    {"RLEG_JOINT3", "right knee", {0, 1, 0}, -0.035, 2.618, 3.9, 200.0, 0.8727},
+    {"RLEG_JOINT4", "right ankle pitch", {0, 1, 0}, -1.309, 0.733, 4.4, 150.0, -0.4189},
+    {"RLEG_JOINT5", "right ankle roll", {1, 0, 0}, -0.349, 0.611, 3.2, 100.0, 0.0},
 };
 static const JointSpec TORSO_JOINTS[4] = {
-    {"CHEST_JOINT0", "chest yaw", {0, 0, 1}, -0.785, 0.785, 3.2, 0.0},
-    {"CHEST_JOINT1", "chest pitch", {0, 1, 0}, -0.087, 1.047, 3.2, 0.0},
-    {"HEAD_JOINT0", "head yaw", {0, 0, 1}, -0.785, 0.785, 5.2, 0.0},
-    {"HEAD_JOINT1", "head pitch", {0, 1, 0}, -0.524, 0.785, 5.2, 0.0},
+    {"CHEST_JOINT0", "chest yaw", {0, 0, 1}, -0.785, 0.785, 3.2, 60.0, 0.0},
+    {"CHEST_JOINT1", "chest pitch", {0, 1, 0}, -0.087, 1.047, 3.2, 150.0, 0.0},
+    {"HEAD_JOINT0", "head yaw", {0, 0, 1}, -0.785, 0.785, 5.2, 10.0, 0.0},
+    {"HEAD_JOINT1", "head pitch", {0, 1, 0}, -0.524, 0.785, 5.2, 10.0, 0.0},
 };
 static const JointSpec RIGHT_ARM_JOINTS[7] = {
-    {"RARM_JOINT0", "right shoulder pitch", {0, 1, 0}, -3.142, 1.047, 3.9, 0.2618},
-    {"RARM_JOINT1", "right shoulder roll", {1, 0, 0}, -1.658, 0.175, 3.9, -0.1745},
-    {"RARM_JOINT2", "right shoulder yaw", {0, 0, 1}, -1.606, 1.606, 4.4, 0.0},
-    {"RARM_JOINT3", "right elbow", {0, 1, 0}, -2.391, 0.035, 4.4, -0.5236},
-    {"RARM_JOINT4", "right wrist yaw", {0, 0, 1}, -1.606, 1.606, 5.2, 0.0},
-    {"RARM_JOINT5", "right wrist pitch", {0, 1, 0}, -1.606, 1.606, 5.2, 0.0},
-    {"RARM_JOINT6", "right hand (gripper)", {0, 1, 0}, -1.0, 1.0, 5.2, 0.1},
+    {"RARM_JOINT0", "right shoulder pitch", {0, 1, 0}, -3.142, 1.047, 3.9, 60.0, 0.2618},
+    {"RARM_JOINT1", "right shoulder roll", {1, 0, 0}, -1.658, 0.175, 3.9, 60.0, -0.1745},
+    {"RARM_JOINT2", "right shoulder yaw", {0, 0, 1}, -1.606, 1.606, 4.4, 30.0, 0.0},
+    {"RARM_JOINT3", "right elbow", {0, 1, 0}, -2.391, 0.035, 4.4, 45.0, -0.5236},
+    {"RARM_JOINT4", "right wrist yaw", {0, 0, 1}, -1.606, 1.606, 5.2, 15.0, 0.0},
+    {"RARM_JOINT5", "right wrist pitch", {0, 1, 0}, -1.606, 1.606, 5.2, 15.0, 0.0},
+    {"RARM_JOINT6", "right hand (gripper)", {0, 1, 0}, -1.0, 1.0, 5.2, 5.0, 0.1},
 };
 
 /* name, parent, joint, origin, origin estimate?, L, R, centre, pole, half, e_ns, e_ew,
@@ -770,6 +771,7 @@ static void write_joint(FILE *f, const Joint *j)
     fprintf(f, "\n    lower: %s\n    upper: %s\n", num(a, sizeof a, j->s.lower),
             num(b, sizeof b, j->s.upper));
     fprintf(f, "    velocity_max: %s   # rad/s, estimate\n", num(a, sizeof a, j->s.vmax));
+    fprintf(f, "    effort_max: %s   # N m, estimate (docs/robots.md)\n", num(a, sizeof a, j->s.effort));
     fprintf(f, "    initial: %s\n", num(a, sizeof a, j->s.initial));
 }
 
@@ -822,7 +824,8 @@ static const char YAML_HEAD[] =
     "# 0.105 m, foot 0.2172 x 0.138 m, upper arm 0.25 m, forearm 0.25 m, total mass\n"
     "# 56.868 kg, half-sitting posture, waist height 0.6487 m, control period 5 ms.\n"
     "# Everything marked `# estimate` is not published and was chosen to be plausible for a\n"
-    "# 1.54 m, 58 kg humanoid: chest, head, shoulder and hand offsets, velocity limits,\n"
+    "# 1.54 m, 58 kg humanoid: chest, head, shoulder and hand offsets, velocity and effort\n"
+    "# limits (reasoning in docs/robots.md), where the sole sits under the ankle,\n"
     "# per-link masses (they sum to the public total), centres of mass and inertias (of the\n"
     "# link mesh as a solid of uniform density) and the link shapes themselves.\n"
     "#\n"
@@ -848,6 +851,24 @@ static void write_collision_pairs(FILE *f)
                "# elbow = *ARM_LINK3, hip = *LEG_LINK2, knee = *LEG_LINK3)\ncollision_pairs:\n");
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
         fprintf(f, "  - [%s, %s]\n", pairs[i][0], pairs[i][1]);
+    }
+}
+
+/* The soles: the public foot size 0.2172 x 0.138 m, in the plane of the foot link's
+ * lowest point (the ankle height 0.105 m below the ankle), centred where the foot's
+ * shape is centred (RIGHT_LEG[5]; an estimate), the left mirrored. */
+static void write_soles(FILE *f)
+{
+    const LinkSpec *foot = &RIGHT_LEG[5];
+    char a[32], b[32], c[32];
+    double bottom = foot->center[2] - foot->half[2];
+    fprintf(f, "\n# soles: the rectangles the feet stand on, in the foot link's frame\nsoles:\n");
+    for (int side = 0; side < 2; ++side) {
+        double y = side == 0 ? foot->center[1] : -foot->center[1];
+        fprintf(f, "  - link: %s\n    size: [0.2172, 0.138]   # m, HRP-2's foot\n",
+                side == 0 ? "RLEG_LINK5" : "LLEG_LINK5");
+        fprintf(f, "    offset: [%s, %s, %s]   # m, estimate: centre of the foot shape\n",
+                num(a, sizeof a, foot->center[0]), num(b, sizeof b, y), num(c, sizeof c, bottom));
     }
 }
 
@@ -939,6 +960,7 @@ int main(int argc, char **argv)
     fprintf(f, "\n# %d links, total mass %.3f kg, %ld triangles\nlinks:\n", nl, total, total_tris);
     for (int i = 0; i < nl; ++i) write_link(f, &links[i]);
     write_collision_pairs(f);
+    write_soles(f);
     if (fclose(f) != 0) {
         fprintf(stderr, "hrp2_meshgen: error writing %s\n", path);
         return 1;

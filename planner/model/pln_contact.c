@@ -1,0 +1,182 @@
+/* pln_contact.c — ZMP and the split of the contact wrench between the soles
+ * (docs/math/dynamics.md eq. D16-D21). Derivatives by forward-mode dual numbers over the
+ * six components of W: exact, and one formula for value and derivative. */
+#include "model/pln_contact.h"
+
+#include <math.h>
+#include <string.h>
+
+/* a value and its derivatives with respect to W[0..5] */
+typedef struct Dual {
+    double v, d[6];
+} Dual;
+
+static Dual dual_var(const double W[6], int i)
+{
+    Dual a;
+    memset(&a, 0, sizeof a);
+    a.v = W[i];
+    a.d[i] = 1.0;
+    return a;
+}
+
+static Dual dual_const(double v)
+{
+    Dual a;
+    memset(&a, 0, sizeof a);
+    a.v = v;
+    return a;
+}
+
+static Dual dual_lin(double sa, Dual a, double sb, Dual b) /* sa a + sb b */
+{
+    Dual r;
+    r.v = sa * a.v + sb * b.v;
+    for (int i = 0; i < 6; ++i) r.d[i] = sa * a.d[i] + sb * b.d[i];
+    return r;
+}
+
+static Dual dual_mul(Dual a, Dual b)
+{
+    Dual r;
+    r.v = a.v * b.v;
+    for (int i = 0; i < 6; ++i) r.d[i] = a.d[i] * b.v + a.v * b.d[i];
+    return r;
+}
+
+static Dual dual_div(Dual a, Dual b)
+{
+    Dual r;
+    r.v = a.v / b.v;
+    for (int i = 0; i < 6; ++i) r.d[i] = (a.d[i] - r.v * b.d[i]) / b.v;
+    return r;
+}
+
+int pln_contact_zmp(const double W[6], double floor_z, double min_fz, double zmp[2],
+                    double *tau_z)
+{
+    if (!(W[5] > min_fz)) return 0;
+    /* eq. D17: the moment about (p, floor_z) has no horizontal part */
+    zmp[0] = (floor_z * W[3] - W[1]) / W[5];
+    zmp[1] = (W[0] + floor_z * W[4]) / W[5];
+    if (tau_z != NULL) *tau_z = W[2] - (zmp[0] * W[4] - zmp[1] * W[3]);
+    return 1;
+}
+
+/* foot wrench about the origin: centre of pressure c (on the floor), force share s of f,
+ * free-moment share s of tau_z: [c x s f + s tau_z e_z; s f] (eq. D20) */
+static void foot_wrench(const Dual c[3], Dual s, const Dual f[3], Dual tz, Dual out[6])
+{
+    Dual fk[3];
+    for (int i = 0; i < 3; ++i) fk[i] = dual_mul(s, f[i]);
+    out[0] = dual_lin(1.0, dual_mul(c[1], fk[2]), -1.0, dual_mul(c[2], fk[1]));
+    out[1] = dual_lin(1.0, dual_mul(c[2], fk[0]), -1.0, dual_mul(c[0], fk[2]));
+    out[2] = dual_lin(1.0, dual_lin(1.0, dual_mul(c[0], fk[1]), -1.0, dual_mul(c[1], fk[0])),
+                      1.0, dual_mul(s, tz));
+    for (int i = 0; i < 3; ++i) out[3 + i] = fk[i];
+}
+
+int pln_contact_split(const PlnSupport *s, const double W[6], double min_fz,
+                      PlnContactSplit *out, int with_derivative)
+{
+    Dual n[3], f[3], p[2], tz, alpha, beta, z = dual_const(s->floor_z), wr[2][6];
+    if (!(W[5] > min_fz)) return 0;
+    for (int i = 0; i < 3; ++i) {
+        n[i] = dual_var(W, i);
+        f[i] = dual_var(W, 3 + i);
+    }
+    /* eq. D17 */
+    p[0] = dual_div(dual_lin(1.0, dual_mul(z, f[0]), -1.0, n[1]), f[2]);
+    p[1] = dual_div(dual_lin(1.0, n[0], 1.0, dual_mul(z, f[1])), f[2]);
+    tz = dual_lin(1.0, n[2], -1.0, dual_lin(1.0, dual_mul(p[0], f[1]), -1.0, dual_mul(p[1], f[0])));
+    if (s->n_feet == 1) {
+        alpha = dual_const(1.0);
+    } else {
+        /* eq. D18: lambda = (p - c2) . d / |d|^2, alpha = clamp(lambda, 0, 1) */
+        double d[2] = {s->centre[0][0] - s->centre[1][0], s->centre[0][1] - s->centre[1][1]};
+        double dd = d[0] * d[0] + d[1] * d[1];
+        Dual lam = dual_lin(d[0] / dd, dual_lin(1.0, p[0], -1.0, dual_const(s->centre[1][0])), d[1] / dd,
+                            dual_lin(1.0, p[1], -1.0, dual_const(s->centre[1][1])));
+        alpha = lam.v <= 0.0 ? dual_const(0.0) : lam.v >= 1.0 ? dual_const(1.0) : lam;
+    }
+    beta = dual_lin(-1.0, alpha, 1.0, dual_const(1.0));
+    for (int k = 0; k < s->n_feet; ++k) {
+        /* eq. D19: c_1 = p + (1 - alpha) d, c_2 = p - alpha d */
+        Dual c[3];
+        for (int i = 0; i < 2; ++i) {
+            double d = s->n_feet == 2 ? s->centre[0][i] - s->centre[1][i] : 0.0;
+            c[i] = k == 0 ? dual_lin(1.0, p[i], d, beta) : dual_lin(1.0, p[i], -d, alpha);
+        }
+        c[2] = z;
+        foot_wrench(c, k == 0 ? alpha : beta, f, tz, wr[k]);
+    }
+    memset(out, 0, sizeof *out);
+    out->zmp[0] = p[0].v;
+    out->zmp[1] = p[1].v;
+    out->tau_z = tz.v;
+    out->alpha = alpha.v;
+    for (int k = 0; k < s->n_feet; ++k) {
+        for (int r = 0; r < 6; ++r) {
+            out->wrench[k][r] = wr[k][r].v;
+            if (with_derivative) memcpy(out->dwrench[k][r], wr[k][r].d, sizeof out->dwrench[k][r]);
+        }
+    }
+    return 1;
+}
+
+PlnStatus pln_contact_support(const PlnRobot *robot, const int *feet, int n_feet,
+                              const double *const *rot, const double *const *pos, double tol,
+                              PlnSupport *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    if (n_feet < 1 || n_feet > 2) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "support: %d feet (1 or 2)", n_feet);
+    }
+    out->n_feet = n_feet;
+    for (int k = 0; k < n_feet; ++k) {
+        int so = pln_robot_find_sole(robot, feet[k]);
+        const double *R = rot[k], *p = pos[k];
+        double zmin = INFINITY, zmax = -INFINITY, ctr[3];
+        if (so < 0) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size, "support: link %s has no sole",
+                              robot->links[feet[k]].name);
+        }
+        const PlnSole *sole = &robot->soles[so];
+        for (int i = 0; i < 3; ++i) {
+            ctr[i] = p[i] + R[3 * i] * sole->offset[0] + R[3 * i + 1] * sole->offset[1] +
+                     R[3 * i + 2] * sole->offset[2];
+        }
+        /* the four corners: a sole lies flat when they share one height */
+        for (int c = 0; c < 4; ++c) {
+            double lx = (c & 1 ? 0.5 : -0.5) * sole->size[0], ly = (c & 2 ? 0.5 : -0.5) * sole->size[1];
+            double zc = ctr[2] + R[6] * lx + R[7] * ly;
+            zmin = fmin(zmin, zc);
+            zmax = fmax(zmax, zc);
+        }
+        if (zmax - zmin > tol) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "support: the sole of %s is not flat on the floor (its corners "
+                              "differ by %.4g m in height)",
+                              robot->links[feet[k]].name, zmax - zmin);
+        }
+        out->centre[k][0] = ctr[0];
+        out->centre[k][1] = ctr[1];
+        if (k == 0) {
+            out->floor_z = ctr[2];
+        } else if (fabs(ctr[2] - out->floor_z) > tol) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "support: the soles of %s and %s are not on one level floor "
+                              "(%.4g m apart in height)",
+                              robot->links[feet[0]].name, robot->links[feet[k]].name,
+                              fabs(ctr[2] - out->floor_z));
+        }
+    }
+    if (n_feet == 2) {
+        double dx = out->centre[0][0] - out->centre[1][0], dy = out->centre[0][1] - out->centre[1][1];
+        if (dx * dx + dy * dy <= tol * tol) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size, "support: the soles of %s and %s share a centre",
+                              robot->links[feet[0]].name, robot->links[feet[1]].name);
+        }
+    }
+    return PLN_OK;
+}
