@@ -58,6 +58,16 @@ static int report_value(const char *dir, const char *key, char *out, size_t size
                 snprintf(out, size, "%s", (char *)v->data.scalar.value);
                 found = 1;
             }
+            /* one level down: the keys of an object such as "dynamics" */
+            for (yaml_node_pair_t *q = v->type == YAML_MAPPING_NODE ? v->data.mapping.pairs.start : NULL;
+                 q != NULL && q < v->data.mapping.pairs.top; ++q) {
+                yaml_node_t *k2 = yaml_document_get_node(&doc, q->key);
+                yaml_node_t *v2 = yaml_document_get_node(&doc, q->value);
+                if (!found && strcmp((char *)k2->data.scalar.value, key) == 0 && v2->type == YAML_SCALAR_NODE) {
+                    snprintf(out, size, "%s", (char *)v2->data.scalar.value);
+                    found = 1;
+                }
+            }
         }
         yaml_document_delete(&doc);
     }
@@ -299,6 +309,56 @@ START_TEST(test_balance_binds_and_is_certified)
 }
 END_TEST
 
+START_TEST(test_zmp_binds_and_is_certified)
+{
+    /* the same with dynamics: the free bow's ZMP comes closer than 7 cm to the soles'
+     * edge (7.5 cm), which check against bow_dyn finds; planned with it, it is certified and
+     * report gives a certified ZMP margin of at least 7.5 cm */
+    char dir[256], args[1024], log[512], v[64];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan tests/data/bow_free.yaml -q -o '%s/free'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    snprintf(args, sizeof args, "check tests/data/bow_dyn.yaml '%s/free/trajectory.json'", dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    snprintf(args, sizeof args, "plan tests/data/bow_dyn.yaml -q -o '%s/dyn'", dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "see %s", log);
+    strcat(dir, "/dyn");
+    ck_assert(report_value(dir, "zmp_min_inside_m", v, sizeof v));
+    ck_assert_msg(strtod(v, NULL) >= 0.075 - 1e-5, "%s", v);
+    ck_assert(report_value(dir, "torque_max_ratio", v, sizeof v));
+    ck_assert(strtod(v, NULL) > 0.0 && strtod(v, NULL) <= 1.0);
+}
+END_TEST
+
+/* dynamics that cannot be posed: exit 2, the scenario and the field named, no output */
+static const char *const DYN_BAD[][2] = {
+    {"margin_over_sole", "dynamics.zmp_margin: 0.08 m leaves no room inside the support polygon of support[0]"},
+    {"stance_moves", "RLEG_LINK5 is moved by the moving joint RLEG_JOINT3; a stance foot must stay still"},
+    {"unknown_foot", "support[0].feet[0]: link 'RARM_LINK6' has no sole"},
+};
+
+START_TEST(test_dynamics_bad_input)
+{
+    char dir[256], args[1024], log[512], text[4096] = "";
+    FILE *f;
+    size_t n;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan tests/data/dyn_bad/%s.yaml -q -o '%s/out'", DYN_BAD[_i][0], dir);
+    ck_assert_int_eq(hrpplan(args, log), 2);
+    f = fopen(log, "r");
+    ck_assert_ptr_nonnull(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, DYN_BAD[_i][1]) != NULL, "'%s' lacks '%s'", text, DYN_BAD[_i][1]);
+    ck_assert_msg(strstr(text, DYN_BAD[_i][0]) != NULL, "'%s' does not name the file", text);
+    ck_assert(!exists(dir, "out/report.json"));
+    remove(log);
+}
+END_TEST
+
 START_TEST(test_box_obstacle)
 {
     /* the hand passes through the crate without collision constraints, around it with */
@@ -358,6 +418,8 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_check_finds_the_collision);
     tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
     tcase_add_test(tc, test_balance_binds_and_is_certified);
+    tcase_add_test(tc, test_zmp_binds_and_is_certified);
+    tcase_add_loop_test(tc, test_dynamics_bad_input, 0, 3);
     tcase_add_test(tc, test_box_obstacle);
     suite_add_tcase(s, tc);
     /* planning on meshes takes minutes under ASan: `make asan` excludes this tag (the

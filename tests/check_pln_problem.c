@@ -28,16 +28,22 @@ typedef struct Fixture {
     PlnProblemWork *w;
 } Fixture;
 
-static void load(Fixture *f, const char *path)
+static void load_with(Fixture *f, const char *path, int static_balance)
 {
     char err[1024];
     PlnPlanOptions opt = pln_plan_options_default();
     ck_assert_msg(pln_scenario_parse(path, &f->sc, err, sizeof err) == PLN_OK, "%s", err);
+    if (static_balance) pln_scenario_static_balance(&f->sc);
     ck_assert_msg(pln_robot_load(f->sc.robot_path, &f->robot, err, sizeof err) == PLN_OK, "%s", err);
     ck_assert_msg(pln_scenario_resolve(&f->sc, &f->robot, err, sizeof err) == PLN_OK, "%s", err);
     ck_assert_msg(pln_problem_create(&f->p, &f->robot, &f->sc, &opt, err, sizeof err) == PLN_OK,
                   "%s", err);
     ck_assert_msg(pln_problem_work_create(f->p, &f->w, err, sizeof err) == PLN_OK, "%s", err);
+}
+
+static void load(Fixture *f, const char *path)
+{
+    load_with(f, path, 0);
 }
 
 static void unload(Fixture *f)
@@ -174,12 +180,14 @@ START_TEST(test_constraint_gradients_fd)
     Rng seed = {0xc0ffeeULL + (uint64_t)_i};
     char err[512];
     double *x, *c, *cp, *cm, *g, *margin, *tw;
-    int n, m, checked_collision = 0, checked_balance = 0, stopped = 0;
-    /* twist has balance rows too, reach_box a box obstacle, geom_mesh mesh geometry */
-    load(&f, _i == 2   ? "scenarios/twist.yaml"
-             : _i == 3 ? "tests/data/reach_box.yaml"
-             : _i == 4 ? "tests/data/geom_mesh.yaml"
-                       : "scenarios/hand_cross.yaml");
+    int n, m, checked_collision = 0, checked_balance = 0, checked_dynamics = 0, stopped = 0;
+    /* twist has dynamic rows too (static balance rows with --static-balance, case 5),
+     * reach_box a box obstacle, geom_mesh mesh geometry */
+    load_with(&f, _i == 2 || _i == 5 ? "scenarios/twist.yaml"
+                  : _i == 3          ? "tests/data/reach_box.yaml"
+                  : _i == 4          ? "tests/data/geom_mesh.yaml"
+                                     : "scenarios/hand_cross.yaml",
+              _i == 5);
     n = f.p->n_vars;
     m = f.p->m;
     x = calloc((size_t)n, sizeof *x);
@@ -238,10 +246,12 @@ START_TEST(test_constraint_gradients_fd)
                           "row %d (%s) d/dx[%d]: analytic %.9g, fd %.9g", r, name, i, an, fd);
             checked_collision += f.p->rows[r].kind == PLN_ROW_COLLISION && fabs(an) > 0.0;
             checked_balance += f.p->rows[r].kind == PLN_ROW_BALANCE && fabs(an) > 0.0;
+            checked_dynamics += f.p->rows[r].kind == PLN_ROW_DYNAMICS && fabs(an) > 0.0;
         }
     }
+    if (_i == 2) ck_assert_int_gt(checked_dynamics, 0);
     ck_assert_int_gt(checked_collision, 0); /* the witness rows were really exercised */
-    if (_i == 2) ck_assert_int_gt(checked_balance, 0);
+    if (_i == 5) ck_assert_int_gt(checked_balance, 0);
     if (_i == 4) ck_assert_int_gt(stopped, 0); /* geom_mesh has far pairs */
     free(x);
     free(c);
@@ -298,7 +308,7 @@ Suite *pln_problem_suite(void)
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_cost_gradient_fd);
-    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 5);
+    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 6);
     suite_add_tcase(s, tc);
     return s;
 }

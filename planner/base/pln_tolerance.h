@@ -42,6 +42,13 @@
  * (dimensionless): below it the feet would leave the ground and the ZMP (a moment over
  * that force) is undefined or meaningless. */
 #define PLN_ZMP_MIN_VERTICAL_FORCE_REL 1e-3
+/* the planner keeps the floor's push at least this fraction of the weight: standing
+ * motions never come near it, and the ZMP stays well defined (docs/math/planner.md 4c) */
+#define PLN_DYN_MIN_FZ_REL 0.1
+/* stance soles flat and at one height to this, m */
+#define PLN_SOLE_FLAT_TOL_M 1e-6
+/* SIP: dynamic rows join the working set within this of zero (scaled units) */
+#define PLN_SIP_DYNAMICS_MARGIN 0.05
 
 /* Smallest cost weight (a zero weight would leave the problem without an objective). */
 #define PLN_MIN_COST_WEIGHT 1e-12

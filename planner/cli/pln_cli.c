@@ -49,7 +49,7 @@ static const char HELP_OVERVIEW[] =
     "            3 the motion is not certified safe\n";
 
 static const char HELP_PLAN[] =
-    "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision]\n"
+    "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
     "                    [--threads N] [-q]\n"
     "\n"
@@ -62,6 +62,10 @@ static const char HELP_PLAN[] =
     "  -o, --output DIR          output directory\n"
     "  --no-collision            plan without collision constraints (the report still\n"
     "                            gives the certified clearance of every pair)\n"
+    "  --static-balance          no dynamics: the centre of mass over the support polygon\n"
+    "                            (the `balance` section) instead of the ZMP, friction\n"
+    "                            and torque limits that are on when the robot has soles\n"
+    "                            and effort limits\n"
     "  --method M                continuous distance method: hybrid (default), gss, ca,\n"
     "                            sampling\n"
     "  --geometry KIND           link geometry of every pair instead of the scenario's\n"
@@ -179,7 +183,8 @@ enum {
     OPT_FORCE = 1 << 7,
     OPT_DUMP = 1 << 8,
     OPT_GEOMETRY = 1 << 9,
-    OPT_FIXED_BASE = 1 << 10
+    OPT_FIXED_BASE = 1 << 10,
+    OPT_STATIC_BALANCE = 1 << 11
 };
 
 typedef struct OptionSpec {
@@ -195,7 +200,7 @@ static const OptionSpec OPTIONS[] = {
     {"quiet", 'q', OPT_QUIET, 0},     {"format", 0, OPT_FORMAT, 1},
     {"rate", 0, OPT_RATE, 1},         {"force", 0, OPT_FORCE, 0},
     {"dump-queries", 0, OPT_DUMP, 1}, {"geometry", 0, OPT_GEOMETRY, 1},
-    {"fixed-base", 0, OPT_FIXED_BASE, 0},
+    {"fixed-base", 0, OPT_FIXED_BASE, 0}, {"static-balance", 0, OPT_STATIC_BALANCE, 0},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -225,8 +230,8 @@ static int allowed_options(PlnCommand cmd)
     switch (cmd) {
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
-               OPT_GEOMETRY;
-    case PLN_CMD_CHECK: return OPT_GEOMETRY;
+               OPT_GEOMETRY | OPT_STATIC_BALANCE;
+    case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
     default: return 0;
@@ -270,6 +275,7 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         else args->output = value;
         return PLN_OK;
     case OPT_NO_COLLISION: args->no_collision = 1; return PLN_OK;
+    case OPT_STATIC_BALANCE: args->static_balance = 1; return PLN_OK;
     case OPT_QUIET: args->quiet = 1; return PLN_OK;
     case OPT_FORCE: args->force = 1; return PLN_OK;
     case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;

@@ -37,6 +37,7 @@ typedef struct PlnCliArgs {
     const char *output;        /* export, export-mjcf -o FILE (export-mjcf: NULL = stdout) */
     const char *dump_queries;  /* plan --dump-queries FILE */
     int no_collision;          /* plan --no-collision */
+    int static_balance;        /* plan/check --static-balance */
     PlnMethod method;          /* plan --method */
     int method_given;          /* --method was given (else the scenario's method) */
     const char *geometry;      /* plan, check --geometry: capsule, convex, ellipsoid or mesh

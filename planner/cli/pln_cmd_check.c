@@ -26,6 +26,7 @@ int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (args->geometry != NULL) {
         opt.geometry_override = pln_geometry_from_string(args->geometry, &opt.geometry) == PLN_OK;
     }
+    opt.static_balance = args->static_balance;
 
     st = pln_plan_load(args->scenario, &opt, &l, err, sizeof err);
     if (st != PLN_OK) {

@@ -67,6 +67,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     memset(&cert, 0, sizeof cert);
     memset(&table, 0, sizeof table);
     opt.no_collision = args->no_collision;
+    opt.static_balance = args->static_balance;
     if (args->method_given) {
         opt.method_override = 1;
         opt.method = args->method;

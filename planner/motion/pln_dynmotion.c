@@ -17,7 +17,8 @@ struct PlnDynMotion {
     V3 *axis;                  /* [n_links] world joint axis (moving joints) */
     PlnTaylor (*sub)[6];       /* [n_links] wrench of the subtree, about the origin */
     PlnTaylor *qd, *qdd;       /* [n_joints] */
-    PlnTaylor *tau;            /* [n_joints] */
+    PlnTaylor *tau0;           /* [n_joints] fixed base, no contact */
+    PlnTaylor *tau;            /* [n_joints] tau0, less the soles' share after contact */
     PlnTaylor W[6];
     const PlnLinkMotion *lm;   /* borrowed from the last compute */
 };
@@ -40,8 +41,9 @@ PlnStatus pln_dynmotion_create(const PlnRobot *robot, PlnDynMotion **out, char *
     dm->qd = calloc((size_t)nj, sizeof *dm->qd);
     dm->qdd = calloc((size_t)nj, sizeof *dm->qdd);
     dm->tau = calloc((size_t)nj, sizeof *dm->tau);
+    dm->tau0 = calloc((size_t)nj, sizeof *dm->tau0);
     if (!dm->still || !dm->omega || !dm->alpha || !dm->acc || !dm->axis || !dm->sub || !dm->qd ||
-        !dm->qdd || !dm->tau) {
+        !dm->qdd || !dm->tau || !dm->tau0) {
         pln_dynmotion_destroy(dm);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -61,6 +63,7 @@ void pln_dynmotion_destroy(PlnDynMotion *dm)
     free(dm->qd);
     free(dm->qdd);
     free(dm->tau);
+    free(dm->tau0);
     free(dm);
 }
 
@@ -288,6 +291,7 @@ PlnStatus pln_dynmotion_compute(PlnDynMotion *dm, const PlnRobot *robot,
         pln_taylor_mul(&t, &z[2], &m[2]);
         pln_taylor_add(&dm->tau[j], &dm->tau[j], &t);
     }
+    memcpy(dm->tau0, dm->tau, (size_t)robot->n_joints * sizeof *dm->tau);
     for (int k = 0; k < 6; ++k) {
         if (!pln_taylor_is_finite(&dm->W[k])) {
             return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "dynamics over an interval: overflow");
@@ -303,6 +307,7 @@ int pln_dynmotion_contact(PlnDynMotion *dm, const PlnRobot *robot, const PlnSupp
     const PlnTaylor *n0 = &dm->W[0], *f = &dm->W[3];
     PlnTaylor inv, p[2], tz, t, u, alpha, beta, z;
     double lo, hi;
+    memcpy(dm->tau, dm->tau0, (size_t)dm->n_joints * sizeof *dm->tau);
     pln_taylor_bound(&f[2], &lo, &hi);
     if (!(lo > min_fz)) return 0;
     if (!pln_taylor_recip(&inv, &f[2])) return 0;

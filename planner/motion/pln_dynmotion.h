@@ -42,7 +42,8 @@ PlnStatus pln_dynmotion_compute(PlnDynMotion *dm, const PlnRobot *robot,
 const PlnTaylor *pln_dynmotion_wrench(const PlnDynMotion *dm);
 
 /* Joint torques, n_joints models: with no contact (fixed base) after compute; with the
- * soles' share of W subtracted after pln_dynmotion_contact. */
+ * soles' share of W subtracted after pln_dynmotion_contact (each call starts again from
+ * the fixed-base torques, so phases may follow each other). */
 const PlnTaylor *pln_dynmotion_torque(const PlnDynMotion *dm);
 
 /* Splits W between the soles of s as pln_contact_split does (eq. D17-D21, in Taylor-model

@@ -214,6 +214,55 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
         pln_json_kv_number(&w, "max_velocity_violation", cert->max_velocity_violation);
         pln_json_kv_number(&w, "max_task_violation", cert->max_task_violation);
         pln_json_kv_number(&w, "max_balance_violation", cert->max_balance_violation);
+        /* whole-body dynamics: the certified least margin of each constraint and when */
+        pln_json_key(&w, "dynamics");
+        if (cert->dynamics_checked) {
+            pln_json_begin_object(&w);
+            pln_json_kv_number(&w, "zmp_margin_m", p->scenario->zmp_margin);
+            pln_json_kv_number(&w, "mu", p->scenario->mu);
+            pln_json_kv_number(&w, "zmp_min_inside_m", isfinite(cert->zmp_margin_min) ? cert->zmp_margin_min : -1.0);
+            pln_json_kv_number(&w, "zmp_t", cert->zmp_t);
+            pln_json_kv_number(&w, "friction_max_ratio", isfinite(cert->friction_ratio_max) ? cert->friction_ratio_max : 1e300);
+            pln_json_kv_number(&w, "friction_t", cert->friction_t);
+            pln_json_kv_number(&w, "floor_force_min_rel", cert->fz_min_rel);
+            pln_json_kv_number(&w, "floor_force_t", cert->fz_t);
+            if (cert->torque_joint >= 0) {
+                pln_json_kv_number(&w, "torque_max_ratio", isfinite(cert->torque_ratio_max) ? cert->torque_ratio_max : 1e300);
+                pln_json_kv_string(&w, "torque_joint", p->robot->joints[cert->torque_joint].name);
+                pln_json_kv_number(&w, "torque_t", cert->torque_t);
+            } else {
+                pln_json_key(&w, "torque_max_ratio");
+                pln_json_null(&w);
+            }
+            pln_json_key(&w, "support_phases");
+            pln_json_begin_array(&w);
+            for (int ph = 0; ph < p->n_phases; ++ph) {
+                const PlnPhaseGeom *g = &p->phases[ph];
+                pln_json_begin_object(&w);
+                pln_json_kv_number(&w, "from", g->t0);
+                pln_json_kv_number(&w, "to", g->t1);
+                pln_json_key(&w, "feet");
+                pln_json_begin_array(&w);
+                for (int k = 0; k < g->support.n_feet; ++k) {
+                    pln_json_string(&w, p->robot->links[g->support.link[k]].name);
+                }
+                pln_json_end_array(&w);
+                pln_json_key(&w, "polygon");
+                pln_json_begin_array(&w);
+                for (int e = 0; e < g->n_edges; ++e) {
+                    pln_json_begin_array(&w);
+                    pln_json_number(&w, g->polygon[e][0]);
+                    pln_json_number(&w, g->polygon[e][1]);
+                    pln_json_end_array(&w);
+                }
+                pln_json_end_array(&w);
+                pln_json_end_object(&w);
+            }
+            pln_json_end_array(&w);
+            pln_json_end_object(&w);
+        } else {
+            pln_json_null(&w);
+        }
         if (p->n_edges > 0) {
             pln_json_key(&w, "support_polygon");
             pln_json_begin_array(&w);
@@ -533,4 +582,20 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
     fprintf(out, ", balance violation: ");
     print_violation(out, c->max_balance_violation, "m");
     fputc('\n', out);
+    if (c->dynamics_checked) {
+        fprintf(out, "dynamics (certified over every interval): ZMP at least %.4f m inside the "
+                     "support polygon (near %.2f s; zmp_margin %.3f m), friction at most %.3g of "
+                     "mu, floor force at least %.3g of the weight",
+                c->zmp_margin_min, c->zmp_t, p->scenario->zmp_margin, c->friction_ratio_max,
+                c->fz_min_rel);
+        if (c->torque_joint >= 0) {
+            fprintf(out, ", torque at most %.0f%% of the limit (%s near %.2f s)",
+                    100.0 * c->torque_ratio_max, p->robot->joints[c->torque_joint].name, c->torque_t);
+        }
+        fputc('\n', out);
+    } else if (p->scenario->dynamics) {
+        fprintf(out, "dynamics: not checked (a sampled table has no accelerations to check)\n");
+    } else {
+        fprintf(out, "dynamics: off (static balance only)\n");
+    }
 }

@@ -8,6 +8,7 @@
 
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "problem/pln_dynrows.h"
 
 void pln_certificate_destroy(PlnCertificate *c)
 {
@@ -36,6 +37,9 @@ static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int
     c->t_min = calloc(np * ni, sizeof *c->t_min);
     c->pairs = calloc(np, sizeof *c->pairs);
     for (size_t pr = 0; c->pairs != NULL && pr < np; ++pr) c->pairs[pr].best_upper = INFINITY;
+    c->zmp_margin_min = INFINITY;
+    c->fz_min_rel = INFINITY;
+    c->torque_joint = -1;
     c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
     if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error) {
         pln_certificate_destroy(c);
@@ -67,11 +71,78 @@ static PlnStatus cert_balance(const PlnProblem *p, PlnProblemWork *w, PlnCertifi
     return PLN_OK;
 }
 
+/* the certified dynamics on interval i, whose link motion is in w->lm (eq. D16-D27): the
+ * floor force, the friction ratio, the ZMP's distance inside each phase's polygon and
+ * every joint's torque ratio */
+static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
+                               char *err, size_t err_size)
+{
+    const PlnScenario *sc = p->scenario;
+    const PlnTaylor *W;
+    PlnTaylor a, b, ft;
+    double lo, hi, fz_lo, ratio;
+    PlnStatus st;
+    if (!p->dynamics || w->coef_used == NULL) return PLN_OK;
+    st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+    if (st != PLN_OK) return st;
+    c->dynamics_checked = 1;
+    W = pln_dynmotion_wrench(w->dm);
+    pln_taylor_bound(&W[5], &fz_lo, &hi);
+    if (fz_lo / p->weight < c->fz_min_rel) {
+        c->fz_min_rel = fz_lo / p->weight;
+        c->fz_t = c->t0[i];
+    }
+    pln_taylor_mul(&a, &W[3], &W[3]);
+    pln_taylor_mul(&b, &W[4], &W[4]);
+    pln_taylor_add(&ft, &a, &b);
+    pln_taylor_bound(&ft, &lo, &hi);
+    ratio = fz_lo > 0.0 ? sqrt(fmax(hi, 0.0)) / (sc->mu * fz_lo) : INFINITY;
+    if (ratio > c->friction_ratio_max) {
+        c->friction_ratio_max = ratio;
+        c->friction_t = c->t0[i];
+    }
+    for (int ph = 0; ph < p->n_phases; ++ph) {
+        const PlnPhaseGeom *g = &p->phases[ph];
+        PlnTaylor zmp[2];
+        if (!(c->t1[i] > g->t0 + PLN_PHASE_TIME_TOL_S && c->t0[i] < g->t1 - PLN_PHASE_TIME_TOL_S)) continue;
+        if (!pln_dynmotion_contact(w->dm, p->robot, &g->support, p->min_fz, zmp)) {
+            c->zmp_margin_min = -INFINITY;
+            c->zmp_t = c->t0[i];
+            if (sc->torque_limits) c->torque_ratio_max = INFINITY;
+            continue;
+        }
+        for (int e = 0; e < g->n_edges; ++e) {
+            PlnTaylor t;
+            double m;
+            pln_taylor_scale(&t, &zmp[0], g->edge_n[e][0]);
+            pln_taylor_axpy(&t, &t, g->edge_n[e][1], &zmp[1]);
+            pln_taylor_bound(&t, &lo, &hi);
+            m = g->edge_b[e] + sc->zmp_margin - hi;
+            if (m < c->zmp_margin_min) {
+                c->zmp_margin_min = m;
+                c->zmp_t = c->t0[i];
+            }
+        }
+        for (int j = 0; j < p->robot->n_joints && sc->torque_limits; ++j) {
+            const PlnJoint *jt = &p->robot->joints[j];
+            if (jt->type == PLN_JOINT_FIXED) continue;
+            ratio = pln_taylor_bound_abs(&pln_dynmotion_torque(w->dm)[j]) / jt->effort_max;
+            if (ratio > c->torque_ratio_max) {
+                c->torque_ratio_max = ratio;
+                c->torque_joint = j;
+                c->torque_t = c->t0[i];
+            }
+        }
+    }
+    return PLN_OK;
+}
+
 /* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
 static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const DstMcdOptions *opt,
                                PlnCertificate *c, int i, char *err, size_t err_size)
 {
     PlnStatus st = cert_balance(p, w, c, i, err, err_size);
+    if (st == PLN_OK) st = cert_dynamics(p, w, c, i, err, err_size);
     if (st != PLN_OK) return st;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         DstMcdResult res;
@@ -267,6 +338,7 @@ const char *pln_cert_cause_string(PlnCertCause cause)
     case PLN_CAUSE_VELOCITY: return "velocity";
     case PLN_CAUSE_BALANCE: return "balance";
     case PLN_CAUSE_TASK: return "task";
+    case PLN_CAUSE_DYNAMICS: return "dynamics";
     }
     return "unknown";
 }
@@ -317,6 +389,30 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  c->max_balance_violation, c->balance_t);
         c->certified = 0;
         c->cause = PLN_CAUSE_BALANCE;
+    } else if (c->dynamics_checked && c->fz_min_rel < PLN_DYN_MIN_FZ_REL - PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the floor's push may fall to %.3g of the robot's weight near t = %.3f s (at "
+                 "least %g is needed)", c->fz_min_rel, c->fz_t, PLN_DYN_MIN_FZ_REL);
+        c->certified = 0;
+        c->cause = PLN_CAUSE_DYNAMICS;
+    } else if (c->dynamics_checked && c->zmp_margin_min < p->scenario->zmp_margin - PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the ZMP may come within %.4f m of the support polygon's edge near t = %.3f s "
+                 "(zmp_margin %.3f m)", c->zmp_margin_min, c->zmp_t, p->scenario->zmp_margin);
+        c->certified = 0;
+        c->cause = PLN_CAUSE_DYNAMICS;
+    } else if (c->dynamics_checked && c->friction_ratio_max > 1.0 + PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the feet may slip: the tangential force may reach %.3g of mu times the normal "
+                 "force near t = %.3f s", c->friction_ratio_max, c->friction_t);
+        c->certified = 0;
+        c->cause = PLN_CAUSE_DYNAMICS;
+    } else if (c->dynamics_checked && c->torque_joint >= 0 && c->torque_ratio_max > 1.0 + PLN_CERT_SLACK) {
+        snprintf(c->reason, sizeof c->reason,
+                 "joint %s may need %.3g times its effort limit near t = %.3f s",
+                 p->robot->joints[c->torque_joint].name, c->torque_ratio_max, c->torque_t);
+        c->certified = 0;
+        c->cause = PLN_CAUSE_DYNAMICS;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
         const PlnTask *task = &p->scenario->tasks[c->worst_task];
         snprintf(c->reason, sizeof c->reason,

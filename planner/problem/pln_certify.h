@@ -52,7 +52,8 @@ typedef enum PlnCertCause {
     PLN_CAUSE_JOINT_LIMIT,
     PLN_CAUSE_VELOCITY,
     PLN_CAUSE_BALANCE,
-    PLN_CAUSE_TASK
+    PLN_CAUSE_TASK,
+    PLN_CAUSE_DYNAMICS        /* ZMP, friction, floor force or a joint torque */
 } PlnCertCause;
 
 /* "none", "contact", "joint_limit", "velocity", "balance", "task"; a static string. */
@@ -74,6 +75,18 @@ typedef struct PlnCertificate {
     double max_balance_violation;     /* m the centre of mass may leave the support polygon
                                          shrunk by the margin, 0 when none or no balance */
     double balance_t;                 /* start of the interval of the worst balance, s */
+    /* whole-body dynamics (when dynamics_checked), certified over every interval */
+    int dynamics_checked;             /* 0: static balance only, or a sampled table */
+    double zmp_margin_min;            /* least distance of the ZMP inside the support
+                                         polygon (before zmp_margin), m; negative outside */
+    double zmp_t;                     /* start of its interval, s */
+    double torque_ratio_max;          /* largest |tau_j| / effort_max_j */
+    int torque_joint;                 /* its joint, -1 without torque limits */
+    double torque_t;
+    double friction_ratio_max;        /* largest |f_t| / (mu f_z) */
+    double friction_t;
+    double fz_min_rel;                /* least f_z / (m g) */
+    double fz_t;
     int n_tasks;
     double *task_error;               /* [n_tasks] achieved error: m (position), rad (joint,
                                          orientation angle; the larger for position+orientation

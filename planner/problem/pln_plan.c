@@ -33,6 +33,7 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     if (st != PLN_OK) return st;
     l->have_robot = 1;
     if (opt->geometry_override) l->sc.geometry = opt->geometry;
+    if (opt->static_balance) pln_scenario_static_balance(&l->sc);
     st = pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
     if (st != PLN_OK) return st;
     return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);

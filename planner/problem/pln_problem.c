@@ -10,6 +10,7 @@
 #include "dst_convex_mcd.h"
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "problem/pln_dynrows.h"
 
 PlnPlanOptions pln_plan_options_default(void)
 {
@@ -52,6 +53,10 @@ void pln_problem_destroy(PlnProblem *p)
     free(p->polygon);
     free(p->edge_n);
     free(p->edge_b);
+    free(p->phases);
+    free(p->dyn);
+    free(p->dyn_row);
+    free(p->moving);
     pln_geom_destroy(p->geom);
     free(p);
 }
@@ -67,38 +72,6 @@ static void add_row(PlnProblem *p, PlnRowKind kind, int index, int sub, double s
     ++p->m;
 }
 
-/* 2-D cross product of (b - a) and (c - a) */
-static double cross2(const double a[2], const double b[2], const double c[2])
-{
-    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-}
-
-static int cmp_xy(const void *pa, const void *pb)
-{
-    const double *a = pa, *b = pb;
-    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
-    return (a[1] > b[1]) - (a[1] < b[1]);
-}
-
-/* convex hull of n points (monotone chain), counter-clockwise into hull; returns its size */
-static int hull2d(double (*pts)[2], int n, double (*hull)[2])
-{
-    int k = 0;
-    qsort(pts, (size_t)n, sizeof *pts, cmp_xy);
-    for (int i = 0; i < n; ++i) {
-        while (k >= 2 && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
-        hull[k][0] = pts[i][0];
-        hull[k][1] = pts[i][1];
-        ++k;
-    }
-    for (int i = n - 2, lo = k + 1; i >= 0; --i) {
-        while (k >= lo && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
-        hull[k][0] = pts[i][0];
-        hull[k][1] = pts[i][1];
-        ++k;
-    }
-    return k > 1 ? k - 1 : k;
-}
 
 /* The support polygon of static balance: the convex hull of the sole vertices (within
  * PLN_SOLE_HEIGHT_M of the lowest point) of the support links' meshes at the initial
@@ -167,7 +140,7 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
             }
         }
     }
-    h = st == PLN_OK ? hull2d(pts, n_pts, hull) : 0;
+    h = st == PLN_OK ? pln_hull2d(pts, n_pts, hull) : 0;
     if (st == PLN_OK && h > PLN_MAX_EDGES) {
         st = pln_errorf(PLN_ERR_INVALID, err, err_size,
                         "%s: balance.support: the sole polygon has %d edges, more than %d", sc->path,
@@ -317,7 +290,21 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         p->cost_scale = sc->cost_weight / fmax(2.0 * diag, PLN_MIN_COST_HESSIAN);
     }
 
-    if (sc->balance) {
+    p->moving = calloc((size_t)(p->n_joints > 0 ? p->n_joints : 1), 1);
+    if (p->moving == NULL) {
+        pln_problem_destroy(p);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    for (int a = 0; a < p->n_active; ++a) p->moving[p->active[a]] = 1;
+    p->dynamics = sc->dynamics;
+    if (p->dynamics) {
+        /* whole-body dynamics replaces the static balance (docs/math/planner.md 4c) */
+        st = pln_dynrows_setup(p, err, err_size);
+        if (st != PLN_OK) {
+            pln_problem_destroy(p);
+            return st;
+        }
+    } else if (sc->balance) {
         st = support_polygon(p, err, err_size);
         if (st != PLN_OK) {
             pln_problem_destroy(p);
@@ -340,7 +327,8 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
 
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks +
-               (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals;
+               (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals +
+               p->n_dyn * p->n_intervals;
     p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
     p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
     if (p->rows == NULL || p->row_tol == NULL) {
@@ -378,6 +366,22 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
     for (int e = 0; e < p->n_edges; ++e) {
         for (int i = 0; i < p->n_intervals; ++i) add_row(p, PLN_ROW_BALANCE, e, i, 1.0, PLN_ROW_TOL);
     }
+    p->row_dynamics = p->m;
+    if (p->n_dyn > 0) {
+        p->dyn_row = malloc((size_t)p->n_dyn * p->n_intervals * sizeof *p->dyn_row);
+        if (p->dyn_row == NULL) {
+            pln_problem_destroy(p);
+            return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        }
+        for (int d = 0; d < p->n_dyn; ++d) {
+            for (int i = 0; i < p->n_intervals; ++i) {
+                int applies = pln_dynrows_applies(p, d, i);
+                p->dyn_row[(size_t)d * p->n_intervals + i] = applies ? p->m : -1;
+                if (applies) add_row(p, PLN_ROW_DYNAMICS, d, i, 1.0, PLN_ROW_TOL);
+            }
+        }
+    }
+    p->n_dyn_rows = p->m - p->row_dynamics;
     *out = p;
     return PLN_OK;
 }
@@ -414,6 +418,7 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     st = pln_kin_create(p->robot, &w->kin, err, err_size);
+    if (st == PLN_OK) st = pln_dynrows_work_create(p, w, err, err_size);
     if (st == PLN_OK) st = pln_linkmotion_create(p->robot, PLN_TM_MAX_DEGREE, &w->lm, err, err_size);
     if (st != PLN_OK) {
         pln_problem_work_destroy(w);
@@ -443,6 +448,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->dump_b);
     free(w->geom_cache);
     free(w->interval_cache);
+    pln_dynrows_work_destroy(w);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
     free(w->helpers);
     pln_kin_destroy(w->kin);
@@ -616,6 +622,12 @@ PlnStatus pln_problem_interval_motion_part(const PlnProblem *p, PlnProblemWork *
                                                         w->coef_sub + j * d1);
         }
         coef = w->coef_sub;
+    }
+    {
+        double t0, t1;
+        pln_problem_interval(p, i, &t0, &t1);
+        w->coef_used = coef;
+        w->h_used = (t1 - t0) * (b - a);
     }
     return pln_linkmotion_compute(w->lm, p->robot, coef, deg, w->q_err, err, err_size);
 }
@@ -1044,6 +1056,7 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
     }
     if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, err, err_size);
     if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);
+    if (st == PLN_OK && p->n_dyn_rows > 0) st = pln_dynrows_eval(p, w, c, grad, err, err_size);
     return st;
 }
 
@@ -1071,6 +1084,14 @@ void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
         double t0, t1;
         pln_problem_interval(p, r->sub, &t0, &t1);
         snprintf(buf, size, "balance edge %d [%.3f, %.3f] s", r->index, t0, t1);
+        break;
+    }
+    case PLN_ROW_DYNAMICS: {
+        double t0, t1;
+        char name[128];
+        pln_problem_interval(p, r->sub, &t0, &t1);
+        pln_dynrows_name(p, r->index, name, sizeof name);
+        snprintf(buf, size, "%s [%.3f, %.3f] s", name, t0, t1);
         break;
     }
     case PLN_ROW_COLLISION: {

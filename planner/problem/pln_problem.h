@@ -49,7 +49,10 @@
 #include "motion/pln_bspline.h"
 #include "problem/pln_geom.h"
 #include "model/pln_kin.h"
+#include "motion/pln_dynmotion.h"
 #include "motion/pln_linkmotion.h"
+#include "model/pln_contact.h"
+#include "model/pln_dyn.h"
 #include "model/pln_robot.h"
 #include "problem/pln_scenario.h"
 #include "base/pln_status.h"
@@ -60,8 +63,42 @@ typedef enum PlnRowKind {
     PLN_ROW_POSITION_TASK,
     PLN_ROW_ORIENTATION_TASK,
     PLN_ROW_COLLISION,
-    PLN_ROW_BALANCE
+    PLN_ROW_BALANCE,
+    PLN_ROW_DYNAMICS
 } PlnRowKind;
+
+/* The dynamic constraints (pln_dynrows.c, docs/math/planner.md sec. 4c), each a row per
+ * constraint interval where it applies; values scaled to be comparable:
+ *   FZ        (f_min - f_z) / (m g): the floor pushes (f_min = PLN_ZMP_MIN_VERTICAL_FORCE_REL m g);
+ *   FRICTION  (f_x^2 + f_y^2 - mu^2 f_z^2) / (m g)^2: the force inside the friction cone;
+ *   ZMP       (n_e . zmp - b_e) f_z / (m g), linear in the wrench: the ZMP inside the
+ *             support polygon of the phase shrunk by zmp_margin (m when f_z = m g);
+ *   TORQUE    (tau_j / tau_max_j)^2 - 1 with the soles' share of the phase. */
+typedef enum PlnDynKind {
+    PLN_DYN_FZ = 0,
+    PLN_DYN_FRICTION,
+    PLN_DYN_ZMP,
+    PLN_DYN_TORQUE
+} PlnDynKind;
+
+typedef struct PlnDynCon {
+    PlnDynKind kind;
+    int phase;           /* ZMP, TORQUE: support phase; -1 for FZ and FRICTION */
+    int edge;            /* ZMP: edge of the phase's polygon */
+    int joint;           /* TORQUE: robot joint */
+} PlnDynCon;
+
+#define PLN_MAX_PHASE_EDGES 8   /* the hull of two rectangles has at most 8 edges */
+
+/* A support phase as the problem uses it: the soles in the world and the polygon. */
+typedef struct PlnPhaseGeom {
+    double t0, t1;                        /* s */
+    PlnSupport support;
+    int n_edges;
+    double polygon[PLN_MAX_PHASE_EDGES][2];   /* counter-clockwise, world xy, m */
+    double edge_n[PLN_MAX_PHASE_EDGES][2];    /* outward unit normals */
+    double edge_b[PLN_MAX_PHASE_EDGES];       /* n . zmp <= b keeps zmp_margin inside, m */
+} PlnPhaseGeom;
 
 /* What a constraint row is (for reports and messages). */
 typedef struct PlnRow {
@@ -74,6 +111,8 @@ typedef struct PlnRow {
 /* Options of a planning run that are not in the scenario file. */
 typedef struct PlnPlanOptions {
     int no_collision;        /* drop the collision rows (the certification still measures) */
+    int static_balance;      /* dynamics off: static balance as the scenario's `balance` says
+                                (applied before the scenario is resolved, by pln_plan) */
     int method_override;     /* 1: use `method` instead of the scenario's */
     PlnMethod method;
     double mcd_eps_ratio;    /* MCD error of the optimiser's queries, as a fraction of eps */
@@ -116,6 +155,17 @@ typedef struct PlnProblem {
     double (*polygon)[2];           /* [n_edges] its vertices, world xy, counter-clockwise, m */
     double (*edge_n)[2];            /* [n_edges] outward unit normals */
     double *edge_b;                 /* [n_edges] n . com <= b keeps the com the margin inside, m */
+    int dynamics;                   /* dynamic rows present (scenario->dynamics) */
+    int n_phases;
+    PlnPhaseGeom *phases;           /* [n_phases] */
+    int n_dyn;
+    PlnDynCon *dyn;                 /* [n_dyn] */
+    int *dyn_row;                   /* [n_dyn * n_intervals] row of (constraint, interval), -1 none */
+    int row_dynamics;               /* first dynamic row (m if none) */
+    int n_dyn_rows;
+    double weight;                  /* m g, N */
+    double min_fz;                  /* N */
+    unsigned char *moving;          /* [n_joints] 1 for the moving joints */
     int n_links_used;               /* links whose capsules appear in a pair */
     PlnGeom *geom;                  /* owned: the pairs' shapes (NULL without pairs) */
     double mcd_stop_above;          /* the optimiser's mesh queries may stop above this, m */
@@ -143,6 +193,16 @@ typedef struct PlnProblemWork {
     double *bal_bound;              /* [n_edges * n_intervals] certified max of n.com - b, m */
     double *bal_sample;             /* [n_edges * n_intervals] sampled max of n.com - b, m */
     double *bal_t;                  /* [n_edges * n_intervals] time of that sampled max, s */
+    PlnDynMotion *dm;               /* dynamics over an interval (NULL without dynamics) */
+    PlnDynWork *dw;
+    const double *coef_used;        /* the polynomials of the last interval motion */
+    double h_used;                  /* and its length, s */
+    double *dyn_bound;              /* [n_dyn_rows] certified value of each dynamic row */
+    double *dyn_sample;             /* [n_dyn_rows] sampled maximum */
+    double *dyn_t;                  /* [n_dyn_rows] time of the sampled maximum, s */
+    double *qd, *qdd;               /* [n_joints] */
+    double *nu, *nudot, *tau;       /* [6 + n_joints] */
+    double *dtau_dq, *dtau_dnu, *mass; /* [(6 + n_joints)^2] */
     long mcd_calls;
     double mcd_seconds;
     int n_helpers;                  /* extra workspaces for threads (pln_problem_work_set_threads) */

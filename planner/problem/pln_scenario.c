@@ -715,6 +715,38 @@ static void set_defaults(PlnScenario *sc)
     sc->rate_hz = 200.0;
 }
 
+/* support phases follow each other over [0, duration]: no overlap, no gap */
+static PlnStatus phase_times(const PlnScenario *sc, char *err, size_t err_size)
+{
+    PlnStatus st = PLN_OK;
+    for (int i = 0; i < sc->n_phases && st == PLN_OK; ++i) {
+        const PlnSupportPhase *ph = &sc->phases[i];
+        if (i == 0 && ph->t0 > PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[0].from: nothing supports the robot from 0 to %g s "
+                            "(the first phase must start at 0)", sc->path, ph->line, ph->t0);
+        } else if (i > 0 && ph->t0 < sc->phases[i - 1].t1 - PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[%d].from: %g s overlaps support[%d] (line %d), which "
+                            "runs to %g s; phases follow each other in time",
+                            sc->path, ph->line, i, ph->t0, i - 1, sc->phases[i - 1].line,
+                            sc->phases[i - 1].t1);
+        } else if (i > 0 && ph->t0 > sc->phases[i - 1].t1 + PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[%d].from: nothing supports the robot from %g to %g s, "
+                            "after support[%d] (line %d)",
+                            sc->path, ph->line, i, sc->phases[i - 1].t1, ph->t0, i - 1,
+                            sc->phases[i - 1].line);
+        } else if (i == sc->n_phases - 1 && fabs(ph->t1 - sc->duration) > PLN_PHASE_TIME_TOL_S) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                            "%s:%d: support[%d].to: the last phase ends at %g s, but the motion "
+                            "lasts %g s",
+                            sc->path, ph->line, i, ph->t1, sc->duration);
+        }
+    }
+    return st;
+}
+
 PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_t err_size)
 {
     static const char *const keys[] = {"name", "robot", "duration", "spline", "joints",
@@ -779,6 +811,7 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
         st = pln_yaml_error(&y, pln_yaml_get(&y, root, "balance"), "balance.support",
                             PLN_ERR_INVALID, "balance is enabled but no supporting link is named");
     }
+    if (st == PLN_OK && sc->n_phases > 0) st = phase_times(sc, err, err_size);
     if (st == PLN_OK && sc->spans * sc->subdivisions > PLN_MAX_INTERVALS) {
         st = pln_yaml_error(&y, pln_yaml_get(&y, root, "spline"), "spline.spans",
                             PLN_ERR_INVALID,
@@ -898,37 +931,9 @@ static PlnStatus resolve_dynamics(PlnScenario *sc, const PlnRobot *robot, char *
                 st = pln_errorf(PLN_ERR_INVALID, err, err_size,
                                 "%s:%d: %s: link '%s' has no sole in %s (its `soles` section)",
                                 sc->path, ph->feet[k].line, field, ph->feet[k].name, sc->robot_path);
-            } else if (2.0 * sc->zmp_margin >= fmin(robot->soles[so].size[0], robot->soles[so].size[1])) {
-                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                "%s: dynamics.zmp_margin: %g m leaves no room inside the sole of "
-                                "'%s' (%g x %g m): it must be below half the sole's smaller side",
-                                sc->path, sc->zmp_margin, ph->feet[k].name, robot->soles[so].size[0],
-                                robot->soles[so].size[1]);
             }
         }
-        if (st != PLN_OK || !given) break;
-        if (i == 0 && ph->t0 > PLN_PHASE_TIME_TOL_S) {
-            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                            "%s:%d: support[0].from: nothing supports the robot from 0 to %g s "
-                            "(the first phase must start at 0)", sc->path, ph->line, ph->t0);
-        } else if (i > 0 && ph->t0 < sc->phases[i - 1].t1 - PLN_PHASE_TIME_TOL_S) {
-            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                            "%s:%d: support[%d].from: %g s overlaps support[%d] (line %d), which "
-                            "runs to %g s; phases follow each other in time",
-                            sc->path, ph->line, i, ph->t0, i - 1, sc->phases[i - 1].line,
-                            sc->phases[i - 1].t1);
-        } else if (i > 0 && ph->t0 > sc->phases[i - 1].t1 + PLN_PHASE_TIME_TOL_S) {
-            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                            "%s:%d: support[%d].from: nothing supports the robot from %g to %g s, "
-                            "after support[%d] (line %d)",
-                            sc->path, ph->line, i, sc->phases[i - 1].t1, ph->t0, i - 1,
-                            sc->phases[i - 1].line);
-        } else if (i == sc->n_phases - 1 && fabs(ph->t1 - sc->duration) > PLN_PHASE_TIME_TOL_S) {
-            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                            "%s:%d: support[%d].to: the last phase ends at %g s, but the motion "
-                            "lasts %g s",
-                            sc->path, ph->line, i, ph->t1, sc->duration);
-        }
+        if (st != PLN_OK) break;
     }
     return st;
 }

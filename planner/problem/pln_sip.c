@@ -37,7 +37,7 @@ typedef struct SipContext {
     double *g_all;         /* [m * n] their gradients */
     int *working;          /* [m_work] rows given to NLopt one by one */
     int m_work;
-    int agg[3];            /* an aggregate row for the velocity / collision / balance rows outside */
+    int agg[4];            /* an aggregate row for the velocity / collision / balance rows outside */
     char *in_work;         /* [m] row is in the working set */
     double *margin;        /* [m] frozen margin of each collision and balance row in a round */
     double trust;          /* box trust region of a round, rad per variable (0: none) */
@@ -56,7 +56,7 @@ static void print_progress(SipContext *ctx, int final)
     if (ctx->worst_row >= 0) pln_problem_row_name(ctx->p, ctx->worst_row, row, sizeof row);
     fprintf(ctx->progress, "%s eval %5d  cost %.6e  worst %+.3e (%s)  rows %d/%d  mcd %ld  %.2f s\n",
             final ? "done" : "    ", ctx->evaluations, ctx->cost, ctx->worst, row,
-            ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2], ctx->p->m, ctx->w->mcd_calls,
+            ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3], ctx->p->m, ctx->w->mcd_calls,
             t - ctx->start);
     fflush(ctx->progress);
 }
@@ -92,8 +92,10 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
     return PLN_OK;
 }
 
-/* aggregated kinds: velocity, collision, balance */
-static const PlnRowKind AGG_KIND[3] = {PLN_ROW_VELOCITY, PLN_ROW_COLLISION, PLN_ROW_BALANCE};
+/* aggregated kinds: velocity, collision, balance, dynamics */
+#define N_AGG 4
+static const PlnRowKind AGG_KIND[N_AGG] = {PLN_ROW_VELOCITY, PLN_ROW_COLLISION, PLN_ROW_BALANCE,
+                                           PLN_ROW_DYNAMICS};
 
 /* the largest row of `kind` outside the working set, or -1 */
 static int outside_max(const SipContext *ctx, PlnRowKind kind)
@@ -127,7 +129,7 @@ static void constraints(unsigned m, double *c, unsigned n, const double *x, doub
         c[k] = ctx->c_all[r];
         if (grad != NULL) memcpy(grad + (size_t)k * n, ctx->g_all + (size_t)r * n, n * sizeof *grad);
     }
-    for (int a = 0; a < 3; ++a) {
+    for (int a = 0; a < N_AGG; ++a) {
         int r;
         if (!ctx->agg[a]) continue;
         r = outside_max(ctx, AGG_KIND[a]);
@@ -158,6 +160,7 @@ static int near_active(const PlnProblem *p, int row, double c)
     case PLN_ROW_VELOCITY: return c > -PLN_SIP_VELOCITY_MARGIN;
     case PLN_ROW_COLLISION: return c > -PLN_SIP_COLLISION_MARGIN_M;
     case PLN_ROW_BALANCE: return c > -PLN_SIP_BALANCE_MARGIN_M;
+    case PLN_ROW_DYNAMICS: return c > -PLN_SIP_DYNAMICS_MARGIN;
     default: return 1;
     }
 }
@@ -174,10 +177,10 @@ static int exchange(SipContext *ctx)
             ++added;
         }
     }
-    ctx->agg[0] = ctx->agg[1] = ctx->agg[2] = 0;
+    for (int a = 0; a < N_AGG; ++a) ctx->agg[a] = 0;
     for (int i = 0; i < p->m; ++i) {
         if (ctx->in_work[i]) continue;
-        for (int a = 0; a < 3; ++a) ctx->agg[a] |= p->rows[i].kind == AGG_KIND[a];
+        for (int a = 0; a < N_AGG; ++a) ctx->agg[a] |= p->rows[i].kind == AGG_KIND[a];
     }
     return added;
 }
@@ -195,6 +198,9 @@ static void freeze_margins(SipContext *ctx)
             ctx->margin[r] = fmax(0.0, ctx->w->exact[k] - ctx->w->mcd[k].lower);
         } else if (row->kind == PLN_ROW_BALANCE) {
             ctx->margin[r] = fmax(0.0, ctx->w->bal_bound[k] - ctx->w->bal_sample[k]);
+        } else if (row->kind == PLN_ROW_DYNAMICS) {
+            int q = r - p->row_dynamics;
+            ctx->margin[r] = fmax(0.0, ctx->w->dyn_bound[q] - ctx->w->dyn_sample[q]);
         }
     }
 }
@@ -204,7 +210,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
 {
     const PlnProblem *p = ctx->p;
     const PlnScenario *sc = p->scenario;
-    int m = ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2];
+    int m = ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3];
     double f = 0.0, *tol;
     nlopt_result res;
 

@@ -1,0 +1,598 @@
+/* pln_dynrows.c — the dynamic constraint rows (docs/math/planner.md sec. 4c,
+ * docs/math/dynamics.md eq. D16-D27). */
+#include "problem/pln_dynrows.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pln_tolerance.h"
+#include "model/pln_kin.h"
+
+static const double GRAVITY[3] = {0.0, 0.0, -PLN_GRAVITY_MS2};
+
+/* 2-D cross product of (b - a) and (c - a) */
+static double cross2(const double a[2], const double b[2], const double c[2])
+{
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+static int cmp_xy(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+int pln_hull2d(double (*pts)[2], int n, double (*hull)[2])
+{
+    int k = 0;
+    qsort(pts, (size_t)n, sizeof *pts, cmp_xy);
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
+        hull[k][0] = pts[i][0];
+        hull[k][1] = pts[i][1];
+        ++k;
+    }
+    for (int i = n - 2, lo = k + 1; i >= 0; --i) {
+        while (k >= lo && cross2(hull[k - 2], hull[k - 1], pts[i]) <= 0.0) --k;
+        hull[k][0] = pts[i][0];
+        hull[k][1] = pts[i][1];
+        ++k;
+    }
+    return k > 1 ? k - 1 : k;
+}
+
+/* 1 when link `foot` hangs below link l (or is l) */
+static int below(const PlnRobot *r, int foot, int l)
+{
+    for (int a = foot; a >= 0; a = r->links[a].parent) {
+        if (a == l) return 1;
+    }
+    return 0;
+}
+
+/* the row value of a ZMP edge, linear in W (eq. D17 times f_z): coefficients a[6] with
+ * a . W = n_e . (f_z zmp) - b f_z */
+static void zmp_edge_coef(const PlnPhaseGeom *g, int e, double a[6])
+{
+    double nx = g->edge_n[e][0], ny = g->edge_n[e][1], z = g->support.floor_z;
+    a[0] = ny;
+    a[1] = -nx;
+    a[2] = 0.0;
+    a[3] = nx * z;
+    a[4] = ny * z;
+    a[5] = -g->edge_b[e];
+}
+
+/* tau_j minus the soles' share (eq. D21): the world axis z and origin p of the joint's
+ * link; returns the torque and, when dW is not NULL, adds d tau / d W into dW[6] */
+static double torque_with_contact(const PlnProblem *p, const PlnPhaseGeom *g,
+                                  const PlnContactSplit *sp, int j, double tau0,
+                                  const double z[3], const double pos[3], double *dW)
+{
+    const PlnRobot *r = p->robot;
+    int l = r->joints[j].link;
+    double v = tau0;
+    for (int k = 0; k < g->support.n_feet; ++k) {
+        const double *w = sp->wrench[k];
+        if (!below(r, g->support.link[k], l)) continue;
+        /* z . (n_k - p x f_k) */
+        double pz[3] = {pos[1] * z[2] - pos[2] * z[1], pos[2] * z[0] - pos[0] * z[2],
+                        pos[0] * z[1] - pos[1] * z[0]};
+        /* z . (p x f) = f . (z x p) = -f . (p x z) */
+        v -= z[0] * w[0] + z[1] * w[1] + z[2] * w[2] + pz[0] * w[3] + pz[1] * w[4] + pz[2] * w[5];
+        if (dW != NULL) {
+            double c[6] = {z[0], z[1], z[2], pz[0], pz[1], pz[2]};
+            for (int col = 0; col < 6; ++col) {
+                double d = 0.0;
+                for (int row = 0; row < 6; ++row) d += c[row] * sp->dwrench[k][row][col];
+                dW[col] -= d;
+            }
+        }
+    }
+    return v;
+}
+
+PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
+{
+    const PlnRobot *r = p->robot;
+    const PlnScenario *sc = p->scenario;
+    PlnKinWork *kin = NULL;
+    PlnDynWork *dw = NULL;
+    unsigned char *moves_below = NULL;
+    double *nu = NULL, *tau = NULL;
+    int nv = 6 + r->n_joints;
+    PlnStatus st;
+
+    p->weight = r->total_mass * PLN_GRAVITY_MS2;
+    p->min_fz = PLN_DYN_MIN_FZ_REL * p->weight;
+    p->n_phases = sc->n_phases;
+    p->phases = calloc((size_t)sc->n_phases, sizeof *p->phases);
+    /* FZ, FRICTION, ZMP edges and torques of every phase */
+    p->dyn = calloc((size_t)(2 + sc->n_phases * (PLN_MAX_PHASE_EDGES + r->n_joints)), sizeof *p->dyn);
+    moves_below = calloc((size_t)r->n_links, 1);
+    nu = calloc((size_t)nv, sizeof *nu);
+    tau = calloc((size_t)nv, sizeof *tau);
+    if (!p->phases || !p->dyn || !moves_below || !nu || !tau) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        goto done;
+    }
+    if (!(p->weight > 0.0)) {
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: dynamics: the robot has no mass", sc->path);
+        goto done;
+    }
+    st = pln_kin_create(r, &kin, err, err_size);
+    if (st == PLN_OK) st = pln_dyn_create(r, &dw, err, err_size);
+    if (st == PLN_OK) st = pln_kin_forward(kin, r, p->q_init);
+    if (st != PLN_OK) goto done;
+    for (int l = r->n_links - 1; l >= 0; --l) {
+        int j = r->links[l].joint;
+        if (j >= 0 && p->moving[j]) moves_below[l] = 1;
+        if (moves_below[l] && r->links[l].parent >= 0) moves_below[r->links[l].parent] = 1;
+    }
+    for (int ph = 0; ph < sc->n_phases && st == PLN_OK; ++ph) {
+        const PlnSupportPhase *sp = &sc->phases[ph];
+        PlnPhaseGeom *g = &p->phases[ph];
+        int feet[PLN_MAX_PHASE_FEET];
+        const double *rot[PLN_MAX_PHASE_FEET], *pos[PLN_MAX_PHASE_FEET];
+        double pts[4 * PLN_MAX_PHASE_FEET][2], hull[4 * PLN_MAX_PHASE_FEET + 1][2];
+        int np = 0, h;
+        g->t0 = sp->t0;
+        g->t1 = sp->t1;
+        for (int k = 0; k < sp->n_feet; ++k) {
+            feet[k] = sp->feet[k].index;
+            rot[k] = pln_kin_link_rot(kin, feet[k]);
+            pos[k] = pln_kin_link_pos(kin, feet[k]);
+            /* the waist is held still: a stance foot must not be moved by a moving joint */
+            for (int a = feet[k]; a > 0; a = r->links[a].parent) {
+                int j = r->links[a].joint;
+                if (j >= 0 && p->moving[j]) {
+                    char where[16] = "";
+                    if (sp->line > 0) snprintf(where, sizeof where, ":%d", sp->line);
+                    st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                    "%s%s: support[%d]: %s is moved by the moving joint %s; a "
+                                    "stance foot must stay still (the waist is held fixed)",
+                                    sc->path, where, ph, sp->feet[k].name, r->joints[j].name);
+                    goto done;
+                }
+            }
+        }
+        st = pln_contact_support(r, feet, sp->n_feet, rot, pos, PLN_SOLE_FLAT_TOL_M, &g->support,
+                                 err, err_size);
+        if (st != PLN_OK) {
+            char inner[512];
+            snprintf(inner, sizeof inner, "%s", err);
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size, "%s:%d: support[%d]: %s", sc->path,
+                            sp->line, ph, inner);
+            goto done;
+        }
+        /* the polygon: hull of the soles' corners (eq. D16) */
+        for (int k = 0; k < sp->n_feet; ++k) {
+            const PlnSole *sole = &r->soles[pln_robot_find_sole(r, feet[k])];
+            for (int c = 0; c < 4; ++c) {
+                double local[3] = {sole->offset[0] + (c & 1 ? 0.5 : -0.5) * sole->size[0],
+                                   sole->offset[1] + (c & 2 ? 0.5 : -0.5) * sole->size[1],
+                                   sole->offset[2]}, x[3];
+                pln_kin_point(kin, feet[k], local, x);
+                pts[np][0] = x[0];
+                pts[np][1] = x[1];
+                ++np;
+            }
+        }
+        h = pln_hull2d(pts, np, hull);
+        g->n_edges = h;
+        for (int e = 0; e < h; ++e) {
+            const double *a = hull[e], *b = hull[(e + 1) % h];
+            double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
+            g->polygon[e][0] = a[0];
+            g->polygon[e][1] = a[1];
+            g->edge_n[e][0] = dy / len;
+            g->edge_n[e][1] = -dx / len;
+            g->edge_b[e] = g->edge_n[e][0] * a[0] + g->edge_n[e][1] * a[1] - sc->zmp_margin;
+        }
+        /* the shrunk polygon must keep its centre (for a sole: half its smaller side) */
+        {
+            double ctr[2] = {0.0, 0.0}, room = HUGE_VAL;
+            for (int e = 0; e < h; ++e) {
+                ctr[0] += g->polygon[e][0] / h;
+                ctr[1] += g->polygon[e][1] / h;
+            }
+            for (int e = 0; e < h; ++e) {
+                room = fmin(room, g->edge_b[e] + sc->zmp_margin - g->edge_n[e][0] * ctr[0] -
+                                      g->edge_n[e][1] * ctr[1]);
+            }
+            if (!(sc->zmp_margin < room)) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: dynamics.zmp_margin: %g m leaves no room inside the support "
+                                "polygon of support[%d] (its centre is %.4f m from the nearest edge)",
+                                sc->path, sc->zmp_margin, ph, room);
+            }
+        }
+    }
+    if (st != PLN_OK) goto done;
+    /* the constraints */
+    p->n_dyn = 0;
+    p->dyn[p->n_dyn++] = (PlnDynCon){PLN_DYN_FZ, -1, 0, -1};
+    p->dyn[p->n_dyn++] = (PlnDynCon){PLN_DYN_FRICTION, -1, 0, -1};
+    for (int ph = 0; ph < p->n_phases; ++ph) {
+        for (int e = 0; e < p->phases[ph].n_edges; ++e) {
+            p->dyn[p->n_dyn++] = (PlnDynCon){PLN_DYN_ZMP, ph, e, -1};
+        }
+    }
+    /* the posture at rest: static torques of the phases, and the start inside the polygon */
+    {
+        PlnDynState s;
+        memset(&s, 0, sizeof s);
+        memcpy(s.base_pos, r->base_pos, sizeof s.base_pos);
+        memcpy(s.base_rot, r->base_rot, sizeof s.base_rot);
+        s.q = p->q_init;
+        st = pln_dyn_rnea(dw, r, &s, GRAVITY, tau);
+        if (st != PLN_OK) {
+            st = pln_errorf(st, err, err_size, "%s: dynamics: the initial posture", sc->path);
+            goto done;
+        }
+    }
+    for (int ph = 0; ph < p->n_phases && st == PLN_OK; ++ph) {
+        const PlnPhaseGeom *g = &p->phases[ph];
+        PlnContactSplit split;
+        if (!pln_contact_split(&g->support, tau, p->min_fz, &split, 0)) {
+            st = pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: dynamics: the robot does not press on the floor",
+                            sc->path);
+            break;
+        }
+        if (g->t0 <= 0.0 && sc->rest_start) {
+            for (int e = 0; e < g->n_edges; ++e) {
+                double out = g->edge_n[e][0] * split.zmp[0] + g->edge_n[e][1] * split.zmp[1] - g->edge_b[e];
+                if (out > 0.0) {
+                    st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                    "%s:%d: support[0]: the initial centre of mass is %.4f m outside "
+                                    "the support polygon shrunk by zmp_margin %.3f m",
+                                    sc->path, sc->phases[ph].line, out, sc->zmp_margin);
+                    break;
+                }
+            }
+        }
+        for (int j = 0; j < r->n_joints && st == PLN_OK && sc->torque_limits; ++j) {
+            int l = r->joints[j].link, on_path = 0;
+            if (r->joints[j].type == PLN_JOINT_FIXED) continue;
+            for (int k = 0; k < g->support.n_feet; ++k) on_path |= below(r, g->support.link[k], l);
+            if (moves_below[l] || (on_path && p->n_active > 0)) {
+                p->dyn[p->n_dyn++] = (PlnDynCon){PLN_DYN_TORQUE, ph, 0, j};
+                continue;
+            }
+            /* constant over the motion: check it once */
+            {
+                double v = torque_with_contact(p, g, &split, j, tau[6 + j], pln_kin_joint_axis(kin, l),
+                                               pln_kin_link_pos(kin, l), NULL);
+                if (fabs(v) > r->joints[j].effort_max) {
+                    st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                    "%s: dynamics: joint %s needs %.1f N m to hold the initial "
+                                    "posture in support[%d], above its effort limit %.1f N m",
+                                    sc->path, r->joints[j].name, fabs(v), ph, r->joints[j].effort_max);
+                }
+            }
+        }
+    }
+done:
+    pln_kin_destroy(kin);
+    pln_dyn_destroy(dw);
+    free(moves_below);
+    free(nu);
+    free(tau);
+    return st;
+}
+
+int pln_dynrows_applies(const PlnProblem *p, int d, int i)
+{
+    const PlnDynCon *c = &p->dyn[d];
+    double t0, t1;
+    if (c->phase < 0) return 1;
+    pln_problem_interval(p, i, &t0, &t1);
+    return t1 > p->phases[c->phase].t0 + PLN_PHASE_TIME_TOL_S &&
+           t0 < p->phases[c->phase].t1 - PLN_PHASE_TIME_TOL_S;
+}
+
+PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *err,
+                                  size_t err_size)
+{
+    int nj = p->n_joints, nv = 6 + nj, nr = p->n_dyn_rows > 0 ? p->n_dyn_rows : 1;
+    PlnStatus st;
+    w->dyn_bound = calloc((size_t)nr, sizeof *w->dyn_bound);
+    w->dyn_sample = calloc((size_t)nr, sizeof *w->dyn_sample);
+    w->dyn_t = calloc((size_t)nr, sizeof *w->dyn_t);
+    w->qd = calloc((size_t)nj, sizeof *w->qd);
+    w->qdd = calloc((size_t)nj, sizeof *w->qdd);
+    w->nu = calloc((size_t)nv, sizeof *w->nu);
+    w->nudot = calloc((size_t)nv, sizeof *w->nudot);
+    w->tau = calloc((size_t)nv, sizeof *w->tau);
+    w->dtau_dq = calloc((size_t)nv * nv, sizeof *w->dtau_dq);
+    w->dtau_dnu = calloc((size_t)nv * nv, sizeof *w->dtau_dnu);
+    w->mass = calloc((size_t)nv * nv, sizeof *w->mass);
+    if (!w->dyn_bound || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
+        !w->tau || !w->dtau_dq || !w->dtau_dnu || !w->mass) {
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    if (!p->dynamics) return PLN_OK;
+    st = pln_dynmotion_create(p->robot, &w->dm, err, err_size);
+    if (st == PLN_OK) st = pln_dyn_create(p->robot, &w->dw, err, err_size);
+    return st;
+}
+
+void pln_dynrows_work_destroy(PlnProblemWork *w)
+{
+    pln_dynmotion_destroy(w->dm);
+    pln_dyn_destroy(w->dw);
+    free(w->dyn_bound);
+    free(w->dyn_sample);
+    free(w->dyn_t);
+    free(w->qd);
+    free(w->qdd);
+    free(w->nu);
+    free(w->nudot);
+    free(w->tau);
+    free(w->dtau_dq);
+    free(w->dtau_dnu);
+    free(w->mass);
+}
+
+/* a large finite value for a row that cannot be certified (the floor may not push) */
+#define DYN_UNCERTIFIED 1e3
+
+PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i,
+                                      double *worst, char *err, size_t err_size)
+{
+    const PlnScenario *sc = p->scenario;
+    const PlnTaylor *W;
+    PlnTaylor ft;
+    double lo, hi, g2 = p->weight * p->weight, big = -HUGE_VAL;
+    PlnStatus st = pln_dynmotion_compute(w->dm, p->robot, w->lm, w->coef_used, sc->degree, w->h_used,
+                                         w->q_err, p->moving, PLN_GRAVITY_MS2, err, err_size);
+    if (st != PLN_OK) return st;
+    W = pln_dynmotion_wrench(w->dm);
+    /* friction: f_x^2 + f_y^2 - mu^2 f_z^2 */
+    {
+        PlnTaylor a, b;
+        pln_taylor_mul(&a, &W[3], &W[3]);
+        pln_taylor_mul(&b, &W[4], &W[4]);
+        pln_taylor_add(&ft, &a, &b);
+        pln_taylor_mul(&a, &W[5], &W[5]);
+        pln_taylor_axpy(&ft, &ft, -sc->mu * sc->mu, &a);
+    }
+    for (int ph = -1; ph < p->n_phases; ++ph) {
+        int contact = -1;
+        for (int d = 0; d < p->n_dyn; ++d) {
+            const PlnDynCon *c = &p->dyn[d];
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+            double v = 0.0;
+            if (row < 0 || c->phase != ph) continue;
+            switch (c->kind) {
+            case PLN_DYN_FZ:
+                pln_taylor_bound(&W[5], &lo, &hi);
+                v = (p->min_fz - lo) / p->weight;
+                break;
+            case PLN_DYN_FRICTION:
+                pln_taylor_bound(&ft, &lo, &hi);
+                v = hi / g2;
+                break;
+            case PLN_DYN_ZMP: {
+                double a[6];
+                PlnTaylor t;
+                zmp_edge_coef(&p->phases[ph], c->edge, a);
+                pln_taylor_scale(&t, &W[0], a[0]);
+                for (int k = 1; k < 6; ++k) pln_taylor_axpy(&t, &t, a[k], &W[k]);
+                pln_taylor_bound(&t, &lo, &hi);
+                v = hi / p->weight;
+                break;
+            }
+            case PLN_DYN_TORQUE: {
+                double tmax = p->robot->joints[c->joint].effort_max, b;
+                if (contact < 0) contact = pln_dynmotion_contact(w->dm, p->robot, &p->phases[ph].support, p->min_fz, NULL);
+                if (!contact) {
+                    v = DYN_UNCERTIFIED;
+                    break;
+                }
+                b = pln_taylor_bound_abs(&pln_dynmotion_torque(w->dm)[c->joint]) / tmax;
+                v = b * b - 1.0;
+                break;
+            }
+            }
+            if (!isfinite(v)) v = DYN_UNCERTIFIED;
+            w->dyn_bound[row - p->row_dynamics] = v;
+            big = fmax(big, v);
+        }
+    }
+    if (worst != NULL) *worst = big;
+    return PLN_OK;
+}
+
+/* the value of dynamic row constraint d at one instant: W = tau[0..5]; split (nullable
+ * unless TORQUE) of d's phase; z, pos of the joint's link for TORQUE; with dW/dT not
+ * NULL, the derivatives d value / d W[6] and d value / d tau_j (TORQUE) */
+static double row_value(const PlnProblem *p, const PlnDynCon *c, const double *tau,
+                        const PlnContactSplit *split, const double *z, const double *pos,
+                        double *dW, double *dT)
+{
+    const double *W = tau;
+    double g2 = p->weight * p->weight;
+    if (dW != NULL) memset(dW, 0, 6 * sizeof *dW);
+    if (dT != NULL) *dT = 0.0;
+    switch (c->kind) {
+    case PLN_DYN_FZ:
+        if (dW != NULL) dW[5] = -1.0 / p->weight;
+        return (p->min_fz - W[5]) / p->weight;
+    case PLN_DYN_FRICTION: {
+        double mu2 = p->scenario->mu * p->scenario->mu;
+        if (dW != NULL) {
+            dW[3] = 2.0 * W[3] / g2;
+            dW[4] = 2.0 * W[4] / g2;
+            dW[5] = -2.0 * mu2 * W[5] / g2;
+        }
+        return (W[3] * W[3] + W[4] * W[4] - mu2 * W[5] * W[5]) / g2;
+    }
+    case PLN_DYN_ZMP: {
+        double a[6], v = 0.0;
+        zmp_edge_coef(&p->phases[c->phase], c->edge, a);
+        for (int k = 0; k < 6; ++k) {
+            v += a[k] * W[k];
+            if (dW != NULL) dW[k] = a[k] / p->weight;
+        }
+        return v / p->weight;
+    }
+    case PLN_DYN_TORQUE: {
+        double tmax = p->robot->joints[c->joint].effort_max, v;
+        if (split == NULL) return DYN_UNCERTIFIED;
+        v = torque_with_contact(p, &p->phases[c->phase], split, c->joint, tau[6 + c->joint], z, pos, dW);
+        if (dW != NULL) {
+            for (int k = 0; k < 6; ++k) dW[k] *= 2.0 * v / (tmax * tmax);
+        }
+        if (dT != NULL) *dT = 2.0 * v / (tmax * tmax);
+        return v * v / (tmax * tmax) - 1.0;
+    }
+    }
+    return 0.0;
+}
+
+/* the inverse dynamics of the spline at t into w->tau (and its derivatives when deriv),
+ * with the base still; forward kinematics at t into w->kin */
+static PlnStatus state_dynamics(const PlnProblem *p, PlnProblemWork *w, double t, int deriv)
+{
+    const PlnRobot *r = p->robot;
+    PlnDynState s;
+    PlnStatus st = pln_problem_state_at(p, w->ctrl, t, w->q, w->qd, w->qdd);
+    if (st != PLN_OK) return st;
+    memset(w->nu, 0, 6 * sizeof *w->nu);
+    memset(w->nudot, 0, 6 * sizeof *w->nudot);
+    memcpy(w->nu + 6, w->qd, (size_t)p->n_joints * sizeof *w->nu);
+    memcpy(w->nudot + 6, w->qdd, (size_t)p->n_joints * sizeof *w->nudot);
+    memset(&s, 0, sizeof s);
+    memcpy(s.base_pos, r->base_pos, sizeof s.base_pos);
+    memcpy(s.base_rot, r->base_rot, sizeof s.base_rot);
+    s.q = w->q;
+    s.nu = w->nu;
+    s.nudot = w->nudot;
+    st = pln_kin_forward(w->kin, r, w->q);
+    if (st != PLN_OK) return st;
+    if (deriv) return pln_dyn_rnea_derivatives(w->dw, r, &s, GRAVITY, w->tau, w->dtau_dq, w->dtau_dnu, w->mass);
+    return pln_dyn_rnea(w->dw, r, &s, GRAVITY, w->tau);
+}
+
+/* does phase ph hold at time t */
+static int phase_at(const PlnProblem *p, int ph, double t)
+{
+    return ph < 0 || (t >= p->phases[ph].t0 - PLN_PHASE_TIME_TOL_S && t <= p->phases[ph].t1 + PLN_PHASE_TIME_TOL_S);
+}
+
+PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                           char *err, size_t err_size)
+{
+    const PlnRobot *r = p->robot;
+    const int n = p->n_vars, nv = 6 + p->n_joints, k1 = p->scenario->degree + 1;
+    PlnStatus st = PLN_OK;
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        double t0, t1;
+        pln_problem_interval(p, i, &t0, &t1);
+        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+        if (st != PLN_OK) break;
+        for (int d = 0; d < p->n_dyn; ++d) {
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+            if (row >= 0) w->dyn_sample[row - p->row_dynamics] = -HUGE_VAL;
+        }
+        /* exact samples */
+        for (int si = 0; si < PLN_BALANCE_SAMPLES && st == PLN_OK; ++si) {
+            double t = t0 + (t1 - t0) * (double)si / (PLN_BALANCE_SAMPLES - 1);
+            PlnContactSplit split;
+            int split_phase = -2, have_split = 0;
+            st = state_dynamics(p, w, t, 0);
+            for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
+                const PlnDynCon *cd = &p->dyn[d];
+                int row = p->dyn_row[(size_t)d * p->n_intervals + i], l;
+                double v;
+                if (row < 0 || !phase_at(p, cd->phase, t)) continue;
+                if (cd->kind == PLN_DYN_TORQUE && split_phase != cd->phase) {
+                    split_phase = cd->phase;
+                    have_split = pln_contact_split(&p->phases[cd->phase].support, w->tau, 0.0, &split, 0);
+                }
+                l = cd->kind == PLN_DYN_TORQUE ? r->joints[cd->joint].link : 0;
+                v = row_value(p, cd, w->tau, have_split ? &split : NULL, pln_kin_joint_axis(w->kin, l),
+                              pln_kin_link_pos(w->kin, l), NULL, NULL);
+                if (v > w->dyn_sample[row - p->row_dynamics]) {
+                    w->dyn_sample[row - p->row_dynamics] = v;
+                    w->dyn_t[row - p->row_dynamics] = t;
+                }
+            }
+        }
+        for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+            if (row < 0) continue;
+            k = row - p->row_dynamics;
+            if (!(w->dyn_sample[k] > -HUGE_VAL)) {  /* phase rows on no sample: use the bound */
+                w->dyn_sample[k] = w->dyn_bound[k];
+                w->dyn_t[k] = 0.5 * (t0 + t1);
+            }
+            c[row] = w->frozen_margin != NULL ? w->dyn_sample[k] + w->frozen_margin[row] : w->dyn_bound[k];
+        }
+        if (grad == NULL) continue;
+        /* gradients at each row's sampled maximum: the analytic RNEA derivatives chained
+         * through the spline's basis (docs/math/planner.md eq. P12) */
+        double t_done = NAN, N[3 * PLN_BSPLINE_MAX_ORDER];
+        int first = 0;
+        for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
+            const PlnDynCon *cd = &p->dyn[d];
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i], l;
+            double t, dW[6], dT;
+            PlnContactSplit split;
+            int have_split = 0;
+            if (row < 0) continue;
+            t = w->dyn_t[row - p->row_dynamics];
+            if (t != t_done) {  /* rows often share their sampled maximum's time */
+                st = state_dynamics(p, w, t, 1);
+                if (st == PLN_OK) st = pln_bspline_basis(p->bs, t, 2, N, &first);
+                if (st != PLN_OK) break;
+                t_done = t;
+            }
+            if (cd->kind == PLN_DYN_TORQUE) {
+                have_split = pln_contact_split(&p->phases[cd->phase].support, w->tau, 0.0, &split, 1);
+            }
+            l = cd->kind == PLN_DYN_TORQUE ? r->joints[cd->joint].link : 0;
+            (void)row_value(p, cd, w->tau, have_split ? &split : NULL, pln_kin_joint_axis(w->kin, l),
+                            pln_kin_link_pos(w->kin, l), dW, &dT);
+            for (int a = 0; a < p->n_active; ++a) {
+                int col = 6 + p->active[a];
+                double g[3] = {0.0, 0.0, 0.0};
+                for (int k = 0; k < 6; ++k) {
+                    g[0] += dW[k] * w->dtau_dq[k * nv + col];
+                    g[1] += dW[k] * w->dtau_dnu[k * nv + col];
+                    g[2] += dW[k] * w->mass[k * nv + col];
+                }
+                if (cd->kind == PLN_DYN_TORQUE) {
+                    int tr = 6 + cd->joint;
+                    g[0] += dT * w->dtau_dq[tr * nv + col];
+                    g[1] += dT * w->dtau_dnu[tr * nv + col];
+                    g[2] += dT * w->mass[tr * nv + col];
+                }
+                for (int m = 0; m < k1; ++m) {
+                    int v = p->var_of[a * p->n_ctrl + first + m];
+                    if (v >= 0) {
+                        grad[(size_t)row * n + v] += g[0] * N[m] + g[1] * N[k1 + m] + g[2] * N[2 * k1 + m];
+                    }
+                }
+            }
+        }
+    }
+    return st;
+}
+
+void pln_dynrows_name(const PlnProblem *p, int d, char *buf, size_t size)
+{
+    const PlnDynCon *c = &p->dyn[d];
+    switch (c->kind) {
+    case PLN_DYN_FZ: snprintf(buf, size, "floor force"); break;
+    case PLN_DYN_FRICTION: snprintf(buf, size, "friction"); break;
+    case PLN_DYN_ZMP: snprintf(buf, size, "zmp edge %d of support[%d]", c->edge, c->phase); break;
+    case PLN_DYN_TORQUE:
+        snprintf(buf, size, "torque %s in support[%d]", p->robot->joints[c->joint].name, c->phase);
+        break;
+    }
+}

@@ -1,0 +1,45 @@
+/* pln_dynrows.h — the dynamic constraint rows of a problem (internal to problem/):
+ * ZMP in the support polygon, friction cone, unilateral contact and joint torques, each
+ * certified over every constraint interval by the Taylor-model RNEA
+ * (motion/pln_dynmotion.h) and sampled, with its analytic gradient, for the optimiser
+ * (docs/math/planner.md sec. 4c). */
+#ifndef PLN_DYNROWS_H
+#define PLN_DYNROWS_H
+
+#include <stddef.h>
+
+#include "problem/pln_problem.h"
+
+/* Convex hull of n points (monotone chain), counter-clockwise into hull[n + 1]; returns
+ * its size. Reorders pts. */
+int pln_hull2d(double (*pts)[2], int n, double (*hull)[2]);
+
+/* Phases, polygons and the list of dynamic constraints of p (p->moving, q_init and the
+ * knot vector set). PLN_ERR_INVALID, naming the scenario and field, when a stance foot
+ * is moved by a moving joint, a sole is not flat on a level floor, the initial centre of
+ * mass lies outside the first phase's shrunk polygon, or a joint whose torque cannot
+ * change needs more than its effort limit. */
+PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size);
+
+/* 1 when constraint d has a row on interval i. */
+int pln_dynrows_applies(const PlnProblem *p, int d, int i);
+
+PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *err,
+                                  size_t err_size);
+void pln_dynrows_work_destroy(PlnProblemWork *w);
+
+/* Certified values of the dynamic rows of interval i into w->dyn_bound, from the link
+ * motion last computed by pln_problem_interval_motion(_part) (its polynomials and length
+ * in w->coef_used, w->h_used). *worst (nullable) receives the largest of them. */
+PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i,
+                                      double *worst, char *err, size_t err_size);
+
+/* Every dynamic row: c[row] (certified, or sampled plus the frozen margin) and its
+ * gradient (nullable). */
+PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                           char *err, size_t err_size);
+
+/* A short name of constraint d ("zmp edge 2 of support[0]", "torque RARM_JOINT3", ...). */
+void pln_dynrows_name(const PlnProblem *p, int d, char *buf, size_t size);
+
+#endif /* PLN_DYNROWS_H */
