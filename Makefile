@@ -29,8 +29,8 @@ PKGS     := nlopt lapacke yaml-0.1 openblas
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) check 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-# MuJoCo (Debian libmujoco-dev, no pkg-config file): the dynamics oracle of the tests and
-# benchmarks, never linked into hrpplan's library
+# MuJoCo (Debian libmujoco-dev, no pkg-config file): the engine of `hrpplan simulate`
+# (output/pln_sim.c) and the dynamics oracle of the tests and benchmarks
 MUJOCO_LIBS := -lmujoco
 
 OPT      ?= -O2
@@ -39,7 +39,7 @@ CFLAGS   ?=
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
             -Idistance/include -Iplanner $(SAN)
 CPPFLAGS += -MMD -MP
-LDLIBS   += -lm -lpthread
+LDLIBS   += $(MUJOCO_LIBS) -lm -lpthread
 
 DST_SRC  := $(sort $(wildcard distance/*.c))
 PLN_SRC  := $(sort $(filter-out planner/cli/hrpplan_main.c,$(wildcard planner/*/*.c)))

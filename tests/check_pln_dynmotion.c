@@ -95,6 +95,10 @@ START_TEST(test_enclosures_hold_on_dense_samples)
         ck_assert_msg(pln_contact_support(&rb, feet, 2, rot, pos, 1e-9, &sup, err, sizeof err) == PLN_OK,
                       "%s", err);
         ck_assert(fabs(sup.floor_z) < 1e-3);  /* the half-sitting feet stand on z = 0 */
+        /* the feet are named (eq. D21 takes their share off the joints above them; a
+         * support that lost them took nothing off the stance legs) */
+        ck_assert_int_eq(sup.link[0], feet[0]);
+        ck_assert_int_eq(sup.link[1], feet[1]);
     }
 
     for (int trial = 0; trial < DM_TRIALS; ++trial) {

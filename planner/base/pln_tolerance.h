@@ -210,4 +210,36 @@
 
 #define PLN_SIP_MESH_TRUST_RAD 0.5
 
+/* ---- hrpplan simulate (output/pln_sim.h, docs/SIMULATION.md) ---------------------- */
+
+/* The robot fell when its waist drops more than this below its start height, m ... */
+#define PLN_SIM_FALL_DROP_M 0.1
+/* ... or tilts more than this from its start orientation, degrees. */
+#define PLN_SIM_FALL_TILT_DEG 20.0
+/* A foot on the floor slipped (horizontally) or lifted (vertically) when it moved more
+ * than this from where it started, mm. */
+#define PLN_SIM_SLIP_MAX_MM 5.0
+#define PLN_SIM_LIFT_MAX_MM 5.0
+/* The feet began to roll over an edge when the centre of pressure came this close to the
+ * support polygon's edge during the motion, m (it cannot leave the polygon; at its edge
+ * the soles tilt). */
+#define PLN_SIM_COP_EDGE_M 1e-3
+/* A joint lost track of the plan when it was this far from it, rad (3 degrees). */
+#define PLN_SIM_TRACK_MAX_RAD 0.0524
+/* The joint servo: a critically damped PD loop of this bandwidth on each joint's own
+ * inertia (its diagonal entry of the mass matrix plus its armature). */
+#define PLN_SIM_BANDWIDTH_HZ 10.0
+/* Rotor inertia reflected through the gear, per N m of effort limit, kg m^2 / (N m): the
+ * armature of the simulated joints (an estimate for geared electric joints: a rotor of
+ * ~5e-5 kg m^2 behind a 1:160 reduction on a joint of ~200 N m gives 1.3 kg m^2,
+ * ~0.0064 per N m; docs/SIMULATION.md). */
+#define PLN_SIM_ARMATURE_PER_NM 0.0064
+/* Mesh obstacles that are not convex enter the simulation as one thin prism per
+ * triangle (MuJoCo collides convex shapes): the prism's depth, m, and the most prisms per
+ * simulation. Only triangles within PLN_SIM_SWEPT_MARGIN_M of the box the robot's shapes
+ * sweep along the plan are kept. */
+#define PLN_SIM_PRISM_DEPTH_M 1e-3
+#define PLN_SIM_MAX_PRISMS 20000
+#define PLN_SIM_SWEPT_MARGIN_M 0.1
+
 #endif /* PLN_TOLERANCE_H */

@@ -22,6 +22,7 @@ const char *pln_command_string(PlnCommand command)
     case PLN_CMD_ROBOT: return "robot";
     case PLN_CMD_EXPORT: return "export";
     case PLN_CMD_EXPORT_MJCF: return "export-mjcf";
+    case PLN_CMD_SIMULATE: return "simulate";
     }
     return "unknown";
 }
@@ -40,18 +41,20 @@ static const char HELP_OVERVIEW[] =
     "  robot ROBOT.yaml          print a robot model: joints, limits, links, geometry\n"
     "  export TRAJ.json          write a trajectory for a controller (pos, csv, json, ros)\n"
     "  export-mjcf ROBOT.yaml    write the robot as a MuJoCo model (MJCF)\n"
+    "  simulate SCENARIO TRAJ    replay a trajectory in MuJoCo physics: does it stand?\n"
     "\n"
     "options:\n"
     "  -h, --help                this text; `hrpplan <command> --help` for a command\n"
     "  --version                 print the version and exit\n"
     "\n"
-    "exit codes: 0 success (certified), 1 internal error, 2 bad input or usage,\n"
-    "            3 the motion is not certified safe\n";
+    "exit codes: 0 success (certified; simulate: stands), 1 internal error, 2 bad input\n"
+    "            or usage, 3 the motion is not certified safe (simulate: it fell, slipped,\n"
+    "            lost track or collided)\n";
 
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
-    "                    [--threads N] [-q]\n"
+    "                    [--threads N] [--simulate] [-q]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -72,10 +75,38 @@ static const char HELP_PLAN[] =
     "                            collision.geometry: capsule, convex, ellipsoid, mesh\n"
     "  --threads N               distance queries on N threads (default 1)\n"
     "  --dump-queries FILE       write every distance query of the run to FILE\n"
+    "  --simulate                then replay the plan in MuJoCo (as `hrpplan simulate`):\n"
+    "                            sim.json and sim.svg, and its one-line verdict\n"
     "  -q, --quiet               no progress on stderr\n"
     "  -h, --help                this text\n"
     "\n"
-    "exit codes: 0 certified plan, 2 bad scenario or usage, 3 not certified, 1 internal\n";
+    "exit codes: 0 certified plan (and with --simulate, it stands), 2 bad scenario or\n"
+    "            usage, 3 not certified (or it fell, slipped or collided), 1 internal\n";
+
+static const char HELP_SIMULATE[] =
+    "usage: hrpplan simulate SCENARIO.yaml TRAJECTORY [-o DIR] [--speed K]\n"
+    "                        [--no-feedforward] [--mjcf FILE] [--static-balance]\n"
+    "\n"
+    "Replays a trajectory (trajectory.json from plan, or a .pos / .csv table) in MuJoCo\n"
+    "physics at 1 kHz: the robot free on its soles on a floor, the scenario's obstacles,\n"
+    "each joint driven by the inverse-dynamics torque of the plan plus a PD servo,\n"
+    "clamped to its effort limit. It holds the first posture 0.5 s, plays the motion,\n"
+    "and holds the last posture 1 s. Prints and writes DIR/sim.json and DIR/sim.svg\n"
+    "(DIR default out/<scenario name>/): fall, foot slip and lift, tracking error per\n"
+    "joint, the centre of pressure against the planned ZMP, torque asked, energy, and\n"
+    "the contacts MuJoCo saw between links, obstacles and the floor.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR          output directory\n"
+    "  --speed K                 play the motion K times faster (default 1)\n"
+    "  --no-feedforward          the PD servo alone, no inverse-dynamics torque\n"
+    "  --mjcf FILE               also write the simulated MuJoCo model to FILE\n"
+    "  --static-balance          load the scenario without dynamics (as plan did with it)\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: 0 it stands, tracks and touches nothing; 3 it fell, a foot slipped or\n"
+    "            lifted 5 mm, a joint lost track by 3 degrees, or MuJoCo saw a\n"
+    "            collision; 2 bad input or usage; 1 internal\n";
 
 static const char HELP_CHECK[] =
     "usage: hrpplan check SCENARIO.yaml TRAJECTORY [--geometry KIND]\n"
@@ -138,6 +169,7 @@ void pln_cli_print_help(PlnCommand command, FILE *out)
     case PLN_CMD_CHECK: fputs(HELP_CHECK, out); break;
     case PLN_CMD_ROBOT: fputs(HELP_ROBOT, out); break;
     case PLN_CMD_EXPORT: fputs(HELP_EXPORT, out); break;
+    case PLN_CMD_SIMULATE: fputs(HELP_SIMULATE, out); break;
     case PLN_CMD_EXPORT_MJCF: fputs(HELP_EXPORT_MJCF, out); break;
     default: fputs(HELP_OVERVIEW, out); break;
     }
@@ -184,7 +216,11 @@ enum {
     OPT_DUMP = 1 << 8,
     OPT_GEOMETRY = 1 << 9,
     OPT_FIXED_BASE = 1 << 10,
-    OPT_STATIC_BALANCE = 1 << 11
+    OPT_STATIC_BALANCE = 1 << 11,
+    OPT_SIMULATE = 1 << 12,
+    OPT_SPEED = 1 << 13,
+    OPT_NO_FEEDFORWARD = 1 << 14,
+    OPT_MJCF = 1 << 15
 };
 
 typedef struct OptionSpec {
@@ -201,6 +237,8 @@ static const OptionSpec OPTIONS[] = {
     {"rate", 0, OPT_RATE, 1},         {"force", 0, OPT_FORCE, 0},
     {"dump-queries", 0, OPT_DUMP, 1}, {"geometry", 0, OPT_GEOMETRY, 1},
     {"fixed-base", 0, OPT_FIXED_BASE, 0}, {"static-balance", 0, OPT_STATIC_BALANCE, 0},
+    {"simulate", 0, OPT_SIMULATE, 0}, {"speed", 0, OPT_SPEED, 1},
+    {"no-feedforward", 0, OPT_NO_FEEDFORWARD, 0}, {"mjcf", 0, OPT_MJCF, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -230,7 +268,9 @@ static int allowed_options(PlnCommand cmd)
     switch (cmd) {
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
-               OPT_GEOMETRY | OPT_STATIC_BALANCE;
+               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE;
+    case PLN_CMD_SIMULATE:
+        return OPT_OUTPUT | OPT_SPEED | OPT_NO_FEEDFORWARD | OPT_MJCF | OPT_STATIC_BALANCE;
     case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
@@ -241,7 +281,8 @@ static int allowed_options(PlnCommand cmd)
 static int positional_count(PlnCommand cmd)
 {
     switch (cmd) {
-    case PLN_CMD_CHECK: return 2;
+    case PLN_CMD_CHECK:
+    case PLN_CMD_SIMULATE: return 2;
     case PLN_CMD_PLAN:
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT:
@@ -254,7 +295,8 @@ static const char *positional_names(PlnCommand cmd)
 {
     switch (cmd) {
     case PLN_CMD_PLAN: return "SCENARIO.yaml";
-    case PLN_CMD_CHECK: return "SCENARIO.yaml TRAJECTORY";
+    case PLN_CMD_CHECK:
+    case PLN_CMD_SIMULATE: return "SCENARIO.yaml TRAJECTORY";
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: return "ROBOT.yaml";
     case PLN_CMD_EXPORT: return "TRAJECTORY.json";
@@ -271,7 +313,9 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         if (value[0] == '\0') {
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --output is empty", cmd);
         }
-        if (args->command == PLN_CMD_PLAN) args->out_dir = value;
+        if (args->command == PLN_CMD_PLAN || args->command == PLN_CMD_SIMULATE) {
+            args->out_dir = value;
+        }
         else args->output = value;
         return PLN_OK;
     case OPT_NO_COLLISION: args->no_collision = 1; return PLN_OK;
@@ -279,6 +323,21 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_QUIET: args->quiet = 1; return PLN_OK;
     case OPT_FORCE: args->force = 1; return PLN_OK;
     case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;
+    case OPT_SIMULATE: args->simulate = 1; return PLN_OK;
+    case OPT_NO_FEEDFORWARD: args->no_feedforward = 1; return PLN_OK;
+    case OPT_MJCF:
+        if (value[0] == '\0') {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --mjcf is empty", cmd);
+        }
+        args->mjcf = value;
+        return PLN_OK;
+    case OPT_SPEED:
+        if (!parse_positive(value, &args->speed) || args->speed > 100.0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --speed '%s': expected a number in (0, 100]", cmd,
+                              value);
+        }
+        return PLN_OK;
     case OPT_DUMP:
         if (value[0] == '\0') {
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --dump-queries is empty",
@@ -335,7 +394,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                         size_t err_size)
 {
     static const PlnCommand commands[] = {PLN_CMD_PLAN, PLN_CMD_CHECK, PLN_CMD_ROBOT,
-                                          PLN_CMD_EXPORT, PLN_CMD_EXPORT_MJCF};
+                                          PLN_CMD_EXPORT, PLN_CMD_EXPORT_MJCF, PLN_CMD_SIMULATE};
     const char *positional[2] = {NULL, NULL};
     int npos = 0, only_positional = 0;
     const char *cmd;
@@ -344,6 +403,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
     args->method = PLN_METHOD_HYBRID;
     args->threads = 1;
     args->rate_hz = 200.0;
+    args->speed = 1.0;
 
     if (argc < 2) {
         args->command = PLN_CMD_NONE;
@@ -431,6 +491,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
     switch (args->command) {
     case PLN_CMD_PLAN: args->scenario = positional[0]; break;
     case PLN_CMD_CHECK:
+    case PLN_CMD_SIMULATE:
         args->scenario = positional[0];
         args->trajectory = positional[1];
         break;
@@ -489,6 +550,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     switch (args.command) {
     case PLN_CMD_PLAN: st = check_input(args.scenario, "scenario", err, sizeof err); break;
     case PLN_CMD_CHECK:
+    case PLN_CMD_SIMULATE:
         st = check_input(args.scenario, "scenario", err, sizeof err);
         if (st == PLN_OK) st = check_input(args.trajectory, "trajectory", err, sizeof err);
         break;
@@ -508,6 +570,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_ROBOT: return pln_cmd_robot(&args, out, errs);
     case PLN_CMD_EXPORT: return pln_cmd_export(&args, out, errs);
     case PLN_CMD_EXPORT_MJCF: return pln_cmd_export_mjcf(&args, out, errs);
+    case PLN_CMD_SIMULATE: return pln_cmd_simulate(&args, out, errs);
     default: break;
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");

@@ -23,7 +23,8 @@ typedef enum PlnCommand {
     PLN_CMD_CHECK,
     PLN_CMD_ROBOT,
     PLN_CMD_EXPORT,
-    PLN_CMD_EXPORT_MJCF
+    PLN_CMD_EXPORT_MJCF,
+    PLN_CMD_SIMULATE
 } PlnCommand;
 
 /* Parsed command line. String fields borrow from argv; unset ones are NULL. */
@@ -31,9 +32,9 @@ typedef struct PlnCliArgs {
     PlnCommand command;
     int help;                  /* --help given after a subcommand */
     const char *scenario;      /* plan, check: SCENARIO.yaml */
-    const char *trajectory;    /* check: TRAJECTORY; export: TRAJECTORY.json */
+    const char *trajectory;    /* check, simulate: TRAJECTORY; export: TRAJECTORY.json */
     const char *robot;         /* robot, export-mjcf: ROBOT.yaml */
-    const char *out_dir;       /* plan -o DIR; NULL means out/<scenario name>/ */
+    const char *out_dir;       /* plan, simulate -o DIR; NULL means out/<scenario name>/ */
     const char *output;        /* export, export-mjcf -o FILE (export-mjcf: NULL = stdout) */
     const char *dump_queries;  /* plan --dump-queries FILE */
     int no_collision;          /* plan --no-collision */
@@ -46,6 +47,10 @@ typedef struct PlnCliArgs {
     int quiet;                 /* plan -q */
     int force;                 /* export --force */
     int fixed_base;            /* export-mjcf --fixed-base */
+    int simulate;              /* plan --simulate */
+    double speed;              /* simulate --speed K (> 0, default 1) */
+    int no_feedforward;        /* simulate --no-feedforward */
+    const char *mjcf;          /* simulate --mjcf FILE: also write the simulated model */
     PlnExportFormat format;    /* export --format */
     double rate_hz;            /* export --rate HZ (> 0) */
 } PlnCliArgs;

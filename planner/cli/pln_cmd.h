@@ -11,18 +11,28 @@
  *           scenario and print the certified clearance of every pair and the margins;
  *   robot   load, validate and print a robot model;
  *   export  sample a planned trajectory.json for a controller;
- *   export-mjcf  write the robot as a MuJoCo MJCF model. */
+ *   export-mjcf  write the robot as a MuJoCo MJCF model;
+ *   simulate  replay a trajectory in MuJoCo physics and say whether the robot stands. */
 #ifndef PLN_CMD_H
 #define PLN_CMD_H
 
 #include <stdio.h>
 
 #include "cli/pln_cli.h"
+#include "problem/pln_problem.h"
 
 int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_robot(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_export_mjcf(const PlnCliArgs *args, FILE *out, FILE *errs);
+int pln_cmd_simulate(const PlnCliArgs *args, FILE *out, FILE *errs);
+
+/* Simulates control points ctrl of the loaded problem p (plan --simulate and simulate
+ * on a trajectory.json): prints the summary (or, quiet, the one line) on out and writes
+ * out_dir/sim.json and sim.svg. Returns the exit code. */
+int pln_cmd_simulate_spline(const PlnCliArgs *args, const PlnProblem *p, const double *ctrl,
+                            const char *trajectory, const char *out_dir, int quiet, FILE *out,
+                            FILE *errs);
 
 #endif /* PLN_CMD_H */

@@ -227,6 +227,14 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
                 sip.mcd_time_s);
     }
     fprintf(out, "outputs: %s/\n", dir);
+    if (args->simulate && st == PLN_OK) {
+        /* the plan in MuJoCo physics: sim.json and sim.svg beside the other outputs */
+        char tpath[4200];
+        int scode;
+        snprintf(tpath, sizeof tpath, "%s/trajectory.json", dir);
+        scode = pln_cmd_simulate_spline(args, l.p, ctrl, tpath, dir, 1, out, errs);
+        if (code == PLN_EXIT_OK) code = scode;
+    }
 
     pln_table_destroy(&table);
     if (have_cert) pln_certificate_destroy(&cert);

@@ -159,6 +159,7 @@ PlnStatus pln_contact_support(const PlnRobot *robot, const int *feet, int n_feet
                               "differ by %.4g m in height)",
                               robot->links[feet[k]].name, zmax - zmin);
         }
+        out->link[k] = feet[k];
         out->centre[k][0] = ctr[0];
         out->centre[k][1] = ctr[1];
         if (k == 0) {
@@ -179,4 +180,29 @@ PlnStatus pln_contact_support(const PlnRobot *robot, const int *feet, int n_feet
         }
     }
     return PLN_OK;
+}
+
+double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
+                                const PlnContactSplit *sp, int j, double tau0,
+                                const double z[3], const double p[3], double *dW)
+{
+    int l = robot->joints[j].link;
+    double v = tau0;
+    for (int k = 0; k < s->n_feet; ++k) {
+        const double *w = sp->wrench[k];
+        if (!pln_robot_link_below(robot, s->link[k], l)) continue;
+        /* z . (n_k - p x f_k) = z . n_k + (p x z) . f_k, since z . (p x f) = -f . (p x z) */
+        double pz[3] = {p[1] * z[2] - p[2] * z[1], p[2] * z[0] - p[0] * z[2],
+                        p[0] * z[1] - p[1] * z[0]};
+        v -= z[0] * w[0] + z[1] * w[1] + z[2] * w[2] + pz[0] * w[3] + pz[1] * w[4] + pz[2] * w[5];
+        if (dW != NULL) {
+            double c[6] = {z[0], z[1], z[2], pz[0], pz[1], pz[2]};
+            for (int col = 0; col < 6; ++col) {
+                double d = 0.0;
+                for (int row = 0; row < 6; ++row) d += c[row] * sp->dwrench[k][row][col];
+                dW[col] -= d;
+            }
+        }
+    }
+    return v;
 }

@@ -52,6 +52,15 @@ typedef struct PlnContactSplit {
 int pln_contact_split(const PlnSupport *s, const double W[6], double min_fz,
                       PlnContactSplit *out, int with_derivative);
 
+/* The torque of joint j (eq. D21): tau0, the RNEA's torque of the robot held at the waist
+ * (pln_dyn_rnea's tau[6 + j]), minus the share of every sole of s that hangs below the
+ * joint: tau_j = tau0 - z . (n_k - p x f_k), with z the joint's world axis and p its
+ * world origin, (n_k, f_k) = sp->wrench[k]. When dW is not NULL, adds d tau_j / d W
+ * (through sp->dwrench) into dW[6]. */
+double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
+                                const PlnContactSplit *sp, int j, double tau0,
+                                const double z[3], const double p[3], double *dW);
+
 /* The support of `feet` (links with soles in robot) at the posture whose link frames are
  * R (row-major) and p: sole centres and the floor height. PLN_ERR_INVALID (message names
  * the link) when a sole is not horizontal, or when two soles are not at one height,

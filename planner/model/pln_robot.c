@@ -767,3 +767,11 @@ int pln_robot_find_link(const PlnRobot *robot, const char *name)
     }
     return -1;
 }
+
+int pln_robot_link_below(const PlnRobot *robot, int below, int l)
+{
+    for (int a = below; a >= 0; a = robot->links[a].parent) {
+        if (a == l) return 1;
+    }
+    return 0;
+}

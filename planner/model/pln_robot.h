@@ -125,6 +125,10 @@ void pln_robot_destroy(PlnRobot *robot);
 /* Index of the sole of `link` in robot->soles, or -1. */
 int pln_robot_find_sole(const PlnRobot *robot, int link);
 
+/* 1 when link `l` is link `below` or one of its ancestors (so that a force on `below`
+ * passes through l's joint), 0 otherwise. */
+int pln_robot_link_below(const PlnRobot *robot, int below, int l);
+
 /* Index of the joint (link) with that exact name, or -1. Nullable: name (gives -1). */
 int pln_robot_find_joint(const PlnRobot *robot, const char *name);
 int pln_robot_find_link(const PlnRobot *robot, const char *name);

@@ -18,6 +18,13 @@ PlnMjcfOptions pln_mjcf_options_default(void)
     o.floating_base = 1;
     o.capsules = 1;
     o.floor = 1;
+    o.floor_z = 0.0;
+    o.soles = 0;
+    o.motors = 0;
+    o.armature = NULL;
+    o.no_default_contact = 0;
+    o.extra = NULL;
+    o.extra_ctx = NULL;
     o.timestep = 0.001;
     o.gravity[0] = 0.0;
     o.gravity[1] = 0.0;
@@ -67,7 +74,7 @@ void pln_mjcf_quat_from_matrix(const double R[9], double q[4])
     q[3] /= n;
 }
 
-static void put_escaped(FILE *out, const char *s)
+void pln_mjcf_put_escaped(FILE *out, const char *s)
 {
     for (; *s != '\0'; ++s) {
         switch (*s) {
@@ -94,7 +101,7 @@ static void fmt_num(double x, char *buf, size_t size)
 }
 
 /* writes n numbers separated by spaces */
-static void put_nums(FILE *out, const double *x, int n)
+void pln_mjcf_put_nums(FILE *out, const double *x, int n)
 {
     char buf[40];
     int i;
@@ -138,11 +145,11 @@ static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, in
     pln_mjcf_quat_from_matrix(rot, quat);
     indent(out, depth);
     fputs("<body name=\"", out);
-    put_escaped(out, L->name);
+    pln_mjcf_put_escaped(out, L->name);
     fputs("\" pos=\"", out);
-    put_nums(out, pos, 3);
+    pln_mjcf_put_nums(out, pos, 3);
     fputs("\" quat=\"", out);
-    put_nums(out, quat, 4);
+    pln_mjcf_put_nums(out, quat, 4);
     fputs("\">\n", out);
     if (L->parent < 0 && o->floating_base) {
         indent(out, depth + 1);
@@ -153,11 +160,15 @@ static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, in
         const double range[2] = {J->lower, J->upper};
         indent(out, depth + 1);
         fputs("<joint name=\"", out);
-        put_escaped(out, J->name);
+        pln_mjcf_put_escaped(out, J->name);
         fputs("\" type=\"hinge\" pos=\"0 0 0\" axis=\"", out);
-        put_nums(out, J->axis, 3);
+        pln_mjcf_put_nums(out, J->axis, 3);
         fputs("\" limited=\"true\" range=\"", out);
-        put_nums(out, range, 2);
+        pln_mjcf_put_nums(out, range, 2);
+        if (o->armature != NULL && o->armature[L->joint] > 0.0) {
+            fputs("\" armature=\"", out);
+            pln_mjcf_put_nums(out, &o->armature[L->joint], 1);
+        }
         fputs("\"/>\n", out);
     }
     if (L->mass > 0.0) {
@@ -166,11 +177,11 @@ static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, in
         const double full[6] = {I[0], I[4], I[8], I[1], I[2], I[5]};
         indent(out, depth + 1);
         fputs("<inertial pos=\"", out);
-        put_nums(out, L->com, 3);
+        pln_mjcf_put_nums(out, L->com, 3);
         fputs("\" mass=\"", out);
-        put_nums(out, &L->mass, 1);
+        pln_mjcf_put_nums(out, &L->mass, 1);
         fputs("\" fullinertia=\"", out);
-        put_nums(out, full, 6);
+        pln_mjcf_put_nums(out, full, 6);
         fputs("\"/>\n", out);
     }
     if (o->capsules && L->geometry.has_capsule) {
@@ -182,21 +193,40 @@ static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, in
         }
         indent(out, depth + 1);
         fputs("<geom name=\"", out);
-        put_escaped(out, L->name);
+        pln_mjcf_put_escaped(out, L->name);
         if (sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) < PLN_MJCF_MIN_SEGMENT_M) {
             /* a capsule of no length is a sphere (MuJoCo refuses such a fromto) */
             fputs("_capsule\" type=\"sphere\" pos=\"", out);
-            put_nums(out, mid, 3);
+            pln_mjcf_put_nums(out, mid, 3);
         } else {
             fputs("_capsule\" type=\"capsule\" fromto=\"", out);
-            put_nums(out, g->capsule_p0, 3);
+            pln_mjcf_put_nums(out, g->capsule_p0, 3);
             fputc(' ', out);
-            put_nums(out, g->capsule_p1, 3);
+            pln_mjcf_put_nums(out, g->capsule_p1, 3);
         }
         fputs("\" size=\"", out);
-        put_nums(out, &g->capsule_radius, 1);
+        pln_mjcf_put_nums(out, &g->capsule_radius, 1);
         fputs("\"/>\n", out);
     }
+    if (o->soles) {
+        for (i = 0; i < rb->n_soles; ++i) {
+            const PlnSole *S = &rb->soles[i];
+            const double half[3] = {0.5 * S->size[0], 0.5 * S->size[1],
+                                    0.5 * PLN_MJCF_SOLE_THICKNESS_M};
+            const double c[3] = {S->offset[0], S->offset[1],
+                                 S->offset[2] + 0.5 * PLN_MJCF_SOLE_THICKNESS_M};
+            if (S->link != link) continue;
+            indent(out, depth + 1);
+            fputs("<geom name=\"", out);
+            pln_mjcf_put_escaped(out, L->name);
+            fputs("_sole\" type=\"box\" pos=\"", out);
+            pln_mjcf_put_nums(out, c, 3);
+            fputs("\" size=\"", out);
+            pln_mjcf_put_nums(out, half, 3);
+            fputs("\"/>\n", out);
+        }
+    }
+    if (o->extra != NULL) o->extra(o->extra_ctx, PLN_MJCF_BODY, link, out);
     for (i = link + 1; i < rb->n_links; ++i) {
         if (rb->links[i].parent == link) write_body(rb, o, i, depth + 1, out);
     }
@@ -215,9 +245,16 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "mjcf: no robot or no output");
     }
     if (!(o.timestep > 0.0) || !isfinite(o.timestep) || !isfinite(o.gravity[0]) ||
-        !isfinite(o.gravity[1]) || !isfinite(o.gravity[2])) {
+        !isfinite(o.gravity[1]) || !isfinite(o.gravity[2]) || !isfinite(o.floor_z)) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
-                          "mjcf: timestep must be > 0 and gravity finite");
+                          "mjcf: timestep must be > 0, gravity and floor height finite");
+    }
+    for (i = 0; o.armature != NULL && i < robot->n_joints; ++i) {
+        if (!(o.armature[i] >= 0.0) || !isfinite(o.armature[i])) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "mjcf: armature of joint '%s' must be finite and >= 0",
+                              robot->joints[i].name);
+        }
     }
     for (i = 0; i < robot->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
@@ -230,25 +267,64 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
         }
     }
     fputs("<mujoco model=\"", out);
-    put_escaped(out, robot->name);
+    pln_mjcf_put_escaped(out, robot->name);
     fputs("\">\n", out);
     fputs("  <!-- written by hrpplan export-mjcf from the robot YAML: bodies, hinges, inertias "
           "and capsules of model/pln_dyn.h -->\n",
           out);
     fputs("  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n", out);
     fputs("  <option timestep=\"", out);
-    put_nums(out, &o.timestep, 1);
+    pln_mjcf_put_nums(out, &o.timestep, 1);
     fputs("\" gravity=\"", out);
-    put_nums(out, o.gravity, 3);
+    pln_mjcf_put_nums(out, o.gravity, 3);
     fputs("\"/>\n", out);
+    if (o.no_default_contact) {
+        fputs("  <default>\n    <geom contype=\"0\" conaffinity=\"0\"/>\n  </default>\n", out);
+    }
+    if (o.extra != NULL) {
+        fputs("  <asset>\n", out);
+        o.extra(o.extra_ctx, PLN_MJCF_ASSET, -1, out);
+        fputs("  </asset>\n", out);
+    }
     fputs("  <worldbody>\n", out);
     if (o.floor) {
-        fputs("    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\" pos=\"0 0 0\"/>\n", out);
+        const double fp[3] = {0.0, 0.0, o.floor_z};
+        fputs("    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\" pos=\"", out);
+        pln_mjcf_put_nums(out, fp, 3);
+        fputs("\"/>\n", out);
     }
+    if (o.extra != NULL) o.extra(o.extra_ctx, PLN_MJCF_WORLD, -1, out);
     for (i = 0; i < robot->n_links; ++i) {
         if (robot->links[i].parent < 0) write_body(robot, &o, i, 2, out);
     }
-    fputs("  </worldbody>\n</mujoco>\n", out);
+    fputs("  </worldbody>\n", out);
+    if (o.extra != NULL) {
+        fputs("  <contact>\n", out);
+        o.extra(o.extra_ctx, PLN_MJCF_CONTACT, -1, out);
+        fputs("  </contact>\n", out);
+    }
+    if (o.motors || o.extra != NULL) {
+        fputs("  <actuator>\n", out);
+        for (i = 0; o.motors && i < robot->n_joints; ++i) {
+            const PlnJoint *J = &robot->joints[i];
+            if (J->type != PLN_JOINT_REVOLUTE) continue;
+            fputs("    <motor name=\"", out);
+            pln_mjcf_put_escaped(out, J->name);
+            fputs("\" joint=\"", out);
+            pln_mjcf_put_escaped(out, J->name);
+            fputs("\" gear=\"1\"", out);
+            if (robot->has_effort) {
+                const double r[2] = {-J->effort_max, J->effort_max};
+                fputs(" ctrllimited=\"true\" ctrlrange=\"", out);
+                pln_mjcf_put_nums(out, r, 2);
+                fputs("\"", out);
+            }
+            fputs("/>\n", out);
+        }
+        if (o.extra != NULL) o.extra(o.extra_ctx, PLN_MJCF_ACTUATOR, -1, out);
+        fputs("  </actuator>\n", out);
+    }
+    fputs("</mujoco>\n", out);
     if (ferror(out)) return pln_errorf(PLN_ERR_IO, err, err_size, "mjcf: write error");
     return PLN_OK;
 }

@@ -43,15 +43,6 @@ int pln_hull2d(double (*pts)[2], int n, double (*hull)[2])
     return k > 1 ? k - 1 : k;
 }
 
-/* 1 when link `foot` hangs below link l (or is l) */
-static int below(const PlnRobot *r, int foot, int l)
-{
-    for (int a = foot; a >= 0; a = r->links[a].parent) {
-        if (a == l) return 1;
-    }
-    return 0;
-}
-
 /* the row value of a ZMP edge, linear in W (eq. D17 times f_z): coefficients a[6] with
  * a . W = n_e . (f_z zmp) - b f_z */
 static void zmp_edge_coef(const PlnPhaseGeom *g, int e, double a[6])
@@ -65,33 +56,12 @@ static void zmp_edge_coef(const PlnPhaseGeom *g, int e, double a[6])
     a[5] = -g->edge_b[e];
 }
 
-/* tau_j minus the soles' share (eq. D21): the world axis z and origin p of the joint's
- * link; returns the torque and, when dW is not NULL, adds d tau / d W into dW[6] */
+/* tau_j minus the soles' share (eq. D21, model/pln_contact.h) */
 static double torque_with_contact(const PlnProblem *p, const PlnPhaseGeom *g,
                                   const PlnContactSplit *sp, int j, double tau0,
                                   const double z[3], const double pos[3], double *dW)
 {
-    const PlnRobot *r = p->robot;
-    int l = r->joints[j].link;
-    double v = tau0;
-    for (int k = 0; k < g->support.n_feet; ++k) {
-        const double *w = sp->wrench[k];
-        if (!below(r, g->support.link[k], l)) continue;
-        /* z . (n_k - p x f_k) */
-        double pz[3] = {pos[1] * z[2] - pos[2] * z[1], pos[2] * z[0] - pos[0] * z[2],
-                        pos[0] * z[1] - pos[1] * z[0]};
-        /* z . (p x f) = f . (z x p) = -f . (p x z) */
-        v -= z[0] * w[0] + z[1] * w[1] + z[2] * w[2] + pz[0] * w[3] + pz[1] * w[4] + pz[2] * w[5];
-        if (dW != NULL) {
-            double c[6] = {z[0], z[1], z[2], pz[0], pz[1], pz[2]};
-            for (int col = 0; col < 6; ++col) {
-                double d = 0.0;
-                for (int row = 0; row < 6; ++row) d += c[row] * sp->dwrench[k][row][col];
-                dW[col] -= d;
-            }
-        }
-    }
-    return v;
+    return pln_contact_joint_torque(p->robot, &g->support, sp, j, tau0, z, pos, dW);
 }
 
 PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
@@ -256,7 +226,7 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
         for (int j = 0; j < r->n_joints && st == PLN_OK && sc->torque_limits; ++j) {
             int l = r->joints[j].link, on_path = 0;
             if (r->joints[j].type == PLN_JOINT_FIXED) continue;
-            for (int k = 0; k < g->support.n_feet; ++k) on_path |= below(r, g->support.link[k], l);
+            for (int k = 0; k < g->support.n_feet; ++k) on_path |= pln_robot_link_below(r, g->support.link[k], l);
             if (moves_below[l] || (on_path && p->n_active > 0)) {
                 p->dyn[p->n_dyn++] = (PlnDynCon){PLN_DYN_TORQUE, ph, 0, j};
                 continue;
