@@ -61,7 +61,7 @@ deps:
 # The recursive $(MAKE) re-reads pkg-config after deps may have installed things.
 run: deps
 	@$(MAKE) --no-print-directory all env-meshes
-	./$(BUILD)/hrpplan plan scenarios/hand_cross.yaml -o out/hand_cross
+	./$(BUILD)/hrpplan plan scenarios/hand_cross.yaml -o out/hand_cross --simulate
 
 test: deps layers
 	@$(MAKE) --no-print-directory all

@@ -35,8 +35,9 @@ static int exists(const char *dir, const char *name)
     return stat(path, &sb) == 0 && sb.st_size > 0;
 }
 
-/* a scalar of report.json by key (top level), through libyaml (JSON is YAML) */
-static int report_value(const char *dir, const char *key, char *out, size_t size)
+/* a scalar of dir/file (a JSON document) by key (top level, or one level into an
+ * object), through libyaml (JSON is YAML) */
+static int json_value(const char *dir, const char *file, const char *key, char *out, size_t size)
 {
     char path[1024];
     FILE *f;
@@ -44,7 +45,7 @@ static int report_value(const char *dir, const char *key, char *out, size_t size
     yaml_document_t doc;
     yaml_node_t *root;
     int found = 0;
-    snprintf(path, sizeof path, "%s/report.json", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
     f = fopen(path, "rb");
     if (f == NULL) return 0;
     yaml_parser_initialize(&p);
@@ -76,6 +77,39 @@ static int report_value(const char *dir, const char *key, char *out, size_t size
     return found;
 }
 
+static int report_value(const char *dir, const char *key, char *out, size_t size)
+{
+    return json_value(dir, "report.json", key, out, size);
+}
+
+/* a number of dir/sim.json (NAN when absent or null) */
+static double sim_number(const char *dir, const char *key)
+{
+    char v[64];
+    if (!json_value(dir, "sim.json", key, v, sizeof v) || strcmp(v, "null") == 0) return NAN;
+    return strtod(v, NULL);
+}
+
+/* `hrpplan simulate` of dir/trajectory.json on the scenario: exit 0, the robot stands,
+ * its feet slip < 5 mm, the centre of pressure stays inside the support polygon and
+ * within 1 cm (rms) of the planned ZMP (issue 17's acceptance) */
+static void assert_stands(const char *scenario, const char *dir)
+{
+    char args[1024], log[600], v[64];
+    snprintf(log, sizeof log, "%s/sim.log", dir);
+    snprintf(args, sizeof args, "simulate '%s' '%s/trajectory.json' -o '%s'", scenario, dir, dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "%s did not stand in simulation, see %s", scenario, log);
+    ck_assert(json_value(dir, "sim.json", "fell", v, sizeof v));
+    ck_assert_str_eq(v, "false");
+    ck_assert_msg(sim_number(dir, "slip_max_mm") < 5.0, "%s: slip %g mm", scenario,
+                  sim_number(dir, "slip_max_mm"));
+    ck_assert_msg(sim_number(dir, "cop_margin_min_m") > 0.0, "%s: CoP margin %g", scenario,
+                  sim_number(dir, "cop_margin_min_m"));
+    ck_assert_msg(sim_number(dir, "cop_zmp_rms_m") <= 0.01, "%s: CoP-ZMP rms %g", scenario,
+                  sim_number(dir, "cop_zmp_rms_m"));
+    ck_assert(exists(dir, "sim.svg"));
+}
+
 static const char *const SCENARIOS[] = {"hand_cross", "twist", "pick"};
 
 START_TEST(test_benchmark_collides_without_constraints)
@@ -97,6 +131,43 @@ START_TEST(test_benchmark_collides_without_constraints)
     ck_assert(exists(dir, "trajectory.csv"));
     ck_assert(exists(dir, "distance.svg"));
     ck_assert_msg(!exists(dir, "trajectory.pos"), "no .pos for an uncertified plan");
+
+    /* MuJoCo sees the collision: exit 3, and every pair it saw in contact is one that
+     * check reports (the links stop each other at the first contact, so later pairs
+     * of the kinematic plan need not occur in physics) */
+    {
+        char slog[600], clog[600], stext[16384], ctext[65536], *line;
+        int seen = 0;
+        snprintf(slog, sizeof slog, "%s/sim.log", dir);
+        snprintf(clog, sizeof clog, "%s/check.log", dir);
+        snprintf(args, sizeof args, "simulate scenarios/%s.yaml '%s/trajectory.json' -o '%s'", SCENARIOS[_i], dir, dir);
+        ck_assert_int_eq(hrpplan(args, slog), 3);
+        snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.json'", SCENARIOS[_i], dir);
+        ck_assert_int_eq(hrpplan(args, clog), 3);
+        ck_assert(ckutil_read_file(slog, stext, sizeof stext) > 0);
+        ck_assert(ckutil_read_file(clog, ctext, sizeof ctext) > 0);
+        for (line = strstr(stext, "contact: "); line != NULL; line = strstr(line + 1, "contact: ")) {
+            char a[64], b[64], fwd[200], rev[200], *row;
+            int found = 0;
+            if (sscanf(line, "contact: %63s - %63s from", a, b) != 2) continue;
+            snprintf(fwd, sizeof fwd, "%s - %s ", a, b);
+            snprintf(rev, sizeof rev, "%s - %s ", b, a);
+            for (row = ctext; row != NULL && *row; row = strchr(row, '\n') ? strchr(row, '\n') + 1 : NULL) {
+                char *end = strchr(row, '\n');
+                size_t len = end ? (size_t)(end - row) : strlen(row);
+                char buf[256];
+                snprintf(buf, sizeof buf, "%.*s", (int)(len < 255 ? len : 255), row);
+                if ((strncmp(buf, fwd, strlen(fwd)) == 0 || strncmp(buf, rev, strlen(rev)) == 0) &&
+                    strstr(buf, "contact possible") != NULL) {
+                    found = 1;
+                }
+            }
+            ck_assert_msg(found, "%s: MuJoCo saw %s - %s in contact, check did not report it:\n%s",
+                          SCENARIOS[_i], a, b, ctext);
+            ++seen;
+        }
+        ck_assert_msg(seen > 0, "%s: MuJoCo saw no contact:\n%s", SCENARIOS[_i], stext);
+    }
 }
 END_TEST
 
@@ -136,6 +207,22 @@ START_TEST(test_benchmark_certified_with_constraints)
     ck_assert_msg(hrpplan(args, log) == 0, "check of the pos failed, see %s", log);
     snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.csv'", SCENARIOS[_i], out);
     ck_assert_msg(hrpplan(args, log) == 0, "check of the csv failed, see %s", log);
+
+    /* it stands in MuJoCo, from the json and from the tables a controller plays */
+    snprintf(path, sizeof path, "scenarios/%s.yaml", SCENARIOS[_i]);
+    assert_stands(path, out);
+    snprintf(args, sizeof args, "simulate scenarios/%s.yaml '%s/trajectory.pos' -o '%s/pos'", SCENARIOS[_i], out, dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "simulation of the pos failed, see %s", log);
+    snprintf(args, sizeof args, "simulate scenarios/%s.yaml '%s/trajectory.csv' -o '%s/csv'", SCENARIOS[_i], out, dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "simulation of the csv failed, see %s", log);
+    if (strcmp(SCENARIOS[_i], "twist") == 0) {
+        /* the same motion five times faster: the robot falls, exit 3 */
+        snprintf(args, sizeof args, "simulate scenarios/twist.yaml '%s/trajectory.json' --speed 5 -o '%s/fast'", out, dir);
+        ck_assert_int_eq(hrpplan(args, log), 3);
+        snprintf(path, sizeof path, "%s/fast", dir);
+        ck_assert(json_value(path, "sim.json", "fell", v, sizeof v));
+        ck_assert_str_eq(v, "true");
+    }
 }
 END_TEST
 
@@ -174,6 +261,8 @@ START_TEST(test_mesh_scenario_certified_with_constraints)
     ck_assert(exists(out, "view.html"));
     snprintf(args, sizeof args, "check scenarios/%s.yaml '%s/trajectory.json'", MESH_SCENARIOS[_i], out);
     ck_assert_msg(hrpplan(args, log) == 0, "check of the json failed, see %s", log);
+    snprintf(args, sizeof args, "scenarios/%s.yaml", MESH_SCENARIOS[_i]);
+    assert_stands(args, out);
 }
 END_TEST
 
@@ -219,6 +308,25 @@ START_TEST(test_check_finds_the_collision)
 }
 END_TEST
 
+/* `hrpplan simulate SCENARIO dir/name` of a table with `content` exits 2, and its
+ * message names the file and holds `expect` */
+static void simulate_bad(const char *dir, const char *scenario, const char *name,
+                         const char *content, const char *expect)
+{
+    char path[512], args[1024], log[512], text[2048];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(content, f);
+    fclose(f);
+    snprintf(log, sizeof log, "%s.sim.log", dir);
+    snprintf(args, sizeof args, "simulate %s '%s' -o '%s/sim'", scenario, path, dir);
+    ck_assert_int_eq(hrpplan(args, log), 2);
+    ckutil_read_file(log, text, sizeof text);
+    ck_assert_msg((strstr(text, name) || strstr(text, scenario)) && strstr(text, expect), "%s", text);
+}
+
 START_TEST(test_bad_input_exits_2)
 {
     char dir[256], path[512], args[1024], log[512], text[2048];
@@ -244,6 +352,20 @@ START_TEST(test_bad_input_exits_2)
     ck_assert_int_eq(hrpplan(args, log), 2);
     ckutil_read_file(log, text, sizeof text);
     ck_assert_msg(strstr(text, "short.pos") && strstr(text, "2 joint columns"), "%s", text);
+    /* simulate: the same table, a column that names no joint, times that go back, and
+     * feet that are not flat on a floor; each exits 2 naming the file, and leaves no
+     * sim.json behind */
+    snprintf(args, sizeof args, "simulate scenarios/hand_cross.yaml '%s' -o '%s/sim'", path, dir);
+    ck_assert_int_eq(hrpplan(args, log), 2);
+    ckutil_read_file(log, text, sizeof text);
+    ck_assert_msg(strstr(text, "short.pos") && strstr(text, "2 joint columns"), "%s", text);
+    simulate_bad(dir, "scenarios/hand_cross.yaml", "unknown.csv",
+                 "time,RARM_JOINT0,NOSUCH_JOINT\n0,0,0\n0.1,0,0\n", "NOSUCH_JOINT");
+    simulate_bad(dir, "scenarios/hand_cross.yaml", "back.csv", "time,RARM_JOINT0\n0,0\n0.2,0\n0.1,0\n",
+                 "back.csv:4");
+    simulate_bad(dir, "tests/data/sim_bad/foot_tilted.yaml", "still.csv", "time,CHEST_JOINT1\n0,0\n1,0\n",
+                 "not flat");
+    ck_assert_msg(!exists(dir, "sim/sim.json"), "no sim.json after bad input");
 }
 END_TEST
 

@@ -11,6 +11,10 @@ int pln_cmd_export_mjcf(const PlnCliArgs *args, FILE *out, FILE *errs)
     char err[1024];
     PlnStatus st = pln_robot_load(args->robot, &robot, err, sizeof err);
     opt.floating_base = !args->fixed_base;
+    /* a model users can drive: a box under each sole, a motor per joint (limited to its
+     * effort when the robot has effort limits) */
+    opt.soles = 1;
+    opt.motors = 1;
     if (st == PLN_OK) {
         if (args->output != NULL) {
             st = pln_mjcf_write_file(&robot, &opt, args->output, err, sizeof err);
