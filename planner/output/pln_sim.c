@@ -402,9 +402,8 @@ static PlnStatus own_phase(SimScene *s, const PlnKinWork *kin, double duration, 
 {
     const PlnRobot *r = s->r;
     PlnPhaseGeom *g = &s->own;
-    int feet[PLN_MAX_PHASE_FEET] = {0}, n = 0, np = 0, h;
+    int feet[PLN_MAX_PHASE_FEET] = {0}, n = 0;
     const double *rot[PLN_MAX_PHASE_FEET] = {NULL}, *pos[PLN_MAX_PHASE_FEET] = {NULL};
-    double pts[4 * PLN_MAX_PHASE_FEET][2], hull[4 * PLN_MAX_PHASE_FEET + 1][2];
     PlnStatus st;
     memset(g, 0, sizeof *g);
     for (int i = 0; i < r->n_soles && n < PLN_MAX_PHASE_FEET; ++i) {
@@ -421,31 +420,9 @@ static PlnStatus own_phase(SimScene *s, const PlnKinWork *kin, double duration, 
                           "%s: no floor under the feet at the start, so the robot cannot stand "
                           "in simulation: %s", s->sc->path, inner);
     }
-    for (int k = 0; k < n; ++k) {
-        const PlnSole *sole = &r->soles[pln_robot_find_sole(r, feet[k])];
-        for (int c = 0; c < 4; ++c) {
-            double local[3] = {sole->offset[0] + (c & 1 ? 0.5 : -0.5) * sole->size[0],
-                               sole->offset[1] + (c & 2 ? 0.5 : -0.5) * sole->size[1],
-                               sole->offset[2]}, x[3];
-            pln_kin_point(kin, feet[k], local, x);
-            pts[np][0] = x[0];
-            pts[np][1] = x[1];
-            ++np;
-        }
-    }
-    h = pln_hull2d(pts, np, hull);
+    pln_phase_polygon(r, kin, 0.0, g);
     g->t0 = 0.0;
     g->t1 = duration;
-    g->n_edges = h;
-    for (int e = 0; e < h; ++e) {
-        const double *a = hull[e], *b = hull[(e + 1) % h];
-        double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
-        g->polygon[e][0] = a[0];
-        g->polygon[e][1] = a[1];
-        g->edge_n[e][0] = dy / len;
-        g->edge_n[e][1] = -dx / len;
-        g->edge_b[e] = g->edge_n[e][0] * a[0] + g->edge_n[e][1] * a[1];
-    }
     s->phases = g;
     s->n_phases = 1;
     return PLN_OK;
@@ -630,6 +607,7 @@ typedef struct SimRun {
     int *owner;                   /* [ngeom] */
     unsigned char *is_sole;       /* [ngeom] */
     int root_body;
+    int sole_body[PLN_ROBOT_MAX_SOLES];  /* MuJoCo body of each sole's link */
     double *q, *qd, *qdd, *tau, *kp, *kd, *M, *nu, *nudot, *tauj;
     PlnDynWork *dyn;
     PlnKinWork *kin;
@@ -900,7 +878,7 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
         for (int i = 0; i < 3; ++i) zaxis0[i] = w.d->xmat[9 * w.root_body + 3 * i + 2];
     }
     for (int i = 0; i < r->n_soles; ++i) {
-        int b = mj_name2id(w.m, mjOBJ_BODY, r->links[r->soles[i].link].name);
+        int b = w.sole_body[i] = mj_name2id(w.m, mjOBJ_BODY, r->links[r->soles[i].link].name);
         for (int k = 0; k < 3; ++k) foot0[i][k] = b > 0 ? w.d->xpos[3 * b + k] : 0.0;
     }
 
@@ -994,7 +972,7 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
             }
             for (int k = 0; g != NULL && k < g->support.n_feet; ++k) {
                 int l = g->support.link[k], i = pln_robot_find_sole(r, l);
-                int bdy = mj_name2id(w.m, mjOBJ_BODY, r->links[l].name);
+                int bdy = i >= 0 ? w.sole_body[i] : -1;
                 double dx, dy, dz, slip, lift;
                 if (i < 0 || bdy <= 0) continue;
                 dx = w.d->xpos[3 * bdy] - foot0[i][0];

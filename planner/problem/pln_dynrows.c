@@ -43,6 +43,37 @@ int pln_hull2d(double (*pts)[2], int n, double (*hull)[2])
     return k > 1 ? k - 1 : k;
 }
 
+void pln_phase_polygon(const PlnRobot *r, const PlnKinWork *kin, double margin, PlnPhaseGeom *g)
+{
+    double pts[4 * PLN_MAX_PHASE_FEET][2], hull[4 * PLN_MAX_PHASE_FEET + 1][2];
+    int np = 0, h;
+    /* the hull of the soles' corners (eq. D16) */
+    for (int k = 0; k < g->support.n_feet; ++k) {
+        int foot = g->support.link[k];
+        const PlnSole *sole = &r->soles[pln_robot_find_sole(r, foot)];
+        for (int c = 0; c < 4; ++c) {
+            double local[3] = {sole->offset[0] + (c & 1 ? 0.5 : -0.5) * sole->size[0],
+                               sole->offset[1] + (c & 2 ? 0.5 : -0.5) * sole->size[1],
+                               sole->offset[2]}, x[3];
+            pln_kin_point(kin, foot, local, x);
+            pts[np][0] = x[0];
+            pts[np][1] = x[1];
+            ++np;
+        }
+    }
+    h = pln_hull2d(pts, np, hull);
+    g->n_edges = h;
+    for (int e = 0; e < h; ++e) {
+        const double *a = hull[e], *b = hull[(e + 1) % h];
+        double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
+        g->polygon[e][0] = a[0];
+        g->polygon[e][1] = a[1];
+        g->edge_n[e][0] = dy / len;
+        g->edge_n[e][1] = -dx / len;
+        g->edge_b[e] = g->edge_n[e][0] * a[0] + g->edge_n[e][1] * a[1] - margin;
+    }
+}
+
 /* the row value of a ZMP edge, linear in W (eq. D17 times f_z): coefficients a[6] with
  * a . W = n_e . (f_z zmp) - b f_z */
 static void zmp_edge_coef(const PlnPhaseGeom *g, int e, double a[6])
@@ -106,8 +137,6 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
         PlnPhaseGeom *g = &p->phases[ph];
         int feet[PLN_MAX_PHASE_FEET];
         const double *rot[PLN_MAX_PHASE_FEET], *pos[PLN_MAX_PHASE_FEET];
-        double pts[4 * PLN_MAX_PHASE_FEET][2], hull[4 * PLN_MAX_PHASE_FEET + 1][2];
-        int np = 0, h;
         g->t0 = sp->t0;
         g->t1 = sp->t1;
         for (int k = 0; k < sp->n_feet; ++k) {
@@ -137,33 +166,11 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
                             sp->line, ph, inner);
             goto done;
         }
-        /* the polygon: hull of the soles' corners (eq. D16) */
-        for (int k = 0; k < sp->n_feet; ++k) {
-            const PlnSole *sole = &r->soles[pln_robot_find_sole(r, feet[k])];
-            for (int c = 0; c < 4; ++c) {
-                double local[3] = {sole->offset[0] + (c & 1 ? 0.5 : -0.5) * sole->size[0],
-                                   sole->offset[1] + (c & 2 ? 0.5 : -0.5) * sole->size[1],
-                                   sole->offset[2]}, x[3];
-                pln_kin_point(kin, feet[k], local, x);
-                pts[np][0] = x[0];
-                pts[np][1] = x[1];
-                ++np;
-            }
-        }
-        h = pln_hull2d(pts, np, hull);
-        g->n_edges = h;
-        for (int e = 0; e < h; ++e) {
-            const double *a = hull[e], *b = hull[(e + 1) % h];
-            double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
-            g->polygon[e][0] = a[0];
-            g->polygon[e][1] = a[1];
-            g->edge_n[e][0] = dy / len;
-            g->edge_n[e][1] = -dx / len;
-            g->edge_b[e] = g->edge_n[e][0] * a[0] + g->edge_n[e][1] * a[1] - sc->zmp_margin;
-        }
+        pln_phase_polygon(r, kin, sc->zmp_margin, g);
         /* the shrunk polygon must keep its centre (for a sole: half its smaller side) */
         {
             double ctr[2] = {0.0, 0.0}, room = HUGE_VAL;
+            int h = g->n_edges;
             for (int e = 0; e < h; ++e) {
                 ctr[0] += g->polygon[e][0] / h;
                 ctr[1] += g->polygon[e][1] / h;
