@@ -38,6 +38,11 @@ typedef struct PlnLinkGeometry {
     double ellipsoid_center[3];           /* centre in the link frame, metres */
     double ellipsoid_rot[9];              /* axes in the link frame (row-major; columns = axes) */
     double ellipsoid_radii[3];            /* semi-axes along those axes, metres, > 0 */
+    int has_file_pose;                    /* 1: the mesh and convex files are placed at
+                                           * file_pos, file_rot in the link frame (a
+                                           * re-rooted model); 0: at the identity */
+    double file_pos[3], file_rot[9];      /* link-frame coordinates = file_rot * file point
+                                           * + file_pos */
 } PlnLinkGeometry;
 
 typedef struct PlnLink {
@@ -50,6 +55,10 @@ typedef struct PlnLink {
     double com[3];             /* centre of mass in the link frame */
     double inertia[9];         /* about the com, link-frame axes, kg m^2 */
     PlnLinkGeometry geometry;
+    int shifted;               /* 1 in a re-rooted model when this link's frame is not the
+                                * file's (pln_robot_reroot); 0 otherwise */
+    double shift_pos[3];       /* the file's frame of this link in the model's frame: */
+    double shift_rot[9];       /* T_world_file = T_world_link * (shift_rot, shift_pos) */
 } PlnLink;
 
 typedef struct PlnJoint {
@@ -89,6 +98,8 @@ typedef struct PlnRobot {
     int has_effort;            /* 1 when every joint has effort_max (all or none) */
     int n_soles;
     PlnSole soles[PLN_ROBOT_MAX_SOLES];
+    int file_root;             /* the file's root link (the waist), index in this model:
+                                * 0, or where pln_robot_reroot moved it */
 } PlnRobot;
 
 /* ---- loading (pln_robot.c) ---------------------------------------------------------
@@ -121,6 +132,27 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
 
 /* Frees what pln_robot_load allocated and empties *robot. Nullable: robot. */
 void pln_robot_destroy(PlnRobot *robot);
+
+/* ---- re-rooting (pln_robot_reroot.c) ---------------------------------------------------
+ *
+ * The same robot rooted at another link, held at the world pose (root_pos, root_rot):
+ * the floating base of a robot standing on a foot (docs/math/kinematics.md sec. "Floating
+ * base by re-rooting", eq. K10-K13). The joints keep their index, name, limits and
+ * coordinate q; a joint between the new root and the old one moves the other side
+ * (its parent becomes its child), about the opposite axis. Every link frame of the file is
+ * kept except on that path, where a link's frame moves to its joint (shift_*), and its
+ * mass, inertia, shapes and sole are re-expressed there; links come out in topological
+ * order (root first, then depth-first in the file's order of children). For every q the
+ * re-rooted model puts every link, shape and centre of mass where the file's model puts
+ * it when its root is placed so that the new root sits at (root_pos, root_rot).
+ * PLN_ERR_INVALID when `root` is out of range or a sole's frame would rotate. *out is
+ * overwritten; free it with pln_robot_destroy (also after a failure). */
+PlnStatus pln_robot_reroot(const PlnRobot *robot, int root, const double root_pos[3],
+                           const double root_rot[9], PlnRobot *out, char *err, size_t err_size);
+
+/* The file's frame of link l from the model's (T_world_link): applies l's shift. */
+void pln_robot_file_frame(const PlnRobot *robot, int l, const double R[9], const double p[3],
+                          double R_file[9], double p_file[3]);
 
 /* Index of the sole of `link` in robot->soles, or -1. */
 int pln_robot_find_sole(const PlnRobot *robot, int link);
