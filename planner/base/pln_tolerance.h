@@ -106,6 +106,25 @@
  * rounding of an export, could step over); the certificate checks the full tolerance. */
 #define PLN_TASK_INNER_FRACTION 0.9
 
+/* A stance foot that is not the floating base's root (docs/math/planner.md sec. 4d): its
+ * sole centre stays within PLN_STANCE_POS_TOL_M of where it stood and its frame within
+ * PLN_STANCE_ROT_TOL_RAD of its orientation, over continuous time (the certificate bounds
+ * both by Taylor models; the optimiser's rows sample them, PLN_STANCE_SAMPLES per
+ * constraint interval, at PLN_STANCE_ROW_FRACTION of the tolerance). 1 mm and 2 mrad are
+ * within the compliance of a position-controlled humanoid's ankle and sole rubber. */
+#define PLN_STANCE_POS_TOL_M 1e-3
+#define PLN_STANCE_ROT_TOL_RAD 2e-3
+#define PLN_STANCE_SAMPLES 6
+/* ... and the optimiser's rows hold the samples within this fraction of those tolerances:
+ * the foot should not move at all, and the room left covers the drift between samples
+ * and the Taylor models' width. */
+#define PLN_STANCE_ROW_FRACTION 0.25
+
+/* The optimiser's ZMP rows keep the ZMP this much further inside than zmp_margin, so that a
+ * round that stops a hair outside its rows (SLSQP's ftol stop) still certifies; the
+ * certificate checks zmp_margin itself. */
+#define PLN_DYN_ZMP_INNER_M 5e-4
+
 /* Smoothing length of a position task row, m (docs/math/planner.md eq. P11): the row
  * sqrt(|e|^2 + d^2) - sqrt(r^2 + d^2) <= 0 is exactly |e| <= r, its gradient is the unit
  * direction of the error e away from the target (a gradient method always has a way to

@@ -216,6 +216,15 @@ static void hook(void *ctx, PlnMjcfSection section, int link, FILE *out)
             put_name(out, "      <geom name=\"", r->links[link].name, "_mesh\" type=\"mesh\" mesh=\"");
             pln_mjcf_put_escaped(out, r->links[link].name);
             fputs("_mesh", out);
+            if (r->links[link].geometry.has_file_pose) {
+                /* a re-rooted model's shifted link: the hull's placement in the link frame */
+                double quat[4];
+                pln_mjcf_quat_from_matrix(sh->rot, quat);
+                fputs("\" pos=\"", out);
+                pln_mjcf_put_nums(out, sh->pos, 3);
+                fputs("\" quat=\"", out);
+                pln_mjcf_put_nums(out, quat, 4);
+            }
         }
         fprintf(out, "\" contype=\"%u\"/>\n", bits);
         break;

@@ -428,6 +428,17 @@ static PlnStatus view_meshes(const PlnProblem *p, ViewMesh **out, int *n_out, ch
         }
         dst_mesh_destroy(&src);
         if (st != PLN_OK) break;
+        if (sc->geometry != PLN_GEOMETRY_ELLIPSOID && g->has_file_pose) {
+            /* a re-rooted model's shifted link: the file's points into the link frame */
+            for (int i = 0; i < vm[n].mesh.n_vertices; ++i) {
+                double *x = vm[n].mesh.vertices[i], w[3];
+                for (int r = 0; r < 3; ++r) {
+                    w[r] = g->file_pos[r];
+                    for (int c = 0; c < 3; ++c) w[r] += g->file_rot[3 * r + c] * x[c];
+                }
+                memcpy(x, w, sizeof w);
+            }
+        }
         snprintf(vm[n].name, sizeof vm[n].name, "%s", robot->links[l].name);
         vm[n].link = l;
         vm[n].obstacle = -1;

@@ -39,6 +39,7 @@ static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int
     for (size_t pr = 0; c->pairs != NULL && pr < np; ++pr) c->pairs[pr].best_upper = INFINITY;
     c->zmp_margin_min = INFINITY;
     c->fz_min_rel = INFINITY;
+    c->stance_link = -1;
     c->torque_joint = -1;
     c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
     if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error) {
@@ -138,11 +139,76 @@ static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertif
 }
 
 /* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
+/* The stance feet on [t0, t1] (interval i, or the part of it whose link motion is in
+ * w->lm): Taylor-model bounds of how far each sole centre may be from where it stood,
+ * |x(t) - x*| <= |(max |x_k - x*_k|)_k|, and of its frame's turn, 1 - cos angle =
+ * (3 - sum_kl R*_kl R_kl(t)) / 2 (planner.md eq. P13). Only the stances whose phase covers
+ * [t0, t1], or all that overlap it when `overlapping` (a conservative check). */
+static void cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
+                        double t0, double t1, int overlapping)
+{
+    for (int s = 0; s < p->n_stance; ++s) {
+        const PlnStance *st = &p->stance[s];
+        const PlnPhaseGeom *g = &p->phases[st->phase];
+        const PlnTaylor *R = pln_linkmotion_rot(w->lm, st->link);
+        PlnTaylor x[3], tr;
+        double e2 = 0.0, lo, hi, angle, ratio;
+        int covers = g->t0 <= t0 + PLN_PHASE_TIME_TOL_S && g->t1 >= t1 - PLN_PHASE_TIME_TOL_S;
+        int overlaps = t1 > g->t0 + PLN_PHASE_TIME_TOL_S && t0 < g->t1 - PLN_PHASE_TIME_TOL_S;
+        if (!(covers || (overlapping && overlaps))) continue;
+        c->stance_checked = 1;
+        pln_linkmotion_point_tm(w->lm, st->link, st->point, x);
+        for (int k = 0; k < 3; ++k) {
+            pln_taylor_bound(&x[k], &lo, &hi);
+            lo -= st->target[k];
+            hi -= st->target[k];
+            e2 += fmax(lo * lo, hi * hi);
+        }
+        /* the turn: M = R*^T R, sin angle = |vee(M - M^T)| / 2, linear in R (so the
+         * models' widths enter linearly), valid while cos angle > 0, i.e. tr M > 1 */
+        pln_taylor_scale(&tr, &R[0], st->target_rot[0]);
+        for (int k = 1; k < 9; ++k) pln_taylor_axpy(&tr, &tr, st->target_rot[k], &R[k]);
+        pln_taylor_bound(&tr, &lo, &hi);
+        angle = INFINITY;
+        if (lo > 1.0) {
+            /* (a, b) pairs of M - M^T: (2,1) (0,2) (1,0), M_ab = sum_k R*_ka R_kb */
+            static const int AB[3][2] = {{2, 1}, {0, 2}, {1, 0}};
+            double s2 = 0.0;
+            for (int v = 0; v < 3; ++v) {
+                int a = AB[v][0], b = AB[v][1];
+                PlnTaylor m;
+                pln_taylor_const(&m, R[0].n, 0.0);
+                for (int k = 0; k < 3; ++k) {
+                    pln_taylor_axpy(&m, &m, 0.5 * st->target_rot[3 * k + a], &R[3 * k + b]);
+                    pln_taylor_axpy(&m, &m, -0.5 * st->target_rot[3 * k + b], &R[3 * k + a]);
+                }
+                pln_taylor_bound(&m, &lo, &hi);
+                s2 += fmax(lo * lo, hi * hi);
+            }
+            angle = sqrt(s2) < 1.0 ? asin(sqrt(s2)) : 2.0 * atan(1.0);
+        }
+        if (!isfinite(e2)) angle = e2 = INFINITY;
+        ratio = fmax(sqrt(e2) / PLN_STANCE_POS_TOL_M, angle / PLN_STANCE_ROT_TOL_RAD);
+        if (sqrt(e2) > c->stance_pos_max) c->stance_pos_max = sqrt(e2);
+        if (angle > c->stance_rot_max) c->stance_rot_max = angle;
+        if (c->stance_link < 0 ||
+            ratio > fmax(c->stance_pos_max / PLN_STANCE_POS_TOL_M,
+                         c->stance_rot_max / PLN_STANCE_ROT_TOL_RAD) - 1e-15) {
+            c->stance_link = st->link;
+            c->stance_t = t0;
+        }
+        (void)i;
+    }
+}
+
 static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const DstMcdOptions *opt,
                                PlnCertificate *c, int i, char *err, size_t err_size)
 {
     PlnStatus st = cert_balance(p, w, c, i, err, err_size);
     if (st == PLN_OK) st = cert_dynamics(p, w, c, i, err, err_size);
+    /* a spline's interval that a phase covers only in part is checked on that part
+     * (pln_certify_spline); a table's gap on the whole gap */
+    cert_stance(p, w, c, i, c->t0[i], c->t1[i], !c->spline);
     if (st != PLN_OK) return st;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         DstMcdResult res;
@@ -339,6 +405,7 @@ const char *pln_cert_cause_string(PlnCertCause cause)
     case PLN_CAUSE_BALANCE: return "balance";
     case PLN_CAUSE_TASK: return "task";
     case PLN_CAUSE_DYNAMICS: return "dynamics";
+    case PLN_CAUSE_STANCE: return "stance";
     }
     return "unknown";
 }
@@ -413,6 +480,16 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  p->robot->joints[c->torque_joint].name, c->torque_ratio_max, c->torque_t);
         c->certified = 0;
         c->cause = PLN_CAUSE_DYNAMICS;
+    } else if (c->stance_checked && (c->stance_pos_max > PLN_STANCE_POS_TOL_M + PLN_CERT_SLACK ||
+                                     c->stance_rot_max > PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK)) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the stance foot %s may slide %.3g mm or turn %.3g mrad near t = %.3f s (at most "
+                 "%g mm and %g mrad)",
+                 p->robot->links[c->stance_link].name, 1e3 * c->stance_pos_max,
+                 1e3 * c->stance_rot_max, c->stance_t, 1e3 * PLN_STANCE_POS_TOL_M,
+                 1e3 * PLN_STANCE_ROT_TOL_RAD);
+        c->certified = 0;
+        c->cause = PLN_CAUSE_STANCE;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
         const PlnTask *task = &p->scenario->tasks[c->worst_task];
         snprintf(c->reason, sizeof c->reason,
@@ -452,6 +529,7 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
         return st;
     }
     memcpy(w->ctrl, ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *ctrl);
+    c->spline = 1;
     for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
         pln_problem_interval(p, i, &c->t0[i], &c->t1[i]);
         st = pln_problem_interval_motion(p, w, ctrl, i, err, err_size);
@@ -473,6 +551,18 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
             } else {
                 pair_summary(c, pr, i);
             }
+        }
+    }
+    /* stance feet on the parts of intervals that a phase covers only in part */
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        for (int s = 0; s < p->n_stance && st == PLN_OK; ++s) {
+            const PlnPhaseGeom *g = &p->phases[p->stance[s].phase];
+            double a = fmax(g->t0, c->t0[i]), b = fmin(g->t1, c->t1[i]), h = c->t1[i] - c->t0[i];
+            if (!(b > a + PLN_PHASE_TIME_TOL_S)) continue;
+            if (a <= c->t0[i] + PLN_PHASE_TIME_TOL_S && b >= c->t1[i] - PLN_PHASE_TIME_TOL_S) continue;
+            st = pln_problem_interval_motion_part(p, w, ctrl, i, (a - c->t0[i]) / h,
+                                                  fmin(1.0, (b - c->t0[i]) / h), err, err_size);
+            if (st == PLN_OK) cert_stance(p, w, c, i, a, b, 0);
         }
     }
     /* limits by the convex-hull property: control points of q and of q' */

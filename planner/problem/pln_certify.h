@@ -7,6 +7,8 @@
  *  - every pair's certified lower bound of the signed distance is >= 0 (no contact);
  *  - every joint stays within its position limits and velocity limits;
  *  - every task is met within its tolerance (at its time);
+ *  - a stance foot that the floating base does not stand on stays within
+ *    PLN_STANCE_POS_TOL_M and PLN_STANCE_ROT_TOL_RAD of where it stood over its phase;
  *  - with balance, the centre of mass stays over the support polygon shrunk by the margin
  *    (Taylor-model bound of the centre of mass per interval);
  * Two kinds of trajectory are certified:
@@ -53,7 +55,8 @@ typedef enum PlnCertCause {
     PLN_CAUSE_VELOCITY,
     PLN_CAUSE_BALANCE,
     PLN_CAUSE_TASK,
-    PLN_CAUSE_DYNAMICS        /* ZMP, friction, floor force or a joint torque */
+    PLN_CAUSE_DYNAMICS,       /* ZMP, friction, floor force or a joint torque */
+    PLN_CAUSE_STANCE          /* a stance foot of the floating base may slide or turn */
 } PlnCertCause;
 
 /* "none", "contact", "joint_limit", "velocity", "balance", "task"; a static string. */
@@ -87,6 +90,15 @@ typedef struct PlnCertificate {
     double friction_t;
     double fz_min_rel;                /* least f_z / (m g) */
     double fz_t;
+    /* stance feet of the floating base (p->n_stance > 0), certified over every interval
+     * of their phases: how far a sole centre may move from where it stood, and its frame
+     * turn (Taylor-model bounds; docs/math/planner.md sec. 4d) */
+    int spline;                       /* 1: certified a spline, 0: a sampled table */
+    int stance_checked;
+    double stance_pos_max;            /* m */
+    double stance_rot_max;            /* rad */
+    int stance_link;                  /* the foot of the larger ratio to its tolerance */
+    double stance_t;                  /* start of its interval, s */
     int n_tasks;
     double *task_error;               /* [n_tasks] achieved error: m (position), rad (joint,
                                          orientation angle; the larger for position+orientation

@@ -75,7 +75,8 @@ void pln_phase_polygon(const PlnRobot *r, const PlnKinWork *kin, double margin, 
 }
 
 /* the row value of a ZMP edge, linear in W (eq. D17 times f_z): coefficients a[6] with
- * a . W = n_e . (f_z zmp) - b f_z */
+ * a . W = n_e . (f_z zmp) - b f_z, b moved PLN_DYN_ZMP_INNER_M further in (the optimiser
+ * aims inside the margin the certificate checks, as tasks do) */
 static void zmp_edge_coef(const PlnPhaseGeom *g, int e, double a[6])
 {
     double nx = g->edge_n[e][0], ny = g->edge_n[e][1], z = g->support.floor_z;
@@ -84,7 +85,7 @@ static void zmp_edge_coef(const PlnPhaseGeom *g, int e, double a[6])
     a[2] = 0.0;
     a[3] = nx * z;
     a[4] = ny * z;
-    a[5] = -g->edge_b[e];
+    a[5] = -(g->edge_b[e] - PLN_DYN_ZMP_INNER_M);
 }
 
 /* tau_j minus the soles' share (eq. D21, model/pln_contact.h) */
@@ -110,12 +111,13 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
     p->min_fz = PLN_DYN_MIN_FZ_REL * p->weight;
     p->n_phases = sc->n_phases;
     p->phases = calloc((size_t)sc->n_phases, sizeof *p->phases);
+    p->stance = calloc((size_t)sc->n_phases * PLN_MAX_PHASE_FEET, sizeof *p->stance);
     /* FZ, FRICTION, ZMP edges and torques of every phase */
     p->dyn = calloc((size_t)(2 + sc->n_phases * (PLN_MAX_PHASE_EDGES + r->n_joints)), sizeof *p->dyn);
     moves_below = calloc((size_t)r->n_links, 1);
     nu = calloc((size_t)nv, sizeof *nu);
     tau = calloc((size_t)nv, sizeof *tau);
-    if (!p->phases || !p->dyn || !moves_below || !nu || !tau) {
+    if (!p->phases || !p->stance || !p->dyn || !moves_below || !nu || !tau) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         goto done;
     }
@@ -143,17 +145,19 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
             feet[k] = sp->feet[k].index;
             rot[k] = pln_kin_link_rot(kin, feet[k]);
             pos[k] = pln_kin_link_pos(kin, feet[k]);
-            /* the waist is held still: a stance foot must not be moved by a moving joint */
-            for (int a = feet[k]; a > 0; a = r->links[a].parent) {
+            /* a stance foot that moving joints carry (the model stands on another foot,
+             * pln_robot_reroot) is held where it stands by the stance rows (sec. 4d) */
+            for (int a = feet[k]; a >= 0; a = r->links[a].parent) {
                 int j = r->links[a].joint;
                 if (j >= 0 && p->moving[j]) {
-                    char where[16] = "";
-                    if (sp->line > 0) snprintf(where, sizeof where, ":%d", sp->line);
-                    st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                    "%s%s: support[%d]: %s is moved by the moving joint %s; a "
-                                    "stance foot must stay still (the waist is held fixed)",
-                                    sc->path, where, ph, sp->feet[k].name, r->joints[j].name);
-                    goto done;
+                    PlnStance *s = &p->stance[p->n_stance++];
+                    const PlnSole *so = &r->soles[pln_robot_find_sole(r, feet[k])];
+                    s->phase = ph;
+                    s->link = feet[k];
+                    memcpy(s->point, so->offset, sizeof s->point);
+                    pln_kin_point(kin, feet[k], so->offset, s->target);
+                    memcpy(s->target_rot, rot[k], sizeof s->target_rot);
+                    break;
                 }
             }
         }

@@ -186,6 +186,11 @@ static PlnStatus load_link(PlnGeom *g, int l, char *err, size_t err_size)
         s->reach = fmax(lg->ellipsoid_radii[0], fmax(lg->ellipsoid_radii[1], lg->ellipsoid_radii[2]));
         break;
     }
+    if ((g->kind == PLN_GEOMETRY_MESH || g->kind == PLN_GEOMETRY_CONVEX) && lg->has_file_pose) {
+        /* a re-rooted model's shifted link: the file's points sit at file_pos, file_rot */
+        memcpy(s->rot, lg->file_rot, sizeof s->rot);
+        memcpy(s->pos, lg->file_pos, sizeof s->pos);
+    }
     s->loaded = st == PLN_OK;
     return st;
 }

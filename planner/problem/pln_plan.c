@@ -12,6 +12,7 @@
 #include "problem/pln_certify.h"
 #include "problem/pln_guess.h"
 #include "problem/pln_sip.h"
+#include "model/pln_kin.h"
 
 void pln_plan_unload(PlnLoaded *l)
 {
@@ -19,6 +20,87 @@ void pln_plan_unload(PlnLoaded *l)
     if (l->have_robot) pln_robot_destroy(&l->robot);
     if (l->have_sc) pln_scenario_destroy(&l->sc);
     memset(l, 0, sizeof *l);
+}
+
+/* The floating base (docs/math/kinematics.md K10-K13, planner.md sec. 4d). With dynamics
+ * on and a stance foot that a moving joint carries, the waist cannot stay where the file
+ * puts it: the robot is re-rooted at a foot that stands through every phase, held where it
+ * stands at the initial posture, and the scenario is read again against that model (its
+ * link indices change). The other stance feet get stance rows (pln_problem.h). */
+PlnStatus pln_plan_stance_root(const PlnScenario *sc, const PlnRobot *r, int *root, char *err,
+                               size_t err_size)
+{
+    int moved = -1, moved_joint = -1;
+    *root = -1;
+    if (!sc->dynamics || r->file_root != 0 || r->links[0].parent >= 0) return PLN_OK;
+    for (int ph = 0; ph < sc->n_phases && moved < 0; ++ph) {
+        for (int k = 0; k < sc->phases[ph].n_feet && moved < 0; ++k) {
+            for (int a = sc->phases[ph].feet[k].index; a >= 0 && moved < 0; a = r->links[a].parent) {
+                for (int m = 0; m < sc->n_active; ++m) {
+                    if (r->links[a].joint >= 0 && sc->active[m].index == r->links[a].joint) {
+                        moved = sc->phases[ph].feet[k].index;
+                        moved_joint = r->links[a].joint;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if (moved < 0) return PLN_OK;
+    for (int k = 0; k < sc->phases[0].n_feet; ++k) {
+        int f = sc->phases[0].feet[k].index, everywhere = 1;
+        for (int ph = 1; ph < sc->n_phases && everywhere; ++ph) {
+            int here = 0;
+            for (int m = 0; m < sc->phases[ph].n_feet; ++m) here |= sc->phases[ph].feet[m].index == f;
+            everywhere = here;
+        }
+        if (everywhere) {
+            *root = f;
+            return PLN_OK;
+        }
+    }
+    return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                      "%s:%d: support: the moving joint %s carries the stance foot %s, so the "
+                      "waist floats on the feet; but no foot stays on the floor through every "
+                      "phase (stepping from one foot to the other needs a new stance foot per "
+                      "phase, which is not supported yet)",
+                      sc->path, sc->phases_line, r->joints[moved_joint].name, r->links[moved].name);
+}
+
+static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOptions *opt,
+                            char *err, size_t err_size)
+{
+    PlnRobot rr;
+    PlnKinWork *kin = NULL;
+    double *q = NULL, R[9], pos[3];
+    int root;
+    PlnStatus st = pln_plan_stance_root(&l->sc, &l->robot, &root, err, err_size);
+    if (st != PLN_OK || root < 0) return st;
+    q = calloc((size_t)l->robot.n_joints + 1, sizeof *q);
+    if (q == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    for (int j = 0; j < l->robot.n_joints; ++j) q[j] = l->robot.joints[j].initial;
+    for (int i = 0; i < l->sc.n_initial; ++i) q[l->sc.initial_joint[i].index] = l->sc.initial_value[i];
+    st = pln_kin_create(&l->robot, &kin, err, err_size);
+    if (st == PLN_OK) st = pln_kin_forward(kin, &l->robot, q);
+    if (st == PLN_OK) {
+        memcpy(R, pln_kin_link_rot(kin, root), sizeof R);
+        memcpy(pos, pln_kin_link_pos(kin, root), sizeof pos);
+        st = pln_robot_reroot(&l->robot, root, pos, R, &rr, err, err_size);
+    }
+    pln_kin_destroy(kin);
+    free(q);
+    if (st != PLN_OK) return st;
+    pln_robot_destroy(&l->robot);
+    l->robot = rr;
+    /* the scenario again, against the re-rooted model */
+    pln_scenario_destroy(&l->sc);
+    l->have_sc = 0;
+    st = pln_scenario_parse(scenario, &l->sc, err, err_size);
+    if (st != PLN_OK) return st;
+    l->have_sc = 1;
+    if (opt->geometry_override) l->sc.geometry = opt->geometry;
+    if (opt->static_balance) pln_scenario_static_balance(&l->sc);
+    return pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
 }
 
 PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoaded *l,
@@ -35,6 +117,8 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     if (opt->geometry_override) l->sc.geometry = opt->geometry;
     if (opt->static_balance) pln_scenario_static_balance(&l->sc);
     st = pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
+    if (st != PLN_OK) return st;
+    st = float_base(l, scenario, opt, err, err_size);
     if (st != PLN_OK) return st;
     return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
 }

@@ -32,6 +32,13 @@ typedef struct PlnLoaded {
 PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *options, PlnLoaded *l,
                         char *err, size_t err_size);
 
+/* The link the floating base stands on: with dynamics on and a stance foot carried by a
+ * moving joint, a foot on the floor in every phase (*root, index in r); -1 when the waist
+ * stays where the robot file puts it. PLN_ERR_INVALID (file:line) when the feet move but
+ * none stands throughout. pln_plan_load() re-roots the robot there (pln_robot_reroot). */
+PlnStatus pln_plan_stance_root(const PlnScenario *sc, const PlnRobot *r, int *root, char *err,
+                               size_t err_size);
+
 /* Frees what pln_plan_load() loaded; safe on a zeroed or unloaded one. */
 void pln_plan_unload(PlnLoaded *l);
 

@@ -56,6 +56,8 @@ void pln_problem_destroy(PlnProblem *p)
     free(p->phases);
     free(p->dyn);
     free(p->dyn_row);
+    free(p->stance);
+    free(p->stance_time);
     free(p->moving);
     pln_geom_destroy(p->geom);
     free(p);
@@ -327,11 +329,14 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
 
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks +
+               2 * p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
                (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals +
                p->n_dyn * p->n_intervals;
     p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
     p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
-    if (p->rows == NULL || p->row_tol == NULL) {
+    p->stance_time = calloc((size_t)(p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) + 1),
+                            sizeof *p->stance_time);
+    if (p->rows == NULL || p->row_tol == NULL || p->stance_time == NULL) {
         pln_problem_destroy(p);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -352,6 +357,28 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         } else {
             add_row(p, PLN_ROW_POSITION_TASK, t, 0, 1.0, PLN_ROW_TOL);
             if (task->has_orientation) add_row(p, PLN_ROW_ORIENTATION_TASK, t, 0, 1.0, PLN_ROW_TOL);
+        }
+    }
+    /* stance feet: PLN_STANCE_SAMPLES times per constraint interval of the phase, its ends
+     * included */
+    for (int si = 0; si < p->n_stance; ++si) {
+        const PlnPhaseGeom *g = &p->phases[p->stance[si].phase];
+        int ns = p->n_intervals * PLN_STANCE_SAMPLES;
+        for (int k = 0; k <= ns; ++k) {
+            double t = (double)k * T / ns;
+            if (t < g->t0 - PLN_PHASE_TIME_TOL_S || t > g->t1 + PLN_PHASE_TIME_TOL_S) continue;
+            p->stance_time[p->n_stance_times] = fmin(fmax(t, g->t0), g->t1);
+            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times++, 1.0, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times - 1, 1.0, PLN_ROW_TOL);
+        }
+        /* the phase's own ends, when they fall between samples */
+        for (int e = 0; e < 2; ++e) {
+            double t = e == 0 ? g->t0 : g->t1, step = T / ns;
+            double off = fabs(t / step - floor(t / step + 0.5)) * step;
+            if (off <= PLN_PHASE_TIME_TOL_S) continue;
+            p->stance_time[p->n_stance_times] = t;
+            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times++, 1.0, PLN_ROW_TOL);
+            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times - 1, 1.0, PLN_ROW_TOL);
         }
     }
     p->row_collision = p->m;
@@ -932,30 +959,32 @@ static PlnStatus balance_rows(const PlnProblem *p, PlnProblemWork *w, double *c,
 }
 
 /* position and orientation task rows starting at row r for task t */
-static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r, double *c,
-                           double *grad)
+/* The rows of a body point (link, point) meeting a world target at time t: the distance
+ * row, and with Rt (nullable) the orientation row; rho and rot are what each may reach
+ * (position tasks and stance feet, docs/math/planner.md eq. P11, P3). */
+static PlnStatus target_rows(const PlnProblem *p, PlnProblemWork *w, double t, int link,
+                             const double point[3], const double target[3], double rho,
+                             const double *Rt, double rot, int r, double *c, double *grad)
 {
-    const PlnTask *task = &p->scenario->tasks[t];
     const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1;
     double x[3], N[PLN_BSPLINE_MAX_ORDER];
     int first;
-    PlnStatus st = pln_problem_joints_at(p, w->ctrl, task->time, w->q);
+    PlnStatus st = pln_problem_joints_at(p, w->ctrl, t, w->q);
     if (st != PLN_OK) return st;
     st = pln_kin_forward(w->kin, p->robot, w->q);
     if (st != PLN_OK) return st;
-    pln_kin_point(w->kin, task->link.index, task->point, x);
+    pln_kin_point(w->kin, link, point, x);
     if (grad != NULL) {
-        pln_kin_jacobian_point(w->kin, p->robot, task->link.index, task->point, w->jac_a);
-        pln_bspline_basis(p->bs, task->time, 0, N, &first);
+        pln_kin_jacobian_point(w->kin, p->robot, link, point, w->jac_a);
+        pln_bspline_basis(p->bs, t, 0, N, &first);
     }
     /* distance to the target, smoothed at the target (docs/math/planner.md eq. P11):
-     * c = sqrt(|e|^2 + d^2) - sqrt(rho^2 + d^2), e = x - target, rho = 0.9 tolerance;
+     * c = sqrt(|e|^2 + d^2) - sqrt(rho^2 + d^2), e = x - target;
      * dc/dq_j = e . J_j / sqrt(|e|^2 + d^2) */
     {
         const double d2 = PLN_TASK_POS_SMOOTH_M * PLN_TASK_POS_SMOOTH_M;
-        const double rho = PLN_TASK_INNER_FRACTION * task->tolerance;
         double e[3], len;
-        for (int i = 0; i < 3; ++i) e[i] = x[i] - task->target[i];
+        for (int i = 0; i < 3; ++i) e[i] = x[i] - target[i];
         len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + d2);
         c[r] = len - sqrt(rho * rho + d2);
         if (grad != NULL) {
@@ -970,11 +999,10 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
             }
         }
     }
-    if (task->has_orientation) {
+    if (Rt != NULL) {
         /* 1 - cos(angle) = (3 - tr(Rt^T R)) / 2; d tr(Rt^T R)/dq_j = a_j . w with
          * M = R Rt^T, w = (M23 - M32, M31 - M13, M12 - M21) (docs/math/planner.md eq. P3) */
-        const double *R = pln_kin_link_rot(w->kin, task->link.index);
-        const double *Rt = task->target_rot;
+        const double *R = pln_kin_link_rot(w->kin, link);
         double M[9], wv[3], tr = 0.0;
         int row = r + 1;
         for (int i = 0; i < 3; ++i) {
@@ -984,12 +1012,12 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
             }
         }
         tr = M[0] + M[4] + M[8];
-        c[row] = 0.5 * (3.0 - tr) - (1.0 - cos(PLN_TASK_INNER_FRACTION * task->orientation_tolerance));
+        c[row] = 0.5 * (3.0 - tr) - (1.0 - cos(rot));
         if (grad != NULL) {
             wv[0] = M[5] - M[7];
             wv[1] = M[6] - M[2];
             wv[2] = M[1] - M[3];
-            pln_kin_jacobian_rot(w->kin, p->robot, task->link.index, w->jac_b);
+            pln_kin_jacobian_rot(w->kin, p->robot, link, w->jac_b);
             for (int a = 0; a < p->n_active; ++a) {
                 int j = p->active[a];
                 double dq = -0.5 * (wv[0] * w->jac_b[j] + wv[1] * w->jac_b[nj + j] +
@@ -1002,6 +1030,26 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
         }
     }
     return PLN_OK;
+}
+
+static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r, double *c,
+                           double *grad)
+{
+    const PlnTask *task = &p->scenario->tasks[t];
+    return target_rows(p, w, task->time, task->link.index, task->point, task->target,
+                       PLN_TASK_INNER_FRACTION * task->tolerance,
+                       task->has_orientation ? task->target_rot : NULL,
+                       PLN_TASK_INNER_FRACTION * task->orientation_tolerance, r, c, grad);
+}
+
+/* a stance foot at one sample of its phase: where it stood, how it was turned */
+static PlnStatus stance_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRow *row, int r,
+                             double *c, double *grad)
+{
+    const PlnStance *s = &p->stance[row->index];
+    return target_rows(p, w, p->stance_time[row->sub], s->link, s->point, s->target,
+                       PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M, s->target_rot,
+                       PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD, r, c, grad);
 }
 
 PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
@@ -1050,6 +1098,9 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
         } else if (row->kind == PLN_ROW_POSITION_TASK) {
             st = task_rows(p, w, row->index, r, c, grad);
             r += p->scenario->tasks[row->index].has_orientation ? 2 : 1;
+        } else if (row->kind == PLN_ROW_STANCE) {
+            st = stance_rows(p, w, row, r, c, grad);
+            r += 2;
         } else {
             st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
         }
@@ -1080,6 +1131,12 @@ void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
         snprintf(buf, size, "tasks[%d] (orientation of %s at %g s)", r->index,
                  sc->tasks[r->index].link.name, sc->tasks[r->index].time);
         break;
+    case PLN_ROW_STANCE: {
+        const PlnStance *st = &p->stance[r->index];
+        snprintf(buf, size, "stance %s (support[%d]) at %g s", p->robot->links[st->link].name,
+                 st->phase, p->stance_time[r->sub]);
+        break;
+    }
     case PLN_ROW_BALANCE: {
         double t0, t1;
         pln_problem_interval(p, r->sub, &t0, &t1);

@@ -31,6 +31,11 @@
  *    frozen margin M (set by the SIP loop between its rounds), eps + M - upper, whose
  *    gradient is exactly the envelope-theorem gradient at the witness time t*:
  *    dMCD/dP_jk = n . (J_A,j(cA, t*) - J_B,j(cB, t*)) N_k(t*) (DESIGN.md sec. 1).
+ *  - stance: a stance foot that moving joints carry (the waist floats, the model is rooted
+ *    at another foot: pln_robot_reroot) keeps its sole centre within
+ *    PLN_STANCE_ROW_FRACTION PLN_STANCE_POS_TOL_M of where it stood and its orientation
+ *    within PLN_STANCE_ROW_FRACTION PLN_STANCE_ROT_TOL_RAD, sampled PLN_STANCE_SAMPLES times per interval of its phase
+ *    (the rows of a position task with an orientation; docs/math/planner.md sec. 4d);
  *  - balance: with `balance`, the ground projection of the centre of mass stays inside
  *    the support polygon (the soles of the support links, shrunk by the margin) over each
  *    interval: n_e . com(t) <= b_e for every edge e, certified by the Taylor model of the
@@ -64,7 +69,8 @@ typedef enum PlnRowKind {
     PLN_ROW_ORIENTATION_TASK,
     PLN_ROW_COLLISION,
     PLN_ROW_BALANCE,
-    PLN_ROW_DYNAMICS
+    PLN_ROW_DYNAMICS,
+    PLN_ROW_STANCE
 } PlnRowKind;
 
 /* The dynamic constraints (pln_dynrows.c, docs/math/planner.md sec. 4c), each a row per
@@ -99,6 +105,16 @@ typedef struct PlnPhaseGeom {
     double edge_n[PLN_MAX_PHASE_EDGES][2];    /* outward unit normals */
     double edge_b[PLN_MAX_PHASE_EDGES];       /* n . zmp <= b keeps zmp_margin inside, m */
 } PlnPhaseGeom;
+
+/* A stance foot that moving joints carry (the floating base stands on another foot,
+ * pln_robot_reroot): it must stay where it stood at the start, over its phase. */
+typedef struct PlnStance {
+    int phase;                            /* support phase */
+    int link;                             /* the foot */
+    double point[3];                      /* its sole's centre, link frame, m */
+    double target[3];                     /* that point at the initial posture, world, m */
+    double target_rot[9];                 /* the foot's orientation there */
+} PlnStance;
 
 /* What a constraint row is (for reports and messages). */
 typedef struct PlnRow {
@@ -163,6 +179,11 @@ typedef struct PlnProblem {
     int *dyn_row;                   /* [n_dyn * n_intervals] row of (constraint, interval), -1 none */
     int row_dynamics;               /* first dynamic row (m if none) */
     int n_dyn_rows;
+    int n_stance;                   /* stance feet held by rows (0 unless re-rooted) */
+    PlnStance *stance;              /* [n_stance] */
+    int n_stance_times;
+    double *stance_time;            /* [n_stance_times] sample time of each stance row
+                                       pair (PLN_ROW_STANCE: index = stance, sub = sample) */
     double weight;                  /* m g, N */
     double min_fz;                  /* N */
     unsigned char *moving;          /* [n_joints] 1 for the moving joints */

@@ -1141,6 +1141,24 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
         } else {
             snprintf(field, sizeof field, "tasks[%d].link", i);
             st = resolve_link(sc, robot, &t->link, field, err, err_size);
+            if (st == PLN_OK && robot->links[t->link.index].shifted) {
+                /* a link whose frame re-rooting moved (pln_robot_reroot): the point and the
+                 * orientation, given in the file's frame, in the model's (K11) */
+                const PlnLink *L = &robot->links[t->link.index];
+                double x[3], R[9];
+                for (int a = 0; a < 3; ++a) {
+                    x[a] = L->shift_pos[a];
+                    for (int b = 0; b < 3; ++b) x[a] += L->shift_rot[3 * a + b] * t->point[b];
+                }
+                memcpy(t->point, x, sizeof x);
+                for (int a = 0; a < 3; ++a) {
+                    for (int b = 0; b < 3; ++b) {
+                        R[3 * a + b] = 0.0;
+                        for (int c = 0; c < 3; ++c) R[3 * a + b] += t->target_rot[3 * a + c] * L->shift_rot[3 * b + c];
+                    }
+                }
+                memcpy(t->target_rot, R, sizeof R);
+            }
         }
     }
     /* contradictory tasks: the same joint (or the same point of a link) asked to be in two
