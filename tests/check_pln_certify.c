@@ -13,6 +13,7 @@
 
 #include "check_rng.h"
 #include "check_util.h"
+#include "base/pln_tolerance.h"
 #include "model/pln_kin.h"
 #include "problem/pln_certify.h"
 #include "problem/pln_plan.h"
@@ -130,12 +131,92 @@ START_TEST(test_clear_fast_motions_certify)
 }
 END_TEST
 
+/* The stance foot's certified slide and turn (Taylor-model bounds over its phase, a part
+ * of an interval included) are never below what dense sampling of the motion finds:
+ * random leg motions of growing size under a floating base (tests/data/stance_knees.yaml).
+ * At rest both bounds vanish, and a large motion fails with cause "stance". */
+START_TEST(test_stance_bounds_sound)
+{
+    const double amps[4] = {0.0, 0.003, 0.03, 0.15};
+    char err[2048];
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnKinWork *kin = NULL;
+    Rng r = {77};
+    int failed_stance = 0;
+    ck_assert_msg(pln_plan_load("tests/data/stance_knees.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_str_eq(l.robot.links[0].name, "RLEG_LINK5");
+    ck_assert_int_eq(l.p->n_stance, 1);
+    ck_assert_str_eq(l.robot.links[l.p->stance[0].link].name, "LLEG_LINK5");
+    ck_assert(pln_kin_create(&l.robot, &kin, err, sizeof err) == PLN_OK);
+    for (int trial = 0; trial < 12; ++trial) {
+        const PlnStance *s = &l.p->stance[0];
+        double amp = amps[trial % 4], slide = 0.0, turn = 0.0, q[64];
+        double *x = calloc((size_t)l.p->n_vars, sizeof *x);
+        double *ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+        PlnCertificate c;
+        ck_assert(x != NULL && ctrl != NULL);
+        pln_problem_initial_x(l.p, x);
+        for (int v = 0; v < l.p->n_vars; ++v) {
+            x[v] = fmin(fmax(x[v] + amp * rng_uniform(&r, -1.0, 1.0), l.p->lb[v]), l.p->ub[v]);
+        }
+        pln_problem_ctrl(l.p, x, ctrl);
+        for (int k = 0; k <= 4000; ++k) {
+            double t = 1.0 * k / 4000.0, p[3], e = 0.0, tr = 0.0;
+            const double *R;
+            ck_assert_int_eq(pln_problem_joints_at(l.p, ctrl, t, q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(kin, &l.robot, q), PLN_OK);
+            pln_kin_point(kin, s->link, s->point, p);
+            for (int d = 0; d < 3; ++d) e += (p[d] - s->target[d]) * (p[d] - s->target[d]);
+            R = pln_kin_link_rot(kin, s->link);
+            for (int d = 0; d < 9; ++d) tr += R[d] * s->target_rot[d];
+            slide = fmax(slide, sqrt(e));
+            /* the angle of M = R*^T R: atan2(|vee(M - M^T)| / 2, (tr M - 1) / 2), accurate
+             * for small angles too */
+            {
+                double M[9], w[3];
+                for (int a = 0; a < 3; ++a) {
+                    for (int b = 0; b < 3; ++b) {
+                        M[3 * a + b] = 0.0;
+                        for (int k2 = 0; k2 < 3; ++k2) M[3 * a + b] += s->target_rot[3 * k2 + a] * R[3 * k2 + b];
+                    }
+                }
+                w[0] = 0.5 * (M[7] - M[5]);
+                w[1] = 0.5 * (M[2] - M[6]);
+                w[2] = 0.5 * (M[3] - M[1]);
+                turn = fmax(turn, atan2(sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]), 0.5 * (tr - 1.0)));
+            }
+        }
+        ck_assert_msg(pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &c, err, sizeof err) == PLN_OK,
+                      "%s", err);
+        ck_assert(c.stance_checked);
+        ck_assert_msg(c.stance_pos_max >= slide - 1e-12 && c.stance_rot_max >= turn - 1e-12,
+                      "trial %d (amplitude %g): bounds %.6g m, %.6g rad below the sampled %.6g m, "
+                      "%.6g rad", trial, amp, c.stance_pos_max, c.stance_rot_max, slide, turn);
+        if (amp == 0.0) ck_assert(c.stance_pos_max < 1e-9 && c.stance_rot_max < 1e-6);
+        if (slide > 2.0 * PLN_STANCE_POS_TOL_M) {
+            ck_assert(!c.certified);
+            failed_stance += c.cause == PLN_CAUSE_STANCE || c.cause == PLN_CAUSE_CONTACT ||
+                             c.cause == PLN_CAUSE_DYNAMICS;
+            if (c.cause == PLN_CAUSE_STANCE) ck_assert_ptr_nonnull(strstr(c.reason, "LLEG_LINK5 may slide"));
+        }
+        pln_certificate_destroy(&c);
+        free(x);
+        free(ctrl);
+    }
+    ck_assert_int_gt(failed_stance, 0);
+    pln_kin_destroy(kin);
+    pln_plan_unload(&l);
+}
+END_TEST
+
 Suite *pln_certify_suite(void)
 {
     Suite *s = suite_create("pln_certify");
     TCase *tc = tcase_create("refine");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_clear_fast_motions_certify);
+    tcase_add_test(tc, test_stance_bounds_sound);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -34,6 +34,7 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
                        tr.path, inner);
         }
     }
+    if (st == PLN_OK) st = pln_export_trajectory_robot(&tr, &robot, err, sizeof err);
     if (st == PLN_OK) st = pln_export_trajectory_resolve(&tr, &robot, err, sizeof err);
     if (st == PLN_OK) st = pln_export_write(&tr, &robot, &opt, args->output, &n, err, sizeof err);
     if (st != PLN_OK) {

@@ -193,7 +193,7 @@ PlnStatus pln_export_trajectory_read(const char *path, PlnExportTrajectory *tr, 
 {
     static const char *const keys[] = {"format", "version", "comment", "scenario", "robot",
                                        "robot_file", "certified", "duration", "joints",
-                                       "initial", "spline", "samples", NULL};
+                                       "initial", "spline", "samples", "base", NULL};
     PlnYaml y;
     yaml_node_t *root, *jn = NULL, *in = NULL, *sp = NULL;
     char format[64];
@@ -246,9 +246,37 @@ PlnStatus pln_export_trajectory_read(const char *path, PlnExportTrajectory *tr, 
     }
     if (st == PLN_OK) st = pln_yaml_node_numbers(&y, in, "initial", tr->n_joints, tr->initial);
     if (st == PLN_OK) st = read_spline(&y, sp, tr);
+    if (st == PLN_OK && pln_yaml_get(&y, root, "base") != NULL) {
+        static const char *const bkeys[] = {"link", "position", "rotation", NULL};
+        yaml_node_t *b = pln_yaml_get(&y, root, "base");
+        st = pln_yaml_check_mapping(&y, b, "base", bkeys);
+        if (st == PLN_OK) st = pln_yaml_string(&y, b, "base", "link", 1, tr->base_link, sizeof tr->base_link);
+        if (st == PLN_OK) st = pln_yaml_vector(&y, b, "base", "position", 1, 3, tr->base_pos);
+        if (st == PLN_OK) st = pln_yaml_vector(&y, b, "base", "rotation", 1, 9, tr->base_rot);
+        tr->has_base = st == PLN_OK;
+    }
     pln_yaml_free(&y);
     if (st != PLN_OK) pln_export_trajectory_destroy(tr);
     return st;
+}
+
+PlnStatus pln_export_trajectory_robot(const PlnExportTrajectory *tr, PlnRobot *robot, char *err,
+                                      size_t err_size)
+{
+    PlnRobot rr;
+    int l;
+    PlnStatus st;
+    if (!tr->has_base) return PLN_OK;
+    l = pln_robot_find_link(robot, tr->base_link);
+    if (l < 0) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: base.link: '%s' is not a link of %s",
+                          tr->path, tr->base_link, tr->robot_file);
+    }
+    st = pln_robot_reroot(robot, l, tr->base_pos, tr->base_rot, &rr, err, err_size);
+    if (st != PLN_OK) return st;
+    pln_robot_destroy(robot);
+    *robot = rr;
+    return PLN_OK;
 }
 
 PlnStatus pln_export_trajectory_resolve(const PlnExportTrajectory *tr, const PlnRobot *robot,
@@ -451,7 +479,7 @@ static PlnStatus write_waist_zmp(const PlnTable *tb, const PlnRobot *robot,
     if (st == PLN_OK) st = pln_table_create(&zmp, 3, tb->n_rows, err, err_size);
     for (int r = 0; r < tb->n_rows && st == PLN_OK; ++r) {
         const double *R, *o, *q = tb->q + (size_t)r * tb->n_joints;
-        double com[3], g[3], rpy[3];
+        double com[3], g[3], rpy[3], Rw[9], ow[3];
         st = pln_kin_forward(kin, robot, q);
         if (st == PLN_OK) st = pln_kin_com(kin, robot, com);
         if (st != PLN_OK) {
@@ -460,8 +488,11 @@ static PlnStatus write_waist_zmp(const PlnTable *tb, const PlnRobot *robot,
                             zmp_path, tb->t[r], robot->name);
             break;
         }
-        R = pln_kin_link_rot(kin, 0);
-        o = pln_kin_link_pos(kin, 0);
+        /* the waist: the file's root link, in its own frame (a re-rooted model moves it) */
+        pln_robot_file_frame(robot, robot->file_root, pln_kin_link_rot(kin, robot->file_root),
+                             pln_kin_link_pos(kin, robot->file_root), Rw, ow);
+        R = Rw;
+        o = ow;
         pln_export_matrix_to_rpy(R, rpy);
         waist.t[r] = zmp.t[r] = tb->t[r];
         for (int k = 0; k < 3; ++k) {

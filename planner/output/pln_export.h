@@ -10,7 +10,8 @@
  * against the joint limits and its velocity (the analytic derivative of the spline)
  * against the velocity limits, and writes one of
  *   pos   hrpsys SequencePlayer `.pos` (`time q1 ... qN`), plus `.waist` (`time x y z
- *         roll pitch yaw`, the fixed root-link pose) and `.zmp` (`time x y z`, the
+ *         roll pitch yaw`, the pose of the robot file's root link (the waist): fixed, or
+ *         moving with the legs when the plan stood on a foot (trajectory.json `base`)) and `.zmp` (`time x y z`, the
  *         multibody ZMP of the motion on the ground, in the waist frame) beside it with
  *         the same stem;
  *   csv   header `time,<joint names>` then the samples;
@@ -72,6 +73,9 @@ typedef struct PlnExportTrajectory {
     int n_active;                     /* moving joints, >= 1 */
     int *active;                      /* [n_active] index into joints of each moving joint */
     double *ctrl;                     /* [n_active * bs->n_ctrl] rad, joint-major */
+    int has_base;                     /* `base`: the plan stood on a foot (floating base) */
+    char base_link[PLN_NAME_MAX];     /* the link it stood on */
+    double base_pos[3], base_rot[9];  /* where that link was held, world (rotation row-major) */
 } PlnExportTrajectory;
 
 typedef struct PlnExportOptions {
@@ -82,6 +86,12 @@ typedef struct PlnExportOptions {
 
 /* pos at 200 Hz, not forced. */
 PlnExportOptions pln_export_options_default(void);
+
+/* The robot as the plan used it: with `base`, re-rooted at that link held at that pose
+ * (pln_robot_reroot), else unchanged. PLN_ERR_INVALID (file: base.link) for a link the
+ * robot does not have. */
+PlnStatus pln_export_trajectory_robot(const PlnExportTrajectory *tr, PlnRobot *robot, char *err,
+                                      size_t err_size);
 
 /* Reads and validates a trajectory.json (see the contract). Errors name the file, line,
  * column and field: PLN_ERR_IO (unreadable), PLN_ERR_PARSE (syntax), PLN_ERR_INVALID
@@ -125,7 +135,7 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
                            char *err, size_t err_size);
 
 /* The hrpsys companions of a .pos table written to pos_path: `<stem>.waist` (time x y z
- * roll pitch yaw of the root link) and `<stem>.zmp` (time x y z: the ZMP on the ground,
+ * roll pitch yaw of the robot file's root link, the waist, wherever the model is rooted) and `<stem>.zmp` (time x y z: the ZMP on the ground,
  * world z = 0, in the waist frame), stem = pos_path without its extension; one line per
  * row of `table` (every joint of `robot`, file order). With the table's qd and qdd the ZMP
  * is the multibody one from inverse dynamics with the waist held fixed (docs/math/

@@ -99,6 +99,21 @@ PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *do
     pln_json_kv_string(&w, "robot", robot->name);
     pln_json_kv_string(&w, "robot_file", doc->robot_file);
     pln_json_kv_bool(&w, "certified", doc->certified);
+    if (robot->file_root != 0) {
+        /* the floating base: the robot stands on this link, held here (pln_robot_reroot) */
+        pln_json_key(&w, "base");
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "link", robot->links[0].name);
+        pln_json_key(&w, "position");
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 3; ++k) pln_json_number(&w, robot->base_pos[k]);
+        pln_json_end_array(&w);
+        pln_json_key(&w, "rotation");
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 9; ++k) pln_json_number(&w, robot->base_rot[k]);
+        pln_json_end_array(&w);
+        pln_json_end_object(&w);
+    }
     pln_json_kv_number(&w, "duration", bs->duration);
     pln_json_key(&w, "joints");
     pln_json_begin_array(&w);

@@ -861,15 +861,33 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
     snprintf(res->note, sizeof res->note, "%s", s.note);
 
     /* the first posture, the gains on each joint's own inertia (mass-matrix diagonal at
-     * the start plus armature): kp = I w^2, kd = 2 I w (critical damping) */
+     * the start plus armature): kp = I w^2, kd = 2 I w (critical damping). The diagonal is
+     * the robot's as its file roots it (at the waist): in a model re-rooted at a stance
+     * foot (pln_robot_reroot) a leg joint's diagonal holds the whole body, which would make
+     * the stance legs' gains stiffer than their motors; the joints' own inertias do not
+     * depend on where the tree is rooted for the swinging limbs. */
     if ((st = ref->state(ref->ctx, 0.0, w.q, w.qd, w.qdd)) != PLN_OK) goto done;
     {
         PlnDynState ds;
+        PlnRobot file;
+        PlnDynWork *fdyn = NULL;
+        const PlnRobot *rm = r;
+        PlnDynWork *dm = w.dyn;
+        memset(&file, 0, sizeof file);
+        if (r->file_root != 0) {
+            st = pln_robot_reroot(r, r->file_root, r->base_pos, r->base_rot, &file, err, err_size);
+            if (st == PLN_OK) st = pln_dyn_create(&file, &fdyn, err, err_size);
+            rm = &file;
+            dm = fdyn;
+        }
         memset(&ds, 0, sizeof ds);
-        memcpy(ds.base_pos, r->base_pos, sizeof ds.base_pos);
-        memcpy(ds.base_rot, r->base_rot, sizeof ds.base_rot);
+        memcpy(ds.base_pos, rm->base_pos, sizeof ds.base_pos);
+        memcpy(ds.base_rot, rm->base_rot, sizeof ds.base_rot);
         ds.q = w.q;
-        if ((st = pln_dyn_crba(w.dyn, r, &ds, w.M)) != PLN_OK) goto done;
+        if (st == PLN_OK) st = pln_dyn_crba(dm, rm, &ds, w.M);
+        pln_dyn_destroy(fdyn);
+        pln_robot_destroy(&file);
+        if (st != PLN_OK) goto done;
     }
     w_bw = 2.0 * PLN_PI * o.bandwidth_hz;
     for (int j = 0; j < n; ++j) {

@@ -175,7 +175,7 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
 {
     static const char *const keys[] = {"format", "version", "comment", "scenario", "robot",
                                        "robot_file", "certified", "duration", "joints",
-                                       "initial", "spline", "samples", NULL};
+                                       "initial", "spline", "samples", "base", NULL};
     static const char *const spline_keys[] = {"degree", "knots", "joints", "control_points", NULL};
     PlnYaml y;
     yaml_node_t *root, *spline, *joints, *cps;
@@ -190,6 +190,24 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
     if (st == PLN_OK && strcmp(format, "hrpplan-trajectory") != 0) {
         st = pln_yaml_error(&y, pln_yaml_get(&y, root, "format"), "format", PLN_ERR_INVALID,
                             "'%s' is not an hrpplan trajectory", format);
+    }
+    /* the floating base must be the one this problem stands on */
+    if (st == PLN_OK) {
+        yaml_node_t *b = pln_yaml_get(&y, root, "base");
+        const char *want = p->robot->file_root != 0 ? p->robot->links[0].name : NULL;
+        char link[PLN_NAME_MAX] = "";
+        if (b != NULL && b->type == YAML_MAPPING_NODE) {
+            st = pln_yaml_string(&y, b, "base", "link", 1, link, sizeof link);
+        }
+        if (st == PLN_OK && (b == NULL) != (want == NULL)) {
+            st = pln_yaml_error(&y, b != NULL ? b : root, "base", PLN_ERR_INVALID,
+                                want != NULL ? "missing: the scenario's robot stands on %s (its legs move)"
+                                             : "the plan stood on a foot, but this scenario keeps the waist where the robot file puts it",
+                                want != NULL ? want : "");
+        } else if (st == PLN_OK && want != NULL && strcmp(link, want) != 0) {
+            st = pln_yaml_error(&y, b, "base.link", PLN_ERR_INVALID,
+                                "'%s', but the scenario's robot stands on %s", link, want);
+        }
     }
     spline = pln_yaml_get(&y, root, "spline");
     if (st == PLN_OK && spline == NULL) {
