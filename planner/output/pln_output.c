@@ -249,6 +249,24 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
                 pln_json_key(&w, "torque_max_ratio");
                 pln_json_null(&w);
             }
+            /* the floating base (pln_robot_reroot): the foot it stands on, and how far the
+             * other stance feet may slide and turn (certified) */
+            pln_json_key(&w, "floating_base");
+            if (p->robot->file_root != 0) {
+                pln_json_begin_object(&w);
+                pln_json_kv_string(&w, "stands_on", p->robot->links[0].name);
+                if (cert->stance_checked) {
+                    pln_json_kv_string(&w, "stance_foot", p->robot->links[cert->stance_link].name);
+                    pln_json_kv_number(&w, "stance_slide_max_m", isfinite(cert->stance_pos_max) ? cert->stance_pos_max : 1e300);
+                    pln_json_kv_number(&w, "stance_turn_max_rad", isfinite(cert->stance_rot_max) ? cert->stance_rot_max : 1e300);
+                    pln_json_kv_number(&w, "stance_t", cert->stance_t);
+                    pln_json_kv_number(&w, "stance_slide_tol_m", PLN_STANCE_POS_TOL_M);
+                    pln_json_kv_number(&w, "stance_turn_tol_rad", PLN_STANCE_ROT_TOL_RAD);
+                }
+                pln_json_end_object(&w);
+            } else {
+                pln_json_null(&w);
+            }
             pln_json_key(&w, "support_phases");
             pln_json_begin_array(&w);
             for (int ph = 0; ph < p->n_phases; ++ph) {
@@ -608,6 +626,18 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
                     100.0 * c->torque_ratio_max, p->robot->joints[c->torque_joint].name, c->torque_t);
         }
         fputc('\n', out);
+        if (p->robot->file_root != 0) {
+            fprintf(out, "floating base: the robot stands on %s, the waist moves with the legs",
+                    p->robot->links[0].name);
+            if (c->stance_checked) {
+                fprintf(out, "; the stance foot %s slides at most %.3f mm and turns at most %.3f "
+                             "mrad (certified; limits %g mm, %g mrad)",
+                        p->robot->links[c->stance_link].name, 1e3 * c->stance_pos_max,
+                        1e3 * c->stance_rot_max, 1e3 * PLN_STANCE_POS_TOL_M,
+                        1e3 * PLN_STANCE_ROT_TOL_RAD);
+            }
+            fputc('\n', out);
+        }
     } else if (p->scenario->dynamics) {
         fprintf(out, "dynamics: not checked (a sampled table has no accelerations to check)\n");
     } else {
