@@ -626,21 +626,21 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
                     100.0 * c->torque_ratio_max, p->robot->joints[c->torque_joint].name, c->torque_t);
         }
         fputc('\n', out);
-        if (p->robot->file_root != 0) {
-            fprintf(out, "floating base: the robot stands on %s, the waist moves with the legs",
-                    p->robot->links[0].name);
-            if (c->stance_checked) {
-                fprintf(out, "; the stance foot %s slides at most %.3f mm and turns at most %.3f "
-                             "mrad (certified; limits %g mm, %g mrad)",
-                        p->robot->links[c->stance_link].name, 1e3 * c->stance_pos_max,
-                        1e3 * c->stance_rot_max, 1e3 * PLN_STANCE_POS_TOL_M,
-                        1e3 * PLN_STANCE_ROT_TOL_RAD);
-            }
-            fputc('\n', out);
-        }
     } else if (p->scenario->dynamics) {
         fprintf(out, "dynamics: not checked (a sampled table has no accelerations to check)\n");
     } else {
         fprintf(out, "dynamics: off (static balance only)\n");
+    }
+    if (p->robot->file_root != 0) {
+        fprintf(out, "floating base: the robot stands on %s, the waist moves with the legs",
+                p->robot->links[0].name);
+        if (c->stance_checked) {
+            fprintf(out, "; the stance foot %s slides at most %.3f mm and turns at most %.3f "
+                         "mrad (certified; limits %g mm, %g mrad)",
+                    p->robot->links[c->stance_link].name, 1e3 * c->stance_pos_max,
+                    1e3 * c->stance_rot_max, 1e3 * PLN_STANCE_POS_TOL_M,
+                    1e3 * PLN_STANCE_ROT_TOL_RAD);
+        }
+        fputc('\n', out);
     }
 }
