@@ -14,6 +14,8 @@
 #include "check_rng.h"
 #include "check_util.h"
 #include "base/pln_tolerance.h"
+#include "model/pln_contact.h"
+#include "model/pln_dyn.h"
 #include "model/pln_kin.h"
 #include "problem/pln_certify.h"
 #include "problem/pln_plan.h"
@@ -210,6 +212,102 @@ START_TEST(test_stance_bounds_sound)
 }
 END_TEST
 
+/* The certified dynamics of fast motions against dense sampling of the point-wise inverse
+ * dynamics (pln_dyn_rnea, pln_contact_split, eq. D16-D21): every certified bound holds
+ * (torque ratio and friction ratio above, ZMP distance and floor force below the sampled
+ * extremes), and the bisection of wide intervals makes a motion whose sampled torque
+ * stays below 0.8 of the limits certify its torques. */
+START_TEST(test_dynamics_bounds_sound)
+{
+    char err[2048];
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnKinWork *kin = NULL;
+    PlnDynWork *dw = NULL;
+    Rng r = {4242};
+    int torque_certified_low = 0;
+    const double gravity[3] = {0.0, 0.0, -PLN_GRAVITY_MS2};
+    ck_assert_msg(pln_plan_load("tests/data/arms_fast.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert(l.p->dynamics && l.sc.torque_limits && l.p->n_phases == 1);
+    ck_assert(pln_kin_create(&l.robot, &kin, err, sizeof err) == PLN_OK);
+    ck_assert(pln_dyn_create(&l.robot, &dw, err, sizeof err) == PLN_OK);
+    for (int trial = 0; trial < 8; ++trial) {
+        const int nj = l.robot.n_joints, nv = 6 + nj;
+        const PlnPhaseGeom *g = &l.p->phases[0];
+        double amp = 0.15 + 0.1 * trial, torque = 0.0, friction = 0.0, zmp = HUGE_VAL, fz = HUGE_VAL;
+        double *x = calloc((size_t)l.p->n_vars, sizeof *x);
+        double *ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+        double *q = calloc((size_t)nj, sizeof *q), *qd = calloc((size_t)nj, sizeof *qd);
+        double *qdd = calloc((size_t)nj, sizeof *qdd), *nu = calloc((size_t)nv, sizeof *nu);
+        double *nudot = calloc((size_t)nv, sizeof *nudot), *tau = calloc((size_t)nv, sizeof *tau);
+        PlnCertificate c;
+        ck_assert(x && ctrl && q && qd && qdd && nu && nudot && tau);
+        pln_problem_initial_x(l.p, x);
+        for (int v = 0; v < l.p->n_vars; ++v) {
+            x[v] = fmin(fmax(x[v] + amp * rng_uniform(&r, -1.0, 1.0), l.p->lb[v]), l.p->ub[v]);
+        }
+        pln_problem_ctrl(l.p, x, ctrl);
+        for (int k = 0; k <= 3000; ++k) {
+            double t = l.sc.duration * k / 3000.0;
+            PlnDynState s;
+            PlnContactSplit sp;
+            ck_assert_int_eq(pln_problem_state_at(l.p, ctrl, t, q, qd, qdd), PLN_OK);
+            memset(&s, 0, sizeof s);
+            memcpy(s.base_pos, l.robot.base_pos, sizeof s.base_pos);
+            memcpy(s.base_rot, l.robot.base_rot, sizeof s.base_rot);
+            memcpy(nu + 6, qd, (size_t)nj * sizeof *nu);
+            memcpy(nudot + 6, qdd, (size_t)nj * sizeof *nudot);
+            s.q = q;
+            s.nu = nu;
+            s.nudot = nudot;
+            ck_assert_int_eq(pln_kin_forward(kin, &l.robot, q), PLN_OK);
+            ck_assert_int_eq(pln_dyn_rnea(dw, &l.robot, &s, gravity, tau), PLN_OK);
+            fz = fmin(fz, tau[5] / l.p->weight);
+            friction = fmax(friction, sqrt(tau[3] * tau[3] + tau[4] * tau[4]) / (l.sc.mu * tau[5]));
+            ck_assert(pln_contact_split(&g->support, tau, 0.0, &sp, 0));
+            for (int e = 0; e < g->n_edges; ++e) {
+                zmp = fmin(zmp, g->edge_b[e] + l.sc.zmp_margin - (g->edge_n[e][0] * sp.zmp[0] + g->edge_n[e][1] * sp.zmp[1]));
+            }
+            for (int j = 0; j < nj; ++j) {
+                const PlnJoint *jt = &l.robot.joints[j];
+                int lk = jt->link;
+                double v;
+                if (jt->type == PLN_JOINT_FIXED) continue;
+                v = pln_contact_joint_torque(&l.robot, &g->support, &sp, j, tau[6 + j],
+                                             pln_kin_joint_axis(kin, lk), pln_kin_link_pos(kin, lk), NULL);
+                torque = fmax(torque, fabs(v) / jt->effort_max);
+            }
+        }
+        ck_assert_msg(pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &c, err, sizeof err) == PLN_OK,
+                      "%s", err);
+        ck_assert(c.dynamics_checked);
+        ck_assert_msg(c.torque_ratio_max >= torque - 1e-9 && c.friction_ratio_max >= friction - 1e-9 &&
+                          c.zmp_margin_min <= zmp + 1e-9 && c.fz_min_rel <= fz + 1e-9,
+                      "trial %d: certified torque %g friction %g zmp %g fz %g; sampled %g %g %g %g",
+                      trial, c.torque_ratio_max, c.friction_ratio_max, c.zmp_margin_min, c.fz_min_rel,
+                      torque, friction, zmp, fz);
+        if (torque < 0.8) {
+            ck_assert_msg(c.torque_ratio_max <= 1.0, "trial %d: sampled torque ratio %g, certified %g",
+                          trial, torque, c.torque_ratio_max);
+            ++torque_certified_low;
+        }
+        pln_certificate_destroy(&c);
+        free(x);
+        free(ctrl);
+        free(q);
+        free(qd);
+        free(qdd);
+        free(nu);
+        free(nudot);
+        free(tau);
+    }
+    ck_assert_int_gt(torque_certified_low, 0);
+    pln_dyn_destroy(dw);
+    pln_kin_destroy(kin);
+    pln_plan_unload(&l);
+}
+END_TEST
+
 Suite *pln_certify_suite(void)
 {
     Suite *s = suite_create("pln_certify");
@@ -217,6 +315,7 @@ Suite *pln_certify_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_clear_fast_motions_certify);
     tcase_add_test(tc, test_stance_bounds_sound);
+    tcase_add_test(tc, test_dynamics_bounds_sound);
     suite_add_tcase(s, tc);
     return s;
 }

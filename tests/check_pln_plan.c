@@ -458,6 +458,7 @@ static const char *const DYN_BAD[][2] = {
     {"margin_over_sole", "dynamics.zmp_margin: 0.08 m leaves no room inside the support polygon of support[0]"},
     {"foot_to_foot", ":6: support: the moving joint RLEG_JOINT3 carries the stance foot RLEG_LINK5, so the waist floats on the feet; but no foot stays on the floor through every phase"},
     {"unknown_foot", "support[0].feet[0]: link 'RARM_LINK6' has no sole"},
+    {"torque2_static", ":6: cost.type: torque2 needs the dynamics model, which is off"},
 };
 
 START_TEST(test_dynamics_bad_input)
@@ -478,6 +479,35 @@ START_TEST(test_dynamics_bad_input)
     ck_assert_msg(strstr(text, DYN_BAD[_i][0]) != NULL, "'%s' does not name the file", text);
     ck_assert(!exists(dir, "out/report.json"));
     remove(log);
+}
+END_TEST
+
+/* cost torque2 (eq. P14): the bow planned with it certifies, and its torque integral
+ * (report.json, computed the same way for both) is below the acceleration cost's plan */
+START_TEST(test_torque2_cost_lowers_torques)
+{
+    char dir[256], args[1024], log[512], v[64], sub[300];
+    double t_acc, t_t2;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan tests/data/bow_dyn.yaml -q -o '%s/acc'", dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "see %s", log);
+    snprintf(args, sizeof args, "plan tests/data/bow_torque2.yaml -q -o '%s/t2'", dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "see %s", log);
+    snprintf(sub, sizeof sub, "%s/acc", dir);
+    ck_assert(report_value(sub, "cost_type", v, sizeof v));
+    ck_assert_str_eq(v, "acceleration");
+    ck_assert(report_value(sub, "torque2_integral_s", v, sizeof v));
+    t_acc = strtod(v, NULL);
+    snprintf(sub, sizeof sub, "%s/t2", dir);
+    ck_assert(report_value(sub, "cost_type", v, sizeof v));
+    ck_assert_str_eq(v, "torque2");
+    ck_assert(report_value(sub, "torque2_integral_s", v, sizeof v));
+    t_t2 = strtod(v, NULL);
+    ck_assert(report_value(sub, "status", v, sizeof v));
+    ck_assert_str_eq(v, "certified");
+    ck_assert_msg(t_acc > 0.0 && t_t2 > 0.0 && t_t2 < t_acc, "torque integral %g (torque2) vs %g (acceleration)",
+                  t_t2, t_acc);
 }
 END_TEST
 
@@ -575,9 +605,10 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
     tcase_add_test(tc, test_balance_binds_and_is_certified);
     tcase_add_test(tc, test_zmp_binds_and_is_certified);
-    tcase_add_loop_test(tc, test_dynamics_bad_input, 0, 3);
+    tcase_add_loop_test(tc, test_dynamics_bad_input, 0, (int)(sizeof DYN_BAD / sizeof DYN_BAD[0]));
     tcase_add_test(tc, test_box_obstacle);
     tcase_add_test(tc, test_floating_base_squat);
+    tcase_add_test(tc, test_torque2_cost_lowers_torques);
     suite_add_tcase(s, tc);
     /* planning on meshes takes minutes under ASan: `make asan` excludes this tag (the
      * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */

@@ -8,6 +8,7 @@
 
 #include "check_rng.h"
 #include "model/pln_kin.h"
+#include "problem/pln_dynrows.h"
 #include "problem/pln_problem.h"
 #include "model/pln_robot.h"
 #include "problem/pln_scenario.h"
@@ -124,6 +125,53 @@ START_TEST(test_cost_gradient_fd)
 }
 END_TEST
 
+/* The torque cost (eq. P14): its analytic gradient against central differences, on a
+ * fixed base and on the floating base (squat: re-rooted at a foot, the other held) */
+static const char *const TORQUE2_SCENARIOS[] = {"tests/data/pick_torque2.yaml",
+                                                "tests/data/squat_torque2.yaml"};
+
+START_TEST(test_torque2_cost_gradient_fd)
+{
+    Fixture f;
+    Rng seed = {0x7042ULL + (unsigned long long)_i};
+    double *x, *g, c0;
+    load(&f, TORQUE2_SCENARIOS[_i]);
+    ck_assert_int_eq(f.sc.cost, PLN_COST_TORQUE2);
+    ck_assert(f.p->cost_scale > 0.0 && isfinite(f.p->cost_scale));
+    x = calloc((size_t)f.p->n_vars, sizeof *x);
+    g = calloc((size_t)f.p->n_vars, sizeof *g);
+    /* at rest the torque integral is the gravity torques': positive; the cost is
+     * measured from it (0 at rest, no acceleration) */
+    pln_problem_initial_x(f.p, x);
+    pln_problem_ctrl(f.p, x, f.w->ctrl);
+    ck_assert(pln_dynrows_torque2(f.p, f.w, &c0, NULL, NULL, NULL, 0) == PLN_OK);
+    ck_assert_msg(c0 > 0.0 && isfinite(c0), "torque integral at rest %g", c0);
+    ck_assert(fabs(pln_problem_cost(f.p, f.w, x, NULL)) < 1e-12);
+    for (int trial = 0; trial < 2; ++trial) {
+        int nonzero = 0;
+        random_x(f.p, x, &seed, 0.1);
+        pln_problem_cost(f.p, f.w, x, g);
+        for (int i = 0; i < f.p->n_vars; ++i) {
+            double s = x[i], cp, cm, fd;
+            x[i] = s + FD_STEP;
+            cp = pln_problem_cost(f.p, f.w, x, NULL);
+            x[i] = s - FD_STEP;
+            cm = pln_problem_cost(f.p, f.w, x, NULL);
+            x[i] = s;
+            fd = (cp - cm) / (2.0 * FD_STEP);
+            nonzero += fabs(g[i]) > 0.0;
+            ck_assert_msg(fabs(fd - g[i]) <= FD_TOL_SMOOTH * fabs(fd) + 1e-6,
+                          "%s: torque cost d/dx[%d]: analytic %.10g, fd %.10g",
+                          TORQUE2_SCENARIOS[_i], i, g[i], fd);
+        }
+        ck_assert_int_gt(nonzero, f.p->n_vars / 2);
+    }
+    free(x);
+    free(g);
+    unload(&f);
+}
+END_TEST
+
 /* The witness rows at a fixed witness time, computed here independently of the library
  * (spline, forward kinematics, static capsule distance / centre of mass): the envelope
  * theorem says the analytic gradient is the derivative at fixed t*. */
@@ -182,9 +230,11 @@ START_TEST(test_constraint_gradients_fd)
     double *x, *c, *cp, *cm, *g, *margin, *tw;
     int n, m, checked_collision = 0, checked_balance = 0, checked_dynamics = 0, stopped = 0;
     /* twist has dynamic rows too (static balance rows with --static-balance, case 5),
-     * reach_box a box obstacle, geom_mesh mesh geometry */
+     * reach_box a box obstacle, geom_mesh mesh geometry, stance_knees a floating base
+     * (stance rows; torque rows of leg joints whose axes move, in double support) */
     load_with(&f, _i == 2 || _i == 5 ? "scenarios/twist.yaml"
                   : _i == 3          ? "tests/data/reach_box.yaml"
+                  : _i == 6          ? "tests/data/stance_knees.yaml"
                   : _i == 4          ? "tests/data/geom_mesh.yaml"
                                      : "scenarios/hand_cross.yaml",
               _i == 5);
@@ -249,7 +299,7 @@ START_TEST(test_constraint_gradients_fd)
             checked_dynamics += f.p->rows[r].kind == PLN_ROW_DYNAMICS && fabs(an) > 0.0;
         }
     }
-    if (_i == 2) ck_assert_int_gt(checked_dynamics, 0);
+    if (_i == 2 || _i == 6) ck_assert_int_gt(checked_dynamics, 0);
     ck_assert_int_gt(checked_collision, 0); /* the witness rows were really exercised */
     if (_i == 5) ck_assert_int_gt(checked_balance, 0);
     if (_i == 4) ck_assert_int_gt(stopped, 0); /* geom_mesh has far pairs */
@@ -308,7 +358,8 @@ Suite *pln_problem_suite(void)
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_cost_gradient_fd);
-    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 6);
+    tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
+    tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);
     suite_add_tcase(s, tc);
     return s;
 }

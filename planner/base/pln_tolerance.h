@@ -56,6 +56,13 @@
 /* Floor of the mean diagonal of the cost matrix used to normalise the objective
  * (units of the cost matrix): only a degenerate spline comes near it. */
 #define PLN_MIN_COST_HESSIAN 1e-300
+/* cost torque2 (docs/math/planner.md eq. P14): default weight of the normalised
+ * acceleration term added to the torque integral (cost.smoothing), and its largest
+ * accepted value. The torque integral alone leaves the motions that change no torque
+ * (light distal joints, the speed of a motion between gravity-free postures) nearly
+ * unpenalised; the term keeps the optimum well posed. */
+#define PLN_TORQUE2_SMOOTHING 0.1
+#define PLN_MAX_COST_SMOOTHING 1000.0
 
 /* Shortest motion, s, and shortest optimiser time budget, s. */
 #define PLN_MIN_DURATION_S 0.01

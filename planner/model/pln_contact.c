@@ -206,3 +206,46 @@ double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
     }
     return v;
 }
+
+/* d/dq_i of z . n + (p x z) . f (eq. D21) at fixed wrenches, for every revolute joint i
+ * above joint j: turning about axis a through o moves z by a x z and p by a x (p - o)
+ * (RBDA sec. 2.8: the velocity of a frame carried by a revolute joint) */
+void pln_contact_joint_torque_dq(const PlnRobot *robot, const PlnKinWork *kin,
+                                 const PlnSupport *s, const PlnContactSplit *sp, int j,
+                                 double scale, double *g)
+{
+    int l = robot->joints[j].link, any = 0;
+    const double *z = pln_kin_joint_axis(kin, l), *p = pln_kin_link_pos(kin, l);
+    double n[3] = {0.0, 0.0, 0.0}, f[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < s->n_feet; ++k) {
+        if (!pln_robot_link_below(robot, s->link[k], l)) continue;
+        for (int c = 0; c < 3; ++c) {
+            n[c] += sp->wrench[k][c];
+            f[c] += sp->wrench[k][3 + c];
+        }
+        any = 1;
+    }
+    if (!any || scale == 0.0) return;
+    for (int i = 0; i < robot->n_joints; ++i) {
+        int li = robot->joints[i].link;
+        const double *a, *o;
+        double r[3], dz[3], dp[3], dpz[3], d;
+        if (robot->joints[i].type != PLN_JOINT_REVOLUTE || li == l) continue;
+        if (!pln_robot_link_below(robot, l, li)) continue;
+        a = pln_kin_joint_axis(kin, li);
+        o = pln_kin_link_pos(kin, li);
+        for (int c = 0; c < 3; ++c) r[c] = p[c] - o[c];
+        dz[0] = a[1] * z[2] - a[2] * z[1];
+        dz[1] = a[2] * z[0] - a[0] * z[2];
+        dz[2] = a[0] * z[1] - a[1] * z[0];
+        dp[0] = a[1] * r[2] - a[2] * r[1];
+        dp[1] = a[2] * r[0] - a[0] * r[2];
+        dp[2] = a[0] * r[1] - a[1] * r[0];
+        /* d(p x z) = dp x z + p x dz */
+        dpz[0] = dp[1] * z[2] - dp[2] * z[1] + p[1] * dz[2] - p[2] * dz[1];
+        dpz[1] = dp[2] * z[0] - dp[0] * z[2] + p[2] * dz[0] - p[0] * dz[2];
+        dpz[2] = dp[0] * z[1] - dp[1] * z[0] + p[0] * dz[1] - p[1] * dz[0];
+        d = dz[0] * n[0] + dz[1] * n[1] + dz[2] * n[2] + dpz[0] * f[0] + dpz[1] * f[1] + dpz[2] * f[2];
+        g[6 + i] -= scale * d;
+    }
+}

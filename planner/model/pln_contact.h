@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "base/pln_status.h"
+#include "model/pln_kin.h"
 #include "model/pln_robot.h"
 
 /* The soles on the floor at one instant (a support phase), in the world. */
@@ -60,6 +61,15 @@ int pln_contact_split(const PlnSupport *s, const double W[6], double min_fz,
 double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
                                 const PlnContactSplit *sp, int j, double tau0,
                                 const double z[3], const double p[3], double *dW);
+
+/* The rest of d tau_j / dq at fixed wrenches: the joint's axis z and origin p turn with
+ * the joints above it, which changes the soles' share z . (n_k - p x f_k). Adds scale *
+ * d tau_j / dq_i into g[6 + i] for every joint i (kin at the posture of sp). The full
+ * derivative of eq. D21 is this plus dW (pln_contact_joint_torque) chained through the
+ * RNEA derivatives of W and tau0. */
+void pln_contact_joint_torque_dq(const PlnRobot *robot, const PlnKinWork *kin,
+                                 const PlnSupport *s, const PlnContactSplit *sp, int j,
+                                 double scale, double *g);
 
 /* The support of `feet` (links with soles in robot) at the posture whose link frames are
  * R (row-major) and p: sole centres and the floor height. PLN_ERR_INVALID (message names

@@ -201,6 +201,9 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
     pln_json_kv_string(&w, "optimizer_stop", info->sip ? info->sip->message : "");
     pln_json_kv_number(&w, "wall_time_s", info->wall_time_s);
+    pln_json_kv_string(&w, "cost_type", sc->cost == PLN_COST_TORQUE2 ? "torque2"
+                                        : sc->cost == PLN_COST_JERK  ? "jerk"
+                                                                     : "acceleration");
     if (info->sip) pln_json_kv_number(&w, "cost", info->sip->cost);
     else {
         pln_json_key(&w, "cost");
@@ -249,6 +252,10 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
                 pln_json_key(&w, "torque_max_ratio");
                 pln_json_null(&w);
             }
+            /* integral of sum (tau_j / tau_max_j)^2 (eq. P14, quadrature; cost torque2) */
+            pln_json_key(&w, "torque2_integral_s");
+            if (isfinite(cert->torque2)) pln_json_number(&w, cert->torque2);
+            else pln_json_null(&w);
             /* the floating base (pln_robot_reroot): the foot it stands on, and how far the
              * other stance feet may slide and turn (certified) */
             pln_json_key(&w, "floating_base");
@@ -625,6 +632,7 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
             fprintf(out, ", torque at most %.0f%% of the limit (%s near %.2f s)",
                     100.0 * c->torque_ratio_max, p->robot->joints[c->torque_joint].name, c->torque_t);
         }
+        if (isfinite(c->torque2)) fprintf(out, "; torque integral %.4g s", c->torque2);
         fputc('\n', out);
     } else if (p->scenario->dynamics) {
         fprintf(out, "dynamics: not checked (a sampled table has no accelerations to check)\n");

@@ -41,6 +41,7 @@ static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int
     c->fz_min_rel = INFINITY;
     c->stance_link = -1;
     c->torque_joint = -1;
+    c->torque2 = NAN;
     c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
     if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error) {
         pln_certificate_destroy(c);
@@ -72,71 +73,183 @@ static PlnStatus cert_balance(const PlnProblem *p, PlnProblemWork *w, PlnCertifi
     return PLN_OK;
 }
 
-/* the certified dynamics on interval i, whose link motion is in w->lm (eq. D16-D27): the
- * floor force, the friction ratio, the ZMP's distance inside each phase's polygon and
- * every joint's torque ratio */
-static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
-                               char *err, size_t err_size)
+/* The certified dynamics of one stretch [ta, tb] of an interval (eq. D16-D27): the least
+ * floor force, the largest friction ratio, the ZMP's least distance inside each phase's
+ * polygon and the largest torque ratio, each with its time (ta). */
+typedef struct DynMeasure {
+    double fz_min_rel, fz_t;
+    double friction_max, friction_t;
+    double zmp_min, zmp_t;
+    double torque_max, torque_t;
+    int torque_joint;
+} DynMeasure;
+
+static void dyn_measure_init(DynMeasure *m)
+{
+    m->fz_min_rel = m->zmp_min = INFINITY;
+    m->friction_max = m->torque_max = 0.0;
+    m->fz_t = m->friction_t = m->zmp_t = m->torque_t = 0.0;
+    m->torque_joint = -1;
+}
+
+/* the dynamics over the link motion last computed (w->coef_used, w->h_used), which
+ * covers [ta, tb] of interval i */
+static PlnStatus dyn_measure(const PlnProblem *p, PlnProblemWork *w, int i, double ta, double tb,
+                             DynMeasure *m, char *err, size_t err_size)
 {
     const PlnScenario *sc = p->scenario;
     const PlnTaylor *W;
     PlnTaylor a, b, ft;
     double lo, hi, fz_lo, ratio;
-    PlnStatus st;
-    if (!p->dynamics || w->coef_used == NULL) return PLN_OK;
-    st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+    PlnStatus st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+    dyn_measure_init(m);
     if (st != PLN_OK) return st;
-    c->dynamics_checked = 1;
     W = pln_dynmotion_wrench(w->dm);
     pln_taylor_bound(&W[5], &fz_lo, &hi);
-    if (fz_lo / p->weight < c->fz_min_rel) {
-        c->fz_min_rel = fz_lo / p->weight;
-        c->fz_t = c->t0[i];
-    }
+    m->fz_min_rel = fz_lo / p->weight;
+    m->fz_t = ta;
     pln_taylor_mul(&a, &W[3], &W[3]);
     pln_taylor_mul(&b, &W[4], &W[4]);
     pln_taylor_add(&ft, &a, &b);
     pln_taylor_bound(&ft, &lo, &hi);
-    ratio = fz_lo > 0.0 ? sqrt(fmax(hi, 0.0)) / (sc->mu * fz_lo) : INFINITY;
-    if (ratio > c->friction_ratio_max) {
-        c->friction_ratio_max = ratio;
-        c->friction_t = c->t0[i];
-    }
+    m->friction_max = fz_lo > 0.0 ? sqrt(fmax(hi, 0.0)) / (sc->mu * fz_lo) : INFINITY;
+    m->friction_t = ta;
     for (int ph = 0; ph < p->n_phases; ++ph) {
         const PlnPhaseGeom *g = &p->phases[ph];
         PlnTaylor zmp[2];
-        if (!(c->t1[i] > g->t0 + PLN_PHASE_TIME_TOL_S && c->t0[i] < g->t1 - PLN_PHASE_TIME_TOL_S)) continue;
+        if (!(tb > g->t0 + PLN_PHASE_TIME_TOL_S && ta < g->t1 - PLN_PHASE_TIME_TOL_S)) continue;
         if (!pln_dynmotion_contact(w->dm, p->robot, &g->support, p->min_fz, zmp)) {
-            c->zmp_margin_min = -INFINITY;
-            c->zmp_t = c->t0[i];
-            if (sc->torque_limits) c->torque_ratio_max = INFINITY;
+            m->zmp_min = -INFINITY;
+            m->zmp_t = ta;
+            if (sc->torque_limits) {
+                m->torque_max = INFINITY;
+                m->torque_t = ta;
+            }
             continue;
         }
         for (int e = 0; e < g->n_edges; ++e) {
             PlnTaylor t;
-            double m;
+            double d;
             pln_taylor_scale(&t, &zmp[0], g->edge_n[e][0]);
             pln_taylor_axpy(&t, &t, g->edge_n[e][1], &zmp[1]);
             pln_taylor_bound(&t, &lo, &hi);
-            m = g->edge_b[e] + sc->zmp_margin - hi;
-            if (m < c->zmp_margin_min) {
-                c->zmp_margin_min = m;
-                c->zmp_t = c->t0[i];
+            d = g->edge_b[e] + sc->zmp_margin - hi;
+            if (d < m->zmp_min) {
+                m->zmp_min = d;
+                m->zmp_t = ta;
             }
         }
         for (int j = 0; j < p->robot->n_joints && sc->torque_limits; ++j) {
             const PlnJoint *jt = &p->robot->joints[j];
             if (jt->type == PLN_JOINT_FIXED) continue;
             ratio = pln_taylor_bound_abs(&pln_dynmotion_torque(w->dm)[j]) / jt->effort_max;
-            if (ratio > c->torque_ratio_max) {
-                c->torque_ratio_max = ratio;
-                c->torque_joint = j;
-                c->torque_t = c->t0[i];
+            if (ratio > m->torque_max) {
+                m->torque_max = ratio;
+                m->torque_joint = j;
+                m->torque_t = ta;
             }
         }
     }
     return PLN_OK;
 }
+
+/* m breaks a dynamic constraint (beyond the certificate's slack) */
+static int dyn_violates(const PlnProblem *p, const DynMeasure *m)
+{
+    return m->fz_min_rel < PLN_DYN_MIN_FZ_REL - PLN_CERT_SLACK ||
+           m->zmp_min < p->scenario->zmp_margin - PLN_CERT_SLACK ||
+           m->friction_max > 1.0 + PLN_CERT_SLACK ||
+           (p->scenario->torque_limits && m->torque_max > 1.0 + PLN_CERT_SLACK);
+}
+
+/* the least / largest of two measures (each a rigorous bound over its stretch) */
+static void dyn_merge(DynMeasure *acc, const DynMeasure *m)
+{
+    if (m->fz_min_rel < acc->fz_min_rel) {
+        acc->fz_min_rel = m->fz_min_rel;
+        acc->fz_t = m->fz_t;
+    }
+    if (m->friction_max > acc->friction_max) {
+        acc->friction_max = m->friction_max;
+        acc->friction_t = m->friction_t;
+    }
+    if (m->zmp_min < acc->zmp_min) {
+        acc->zmp_min = m->zmp_min;
+        acc->zmp_t = m->zmp_t;
+    }
+    if (m->torque_max > acc->torque_max || (acc->torque_joint < 0 && m->torque_joint >= 0)) {
+        acc->torque_max = m->torque_max;
+        acc->torque_joint = m->torque_joint;
+        acc->torque_t = m->torque_t;
+    }
+}
+
+/* A stretch [a, b] (fractions) of spline interval i whose Taylor-model dynamics break a
+ * constraint: the enclosures of a fast motion over a long stretch may be what is too
+ * wide. Bisect it (at most PLN_CERT_REFINE_DEPTH levels), each part with its own link
+ * motion and dynamics, and merge the parts' measures: every part's bound is rigorous, so
+ * their least / largest is the stretch's. A part that still breaks a constraint at the
+ * deepest level is merged as it is (a real violation, or one too narrow to resolve). */
+static PlnStatus dyn_refine(const PlnProblem *p, PlnProblemWork *w, const PlnCertificate *c, int i,
+                            double a, double b, int depth, DynMeasure *acc, char *err,
+                            size_t err_size)
+{
+    double h = c->t1[i] - c->t0[i], mid = 0.5 * (a + b);
+    for (int half = 0; half < 2; ++half) {
+        double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
+        DynMeasure m;
+        PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
+        if (st == PLN_OK) st = dyn_measure(p, w, i, c->t0[i] + u * h, c->t0[i] + v * h, &m, err, err_size);
+        if (st != PLN_OK) return st;
+        if (dyn_violates(p, &m) && depth + 1 < PLN_CERT_REFINE_DEPTH) {
+            st = dyn_refine(p, w, c, i, u, v, depth + 1, acc, err, err_size);
+            if (st != PLN_OK) return st;
+        } else {
+            dyn_merge(acc, &m);
+        }
+    }
+    return PLN_OK;
+}
+
+/* the certified dynamics on interval i, whose link motion is in w->lm; a spline's
+ * interval that breaks a constraint is bisected (dyn_refine) and its motion recomputed
+ * on the whole interval afterwards */
+static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
+                               char *err, size_t err_size)
+{
+    DynMeasure m, acc;
+    PlnStatus st;
+    if (!p->dynamics || w->coef_used == NULL) return PLN_OK;
+    st = dyn_measure(p, w, i, c->t0[i], c->t1[i], &m, err, err_size);
+    if (st != PLN_OK) return st;
+    c->dynamics_checked = 1;
+    if (c->spline && dyn_violates(p, &m)) {
+        dyn_measure_init(&acc);
+        st = dyn_refine(p, w, c, i, 0.0, 1.0, 0, &acc, err, err_size);
+        if (st == PLN_OK) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+        if (st != PLN_OK) return st;
+        m = acc;
+    }
+    if (m.fz_min_rel < c->fz_min_rel) {
+        c->fz_min_rel = m.fz_min_rel;
+        c->fz_t = m.fz_t;
+    }
+    if (m.friction_max > c->friction_ratio_max) {
+        c->friction_ratio_max = m.friction_max;
+        c->friction_t = m.friction_t;
+    }
+    if (m.zmp_min < c->zmp_margin_min) {
+        c->zmp_margin_min = m.zmp_min;
+        c->zmp_t = m.zmp_t;
+    }
+    if (m.torque_max > c->torque_ratio_max) {
+        c->torque_ratio_max = m.torque_max;
+        c->torque_t = m.torque_t;
+        if (m.torque_joint >= 0) c->torque_joint = m.torque_joint;
+    }
+    return PLN_OK;
+}
+
 
 /* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
 /* The stance feet on [t0, t1] (interval i, or the part of it whose link motion is in
@@ -144,8 +257,15 @@ static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertif
  * |x(t) - x*| <= |(max |x_k - x*_k|)_k|, and of its frame's turn, 1 - cos angle =
  * (3 - sum_kl R*_kl R_kl(t)) / 2 (planner.md eq. P13). Only the stances whose phase covers
  * [t0, t1], or all that overlap it when `overlapping` (a conservative check). */
-static void cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
-                        double t0, double t1, int overlapping)
+typedef struct StanceAcc {
+    int checked;
+    double pos_max, rot_max;   /* m, rad */
+    int link;                  /* the stance foot of the largest ratio, -1 none */
+    double t;
+} StanceAcc;
+
+static void stance_measure(const PlnProblem *p, PlnProblemWork *w, StanceAcc *c, double t0,
+                           double t1, int overlapping)
 {
     for (int s = 0; s < p->n_stance; ++s) {
         const PlnStance *st = &p->stance[s];
@@ -156,7 +276,7 @@ static void cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *
         int covers = g->t0 <= t0 + PLN_PHASE_TIME_TOL_S && g->t1 >= t1 - PLN_PHASE_TIME_TOL_S;
         int overlaps = t1 > g->t0 + PLN_PHASE_TIME_TOL_S && t0 < g->t1 - PLN_PHASE_TIME_TOL_S;
         if (!(covers || (overlapping && overlaps))) continue;
-        c->stance_checked = 1;
+        c->checked = 1;
         pln_linkmotion_point_tm(w->lm, st->link, st->point, x);
         for (int k = 0; k < 3; ++k) {
             pln_taylor_bound(&x[k], &lo, &hi);
@@ -189,17 +309,88 @@ static void cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *
         }
         if (!isfinite(e2)) angle = e2 = INFINITY;
         ratio = fmax(sqrt(e2) / PLN_STANCE_POS_TOL_M, angle / PLN_STANCE_ROT_TOL_RAD);
-        if (sqrt(e2) > c->stance_pos_max) c->stance_pos_max = sqrt(e2);
-        if (angle > c->stance_rot_max) c->stance_rot_max = angle;
-        if (c->stance_link < 0 ||
-            ratio > fmax(c->stance_pos_max / PLN_STANCE_POS_TOL_M,
-                         c->stance_rot_max / PLN_STANCE_ROT_TOL_RAD) - 1e-15) {
-            c->stance_link = st->link;
-            c->stance_t = t0;
+        if (sqrt(e2) > c->pos_max) c->pos_max = sqrt(e2);
+        if (angle > c->rot_max) c->rot_max = angle;
+        if (c->link < 0 ||
+            ratio > fmax(c->pos_max / PLN_STANCE_POS_TOL_M,
+                         c->rot_max / PLN_STANCE_ROT_TOL_RAD) - 1e-15) {
+            c->link = st->link;
+            c->t = t0;
         }
-        (void)i;
     }
 }
+
+static void stance_merge(StanceAcc *acc, const StanceAcc *m)
+{
+    double ra, rm;
+    if (!m->checked) return;
+    ra = acc->checked ? fmax(acc->pos_max / PLN_STANCE_POS_TOL_M, acc->rot_max / PLN_STANCE_ROT_TOL_RAD) : -1.0;
+    rm = fmax(m->pos_max / PLN_STANCE_POS_TOL_M, m->rot_max / PLN_STANCE_ROT_TOL_RAD);
+    acc->checked = 1;
+    if (rm > ra) {
+        acc->link = m->link;
+        acc->t = m->t;
+    }
+    acc->pos_max = fmax(acc->pos_max, m->pos_max);
+    acc->rot_max = fmax(acc->rot_max, m->rot_max);
+}
+
+static int stance_violates(const StanceAcc *m)
+{
+    return m->checked && (m->pos_max > PLN_STANCE_POS_TOL_M + PLN_CERT_SLACK ||
+                          m->rot_max > PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK);
+}
+
+/* the stance bounds of the part [a, b] (fractions) of spline interval i, bisected while
+ * they break a tolerance (as dyn_refine: wide enclosures of a fast motion), at most
+ * PLN_CERT_REFINE_DEPTH levels; every part's bound is rigorous, so their largest is */
+static PlnStatus stance_refine(const PlnProblem *p, PlnProblemWork *w, const PlnCertificate *c,
+                               int i, double a, double b, int depth, int overlapping,
+                               StanceAcc *acc, char *err, size_t err_size)
+{
+    double h = c->t1[i] - c->t0[i], mid = 0.5 * (a + b);
+    for (int half = 0; half < 2; ++half) {
+        double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
+        StanceAcc m = {0, 0.0, 0.0, -1, 0.0};
+        PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
+        if (st != PLN_OK) return st;
+        stance_measure(p, w, &m, c->t0[i] + u * h, c->t0[i] + v * h, overlapping);
+        if (stance_violates(&m) && depth + 1 < PLN_CERT_REFINE_DEPTH) {
+            st = stance_refine(p, w, c, i, u, v, depth + 1, overlapping, acc, err, err_size);
+            if (st != PLN_OK) return st;
+        } else {
+            stance_merge(acc, &m);
+        }
+    }
+    return PLN_OK;
+}
+
+/* The stance bounds on [t0, t1] of interval i, whose link motion is in w->lm, merged into
+ * c; on a spline, a stretch that breaks a tolerance is bisected (stance_refine) and the
+ * motion of [t0, t1] recomputed afterwards. */
+static PlnStatus cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
+                             double t0, double t1, int overlapping, char *err, size_t err_size)
+{
+    StanceAcc m = {0, 0.0, 0.0, -1, 0.0}, acc = {c->stance_checked, c->stance_pos_max,
+                                                c->stance_rot_max, c->stance_link, c->stance_t};
+    stance_measure(p, w, &m, t0, t1, overlapping);
+    if (c->spline && stance_violates(&m)) {
+        double h = c->t1[i] - c->t0[i], fa = (t0 - c->t0[i]) / h, fb = fmin(1.0, (t1 - c->t0[i]) / h);
+        StanceAcc r = {0, 0.0, 0.0, -1, 0.0};
+        PlnStatus st = stance_refine(p, w, c, i, fa, fb, 0, overlapping, &r, err, err_size);
+        if (st == PLN_OK) st = pln_problem_interval_motion_part(p, w, w->ctrl, i, fa, fb, err, err_size);
+        if (st != PLN_OK) return st;
+        m = r;
+    }
+    stance_merge(&acc, &m);
+    c->stance_checked = acc.checked;
+    c->stance_pos_max = acc.pos_max;
+    c->stance_rot_max = acc.rot_max;
+    c->stance_link = acc.link;
+    c->stance_t = acc.t;
+    return PLN_OK;
+}
+
 
 static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const DstMcdOptions *opt,
                                PlnCertificate *c, int i, char *err, size_t err_size)
@@ -208,7 +399,7 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
     if (st == PLN_OK) st = cert_dynamics(p, w, c, i, err, err_size);
     /* a spline's interval that a phase covers only in part is checked on that part
      * (pln_certify_spline); a table's gap on the whole gap */
-    cert_stance(p, w, c, i, c->t0[i], c->t1[i], !c->spline);
+    if (st == PLN_OK) st = cert_stance(p, w, c, i, c->t0[i], c->t1[i], !c->spline, err, err_size);
     if (st != PLN_OK) return st;
     for (int pr = 0; pr < c->n_pairs; ++pr) {
         DstMcdResult res;
@@ -562,7 +753,7 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
             if (a <= c->t0[i] + PLN_PHASE_TIME_TOL_S && b >= c->t1[i] - PLN_PHASE_TIME_TOL_S) continue;
             st = pln_problem_interval_motion_part(p, w, ctrl, i, (a - c->t0[i]) / h,
                                                   fmin(1.0, (b - c->t0[i]) / h), err, err_size);
-            if (st == PLN_OK) cert_stance(p, w, c, i, a, b, 0);
+            if (st == PLN_OK) st = cert_stance(p, w, c, i, a, b, 0, err, err_size);
         }
     }
     /* limits by the convex-hull property: control points of q and of q' */
@@ -581,6 +772,9 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
         }
     }
     if (st == PLN_OK) st = cert_tasks(p, w, c, spline_joints_at, ctrl);
+    if (st == PLN_OK && p->dynamics && p->robot->has_effort) {
+        st = pln_dynrows_torque2(p, w, &c->torque2, NULL, NULL, err, err_size);
+    }
     pln_problem_work_destroy(w);
     if (st != PLN_OK) {
         pln_certificate_destroy(c);

@@ -86,6 +86,8 @@ typedef struct PlnCertificate {
     double torque_ratio_max;          /* largest |tau_j| / effort_max_j */
     int torque_joint;                 /* its joint, -1 without torque limits */
     double torque_t;
+    double torque2;                 /* the motion's torque integral (eq. P14), s; NAN when
+                                       not computed (no dynamics, no effort limits, a table) */
     double friction_ratio_max;        /* largest |f_t| / (mu f_z) */
     double friction_t;
     double fz_min_rel;                /* least f_z / (m g) */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h>
+
 #include "base/pln_tolerance.h"
 #include "model/pln_kin.h"
 
@@ -290,7 +292,10 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->dtau_dq = calloc((size_t)nv * nv, sizeof *w->dtau_dq);
     w->dtau_dnu = calloc((size_t)nv * nv, sizeof *w->dtau_dnu);
     w->mass = calloc((size_t)nv * nv, sizeof *w->mass);
-    if (!w->dyn_bound || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
+    w->t2_y = calloc((size_t)nv, sizeof *w->t2_y);
+    w->t2_g = calloc((size_t)3 * nv, sizeof *w->t2_g);
+    w->t2_geo = calloc((size_t)nv, sizeof *w->t2_geo);
+    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
         !w->tau || !w->dtau_dq || !w->dtau_dnu || !w->mass) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -315,6 +320,9 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     free(w->dtau_dq);
     free(w->dtau_dnu);
     free(w->mass);
+    free(w->t2_y);
+    free(w->t2_g);
+    free(w->t2_geo);
 }
 
 /* a large finite value for a row that cannot be certified (the floor may not push) */
@@ -539,6 +547,12 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
             l = cd->kind == PLN_DYN_TORQUE ? r->joints[cd->joint].link : 0;
             (void)row_value(p, cd, w->tau, have_split ? &split : NULL, pln_kin_joint_axis(w->kin, l),
                             pln_kin_link_pos(w->kin, l), dW, &dT);
+            if (cd->kind == PLN_DYN_TORQUE && have_split) {
+                /* the joint's axis and origin move with the joints above it */
+                memset(w->t2_geo, 0, (size_t)nv * sizeof *w->t2_geo);
+                pln_contact_joint_torque_dq(r, w->kin, &p->phases[cd->phase].support, &split,
+                                            cd->joint, dT, w->t2_geo);
+            }
             for (int a = 0; a < p->n_active; ++a) {
                 int col = 6 + p->active[a];
                 double g[3] = {0.0, 0.0, 0.0};
@@ -549,6 +563,7 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
                 }
                 if (cd->kind == PLN_DYN_TORQUE) {
                     int tr = 6 + cd->joint;
+                    if (have_split) g[0] += w->t2_geo[col];
                     g[0] += dT * w->dtau_dq[tr * nv + col];
                     g[1] += dT * w->dtau_dnu[tr * nv + col];
                     g[2] += dT * w->mass[tr * nv + col];
@@ -576,4 +591,129 @@ void pln_dynrows_name(const PlnProblem *p, int d, char *buf, size_t size)
         snprintf(buf, size, "torque %s in support[%d]", p->robot->joints[c->joint].name, c->phase);
         break;
     }
+}
+
+/* Gauss-Legendre rule of PLN_TORQUE2_POINTS points on [-1, 1] (exact for polynomials of
+ * degree 7) */
+static const double GL_X[PLN_TORQUE2_POINTS] = {-0.86113631159405258, -0.33998104358485626,
+                                                0.33998104358485626, 0.86113631159405258};
+static const double GL_W[PLN_TORQUE2_POINTS] = {0.34785484513745386, 0.65214515486254614,
+                                                0.65214515486254614, 0.34785484513745386};
+
+/* tau_j (eq. D21) at the current state; with y, adds s d tau_j / d(tau0, W) into y[nv]
+ * (e_{6+j} plus the soles' share through the split) and, with geo, s times the part of
+ * d tau_j / dq that comes from the joint's moving axis into geo[nv] */
+static double joint_torque_row(const PlnProblem *p, PlnProblemWork *w, const PlnPhaseGeom *g,
+                               const PlnContactSplit *split, int j, double s, double *y,
+                               double *geo)
+{
+    const PlnRobot *r = p->robot;
+    int l = r->joints[j].link;
+    double dW[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, v;
+    if (split == NULL) {
+        v = w->tau[6 + j];
+    } else {
+        v = pln_contact_joint_torque(r, &g->support, split, j, w->tau[6 + j],
+                                     pln_kin_joint_axis(w->kin, l), pln_kin_link_pos(w->kin, l),
+                                     y != NULL ? dW : NULL);
+    }
+    if (y != NULL) {
+        for (int k = 0; k < 6; ++k) y[k] += s * dW[k];
+        y[6 + j] += s;
+        if (split != NULL && geo != NULL) pln_contact_joint_torque_dq(r, w->kin, &g->support, split, j, s, geo);
+    }
+    return v;
+}
+
+PlnStatus pln_dynrows_torque2(const PlnProblem *p, PlnProblemWork *w, double *value,
+                              double *grad_ctrl, double *gn_diag, char *err, size_t err_size)
+{
+    const PlnRobot *r = p->robot;
+    const int nj = p->n_joints, nv = 6 + nj, k1 = p->scenario->degree + 1, nc = p->n_ctrl;
+    const int deriv = grad_ctrl != NULL || gn_diag != NULL;
+    double total = 0.0, N[3 * PLN_BSPLINE_MAX_ORDER];
+    double *Y = NULL, *G = NULL;
+    PlnStatus st = PLN_OK;
+
+    if (gn_diag != NULL) { /* one row per joint (called once per problem, not per evaluation) */
+        Y = calloc((size_t)nj * nv, sizeof *Y);
+        G = calloc((size_t)3 * nj * nv, sizeof *G);
+        if (Y == NULL || G == NULL) {
+            free(Y);
+            free(G);
+            return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        }
+    }
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
+        double t0, t1;
+        pln_problem_interval(p, i, &t0, &t1);
+        for (int gp = 0; gp < PLN_TORQUE2_POINTS && st == PLN_OK; ++gp) {
+            double t = 0.5 * (t0 + t1) + 0.5 * (t1 - t0) * GL_X[gp];
+            double wq = 0.5 * (t1 - t0) * GL_W[gp];
+            const PlnPhaseGeom *g = NULL;
+            PlnContactSplit split;
+            int have_split = 0, first = 0;
+            for (int ph = 0; ph < p->n_phases && g == NULL; ++ph) {
+                if (phase_at(p, ph, t)) g = &p->phases[ph];
+            }
+            st = state_dynamics(p, w, t, deriv);
+            if (st == PLN_OK && deriv) st = pln_bspline_basis(p->bs, t, 2, N, &first);
+            if (st != PLN_OK) break;
+            if (g != NULL) have_split = pln_contact_split(&g->support, w->tau, 0.0, &split, deriv);
+            if (deriv) {
+                memset(w->t2_y, 0, (size_t)nv * sizeof *w->t2_y);
+                memset(w->t2_geo, 0, (size_t)nv * sizeof *w->t2_geo);
+            }
+            for (int j = 0; j < nj; ++j) {
+                double tmax = r->joints[j].effort_max, v;
+                if (!(tmax > 0.0)) continue;
+                v = joint_torque_row(p, w, g, have_split ? &split : NULL, j, 0.0, NULL, NULL) / tmax;
+                total += wq * v * v;
+                if (grad_ctrl != NULL) {
+                    (void)joint_torque_row(p, w, g, have_split ? &split : NULL, j, 2.0 * wq * v / tmax, w->t2_y,
+                                           w->t2_geo);
+                }
+                if (Y != NULL) {
+                    memset(Y + (size_t)j * nv, 0, (size_t)nv * sizeof *Y);
+                    (void)joint_torque_row(p, w, g, have_split ? &split : NULL, j, 1.0 / tmax, Y + (size_t)j * nv,
+                                           NULL);
+                }
+            }
+            /* the chain rule through the spline's basis (eq. P12): y^T dtau/d(q, nu, nudot) */
+            if (grad_ctrl != NULL) {
+                double *gq = w->t2_g, *gn = w->t2_g + nv, *gm = w->t2_g + 2 * nv;
+                cblas_dgemv(CblasRowMajor, CblasTrans, nv, nv, 1.0, w->dtau_dq, nv, w->t2_y, 1, 0.0, gq, 1);
+                cblas_dgemv(CblasRowMajor, CblasTrans, nv, nv, 1.0, w->dtau_dnu, nv, w->t2_y, 1, 0.0, gn, 1);
+                cblas_dgemv(CblasRowMajor, CblasTrans, nv, nv, 1.0, w->mass, nv, w->t2_y, 1, 0.0, gm, 1);
+                for (int a = 0; a < p->n_active; ++a) {
+                    int col = 6 + p->active[a];
+                    for (int m = 0; m < k1; ++m) {
+                        grad_ctrl[a * nc + first + m] += (gq[col] + w->t2_geo[col]) * N[m] + gn[col] * N[k1 + m] +
+                                                         gm[col] * N[2 * k1 + m];
+                    }
+                }
+            }
+            /* Gauss-Newton diagonal: 2 wq sum_j (d r_j / dP)^2 */
+            if (Y != NULL) {
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nj, nv, nv, 1.0, Y, nv, w->dtau_dq, nv, 0.0, G, nv);
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nj, nv, nv, 1.0, Y, nv, w->dtau_dnu, nv, 0.0, G + (size_t)nj * nv, nv);
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nj, nv, nv, 1.0, Y, nv, w->mass, nv, 0.0, G + (size_t)2 * nj * nv, nv);
+                for (int j = 0; j < nj; ++j) {
+                    const double *gq = G + (size_t)j * nv, *gn = gq + (size_t)nj * nv, *gm = gn + (size_t)nj * nv;
+                    for (int a = 0; a < p->n_active; ++a) {
+                        int col = 6 + p->active[a];
+                        for (int m = 0; m < k1; ++m) {
+                            double d = gq[col] * N[m] + gn[col] * N[k1 + m] + gm[col] * N[2 * k1 + m];
+                            gn_diag[a * nc + first + m] += 2.0 * wq * d * d;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    free(Y);
+    free(G);
+    if (st != PLN_OK) return st;
+    *value = total;
+    return PLN_OK;
 }

@@ -45,6 +45,20 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
 PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
                            char *err, size_t err_size);
 
+/* Quadrature points per constraint interval of the torque cost (Gauss-Legendre). */
+#define PLN_TORQUE2_POINTS 4
+
+/* The torque cost (docs/math/planner.md eq. P14) of the spline in w->ctrl:
+ * *value = integral over [0, T] of sum_j (tau_j(t) / tau_max_j)^2 dt, over every joint
+ * with an effort limit, tau_j with the soles' share of the phase at t (eq. D21, as the
+ * torque rows), by PLN_TORQUE2_POINTS-point Gauss-Legendre quadrature on every
+ * constraint interval. grad_ctrl (nullable, [n_active * n_ctrl]) receives += its analytic
+ * gradient with respect to the control points (the RNEA derivatives chained through the
+ * spline's basis, eq. P12); gn_diag (nullable, same size) += the diagonal of its
+ * Gauss-Newton Hessian (allocates; used once per problem for the cost's scale). */
+PlnStatus pln_dynrows_torque2(const PlnProblem *p, PlnProblemWork *w, double *value,
+                              double *grad_ctrl, double *gn_diag, char *err, size_t err_size);
+
 /* A short name of constraint d ("zmp edge 2 of support[0]", "torque RARM_JOINT3", ...). */
 void pln_dynrows_name(const PlnProblem *p, int d, char *buf, size_t size);
 

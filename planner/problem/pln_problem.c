@@ -188,6 +188,53 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
     return st;
 }
 
+/* The torque cost's scale (eq. P2 applied to eq. P14): weight over the mean diagonal of
+ * its Gauss-Newton Hessian (through the RNEA derivatives) with respect to the
+ * variables, at the start. */
+static PlnStatus torque2_scale(PlnProblem *p, char *err, size_t err_size)
+{
+    PlnProblemWork *w = NULL;
+    double *x = NULL, *diag = NULL, value = 0.0, mean = 0.0;
+    int n = 0;
+    PlnStatus st;
+    if (!p->dynamics) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s:%d: cost.type: torque2 needs the dynamics model, which is off "
+                          "(dynamics.mode: off, or --static-balance)",
+                          p->scenario->path, p->scenario->cost_line);
+    }
+    if (!p->robot->has_effort) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s:%d: cost.type: torque2 needs effort limits, but the robot %s "
+                          "gives no effort_max for its joints",
+                          p->scenario->path, p->scenario->cost_line, p->scenario->robot_path);
+    }
+    st = pln_problem_work_create(p, &w, err, err_size);
+    x = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *x);
+    diag = calloc((size_t)p->n_active * p->n_ctrl + 1, sizeof *diag);
+    if (st == PLN_OK && (x == NULL || diag == NULL)) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    if (st == PLN_OK) {
+        pln_problem_initial_x(p, x);
+        pln_problem_ctrl(p, x, w->ctrl);
+        st = pln_dynrows_torque2(p, w, &value, NULL, diag, err, err_size);
+    }
+    if (st == PLN_OK) {
+        for (int i = 0; i < p->n_active * p->n_ctrl; ++i) {
+            if (p->var_of[i] >= 0) {
+                mean += diag[i];
+                ++n;
+            }
+        }
+        mean = n > 0 ? mean / n : 0.0;
+        p->torque2_scale = p->scenario->cost_weight / fmax(mean, PLN_MIN_COST_HESSIAN);
+        p->torque2_offset = value;
+    }
+    free(x);
+    free(diag);
+    pln_problem_work_destroy(w);
+    return st;
+}
+
 PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnScenario *sc,
                              const PlnPlanOptions *opt, char *err, size_t err_size)
 {
@@ -409,6 +456,13 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         }
     }
     p->n_dyn_rows = p->m - p->row_dynamics;
+    if (sc->cost == PLN_COST_TORQUE2) {
+        st = torque2_scale(p, err, err_size);
+        if (st != PLN_OK) {
+            pln_problem_destroy(p);
+            return st;
+        }
+    }
     *out = p;
     return PLN_OK;
 }
@@ -594,6 +648,27 @@ double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x,
 {
     double c;
     pln_problem_ctrl(p, x, w->ctrl);
+    if (p->scenario->cost == PLN_COST_TORQUE2) {
+        /* eq. P14: the torque integral (torque2_scale: eq. P2 on its Gauss-Newton Hessian
+         * at the start) plus `smoothing` times the normalised acceleration cost */
+        char err[256];
+        double a, *ga = grad ? w->grad_ctrl : NULL;
+        const int nc = p->n_active * p->n_ctrl;
+        double sm = p->scenario->cost_smoothing * p->cost_scale;
+        a = sm > 0.0 ? pln_bspline_cost(p->bs, p->H, w->ctrl, p->n_active, ga) : 0.0;
+        if (ga != NULL) {
+            for (int i = 0; i < nc; ++i) ga[i] = sm > 0.0 ? ga[i] * sm / p->torque2_scale : 0.0;
+        }
+        if (pln_dynrows_torque2(p, w, &c, ga, NULL, err, sizeof err) != PLN_OK) {
+            return NAN; /* the optimiser stops on a NaN cost */
+        }
+        if (grad != NULL) {
+            memset(grad, 0, (size_t)p->n_vars * sizeof *grad);
+            for (int i = 0; i < nc; ++i) w->grad_ctrl[i] *= p->torque2_scale;
+            ctrl_grad_to_x(p, w->grad_ctrl, grad);
+        }
+        return (c - p->torque2_offset) * p->torque2_scale + a * sm;
+    }
     c = pln_bspline_cost(p->bs, p->H, w->ctrl, p->n_active, grad ? w->grad_ctrl : NULL);
     if (grad != NULL) {
         memset(grad, 0, (size_t)p->n_vars * sizeof *grad);

@@ -162,6 +162,8 @@ typedef struct PlnProblem {
     double *lb, *ub;                /* [n_vars] bounds of x (joint limits) */
     double *H;                      /* [n_ctrl * n_ctrl] cost matrix */
     double cost_scale;              /* weight / (2 mean_i H_ii) */
+    double torque2_scale;           /* cost torque2: weight / (mean Gauss-Newton diagonal) */
+    double torque2_offset;          /* its torque integral at the start (subtracted) */
     int m;                          /* constraint rows */
     PlnRow *rows;                   /* [m] */
     double *row_tol;                /* [m] feasibility tolerance of each row (NLopt tol) */
@@ -224,6 +226,8 @@ typedef struct PlnProblemWork {
     double *qd, *qdd;               /* [n_joints] */
     double *nu, *nudot, *tau;       /* [6 + n_joints] */
     double *dtau_dq, *dtau_dnu, *mass; /* [(6 + n_joints)^2] */
+    double *t2_y, *t2_g, *t2_geo;   /* [6 + n_joints], [3 (6 + n_joints)], [6 + n_joints]:
+                                       torque cost and torque row scratch */
     long mcd_calls;
     double mcd_seconds;
     int n_helpers;                  /* extra workspaces for threads (pln_problem_work_set_threads) */

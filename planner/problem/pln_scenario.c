@@ -242,19 +242,33 @@ static PlnStatus parse_tasks(PlnYaml *y, const yaml_node_t *node, PlnScenario *s
 
 static PlnStatus parse_cost(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
-    static const char *const keys[] = {"type", "weight", NULL};
+    static const char *const keys[] = {"type", "weight", "smoothing", NULL};
     char type[32] = "acceleration";
     PlnStatus st = pln_yaml_check_mapping(y, node, "cost", keys);
     if (st == PLN_OK) st = pln_yaml_string(y, node, "cost", "type", 0, type, sizeof type);
     if (st != PLN_OK) return st;
     if (strcmp(type, "acceleration") == 0) sc->cost = PLN_COST_ACCELERATION;
     else if (strcmp(type, "jerk") == 0) sc->cost = PLN_COST_JERK;
+    else if (strcmp(type, "torque2") == 0) sc->cost = PLN_COST_TORQUE2;
     else {
         return pln_yaml_error(y, pln_yaml_get(y, node, "type"), "cost.type", PLN_ERR_INVALID,
-                              "'%s': expected acceleration or jerk", type);
+                              "'%s': expected acceleration, jerk or torque2", type);
     }
-    return read_in_range(y, node, "cost", "weight", 0, PLN_MIN_COST_WEIGHT, HUGE_VAL,
-                         "must be positive", &sc->cost_weight);
+    {
+        const yaml_node_t *tn = pln_yaml_get(y, node, "type");
+        sc->cost_line = (int)(tn != NULL ? tn : node)->start_mark.line + 1;
+    }
+    st = read_in_range(y, node, "cost", "weight", 0, PLN_MIN_COST_WEIGHT, HUGE_VAL,
+                       "must be positive", &sc->cost_weight);
+    if (st == PLN_OK && pln_yaml_get(y, node, "smoothing") != NULL) {
+        if (sc->cost != PLN_COST_TORQUE2) {
+            return pln_yaml_error(y, pln_yaml_get(y, node, "smoothing"), "cost.smoothing",
+                                  PLN_ERR_INVALID, "applies to type torque2 only");
+        }
+        st = read_in_range(y, node, "cost", "smoothing", 0, 0.0, PLN_MAX_COST_SMOOTHING,
+                           "must be in [0, 1000]", &sc->cost_smoothing);
+    }
+    return st;
 }
 
 /* a list of [link, link-or-obstacle] pairs at `field` */
@@ -695,6 +709,7 @@ static void set_defaults(PlnScenario *sc)
     sc->rest_end = 1;
     sc->cost = PLN_COST_ACCELERATION;
     sc->cost_weight = 1.0;
+    sc->cost_smoothing = PLN_TORQUE2_SMOOTHING;
     sc->collision = 1;
     sc->geometry = PLN_GEOMETRY_CAPSULE;
     sc->method = PLN_METHOD_HYBRID;

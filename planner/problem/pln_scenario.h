@@ -68,7 +68,8 @@ typedef struct PlnTask {
 
 typedef enum PlnCostType {
     PLN_COST_ACCELERATION = 0,    /* integral of |q''|^2 */
-    PLN_COST_JERK                 /* integral of |q'''|^2 */
+    PLN_COST_JERK,                /* integral of |q'''|^2 */
+    PLN_COST_TORQUE2              /* integral of sum_j (tau_j / tau_max_j)^2 (eq. P14) */
 } PlnCostType;
 
 /* Link geometry the collision constraints use (the robot file gives each kind per link,
@@ -173,6 +174,8 @@ typedef struct PlnScenario {
 
     PlnCostType cost;
     double cost_weight;           /* > 0 */
+    int cost_line;                /* line of `cost.type` (0 when absent) */
+    double cost_smoothing;        /* torque2: weight of the acceleration term, >= 0 */
 
     int collision;                /* collision constraints on (default 1) */
     PlnGeometryKind geometry;
