@@ -13,6 +13,7 @@
 #include "check_util.h"
 #include "output/pln_export.h"
 #include "output/pln_output.h"
+#include "problem/pln_certify.h"
 #include "problem/pln_plan.h"
 #include "plan_fixture.h"
 
@@ -205,12 +206,64 @@ START_TEST(test_certificate_print_closest_pairs)
 }
 END_TEST
 
+/* zmp.svg and torque.svg (pln_output_dynamics_svg) render, with the phase's polygon,
+ * its shrunk copy and the ZMP; the torque panels come largest peak first, and that
+ * sampled peak lies within the certificate's Taylor-model bound of the same motion */
+START_TEST(test_dynamics_svgs)
+{
+    char dir[256], zsvg[512], tsvg[512], png[512], err[512], name[64];
+    static char text[1 << 20];
+    PlanFixture fx;
+    PlnCertificate c;
+    const char *q;
+    double peak;
+    plan_fixture_load(&fx, "tests/data/bow_dyn.yaml", 0.3);
+    ck_assert(fx.p->dynamics);
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(zsvg, sizeof zsvg, "%s/zmp.svg", dir);
+    snprintf(tsvg, sizeof tsvg, "%s/torque.svg", dir);
+    snprintf(png, sizeof png, "%s/f.png", dir);
+    ck_assert_msg(pln_output_dynamics_svg(zsvg, tsvg, fx.p, fx.ctrl, JOINT_SAMPLES, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    ck_assert_int_gt(render(zsvg, png), MIN_PNG_BYTES);
+    ck_assert_int_gt(render(tsvg, png), MIN_PNG_BYTES);
+    ck_assert(ckutil_read_file(zsvg, text, sizeof text) > 0);
+    ck_assert(strstr(text, "support[0]: 0.00 - 4.00 s (2 feet)") != NULL);
+    ck_assert(strstr(text, "shrunk by zmp_margin") != NULL && strstr(text, ">ZMP<") != NULL);
+    ck_assert(ckutil_read_file(tsvg, text, sizeof text) > 0);
+    ck_assert(strstr(text, "effort limit") != NULL);
+    /* the first (framed) panel: "NAME (peak P%) (worst)" */
+    q = strstr(text, "(peak ");
+    ck_assert_ptr_nonnull(q);
+    peak = strtod(q + 6, NULL) / 100.0;
+    ck_assert(strncmp(strchr(q, ')'), ") (worst)", 9) == 0);
+    {
+        const char *b = q;
+        size_t n;
+        while (b > text && b[-1] != '>') --b;
+        n = (size_t)(q - b - 1);
+        ck_assert(n > 0 && n < sizeof name);
+        memcpy(name, b, n);
+        name[n] = '\0';
+    }
+    ck_assert_msg(pln_certify_spline(fx.p, fx.ctrl, 0.25, &c, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert(c.torque_joint >= 0);
+    ck_assert_msg(peak <= c.torque_ratio_max + 0.005 && peak > 0.0,
+                  "sampled peak %g of %s above the certified %g", peak, name, c.torque_ratio_max);
+    ck_assert(pln_robot_find_joint(&fx.robot, name) >= 0);
+    pln_certificate_destroy(&c);
+    ckutil_rm_flat(dir);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
 Suite *pln_output_suite(void)
 {
     Suite *s = suite_create("pln_output");
     TCase *tc = tcase_create("joints_svg");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_joints_svg_renders_with_limits);
+    tcase_add_test(tc, test_dynamics_svgs);
     suite_add_tcase(s, tc);
     tc = tcase_create("trajectory_json");
     tcase_add_test(tc, test_trajectory_json_records_robot_file);

@@ -190,6 +190,23 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (wst == PLN_OK) {
             wst = pln_output_joints_svg(path, l.p, ctrl, PLN_SVG_JOINT_SAMPLES, err, sizeof err);
         }
+        if (wst == PLN_OK && l.p->dynamics) {
+            char tpath[sizeof path];
+            wst = join_path(path, sizeof path, dir, "zmp.svg", err, sizeof err);
+            if (wst == PLN_OK) wst = join_path(tpath, sizeof tpath, dir, "torque.svg", err, sizeof err);
+            if (wst == PLN_OK) {
+                wst = pln_output_dynamics_svg(path, tpath, l.p, ctrl, PLN_SVG_JOINT_SAMPLES, err, sizeof err);
+            }
+        } else if (wst == PLN_OK) {
+            /* no dynamics this time: an earlier run's figures must not pass for this one's */
+            static const char *const stale[] = {"zmp.svg", "torque.svg"};
+            for (int k = 0; k < 2 && wst == PLN_OK; ++k) {
+                wst = join_path(path, sizeof path, dir, stale[k], err, sizeof err);
+                if (wst == PLN_OK && remove(path) != 0 && errno != ENOENT) {
+                    wst = pln_errorf(PLN_ERR_IO, err, sizeof err, "%s: cannot remove: %s", path, strerror(errno));
+                }
+            }
+        }
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "view.html", err, sizeof err);
         if (wst == PLN_OK) {
             wst = pln_view_write(path, l.p, ctrl, &cert, PLN_VIEW_DEFAULT_FPS, err, sizeof err);

@@ -13,6 +13,7 @@
 #include "base/pln_json.h"
 #include "base/pln_svg.h"
 #include "base/pln_tolerance.h"
+#include "problem/pln_dynrows.h"
 
 PlnStatus pln_output_mkdirs(const char *dir, char *err, size_t err_size)
 {
@@ -651,4 +652,195 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
         }
         fputc('\n', out);
     }
+}
+
+/* one sample of the motion's dynamics for the figures */
+typedef struct DynSamples {
+    int n;
+    double *t;          /* [n] */
+    int *phase;         /* [n] */
+    double (*zmp)[2];   /* [n] */
+    double *ratio;      /* [n_joints * n] tau_j / effort_max_j, joint-major */
+} DynSamples;
+
+static void dyn_samples_free(DynSamples *d)
+{
+    free(d->t);
+    free(d->phase);
+    free(d->zmp);
+    free(d->ratio);
+}
+
+static PlnStatus dyn_samples(const PlnProblem *p, const double *ctrl, int samples, DynSamples *d,
+                             char *err, size_t err_size)
+{
+    PlnProblemWork *w = NULL;
+    double *tau = NULL;
+    int nj = p->n_joints;
+    PlnStatus st;
+    memset(d, 0, sizeof *d);
+    d->n = samples;
+    d->t = calloc((size_t)samples, sizeof *d->t);
+    d->phase = calloc((size_t)samples, sizeof *d->phase);
+    d->zmp = calloc((size_t)samples, sizeof *d->zmp);
+    d->ratio = calloc((size_t)samples * (nj > 0 ? nj : 1), sizeof *d->ratio);
+    tau = calloc((size_t)(nj > 0 ? nj : 1), sizeof *tau);
+    if (!d->t || !d->phase || !d->zmp || !d->ratio || !tau) {
+        free(tau);
+        dyn_samples_free(d);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    st = pln_problem_work_create(p, &w, err, err_size);
+    if (st == PLN_OK) memcpy(w->ctrl, ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *ctrl);
+    for (int s = 0; s < samples && st == PLN_OK; ++s) {
+        d->t[s] = p->scenario->duration * (double)s / (samples - 1);
+        st = pln_dynrows_sample(p, w, d->t[s], &d->phase[s], d->zmp[s], tau, err, err_size);
+        for (int j = 0; j < nj && st == PLN_OK; ++j) {
+            double tm = p->robot->joints[j].effort_max;
+            d->ratio[(size_t)j * samples + s] = tm > 0.0 ? tau[j] / tm : NAN;
+        }
+    }
+    free(tau);
+    pln_problem_work_destroy(w);
+    if (st != PLN_OK) dyn_samples_free(d);
+    return st;
+}
+
+PlnStatus pln_output_dynamics_svg(const char *zmp_path, const char *torque_path,
+                                  const PlnProblem *p, const double *ctrl, int samples,
+                                  char *err, size_t err_size)
+{
+    DynSamples d;
+    const int nj = p->n_joints, nph = p->n_phases;
+    int np = 0, *pick = NULL;
+    double *px = NULL, *py = NULL, *gx = NULL, *gy = NULL, *peak = NULL;
+    PlnSeries *series = NULL;
+    PlnPanel *panels = NULL;
+    char (*titles)[PLN_NAME_MAX + 64] = NULL;
+    PlnHLine lim[2] = {{"effort limit", 1.0, 3, 1}, {"effort limit", -1.0, 3, 1}};
+    PlnStatus st;
+
+    if (!p->dynamics || nph < 1) return PLN_OK; /* no dynamics: no figures */
+    if (samples < 2) samples = 2;
+    st = dyn_samples(p, ctrl, samples, &d, err, err_size);
+    if (st != PLN_OK) return st;
+    px = calloc((size_t)samples, sizeof *px);
+    py = calloc((size_t)samples, sizeof *py);
+    gx = calloc((size_t)2 * nph * (PLN_MAX_PHASE_EDGES + 1), sizeof *gx);
+    gy = calloc((size_t)2 * nph * (PLN_MAX_PHASE_EDGES + 1), sizeof *gy);
+    peak = calloc((size_t)(nj > 0 ? nj : 1), sizeof *peak);
+    pick = calloc((size_t)(nj > 0 ? nj : 1), sizeof *pick);
+    series = calloc((size_t)(3 * nph + nj + 1), sizeof *series);
+    panels = calloc((size_t)(nph + nj + 1), sizeof *panels);
+    titles = calloc((size_t)(nph + nj + 1), sizeof *titles);
+    if (!px || !py || !gx || !gy || !peak || !pick || !series || !panels || !titles) {
+        st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", zmp_path);
+        goto done;
+    }
+    /* zmp.svg: per support phase, its polygon (closed) and the ZMP while it holds; a
+     * sample outside the phase is NaN, which breaks the line */
+    {
+        int k = 0;
+        for (int ph = 0; ph < nph; ++ph) {
+            const PlnPhaseGeom *g = &p->phases[ph];
+            double *x = px, *y = py;
+            double *qx = gx + (size_t)ph * (PLN_MAX_PHASE_EDGES + 1), *qy = gy + (size_t)ph * (PLN_MAX_PHASE_EDGES + 1);
+            if (nph > 1) { /* one path per phase: its own copy of the samples */
+                x = calloc((size_t)samples, sizeof *x);
+                y = calloc((size_t)samples, sizeof *y);
+                if (!x || !y) {
+                    free(x);
+                    free(y);
+                    st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", zmp_path);
+                    goto done;
+                }
+            }
+            for (int s = 0; s < samples; ++s) {
+                int in = d.phase[s] == ph;
+                x[s] = in ? d.zmp[s][0] : NAN;
+                y[s] = in ? d.zmp[s][1] : NAN;
+            }
+            for (int e = 0; e <= g->n_edges; ++e) {
+                qx[e] = g->polygon[e % g->n_edges][0];
+                qy[e] = g->polygon[e % g->n_edges][1];
+            }
+            /* the polygon shrunk by zmp_margin: vertex e where the shifted edges e - 1 and
+             * e meet (n . x = b for each) */
+            for (int e = 0; e <= g->n_edges; ++e) {
+                int a = (e + g->n_edges - 1) % g->n_edges, b = e % g->n_edges;
+                double det = g->edge_n[a][0] * g->edge_n[b][1] - g->edge_n[a][1] * g->edge_n[b][0];
+                double *sx = qx + (PLN_MAX_PHASE_EDGES + 1) * (size_t)nph, *sy = qy + (PLN_MAX_PHASE_EDGES + 1) * (size_t)nph;
+                sx[e] = (g->edge_b[a] * g->edge_n[b][1] - g->edge_b[b] * g->edge_n[a][1]) / det;
+                sy[e] = (g->edge_n[a][0] * g->edge_b[b] - g->edge_n[b][0] * g->edge_b[a]) / det;
+            }
+            snprintf(titles[ph], sizeof titles[ph], "support[%d]: %.2f - %.2f s (%d %s)", ph, g->t0,
+                     g->t1, g->support.n_feet, g->support.n_feet == 1 ? "foot" : "feet");
+            series[k] = (PlnSeries){"support polygon", PLN_SERIES_LINE, g->n_edges + 1, qx, qy, 3, 0};
+            series[k + 1] = (PlnSeries){"ZMP", PLN_SERIES_LINE, samples, x, y, 0, 0};
+            series[k + 2] = (PlnSeries){"shrunk by zmp_margin", PLN_SERIES_LINE, g->n_edges + 1,
+                                        qx + (PLN_MAX_PHASE_EDGES + 1) * (size_t)nph,
+                                        qy + (PLN_MAX_PHASE_EDGES + 1) * (size_t)nph, 3, 1};
+            panels[ph] = (PlnPanel){titles[ph], 0, series + k, 3, NULL, 0};
+            k += 3;
+        }
+        {
+            PlnFigure fig = {"ZMP in the support polygon",
+                             "x [m]", "y [m]", nph < 3 ? nph : 3, 300, 300, 1, panels, nph};
+            st = pln_svg_write(zmp_path, &fig, err, err_size);
+        }
+        if (nph > 1) {
+            for (int ph = 0; ph < nph; ++ph) {
+                free((double *)series[3 * ph + 1].x);
+                free((double *)series[3 * ph + 1].y);
+            }
+        }
+        if (st != PLN_OK) goto done;
+    }
+    /* torque.svg: tau_j / effort_max_j of the joints with an effort limit, the largest
+     * peaks first (at most PLN_OUTPUT_PLOT_PAIRS panels) */
+    for (int j = 0; j < nj; ++j) {
+        double m = -1.0;
+        if (!(p->robot->joints[j].effort_max > 0.0) || p->robot->joints[j].type == PLN_JOINT_FIXED) continue;
+        for (int s = 0; s < samples; ++s) {
+            double v = fabs(d.ratio[(size_t)j * samples + s]);
+            if (v > m) m = v;
+        }
+        peak[j] = m;
+        {
+            int k = np++;
+            while (k > 0 && peak[pick[k - 1]] < m) {
+                pick[k] = pick[k - 1];
+                --k;
+            }
+            pick[k] = j;
+        }
+    }
+    if (np > PLN_OUTPUT_PLOT_PAIRS) np = PLN_OUTPUT_PLOT_PAIRS;
+    if (np > 0) {
+        for (int k = 0; k < np; ++k) {
+            int j = pick[k];
+            snprintf(titles[nph + k], sizeof titles[nph + k], "%s (peak %.0f%%)", p->robot->joints[j].name,
+                     100.0 * peak[j]);
+            series[3 * nph + k] = (PlnSeries){"tau / effort_max", PLN_SERIES_LINE, samples, d.t,
+                                              d.ratio + (size_t)j * samples, 0, 0};
+            panels[nph + k] = (PlnPanel){titles[nph + k], k == 0, series + 3 * nph + k, 1, lim, 2};
+        }
+        {
+            PlnFigure fig = {"Joint torques relative to their effort limits (the largest peaks first)",
+                             "time [s]", "tau / effort_max", 3, 300, 170, 1, panels + nph, np};
+            st = pln_svg_write(torque_path, &fig, err, err_size);
+        }
+    }
+done:
+    dyn_samples_free(&d);
+    free(px);
+    free(py);
+    free(gx);
+    free(gy);
+    free(peak);
+    free(pick);
+    free(series);
+    free(panels);
+    free(titles);
+    return st;
 }

@@ -98,6 +98,16 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
 PlnStatus pln_output_joints_svg(const char *path, const PlnProblem *p, const double *ctrl,
                                 int samples, char *err, size_t err_size);
 
+/* zmp.svg (zmp_path): one panel per support phase, the support polygon of its soles and
+ * the ZMP path while it holds (x, y in the world, m); torque.svg (torque_path): tau_j /
+ * effort_max_j over time for the joints with effort limits, the largest peaks first, the
+ * limits +-1 dashed. Both from the point-wise inverse dynamics (pln_dynrows_sample) at
+ * `samples` instants. Nothing is written without dynamics (torque.svg also not without
+ * effort limits). */
+PlnStatus pln_output_dynamics_svg(const char *zmp_path, const char *torque_path,
+                                  const PlnProblem *p, const double *ctrl, int samples,
+                                  char *err, size_t err_size);
+
 /* The certificate as a table on `out`: every pair's certified [lower, upper] MCD and
  * t_min (with the first-contact window where one was computed), then the minimum
  * clearance and the limit, task and balance violations. What `plan` and `check` print. */

@@ -717,3 +717,28 @@ PlnStatus pln_dynrows_torque2(const PlnProblem *p, PlnProblemWork *w, double *va
     *value = total;
     return PLN_OK;
 }
+
+PlnStatus pln_dynrows_sample(const PlnProblem *p, PlnProblemWork *w, double t, int *phase,
+                             double zmp[2], double *tau, char *err, size_t err_size)
+{
+    const PlnPhaseGeom *g = NULL;
+    PlnContactSplit split;
+    int have_split = 0;
+    PlnStatus st;
+    *phase = -1;
+    for (int ph = 0; ph < p->n_phases && g == NULL; ++ph) {
+        if (phase_at(p, ph, t)) {
+            g = &p->phases[ph];
+            *phase = ph;
+        }
+    }
+    st = state_dynamics(p, w, t, 0);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "the dynamics at t = %g s failed", t);
+    if (g != NULL) have_split = pln_contact_split(&g->support, w->tau, p->min_fz, &split, 0);
+    zmp[0] = have_split ? split.zmp[0] : NAN;
+    zmp[1] = have_split ? split.zmp[1] : NAN;
+    for (int j = 0; j < p->n_joints; ++j) {
+        tau[j] = joint_torque_row(p, w, g, have_split ? &split : NULL, j, 0.0, NULL, NULL);
+    }
+    return PLN_OK;
+}

@@ -59,6 +59,14 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
 PlnStatus pln_dynrows_torque2(const PlnProblem *p, PlnProblemWork *w, double *value,
                               double *grad_ctrl, double *gn_diag, char *err, size_t err_size);
 
+/* The point-wise dynamics of the spline in w->ctrl at time t (s), as the rows see it
+ * (eq. D16-D21): *phase, the first support phase holding at t (-1: none); zmp[2], the ZMP
+ * in world xy (m; NAN when the floor force is below the rows' minimum); tau[n_joints],
+ * every joint's torque with the soles' share of that phase (N m). For figures and
+ * reports, not the optimiser. */
+PlnStatus pln_dynrows_sample(const PlnProblem *p, PlnProblemWork *w, double t, int *phase,
+                             double zmp[2], double *tau, char *err, size_t err_size);
+
 /* A short name of constraint d ("zmp edge 2 of support[0]", "torque RARM_JOINT3", ...). */
 void pln_dynrows_name(const PlnProblem *p, int d, char *buf, size_t size);
 
