@@ -268,4 +268,26 @@
 #define PLN_SIM_MAX_PRISMS 20000
 #define PLN_SIM_SWEPT_MARGIN_M 0.1
 
+/* ---- impact (model/pln_impact.c, docs/math/impact.md) ---------------------------- */
+
+/* |axis| and |normal| must be 1 within this */
+#define PLN_IMPACT_UNIT_TOL 1e-9
+/* block pivoting: the diagonal 3x3 block is kept when its score |det| / |B|_F^3 is at
+ * least PLN_IMPACT_PIVOT_SWAP (the identity scores 0.19); else the best-scoring block of
+ * the column below it, if it beats the diagonal by PLN_IMPACT_PIVOT_GAIN; a best score
+ * below PLN_IMPACT_SINGULAR is a singular system */
+#define PLN_IMPACT_PIVOT_SWAP 1e-3
+#define PLN_IMPACT_PIVOT_GAIN 10.0
+#define PLN_IMPACT_SINGULAR 1e-14
+/* the dense reference refuses a system whose LU factors have a reciprocal condition
+ * number (LAPACKE_dgecon, 1-norm) below this */
+#define PLN_IMPACT_RCOND_MIN 1e-13
+/* the sticking impulse is inside the friction cone when |P_TR| <= mu P_N (1 + this) */
+#define PLN_IMPACT_CONE_TOL 1e-12
+/* below this tangential speed (m/s) the contact is not sliding before the impact */
+#define PLN_IMPACT_SLIP_MIN_MS 1e-12
+/* largest mechanism (the workspace holds (2 n + 2 m + 1)^2 3x3 blocks) */
+#define PLN_IMPACT_MAX_BODIES 512
+#define PLN_IMPACT_MAX_JOINTS 1024
+
 #endif /* PLN_TOLERANCE_H */
