@@ -10,9 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_rng.h"
+#include "check_util.h"
+#include "cli/pln_cli.h"
 #include "model/pln_impact.h"
+#include "model/pln_mechanism.h"
 
 #define MAX_BODIES 10
 
@@ -203,6 +207,25 @@ static void rand_mech(Rng *r, Mech *m, int kind, double e, double mu)
     m->sys.bodies = m->bodies;
     m->sys.joints = m->joints;
     m->sys.n_joints = nj;
+}
+
+/* pln_cli_main in-process, both streams captured */
+static int run_main_impact(int argc, char *const *argv, char *out, char *errs, size_t size)
+{
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    int code;
+    size_t n;
+    ck_assert(fo != NULL && fe != NULL);
+    code = pln_cli_main(argc, argv, fo, fe);
+    rewind(fo);
+    rewind(fe);
+    n = fread(out, 1, size - 1, fo);
+    out[n] = '\0';
+    n = fread(errs, 1, size - 1, fe);
+    errs[n] = '\0';
+    fclose(fo);
+    fclose(fe);
+    return code;
 }
 
 static PlnImpactWork *work_for(const Mech *m)
@@ -512,6 +535,119 @@ START_TEST(test_separating_is_no_impact)
 }
 END_TEST
 
+/* the shipped mechanisms load and solve; both solvers agree, the joints hold, the free
+ * one keeps its momentum, the ball leaves rolling */
+static const char *const EXAMPLES[] = {"scenarios/mechanisms/double_pendulum.yaml",
+                                       "scenarios/mechanisms/joints_zoo.yaml",
+                                       "scenarios/mechanisms/ball_on_floor.yaml"};
+
+START_TEST(test_mechanism_examples)
+{
+    PlnMechanism m;
+    PlnImpactWork *w;
+    PlnImpactResult rb, rd;
+    char err[1024];
+    ck_assert_msg(pln_mechanism_load(EXAMPLES[_i], &m, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(m.joint_residual < 1e-5, "%s: velocities break the joints by %g", EXAMPLES[_i], m.joint_residual);
+    ck_assert(pln_impact_work_create(m.n_bodies, m.n_joints, &w, err, sizeof err) == PLN_OK);
+    ck_assert_msg(pln_impact_solve(w, &m.system, PLN_IMPACT_DENSE, &rd, err, sizeof err) == PLN_OK, "%s", err);
+    {
+        double P[3];
+        memcpy(P, rd.P, sizeof P);
+        ck_assert_msg(pln_impact_solve(w, &m.system, PLN_IMPACT_BLOCK, &rb, err, sizeof err) == PLN_OK, "%s", err);
+        for (int d = 0; d < 3; ++d) ck_assert(fabs(P[d] - rb.P[d]) <= 1e-10 * (1.0 + fabs(P[d])));
+    }
+    ck_assert(rb.approaching);
+    ck_assert(pln_impact_joint_residual(w, &m.system) < 1e-12);
+    ck_assert(fabs(rb.u_after[0] + m.system.contact.restitution * rb.u_before[0]) < 1e-12);
+    ck_assert(rb.energy_after < rb.energy_before);
+    if (_i == 1) { /* joints_zoo: free, every joint type */
+        double v0[24], w0[24], L0[3], A0[3], L1[3], A1[3];
+        for (int k = 0; k < m.n_bodies; ++k) {
+            memcpy(v0 + 3 * k, m.bodies[k].v, sizeof m.bodies[k].v);
+            memcpy(w0 + 3 * k, m.bodies[k].w, sizeof m.bodies[k].w);
+        }
+        pln_impact_momentum(&m.system, v0, w0, L0, A0);
+        pln_impact_momentum(&m.system, rb.v, rb.w, L1, A1);
+        for (int d = 0; d < 3; ++d) ck_assert(fabs(L1[d] - L0[d]) < 1e-12 && fabs(A1[d] - A0[d]) < 1e-12);
+    }
+    if (_i == 2) { /* sticks: leaves rolling, v_x = r w_y */
+        ck_assert(!rb.sliding);
+        ck_assert(fabs(rb.v[0] - 0.1 * rb.w[1]) < 1e-12);
+    }
+    pln_impact_work_destroy(w);
+    pln_mechanism_destroy(&m);
+}
+END_TEST
+
+/* bad mechanism files: exit 2 from `hrpplan impact`, a message naming file:line and the
+ * field, and no output left behind */
+static const char *const IMPACT_BAD[][2] = {
+    {"zero_mass", "zero_mass.yaml:3:21: bodies[0].mass: must be positive"},
+    {"negative_inertia", ":3:35: bodies[0].inertia: principal moments must be positive"},
+    {"inertia_not_spd", ":3:35: bodies[0].inertia: must be symmetric positive definite"},
+    {"unknown_body", ":6:40: joints[0].bodies[1]: unknown body 'c'"},
+    {"nail_two_bodies", ":6:35: joints[0].bodies: a nail holds one body to the world"},
+    {"zero_axis", ":6:75: joints[0].axis: a direction must not be zero"},
+    {"world_first", ":5:19: contact.bodies: two different bodies, the first not the world"},
+    {"restitution_big", ":5:84: contact.restitution: must be in [0, 1]"},
+    {"duplicate_body", ":4:12: bodies[1].name: 'a' is a duplicate name"},
+    {"unknown_type", ":6:21: joints[0].type: 'ball': expected point, nail"},
+    {"no_contact", ":1:1: contact: required key is missing"},
+    {"axis_on_point", ":6:72: joints[0].axis: a point joint has no axis"},
+    {"nan_velocity", ":3:79: bodies[0].velocity[0]: expected a finite number, got '.nan'"},
+    {"redundant", "the system is singular"},
+    {"world_body", ":3:12: bodies[0].name: 'world' is reserved"},
+    {"empty", "empty.yaml: the file is empty"},
+};
+
+START_TEST(test_bad_mechanism_files)
+{
+    static char out[16384], errs[16384];
+    char dir[256], file[256], odir[300];
+    char *argv[] = {"hrpplan", "impact", file, "-o", odir};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(file, sizeof file, "tests/data/impact_bad/%s.yaml", IMPACT_BAD[_i][0]);
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    ck_assert_int_eq(run_main_impact(5, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_msg(strstr(errs, IMPACT_BAD[_i][1]) != NULL, "'%s' lacks '%s'", errs, IMPACT_BAD[_i][1]);
+    ck_assert_msg(strstr(errs, IMPACT_BAD[_i][0]) != NULL, "'%s' does not name the file", errs);
+    ck_assert_int_eq(ckutil_count_entries(dir), 0);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* the command end to end: impact.json with the impulse, the same from both solvers */
+START_TEST(test_impact_command)
+{
+    static char out[16384], errs[16384], json[1 << 16];
+    char dir[256], odir[300], path[400];
+    char *argv[] = {"hrpplan", "impact", "scenarios/mechanisms/double_pendulum.yaml", "-o", odir, "--solver", "dense"};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    ck_assert_int_eq(run_main_impact(7, argv, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_ptr_nonnull(strstr(out, "impulse on lower"));
+    ck_assert_ptr_nonnull(strstr(out, "elbow"));
+    ck_assert_ptr_nonnull(strstr(out, "kinetic energy"));
+    snprintf(path, sizeof path, "%s/impact.json", odir);
+    ck_assert(ckutil_read_file(path, json, sizeof json) > 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"solver\": \"dense\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"friction_case\": \"sliding\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"kinetic_energy_after_j\""));
+    argv[6] = "block";
+    ck_assert_int_eq(run_main_impact(7, argv, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert(ckutil_read_file(path, json, sizeof json) > 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"solver\": \"block\""));
+    /* usage */
+    argv[6] = "qr";
+    ck_assert_int_eq(run_main_impact(7, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_nonnull(strstr(errs, "--solver 'qr': expected block or dense"));
+    remove(path);
+    rmdir(odir);
+    rmdir(dir);
+}
+END_TEST
+
 Suite *pln_impact_suite(void)
 {
     Suite *s = suite_create("pln_impact");
@@ -522,6 +658,9 @@ Suite *pln_impact_suite(void)
     tcase_add_test(tc, test_rod_on_nail_centre_of_percussion);
     tcase_add_test(tc, test_bad_systems);
     tcase_add_test(tc, test_separating_is_no_impact);
+    tcase_add_loop_test(tc, test_mechanism_examples, 0, 3);
+    tcase_add_loop_test(tc, test_bad_mechanism_files, 0, (int)(sizeof IMPACT_BAD / sizeof IMPACT_BAD[0]));
+    tcase_add_test(tc, test_impact_command);
     suite_add_tcase(s, tc);
     return s;
 }

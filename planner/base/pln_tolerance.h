@@ -270,8 +270,10 @@
 
 /* ---- impact (model/pln_impact.c, docs/math/impact.md) ---------------------------- */
 
-/* |axis| and |normal| must be 1 within this */
+/* |axis| and |normal| must be 1 within this; a mechanism file's directions are
+ * normalised, and refused below PLN_IMPACT_MIN_DIRECTION */
 #define PLN_IMPACT_UNIT_TOL 1e-9
+#define PLN_IMPACT_MIN_DIRECTION 1e-12
 /* block pivoting: the diagonal 3x3 block is kept when its score |det| / |B|_F^3 is at
  * least PLN_IMPACT_PIVOT_SWAP (the identity scores 0.19); else the best-scoring block of
  * the column below it, if it beats the diagonal by PLN_IMPACT_PIVOT_GAIN; a best score
@@ -286,6 +288,9 @@
 #define PLN_IMPACT_CONE_TOL 1e-12
 /* below this tangential speed (m/s) the contact is not sliding before the impact */
 #define PLN_IMPACT_SLIP_MIN_MS 1e-12
+/* `hrpplan impact` warns when the given velocities break a joint by more than this
+ * (m/s or rad/s) */
+#define PLN_IMPACT_VELOCITY_WARN 1e-4
 /* largest mechanism (the workspace holds (2 n + 2 m + 1)^2 3x3 blocks) */
 #define PLN_IMPACT_MAX_BODIES 512
 #define PLN_IMPACT_MAX_JOINTS 1024

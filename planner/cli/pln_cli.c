@@ -23,6 +23,7 @@ const char *pln_command_string(PlnCommand command)
     case PLN_CMD_EXPORT: return "export";
     case PLN_CMD_EXPORT_MJCF: return "export-mjcf";
     case PLN_CMD_SIMULATE: return "simulate";
+    case PLN_CMD_IMPACT: return "impact";
     }
     return "unknown";
 }
@@ -42,6 +43,7 @@ static const char HELP_OVERVIEW[] =
     "  export TRAJ.json          write a trajectory for a controller (pos, csv, json, ros)\n"
     "  export-mjcf ROBOT.yaml    write the robot as a MuJoCo model (MJCF)\n"
     "  simulate SCENARIO TRAJ    replay a trajectory in MuJoCo physics: does it stand?\n"
+    "  impact MECHANISM.yaml     impulses and velocities after a collision of jointed bodies\n"
     "\n"
     "options:\n"
     "  -h, --help                this text; `hrpplan <command> --help` for a command\n"
@@ -147,6 +149,26 @@ static const char HELP_EXPORT[] =
     "\n"
     "exit codes: 0 written, 2 bad input or usage, 3 limit violated or not certified\n";
 
+static const char HELP_IMPACT[] =
+    "usage: hrpplan impact MECHANISM.yaml [-o DIR] [--solver block|dense] [-q]\n"
+    "\n"
+    "The response of rigid bodies joined by joints (point, nail, revolute, angle,\n"
+    "cylindrical, prismatic, fixed) to one collision: the contact impulse with Newton's\n"
+    "restitution and Coulomb friction (sticking or sliding), every joint's impulse force\n"
+    "and torque, every body's velocity and angular velocity after, and the kinetic energy\n"
+    "before and after (Jung, Lee, Baek, Lee, Ryu; docs/math/impact.md). The mechanism file\n"
+    "is described in docs/FILE_FORMATS.md; examples in scenarios/mechanisms/. Prints the\n"
+    "result and writes DIR/impact.json (default out/<name>/).\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR          directory of impact.json\n"
+    "  --solver block|dense      3x3-block elimination (default) or LAPACKE_dgesv\n"
+    "  -q, --quiet               print only the output line\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: 0 solved, 2 bad mechanism file (or a singular system: redundant or\n"
+    "            contradictory joints) or usage, 1 internal error\n";
+
 static const char HELP_EXPORT_MJCF[] =
     "usage: hrpplan export-mjcf ROBOT.yaml [-o FILE] [--fixed-base]\n"
     "\n"
@@ -171,6 +193,7 @@ void pln_cli_print_help(PlnCommand command, FILE *out)
     case PLN_CMD_EXPORT: fputs(HELP_EXPORT, out); break;
     case PLN_CMD_SIMULATE: fputs(HELP_SIMULATE, out); break;
     case PLN_CMD_EXPORT_MJCF: fputs(HELP_EXPORT_MJCF, out); break;
+    case PLN_CMD_IMPACT: fputs(HELP_IMPACT, out); break;
     default: fputs(HELP_OVERVIEW, out); break;
     }
 }
@@ -220,7 +243,8 @@ enum {
     OPT_SIMULATE = 1 << 12,
     OPT_SPEED = 1 << 13,
     OPT_NO_FEEDFORWARD = 1 << 14,
-    OPT_MJCF = 1 << 15
+    OPT_MJCF = 1 << 15,
+    OPT_SOLVER = 1 << 16
 };
 
 typedef struct OptionSpec {
@@ -239,6 +263,7 @@ static const OptionSpec OPTIONS[] = {
     {"fixed-base", 0, OPT_FIXED_BASE, 0}, {"static-balance", 0, OPT_STATIC_BALANCE, 0},
     {"simulate", 0, OPT_SIMULATE, 0}, {"speed", 0, OPT_SPEED, 1},
     {"no-feedforward", 0, OPT_NO_FEEDFORWARD, 0}, {"mjcf", 0, OPT_MJCF, 1},
+    {"solver", 0, OPT_SOLVER, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -274,6 +299,7 @@ static int allowed_options(PlnCommand cmd)
     case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
+    case PLN_CMD_IMPACT: return OPT_OUTPUT | OPT_SOLVER | OPT_QUIET;
     default: return 0;
     }
 }
@@ -286,7 +312,8 @@ static int positional_count(PlnCommand cmd)
     case PLN_CMD_PLAN:
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT:
-    case PLN_CMD_EXPORT_MJCF: return 1;
+    case PLN_CMD_EXPORT_MJCF:
+    case PLN_CMD_IMPACT: return 1;
     default: return 0;
     }
 }
@@ -300,6 +327,7 @@ static const char *positional_names(PlnCommand cmd)
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: return "ROBOT.yaml";
     case PLN_CMD_EXPORT: return "TRAJECTORY.json";
+    case PLN_CMD_IMPACT: return "MECHANISM.yaml";
     default: return "";
     }
 }
@@ -313,7 +341,8 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         if (value[0] == '\0') {
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --output is empty", cmd);
         }
-        if (args->command == PLN_CMD_PLAN || args->command == PLN_CMD_SIMULATE) {
+        if (args->command == PLN_CMD_PLAN || args->command == PLN_CMD_SIMULATE ||
+            args->command == PLN_CMD_IMPACT) {
             args->out_dir = value;
         }
         else args->output = value;
@@ -325,6 +354,13 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;
     case OPT_SIMULATE: args->simulate = 1; return PLN_OK;
     case OPT_NO_FEEDFORWARD: args->no_feedforward = 1; return PLN_OK;
+    case OPT_SOLVER:
+        if (strcmp(value, "block") != 0 && strcmp(value, "dense") != 0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --solver '%s': expected block or dense", cmd, value);
+        }
+        args->impact_dense = strcmp(value, "dense") == 0;
+        return PLN_OK;
     case OPT_MJCF:
         if (value[0] == '\0') {
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --mjcf is empty", cmd);
@@ -393,8 +429,9 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
 PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *err,
                         size_t err_size)
 {
-    static const PlnCommand commands[] = {PLN_CMD_PLAN, PLN_CMD_CHECK, PLN_CMD_ROBOT,
-                                          PLN_CMD_EXPORT, PLN_CMD_EXPORT_MJCF, PLN_CMD_SIMULATE};
+    static const PlnCommand commands[] = {PLN_CMD_PLAN,        PLN_CMD_CHECK,    PLN_CMD_ROBOT,
+                                          PLN_CMD_EXPORT,      PLN_CMD_EXPORT_MJCF, PLN_CMD_SIMULATE,
+                                          PLN_CMD_IMPACT};
     const char *positional[2] = {NULL, NULL};
     int npos = 0, only_positional = 0;
     const char *cmd;
@@ -497,6 +534,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
         break;
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: args->robot = positional[0]; break;
+    case PLN_CMD_IMPACT: args->mechanism = positional[0]; break;
     case PLN_CMD_EXPORT:
         args->trajectory = positional[0];
         if (args->format == PLN_FORMAT_NONE) {
@@ -557,6 +595,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: st = check_input(args.robot, "robot file", err, sizeof err); break;
     case PLN_CMD_EXPORT: st = check_input(args.trajectory, "trajectory", err, sizeof err); break;
+    case PLN_CMD_IMPACT: st = check_input(args.mechanism, "mechanism file", err, sizeof err); break;
     default: break;
     }
     if (st != PLN_OK) {
@@ -571,6 +610,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_EXPORT: return pln_cmd_export(&args, out, errs);
     case PLN_CMD_EXPORT_MJCF: return pln_cmd_export_mjcf(&args, out, errs);
     case PLN_CMD_SIMULATE: return pln_cmd_simulate(&args, out, errs);
+    case PLN_CMD_IMPACT: return pln_cmd_impact(&args, out, errs);
     default: break;
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");

@@ -24,7 +24,8 @@ typedef enum PlnCommand {
     PLN_CMD_ROBOT,
     PLN_CMD_EXPORT,
     PLN_CMD_EXPORT_MJCF,
-    PLN_CMD_SIMULATE
+    PLN_CMD_SIMULATE,
+    PLN_CMD_IMPACT
 } PlnCommand;
 
 /* Parsed command line. String fields borrow from argv; unset ones are NULL. */
@@ -34,7 +35,9 @@ typedef struct PlnCliArgs {
     const char *scenario;      /* plan, check: SCENARIO.yaml */
     const char *trajectory;    /* check, simulate: TRAJECTORY; export: TRAJECTORY.json */
     const char *robot;         /* robot, export-mjcf: ROBOT.yaml */
-    const char *out_dir;       /* plan, simulate -o DIR; NULL means out/<scenario name>/ */
+    const char *mechanism;     /* impact: MECHANISM.yaml */
+    int impact_dense;          /* impact --solver dense (default block) */
+    const char *out_dir;       /* plan, simulate, impact -o DIR; NULL means out/<name>/ */
     const char *output;        /* export, export-mjcf -o FILE (export-mjcf: NULL = stdout) */
     const char *dump_queries;  /* plan --dump-queries FILE */
     int no_collision;          /* plan --no-collision */

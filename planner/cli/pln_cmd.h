@@ -12,7 +12,8 @@
  *   robot   load, validate and print a robot model;
  *   export  sample a planned trajectory.json for a controller;
  *   export-mjcf  write the robot as a MuJoCo MJCF model;
- *   simulate  replay a trajectory in MuJoCo physics and say whether the robot stands. */
+ *   simulate  replay a trajectory in MuJoCo physics and say whether the robot stands;
+ *   impact  the impulse response of a mechanism to one collision (seed 004). */
 #ifndef PLN_CMD_H
 #define PLN_CMD_H
 
@@ -27,6 +28,7 @@ int pln_cmd_robot(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_export_mjcf(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_simulate(const PlnCliArgs *args, FILE *out, FILE *errs);
+int pln_cmd_impact(const PlnCliArgs *args, FILE *out, FILE *errs);
 
 /* Simulates control points ctrl of the loaded problem p (plan --simulate and simulate
  * on a trajectory.json): prints the summary (or, quiet, the one line) on out and writes

@@ -816,19 +816,23 @@ PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpact
 
 /* ---- checks and reports ----------------------------------------------------------- */
 
-double pln_impact_joint_residual(const PlnImpactWork *w, const PlnImpactSystem *s)
+/* the largest joint-condition residual of velocities v, w and joint impulses jP, jT
+ * (NULL: the velocity rows only) */
+static double residual_of(const PlnImpactSystem *s, const double *vel, const double *om, const double *jP,
+                          const double *jT)
 {
     double worst = 0.0;
     for (int j = 0; j < s->n_joints; ++j) {
         const PlnImpactJoint *jt = &s->joints[j];
         double vi[3], vj[3], rel[3], turn[3], du[3], dv[3], r[6];
-        const double *P = w->jP + 3 * j, *T = w->jT + 3 * j, *dk = jt->axis;
+        const double zero[3] = {0.0, 0.0, 0.0};
+        const double *P = jP != NULL ? jP + 3 * j : zero, *T = jT != NULL ? jT + 3 * j : zero, *dk = jt->axis;
         int nr = 0;
-        point_velocity(s, w->v, w->w, jt->body_i, jt->anchor, vi);
-        point_velocity(s, w->v, w->w, jt->body_j, jt->anchor, vj);
+        point_velocity(s, vel, om, jt->body_i, jt->anchor, vi);
+        point_velocity(s, vel, om, jt->body_j, jt->anchor, vj);
         for (int d = 0; d < 3; ++d) {
             rel[d] = vi[d] - vj[d];
-            turn[d] = (jt->body_j == PLN_IMPACT_WORLD ? 0.0 : w->w[3 * jt->body_j + d]) - w->w[3 * jt->body_i + d];
+            turn[d] = (jt->body_j == PLN_IMPACT_WORLD ? 0.0 : om[3 * jt->body_j + d]) - om[3 * jt->body_i + d];
         }
         if (jt->type != PLN_IMPACT_POINT && jt->type != PLN_IMPACT_NAIL && jt->type != PLN_IMPACT_FIXED) {
             perp_basis(dk, du, dv);
@@ -874,6 +878,16 @@ double pln_impact_joint_residual(const PlnImpactWork *w, const PlnImpactSystem *
         for (int k = 0; k < nr; ++k) worst = fmax(worst, fabs(r[k]));
     }
     return worst;
+}
+
+double pln_impact_joint_residual(const PlnImpactWork *w, const PlnImpactSystem *s)
+{
+    return residual_of(s, w->v, w->w, w->jP, w->jT);
+}
+
+double pln_impact_velocity_residual(const PlnImpactSystem *s, const double *v, const double *w)
+{
+    return residual_of(s, v, w, NULL, NULL);
 }
 
 void pln_impact_momentum(const PlnImpactSystem *s, const double *v, const double *w,

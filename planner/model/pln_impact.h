@@ -119,6 +119,10 @@ PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpact
  * impulse rows in N s or N m s). */
 double pln_impact_joint_residual(const PlnImpactWork *w, const PlnImpactSystem *s);
 
+/* The same for velocities v, w ([3 n] each) alone: the velocity rows of every joint (how
+ * far a pre-impact state breaks the joints; the impulse rows are not velocities). */
+double pln_impact_velocity_residual(const PlnImpactSystem *s, const double *v, const double *w);
+
 /* Total linear momentum (N s) and angular momentum about the world origin (N m s) of
  * velocities v, w ([3 n] each) of the bodies of s. */
 void pln_impact_momentum(const PlnImpactSystem *s, const double *v, const double *w,
