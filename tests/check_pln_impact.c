@@ -16,7 +16,11 @@
 #include "check_util.h"
 #include "cli/pln_cli.h"
 #include "model/pln_impact.h"
+#include "base/pln_tolerance.h"
+#include "model/pln_kin.h"
 #include "model/pln_mechanism.h"
+#include "problem/pln_plan.h"
+#include "problem/pln_robotimpact.h"
 
 #define MAX_BODIES 10
 
@@ -648,6 +652,127 @@ START_TEST(test_impact_command)
 }
 END_TEST
 
+/* The robot form: a plan made without collision constraints (the right hand passes
+ * through a crate); the first contact of hand and crate is certified (the real distance
+ * is positive at 3000 instants before it and reaches zero within 1e-7 s after it); the
+ * robot as a mechanism takes the impulse with its joints and welded feet holding; the
+ * command writes impact.json; bad uses are refused. */
+START_TEST(test_robot_impact)
+{
+    static char out[1 << 16], errs[16384], json[1 << 17];
+    char dir[256], odir[300], traj[400], path[400], err[1024];
+    char *plan[] = {"hrpplan", "plan", "tests/data/reach_box.yaml", "--no-collision", "-q", "-o", odir};
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnKinWork *kin = NULL;
+    PlnRobotImpact ri;
+    PlnImpactWork *w = NULL;
+    PlnImpactResult r;
+    double *ctrl, *q, t = -1.0, *qd_after;
+    int pair = -1, found = 0;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(odir, sizeof odir, "%s/plan", dir);
+    snprintf(traj, sizeof traj, "%s/trajectory.json", odir);
+    (void)run_main_impact(7, plan, out, errs, sizeof out);
+    ck_assert_msg(access(traj, R_OK) == 0, "%s", errs);
+    ck_assert_msg(pln_plan_load("tests/data/reach_box.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+    q = calloc((size_t)l.robot.n_joints, sizeof *q);
+    qd_after = calloc((size_t)l.robot.n_joints, sizeof *qd_after);
+    ck_assert(ctrl && q && qd_after);
+    ck_assert_msg(pln_plan_read_trajectory_json(traj, l.p, ctrl, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert(pln_robotimpact_find_pair(l.p, "crate,RARM_LINK6", &pair, err, sizeof err) == PLN_OK);
+    ck_assert_int_eq(pln_robotimpact_find_pair(l.p, "RARM_LINK6,HEAD_LINK1", &pair, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert(pln_robotimpact_find_pair(l.p, "RARM_LINK6,crate", &pair, err, sizeof err) == PLN_OK);
+    ck_assert(pln_robotimpact_first_contact(l.p, ctrl, pair, &t, &found, err, sizeof err) == PLN_OK);
+    ck_assert(found && t > 0.0 && t < l.sc.duration);
+    ck_assert(pln_kin_create(&l.robot, &kin, err, sizeof err) == PLN_OK);
+    for (int k = 0; k <= 3000; ++k) {
+        PlnPairDistance pd;
+        double tk = t * k / 3000.0;
+        ck_assert_int_eq(pln_problem_joints_at(l.p, ctrl, tk, q), PLN_OK);
+        ck_assert_int_eq(pln_kin_forward(kin, &l.robot, q), PLN_OK);
+        pln_problem_pair_distance(l.p, kin, pair, &pd);
+        ck_assert_msg(pd.distance > 0.0, "distance %g at %g s, before the first contact %g s", pd.distance, tk, t);
+    }
+    {
+        double dmin = HUGE_VAL;
+        for (int k = 1; k <= 10; ++k) {
+            PlnPairDistance pd;
+            ck_assert_int_eq(pln_problem_joints_at(l.p, ctrl, t + PLN_IMPACT_TOC_TOL_S * k / 10.0, q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(kin, &l.robot, q), PLN_OK);
+            pln_problem_pair_distance(l.p, kin, pair, &pd);
+            dmin = fmin(dmin, pd.distance);
+        }
+        ck_assert_msg(dmin <= 0.0, "no contact within %g s after %g s (%g m)", PLN_IMPACT_TOC_TOL_S, t, dmin);
+    }
+    ck_assert_msg(pln_robotimpact_build(l.p, ctrl, pair, t, 0.0, 0.5, &ri, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(ri.system.n_bodies, l.robot.n_links);
+    ck_assert(ri.welds_feet && ri.n_welds == 2);
+    {
+        /* the velocities from q, qd satisfy every joint and keep the feet still */
+        double v0[3 * 64], w0[3 * 64];
+        ck_assert(ri.system.n_bodies <= 64);
+        for (int k = 0; k < ri.system.n_bodies; ++k) {
+            memcpy(v0 + 3 * k, ri.bodies[k].v, sizeof ri.bodies[k].v);
+            memcpy(w0 + 3 * k, ri.bodies[k].w, sizeof ri.bodies[k].w);
+        }
+        ck_assert_msg(pln_impact_velocity_residual(&ri.system, v0, w0) < 1e-12, "pre-impact joint residual %g",
+                      pln_impact_velocity_residual(&ri.system, v0, w0));
+    }
+    ck_assert(pln_impact_work_create(ri.system.n_bodies, ri.system.n_joints, &w, err, sizeof err) == PLN_OK);
+    ck_assert_msg(pln_impact_solve(w, &ri.system, PLN_IMPACT_BLOCK, &r, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert(r.approaching);
+    ck_assert_msg(pln_impact_joint_residual(w, &ri.system) < 1e-10, "joint residual %g",
+                  pln_impact_joint_residual(w, &ri.system));
+    ck_assert(fabs(r.u_after[0]) < 1e-10);          /* plastic */
+    ck_assert(r.energy_after <= r.energy_before);
+    pln_robotimpact_rates(l.p, &ri, r.w, qd_after);
+    /* the rates before agree with the spline's, and a moving arm joint changes */
+    {
+        double qd[64], qdd[64], change = 0.0;
+        ck_assert_int_eq(pln_problem_state_at(l.p, ctrl, t, q, qd, qdd), PLN_OK);
+        for (int j = 0; j < l.robot.n_joints; ++j) {
+            ck_assert(fabs(ri.qd[j] - qd[j]) < 1e-15);
+            change = fmax(change, fabs(qd_after[j] - qd[j]));
+        }
+        ck_assert(change > 1e-3);
+    }
+    pln_impact_work_destroy(w);
+    pln_robotimpact_destroy(&ri);
+    /* the command */
+    {
+        char *argv[] = {"hrpplan", "impact", "tests/data/reach_box.yaml", traj, "--pair", "RARM_LINK6,crate", "-o", odir};
+        char *nopair[] = {"hrpplan", "impact", "tests/data/reach_box.yaml", traj};
+        char *mixed[] = {"hrpplan", "impact", "scenarios/mechanisms/ball_on_floor.yaml", "--pair", "a,b"};
+        char *never[] = {"hrpplan", "impact", "tests/data/reach_box.yaml", traj, "--pair", "RARM_LINK6,WAIST", "-o", odir};
+        ck_assert_int_eq(run_main_impact(8, argv, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_ptr_nonnull(strstr(out, "(first contact)"));
+        snprintf(path, sizeof path, "%s/impact.json", odir);
+        ck_assert(ckutil_read_file(path, json, sizeof json) > 0);
+        ck_assert_ptr_nonnull(strstr(json, "\"robot_joints\""));
+        ck_assert_ptr_nonnull(strstr(json, "\"time_source\": \"first contact\""));
+        ck_assert_ptr_nonnull(strstr(json, "\"body_b\": \"world\""));
+        ck_assert_int_eq(run_main_impact(4, nopair, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_ptr_nonnull(strstr(errs, "--pair LINK_A,LINK_B is required"));
+        ck_assert_int_eq(run_main_impact(5, mixed, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_ptr_nonnull(strstr(errs, "are for a planned robot"));
+        ck_assert_int_eq(run_main_impact(8, never, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_ptr_nonnull(strstr(out, "never touch"));
+    }
+    free(ctrl);
+    free(q);
+    free(qd_after);
+    pln_kin_destroy(kin);
+    pln_plan_unload(&l);
+    {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+}
+END_TEST
+
 Suite *pln_impact_suite(void)
 {
     Suite *s = suite_create("pln_impact");
@@ -661,6 +786,7 @@ Suite *pln_impact_suite(void)
     tcase_add_loop_test(tc, test_mechanism_examples, 0, 3);
     tcase_add_loop_test(tc, test_bad_mechanism_files, 0, (int)(sizeof IMPACT_BAD / sizeof IMPACT_BAD[0]));
     tcase_add_test(tc, test_impact_command);
+    tcase_add_test(tc, test_robot_impact);
     suite_add_tcase(s, tc);
     return s;
 }

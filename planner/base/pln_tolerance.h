@@ -291,6 +291,11 @@
 /* `hrpplan impact` warns when the given velocities break a joint by more than this
  * (m/s or rad/s) */
 #define PLN_IMPACT_VELOCITY_WARN 1e-4
+/* `hrpplan impact` on a robot: the time of first contact bisects a constraint interval
+ * whose certified lower bound reaches zero down to this many levels, then the sign change
+ * of the real distance to this many seconds */
+#define PLN_IMPACT_TOC_DEPTH 8
+#define PLN_IMPACT_TOC_TOL_S 1e-7
 /* largest mechanism (the workspace holds (2 n + 2 m + 1)^2 3x3 blocks) */
 #define PLN_IMPACT_MAX_BODIES 512
 #define PLN_IMPACT_MAX_JOINTS 1024

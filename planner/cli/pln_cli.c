@@ -151,6 +151,8 @@ static const char HELP_EXPORT[] =
 
 static const char HELP_IMPACT[] =
     "usage: hrpplan impact MECHANISM.yaml [-o DIR] [--solver block|dense] [-q]\n"
+    "       hrpplan impact SCENARIO.yaml TRAJECTORY.json --pair A,B [--at T]\n"
+    "                      [--restitution E] [--friction MU] [-o DIR] [--solver S] [-q]\n"
     "\n"
     "The response of rigid bodies joined by joints (point, nail, revolute, angle,\n"
     "cylindrical, prismatic, fixed) to one collision: the contact impulse with Newton's\n"
@@ -160,14 +162,24 @@ static const char HELP_IMPACT[] =
     "is described in docs/FILE_FORMATS.md; examples in scenarios/mechanisms/. Prints the\n"
     "result and writes DIR/impact.json (default out/<name>/).\n"
     "\n"
+    "The second form takes a planned robot: the links of the pair A,B (or a link and an\n"
+    "obstacle) collide at time T, by default at their first contact along the trajectory\n"
+    "(certified: every earlier moment is clear; e.g. a plan made with --no-collision).\n"
+    "Links are bodies, revolute joints the paper's revolute joints, the feet on the floor\n"
+    "welded to it; it prints every joint's impulse and rate before and after.\n"
+    "\n"
     "options:\n"
     "  -o, --output DIR          directory of impact.json\n"
     "  --solver block|dense      3x3-block elimination (default) or LAPACKE_dgesv\n"
+    "  --pair A,B                the colliding links (robot form; required there)\n"
+    "  --at T                    the time of the impact, s (default: the first contact)\n"
+    "  --restitution E           Newton's restitution, in [0, 1] (default 0)\n"
+    "  --friction MU             Coulomb friction (default: the scenario's dynamics.mu)\n"
     "  -q, --quiet               print only the output line\n"
     "  -h, --help                this text\n"
     "\n"
-    "exit codes: 0 solved, 2 bad mechanism file (or a singular system: redundant or\n"
-    "            contradictory joints) or usage, 1 internal error\n";
+    "exit codes: 0 solved (or the pair never touches), 2 bad input, a singular system\n"
+    "            (redundant or contradictory joints) or usage, 1 internal error\n";
 
 static const char HELP_EXPORT_MJCF[] =
     "usage: hrpplan export-mjcf ROBOT.yaml [-o FILE] [--fixed-base]\n"
@@ -244,7 +256,11 @@ enum {
     OPT_SPEED = 1 << 13,
     OPT_NO_FEEDFORWARD = 1 << 14,
     OPT_MJCF = 1 << 15,
-    OPT_SOLVER = 1 << 16
+    OPT_SOLVER = 1 << 16,
+    OPT_PAIR = 1 << 17,
+    OPT_AT = 1 << 18,
+    OPT_RESTITUTION = 1 << 19,
+    OPT_FRICTION = 1 << 20
 };
 
 typedef struct OptionSpec {
@@ -263,7 +279,9 @@ static const OptionSpec OPTIONS[] = {
     {"fixed-base", 0, OPT_FIXED_BASE, 0}, {"static-balance", 0, OPT_STATIC_BALANCE, 0},
     {"simulate", 0, OPT_SIMULATE, 0}, {"speed", 0, OPT_SPEED, 1},
     {"no-feedforward", 0, OPT_NO_FEEDFORWARD, 0}, {"mjcf", 0, OPT_MJCF, 1},
-    {"solver", 0, OPT_SOLVER, 1},
+    {"solver", 0, OPT_SOLVER, 1},     {"pair", 0, OPT_PAIR, 1},
+    {"at", 0, OPT_AT, 1},             {"restitution", 0, OPT_RESTITUTION, 1},
+    {"friction", 0, OPT_FRICTION, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -299,7 +317,8 @@ static int allowed_options(PlnCommand cmd)
     case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
-    case PLN_CMD_IMPACT: return OPT_OUTPUT | OPT_SOLVER | OPT_QUIET;
+    case PLN_CMD_IMPACT:
+        return OPT_OUTPUT | OPT_SOLVER | OPT_QUIET | OPT_PAIR | OPT_AT | OPT_RESTITUTION | OPT_FRICTION;
     default: return 0;
     }
 }
@@ -308,12 +327,12 @@ static int positional_count(PlnCommand cmd)
 {
     switch (cmd) {
     case PLN_CMD_CHECK:
-    case PLN_CMD_SIMULATE: return 2;
+    case PLN_CMD_SIMULATE:
+    case PLN_CMD_IMPACT: return 2;
     case PLN_CMD_PLAN:
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT:
-    case PLN_CMD_EXPORT_MJCF:
-    case PLN_CMD_IMPACT: return 1;
+    case PLN_CMD_EXPORT_MJCF: return 1;
     default: return 0;
     }
 }
@@ -327,7 +346,7 @@ static const char *positional_names(PlnCommand cmd)
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: return "ROBOT.yaml";
     case PLN_CMD_EXPORT: return "TRAJECTORY.json";
-    case PLN_CMD_IMPACT: return "MECHANISM.yaml";
+    case PLN_CMD_IMPACT: return "MECHANISM.yaml | SCENARIO.yaml TRAJECTORY.json --pair A,B";
     default: return "";
     }
 }
@@ -354,6 +373,38 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;
     case OPT_SIMULATE: args->simulate = 1; return PLN_OK;
     case OPT_NO_FEEDFORWARD: args->no_feedforward = 1; return PLN_OK;
+    case OPT_PAIR:
+        if (strchr(value, ',') == NULL) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --pair '%s': expected LINK_A,LINK_B",
+                              cmd, value);
+        }
+        args->pair = value;
+        return PLN_OK;
+    case OPT_AT: {
+        char *end;
+        errno = 0;
+        args->at = strtod(value, &end);
+        if (errno != 0 || *end != '\0' || value[0] == '\0' || !isfinite(args->at) || args->at < 0.0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --at '%s': expected a time >= 0 in seconds",
+                              cmd, value);
+        }
+        return PLN_OK;
+    }
+    case OPT_RESTITUTION:
+    case OPT_FRICTION: {
+        char *end;
+        double v;
+        errno = 0;
+        v = strtod(value, &end);
+        if (errno != 0 || *end != '\0' || value[0] == '\0' || !isfinite(v) || v < 0.0 ||
+            (o->flag == OPT_RESTITUTION && v > 1.0)) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --%s '%s': expected %s", cmd, o->long_name,
+                              value, o->flag == OPT_RESTITUTION ? "a number in [0, 1]" : "a number >= 0");
+        }
+        if (o->flag == OPT_RESTITUTION) args->restitution = v;
+        else args->friction = v;
+        return PLN_OK;
+    }
     case OPT_SOLVER:
         if (strcmp(value, "block") != 0 && strcmp(value, "dense") != 0) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
@@ -441,6 +492,8 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
     args->threads = 1;
     args->rate_hz = 200.0;
     args->speed = 1.0;
+    args->at = NAN;
+    args->friction = NAN;
 
     if (argc < 2) {
         args->command = PLN_CMD_NONE;
@@ -520,7 +573,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
         }
         positional[npos++] = a;
     }
-    if (npos < positional_count(args->command)) {
+    if (npos < positional_count(args->command) && !(args->command == PLN_CMD_IMPACT && npos == 1)) {
         return pln_errorf(PLN_ERR_USAGE, err, err_size,
                           "hrpplan %s: missing argument (usage: hrpplan %s %s)", cmd, cmd,
                           positional_names(args->command));
@@ -534,7 +587,24 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
         break;
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: args->robot = positional[0]; break;
-    case PLN_CMD_IMPACT: args->mechanism = positional[0]; break;
+    case PLN_CMD_IMPACT:
+        if (npos == 1) {
+            args->mechanism = positional[0];
+            if (args->pair != NULL || !isnan(args->at) || args->restitution != 0.0 || !isnan(args->friction)) {
+                return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                  "hrpplan impact: --pair, --at, --restitution and --friction are for a "
+                                  "planned robot (SCENARIO.yaml TRAJECTORY.json); a mechanism file gives "
+                                  "its own contact");
+            }
+        } else {
+            args->scenario = positional[0];
+            args->trajectory = positional[1];
+            if (args->pair == NULL) {
+                return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                  "hrpplan impact: --pair LINK_A,LINK_B is required with SCENARIO.yaml TRAJECTORY.json");
+            }
+        }
+        break;
     case PLN_CMD_EXPORT:
         args->trajectory = positional[0];
         if (args->format == PLN_FORMAT_NONE) {
@@ -595,7 +665,14 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT_MJCF: st = check_input(args.robot, "robot file", err, sizeof err); break;
     case PLN_CMD_EXPORT: st = check_input(args.trajectory, "trajectory", err, sizeof err); break;
-    case PLN_CMD_IMPACT: st = check_input(args.mechanism, "mechanism file", err, sizeof err); break;
+    case PLN_CMD_IMPACT:
+        if (args.mechanism != NULL) {
+            st = check_input(args.mechanism, "mechanism file", err, sizeof err);
+        } else {
+            st = check_input(args.scenario, "scenario", err, sizeof err);
+            if (st == PLN_OK) st = check_input(args.trajectory, "trajectory", err, sizeof err);
+        }
+        break;
     default: break;
     }
     if (st != PLN_OK) {

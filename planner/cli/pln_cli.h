@@ -35,8 +35,12 @@ typedef struct PlnCliArgs {
     const char *scenario;      /* plan, check: SCENARIO.yaml */
     const char *trajectory;    /* check, simulate: TRAJECTORY; export: TRAJECTORY.json */
     const char *robot;         /* robot, export-mjcf: ROBOT.yaml */
-    const char *mechanism;     /* impact: MECHANISM.yaml */
+    const char *mechanism;     /* impact: MECHANISM.yaml (NULL: SCENARIO TRAJECTORY) */
     int impact_dense;          /* impact --solver dense (default block) */
+    const char *pair;          /* impact --pair A,B (robot form) */
+    double at;                 /* impact --at T, s (NAN: the first contact) */
+    double restitution;        /* impact --restitution E in [0, 1] (default 0) */
+    double friction;           /* impact --friction MU >= 0 (NAN: the scenario's mu) */
     const char *out_dir;       /* plan, simulate, impact -o DIR; NULL means out/<name>/ */
     const char *output;        /* export, export-mjcf -o FILE (export-mjcf: NULL = stdout) */
     const char *dump_queries;  /* plan --dump-queries FILE */
