@@ -288,6 +288,10 @@
 #define PLN_IMPACT_CONE_TOL 1e-12
 /* below this tangential speed (m/s) the contact is not sliding before the impact */
 #define PLN_IMPACT_SLIP_MIN_MS 1e-12
+/* the energy after an impact counts as grown above energy_before (1 + this) (eq. I15) */
+#define PLN_IMPACT_ENERGY_TOL 1e-12
+/* bisections of the friction's scale when a sliding impulse gains energy at e = 0 */
+#define PLN_IMPACT_CAP_BISECTIONS 48
 /* `hrpplan impact` warns when the given velocities break a joint by more than this
  * (m/s or rad/s) */
 #define PLN_IMPACT_VELOCITY_WARN 1e-4

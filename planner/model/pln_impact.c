@@ -18,6 +18,7 @@ struct PlnImpactWork {
     unsigned char *nz;         /* [max_blocks^2] 0 zero, 1 a block of A (U), 2 a multiplier (L) */
     double *b;                 /* [3 max_blocks] right-hand side */
     double *x;                 /* [3 max_blocks] solution */
+    double *xe;                /* [3 max_blocks] Newton's solution while capping (I15) */
     double *r;                 /* [3 max_blocks] residual, refinement */
     double *A0;                /* [max_blocks^2 * 9] the assembled blocks, kept */
     unsigned char *nz0;        /* [max_blocks^2] their flags */
@@ -265,6 +266,7 @@ PlnStatus pln_impact_work_create(int n_bodies, int n_joints, PlnImpactWork **out
     w->nz = calloc(K * K, 1);
     w->b = calloc(N, sizeof *w->b);
     w->x = calloc(N, sizeof *w->x);
+    w->xe = calloc(N, sizeof *w->xe);
     w->r = calloc(N, sizeof *w->r);
     w->A0 = calloc(K * K * 9, sizeof *w->A0);
     w->nz0 = calloc(K * K, 1);
@@ -276,7 +278,7 @@ PlnStatus pln_impact_work_create(int n_bodies, int n_joints, PlnImpactWork **out
     w->w = calloc((size_t)3 * n_bodies, sizeof *w->w);
     w->jP = calloc((size_t)3 * n_joints + 1, sizeof *w->jP);
     w->jT = calloc((size_t)3 * n_joints + 1, sizeof *w->jT);
-    if (!w->jblock || !w->jcount || !w->A || !w->nz || !w->b || !w->x || !w->r || !w->A0 || !w->nz0 || !w->perm || !w->pinv || !w->dense ||
+    if (!w->jblock || !w->jcount || !w->A || !w->nz || !w->b || !w->x || !w->xe || !w->r || !w->A0 || !w->nz0 || !w->perm || !w->pinv || !w->dense ||
         !w->ipiv || !w->v || !w->w || !w->jP || !w->jT) {
         pln_impact_work_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for an impact of %d bodies", n_bodies);
@@ -294,6 +296,7 @@ void pln_impact_work_destroy(PlnImpactWork *w)
     free(w->nz);
     free(w->b);
     free(w->x);
+    free(w->xe);
     free(w->r);
     free(w->A0);
     free(w->nz0);
@@ -395,7 +398,7 @@ static int joint_blocks(PlnImpactJointType t)
 /* the whole system A x = b (eq. I3-I12); slide: the sliding rows (10)-(11) with
  * coefficients alpha, beta instead of the sticking rows (8)-(9) */
 static void assemble(PlnImpactWork *w, const PlnImpactSystem *s, const double frame[9],
-                     const double u[3], int slide, double alpha, double beta)
+                     const double u[3], double e, int slide, double alpha, double beta)
 {
     const PlnImpactContact *ct = &s->contact;
     const int n = s->n_bodies;
@@ -504,7 +507,7 @@ static void assemble(PlnImpactWork *w, const PlnImpactSystem *s, const double fr
             selector(S, N, Tt, R);
             add_relative_velocity(w, s, C, ct->body_a, ct->body_b, ct->point, S);
         }
-        w->b[3 * C] = -ct->restitution * u[0];
+        w->b[3 * C] = -e * u[0];
     }
 }
 
@@ -741,10 +744,108 @@ static void unpack(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpactResult *
     for (int r = 0; r < 3; ++r) out->P_ntr[r] = dot(out->frame + 3 * r, out->P);
 }
 
+/* Kinetic energy of the velocity blocks of a solution vector x (bodies first). */
+static double energy_of(const PlnImpactSystem *s, const double *x)
+{
+    double e = 0.0;
+    for (int k = 0; k < s->n_bodies; ++k) {
+        const PlnImpactBody *b = &s->bodies[k];
+        const double *v = x + 6 * k, *om = x + 6 * k + 3;
+        double Iw[3];
+        m3_vec(b->inertia, om, Iw);
+        e += 0.5 * b->mass * dot(v, v) + 0.5 * dot(om, Iw);
+    }
+    return e;
+}
+
+/* eq. I15. Newton's law (I10) with friction may give energy back (sec. 6). With the
+ * friction case and its alpha, beta kept, the solution is affine in e: x(e') = x(0) +
+ * (e'/e)(x(e) - x(0)), so the energy is a quadratic in e'; take the largest e' in [0, e]
+ * that does not raise it. When even e' = 0 raises it (sliding), lower the friction too
+ * (below). Kept as is (energy_gain stays 1) when a sticking impulse would leave the cone
+ * at e'. */
+static PlnStatus cap_energy(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpactSolver solver,
+                            PlnImpactResult *out, int slide, double alpha, double beta, char *err,
+                            size_t err_size)
+{
+    const int N = 3 * w->K;
+    const double e = s->contact.restitution, E = out->energy_before;
+    double a0, a1 = 0.0, a2 = 0.0, disc, sstar;
+    PlnStatus st;
+    memcpy(w->xe, w->x, (size_t)N * sizeof *w->xe);
+    assemble(w, s, out->frame, out->u_before, 0.0, slide, alpha, beta);
+    st = run(w, solver, err, err_size);
+    if (st != PLN_OK) return st;
+    /* w->x = x(0); w->xe = x(e) */
+    a0 = energy_of(s, w->x);
+    for (int k = 0; k < s->n_bodies; ++k) {
+        const PlnImpactBody *b = &s->bodies[k];
+        double dv[3], dw[3], Idw[3];
+        for (int d = 0; d < 3; ++d) {
+            dv[d] = w->xe[6 * k + d] - w->x[6 * k + d];
+            dw[d] = w->xe[6 * k + 3 + d] - w->x[6 * k + 3 + d];
+        }
+        m3_vec(b->inertia, dw, Idw);
+        a1 += b->mass * dot(w->x + 6 * k, dv) + dot(w->x + 6 * k + 3, Idw);
+        a2 += 0.5 * (b->mass * dot(dv, dv) + dot(dw, Idw));
+    }
+    if (!(a0 <= E * (1.0 + PLN_IMPACT_ENERGY_TOL)) && slide && s->contact.mu > 0.0) {
+        /* sliding gains energy even at e' = 0 (the friction impulse's fixed direction
+         * works on a slip that reverses): e' = 0 and the friction's magnitude mu f lowered
+         * by bisection to the largest f in [0, 1] that does not (f = 0, frictionless and
+         * plastic, never gains) */
+        double lo = 0.0, hi = 1.0;
+        for (int it = 0; it < PLN_IMPACT_CAP_BISECTIONS; ++it) {
+            double f = 0.5 * (lo + hi);
+            assemble(w, s, out->frame, out->u_before, 0.0, slide, f * alpha, f * beta);
+            st = run(w, solver, err, err_size);
+            if (st != PLN_OK) return st;
+            if (energy_of(s, w->x) <= E * (1.0 + PLN_IMPACT_ENERGY_TOL)) lo = f;
+            else hi = f;
+        }
+        assemble(w, s, out->frame, out->u_before, 0.0, slide, lo * alpha, lo * beta);
+        st = run(w, solver, err, err_size);
+        if (st != PLN_OK) return st;
+        unpack(w, s, out);
+        contact_velocity(s, w->v, w->w, out->frame, out->u_after);
+        out->energy_after = pln_impact_energy(s, w->v, w->w);
+        out->restitution_used = 0.0;
+        out->mu_used = lo * s->contact.mu;
+        out->energy_capped = 1;
+        out->energy_gain = out->energy_after > E * (1.0 + PLN_IMPACT_ENERGY_TOL);
+        return PLN_OK;
+    }
+    disc = a1 * a1 - 4.0 * a2 * (a0 - E);
+    if (!(a0 <= E) || !(a2 > 0.0) || !(disc >= 0.0)) {
+        memcpy(w->x, w->xe, (size_t)N * sizeof *w->x); /* no e' helps: keep Newton's */
+        return PLN_OK;
+    }
+    sstar = fmin(1.0, fmax(0.0, (-a1 + sqrt(disc)) / (2.0 * a2)));
+    for (int k = 0; k < N; ++k) w->x[k] += sstar * (w->xe[k] - w->x[k]);
+    {
+        PlnImpactResult trial = *out;
+        unpack(w, s, &trial);
+        if (!slide && hypot(trial.P_ntr[1], trial.P_ntr[2]) > s->contact.mu * trial.P_ntr[0] * (1.0 + PLN_IMPACT_CONE_TOL)) {
+            memcpy(w->x, w->xe, (size_t)N * sizeof *w->x);
+            unpack(w, s, out);
+            return PLN_OK;
+        }
+        *out = trial;
+    }
+    contact_velocity(s, w->v, w->w, out->frame, out->u_after);
+    out->energy_after = pln_impact_energy(s, w->v, w->w);
+    out->restitution_used = sstar * e;
+    out->energy_capped = 1;
+    out->energy_gain = out->energy_after > E * (1.0 + PLN_IMPACT_ENERGY_TOL);
+    return PLN_OK;
+}
+
 PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpactSolver solver,
                            PlnImpactResult *out, char *err, size_t err_size)
 {
     const PlnImpactContact *ct = &s->contact;
+    double alpha = 0.0, beta = 0.0;
+    int slide;
     PlnStatus st = pln_impact_validate(s, err, err_size);
     if (st != PLN_OK) return st;
     if (s->n_bodies > w->max_bodies || s->n_joints > w->max_joints) {
@@ -778,7 +879,8 @@ PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpact
     }
     out->approaching = 1;
     /* sticking first (with friction), else frictionless sliding (alpha = beta = 0) */
-    assemble(w, s, out->frame, out->u_before, !(ct->mu > 0.0), 0.0, 0.0);
+    slide = !(ct->mu > 0.0);
+    assemble(w, s, out->frame, out->u_before, ct->restitution, slide, 0.0, 0.0);
     st = run(w, solver, err, err_size);
     if (st != PLN_OK) return st;
     unpack(w, s, out);
@@ -787,7 +889,7 @@ PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpact
         /* outside the friction cone: sliding, the friction impulse against the pre-impact
          * sliding velocity U (paper's alpha, beta), or, when the contact does not slide
          * before, along the sticking impulse's tangential part (eq. I12) */
-        double ut = out->u_before[1], ur = out->u_before[2], m = hypot(ut, ur), alpha, beta;
+        double ut = out->u_before[1], ur = out->u_before[2], m = hypot(ut, ur);
         if (m > PLN_IMPACT_SLIP_MIN_MS) {
             alpha = -ct->mu * ut / m;
             beta = -ct->mu * ur / m;
@@ -796,7 +898,8 @@ PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpact
             alpha = ct->mu * out->P_ntr[1] / pt;
             beta = ct->mu * out->P_ntr[2] / pt;
         }
-        assemble(w, s, out->frame, out->u_before, 1, alpha, beta);
+        slide = 1;
+        assemble(w, s, out->frame, out->u_before, ct->restitution, 1, alpha, beta);
         st = run(w, solver, err, err_size);
         if (st != PLN_OK) return st;
         unpack(w, s, out);
@@ -810,7 +913,16 @@ PlnStatus pln_impact_solve(PlnImpactWork *w, const PlnImpactSystem *s, PlnImpact
     }
     contact_velocity(s, w->v, w->w, out->frame, out->u_after);
     out->energy_after = pln_impact_energy(s, w->v, w->w);
+    out->restitution_used = ct->restitution;
+    out->mu_used = ct->mu;
     out->block_ops = w->ops;
+    if (ct->restitution > 0.0 && out->energy_after > out->energy_before * (1.0 + PLN_IMPACT_ENERGY_TOL)) {
+        out->energy_gain = 1;
+        if (!ct->newton_only) {
+            st = cap_energy(w, s, solver, out, slide, alpha, beta, err, err_size);
+            if (st != PLN_OK) return st;
+        }
+    }
     return PLN_OK;
 }
 

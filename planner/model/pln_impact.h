@@ -64,6 +64,9 @@ typedef struct PlnImpactContact {
     double normal[3];          /* unit N, pointing from b towards a */
     double restitution;        /* e in [0, 1] (paper eq. 7) */
     double mu;                 /* Coulomb friction coefficient, >= 0 */
+    int newton_only;           /* 1: keep Newton's e even where it creates energy; 0
+                                * (default): lower it until the energy does not grow
+                                * (eq. I15) */
 } PlnImpactContact;
 
 typedef struct PlnImpactSystem {
@@ -91,6 +94,10 @@ typedef struct PlnImpactResult {
     const double *joint_P;     /* [3 n_joints] impulse force on body_i (zero if none), N s */
     const double *joint_T;     /* [3 n_joints] impulse torque on body_i (zero if none), N m s */
     double energy_before, energy_after; /* kinetic energy, J */
+    double restitution_used;   /* e of the answer: the contact's, or lower when capped */
+    double mu_used;            /* mu of the answer: the contact's, or lower when capped */
+    int energy_capped;         /* 1: Newton's e would have created energy (eq. I15) */
+    int energy_gain;           /* 1: the energy grew and the cap could not help (or was off) */
     int unknowns;              /* 3 (2 n + m + 1) */
     long block_ops;            /* 3x3 block products of the block solver (0 for dense) */
 } PlnImpactResult;

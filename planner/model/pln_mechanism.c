@@ -102,7 +102,7 @@ static PlnStatus read_body(PlnYaml *y, PlnMechanism *m, const yaml_node_t *node,
     }
     {
         PlnImpactBody probe = *b;
-        PlnImpactSystem one = {1, &probe, 0, NULL, {0, PLN_IMPACT_WORLD, {0, 0, 0}, {0, 0, 1}, 0.0, 0.0}};
+        PlnImpactSystem one = {1, &probe, 0, NULL, {0, PLN_IMPACT_WORLD, {0, 0, 0}, {0, 0, 1}, 0.0, 0.0, 0}};
         char e2[256];
         if (pln_impact_validate(&one, e2, sizeof e2) != PLN_OK) {
             return pln_yaml_error(y, in, f, PLN_ERR_INVALID, "must be symmetric positive definite (kg m^2)");
@@ -175,7 +175,8 @@ static PlnStatus read_joint(PlnYaml *y, PlnMechanism *m, const yaml_node_t *node
 
 static PlnStatus read_contact(PlnYaml *y, PlnMechanism *m, const yaml_node_t *node)
 {
-    static const char *const keys[] = {"bodies", "point", "normal", "restitution", "friction", NULL};
+    static const char *const keys[] = {"bodies", "point", "normal", "restitution", "friction", "energy_cap", NULL};
+    int cap = 1;
     PlnImpactContact *c = &m->system.contact;
     char f[160];
     int n = 0, idx[2] = {0, PLN_IMPACT_WORLD};
@@ -201,6 +202,8 @@ static PlnStatus read_contact(PlnYaml *y, PlnMechanism *m, const yaml_node_t *no
         st = pln_yaml_error(y, pln_yaml_get(y, node, "friction"), pln_yaml_field(f, sizeof f, "contact", "friction"),
                             PLN_ERR_INVALID, "must be >= 0");
     }
+    if (st == PLN_OK) st = pln_yaml_bool(y, node, "contact", "energy_cap", 0, &cap);
+    c->newton_only = !cap;
     return st;
 }
 

@@ -60,8 +60,14 @@ void pln_impactout_print(FILE *out, const char *name, const PlnImpactSystem *s,
     }
     fprintf(out, "kinetic energy: %.6f J before, %.6f J after (%+.6f J)\n", r->energy_before, r->energy_after,
             r->energy_after - r->energy_before);
-    if (r->energy_after > r->energy_before * (1.0 + 1e-12)) {
-        fprintf(out, "note: the energy grew: Newton's restitution with friction can do that (docs/math/impact.md sec. 5)\n");
+    if (r->energy_capped) {
+        fprintf(out,
+                "note: Newton's restitution e = %g with friction mu = %g would have created energy; "
+                "solved with e = %.6g and mu = %.6g, the largest that do not (docs/math/impact.md eq. I15)\n",
+                s->contact.restitution, s->contact.mu, r->restitution_used, r->mu_used);
+    }
+    if (r->energy_gain) {
+        fprintf(out, "note: the energy grew: Newton's restitution with friction can do that (docs/math/impact.md sec. 6)\n");
     }
 }
 
@@ -103,6 +109,9 @@ PlnStatus pln_impactout_json(const char *path, const char *name, const char *sol
     vec(&w, "tangent_r", r->frame + 6);
     pln_json_kv_number(&w, "restitution", c->restitution);
     pln_json_kv_number(&w, "friction", c->mu);
+    pln_json_kv_number(&w, "restitution_used", r->approaching ? r->restitution_used : c->restitution);
+    pln_json_kv_number(&w, "friction_used", r->approaching ? r->mu_used : c->mu);
+    pln_json_kv_bool(&w, "energy_capped", r->energy_capped);
     pln_json_kv_bool(&w, "approaching", r->approaching);
     pln_json_kv_string(&w, "friction_case", !r->approaching ? "none" : r->sliding ? (c->mu > 0.0 ? "sliding" : "frictionless") : "sticking");
     vec(&w, "impulse", r->P);
