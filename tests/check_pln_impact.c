@@ -312,6 +312,15 @@ START_TEST(test_random_mechanisms)
         ck_assert(rb.restitution_used <= e && rb.restitution_used >= 0.0);
         ck_assert(rb.energy_capped == rd.energy_capped);
         capped += rb.energy_capped;
+        if (rb.energy_capped) {
+            /* the paper's law as written gains energy there */
+            PlnImpactResult rn;
+            m.sys.contact.newton_only = 1;
+            ck_assert(pln_impact_solve(wd, &m.sys, PLN_IMPACT_DENSE, &rn, err, sizeof err) == PLN_OK);
+            ck_assert(rn.energy_gain && !rn.energy_capped && rn.restitution_used == e && rn.mu_used == mu);
+            ck_assert(rn.energy_after > rn.energy_before);
+            m.sys.contact.newton_only = 0;
+        }
         if (!rb.energy_capped) ck_assert(rb.restitution_used == e);
         ck_assert(fabs(rb.u_after[0] + rb.restitution_used * rb.u_before[0]) <= 1e-12 * (1.0 + vs));
         ck_assert(rb.P_ntr[0] >= 0.0);
