@@ -459,6 +459,7 @@ static const char *const DYN_BAD[][2] = {
     {"foot_to_foot", ":6: support: the moving joint RLEG_JOINT3 carries the stance foot RLEG_LINK5, so the waist floats on the feet; but no foot stays on the floor through every phase"},
     {"unknown_foot", "support[0].feet[0]: link 'RARM_LINK6' has no sole"},
     {"torque2_static", ":6: cost.type: torque2 needs the dynamics model, which is off"},
+    {"../time_bad", "time_bad.yaml:10: cost.min_duration: 5 s is not below the duration (4 s)"},
 };
 
 START_TEST(test_dynamics_bad_input)
@@ -508,6 +509,33 @@ START_TEST(test_torque2_cost_lowers_torques)
     ck_assert_str_eq(v, "certified");
     ck_assert_msg(t_acc > 0.0 && t_t2 > 0.0 && t_t2 < t_acc, "torque integral %g (torque2) vs %g (acceleration)",
                   t_t2, t_acc);
+}
+END_TEST
+
+/* cost type time (planner.md sec. 2b): the arm's swing is shortened to what its velocity
+ * limit allows (never below 1.5 rad / 3 rad/s = 0.5 s; a rest-to-rest spline needs more),
+ * certified, with the search in report.json and the duration in trajectory.json */
+START_TEST(test_time_cost_shortens)
+{
+    char dir[256], args[1024], log[512], v[64];
+    double T;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan tests/data/arm2_time.yaml -q -o '%s'", dir);
+    ck_assert_msg(hrpplan(args, log) == 0, "see %s", log);
+    ck_assert(report_value(dir, "cost_type", v, sizeof v));
+    ck_assert_str_eq(v, "time");
+    ck_assert(report_value(dir, "status", v, sizeof v));
+    ck_assert_str_eq(v, "certified");
+    ck_assert(report_value(dir, "duration_s", v, sizeof v));
+    T = strtod(v, NULL);
+    ck_assert_msg(T >= 0.5 && T < 0.8, "duration %g s", T);
+    ck_assert(json_value(dir, "trajectory.json", "duration", v, sizeof v));
+    ck_assert(fabs(strtod(v, NULL) - T) < 1e-12);
+    ck_assert(report_value(dir, "plans", v, sizeof v));
+    ck_assert_int_ge(atoi(v), 4);
+    ck_assert(report_value(dir, "not_certified_at_s", v, sizeof v));
+    ck_assert(strtod(v, NULL) < T && strtod(v, NULL) > 0.5 * T);
 }
 END_TEST
 
@@ -609,6 +637,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_box_obstacle);
     tcase_add_test(tc, test_floating_base_squat);
     tcase_add_test(tc, test_torque2_cost_lowers_torques);
+    tcase_add_test(tc, test_time_cost_shortens);
     suite_add_tcase(s, tc);
     /* planning on meshes takes minutes under ASan: `make asan` excludes this tag (the
      * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */

@@ -64,6 +64,13 @@
 #define PLN_TORQUE2_SMOOTHING 0.1
 #define PLN_MAX_COST_SMOOTHING 1000.0
 
+/* cost type time (pln_plan_shorten): the duration search's floor without
+ * cost.min_duration (a fraction of the scenario's duration), its largest number of plans,
+ * and the ratio of its bracket at which it stops */
+#define PLN_TIME_SEARCH_FLOOR 0.1
+#define PLN_TIME_SEARCH_PLANS 8
+#define PLN_TIME_SEARCH_REL 0.03
+
 /* Shortest motion, s, and shortest optimiser time budget, s. */
 #define PLN_MIN_DURATION_S 0.01
 #define PLN_MIN_TIME_LIMIT_S 0.01

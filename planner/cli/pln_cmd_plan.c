@@ -61,11 +61,13 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnTable table;
     double *x = NULL, *ctrl = NULL, start = pln_clock_s();
     int have_cert = 0, code;
+    PlnTimeSearch tsearch;
     PlnStatus st;
     char reason[2048] = "";
 
     memset(&cert, 0, sizeof cert);
     memset(&table, 0, sizeof table);
+    memset(&tsearch, 0, sizeof tsearch);
     opt.no_collision = args->no_collision;
     opt.static_balance = args->static_balance;
     if (args->method_given) {
@@ -140,10 +142,28 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         st = pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &cert, err, sizeof err);
         have_cert = st == PLN_OK;
     }
+    /* cost type time: certified at the scenario's duration, now as short as certifies */
+    if (st == PLN_OK && l.sc.cost == PLN_COST_TIME && cert.certified) {
+        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL};
+        pln_certificate_destroy(&cert);
+        have_cert = 0;
+        st = pln_plan_shorten(&l, &opt, &srun, x, &sip, &tsearch, err, sizeof err);
+        if (st == PLN_OK) {
+            pln_problem_ctrl(l.p, x, ctrl);
+            st = pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &cert, err, sizeof err);
+            have_cert = st == PLN_OK;
+        }
+        if (st == PLN_OK) {
+            fprintf(out, "time search: duration %.4g s -> %.4g s (%d plans; %.4g s %s)\n", tsearch.duration0,
+                    tsearch.duration, tsearch.plans, tsearch.failed,
+                    tsearch.failed < tsearch.duration ? "did not certify" : "is the floor, cost.min_duration");
+        }
+    }
     info.method = dst_mcd_method_string(l.p->method);
     info.collision_constraints = l.p->collision;
     info.sip = st == PLN_OK || have_cert ? &sip : NULL;
     info.guess = have_guess ? &guess : NULL;
+    info.time_search = tsearch.done ? &tsearch : NULL;
     info.wall_time_s = pln_clock_s() - start;
     if (st != PLN_OK) {
         info.status = "failed";

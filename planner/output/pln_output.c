@@ -204,7 +204,23 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     pln_json_kv_number(&w, "wall_time_s", info->wall_time_s);
     pln_json_kv_string(&w, "cost_type", sc->cost == PLN_COST_TORQUE2 ? "torque2"
                                         : sc->cost == PLN_COST_JERK  ? "jerk"
+                                        : sc->cost == PLN_COST_TIME  ? "time"
                                                                      : "acceleration");
+    pln_json_kv_number(&w, "duration_s", sc->duration);
+    pln_json_key(&w, "time_search");
+    if (info->time_search != NULL && info->time_search->done) {
+        const PlnTimeSearch *ts = info->time_search;
+        pln_json_begin_object(&w);
+        pln_json_kv_number(&w, "duration0_s", ts->duration0);
+        pln_json_kv_number(&w, "duration_s", ts->duration);
+        pln_json_kv_number(&w, "not_certified_at_s", ts->failed);
+        pln_json_kv_int(&w, "plans", ts->plans);
+        pln_json_kv_int(&w, "evaluations", ts->evaluations);
+        pln_json_kv_number(&w, "wall_time_s", ts->wall_time_s);
+        pln_json_end_object(&w);
+    } else {
+        pln_json_null(&w);
+    }
     if (info->sip) pln_json_kv_number(&w, "cost", info->sip->cost);
     else {
         pln_json_key(&w, "cost");

@@ -20,6 +20,7 @@
 #include "problem/pln_certify.h"
 #include "problem/pln_guess.h"
 #include "model/pln_kin.h"
+#include "problem/pln_plan.h"
 #include "problem/pln_problem.h"
 #include "problem/pln_sip.h"
 #include "motion/pln_table.h"
@@ -42,6 +43,7 @@ typedef struct PlnRunInfo {
     int collision_constraints;   /* 0 with --no-collision */
     const PlnSipResult *sip;     /* nullable (failed before optimising) */
     const PlnGuessReport *guess; /* nullable: the IK initial guess's outcome */
+    const PlnTimeSearch *time_search; /* nullable: cost type time's duration search */
     double wall_time_s;          /* whole run */
 } PlnRunInfo;
 

@@ -170,6 +170,94 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
     return st;
 }
 
+/* the scenario scaled to duration T and its problem rebuilt */
+static PlnStatus rescale(PlnLoaded *l, const PlnPlanOptions *opt, double T, char *err, size_t err_size)
+{
+    pln_scenario_scale_time(&l->sc, T / l->sc.duration);
+    pln_problem_destroy(l->p);
+    l->p = NULL;
+    return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
+}
+
+PlnStatus pln_plan_shorten(PlnLoaded *l, const PlnPlanOptions *opt, const PlnSipRun *run, double *x,
+                           PlnSipResult *sip, PlnTimeSearch *ts, char *err, size_t err_size)
+{
+    const int n = l->p->n_vars;
+    double *best = NULL, *trial = NULL, lo, hi, start = pln_clock_s();
+    PlnSipResult sbest = *sip;
+    PlnSipRun quiet = *run;
+    PlnStatus st = PLN_OK;
+    memset(ts, 0, sizeof *ts);
+    ts->duration0 = hi = l->sc.duration;
+    lo = l->sc.cost_min_duration > 0.0 ? l->sc.cost_min_duration : PLN_TIME_SEARCH_FLOOR * hi;
+    if (!(lo < hi)) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s:%d: cost.min_duration: %g s is not below the duration (%g s)", l->sc.path,
+                          l->sc.cost_line, lo, hi);
+    }
+    best = calloc((size_t)(n > 0 ? n : 1), sizeof *best);
+    trial = calloc((size_t)(n > 0 ? n : 1), sizeof *trial);
+    if (best == NULL || trial == NULL) {
+        free(best);
+        free(trial);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    memcpy(best, x, (size_t)n * sizeof *best);
+    quiet.progress = NULL; /* one line per plan instead of the optimiser's */
+    ts->done = 1;
+    ts->failed = lo;
+    /* is the floor itself certified? then nothing shorter is asked for */
+    for (int k = 0; k < PLN_TIME_SEARCH_PLANS && st == PLN_OK && hi / lo > 1.0 + PLN_TIME_SEARCH_REL; ++k) {
+        double T = k == 0 && l->sc.cost_min_duration > 0.0 ? lo : sqrt(lo * hi);
+        PlnSipResult s;
+        PlnCertificate c;
+        int ok = 0;
+        st = rescale(l, opt, T, err, err_size);
+        if (st != PLN_OK) break;
+        memcpy(trial, best, (size_t)n * sizeof *trial);
+        st = pln_sip_solve(l->p, trial, &quiet, &s, err, err_size);
+        if (st == PLN_OK) {
+            double *ctrl = calloc((size_t)l->p->n_active * l->p->n_ctrl + 1, sizeof *ctrl);
+            if (ctrl == NULL) {
+                st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+                break;
+            }
+            pln_problem_ctrl(l->p, trial, ctrl);
+            st = pln_certify_spline(l->p, ctrl, opt->cert_eps_ratio, &c, err, err_size);
+            free(ctrl);
+            if (st == PLN_OK) {
+                ok = c.certified;
+                if (run->progress != NULL) {
+                    fprintf(run->progress, "time search: %.4g s: %s (%d evaluations)%s%s\n", T,
+                            ok ? "certified" : "not certified", s.evaluations, ok ? "" : ": ", ok ? "" : c.reason);
+                }
+                pln_certificate_destroy(&c);
+            }
+        }
+        if (st != PLN_OK) break;
+        ++ts->plans;
+        ts->evaluations += s.evaluations;
+        if (ok) {
+            hi = T;
+            memcpy(best, trial, (size_t)n * sizeof *best);
+            sbest = s;
+        } else {
+            lo = T;
+            ts->failed = T;
+        }
+    }
+    if (st == PLN_OK) st = rescale(l, opt, hi, err, err_size);
+    if (st == PLN_OK) {
+        memcpy(x, best, (size_t)n * sizeof *x);
+        *sip = sbest;
+        ts->duration = hi;
+    }
+    ts->wall_time_s = pln_clock_s() - start;
+    free(best);
+    free(trial);
+    return st;
+}
+
 PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, double *ctrl,
                                         char *err, size_t err_size)
 {

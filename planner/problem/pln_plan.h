@@ -16,6 +16,7 @@
 #include "problem/pln_certify.h"
 #include "problem/pln_problem.h"
 #include "problem/pln_scenario.h"
+#include "problem/pln_sip.h"
 
 /* Everything a run loads: the scenario, its robot and the problem built on both. Owns
  * all three; free with pln_plan_unload(). */
@@ -61,6 +62,29 @@ typedef struct PlnPlanRun {
 /* Plans a scenario in memory (no files written): load, optimise, certify. */
 PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *options, PlnPlanRun *run,
                        char *err, size_t err_size);
+
+/* What the duration search of `cost: {type: time}` did (docs/math/planner.md sec. 2b). */
+typedef struct PlnTimeSearch {
+    int done;               /* 1 when the search ran */
+    double duration0;       /* the scenario's duration (certified first), s */
+    double duration;        /* the shortest certified duration found, s */
+    double failed;          /* the longest duration tried that did not certify, s (or the
+                               floor, min_duration, when every try certified) */
+    int plans;              /* plans made after the first */
+    int evaluations;        /* their objective evaluations */
+    double wall_time_s;
+} PlnTimeSearch;
+
+/* cost type time: the shortest duration at which the scenario's motion certifies. On
+ * entry l->p is the problem at the scenario's duration and x (n_vars) a certified
+ * solution of it; every time of the scenario is scaled (pln_scenario_scale_time) and the
+ * problem rebuilt for each duration tried, by bisection on the logarithm of the duration
+ * between min_duration and the last certified one, each plan starting from the last
+ * certified control points (the same path, traversed faster). On return l->p, x and *sip
+ * are the shortest certified; at most PLN_TIME_SEARCH_PLANS plans, stopping when the
+ * bracket is within PLN_TIME_SEARCH_REL. progress (nullable) gets a line per plan. */
+PlnStatus pln_plan_shorten(PlnLoaded *l, const PlnPlanOptions *opt, const PlnSipRun *run, double *x,
+                           PlnSipResult *sip, PlnTimeSearch *ts, char *err, size_t err_size);
 
 /* Reads the control points of a trajectory.json written by plan into ctrl
  * [n_active * n_ctrl] of problem p; the file's spline (degree, knots, moving joints)

@@ -242,7 +242,7 @@ static PlnStatus parse_tasks(PlnYaml *y, const yaml_node_t *node, PlnScenario *s
 
 static PlnStatus parse_cost(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
-    static const char *const keys[] = {"type", "weight", "smoothing", NULL};
+    static const char *const keys[] = {"type", "weight", "smoothing", "min_duration", NULL};
     char type[32] = "acceleration";
     PlnStatus st = pln_yaml_check_mapping(y, node, "cost", keys);
     if (st == PLN_OK) st = pln_yaml_string(y, node, "cost", "type", 0, type, sizeof type);
@@ -250,9 +250,10 @@ static PlnStatus parse_cost(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc
     if (strcmp(type, "acceleration") == 0) sc->cost = PLN_COST_ACCELERATION;
     else if (strcmp(type, "jerk") == 0) sc->cost = PLN_COST_JERK;
     else if (strcmp(type, "torque2") == 0) sc->cost = PLN_COST_TORQUE2;
+    else if (strcmp(type, "time") == 0) sc->cost = PLN_COST_TIME;
     else {
         return pln_yaml_error(y, pln_yaml_get(y, node, "type"), "cost.type", PLN_ERR_INVALID,
-                              "'%s': expected acceleration, jerk or torque2", type);
+                              "'%s': expected acceleration, jerk, torque2 or time", type);
     }
     {
         const yaml_node_t *tn = pln_yaml_get(y, node, "type");
@@ -267,6 +268,14 @@ static PlnStatus parse_cost(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc
         }
         st = read_in_range(y, node, "cost", "smoothing", 0, 0.0, PLN_MAX_COST_SMOOTHING,
                            "must be in [0, 1000]", &sc->cost_smoothing);
+    }
+    if (st == PLN_OK && pln_yaml_get(y, node, "min_duration") != NULL) {
+        if (sc->cost != PLN_COST_TIME) {
+            return pln_yaml_error(y, pln_yaml_get(y, node, "min_duration"), "cost.min_duration",
+                                  PLN_ERR_INVALID, "applies to type time only");
+        }
+        st = read_in_range(y, node, "cost", "min_duration", 0, PLN_MIN_DURATION_S, HUGE_VAL,
+                           "must be a positive duration (s)", &sc->cost_min_duration);
     }
     return st;
 }
@@ -1112,6 +1121,11 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
     char field[96];
     PlnStatus st = PLN_OK;
 
+    if (sc->cost == PLN_COST_TIME && sc->cost_min_duration >= sc->duration) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s:%d: cost.min_duration: %g s is not below the duration (%g s)", sc->path,
+                          sc->cost_line, sc->cost_min_duration, sc->duration);
+    }
     for (int i = 0; i < sc->n_active && st == PLN_OK; ++i) {
         snprintf(field, sizeof field, "joints[%d]", i);
         st = resolve_joint(sc, robot, &sc->active[i], field, err, err_size);
@@ -1236,4 +1250,16 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
         }
     }
     return st;
+}
+
+void pln_scenario_scale_time(PlnScenario *sc, double k)
+{
+    const double old = sc->duration, T = old * k;
+    for (int i = 0; i < sc->n_tasks; ++i) sc->tasks[i].time = fmin(sc->tasks[i].time * k, T);
+    for (int i = 0; i < sc->n_phases; ++i) {
+        sc->phases[i].t0 = fmin(sc->phases[i].t0 * k, T);
+        /* the phase that ended with the motion still does */
+        sc->phases[i].t1 = sc->phases[i].t1 == old ? T : fmin(sc->phases[i].t1 * k, T);
+    }
+    sc->duration = T;
 }

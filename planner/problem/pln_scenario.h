@@ -69,7 +69,8 @@ typedef struct PlnTask {
 typedef enum PlnCostType {
     PLN_COST_ACCELERATION = 0,    /* integral of |q''|^2 */
     PLN_COST_JERK,                /* integral of |q'''|^2 */
-    PLN_COST_TORQUE2              /* integral of sum_j (tau_j / tau_max_j)^2 (eq. P14) */
+    PLN_COST_TORQUE2,             /* integral of sum_j (tau_j / tau_max_j)^2 (eq. P14) */
+    PLN_COST_TIME                 /* the shortest certified duration (planner.md sec. 2b) */
 } PlnCostType;
 
 /* Link geometry the collision constraints use (the robot file gives each kind per link,
@@ -176,6 +177,8 @@ typedef struct PlnScenario {
     double cost_weight;           /* > 0 */
     int cost_line;                /* line of `cost.type` (0 when absent) */
     double cost_smoothing;        /* torque2: weight of the acceleration term, >= 0 */
+    double cost_min_duration;     /* time: the shortest duration tried, s (0: a tenth of
+                                     the duration) */
 
     int collision;                /* collision constraints on (default 1) */
     PlnGeometryKind geometry;
@@ -216,6 +219,10 @@ typedef struct PlnScenario {
     double rate_hz;               /* output sampling rate (default 200 Hz) */
     char out_dir[1024];           /* "" -> out/<name>/ */
 } PlnScenario;
+
+/* Scales every time of a resolved scenario by k > 0: the duration, the task times and the
+ * support phases (cost type time: the same path, traversed k times as long). */
+void pln_scenario_scale_time(PlnScenario *sc, double k);
 
 /* Name of a method ("hybrid", "gss", "ca", "sampling"); a static string. */
 const char *pln_method_string(PlnMethod method);
