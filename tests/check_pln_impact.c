@@ -793,6 +793,7 @@ Suite *pln_impact_suite(void)
 {
     Suite *s = suite_create("pln_impact");
     TCase *tc = tcase_create("impulse");
+    tcase_set_timeout(tc, 120); /* the robot test plans a motion; slow under ASan */
     tcase_add_loop_test(tc, test_random_mechanisms, 0, 2);
     tcase_add_test(tc, test_elastic_keeps_energy);
     tcase_add_test(tc, test_ball_on_floor);
