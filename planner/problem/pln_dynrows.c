@@ -625,6 +625,7 @@ static double joint_torque_row(const PlnProblem *p, PlnProblemWork *w, const Pln
     return v;
 }
 
+/* the torque cost, eq. P14 (docs/math/planner.md sec. 2) */
 PlnStatus pln_dynrows_torque2(const PlnProblem *p, PlnProblemWork *w, double *value,
                               double *grad_ctrl, double *gn_diag, char *err, size_t err_size)
 {
