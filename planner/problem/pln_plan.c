@@ -112,6 +112,13 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     if (st != PLN_OK) return st;
     l->have_sc = 1;
     st = pln_robot_load(l->sc.robot_path, &l->robot, err, err_size);
+    if (st == PLN_ERR_IO) {
+        /* the scenario names a robot file that cannot be read: say where it is named */
+        char inner[768];
+        snprintf(inner, sizeof inner, "%s", err);
+        return pln_errorf(st, err, err_size, "%s:%d:%d: robot: %s", l->sc.path, l->sc.robot_line,
+                          l->sc.robot_column, inner);
+    }
     if (st != PLN_OK) return st;
     l->have_robot = 1;
     if (opt->geometry_override) l->sc.geometry = opt->geometry;

@@ -794,6 +794,11 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
     st = pln_yaml_check_mapping(&y, root, "", keys);
     if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "name", 1, sc->name, sizeof sc->name);
     if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "robot", 1, robot, sizeof robot);
+    if (st == PLN_OK) {
+        const yaml_node_t *rn = pln_yaml_get(&y, root, "robot");
+        sc->robot_line = (int)rn->start_mark.line + 1;
+        sc->robot_column = (int)rn->start_mark.column + 1;
+    }
     if (st == PLN_OK && !resolve_relative(path, robot, sc->robot_path, sizeof sc->robot_path)) {
         st = pln_yaml_error(&y, pln_yaml_get(&y, root, "robot"), "robot", PLN_ERR_INVALID,
                             "the resolved path is too long");
@@ -1121,6 +1126,14 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
     char field[96];
     PlnStatus st = PLN_OK;
 
+    for (int i = 0; i < sc->n_obstacles; ++i) {
+        if (find_link(robot, sc->obstacles[i].name) >= 0) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s:%d: environment[%d].name: '%s' is also a link of the robot %s (names "
+                              "of obstacles and links must differ, or pairs would be ambiguous)",
+                              sc->path, sc->obstacles[i].line, i, sc->obstacles[i].name, sc->robot_path);
+        }
+    }
     if (sc->cost == PLN_COST_TIME && sc->cost_min_duration >= sc->duration) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
                           "%s:%d: cost.min_duration: %g s is not below the duration (%g s)", sc->path,

@@ -159,6 +159,7 @@ typedef struct PlnScenario {
     char name[PLN_NAME_MAX];
     char path[1024];              /* the scenario file */
     char robot_path[1024];        /* resolved relative to the scenario file's directory */
+    int robot_line, robot_column; /* of the `robot` value, 1-based */
     double duration;              /* s, > 0 */
     int degree;                   /* spline degree, 3..7 (default 5) */
     int spans;                    /* knot spans, 1..200 */
