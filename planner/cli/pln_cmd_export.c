@@ -40,6 +40,12 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan export: %s\n", err);
     } else {
+        if (!tr.certified) {
+            fprintf(errs,
+                    "hrpplan export: warning: %s is NOT CERTIFIED (its plan's report.json says why); "
+                    "exported because of --force%s\n",
+                    tr.path, opt.format == PLN_FORMAT_POS ? " (hrpsys files hold numbers only, so they do not say it)" : "");
+        }
         fprintf(out, "wrote %s: %s, %d samples at %g Hz over %g s, %d joints%s%s\n", args->output,
                 pln_format_string(opt.format), n, opt.rate_hz, tr.duration, tr.n_joints,
                 opt.format == PLN_FORMAT_POS ? " (with .waist and .zmp)" : "",

@@ -669,9 +669,11 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
     if (st != PLN_OK) return st;
     switch (opt->format) {
     case PLN_FORMAT_POS:
-        /* the companions first: a .pos never exists without them */
-        st = pln_export_hrpsys_companions(&tb, robot, path, comment, err, err_size);
-        if (st == PLN_OK) st = pln_table_write_pos(&tb, path, comment, err, err_size);
+        /* the companions first: a .pos never exists without them. hrpsys files hold
+         * numbers only (a comment line can stop SequencePlayer): a forced export says
+         * NOT CERTIFIED on stderr, not in the files */
+        st = pln_export_hrpsys_companions(&tb, robot, path, NULL, err, err_size);
+        if (st == PLN_OK) st = pln_table_write_pos(&tb, path, NULL, err, err_size);
         break;
     case PLN_FORMAT_CSV: st = pln_table_write_csv(&tb, path, comment, err, err_size); break;
     case PLN_FORMAT_JSON: {

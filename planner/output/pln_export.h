@@ -21,7 +21,8 @@
  * Every file is written atomically (pln_atomic.h). A limit violation, or a trajectory
  * whose `certified` is false without `force`, is refused with PLN_ERR_NOT_CERTIFIED and a
  * message naming the joint and the time (exit 3); a forced export of an uncertified
- * trajectory carries a `# NOT CERTIFIED` comment line (a "comment" key in json). All
+ * trajectory carries a `# NOT CERTIFIED` comment line in csv and ros (a "comment" key in
+ * json); hrpsys files (.pos, .waist, .zmp) hold numbers only, always. All
  * joints are written in the robot file's order; seconds, radians, metres. */
 #ifndef PLN_EXPORT_H
 #define PLN_EXPORT_H
