@@ -9,6 +9,7 @@
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
 #   make env-meshes write the environment meshes scenarios/meshes/*.stl (generated; run,
 #                   test, asan and bench depend on it)
+#   make fuzz       libFuzzer harnesses of every loader (tools/fuzz/), FUZZ_SECONDS each
 #   make layers     check that every #include follows the layer order of planner/ and
 #                   keeps distance/ apart (tools/layers/check-layers.sh; make test runs it)
 #   make clean      remove build/ and nothing else
@@ -169,6 +170,33 @@ FORCE:
 
 -include $(DST_OBJ:.o=.d) $(PLN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) \
          $(BENCH_SRC:%.c=$(BUILD)/%.d)
+
+# ---- fuzzing (issue 23) ------------------------------------------------------------------
+# `make fuzz [FUZZ_SECONDS=60]` builds the libFuzzer harnesses tools/fuzz/fuzz_<name>.c
+# with Debian's clang (installed if missing) against an ASan+UBSan copy of the libraries in
+# build/fuzz/, and runs each for FUZZ_SECONDS from its seed corpus tests/fuzz/corpus/<name>/
+# (the shipped files); the corpus grows in build/fuzz/corpus/<name>/, a crash is kept as
+# build/fuzz/crash-<name>-*. One summary line per harness: executions, and crashes.
+FUZZ_SECONDS ?= 60
+FUZZ_NAMES := $(patsubst tools/fuzz/fuzz_%.c,%,$(sort $(wildcard tools/fuzz/fuzz_*.c)))
+FUZZ_VARS = BUILD=build/fuzz CC=clang OPT=-O1 \
+            SAN="-fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -Wno-error"
+.PHONY: fuzz fuzz-build
+fuzz: deps
+	@command -v clang >/dev/null 2>&1 || apt-get install -y clang
+	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-build env-meshes
+	@set -e; for n in $(FUZZ_NAMES); do \
+	    mkdir -p build/fuzz/corpus/$$n; \
+	    ./build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=20 \
+	        -rss_limit_mb=2048 -artifact_prefix=build/fuzz/crash-$$n- \
+	        build/fuzz/corpus/$$n tests/fuzz/corpus/$$n > build/fuzz/$$n.log 2>&1 \
+	        || { echo "fuzz $$n: FAILED (build/fuzz/$$n.log)"; tail -30 build/fuzz/$$n.log; exit 1; }; \
+	    echo "fuzz $$n: $$(grep -o 'number_of_executed_units: [0-9]*' build/fuzz/$$n.log) in $(FUZZ_SECONDS) s, no crash"; \
+	done
+fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+$(BUILD)/fuzz_%: tools/fuzz/fuzz_%.c tools/fuzz/fuzz_util.h $(BUILD)/libplanner.a $(BUILD)/libdistance.a
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -Itools/fuzz -o $@ $< $(BUILD)/libplanner.a \
+	    $(BUILD)/libdistance.a $(PKG_LIBS) $(LDLIBS)
 
 # ---- link meshes and robots/hrp2.yaml (issue 4) ---------------------------------------
 # `make meshes` builds the generator and rewrites robots/meshes/*.obj and robots/hrp2.yaml

@@ -307,8 +307,9 @@
  * of the real distance to this many seconds */
 #define PLN_IMPACT_TOC_DEPTH 8
 #define PLN_IMPACT_TOC_TOL_S 1e-7
-/* largest mechanism (the workspace holds (2 n + 2 m + 1)^2 3x3 blocks) */
-#define PLN_IMPACT_MAX_BODIES 512
-#define PLN_IMPACT_MAX_JOINTS 1024
+/* largest mechanism: the workspace holds (2 n + 2 m + 1)^2 3x3 blocks twice and the
+ * dense matrix of the reference (about 130 MB at these sizes; HRP-2 needs 31 and 32) */
+#define PLN_IMPACT_MAX_BODIES 128
+#define PLN_IMPACT_MAX_JOINTS 256
 
 #endif /* PLN_TOLERANCE_H */

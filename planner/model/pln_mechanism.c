@@ -222,8 +222,8 @@ PlnStatus pln_mechanism_load(const char *path, PlnMechanism *out, char *err, siz
 {
     static const char *const keys[] = {"name", "bodies", "joints", "contact", NULL};
     PlnYaml y;
-    yaml_node_t *root, *seq, *v;
-    int n;
+    yaml_node_t *root, *seq = NULL, *v;
+    int n = 0;
     PlnStatus st;
     memset(out, 0, sizeof *out);
     memset(&y, 0, sizeof y);
