@@ -217,6 +217,26 @@ static int run_main(int argc, char *const *argv, char *out, char *errs, size_t s
     return code;
 }
 
+/* plan --max-time: the optimiser stops at the budget, and says so in report.json */
+START_TEST(test_plan_max_time)
+{
+    static char out[1 << 16], errs[1 << 16], report[1 << 20];
+    char dir[256], odir[300], path[400];
+    char *argv[] = {"hrpplan", "plan", "scenarios/hand_cross.yaml", "--max-time", "0.2", "-q", "-o", odir};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    (void)run_main(8, argv, out, errs, sizeof out);
+    snprintf(path, sizeof path, "%s/report.json", odir);
+    ck_assert(ckutil_read_file(path, report, sizeof report) > 0);
+    ck_assert_msg(strstr(report, "\"optimizer_stop\": \"time limit reached\"") != NULL, "%.300s", report);
+    {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+}
+END_TEST
+
 START_TEST(test_main_help_texts)
 {
     static char out[8192], errs[8192];
@@ -334,7 +354,9 @@ Suite *pln_cli_suite(void)
     tcase_add_loop_test(tc, test_parse_usage_mistakes, 0, ARGC(BAD));
     suite_add_tcase(s, tc);
     tc = tcase_create("main");
+    tcase_set_timeout(tc, 120); /* test_plan_max_time plans and certifies hand_cross */
     tcase_add_test(tc, test_main_help_texts);
+    tcase_add_test(tc, test_plan_max_time);
     tcase_add_test(tc, test_main_version);
     tcase_add_test(tc, test_main_export_mjcf);
     tcase_add_test(tc, test_main_missing_file_exits_2);

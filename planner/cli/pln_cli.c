@@ -56,7 +56,7 @@ static const char HELP_OVERVIEW[] =
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
-    "                    [--threads N] [--simulate] [-q]\n"
+    "                    [--threads N] [--max-time S] [--simulate] [-q]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -76,6 +76,8 @@ static const char HELP_PLAN[] =
     "  --geometry KIND           link geometry of every pair instead of the scenario's\n"
     "                            collision.geometry: capsule, convex, ellipsoid, mesh\n"
     "  --threads N               distance queries on N threads (default 1)\n"
+    "  --max-time S              stop optimising after S seconds (default the scenario's\n"
+    "                            optimizer.time_limit); the result is then certified as is\n"
     "  --dump-queries FILE       write every distance query of the run to FILE\n"
     "  --simulate                then replay the plan in MuJoCo (as `hrpplan simulate`):\n"
     "                            sim.json and sim.svg, and its one-line verdict\n"
@@ -260,7 +262,8 @@ enum {
     OPT_PAIR = 1 << 17,
     OPT_AT = 1 << 18,
     OPT_RESTITUTION = 1 << 19,
-    OPT_FRICTION = 1 << 20
+    OPT_FRICTION = 1 << 20,
+    OPT_MAX_TIME = 1 << 21
 };
 
 typedef struct OptionSpec {
@@ -281,7 +284,7 @@ static const OptionSpec OPTIONS[] = {
     {"no-feedforward", 0, OPT_NO_FEEDFORWARD, 0}, {"mjcf", 0, OPT_MJCF, 1},
     {"solver", 0, OPT_SOLVER, 1},     {"pair", 0, OPT_PAIR, 1},
     {"at", 0, OPT_AT, 1},             {"restitution", 0, OPT_RESTITUTION, 1},
-    {"friction", 0, OPT_FRICTION, 1},
+    {"friction", 0, OPT_FRICTION, 1}, {"max-time", 0, OPT_MAX_TIME, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -311,7 +314,7 @@ static int allowed_options(PlnCommand cmd)
     switch (cmd) {
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
-               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE;
+               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME;
     case PLN_CMD_SIMULATE:
         return OPT_OUTPUT | OPT_SPEED | OPT_NO_FEEDFORWARD | OPT_MJCF | OPT_STATIC_BALANCE;
     case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
@@ -373,6 +376,12 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;
     case OPT_SIMULATE: args->simulate = 1; return PLN_OK;
     case OPT_NO_FEEDFORWARD: args->no_feedforward = 1; return PLN_OK;
+    case OPT_MAX_TIME:
+        if (!parse_positive(value, &args->max_time) || args->max_time > 86400.0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --max-time '%s': expected seconds in (0, 86400]", cmd, value);
+        }
+        return PLN_OK;
     case OPT_PAIR:
         if (strchr(value, ',') == NULL) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --pair '%s': expected LINK_A,LINK_B",
@@ -494,6 +503,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
     args->speed = 1.0;
     args->at = NAN;
     args->friction = NAN;
+    args->max_time = NAN;
 
     if (argc < 2) {
         args->command = PLN_CMD_NONE;

@@ -51,6 +51,8 @@ typedef struct PlnCliArgs {
     const char *geometry;      /* plan, check --geometry: capsule, convex, ellipsoid or mesh
                                   (checked by the parser); NULL: the scenario's */
     int threads;               /* plan --threads N (>= 1) */
+    double max_time;           /* plan --max-time S: the optimiser's budget, s (NAN: the
+                                  scenario's optimizer.time_limit) */
     int quiet;                 /* plan -q */
     int force;                 /* export --force */
     int fixed_base;            /* export-mjcf --fixed-base */
