@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check_util.h"
+#include "cli_run.h"
 #include "cli/pln_cli.h"
 
 #define MANIFEST "tests/bad/MANIFEST.tsv"
@@ -59,24 +60,6 @@ static int load_cases(void)
     return g_n_cases;
 }
 
-/* pln_cli_main in-process, both streams captured */
-static int run_cli(int argc, char *const *argv, char *out, char *errs, size_t size)
-{
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    int code;
-    size_t n;
-    ck_assert(fo != NULL && fe != NULL);
-    code = pln_cli_main(argc, argv, fo, fe);
-    rewind(fo);
-    rewind(fe);
-    n = fread(out, 1, size - 1, fo);
-    out[n] = '\0';
-    n = fread(errs, 1, size - 1, fe);
-    errs[n] = '\0';
-    fclose(fo);
-    fclose(fe);
-    return code;
-}
 
 /* "{f}" and "{o}" of the command replaced, split at spaces into argv (after "hrpplan") */
 static int build_argv(const BadCase *c, const char *dir, char *buf, size_t size, char **argv)
@@ -115,7 +98,7 @@ START_TEST(test_bad_input)
     c = &g_cases[_i];
     ckutil_mkdtemp(dir, sizeof dir);
     argc = build_argv(c, dir, buf, sizeof buf, argv);
-    code = run_cli(argc, argv, out, errs, sizeof out);
+    code = cli_run(argc, argv, out, errs, sizeof out);
     ck_assert_msg(code == c->code, "%s (%s): exit %d, expected %d; stderr: %s", c->file, c->command, code, c->code, errs);
     ck_assert_msg(strstr(errs, c->pattern) != NULL, "%s: the message\n  %s\nlacks\n  %s", c->file, errs, c->pattern);
     ck_assert_msg(ckutil_count_entries(dir) == 0, "%s: output left in %s", c->file, dir);
@@ -157,7 +140,7 @@ START_TEST(test_ten_megabyte_line)
     }
     fputs("\nduration: 1.0\njoints: [A]\n", f);
     fclose(f);
-    ck_assert_int_eq(run_cli(6, argv, out, errs, sizeof out), 2);
+    ck_assert_int_eq(cli_run(6, argv, out, errs, sizeof out), 2);
     ck_assert_msg(strstr(errs, "long.yaml:2:8: robot: longer than 1023 characters") != NULL, "%s", errs);
     ck_assert_int_eq(ckutil_count_entries(dir), 1); /* the scenario alone */
     remove(file);

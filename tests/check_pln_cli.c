@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include "check_util.h"
+#include "cli_run.h"
 #include "cli/pln_cli.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -197,25 +198,6 @@ START_TEST(test_parse_usage_mistakes)
 }
 END_TEST
 
-/* runs pln_cli_main in-process, capturing both streams into out/errs buffers. */
-static int run_main(int argc, char *const *argv, char *out, char *errs, size_t size)
-{
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    int code;
-    size_t n;
-    ck_assert_ptr_nonnull(fo);
-    ck_assert_ptr_nonnull(fe);
-    code = pln_cli_main(argc, argv, fo, fe);
-    rewind(fo);
-    rewind(fe);
-    n = fread(out, 1, size - 1, fo);
-    out[n] = '\0';
-    n = fread(errs, 1, size - 1, fe);
-    errs[n] = '\0';
-    fclose(fo);
-    fclose(fe);
-    return code;
-}
 
 /* plan --max-time: the optimiser stops at the budget, and says so in report.json */
 START_TEST(test_plan_max_time)
@@ -225,7 +207,7 @@ START_TEST(test_plan_max_time)
     char *argv[] = {"hrpplan", "plan", "scenarios/hand_cross.yaml", "--max-time", "0.2", "-q", "-o", odir};
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(odir, sizeof odir, "%s/out", dir);
-    (void)run_main(8, argv, out, errs, sizeof out);
+    (void)cli_run(8, argv, out, errs, sizeof out);
     snprintf(path, sizeof path, "%s/report.json", odir);
     ck_assert(ckutil_read_file(path, report, sizeof report) > 0);
     ck_assert_msg(strstr(report, "\"optimizer_stop\": \"time limit reached\"") != NULL, "%.300s", report);
@@ -242,14 +224,14 @@ START_TEST(test_main_help_texts)
     static char out[8192], errs[8192];
     const char *cmds[] = {"plan", "check", "robot", "export", "export-mjcf"};
     char *h[] = {"hrpplan", "--help"};
-    ck_assert_int_eq(run_main(2, h, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_int_eq(cli_run(2, h, out, errs, sizeof out), PLN_EXIT_OK);
     ck_assert_ptr_nonnull(strstr(out, "usage: hrpplan <command>"));
     ck_assert_ptr_nonnull(strstr(out, "exit codes"));
     for (int i = 0; i < 5; ++i) {
         char *argv[] = {"hrpplan", (char *)cmds[i], "--help"};
         char want[64];
         snprintf(want, sizeof want, "usage: hrpplan %s", cmds[i]);
-        ck_assert_int_eq(run_main(3, argv, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_int_eq(cli_run(3, argv, out, errs, sizeof out), PLN_EXIT_OK);
         ck_assert_msg(strstr(out, want) != NULL, "help of %s", cmds[i]);
         ck_assert_str_eq(errs, "");
     }
@@ -264,7 +246,7 @@ START_TEST(test_main_export_mjcf)
     char *argv[] = {"hrpplan", "export-mjcf", "robots/hrp2.yaml"};
     char *bad[] = {"hrpplan", "export-mjcf", "scenarios/hand_cross.yaml"};
     FILE *f;
-    ck_assert_int_eq(run_main(3, argv, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_int_eq(cli_run(3, argv, out, errs, sizeof out), PLN_EXIT_OK);
     ck_assert_ptr_nonnull(strstr(out, "<mujoco model=\"hrp2\">"));
     ck_assert_ptr_nonnull(strstr(out, "<freejoint name=\"base\"/>"));
     ck_assert_ptr_nonnull(strstr(out, "</mujoco>"));
@@ -272,14 +254,14 @@ START_TEST(test_main_export_mjcf)
     snprintf(path, sizeof path, "%s/hrp2.xml", dir);
     {
         char *to_file[] = {"hrpplan", "export-mjcf", "robots/hrp2.yaml", "--fixed-base", "-o", path};
-        ck_assert_int_eq(run_main(6, to_file, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_int_eq(cli_run(6, to_file, out, errs, sizeof out), PLN_EXIT_OK);
     }
     f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     fclose(f);
     unlink(path);
     rmdir(dir);
-    ck_assert_int_eq(run_main(3, bad, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_int_eq(cli_run(3, bad, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_ptr_nonnull(strstr(errs, "hrpplan export-mjcf: scenarios/hand_cross.yaml:"));
 }
 END_TEST
@@ -288,7 +270,7 @@ START_TEST(test_main_version)
 {
     static char out[1024], errs[1024];
     char *v[] = {"hrpplan", "--version"};
-    ck_assert_int_eq(run_main(2, v, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_int_eq(cli_run(2, v, out, errs, sizeof out), PLN_EXIT_OK);
     ck_assert_ptr_nonnull(strstr(out, "hrpplan " PLN_VERSION));
 }
 END_TEST
@@ -297,7 +279,7 @@ START_TEST(test_main_missing_file_exits_2)
 {
     static char out[1024], errs[1024];
     char *argv[] = {"hrpplan", "plan", "/nonexistent/dir/s.yaml"};
-    ck_assert_int_eq(run_main(3, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_int_eq(cli_run(3, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_ptr_nonnull(strstr(errs, "/nonexistent/dir/s.yaml"));
     ck_assert_ptr_nonnull(strstr(errs, "No such file"));
 }
@@ -307,7 +289,7 @@ START_TEST(test_main_usage_error_exits_2)
 {
     static char out[1024], errs[1024];
     char *argv[] = {"hrpplan", "plann"};
-    ck_assert_int_eq(run_main(2, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_int_eq(cli_run(2, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_ptr_nonnull(strstr(errs, "unknown command 'plann'"));
     ck_assert_str_eq(out, "");
 }

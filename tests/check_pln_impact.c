@@ -14,6 +14,7 @@
 
 #include "check_rng.h"
 #include "check_util.h"
+#include "cli_run.h"
 #include "cli/pln_cli.h"
 #include "model/pln_impact.h"
 #include "base/pln_tolerance.h"
@@ -213,24 +214,6 @@ static void rand_mech(Rng *r, Mech *m, int kind, double e, double mu)
     m->sys.n_joints = nj;
 }
 
-/* pln_cli_main in-process, both streams captured */
-static int run_main_impact(int argc, char *const *argv, char *out, char *errs, size_t size)
-{
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    int code;
-    size_t n;
-    ck_assert(fo != NULL && fe != NULL);
-    code = pln_cli_main(argc, argv, fo, fe);
-    rewind(fo);
-    rewind(fe);
-    n = fread(out, 1, size - 1, fo);
-    out[n] = '\0';
-    n = fread(errs, 1, size - 1, fe);
-    errs[n] = '\0';
-    fclose(fo);
-    fclose(fe);
-    return code;
-}
 
 static PlnImpactWork *work_for(const Mech *m)
 {
@@ -629,7 +612,7 @@ START_TEST(test_bad_mechanism_files)
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(file, sizeof file, "tests/data/impact_bad/%s.yaml", IMPACT_BAD[_i][0]);
     snprintf(odir, sizeof odir, "%s/out", dir);
-    ck_assert_int_eq(run_main_impact(5, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_int_eq(cli_run(5, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_msg(strstr(errs, IMPACT_BAD[_i][1]) != NULL, "'%s' lacks '%s'", errs, IMPACT_BAD[_i][1]);
     ck_assert_msg(strstr(errs, IMPACT_BAD[_i][0]) != NULL, "'%s' does not name the file", errs);
     ck_assert_int_eq(ckutil_count_entries(dir), 0);
@@ -645,7 +628,7 @@ START_TEST(test_impact_command)
     char *argv[] = {"hrpplan", "impact", "scenarios/mechanisms/double_pendulum.yaml", "-o", odir, "--solver", "dense"};
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(odir, sizeof odir, "%s/out", dir);
-    ck_assert_int_eq(run_main_impact(7, argv, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_int_eq(cli_run(7, argv, out, errs, sizeof out), PLN_EXIT_OK);
     ck_assert_ptr_nonnull(strstr(out, "impulse on lower"));
     ck_assert_ptr_nonnull(strstr(out, "elbow"));
     ck_assert_ptr_nonnull(strstr(out, "kinetic energy"));
@@ -655,12 +638,12 @@ START_TEST(test_impact_command)
     ck_assert_ptr_nonnull(strstr(json, "\"friction_case\": \"sliding\""));
     ck_assert_ptr_nonnull(strstr(json, "\"kinetic_energy_after_j\""));
     argv[6] = "block";
-    ck_assert_int_eq(run_main_impact(7, argv, out, errs, sizeof out), PLN_EXIT_OK);
+    ck_assert_int_eq(cli_run(7, argv, out, errs, sizeof out), PLN_EXIT_OK);
     ck_assert(ckutil_read_file(path, json, sizeof json) > 0);
     ck_assert_ptr_nonnull(strstr(json, "\"solver\": \"block\""));
     /* usage */
     argv[6] = "qr";
-    ck_assert_int_eq(run_main_impact(7, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_int_eq(cli_run(7, argv, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_ptr_nonnull(strstr(errs, "--solver 'qr': expected block or dense"));
     remove(path);
     rmdir(odir);
@@ -689,7 +672,7 @@ START_TEST(test_robot_impact)
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(odir, sizeof odir, "%s/plan", dir);
     snprintf(traj, sizeof traj, "%s/trajectory.json", odir);
-    (void)run_main_impact(7, plan, out, errs, sizeof out);
+    (void)cli_run(7, plan, out, errs, sizeof out);
     ck_assert_msg(access(traj, R_OK) == 0, "%s", errs);
     ck_assert_msg(pln_plan_load("tests/data/reach_box.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
     ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
@@ -762,18 +745,18 @@ START_TEST(test_robot_impact)
         char *nopair[] = {"hrpplan", "impact", "tests/data/reach_box.yaml", traj};
         char *mixed[] = {"hrpplan", "impact", "scenarios/mechanisms/ball_on_floor.yaml", "--pair", "a,b"};
         char *never[] = {"hrpplan", "impact", "tests/data/reach_box.yaml", traj, "--pair", "RARM_LINK6,WAIST", "-o", odir};
-        ck_assert_int_eq(run_main_impact(8, argv, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_int_eq(cli_run(8, argv, out, errs, sizeof out), PLN_EXIT_OK);
         ck_assert_ptr_nonnull(strstr(out, "(first contact)"));
         snprintf(path, sizeof path, "%s/impact.json", odir);
         ck_assert(ckutil_read_file(path, json, sizeof json) > 0);
         ck_assert_ptr_nonnull(strstr(json, "\"robot_joints\""));
         ck_assert_ptr_nonnull(strstr(json, "\"time_source\": \"first contact\""));
         ck_assert_ptr_nonnull(strstr(json, "\"body_b\": \"world\""));
-        ck_assert_int_eq(run_main_impact(4, nopair, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_int_eq(cli_run(4, nopair, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
         ck_assert_ptr_nonnull(strstr(errs, "--pair LINK_A,LINK_B is required"));
-        ck_assert_int_eq(run_main_impact(5, mixed, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_int_eq(cli_run(5, mixed, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
         ck_assert_ptr_nonnull(strstr(errs, "are for a planned robot"));
-        ck_assert_int_eq(run_main_impact(8, never, out, errs, sizeof out), PLN_EXIT_OK);
+        ck_assert_int_eq(cli_run(8, never, out, errs, sizeof out), PLN_EXIT_OK);
         ck_assert_ptr_nonnull(strstr(out, "never touch"));
     }
     free(ctrl);
