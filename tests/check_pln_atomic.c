@@ -145,6 +145,72 @@ START_TEST(test_relative_path_in_cwd)
 }
 END_TEST
 
+/* an output set: nothing changes when it is abandoned, everything when it is committed */
+START_TEST(test_output_set_all_or_nothing)
+{
+    char dir[256], a[512], b[512], old[512], buf[256], err[256];
+    int n = -1;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(a, sizeof a, "%s/a.txt", dir);
+    snprintf(b, sizeof b, "%s/b.txt", dir);
+    snprintf(old, sizeof old, "%s/old.txt", dir);
+    ck_assert_int_eq(pln_atomic_write(old, "old\n", 4, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_write(a, "a0\n", 3, err, sizeof err), PLN_OK);
+
+    /* abandoned: a keeps its old text, b never appears, old is not removed */
+    ck_assert_int_eq(pln_atomic_set_begin(err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_set_begin(err, sizeof err), PLN_ERR_INTERNAL); /* no nesting */
+    ck_assert_int_eq(pln_atomic_write(a, "a1\n", 3, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_write(b, "b1\n", 3, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_remove(old, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(ckutil_read_file(a, buf, sizeof buf), 3);
+    ck_assert_str_eq(buf, "a0\n"); /* not yet */
+    ck_assert_int_eq(pln_atomic_set_end(0, &n, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(ckutil_read_file(a, buf, sizeof buf), 3);
+    ck_assert_str_eq(buf, "a0\n");
+    ck_assert_int_eq(access(b, F_OK), -1);
+    ck_assert_int_eq(access(old, F_OK), 0);
+    ck_assert_int_eq(ckutil_count_entries(dir), 2); /* a, old: no temporary left */
+
+    /* committed: all of it */
+    ck_assert_int_eq(pln_atomic_set_begin(err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_write(a, "a2\n", 3, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_write(b, "b2\n", 3, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_remove(old, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_atomic_set_end(1, &n, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(ckutil_read_file(a, buf, sizeof buf), 3);
+    ck_assert_str_eq(buf, "a2\n");
+    ck_assert_int_eq(ckutil_read_file(b, buf, sizeof buf), 3);
+    ck_assert_str_eq(buf, "b2\n");
+    ck_assert_int_eq(access(old, F_OK), -1);
+    ck_assert_int_eq(ckutil_count_entries(dir), 2);
+
+    /* outside a set, writes land at once again */
+    ck_assert_int_eq(pln_atomic_remove(b, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(access(b, F_OK), -1);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* a set holds PLN_ATOMIC_SET_MAX files; one more fails, and the set is then abandoned */
+START_TEST(test_output_set_overflow)
+{
+    char dir[256], path[512], err[256];
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_int_eq(pln_atomic_set_begin(err, sizeof err), PLN_OK);
+    for (int i = 0; i <= PLN_ATOMIC_SET_MAX; ++i) {
+        snprintf(path, sizeof path, "%s/f%d", dir, i);
+        ck_assert_int_eq(pln_atomic_write(path, "x", 1, err, sizeof err),
+                         i < PLN_ATOMIC_SET_MAX ? PLN_OK : PLN_ERR_IO);
+    }
+    ck_assert_ptr_nonnull(strstr(err, "too many files in one output set"));
+    ck_assert_int_eq(pln_atomic_set_end(0, NULL, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(ckutil_count_entries(dir), 0);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *pln_atomic_suite(void)
 {
     Suite *s = suite_create("pln_atomic");
@@ -160,6 +226,8 @@ Suite *pln_atomic_suite(void)
     tcase_add_test(tc, test_failed_rename_leaves_no_file);
     tcase_add_test(tc, test_write_error_is_reported_and_cleaned);
     tcase_add_test(tc, test_bad_paths_rejected);
+    tcase_add_test(tc, test_output_set_all_or_nothing);
+    tcase_add_test(tc, test_output_set_overflow);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -24,6 +24,18 @@ static void split_path(const char *path, char *dir, size_t dir_size, const char 
     }
 }
 
+/* the output set of this thread (pln_atomic_set_begin .. pln_atomic_set_end) */
+typedef struct SetEntry {
+    char path[PLN_PATH_MAX]; /* target */
+    char tmp[PLN_PATH_MAX];  /* finished temporary, or "" for a removal */
+} SetEntry;
+
+static _Thread_local struct {
+    int active;
+    int n;
+    SetEntry *e; /* PLN_ATOMIC_SET_MAX entries while active */
+} g_set;
+
 PlnStatus pln_atomic_open(PlnAtomicFile *f, const char *path, char *err, size_t err_size)
 {
     char dir[PLN_PATH_MAX];
@@ -125,6 +137,18 @@ PlnStatus pln_atomic_commit(PlnAtomicFile *f, char *err, size_t err_size)
         what = "close failed";
     }
     f->fp = NULL;
+    if (what == NULL && g_set.active) {
+        if (g_set.n >= PLN_ATOMIC_SET_MAX) {
+            e = ENOSPC;
+            what = "too many files in one output set";
+        } else {
+            SetEntry *s = &g_set.e[g_set.n++];
+            snprintf(s->path, sizeof s->path, "%s", f->path);
+            snprintf(s->tmp, sizeof s->tmp, "%s", f->tmp);
+            f->tmp[0] = '\0';
+            return PLN_OK;
+        }
+    }
     if (what == NULL && rename(f->tmp, f->path) != 0) {
         e = errno;
         what = "rename failed";
@@ -149,6 +173,68 @@ void pln_atomic_abort(PlnAtomicFile *f)
         unlink(f->tmp);
         f->tmp[0] = '\0';
     }
+}
+
+PlnStatus pln_atomic_remove(const char *path, char *err, size_t err_size)
+{
+    if (g_set.active) {
+        SetEntry *s;
+        if (g_set.n >= PLN_ATOMIC_SET_MAX) {
+            return pln_errorf(PLN_ERR_IO, err, err_size, "%s: too many files in one output set",
+                              path);
+        }
+        s = &g_set.e[g_set.n++];
+        snprintf(s->path, sizeof s->path, "%s", path);
+        s->tmp[0] = '\0';
+        return PLN_OK;
+    }
+    if (unlink(path) != 0 && errno != ENOENT) {
+        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot remove: %s", path,
+                          strerror(errno));
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_atomic_set_begin(char *err, size_t err_size)
+{
+    if (g_set.active) {
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "an output set is already open");
+    }
+    g_set.e = calloc(PLN_ATOMIC_SET_MAX, sizeof *g_set.e);
+    if (g_set.e == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    g_set.n = 0;
+    g_set.active = 1;
+    return PLN_OK;
+}
+
+PlnStatus pln_atomic_set_end(int commit, int *n_entries, char *err, size_t err_size)
+{
+    PlnStatus st = PLN_OK;
+    if (n_entries != NULL) *n_entries = g_set.active ? g_set.n : 0;
+    if (!g_set.active) return PLN_OK;
+    g_set.active = 0;
+    for (int i = 0; i < g_set.n; ++i) {
+        SetEntry *s = &g_set.e[i];
+        if (!commit || st != PLN_OK) {
+            /* abandoned: no target changes */
+            if (s->tmp[0] != '\0') unlink(s->tmp);
+        } else if (s->tmp[0] == '\0') {
+            if (unlink(s->path) != 0 && errno != ENOENT) {
+                st = pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot remove: %s", s->path,
+                                strerror(errno));
+            }
+        } else if (rename(s->tmp, s->path) != 0) {
+            st = pln_errorf(PLN_ERR_IO, err, err_size, "%s: rename failed: %s", s->path,
+                            strerror(errno));
+            unlink(s->tmp);
+        } else {
+            sync_directory(s->path);
+        }
+    }
+    free(g_set.e);
+    g_set.e = NULL;
+    g_set.n = 0;
+    return st;
 }
 
 PlnStatus pln_atomic_write(const char *path, const void *data, size_t size, char *err,

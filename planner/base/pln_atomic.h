@@ -35,6 +35,23 @@ PlnStatus pln_atomic_commit(PlnAtomicFile *f, char *err, size_t err_size);
  * file that was never opened successfully or was already committed. */
 void pln_atomic_abort(PlnAtomicFile *f);
 
+/* Removes `path` (an absent file is fine); inside an output set, at the set's commit. */
+PlnStatus pln_atomic_remove(const char *path, char *err, size_t err_size);
+
+/* Output sets: the files of one command are written together or not at all.
+ * Between pln_atomic_set_begin and pln_atomic_set_end, pln_atomic_commit finishes each
+ * temporary (flush, fsync, close) but keeps it, and pln_atomic_remove only records the
+ * removal. pln_atomic_set_end(1) then renames every temporary over its target, in the
+ * order they were committed, and performs the removals; pln_atomic_set_end(0) unlinks
+ * every temporary, so no target changes. A set holds at most PLN_ATOMIC_SET_MAX entries
+ * (a commit beyond that fails). One set per thread; begin inside a set is an error.
+ * A crash during the final renames can leave the set part-renamed; a crash before them
+ * leaves only hidden temporaries. */
+#define PLN_ATOMIC_SET_MAX 32
+PlnStatus pln_atomic_set_begin(char *err, size_t err_size);
+/* n_entries (may be NULL) receives how many files the set held */
+PlnStatus pln_atomic_set_end(int commit, int *n_entries, char *err, size_t err_size);
+
 /* Writes `size` bytes to `path` atomically (open + fwrite + commit). */
 PlnStatus pln_atomic_write(const char *path, const void *data, size_t size, char *err,
                            size_t err_size);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dst.h"
+#include "base/pln_atomic.h"
 #include "cli/pln_cmd.h"
 #include "problem/pln_problem.h"
 
@@ -690,15 +691,38 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
         return pln_status_exit_code(st);
     }
 
-    switch (args.command) {
-    case PLN_CMD_PLAN: return pln_cmd_plan(&args, out, errs);
-    case PLN_CMD_CHECK: return pln_cmd_check(&args, out, errs);
-    case PLN_CMD_ROBOT: return pln_cmd_robot(&args, out, errs);
-    case PLN_CMD_EXPORT: return pln_cmd_export(&args, out, errs);
-    case PLN_CMD_EXPORT_MJCF: return pln_cmd_export_mjcf(&args, out, errs);
-    case PLN_CMD_SIMULATE: return pln_cmd_simulate(&args, out, errs);
-    case PLN_CMD_IMPACT: return pln_cmd_impact(&args, out, errs);
-    default: break;
+    /* every file a command writes is one output set: all of it lands, or none of it
+     * (a bad input, usage or internal failure leaves every target as it was) */
+    st = pln_atomic_set_begin(err, sizeof err);
+    if (st != PLN_OK) {
+        fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);
+        return pln_status_exit_code(st);
+    }
+    {
+        int code = -1;
+        switch (args.command) {
+        case PLN_CMD_PLAN: code = pln_cmd_plan(&args, out, errs); break;
+        case PLN_CMD_CHECK: code = pln_cmd_check(&args, out, errs); break;
+        case PLN_CMD_ROBOT: code = pln_cmd_robot(&args, out, errs); break;
+        case PLN_CMD_EXPORT: code = pln_cmd_export(&args, out, errs); break;
+        case PLN_CMD_EXPORT_MJCF: code = pln_cmd_export_mjcf(&args, out, errs); break;
+        case PLN_CMD_SIMULATE: code = pln_cmd_simulate(&args, out, errs); break;
+        case PLN_CMD_IMPACT: code = pln_cmd_impact(&args, out, errs); break;
+        default: break;
+        }
+        if (code >= 0) {
+            int commit = code == PLN_EXIT_OK || code == PLN_EXIT_NOT_CERTIFIED, n_files = 0;
+            st = pln_atomic_set_end(commit, &n_files, err, sizeof err);
+            if (st != PLN_OK) {
+                fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);
+                if (code == PLN_EXIT_OK) code = pln_status_exit_code(st);
+            } else if (!commit && n_files > 0) {
+                fprintf(errs, "hrpplan %s: no output written (the run failed)\n",
+                        pln_command_string(args.command));
+            }
+            return code;
+        }
+        pln_atomic_set_end(0, NULL, err, sizeof err);
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");
     return PLN_EXIT_INTERNAL;

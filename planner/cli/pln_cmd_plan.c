@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/pln_atomic.h"
@@ -41,10 +42,8 @@ static PlnStatus remove_hrpsys_files(const char *pos_path, char *err, size_t err
         char path[PLN_PATH_MAX];
         PlnStatus st = pln_export_sibling_path(path, sizeof path, pos_path, exts[i], err, err_size);
         if (st != PLN_OK) return st;
-        if (unlink(path) != 0 && errno != ENOENT) {
-            return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot remove: %s", path,
-                              strerror(errno));
-        }
+        st = pln_atomic_remove(path, err, err_size);
+        if (st != PLN_OK) return st;
     }
     return PLN_OK;
 }
@@ -61,7 +60,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     int have_guess = 0;
     PlnTable table;
     double *x = NULL, *ctrl = NULL, start = pln_clock_s();
-    int have_cert = 0, code;
+    int have_cert = 0, code, dir_created = 0;
     PlnTimeSearch tsearch;
     PlnStatus st;
     char reason[2048] = "";
@@ -90,6 +89,10 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (args->out_dir != NULL) snprintf(dir, sizeof dir, "%s", args->out_dir);
     else if (l.sc.out_dir[0] != '\0') snprintf(dir, sizeof dir, "%s", l.sc.out_dir);
     else snprintf(dir, sizeof dir, "out/%s", l.sc.name);
+    {
+        struct stat sb;
+        dir_created = stat(dir, &sb) != 0;
+    }
     st = pln_output_mkdirs(dir, err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan plan: %s\n", err);
@@ -225,9 +228,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             static const char *const stale[] = {"zmp.svg", "torque.svg"};
             for (int k = 0; k < 2 && wst == PLN_OK; ++k) {
                 wst = join_path(path, sizeof path, dir, stale[k], err, sizeof err);
-                if (wst == PLN_OK && remove(path) != 0 && errno != ENOENT) {
-                    wst = pln_errorf(PLN_ERR_IO, err, sizeof err, "%s: cannot remove: %s", path, strerror(errno));
-                }
+                if (wst == PLN_OK) wst = pln_atomic_remove(path, err, sizeof err);
             }
         }
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "view.html", err, sizeof err);
@@ -238,13 +239,10 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             fprintf(errs, "hrpplan plan: %s\n", err);
             code = pln_status_exit_code(wst);
         }
-    } else {
-        char rerr[512];
-        if (join_path(path, sizeof path, dir, "trajectory.pos", rerr, sizeof rerr) == PLN_OK) {
-            remove_hrpsys_files(path, rerr, sizeof rerr);
-        }
     }
-    {
+    /* a failed run writes nothing (the output set is abandoned by the caller): the
+     * report of a plan exists only beside its trajectory */
+    if (st == PLN_OK) {
         char rerr[512];
         PlnStatus rst = join_path(path, sizeof path, dir, "report.json", rerr, sizeof rerr);
         info.wall_time_s = pln_clock_s() - start;
@@ -266,7 +264,13 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
                 sip.message, sip.evaluations, sip.cost, sip.wall_time_s, sip.mcd_calls,
                 sip.mcd_time_s);
     }
-    fprintf(out, "outputs: %s/\n", dir);
+    if (st != PLN_OK || code == PLN_EXIT_BAD_INPUT || code == PLN_EXIT_INTERNAL) {
+        fprintf(errs, "hrpplan plan: failed: %s\n", st != PLN_OK ? reason : "the outputs could not be written");
+        if (dir_created) (void)rmdir(dir); /* only if still empty */
+    } else {
+        if (!cert.certified) fprintf(errs, "hrpplan plan: not certified: %s\n", reason);
+        fprintf(out, "outputs: %s/\n", dir);
+    }
     if (args->simulate && st == PLN_OK) {
         /* the plan in MuJoCo physics: sim.json and sim.svg beside the other outputs */
         char tpath[4200];
