@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- messages and growable arrays -------------------------------------------------- */
 
@@ -54,26 +57,52 @@ static void *grow_push(Grow *g)
 static DstStatus read_all(const char *path, char **buf, size_t *size, char *err,
                           size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     size_t cap = 1 << 16, n = 0;
     char *b;
+    struct stat sb;
+    int fd, flags;
     *buf = NULL;
     *size = 0;
-    if (f == NULL) {
+    /* a regular file of bounded size, checked before a byte is read; O_NONBLOCK so that
+     * a FIFO is refused, not waited on */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
         return mesh_error(DST_INVALID_INPUT, err, err_size, "%s: cannot open: %s", path,
                           strerror(errno));
     }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return mesh_error(DST_INVALID_INPUT, err, err_size,
+                          "%s: not a regular file (a directory, FIFO or device is no mesh)",
+                          path);
+    }
+    if ((long long)sb.st_size > DST_MESH_MAX_FILE_BYTES) {
+        close(fd);
+        return mesh_error(DST_INVALID_INPUT, err, err_size,
+                          "%s: %lld bytes: larger than the %lld MiB a mesh file may hold", path,
+                          (long long)sb.st_size, DST_MESH_MAX_FILE_BYTES / (1024LL * 1024LL));
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    f = fdopen(fd, "rb");
+    if (f == NULL) {
+        close(fd);
+        return mesh_error(DST_INVALID_INPUT, err, err_size, "%s: cannot open: %s", path,
+                          strerror(errno));
+    }
+    cap = (size_t)sb.st_size + 2;
     b = malloc(cap);
     while (b != NULL) {
         size_t got = fread(b + n, 1, cap - n - 1, f);
         n += got;
         if (n + 1 < cap) break;
-        if (cap > ((size_t)1 << 31)) {
+        if ((long long)n > DST_MESH_MAX_FILE_BYTES) {
             free(b);
             fclose(f);
             return mesh_error(DST_INVALID_INPUT, err, err_size,
-                              "%s: file larger than 2 GiB: not a mesh this library reads",
-                              path);
+                              "%s: grew beyond %lld MiB while it was read: not a mesh", path,
+                              DST_MESH_MAX_FILE_BYTES / (1024LL * 1024LL));
         }
         char *nb = realloc(b, 2 * cap);
         if (nb == NULL) {

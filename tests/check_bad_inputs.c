@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_util.h"
@@ -148,6 +149,87 @@ START_TEST(test_ten_megabyte_line)
 }
 END_TEST
 
+/* runs `hrpplan ARGS...` with -o into a fresh directory: the exit code must be `code`,
+ * stderr must hold `pattern`, and the directory must stay empty */
+static void run_refused(char *const *args, int n_args, int code, const char *pattern)
+{
+    static char out[1 << 16], errs[1 << 16];
+    char dir[256], odir[320];
+    char *argv[MAX_ARGS];
+    int argc = 0;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    argv[argc++] = "hrpplan";
+    for (int i = 0; i < n_args; ++i) argv[argc++] = args[i];
+    argv[argc++] = "-o";
+    argv[argc++] = odir;
+    ck_assert_int_eq(cli_run(argc, argv, out, errs, sizeof out), code);
+    ck_assert_msg(strstr(errs, pattern) != NULL, "stderr\n  %s\nlacks\n  %s", errs, pattern);
+    ck_assert_int_eq(ckutil_count_entries(dir), 0);
+    rmdir(dir);
+}
+
+/* special files: a FIFO (would block forever), /dev/zero (endless) and a mesh that is a
+ * symbolic link to it are refused at once, naming what they are */
+START_TEST(test_special_files_refused)
+{
+    char dir[256], fifo[320], scen[320], mesh[320], robot[320];
+    FILE *f;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(fifo, sizeof fifo, "%s/robot.yaml", dir);
+    snprintf(scen, sizeof scen, "%s/scenario.yaml", dir);
+    snprintf(mesh, sizeof mesh, "%s/zero.stl", dir);
+    snprintf(robot, sizeof robot, "%s/meshrobot.yaml", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(symlink("/dev/zero", mesh), 0);
+    f = fopen(scen, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("name: fifo\nrobot: robot.yaml\nduration: 1.0\njoints: [A]\n", f);
+    fclose(f);
+    f = fopen(robot, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("links:\n  - {name: BASE, mesh: zero.stl}\n", f);
+    fclose(f);
+    {
+        char *a1[] = {"plan", fifo};
+        char *a2[] = {"plan", scen};
+        char *a3[] = {"check", "tests/data/sim_arm2.yaml", "/dev/zero"};
+        char *a4[] = {"robot", robot};
+        char *a5[] = {"plan", "tests"};
+        run_refused(a1, 2, 2, "robot.yaml: cannot read scenario: it is a FIFO (named pipe)");
+        run_refused(a2, 2, 2, "scenario.yaml:2:8: robot: ");
+        run_refused(a2, 2, 2, "it is a FIFO (named pipe), not a regular file");
+        run_refused(a3, 3, 2, "/dev/zero: cannot read trajectory: it is a character device");
+        run_refused(a4, 2, 2, "zero.stl: not a regular file");
+        run_refused(a5, 2, 2, "tests: cannot read scenario: it is a directory");
+    }
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* 100k nested brackets: refused at depth 65 before libyaml's scanner (quadratic in the
+ * depth) loads the rest */
+START_TEST(test_deep_nesting_refused_early)
+{
+    char dir[256], file[320];
+    FILE *f;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(file, sizeof file, "%s/deep.yaml", dir);
+    f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("name: deep\nduration: ", f);
+    for (int i = 0; i < 100000; ++i) fputc('[', f);
+    for (int i = 0; i < 100000; ++i) fputc(']', f);
+    fputc('\n', f);
+    fclose(f);
+    {
+        char *a[] = {"plan", file};
+        run_refused(a, 2, 2, "deep.yaml:2:74: collections nested deeper than 64 levels");
+    }
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *bad_inputs_suite(void)
 {
     Suite *s = suite_create("bad_inputs");
@@ -157,6 +239,8 @@ Suite *bad_inputs_suite(void)
     tcase_add_test(tc, test_corpus_size);
     if (n > 0) tcase_add_loop_test(tc, test_bad_input, 0, n);
     tcase_add_test(tc, test_ten_megabyte_line);
+    tcase_add_test(tc, test_special_files_refused);
+    tcase_add_test(tc, test_deep_nesting_refused_early);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -66,6 +66,9 @@
  * is a kilometre across, so a larger number is a unit mistake (millimetres read as
  * metres are still accepted) or garbage. */
 #define DST_MESH_MAX_COORD 1e3
+/* Largest mesh file read (bytes), checked before reading: a 10-million-triangle binary
+ * STL is 500 MB; more is no collision model. */
+#define DST_MESH_MAX_FILE_BYTES (512LL * 1024 * 1024)
 
 /* Largest accepted vertex or triangle count of one mesh: 2^26 (67 million), some 670
  * times the largest scene object of the seeds (a 100k-triangle statue) and far inside

@@ -75,6 +75,17 @@
 #define PLN_MIN_DURATION_S 0.01
 #define PLN_MIN_TIME_LIMIT_S 0.01
 
+/* Input files (base/pln_file.c): the largest file of each kind hrpplan reads, checked
+ * before a byte is read. A YAML or JSON input (scenario, robot, mechanism,
+ * trajectory.json) of the largest robot and plan is a few MiB; a .pos or .csv table at
+ * 1 kHz of 60 joints for an hour is ~300 MiB. */
+#define PLN_MAX_YAML_BYTES (64LL * 1024 * 1024)
+#define PLN_MAX_TABLE_BYTES (512LL * 1024 * 1024)
+/* Deepest nesting of YAML collections: the files' own schemas nest 5 levels; libyaml's
+ * scanner costs time quadratic in the depth (100k levels took 45 s), so deeper
+ * documents are refused before they are loaded. */
+#define PLN_YAML_MAX_DEPTH 64
+
 /* Most constraint intervals (knot spans x subdivisions) of one scenario. */
 #define PLN_MAX_INTERVALS 2000
 

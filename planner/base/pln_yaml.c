@@ -1,6 +1,9 @@
 /* pln_yaml.c — typed, located access to a libyaml document. */
 #include "base/pln_yaml.h"
 
+#include "base/pln_file.h"
+#include "base/pln_tolerance.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,26 +11,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the deepest collection of the text, found by libyaml's event parser, which stops as
+ * soon as the depth passes PLN_YAML_MAX_DEPTH (its cost grows with the depth, so the
+ * whole document is never scanned at a depth beyond it). A syntax error ends the scan:
+ * the loader reports it. */
+static PlnStatus check_depth(const char *path, const char *text, size_t size, char *err,
+                             size_t err_size)
+{
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int depth = 0;
+    PlnStatus st = PLN_OK;
+    if (!yaml_parser_initialize(&parser)) {
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: cannot start the YAML parser", path);
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, size);
+    while (yaml_parser_parse(&parser, &ev)) {
+        yaml_event_type_t type = ev.type;
+        if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
+            if (++depth > PLN_YAML_MAX_DEPTH) {
+                st = pln_errorf(PLN_ERR_PARSE, err, err_size,
+                                "%s:%lu:%lu: collections nested deeper than %d levels: not a "
+                                "file of this kind", path,
+                                (unsigned long)ev.start_mark.line + 1,
+                                (unsigned long)ev.start_mark.column + 1, PLN_YAML_MAX_DEPTH);
+            }
+        } else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+            --depth;
+        }
+        yaml_event_delete(&ev);
+        if (st != PLN_OK || type == YAML_STREAM_END_EVENT) break;
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}
+
 PlnStatus pln_yaml_load(PlnYaml *y, const char *path, char *err, size_t err_size)
 {
     yaml_parser_t parser;
-    FILE *f;
     yaml_node_t *root;
+    char *text = NULL;
+    size_t size = 0;
     int ok;
+    PlnStatus rst;
 
     memset(y, 0, sizeof *y);
     snprintf(y->path, sizeof y->path, "%s", path);
     y->err = err;
     y->err_size = err_size;
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot read: %s", path, strerror(errno));
+    rst = pln_file_read_input(path, "YAML file", PLN_MAX_YAML_BYTES, &text, &size, err,
+                              err_size);
+    if (rst != PLN_OK) return rst;
+    rst = check_depth(path, text, size, err, err_size);
+    if (rst != PLN_OK) {
+        free(text);
+        return rst;
     }
     if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
+        free(text);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: cannot start the YAML parser", path);
     }
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, size);
     ok = yaml_parser_load(&parser, &y->doc);
     if (!ok) {
         PlnStatus st;
@@ -45,7 +89,7 @@ PlnStatus pln_yaml_load(PlnYaml *y, const char *path, char *err, size_t err_size
                             parser.context ? " " : "", parser.context ? parser.context : "");
         }
         yaml_parser_delete(&parser);
-        fclose(f);
+        free(text);
         return st;
     }
     y->loaded = 1;
@@ -71,12 +115,12 @@ PlnStatus pln_yaml_load(PlnYaml *y, const char *path, char *err, size_t err_size
         if (st != PLN_OK) {
             pln_yaml_free(y);
             yaml_parser_delete(&parser);
-            fclose(f);
+            free(text);
             return st;
         }
     }
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     root = yaml_document_get_root_node(&y->doc);
     if (root == NULL) {
         pln_yaml_free(y);

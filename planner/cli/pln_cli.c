@@ -9,6 +9,8 @@
 
 #include "dst.h"
 #include "base/pln_atomic.h"
+#include "base/pln_file.h"
+#include "base/pln_tolerance.h"
 #include "cli/pln_cmd.h"
 #include "problem/pln_problem.h"
 
@@ -634,16 +636,14 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
 
 /* ---- running ---------------------------------------------------------------------- */
 
-/* an input file must exist, be a readable regular file. */
+/* an input file must exist and be a readable regular file (a FIFO is refused, not
+ * waited on); its loader then applies the size cap of its kind. */
 static PlnStatus check_input(const char *path, const char *what, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot read %s: %s", path, what,
-                          strerror(errno));
-    }
-    fclose(f);
-    return PLN_OK;
+    FILE *f;
+    PlnStatus st = pln_file_open_input(path, what, PLN_MAX_TABLE_BYTES, &f, err, err_size);
+    if (st == PLN_OK) fclose(f);
+    return st;
 }
 
 int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)

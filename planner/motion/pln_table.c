@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/pln_atomic.h"
+#include "base/pln_file.h"
 #include "base/pln_tolerance.h"
 
 PlnStatus pln_table_create(PlnTable *table, int n_joints, int n_rows, char *err, size_t err_size)
@@ -233,7 +234,7 @@ PlnStatus pln_table_read(const char *path, PlnTable *table, char *err, size_t er
 {
     size_t len = strlen(path);
     int csv = len >= 4 && strcmp(path + len - 4, ".csv") == 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = NULL;
     char *line = NULL, **fields = NULL;
     size_t line_cap = 0;
     long lineno = 0;
@@ -244,10 +245,8 @@ PlnStatus pln_table_read(const char *path, PlnTable *table, char *err, size_t er
     char (*names)[PLN_NAME_MAX] = NULL;
 
     memset(table, 0, sizeof *table);
-    if (f == NULL) {
-        return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot read: %s", path,
-                          strerror(errno));
-    }
+    st = pln_file_open_input(path, "trajectory", PLN_MAX_TABLE_BYTES, &f, err, err_size);
+    if (st != PLN_OK) return st;
     fields = malloc((PLN_TABLE_MAX_COLS + 2) * sizeof *fields);
     if (fields == NULL) {
         fclose(f);
