@@ -161,8 +161,10 @@ static void run_refused(char *const *args, int n_args, int code, const char *pat
     snprintf(odir, sizeof odir, "%s/out", dir);
     argv[argc++] = "hrpplan";
     for (int i = 0; i < n_args; ++i) argv[argc++] = args[i];
-    argv[argc++] = "-o";
-    argv[argc++] = odir;
+    if (strcmp(args[0], "check") != 0 && strcmp(args[0], "robot") != 0) { /* they write nothing */
+        argv[argc++] = "-o";
+        argv[argc++] = odir;
+    }
     ck_assert_int_eq(cli_run(argc, argv, out, errs, sizeof out), code);
     ck_assert_msg(strstr(errs, pattern) != NULL, "stderr\n  %s\nlacks\n  %s", errs, pattern);
     ck_assert_int_eq(ckutil_count_entries(dir), 0);
@@ -186,10 +188,18 @@ START_TEST(test_special_files_refused)
     ck_assert_ptr_nonnull(f);
     fputs("name: fifo\nrobot: robot.yaml\nduration: 1.0\njoints: [A]\n", f);
     fclose(f);
-    f = fopen(robot, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("links:\n  - {name: BASE, mesh: zero.stl}\n", f);
-    fclose(f);
+    {
+        /* the corpus' arm with its upper arm's mesh replaced by the link to /dev/zero */
+        static char text[1 << 14];
+        int n = ckutil_read_file("tests/bad/mesh/robot_stl_empty.yaml", text, sizeof text);
+        char *at = strstr(text, "stl_empty.stl");
+        ck_assert_int_gt(n, 0);
+        ck_assert_ptr_nonnull(at);
+        f = fopen(robot, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "%.*szero.stl%s", (int)(at - text), text, at + strlen("stl_empty.stl"));
+        fclose(f);
+    }
     {
         char *a1[] = {"plan", fifo};
         char *a2[] = {"plan", scen};
