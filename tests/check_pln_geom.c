@@ -323,14 +323,16 @@ END_TEST
 /* a missing or broken mesh file is an error naming the obstacle and the file */
 START_TEST(test_mesh_file_errors)
 {
-    static const char *const bodies[] = {"", "solid x\nendsolid x\n", "v 0 0 0\nv 1 0 0\nf 1 2 3\n"};
+    static const char *const bodies[] = {"", "solid x\nendsolid x\n", "v 0 0 0\nv 1 0 0\nf 1 2 3\n",
+                                         /* degenerate: collinear, and a repeated index */
+                                         "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\nf 1 1 2\n"};
     char dir[256], path[512], mesh[512], err[1024], cwd[512];
     PlnScenario sc;
     PlnRobot robot;
     PlnGeom *g = NULL;
     ckutil_mkdtemp(dir, sizeof dir);
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    for (int b = -1; b < 3; ++b) {
+    for (int b = -1; b < 4; ++b) {
         FILE *fp;
         snprintf(mesh, sizeof mesh, "%s/thing.obj", dir);
         remove(mesh);
@@ -353,8 +355,9 @@ START_TEST(test_mesh_file_errors)
         ck_assert_int_eq(pln_scenario_resolve(&sc, &robot, err, sizeof err), PLN_OK);
         ck_assert_int_eq(pln_geom_create(&g, &robot, &sc, err, sizeof err), PLN_ERR_INVALID);
         ck_assert_ptr_null(g);
-        ck_assert_msg(strstr(err, "obstacle thing") != NULL && strstr(err, "thing.obj") != NULL,
-                      "case %d: %s", b, err);
+        ck_assert_msg(strstr(err, "s.yaml:6: environment[0] (thing)") != NULL &&
+                      strstr(err, "thing.obj") != NULL, "case %d: %s", b, err);
+        if (b == 3) ck_assert_msg(strstr(err, "degenerate mesh: all 2 of its triangles") != NULL, "%s", err);
         pln_robot_destroy(&robot);
         pln_scenario_destroy(&sc);
     }

@@ -590,9 +590,9 @@ typedef struct BrokenCase {
 
 static const BrokenCase BROKEN[] = {
     {34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1], radius: 0.0}", 0, NULL,
-     PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "must be > 0"},
+     PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "must lie in (0, 10] m"},
     {34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1], radius: -0.01}", 0, NULL,
-     PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "must be > 0"},
+     PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "must lie in (0, 10] m"},
     {34, "      capsule: {p0: [0.0, 0.0, 0.0], p1: [0.0, 0.0, 0.1]}", 0, NULL,
      PLN_ERR_INVALID, 34, "links[1].geometry.capsule.radius", "required key is missing"},
     {25, "    colour: red", 0, NULL, PLN_ERR_INVALID, 25, "links[0].colour", "unknown key (allowed: name, parent"},

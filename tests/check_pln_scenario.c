@@ -254,7 +254,7 @@ static const BadScenario BAD[] = {
     {HEAD "joints: [J0]\ncollision: {eps: -0.001}\n", 1, "collision.eps: -0.001"},
     {HEAD "joints: [J0]\ncollision: {pairs: [[L1]]}\n", 1, "collision.pairs[0]: expected [link"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: sphere, center: [0, 0, 0], radius: 0}\n",
-     1, "environment[0].radius: 0: must be > 0"},
+     1, "environment[0].radius: 0: must lie in (0, 100] m"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: cone, center: [0, 0, 0]}\n", 1,
      "environment[0].type: 'cone': expected capsule, sphere, box or mesh"},
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: box, center: [0, 0, 0]}\n", 1,

@@ -639,7 +639,7 @@ START_TEST(test_missing_obstacle_mesh_writes_nothing)
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/view.html", dir);
     ck_assert_int_eq(pln_view_write(path, fx.p, fx.ctrl, NULL, PLN_VIEW_DEFAULT_FPS, err, sizeof err),
-                     PLN_ERR_IO);
+                     PLN_ERR_INVALID);
     ck_assert(strstr(err, "/nonexistent/statue.stl") != NULL);
     ck_assert_int_eq(ckutil_count_entries(dir), 0);
     ckutil_rm_flat(dir);

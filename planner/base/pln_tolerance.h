@@ -75,6 +75,25 @@
 #define PLN_MIN_DURATION_S 0.01
 #define PLN_MIN_TIME_LIMIT_S 0.01
 
+/* Physical ranges of the numbers in the input files (loaders refuse what lies outside,
+ * naming file:line:column and field, instead of failing deep inside or after a plan):
+ * - every number of every YAML/JSON input: |x| <= PLN_MAX_NUMBER_ABS (SI units; the
+ *   largest legitimate values are an output rate of 1e5 Hz and a mesh scale below 1e6);
+ * - positions in the world (obstacles, task targets, the robot's base): |x| <= 100 m;
+ * - lengths within the robot (link origins, centres of mass, capsule, ellipsoid and
+ *   sole geometry, task points on a link): |x| <= 10 m;
+ * - angles given as roll-pitch-yaw: |x| <= 10 rad (beyond one turn either way);
+ * - velocities of a mechanism's bodies (hrpplan impact): |v| <= 1000 m/s or rad/s. */
+#define PLN_MAX_NUMBER_ABS 1e6
+#define PLN_MAX_WORLD_M 100.0
+#define PLN_MAX_BODY_M 10.0
+#define PLN_MAX_RPY_RAD 10.0
+#define PLN_MAX_SPEED 1000.0
+
+/* A sampled trajectory (hrpplan check of a .pos or .csv) lies within the scenario's
+ * [0, duration] up to this much (the exported times are printed to 1e-9 s or better). */
+#define PLN_TABLE_TIME_TOL_S 1e-6
+
 /* Input files (base/pln_file.c): the largest file of each kind hrpplan reads, checked
  * before a byte is read. A YAML or JSON input (scenario, robot, mechanism,
  * trajectory.json) of the largest robot and plan is a few MiB; a .pos or .csv table at

@@ -305,6 +305,11 @@ PlnStatus pln_yaml_node_double(PlnYaml *y, const yaml_node_t *node, const char *
         return pln_yaml_error(y, node, field, PLN_ERR_INVALID,
                               "expected a finite number, got '%.64s'", s);
     }
+    if (fabs(v) > PLN_MAX_NUMBER_ABS) {
+        return pln_yaml_error(y, node, field, PLN_ERR_INVALID,
+                              "%g: no number of these files exceeds %g in magnitude (SI units: "
+                              "m, kg, s, rad, N m)", v, PLN_MAX_NUMBER_ABS);
+    }
     *out = v;
     return PLN_OK;
 }
@@ -453,6 +458,38 @@ PlnStatus pln_yaml_node_numbers(PlnYaml *y, const yaml_node_t *node, const char 
         st = pln_yaml_node_double(y, pln_yaml_item(y, node, i), item, &out[i]);
     }
     return st;
+}
+
+PlnStatus pln_yaml_node_numbers_bounded(PlnYaml *y, const yaml_node_t *node,
+                                        const char *field, int n, double bound,
+                                        const char *what, double *out)
+{
+    double tmp[16];
+    char item[600];
+    PlnStatus st;
+    if (n > 16) return pln_yaml_error(y, node, field, PLN_ERR_INTERNAL, "vector of %d > 16", n);
+    st = pln_yaml_node_numbers(y, node, field, n, tmp);
+    for (int i = 0; i < n && st == PLN_OK; ++i) {
+        if (fabs(tmp[i]) > bound) {
+            snprintf(item, sizeof item, "%s[%d]", field, i);
+            return pln_yaml_error(y, pln_yaml_item(y, node, i), item, PLN_ERR_INVALID,
+                                  "%g: must lie in [-%g, %g] %s", tmp[i], bound, bound, what);
+        }
+    }
+    if (st == PLN_OK) memcpy(out, tmp, (size_t)n * sizeof *out);
+    return st;
+}
+
+PlnStatus pln_yaml_vector_bounded(PlnYaml *y, const yaml_node_t *map, const char *field,
+                                  const char *key, int required, int n, double bound,
+                                  const char *what, double *out)
+{
+    PlnStatus st;
+    char path[512];
+    yaml_node_t *v = fetch(y, map, field, key, required, &st);
+    if (v == NULL) return st;
+    return pln_yaml_node_numbers_bounded(y, v, pln_yaml_field(path, sizeof path, field, key), n,
+                                         bound, what, out);
 }
 
 PlnStatus pln_yaml_node_matrix(PlnYaml *y, const yaml_node_t *node, const char *field, int rows,

@@ -85,6 +85,15 @@ PlnStatus pln_yaml_node_double(PlnYaml *y, const yaml_node_t *node, const char *
 PlnStatus pln_yaml_node_string(PlnYaml *y, const yaml_node_t *node, const char *field,
                                char *out, size_t out_size);
 
+/* As pln_yaml_vector and pln_yaml_node_numbers (n <= 16), each number within
+ * [-bound, bound]; `what` follows the range in the message, e.g. "m (the scene's extent)". */
+PlnStatus pln_yaml_vector_bounded(PlnYaml *y, const yaml_node_t *map, const char *field,
+                                  const char *key, int required, int n, double bound,
+                                  const char *what, double *out);
+PlnStatus pln_yaml_node_numbers_bounded(PlnYaml *y, const yaml_node_t *node,
+                                        const char *field, int n, double bound,
+                                        const char *what, double *out);
+
 /* A sequence node of exactly n finite numbers into out[n] (any n); the item paths in
  * messages are field[i]. */
 PlnStatus pln_yaml_node_numbers(PlnYaml *y, const yaml_node_t *node, const char *field, int n,

@@ -108,9 +108,9 @@ static PlnStatus read_body(PlnYaml *y, PlnMechanism *m, const yaml_node_t *node,
             return pln_yaml_error(y, in, f, PLN_ERR_INVALID, "must be symmetric positive definite (kg m^2)");
         }
     }
-    st = pln_yaml_vector(y, node, field, "com", 1, 3, b->com);
-    if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "velocity", 0, 3, b->v);
-    if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "angular_velocity", 0, 3, b->w);
+    st = pln_yaml_vector_bounded(y, node, field, "com", 1, 3, PLN_MAX_WORLD_M, "m (the scene's extent; wrong units?)", b->com);
+    if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "velocity", 0, 3, PLN_MAX_SPEED, "m/s or rad/s", b->v);
+    if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "angular_velocity", 0, 3, PLN_MAX_SPEED, "m/s or rad/s", b->w);
     return st;
 }
 
@@ -160,7 +160,7 @@ static PlnStatus read_joint(PlnYaml *y, PlnMechanism *m, const yaml_node_t *node
     }
     j->body_i = idx[0];
     j->body_j = idx[1];
-    st = pln_yaml_vector(y, node, field, "anchor", 1, 3, j->anchor);
+    st = pln_yaml_vector_bounded(y, node, field, "anchor", 1, 3, PLN_MAX_WORLD_M, "m (the scene's extent; wrong units?)", j->anchor);
     if (st != PLN_OK) return st;
     if (j->type == PLN_IMPACT_POINT || j->type == PLN_IMPACT_NAIL || j->type == PLN_IMPACT_FIXED) {
         if (pln_yaml_get(y, node, "axis") != NULL) {
@@ -189,7 +189,7 @@ static PlnStatus read_contact(PlnYaml *y, PlnMechanism *m, const yaml_node_t *no
     }
     c->body_a = idx[0];
     c->body_b = idx[1];
-    st = pln_yaml_vector(y, node, "contact", "point", 1, 3, c->point);
+    st = pln_yaml_vector_bounded(y, node, "contact", "point", 1, 3, PLN_MAX_WORLD_M, "m (the scene's extent; wrong units?)", c->point);
     if (st == PLN_OK) st = read_direction(y, node, "contact", "normal", c->normal);
     if (st == PLN_OK) st = pln_yaml_double(y, node, "contact", "restitution", 1, &c->restitution);
     if (st == PLN_OK && !(c->restitution >= 0.0 && c->restitution <= 1.0)) {

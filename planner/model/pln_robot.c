@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "dst_mesh.h"
+#include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 #include "model/pln_kin.h"
 
@@ -31,8 +32,8 @@ static void identity(double R[9])
 }
 
 /* {position: [x, y, z], rpy: [r, p, y]}, both optional. */
-static PlnStatus pose(const Ctx *c, const yaml_node_t *n, const char *field, double pos[3],
-                      double R[9])
+static PlnStatus pose(const Ctx *c, const yaml_node_t *n, const char *field, double bound,
+                      const char *what, double pos[3], double R[9])
 {
     static const char *const keys[] = {"position", "rpy", NULL};
     char sub[160];
@@ -43,11 +44,11 @@ static PlnStatus pose(const Ctx *c, const yaml_node_t *n, const char *field, dou
     pos[0] = pos[1] = pos[2] = 0.0;
     if ((v = pln_yaml_get(c->y, n, "position")) != NULL) {
         pln_yaml_field(sub, sizeof sub, field, "position");
-        if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, pos)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, v, sub, 3, bound, what, pos)) != PLN_OK) return st;
     }
     if ((v = pln_yaml_get(c->y, n, "rpy")) != NULL) {
         pln_yaml_field(sub, sizeof sub, field, "rpy");
-        if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, rpy)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, v, sub, 3, PLN_MAX_RPY_RAD, "rad", rpy)) != PLN_OK) return st;
     }
     pln_kin_rpy_to_matrix(rpy, R);
     return PLN_OK;
@@ -179,15 +180,15 @@ static PlnStatus load_ellipsoid(const Ctx *c, const yaml_node_t *n, const char *
     if (st != PLN_OK) return st;
     pln_yaml_field(sub, sizeof sub, field, "center");
     if ((st = pln_yaml_require(c->y, n, field, "center", &w)) != PLN_OK) return st;
-    if ((st = pln_yaml_node_numbers(c->y, w, sub, 3, g->ellipsoid_center)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers_bounded(c->y, w, sub, 3, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", g->ellipsoid_center)) != PLN_OK) return st;
     if ((w = pln_yaml_get(c->y, n, "rpy")) != NULL) {
         pln_yaml_field(sub, sizeof sub, field, "rpy");
-        if ((st = pln_yaml_node_numbers(c->y, w, sub, 3, rpy)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, w, sub, 3, PLN_MAX_RPY_RAD, "rad", rpy)) != PLN_OK) return st;
     }
     pln_kin_rpy_to_matrix(rpy, g->ellipsoid_rot);
     pln_yaml_field(sub, sizeof sub, field, "radii");
     if ((st = pln_yaml_require(c->y, n, field, "radii", &w)) != PLN_OK) return st;
-    if ((st = pln_yaml_node_numbers(c->y, w, sub, 3, g->ellipsoid_radii)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers_bounded(c->y, w, sub, 3, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", g->ellipsoid_radii)) != PLN_OK) return st;
     for (int k = 0; k < 3; ++k) {
         if (!(g->ellipsoid_radii[k] > 0.0)) {
             const yaml_node_t *item = pln_yaml_item(c->y, w, k);
@@ -215,15 +216,15 @@ static PlnStatus load_geometry(const Ctx *c, const yaml_node_t *n, const char *f
         if ((st = pln_yaml_check_mapping(c->y, v, sub, ckeys)) != PLN_OK) return st;
         pln_yaml_field(sub2, sizeof sub2, sub, "p0");
         if ((st = pln_yaml_require(c->y, v, sub, "p0", &w)) != PLN_OK) return st;
-        if ((st = pln_yaml_node_numbers(c->y, w, sub2, 3, g->capsule_p0)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, w, sub2, 3, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", g->capsule_p0)) != PLN_OK) return st;
         pln_yaml_field(sub2, sizeof sub2, sub, "p1");
         if ((st = pln_yaml_require(c->y, v, sub, "p1", &w)) != PLN_OK) return st;
-        if ((st = pln_yaml_node_numbers(c->y, w, sub2, 3, g->capsule_p1)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, w, sub2, 3, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", g->capsule_p1)) != PLN_OK) return st;
         pln_yaml_field(sub2, sizeof sub2, sub, "radius");
         if ((st = pln_yaml_require(c->y, v, sub, "radius", &w)) != PLN_OK) return st;
         if ((st = pln_yaml_node_double(c->y, w, sub2, &g->capsule_radius)) != PLN_OK) return st;
-        if (!(g->capsule_radius > 0.0)) {
-            return pln_yaml_error(c->y, w, sub2, INVALID, "must be > 0 (metres), found %g", g->capsule_radius);
+        if (!(g->capsule_radius > 0.0 && g->capsule_radius <= PLN_MAX_BODY_M)) {
+            return pln_yaml_error(c->y, w, sub2, INVALID, "must lie in (0, %g] m, found %g", PLN_MAX_BODY_M, g->capsule_radius);
         }
         g->has_capsule = 1;
     }
@@ -286,7 +287,7 @@ static PlnStatus load_link(const Ctx *c, const yaml_node_t *n, int index, LinkIn
             return pln_yaml_error(c->y, v, sub, INVALID,
                         "the root link (no 'parent') has no origin; its pose is 'base'");
         }
-        if ((st = pose(c, v, sub, l->origin_pos, l->origin_rot)) != PLN_OK) return st;
+        if ((st = pose(c, v, sub, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", l->origin_pos, l->origin_rot)) != PLN_OK) return st;
     }
 
     pln_yaml_field(sub, sizeof sub, field, "mass");
@@ -296,7 +297,7 @@ static PlnStatus load_link(const Ctx *c, const yaml_node_t *n, int index, LinkIn
 
     pln_yaml_field(sub, sizeof sub, field, "com");
     if ((st = pln_yaml_require(c->y, n, field, "com", &v)) != PLN_OK) return st;
-    if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, l->com)) != PLN_OK) return st;
+    if ((st = pln_yaml_node_numbers_bounded(c->y, v, sub, 3, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", l->com)) != PLN_OK) return st;
 
     pln_yaml_field(sub, sizeof sub, field, "inertia");
     if ((st = pln_yaml_require(c->y, n, field, "inertia", &v)) != PLN_OK) return st;
@@ -325,7 +326,7 @@ static PlnStatus load_mesh(const Ctx *c, const yaml_node_t *node, const char *fi
     struct stat sb;
     char derr[512];
     DstMesh mesh;
-    DstStatus ds;
+    PlnStatus mst;
     int n;
     if (rel[0] == '/' || c->dir[0] == '\0') n = snprintf(resolved, size, "%s", rel);
     else n = snprintf(resolved, size, "%s/%s", c->dir, rel);
@@ -336,11 +337,36 @@ static PlnStatus load_mesh(const Ctx *c, const yaml_node_t *node, const char *fi
         return pln_yaml_error(c->y, node, field, INVALID, "mesh file '%s' not found (looked for %s: %s)", rel,
                     resolved, strerror(errno));
     }
-    ds = dst_mesh_create_from_file(resolved, &mesh, derr, sizeof derr);
-    if (ds == DST_FAILED) return pln_yaml_error(c->y, node, field, PLN_ERR_NOMEM, "%s", derr);
-    if (ds != DST_OK) return pln_yaml_error(c->y, node, field, INVALID, "bad mesh: %s", derr);
+    mst = pln_mesh_read(resolved, &mesh, derr, sizeof derr);
+    if (mst == PLN_ERR_NOMEM) return pln_yaml_error(c->y, node, field, PLN_ERR_NOMEM, "%s", derr);
+    if (mst != PLN_OK) return pln_yaml_error(c->y, node, field, INVALID, "bad mesh: %s", derr);
     *triangles = mesh.n_triangles;
     dst_mesh_destroy(&mesh);
+    return PLN_OK;
+}
+
+PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_size)
+{
+    DstMeshReport rep;
+    char derr[512];
+    DstStatus ds = dst_mesh_create_from_file(path, mesh, derr, sizeof derr);
+    if (ds != DST_OK) {
+        return pln_errorf(ds == DST_FAILED ? PLN_ERR_NOMEM : PLN_ERR_INVALID, err, err_size, "%s",
+                          derr);
+    }
+    ds = dst_mesh_validate(mesh, &rep);
+    if (ds == DST_OK && rep.n_degenerate >= mesh->n_triangles) {
+        PlnStatus st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                  "%s: degenerate mesh: all %d of its triangles have zero area "
+                                  "(a point, a line, or repeated indices): it bounds no solid",
+                                  path, mesh->n_triangles);
+        dst_mesh_destroy(mesh);
+        return st;
+    }
+    if (ds != DST_OK) {
+        dst_mesh_destroy(mesh);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: cannot be checked", path);
+    }
     return PLN_OK;
 }
 
@@ -427,7 +453,7 @@ static PlnStatus load_soles(const Ctx *c, const yaml_node_t *seq, PlnRobot *robo
         }
         pln_yaml_field(sub, sizeof sub, field, "size");
         if ((st = pln_yaml_require(c->y, item, field, "size", &v)) != PLN_OK) return st;
-        if ((st = pln_yaml_node_numbers(c->y, v, sub, 2, s->size)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, v, sub, 2, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", s->size)) != PLN_OK) return st;
         if (!(s->size[0] > 0.0 && s->size[1] > 0.0)) {
             return pln_yaml_error(c->y, v, sub, INVALID,
                                   "a sole must have positive area, found %g x %g m", s->size[0],
@@ -435,7 +461,7 @@ static PlnStatus load_soles(const Ctx *c, const yaml_node_t *seq, PlnRobot *robo
         }
         pln_yaml_field(sub, sizeof sub, field, "offset");
         if ((st = pln_yaml_require(c->y, item, field, "offset", &v)) != PLN_OK) return st;
-        if ((st = pln_yaml_node_numbers(c->y, v, sub, 3, s->offset)) != PLN_OK) return st;
+        if ((st = pln_yaml_node_numbers_bounded(c->y, v, sub, 3, PLN_MAX_BODY_M, "m (a length within a robot; wrong units?)", s->offset)) != PLN_OK) return st;
         robot->n_soles = i + 1;
     }
     return PLN_OK;
@@ -489,7 +515,7 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
     }
     identity(robot->base_rot);
     if ((v = pln_yaml_get(c->y, root, "base")) != NULL) {
-        if ((st = pose(c, v, "base", robot->base_pos, robot->base_rot)) != PLN_OK) return st;
+        if ((st = pose(c, v, "base", PLN_MAX_WORLD_M, "m (the scene's extent; wrong units?)", robot->base_pos, robot->base_rot)) != PLN_OK) return st;
     }
 
     /* joints, in file order */

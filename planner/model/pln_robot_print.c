@@ -33,9 +33,8 @@ static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *
 {
     DstMesh m;
     char derr[512];
-    if (dst_mesh_create_from_file(g->mesh_path, &m, derr, sizeof derr) != DST_OK) {
-        return pln_errorf(PLN_ERR_IO, err, err_size, "%s", derr);
-    }
+    PlnStatus st = pln_mesh_read(g->mesh_path, &m, derr, sizeof derr);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", derr);
     *capsule = *ellipsoid = -INFINITY;
     for (int i = 0; i < m.n_vertices; ++i) {
         const double *x = m.vertices[i];

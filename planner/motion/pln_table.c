@@ -296,7 +296,16 @@ PlnStatus pln_table_read(const char *path, PlnTable *table, char *err, size_t er
                         break;
                     }
                     snprintf(names[j], PLN_NAME_MAX, "%s", name);
+                    for (int k = 0; k < j && st == PLN_OK; ++k) {
+                        if (strcmp(names[k], names[j]) == 0) {
+                            st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                            "%s:%ld: column %d: joint '%s' is already column %d",
+                                            path, lineno, j + 2, name, k + 2);
+                        }
+                    }
+                    if (st != PLN_OK) break;
                 }
+                if (st != PLN_OK) break;
                 continue;
             }
         }
@@ -311,6 +320,12 @@ PlnStatus pln_table_read(const char *path, PlnTable *table, char *err, size_t er
                 st = pln_errorf(PLN_ERR_PARSE, err, err_size,
                                 "%s:%ld: column 1 (time): '%s' is not a finite number", path,
                                 lineno, trim(fields[0]));
+                break;
+            }
+            if (t < 0.0) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%ld: column 1 (time): %.17g s: a motion starts at 0 s", path,
+                                lineno, t);
                 break;
             }
             if (rows.n > 0 && !(t > rows.t[rows.n - 1])) {

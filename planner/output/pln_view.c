@@ -374,9 +374,8 @@ static PlnStatus hull_mesh(const DstMesh *m, DstMesh *out, char *err, size_t err
 static PlnStatus read_mesh(const char *path, DstMesh *m, char *err, size_t err_size)
 {
     char derr[768];
-    if (dst_mesh_create_from_file(path, m, derr, sizeof derr) != DST_OK) {
-        return pln_errorf(PLN_ERR_IO, err, err_size, "viewer: %s", derr);
-    }
+    PlnStatus st = pln_mesh_read(path, m, derr, sizeof derr);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "viewer: %s", derr);
     return PLN_OK;
 }
 

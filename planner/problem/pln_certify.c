@@ -833,6 +833,14 @@ PlnStatus pln_certify_table(const PlnProblem *p, const PlnTable *tb, double eps_
     if (tb->n_rows < 2) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "the trajectory needs two samples or more");
     }
+    /* the samples lie in the scenario's [0, duration]: what lies outside is no part of
+     * its motion, and would certify nothing about it */
+    if (tb->t[0] < -PLN_TABLE_TIME_TOL_S ||
+        tb->t[tb->n_rows - 1] > p->scenario->duration + PLN_TABLE_TIME_TOL_S) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "samples from %.9g s to %.9g s: they must lie within the scenario's "
+                          "[0, %.9g] s", tb->t[0], tb->t[tb->n_rows - 1], p->scenario->duration);
+    }
     joint_of = calloc((size_t)tb->n_joints, sizeof *joint_of);
     if (joint_of == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     if (tb->names[0][0] == '\0') {

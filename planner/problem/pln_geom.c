@@ -66,10 +66,21 @@ static PlnStatus load_bvh(PlnGeomShape *s, const char *path, double scale, const
 {
     DstMesh mesh;
     char merr[512];
-    DstStatus ds = dst_mesh_create_from_file(path, &mesh, merr, sizeof merr);
-    if (ds != DST_OK) return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s", what, merr);
+    DstStatus ds;
+    PlnStatus st = pln_mesh_read(path, &mesh, merr, sizeof merr);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
     for (int v = 0; v < mesh.n_vertices; ++v) {
-        for (int d = 0; d < 3; ++d) mesh.vertices[v][d] *= scale;
+        for (int d = 0; d < 3; ++d) {
+            mesh.vertices[v][d] *= scale;
+            if (fabs(mesh.vertices[v][d]) > PLN_MAX_WORLD_M) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: %s: scaled by %g, the mesh reaches %g m from its origin, "
+                                "beyond the scene's extent of %g m (wrong units or scale?)",
+                                what, path, scale, fabs(mesh.vertices[v][d]), PLN_MAX_WORLD_M);
+                dst_mesh_destroy(&mesh);
+                return st;
+            }
+        }
     }
     ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
     *triangles += mesh.n_triangles;
@@ -117,8 +128,9 @@ static PlnStatus load_hull(PlnGeomShape *s, const char *path, const char *what, 
     char merr[512];
     double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     double diag = 0.0, reach = 0.0;
-    DstStatus ds = dst_mesh_create_from_file(path, &mesh, merr, sizeof merr);
-    if (ds != DST_OK) return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s", what, merr);
+    DstStatus ds;
+    PlnStatus st = pln_mesh_read(path, &mesh, merr, sizeof merr);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
     ds = dst_hull_build(&mesh.vertices[0][0], mesh.n_vertices, 0.0, &s->hull, merr, sizeof merr);
     for (int v = 0; v < mesh.n_vertices; ++v) {
         for (int d = 0; d < 3; ++d) {
@@ -199,10 +211,12 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
 {
     PlnGeomShape *s = &g->obstacles[k];
     const PlnObstacle *o = &g->scenario->obstacles[k];
-    char what[PLN_NAME_MAX + 32];
+    char what[PLN_NAME_MAX + 1100];
     PlnStatus st = PLN_OK;
     if (s->loaded) return PLN_OK;
-    snprintf(what, sizeof what, "obstacle %s", o->name);
+    /* where the scenario places it, so that a bad mesh names the line */
+    snprintf(what, sizeof what, "%s:%d: environment[%d] (%s)", g->scenario->path, o->line, k,
+             o->name);
     memcpy(s->rot, o->rot, sizeof s->rot);
     memcpy(s->pos, o->pos, sizeof s->pos);
     if (g->kind == PLN_GEOMETRY_MESH) {

@@ -115,8 +115,9 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
     for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
         const PlnLink *link = &r->links[sc->support[s].index];
         char merr[512];
-        if (dst_mesh_create_from_file(link->geometry.mesh_path, &meshes[s], merr, sizeof merr) != DST_OK) {
-            st = pln_errorf(PLN_ERR_INVALID, err, err_size, "balance.support[%d]: %s", s, merr);
+        PlnStatus mst = pln_mesh_read(link->geometry.mesh_path, &meshes[s], merr, sizeof merr);
+        if (mst != PLN_OK) {
+            st = pln_errorf(mst, err, err_size, "balance.support[%d]: %s", s, merr);
             break;
         }
         total += meshes[s].n_vertices;

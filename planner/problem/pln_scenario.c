@@ -1,6 +1,7 @@
 /* pln_scenario.c — scenario YAML: parse and validate, then resolve names on a robot. */
 #include "problem/pln_scenario.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,9 @@ static PlnStatus read_name_key(PlnYaml *y, const yaml_node_t *map, const char *f
     if (v == NULL) return pln_yaml_error(y, map, path, PLN_ERR_INVALID, "required key is missing");
     return read_name(y, v, path, ref);
 }
+
+/* the bound on positions in the world, in messages */
+#define WORLD_WHAT "m (the scene's extent; wrong units?)"
 
 /* a number that must lie in [lo, hi] */
 static PlnStatus read_in_range(PlnYaml *y, const yaml_node_t *map, const char *field,
@@ -204,11 +208,11 @@ static PlnStatus parse_task(PlnYaml *y, const yaml_node_t *node, int i, PlnScena
         return st;
     }
     st = read_name_key(y, node, field, "link", &t->link);
-    if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "point", 0, 3, t->point);
-    if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "target", 1, 3, t->target);
+    if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "point", 0, 3, PLN_MAX_BODY_M, "m (a point on a link; wrong units?)", t->point);
+    if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "target", 1, 3, PLN_MAX_WORLD_M, WORLD_WHAT, t->target);
     if (st == PLN_OK && pln_yaml_get(y, node, "orientation") != NULL) {
         double rpy[3];
-        st = pln_yaml_vector(y, node, field, "orientation", 1, 3, rpy);
+        st = pln_yaml_vector_bounded(y, node, field, "orientation", 1, 3, PLN_MAX_RPY_RAD, "rad", rpy);
         if (st != PLN_OK) return st;
         t->has_orientation = 1;
         pln_kin_rpy_to_matrix(rpy, t->target_rot);
@@ -440,20 +444,20 @@ static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnS
     if (strcmp(type, "capsule") == 0) {
         o->type = PLN_OBSTACLE_CAPSULE;
         st = pln_yaml_check_mapping(y, node, field, capsule_keys);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "p0", 1, 3, o->p0);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "p1", 1, 3, o->p1);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "p0", 1, 3, PLN_MAX_WORLD_M, WORLD_WHAT, o->p0);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "p1", 1, 3, PLN_MAX_WORLD_M, WORLD_WHAT, o->p1);
     } else if (strcmp(type, "sphere") == 0) {
         o->type = PLN_OBSTACLE_SPHERE;
         st = pln_yaml_check_mapping(y, node, field, sphere_keys);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "center", 1, 3, o->p0);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "center", 1, 3, PLN_MAX_WORLD_M, WORLD_WHAT, o->p0);
         memcpy(o->p1, o->p0, sizeof o->p1);
     } else if (strcmp(type, "box") == 0) {
         double size[3], rpy[3] = {0.0, 0.0, 0.0};
         o->type = PLN_OBSTACLE_BOX;
         st = pln_yaml_check_mapping(y, node, field, box_keys);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "center", 1, 3, o->pos);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "rpy", 0, 3, rpy);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "size", 1, 3, size);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "center", 1, 3, PLN_MAX_WORLD_M, WORLD_WHAT, o->pos);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "rpy", 0, 3, PLN_MAX_RPY_RAD, "rad", rpy);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "size", 1, 3, PLN_MAX_WORLD_M, WORLD_WHAT, size);
         for (int k = 0; st == PLN_OK && k < 3; ++k) {
             if (!(size[k] > 0.0)) {
                 char path[80];
@@ -480,8 +484,8 @@ static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnS
             return pln_yaml_error(y, pln_yaml_get(y, node, "file"), path, PLN_ERR_INVALID,
                                   "path too long");
         }
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "position", 0, 3, o->pos);
-        if (st == PLN_OK) st = pln_yaml_vector(y, node, field, "rpy", 0, 3, rpy);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "position", 0, 3, PLN_MAX_WORLD_M, WORLD_WHAT, o->pos);
+        if (st == PLN_OK) st = pln_yaml_vector_bounded(y, node, field, "rpy", 0, 3, PLN_MAX_RPY_RAD, "rad", rpy);
         if (st == PLN_OK) st = pln_yaml_double(y, node, field, "scale", 0, &o->scale);
         if (st == PLN_OK && !(o->scale > 0.0 && o->scale < PLN_MAX_MESH_SCALE)) {
             snprintf(path, sizeof path, "%s.scale", field);
@@ -504,11 +508,11 @@ static PlnStatus parse_obstacle(PlnYaml *y, const yaml_node_t *node, int i, PlnS
     if (st == PLN_OK && o->type != PLN_OBSTACLE_BOX && o->type != PLN_OBSTACLE_MESH) {
         o->radius = 0.0;
         st = pln_yaml_double(y, node, field, "radius", 1, &o->radius);
-        if (st == PLN_OK && !(o->radius > 0.0)) {
+        if (st == PLN_OK && !(o->radius > 0.0 && o->radius <= PLN_MAX_WORLD_M)) {
             char path[80];
             snprintf(path, sizeof path, "%s.radius", field);
             return pln_yaml_error(y, pln_yaml_get(y, node, "radius"), path, PLN_ERR_INVALID,
-                                  "%g: must be > 0", o->radius);
+                                  "%g: must lie in (0, %g] m", o->radius, PLN_MAX_WORLD_M);
         }
     }
     for (int j = 0; st == PLN_OK && j < i; ++j) {
@@ -793,6 +797,18 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
     root = pln_yaml_root(&y);
     st = pln_yaml_check_mapping(&y, root, "", keys);
     if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "name", 1, sc->name, sizeof sc->name);
+    if (st == PLN_OK) {
+        /* the name becomes a directory (out/<name>): a name, never a path */
+        const char *bad = sc->name[0] == '.' ? sc->name : NULL;
+        for (const char *c = sc->name; bad == NULL && *c; ++c) {
+            if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '-' || *c == '.' || *c == '+')) bad = c;
+        }
+        if (bad != NULL) {
+            st = pln_yaml_error(&y, pln_yaml_get(&y, root, "name"), "name", PLN_ERR_INVALID,
+                                "'%s': a scenario's name is also its output directory's; use "
+                                "letters, digits, '_', '-', '+' and '.', not first", sc->name);
+        }
+    }
     if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "robot", 1, robot, sizeof robot);
     if (st == PLN_OK) {
         const yaml_node_t *rn = pln_yaml_get(&y, root, "robot");
