@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dst.h"
@@ -646,6 +647,24 @@ static PlnStatus check_input(const char *path, const char *what, char *err, size
     return st;
 }
 
+/* an output file must not name a directory (or a device), an output directory must not
+ * name a file: said before any work starts, not after a long plan */
+static PlnStatus check_output(const char *path, int want_dir, const char *what, char *err,
+                              size_t err_size)
+{
+    struct stat sb;
+    if (path == NULL || stat(path, &sb) != 0) return PLN_OK; /* to be created */
+    if (want_dir && !S_ISDIR(sb.st_mode)) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "%s: %s names an existing file, not a directory", path, what);
+    }
+    if (!want_dir && !S_ISREG(sb.st_mode)) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: %s names %s, not a file", path, what,
+                          S_ISDIR(sb.st_mode) ? "a directory" : "a special file");
+    }
+    return PLN_OK;
+}
+
 int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
 {
     PlnCliArgs args;
@@ -686,6 +705,10 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
         break;
     default: break;
     }
+    if (st == PLN_OK) st = check_output(args.out_dir, 1, "-o", err, sizeof err);
+    if (st == PLN_OK) st = check_output(args.output, 0, "-o", err, sizeof err);
+    if (st == PLN_OK) st = check_output(args.dump_queries, 0, "--dump-queries", err, sizeof err);
+    if (st == PLN_OK) st = check_output(args.mjcf, 0, "--mjcf", err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);
         return pln_status_exit_code(st);

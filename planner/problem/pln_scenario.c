@@ -801,12 +801,12 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
         /* the name becomes a directory (out/<name>): a name, never a path */
         const char *bad = sc->name[0] == '.' ? sc->name : NULL;
         for (const char *c = sc->name; bad == NULL && *c; ++c) {
-            if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '-' || *c == '.' || *c == '+')) bad = c;
+            if (*c == '/' || *c == '\\' || (unsigned char)*c < 0x20 || *c == 0x7f) bad = c;
         }
         if (bad != NULL) {
             st = pln_yaml_error(&y, pln_yaml_get(&y, root, "name"), "name", PLN_ERR_INVALID,
-                                "'%s': a scenario's name is also its output directory's; use "
-                                "letters, digits, '_', '-', '+' and '.', not first", sc->name);
+                                "'%s': a scenario's name is also its output directory's: no '/', "
+                                "'\\' or control character, and no '.' first", sc->name);
         }
     }
     if (st == PLN_OK) st = pln_yaml_string(&y, root, "", "robot", 1, robot, sizeof robot);
