@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "check_util.h"
+#include "base/pln_yaml.h"
 #include "motion/pln_bspline.h"
 #include "output/pln_export.h"
 #include "model/pln_dyn.h"
@@ -599,6 +600,16 @@ START_TEST(test_uncertified_needs_force_and_says_so)
     snprintf(path, sizeof path, "%s/slow.json", dir);
     snprintf(log, sizeof log, "%s/log", dir);
     write_hand_made(path, "RARM_JOINT0", -1.0, 2.0, 0, ROBOT, 0.0);
+    {
+        /* the plan's report beside it (a minimal one): each forced export is recorded */
+        char report[600];
+        FILE *f;
+        snprintf(report, sizeof report, "%s/report.json", dir);
+        f = fopen(report, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("{\n  \"status\": \"not_certified\",\n  \"reason\": \"too fast\"\n}\n", f);
+        fclose(f);
+    }
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; ++i) {
         snprintf(out, sizeof out, "%s/e.%s", dir, formats[i]);
         snprintf(args, sizeof args, "export '%s' --format %s -o '%s'", path, formats[i], out);
@@ -610,6 +621,7 @@ START_TEST(test_uncertified_needs_force_and_says_so)
         ck_assert_int_eq(hrpplan(args, log), 0);
         ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
         ck_assert_msg(strstr(text, "warning:") != NULL && strstr(text, "NOT CERTIFIED") != NULL, "%s", text);
+        ck_assert_msg(strstr(text, "recorded in the report.json") != NULL, "%s", text);
         if (strcmp(formats[i], "json") == 0) {
             ck_assert(ckutil_read_file(out, text, sizeof text) > 0);
             ck_assert(strstr(text, "\"comment\": \"NOT CERTIFIED") != NULL);
@@ -621,6 +633,36 @@ START_TEST(test_uncertified_needs_force_and_says_so)
             first_line(out, line, sizeof line);
             ck_assert_msg(strncmp(line, "# NOT CERTIFIED", 15) == 0, "%s: %s", out, line);
         }
+    }
+    {
+        /* report.json is still one JSON object, now with the four forced exports in order */
+        char report[600];
+        PlnYaml y;
+        yaml_node_t *list;
+        int n = 0;
+        snprintf(report, sizeof report, "%s/report.json", dir);
+        ck_assert_int_eq(pln_yaml_load(&y, report, text, sizeof text), PLN_OK);
+        list = pln_yaml_get(&y, pln_yaml_root(&y), "forced_exports");
+        ck_assert_ptr_nonnull(list);
+        ck_assert_int_eq(pln_yaml_sequence(&y, list, "forced_exports", &n), PLN_OK);
+        ck_assert_int_eq(n, 4);
+        for (int k = 0; k < 4; ++k) {
+            yaml_node_t *e = pln_yaml_item(&y, list, k);
+            char fmt[32];
+            ck_assert_int_eq(pln_yaml_string(&y, e, "e", "format", 1, fmt, sizeof fmt), PLN_OK);
+            ck_assert_str_eq(fmt, formats[k]);
+            ck_assert_ptr_nonnull(pln_yaml_get(&y, e, "time"));
+            ck_assert_ptr_nonnull(pln_yaml_get(&y, e, "file"));
+        }
+        ck_assert_ptr_nonnull(pln_yaml_get(&y, pln_yaml_root(&y), "reason")); /* kept */
+        pln_yaml_free(&y);
+        /* without a report beside the trajectory, the export says it is recorded nowhere */
+        ck_assert_int_eq(remove(report), 0);
+        snprintf(out, sizeof out, "%s/e.csv", dir);
+        snprintf(args, sizeof args, "export '%s' --format csv --force -o '%s'", path, out);
+        ck_assert_int_eq(hrpplan(args, log), 0);
+        ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+        ck_assert_msg(strstr(text, "recorded nowhere") != NULL, "%s", text);
     }
     /* hrpsys files hold numbers only, forced or not: every character of .pos, .zmp and
      * .waist is a digit, sign, point, exponent, space or newline */

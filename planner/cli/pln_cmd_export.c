@@ -13,7 +13,7 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnExportTrajectory tr;
     PlnRobot robot;
     PlnExportOptions opt = pln_export_options_default();
-    int have_robot = 0, n = 0;
+    int have_robot = 0, n = 0, recorded = 0;
     PlnStatus st;
 
     opt.format = args->format;
@@ -37,6 +37,11 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (st == PLN_OK) st = pln_export_trajectory_robot(&tr, &robot, err, sizeof err);
     if (st == PLN_OK) st = pln_export_trajectory_resolve(&tr, &robot, err, sizeof err);
     if (st == PLN_OK) st = pln_export_write(&tr, &robot, &opt, args->output, &n, err, sizeof err);
+    if (st == PLN_OK && !tr.certified) {
+        /* the plan's report says that an uncertified motion left it (same output set) */
+        st = pln_export_record_forced(args->trajectory, args->output, opt.format, &recorded, err,
+                                      sizeof err);
+    }
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan export: %s\n", err);
     } else {
@@ -45,6 +50,13 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
                     "hrpplan export: warning: %s is NOT CERTIFIED (its plan's report.json says why); "
                     "exported because of --force%s\n",
                     tr.path, opt.format == PLN_FORMAT_POS ? " (hrpsys files hold numbers only, so they do not say it)" : "");
+            if (recorded) {
+                fprintf(errs, "hrpplan export: the forced export is recorded in the report.json "
+                              "beside %s (forced_exports)\n", tr.path);
+            } else {
+                fprintf(errs, "hrpplan export: warning: no report.json beside %s: the forced "
+                              "export is recorded nowhere\n", tr.path);
+            }
         }
         fprintf(out, "wrote %s: %s, %d samples at %g Hz over %g s, %d joints%s%s\n", args->output,
                 pln_format_string(opt.format), n, opt.rate_hz, tr.duration, tr.n_joints,

@@ -6,10 +6,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "model/pln_dyn.h"
 #include "model/pln_kin.h"
 #include "output/pln_output.h"
+#include "base/pln_atomic.h"
+#include "base/pln_file.h"
+#include "base/pln_json.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 
@@ -704,5 +709,90 @@ PlnStatus pln_export_hrpsys_companions(const PlnTable *table, const PlnRobot *ro
                         "%s: a .pos export needs another name than its .waist and .zmp", pos_path);
     }
     if (st == PLN_OK) st = write_waist_zmp(table, robot, waist, zmp, comment, err, err_size);
+    return st;
+}
+
+/* ---- the record of a forced export in the plan's report.json ------------------------ */
+
+PlnStatus pln_export_record_forced(const char *trajectory_path, const char *output,
+                                   PlnExportFormat format, int *recorded, char *err,
+                                   size_t err_size)
+{
+    char report[PLN_PATH_MAX], entry[PLN_PATH_MAX + 256], stamp[32];
+    const char *slash = strrchr(trajectory_path, '/');
+    char *text = NULL, *buf = NULL, *esc;
+    size_t size = 0, len, need;
+    PlnStatus st;
+    struct stat sb;
+    time_t now = time(NULL);
+    struct tm tm;
+    FILE *mem;
+
+    *recorded = 0;
+    if (slash == NULL) snprintf(report, sizeof report, "report.json");
+    else if ((size_t)snprintf(report, sizeof report, "%.*s/report.json", (int)(slash - trajectory_path),
+                              trajectory_path) >= sizeof report) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size, "%s: path too long", trajectory_path);
+    }
+    if (stat(report, &sb) != 0) return PLN_OK; /* no report beside it: the caller warns */
+    st = pln_file_read_input(report, "report", PLN_MAX_YAML_BYTES, &text, &size, err, err_size);
+    if (st != PLN_OK) return st;
+    len = size;
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ' || text[len - 1] == '\r')) --len;
+    if (len < 2 || text[0] != '{' || text[len - 1] != '}') {
+        free(text);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: not a report.json of hrpplan (no JSON object): the forced export "
+                          "cannot be recorded", report);
+    }
+    /* the entry: one line of JSON, the output's path escaped by the JSON writer */
+    gmtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    esc = NULL;
+    need = 0;
+    mem = open_memstream(&esc, &need);
+    if (mem == NULL) {
+        free(text);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    {
+        PlnJson w;
+        pln_json_init(&w, mem, 0);
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "file", output);
+        pln_json_kv_string(&w, "format", pln_format_string(format));
+        pln_json_kv_string(&w, "time", stamp);
+        pln_json_end_object(&w);
+        pln_json_finish(&w);
+    }
+    fclose(mem);
+    snprintf(entry, sizeof entry, "%s", esc != NULL ? esc : "{}");
+    free(esc);
+    len = strlen(entry);
+    while (len > 0 && entry[len - 1] == '\n') entry[--len] = '\0';
+
+    buf = malloc(size + strlen(entry) + 64);
+    if (buf == NULL) {
+        free(text);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    {
+        /* our writer's layout: top-level keys indented by two spaces, one per line */
+        const char *key = strstr(text, "\n  \"forced_exports\": [");
+        const char *close = key != NULL ? strstr(key, "\n  ]") : NULL;
+        if (close != NULL) {
+            sprintf(buf, "%.*s,\n    %s%s", (int)(close - text), text, entry, close);
+        } else {
+            size_t body = size;
+            while (body > 0 && text[body - 1] != '}') --body; /* the final brace */
+            --body;
+            while (body > 0 && (text[body - 1] == '\n' || text[body - 1] == ' ')) --body;
+            sprintf(buf, "%.*s,\n  \"forced_exports\": [\n    %s\n  ]\n}\n", (int)body, text, entry);
+        }
+    }
+    free(text);
+    st = pln_atomic_write(report, buf, strlen(buf), err, err_size);
+    free(buf);
+    if (st == PLN_OK) *recorded = 1;
     return st;
 }

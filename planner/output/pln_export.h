@@ -148,6 +148,15 @@ PlnStatus pln_export_hrpsys_companions(const PlnTable *table, const PlnRobot *ro
                                        const char *pos_path, const char *comment, char *err,
                                        size_t err_size);
 
+/* Records a forced export of an uncertified trajectory in the plan's report.json (the
+ * file beside trajectory_path, when there is one): appends {"file", "format", "time"
+ * (UTC)} to its top-level "forced_exports" array, creating the array at the first one,
+ * and rewrites the report atomically. *recorded is 0 when there is no report.json there
+ * (the caller warns), 1 once recorded. PLN_ERR_INVALID when the file is not a report. */
+PlnStatus pln_export_record_forced(const char *trajectory_path, const char *output,
+                                   PlnExportFormat format, int *recorded, char *err,
+                                   size_t err_size);
+
 /* The companion path `<stem><ext>` of pos_path (ext such as ".waist"). PLN_ERR_USAGE
  * when it does not fit in `size`. */
 PlnStatus pln_export_sibling_path(char *buf, size_t size, const char *pos_path,
