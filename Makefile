@@ -78,10 +78,34 @@ check-run: $(BUILD)/run_tests $(BUILD)/hrpplan env-meshes
 # the same variables on both calls, so that a rebuild in the second one keeps the flags
 ASAN_VARS = BUILD=build/asan OPT=-O1 \
             SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+# `make asan`: the whole suite, the mesh planning tests included (CK_TIMEOUT_MULTIPLIER
+# gives Check's per-case timeouts room for the sanitizers' slowdown). `make asan-ci`: the
+# subset CI runs (docs/ARCHITECTURE.md "Checks"): all but the mesh planning cases, which
+# take tens of minutes under ASan; every loader and every subcommand is in it.
+ASAN_RUN = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+           CK_TIMEOUT_MULTIPLIER=4
+.PHONY: asan-ci valgrind valgrind-ci
 asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_VARS) all
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	    CK_EXCLUDE_TAGS=mesh_plan $(MAKE) --no-print-directory $(ASAN_VARS) check-run
+	@$(ASAN_RUN) $(MAKE) --no-print-directory $(ASAN_VARS) check-run
+asan-ci: deps
+	@$(MAKE) --no-print-directory $(ASAN_VARS) all
+	@$(ASAN_RUN) CK_EXCLUDE_TAGS=mesh_plan $(MAKE) --no-print-directory $(ASAN_VARS) check-run
+
+# `make valgrind`: the whole suite under valgrind's memcheck, on the -O2 -g build: the
+# forked test processes and every hrpplan the tests start (--trace-children) are
+# checked; an invalid read or write, a use of an uninitialised value, a bad free or a
+# definite leak fails the run (exit 99). VALGRIND_TESTS=suite[,suite] runs some suites only
+# (CK_RUN_SUITE), e.g. `make valgrind VALGRIND_TESTS=bad_inputs`.
+VALGRIND = valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
+           --errors-for-leak-kinds=definite --show-leak-kinds=definite --trace-children=yes \
+           --num-callers=30 -q
+VALGRIND_TESTS ?=
+valgrind: deps
+	@command -v valgrind >/dev/null 2>&1 || apt-get install -y valgrind
+	@$(MAKE) --no-print-directory all env-meshes
+	@cd $(CURDIR) && HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan CK_TIMEOUT_MULTIPLIER=60 \
+	    $(if $(VALGRIND_TESTS),CK_RUN_SUITE=$(VALGRIND_TESTS)) $(VALGRIND) ./$(BUILD)/run_tests
 
 clean:
 	rm -rf build
