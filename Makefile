@@ -95,7 +95,8 @@ asan-ci: deps
 # `make valgrind`: the whole suite under valgrind's memcheck, on the -O2 -g build: the
 # forked test processes and every hrpplan the tests start (--trace-children) are
 # checked; an invalid read or write, a use of an uninitialised value, a bad free or a
-# definite leak fails the run (exit 99). VALGRIND_TESTS=suite[,suite] runs some suites only
+# definite leak fails the run (exit 99 from the process, and any "==pid==" report in
+# build/valgrind.log fails the target). VALGRIND_TESTS=suite[,suite] runs some suites only
 # (CK_RUN_SUITE), e.g. `make valgrind VALGRIND_TESTS=bad_inputs`.
 VALGRIND = valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
            --errors-for-leak-kinds=definite --show-leak-kinds=definite --trace-children=yes \
@@ -104,8 +105,13 @@ VALGRIND_TESTS ?=
 valgrind: deps
 	@command -v valgrind >/dev/null 2>&1 || apt-get install -y valgrind
 	@$(MAKE) --no-print-directory all env-meshes
-	@cd $(CURDIR) && HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan CK_TIMEOUT_MULTIPLIER=60 \
-	    $(if $(VALGRIND_TESTS),CK_RUN_SUITE=$(VALGRIND_TESTS)) $(VALGRIND) ./$(BUILD)/run_tests
+	@cd $(CURDIR) && { HRPPLAN_BIN=$(CURDIR)/$(BUILD)/hrpplan CK_TIMEOUT_MULTIPLIER=60 \
+	    $(if $(VALGRIND_TESTS),CK_RUN_SUITE=$(VALGRIND_TESTS)) $(VALGRIND) ./$(BUILD)/run_tests; \
+	    echo $$? > $(BUILD)/valgrind.rc; } 2>&1 | tee $(BUILD)/valgrind.log
+	@test "$$(cat $(BUILD)/valgrind.rc)" = 0 || { echo "valgrind: the suite failed"; exit 1; }
+	@! grep -q '^==[0-9]*== ' $(BUILD)/valgrind.log || \
+	    { echo "valgrind: errors reported, see $(BUILD)/valgrind.log"; exit 1; }
+	@echo "valgrind: no error and no definite leak ($(BUILD)/valgrind.log)"
 
 clean:
 	rm -rf build

@@ -68,6 +68,7 @@ int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs)
     pln_output_print_certificate(l.p, &cert, out);
     fprintf(out, "status: %s%s%s\n", cert.certified ? "certified" : "not_certified",
             cert.certified ? "" : ": ", cert.reason);
+    if (!cert.certified) fprintf(errs, "hrpplan check: not certified: %s\n", cert.reason);
     code = cert.certified ? PLN_EXIT_OK : PLN_EXIT_NOT_CERTIFIED;
     pln_certificate_destroy(&cert);
     pln_plan_unload(&l);

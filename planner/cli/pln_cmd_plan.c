@@ -252,7 +252,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         }
         if (rst != PLN_OK) {
             fprintf(errs, "hrpplan plan: %s\n", rerr);
-            if (code == PLN_EXIT_OK) code = pln_status_exit_code(rst);
+            code = pln_status_exit_code(rst); /* no set without its report */
         }
     }
 

@@ -189,6 +189,11 @@ static int simulate_ref(const PlnCliArgs *args, const PlnProblem *p, const PlnSi
     if (quiet) pln_sim_print_line(p, &res, out);
     else pln_sim_print(p, &res, out);
     code = res.ok ? PLN_EXIT_OK : PLN_EXIT_NOT_CERTIFIED;
+    if (!res.ok) {
+        /* the verdict on stderr too, so that it is seen with stdout redirected */
+        fprintf(errs, "hrpplan simulate: ");
+        pln_sim_print_line(p, &res, errs);
+    }
     st = pln_output_mkdirs(out_dir, err, sizeof err);
     if (st == PLN_OK) st = join(path, sizeof path, out_dir, "sim.json", err, sizeof err);
     if (st == PLN_OK) st = pln_sim_write_json(path, p, &o, trajectory, &res, err, sizeof err);
@@ -196,7 +201,7 @@ static int simulate_ref(const PlnCliArgs *args, const PlnProblem *p, const PlnSi
     if (st == PLN_OK) st = pln_sim_write_svg(path, p, &res, err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan simulate: %s\n", err);
-        if (code == PLN_EXIT_OK) code = pln_status_exit_code(st);
+        code = pln_status_exit_code(st); /* the output set is abandoned */
     }
     pln_sim_result_destroy(&res);
     return code;

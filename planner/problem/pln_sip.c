@@ -326,7 +326,12 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     for (round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
         double left_time = sc->time_limit - (pln_clock_s() - ctx.start);
         int left_evals = sc->max_iterations - ctx.evaluations, added;
-        if (left_time <= 0.0 || left_evals <= 0) break;
+        if (left_time <= 0.0 || left_evals <= 0) {
+            /* the budget ran out between rounds (in the evaluations around them): say so,
+             * not the last round's own stop */
+            res = left_time <= 0.0 ? NLOPT_MAXTIME_REACHED : NLOPT_MAXEVAL_REACHED;
+            break;
+        }
         freeze_margins(&ctx);
         res = run_round(&ctx, x, left_evals, left_time);
         if (ctx.failure != PLN_OK) {
