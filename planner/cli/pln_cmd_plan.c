@@ -83,8 +83,8 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         pln_plan_unload(&l);
         return pln_status_exit_code(st);
     }
-    /* --max-time: the optimiser's budget, never longer than the scenario's */
-    if (!isnan(args->max_time) && args->max_time < l.sc.time_limit) l.sc.time_limit = args->max_time;
+    /* --max-time: the optimiser's budget instead of the scenario's (shorter or longer) */
+    if (!isnan(args->max_time)) l.sc.time_limit = args->max_time;
     /* output directory: -o, the scenario's, or out/<name> */
     if (args->out_dir != NULL) snprintf(dir, sizeof dir, "%s", args->out_dir);
     else if (l.sc.out_dir[0] != '\0') snprintf(dir, sizeof dir, "%s", l.sc.out_dir);
