@@ -660,7 +660,8 @@ START_TEST(test_robot_impact)
 {
     static char out[1 << 16], errs[16384], json[1 << 17];
     char dir[256], odir[300], traj[400], path[400], err[1024];
-    char *plan[] = {"hrpplan", "plan", "tests/data/reach_box.yaml", "--no-collision", "-q", "-o", odir};
+    char *plan[] = {"hrpplan", "plan", "tests/data/reach_box.yaml", "--no-collision", "-q",
+                    "--max-time", "86400", "-o", odir}; /* never stopped by the clock */
     PlnPlanOptions opt = pln_plan_options_default();
     PlnLoaded l;
     PlnKinWork *kin = NULL;
@@ -672,7 +673,7 @@ START_TEST(test_robot_impact)
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(odir, sizeof odir, "%s/plan", dir);
     snprintf(traj, sizeof traj, "%s/trajectory.json", odir);
-    (void)cli_run(7, plan, out, errs, sizeof out);
+    (void)cli_run(9, plan, out, errs, sizeof out);
     ck_assert_msg(access(traj, R_OK) == 0, "%s", errs);
     ck_assert_msg(pln_plan_load("tests/data/reach_box.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
     ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
