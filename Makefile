@@ -25,7 +25,7 @@
 
 BUILD    ?= build
 CC       ?= cc
-PKGS     := nlopt lapacke yaml-0.1 openblas
+PKGS     := nlopt lapacke yaml-0.1 openblas libxml-2.0
 # pkg-config is asked lazily (=): `make deps` may have just installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) check 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -4,8 +4,8 @@
 # headers), it does nothing and says so.
 set -euo pipefail
 
-PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev"
-MODULES="nlopt lapacke yaml-0.1 check openblas"
+PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev libxml2-dev"
+MODULES="nlopt lapacke yaml-0.1 check openblas libxml-2.0"
 # commands the tests use: rsvg-convert renders every SVG the planner writes
 COMMANDS="rsvg-convert"
 # headers of libraries without a pkg-config file: MuJoCo, the dynamics oracle of the tests

@@ -50,6 +50,14 @@
 /* SIP: dynamic rows join the working set within this of zero (scaled units) */
 #define PLN_SIP_DYNAMICS_MARGIN 0.05
 
+/* Capsule fit (model/pln_capfit.c, eq. CF5): the certified radius is the largest distance
+ * of any point to the segment times (1 + PLN_CAPFIT_ROUND_REL), plus PLN_CAPFIT_ROUND_REL
+ * times the largest |coordinate|: room for the rounding of that distance (a few ulps) and
+ * of the segment's endpoints. The radius is at least PLN_CAPFIT_MIN_RADIUS_M (collinear
+ * points would give 0, which the capsule method refuses). */
+#define PLN_CAPFIT_ROUND_REL 1e-12
+#define PLN_CAPFIT_MIN_RADIUS_M 1e-6
+
 /* Smallest cost weight (a zero weight would leave the problem without an objective). */
 #define PLN_MIN_COST_WEIGHT 1e-12
 

@@ -130,10 +130,20 @@ static const char HELP_CHECK[] =
     "exit codes: 0 certified, 2 bad input or usage, 3 violation found, 1 internal\n";
 
 static const char HELP_ROBOT[] =
-    "usage: hrpplan robot ROBOT.yaml\n"
+    "usage: hrpplan robot ROBOT.yaml|ROBOT.urdf [--package-path DIRS]\n"
+    "       hrpplan robot ROBOT --urdf [-o FILE]\n"
     "\n"
-    "Loads and validates a robot description and prints the model: joints with limits,\n"
-    "links with masses and geometry, triangle counts, total mass.\n"
+    "Loads and validates a robot description (the project's YAML, or URDF: docs/URDF.md)\n"
+    "and prints the model: the link tree, joints with limits, links with masses and\n"
+    "geometry (capsules fitted to a URDF's collision shapes), triangle counts, total mass.\n"
+    "\n"
+    "options:\n"
+    "  --urdf                    write the model as URDF instead (to FILE, or stdout); read\n"
+    "                            back, it gives the same model\n"
+    "  -o FILE                   with --urdf: the output file (written atomically)\n"
+    "  --package-path DIRS       colon-separated directories where a URDF's package://\n"
+    "                            meshes are looked for, before $ROS_PACKAGE_PATH (every\n"
+    "                            command that loads a robot takes it)\n"
     "\n"
     "exit codes: 0 valid model, 2 invalid file or usage, 1 internal\n";
 
@@ -267,7 +277,9 @@ enum {
     OPT_AT = 1 << 18,
     OPT_RESTITUTION = 1 << 19,
     OPT_FRICTION = 1 << 20,
-    OPT_MAX_TIME = 1 << 21
+    OPT_MAX_TIME = 1 << 21,
+    OPT_URDF = 1 << 22,
+    OPT_PACKAGE_PATH = 1 << 23
 };
 
 typedef struct OptionSpec {
@@ -289,6 +301,7 @@ static const OptionSpec OPTIONS[] = {
     {"solver", 0, OPT_SOLVER, 1},     {"pair", 0, OPT_PAIR, 1},
     {"at", 0, OPT_AT, 1},             {"restitution", 0, OPT_RESTITUTION, 1},
     {"friction", 0, OPT_FRICTION, 1}, {"max-time", 0, OPT_MAX_TIME, 1},
+    {"urdf", 0, OPT_URDF, 0},         {"package-path", 0, OPT_PACKAGE_PATH, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -313,7 +326,15 @@ static const OptionSpec *find_option(const char *arg, const char **inline_value)
     return NULL;
 }
 
+static int allowed_command_options(PlnCommand cmd);
+
+/* --package-path goes with every command: each may load a URDF robot. */
 static int allowed_options(PlnCommand cmd)
+{
+    return allowed_command_options(cmd) | (cmd != PLN_CMD_NONE ? OPT_PACKAGE_PATH : 0);
+}
+
+static int allowed_command_options(PlnCommand cmd)
 {
     switch (cmd) {
     case PLN_CMD_PLAN:
@@ -324,6 +345,7 @@ static int allowed_options(PlnCommand cmd)
     case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
+    case PLN_CMD_ROBOT: return OPT_URDF | OPT_OUTPUT;
     case PLN_CMD_IMPACT:
         return OPT_OUTPUT | OPT_SOLVER | OPT_QUIET | OPT_PAIR | OPT_AT | OPT_RESTITUTION | OPT_FRICTION;
     default: return 0;
@@ -424,6 +446,15 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
                               "hrpplan %s: --solver '%s': expected block or dense", cmd, value);
         }
         args->impact_dense = strcmp(value, "dense") == 0;
+        return PLN_OK;
+    case OPT_URDF:
+        args->urdf = 1;
+        return PLN_OK;
+    case OPT_PACKAGE_PATH:
+        if (value[0] == '\0') {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --package-path is empty", cmd);
+        }
+        args->package_path = value;
         return PLN_OK;
     case OPT_MJCF:
         if (value[0] == '\0') {
@@ -682,6 +713,20 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     if (args.command == PLN_CMD_VERSION) {
         fprintf(out, "hrpplan %s (libdistance %s)\n", PLN_VERSION, dst_version());
         return PLN_EXIT_OK;
+    }
+    /* --package-path: searched before $ROS_PACKAGE_PATH by every URDF load of this run
+     * (model/pln_urdf.h reads the variable) */
+    if (args.package_path != NULL) {
+        const char *old = getenv("ROS_PACKAGE_PATH");
+        size_t n = strlen(args.package_path) + (old != NULL ? strlen(old) + 1 : 0) + 1;
+        char *joined = malloc(n);
+        if (joined == NULL) {
+            fprintf(errs, "hrpplan: out of memory\n");
+            return PLN_EXIT_INTERNAL;
+        }
+        snprintf(joined, n, "%s%s%s", args.package_path, old != NULL ? ":" : "", old != NULL ? old : "");
+        setenv("ROS_PACKAGE_PATH", joined, 1);
+        free(joined);
     }
 
     /* every named input must be readable before any work starts */

@@ -62,6 +62,9 @@ typedef struct PlnCliArgs {
     const char *mjcf;          /* simulate --mjcf FILE: also write the simulated model */
     PlnExportFormat format;    /* export --format */
     double rate_hz;            /* export --rate HZ (> 0) */
+    int urdf;                  /* robot --urdf: write the model as URDF (-o FILE or stdout) */
+    const char *package_path;  /* --package-path DIRS: where package:// meshes of a URDF
+                                  robot are found, before $ROS_PACKAGE_PATH */
 } PlnCliArgs;
 
 /* Name of a command ("plan", ...); a static string. */

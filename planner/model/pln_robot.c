@@ -9,12 +9,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "dst_mesh.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 #include "model/pln_kin.h"
+#include "model/pln_urdf.h"
 
 /* Loader state: the document (with the file name and the error buffer) and the file's
  * directory, against which mesh paths are resolved. */
@@ -738,6 +740,7 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
 
     memset(robot, 0, sizeof *robot);
     if (path == NULL) return pln_errorf(PLN_ERR_USAGE, err, err_size, "no robot file given");
+    if (pln_robot_is_urdf(path)) return pln_urdf_load(path, NULL, robot, err, err_size);
     memset(&c, 0, sizeof c);
     c.path = path;
     c.y = &y;
@@ -759,6 +762,12 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
     return st;
 }
 
+int pln_robot_is_urdf(const char *path)
+{
+    size_t n = path != NULL ? strlen(path) : 0;
+    return n >= 5 && strcasecmp(path + n - 5, ".urdf") == 0;
+}
+
 void pln_robot_destroy(PlnRobot *robot)
 {
     if (robot == NULL) return;
@@ -766,6 +775,20 @@ void pln_robot_destroy(PlnRobot *robot)
     free(robot->links);
     free(robot->collision_pairs);
     memset(robot, 0, sizeof *robot);
+}
+
+void pln_link_file_point(const PlnLinkGeometry *g, const double x[3], double out[3])
+{
+    double y[3];
+    if (!g->has_file_pose) {
+        memmove(out, x, 3 * sizeof *out);
+        return;
+    }
+    for (int r = 0; r < 3; ++r) {
+        y[r] = g->file_pos[r] + g->file_rot[3 * r] * x[0] + g->file_rot[3 * r + 1] * x[1] +
+               g->file_rot[3 * r + 2] * x[2];
+    }
+    memcpy(out, y, sizeof y);
 }
 
 int pln_robot_find_sole(const PlnRobot *robot, int link)

@@ -140,6 +140,10 @@ PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_s
  * PLN_ERR_NOMEM, with a one-line message in err[err_size]. Nullable: err (err_size 0). */
 PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size);
 
+/* 1 when `path` names a URDF file (extension ".urdf", any case): pln_robot_load reads it
+ * through pln_urdf_load (model/pln_urdf.h, no package path, warnings on stderr). */
+int pln_robot_is_urdf(const char *path);
+
 /* Frees what pln_robot_load allocated and empties *robot. Nullable: robot. */
 void pln_robot_destroy(PlnRobot *robot);
 
@@ -163,6 +167,10 @@ PlnStatus pln_robot_reroot(const PlnRobot *robot, int root, const double root_po
 /* The file's frame of link l from the model's (T_world_link): applies l's shift. */
 void pln_robot_file_frame(const PlnRobot *robot, int l, const double R[9], const double p[3],
                           double R_file[9], double p_file[3]);
+
+/* A point of the link's mesh or convex file, given in the file's coordinates, in the
+ * link frame: file_rot * x + file_pos when has_file_pose, x otherwise. */
+void pln_link_file_point(const PlnLinkGeometry *g, const double x[3], double out[3]);
 
 /* Index of the sole of `link` in robot->soles, or -1. */
 int pln_robot_find_sole(const PlnRobot *robot, int link);

@@ -37,7 +37,8 @@ static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", derr);
     *capsule = *ellipsoid = -INFINITY;
     for (int i = 0; i < m.n_vertices; ++i) {
-        const double *x = m.vertices[i];
+        double x[3];
+        pln_link_file_point(g, m.vertices[i], x);
         if (g->has_capsule) {
             double e = segment_distance(x, g->capsule_p0, g->capsule_p1) - g->capsule_radius;
             *capsule = fmax(*capsule, e);
@@ -75,6 +76,17 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
     fprintf(out, "  %d joints, %d links, control period %g s, base at [%g, %g, %g] m\n",
             robot->n_joints, robot->n_links, robot->control_period, robot->base_pos[0],
             robot->base_pos[1], robot->base_pos[2]);
+
+    fprintf(out, "\nlink tree (joint in brackets):\n");
+    for (int k = 0; k < robot->n_links; ++k) {
+        int depth = 0;
+        for (int a = robot->links[k].parent; a >= 0; a = robot->links[a].parent) ++depth;
+        fprintf(out, "  %*s%s", 2 * depth, "", robot->links[k].name);
+        if (robot->links[k].parent >= 0) {
+            fprintf(out, " [%s]", robot->links[k].joint >= 0 ? robot->joints[robot->links[k].joint].name : "fixed");
+        }
+        fputc('\n', out);
+    }
 
     fprintf(out, "\njoints (angles rad, velocity rad/s, effort N m):\n");
     fprintf(out, "  %3s  %-16s %-16s %-18s %9s %9s %8s %9s %8s\n", "#", "name", "moves link",

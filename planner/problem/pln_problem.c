@@ -122,8 +122,9 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
         }
         total += meshes[s].n_vertices;
         for (int v = 0; v < meshes[s].n_vertices; ++v) {
-            double x[3];
-            pln_kin_point(kin, sc->support[s].index, meshes[s].vertices[v], x);
+            double x[3], y[3];
+            pln_link_file_point(&link->geometry, meshes[s].vertices[v], y);
+            pln_kin_point(kin, sc->support[s].index, y, x);
             if (x[2] < zmin) zmin = x[2];
         }
     }
@@ -134,8 +135,9 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
     }
     for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
         for (int v = 0; v < meshes[s].n_vertices; ++v) {
-            double x[3];
-            pln_kin_point(kin, sc->support[s].index, meshes[s].vertices[v], x);
+            double x[3], y[3];
+            pln_link_file_point(&r->links[sc->support[s].index].geometry, meshes[s].vertices[v], y);
+            pln_kin_point(kin, sc->support[s].index, y, x);
             if (x[2] <= zmin + PLN_SOLE_HEIGHT_M) {
                 pts[n_pts][0] = x[0];
                 pts[n_pts][1] = x[1];
