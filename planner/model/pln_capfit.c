@@ -146,8 +146,9 @@ static double segment_for(const Work *w, Fit *f, double r)
     return f->vol;
 }
 
-/* CF1-CF3 for the axis u (unit): the best radius by a scan and golden refinement. */
-static double fit_axis(const Work *w, const double u[3], Fit *best)
+/* CF1-CF3 for the axis u (unit): the best radius by a scan, then (refine) golden-section
+ * refinement; the axis search ranks directions by the scan alone. */
+static double fit_axis(const Work *w, const double u[3], int refine, Fit *best)
 {
     Fit f;
     Circle c;
@@ -176,7 +177,7 @@ static double fit_axis(const Work *w, const double u[3], Fit *best)
     /* CF3: scan r in [r0, r0 + len0 / 2] (beyond it the sphere r0 + len0/2 encloses all),
      * then golden-section search around the best sample */
     {
-        const int ns = 16;
+        const int ns = 8;
         int kbest = 0;
         double step = 0.5 * len0 / ns;
         for (int k = 1; k <= ns; ++k) {
@@ -189,13 +190,14 @@ static double fit_axis(const Work *w, const double u[3], Fit *best)
         a = r0 + (kbest > 0 ? kbest - 1 : 0) * step;
         b = r0 + (kbest < ns ? kbest + 1 : ns) * step;
     }
+    if (!refine) return best->vol;
     x1 = a + g * (b - a);
     x2 = b - g * (b - a);
     {
         Fit t1 = f, t2 = f;
         f1 = segment_for(w, &t1, x1);
         f2 = segment_for(w, &t2, x2);
-        for (int it = 0; it < 60 && b - a > 1e-12 * (1.0 + b); ++it) {
+        for (int it = 0; it < 25 && b - a > 1e-9 * (1.0 + b); ++it) {
             if (f1 < f2) {
                 b = x2; x2 = x1; f2 = f1; t2 = t1;
                 x1 = a + g * (b - a);
@@ -242,15 +244,15 @@ static void search_axes(const Work *w, Fit *best)
         Fit f;
         if (!(u[0] * u[0] + u[1] * u[1] + u[2] * u[2] > 0.5)) continue;
         normalize(u);
-        fit_axis(w, u, &f);
+        fit_axis(w, u, 0, &f);
         if (!have || f.vol < best->vol) *best = f;
         have = 1;
     }
     if (!have) {
         const double z[3] = {0, 0, 1};
-        fit_axis(w, z, best);
+        fit_axis(w, z, 0, best);
     }
-    for (double delta = 0.25; delta > 1e-5; delta *= 0.5) {
+    for (double delta = 0.25; delta > 1e-4; delta *= 0.5) {
         int improved = 1;
         while (improved) {
             improved = 0;
@@ -263,12 +265,16 @@ static void search_axes(const Work *w, Fit *best)
                     u[k] = best->u[k] + delta * (da[dir] * best->e1[k] + db[dir] * best->e2[k]);
                 }
                 normalize(u);
-                if (fit_axis(w, u, &f) < best->vol * (1.0 - 1e-12)) {
+                if (fit_axis(w, u, 0, &f) < best->vol * (1.0 - 1e-12)) {
                     *best = f;
                     improved = 1;
                 }
             }
         }
+    }
+    {
+        double u[3] = {best->u[0], best->u[1], best->u[2]};
+        fit_axis(w, u, 1, best);
     }
 }
 
