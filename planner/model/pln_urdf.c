@@ -1146,18 +1146,21 @@ PlnStatus pln_urdf_load(const char *path, const PlnUrdfOptions *opt, PlnRobot *r
 
 void pln_urdf_matrix_to_rpy(const double R[9], double rpy[3])
 {
-    /* R = Rz(y) Ry(p) Rx(r): R20 = -sin p, R00 = cos p cos y, R10 = cos p sin y,
-     * R21 = cos p sin r, R22 = cos p cos r */
-    double cp = hypot(R[0], R[3]);
-    rpy[1] = atan2(-R[6], cp);
-    if (cp > 1e-12) {
-        rpy[0] = atan2(R[7], R[8]);
-        rpy[2] = atan2(R[3], R[0]);
-    } else {
-        /* gimbal lock: only roll - yaw (p = +pi/2) or roll + yaw (p = -pi/2) is defined */
-        rpy[2] = 0.0;
-        rpy[0] = atan2(-R[5], R[4]);
-    }
+    /* R = Rz(y) Ry(p) Rx(r). yaw from the first column (0 when it is vertical: at
+     * p = +-pi/2 only r -+ y is defined); then R' = Rz(-y) R = Ry(p) Rx(r), whose row 1 is
+     * (0, cos r, -sin r) and column 0 (cos p, 0, -sin p). Roll and pitch taken from R'
+     * absorb the error of yaw near p = +-pi/2, so that Rz(y) Ry(p) Rx(r) gives R back to
+     * rounding for every R. */
+    double cy, sy, r00, r20, r11, r12;
+    rpy[2] = (R[0] != 0.0 || R[3] != 0.0) ? atan2(R[3], R[0]) : 0.0;
+    cy = cos(rpy[2]);
+    sy = sin(rpy[2]);
+    r00 = cy * R[0] + sy * R[3];
+    r20 = R[6];
+    r11 = -sy * R[1] + cy * R[4];
+    r12 = -sy * R[2] + cy * R[5];
+    rpy[0] = atan2(-r12, r11);
+    rpy[1] = atan2(-r20, r00);
 }
 
 static void xml_text(FILE *out, const char *s)

@@ -1,0 +1,494 @@
+/* check_pln_urdf.c — tests of planner/model/pln_urdf.c (docs/URDF.md): one small URDF
+ * per element type (tests/data/urdf/, written from the URDF specification), each capsule
+ * checked against dense samples of the shapes it must enclose; joints (revolute with an
+ * unnormalised axis, continuous, fixed) and a rotated inertial frame read as the
+ * specification says; the hand-written URDF of tests/data/arm3.yaml gives the YAML
+ * loader's model; package:// through the options and $ROS_PACKAGE_PATH; warnings with
+ * file:line; the round trip YAML -> URDF -> model with forward kinematics equal to 1e-12
+ * (robots/hrp2.yaml, robots/arm4/arm4.urdf); `hrpplan robot --urdf`, and a plan of
+ * scenarios/arm4_reach.yaml (a URDF robot) through hrpplan. Run from the top directory. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_rng.h"
+#include "check_util.h"
+#include "cli_run.h"
+#include "dst_mesh.h"
+#include "model/pln_capfit.h"
+#include "model/pln_kin.h"
+#include "model/pln_robot.h"
+#include "model/pln_urdf.h"
+
+#define D "tests/data/urdf/"
+#define FK_TOL 1e-12     /* m and rotation entries: the round trip's forward kinematics */
+#define PI_ 3.14159265358979323846
+
+static PlnRobot load_ok(const char *path, const PlnUrdfOptions *opt)
+{
+    PlnRobot r;
+    char err[1024];
+    PlnStatus st = pln_urdf_load(path, opt, &r, err, sizeof err);
+    ck_assert_msg(st == PLN_OK, "%s: %s", path, err);
+    return r;
+}
+
+/* the collision origin of tests/data/urdf/<shape>.urdf: xyz 0.1 -0.05 0.2, rpy 0.3 -0.4 0.5 */
+static void shape_pose(double R[9], double p[3])
+{
+    const double rpy[3] = {0.3, -0.4, 0.5};
+    pln_kin_rpy_to_matrix(rpy, R);
+    p[0] = 0.1; p[1] = -0.05; p[2] = 0.2;
+}
+
+static void place(const double R[9], const double p[3], const double x[3], double y[3])
+{
+    for (int r = 0; r < 3; ++r) y[r] = p[r] + R[3 * r] * x[0] + R[3 * r + 1] * x[1] + R[3 * r + 2] * x[2];
+}
+
+static void assert_inside(const PlnLinkGeometry *g, const double y[3], const char *what)
+{
+    double d = pln_capfit_segment_distance(y, g->capsule_p0, g->capsule_p1);
+    ck_assert_msg(d <= g->capsule_radius, "%s: a surface point at %.17g from the segment, radius %.17g",
+                  what, d, g->capsule_radius);
+}
+
+/* dense samples of a box's, a cylinder's, a sphere's surface in the shape frame */
+START_TEST(test_primitives_enclosed)
+{
+    double R[9], p[3];
+    shape_pose(R, p);
+    {
+        PlnRobot r = load_ok(D "box.urdf", NULL);
+        const PlnLinkGeometry *g = &r.links[1].geometry;
+        const double h[3] = {0.15, 0.05, 0.025};
+        ck_assert(g->has_capsule && g->mesh_path[0] == '\0');
+        for (int face = 0; face < 6; ++face) {
+            for (int i = 0; i <= 60; ++i) {
+                for (int j = 0; j <= 60; ++j) {
+                    double x[3], y[3];
+                    int a = face % 3, b = (a + 1) % 3, c = (a + 2) % 3;
+                    x[a] = (face < 3 ? 1 : -1) * h[a];
+                    x[b] = (-1 + i / 30.0) * h[b];
+                    x[c] = (-1 + j / 30.0) * h[c];
+                    place(R, p, x, y);
+                    assert_inside(g, y, "box");
+                }
+            }
+        }
+        pln_robot_destroy(&r);
+    }
+    for (int disc = 0; disc < 2; ++disc) {
+        PlnRobot r = load_ok(disc ? D "disc.urdf" : D "cylinder.urdf", NULL);
+        const PlnLinkGeometry *g = &r.links[1].geometry;
+        double rad = disc ? 0.2 : 0.04, len = disc ? 0.02 : 0.25;
+        for (int i = 0; i < 3600; ++i) {
+            double a = 2 * PI_ * i / 3600, x[3], y[3];
+            for (int k = 0; k <= 10; ++k) {
+                x[0] = rad * cos(a); x[1] = rad * sin(a); x[2] = (-0.5 + k / 10.0) * len;
+                place(R, p, x, y);
+                assert_inside(g, y, disc ? "disc rim" : "cylinder side");
+            }
+        }
+        /* the capsule is no bigger than the cylinder's own capsule (radius, length) */
+        {
+            double L = pln_capfit_segment_distance(g->capsule_p0, g->capsule_p1, g->capsule_p1);
+            double v = PI_ * g->capsule_radius * g->capsule_radius * L + 4.0 / 3.0 * PI_ * pow(g->capsule_radius, 3);
+            double v0 = PI_ * rad * rad * len + 4.0 / 3.0 * PI_ * rad * rad * rad;
+            ck_assert_msg(v <= v0 * (1 + 1e-12), "volume %g > the cylinder's capsule %g", v, v0);
+        }
+        pln_robot_destroy(&r);
+    }
+    {
+        /* a lone sphere and a lone capsule are exact */
+        PlnRobot r = load_ok(D "sphere.urdf", NULL), c = load_ok(D "capsule.urdf", NULL);
+        const PlnLinkGeometry *g = &r.links[1].geometry, *h = &c.links[1].geometry;
+        double z[3] = {0, 0, 0}, a[3], b[3], top[3] = {0, 0, 0.1}, bot[3] = {0, 0, -0.1};
+        place(R, p, z, a);
+        for (int k = 0; k < 3; ++k) {
+            ck_assert_double_eq_tol(g->capsule_p0[k], a[k], 1e-15);
+            ck_assert_double_eq_tol(g->capsule_p1[k], a[k], 1e-15);
+        }
+        ck_assert_double_eq(g->capsule_radius, 0.07);
+        place(R, p, bot, a);
+        place(R, p, top, b);
+        for (int k = 0; k < 3; ++k) {
+            ck_assert_double_eq_tol(h->capsule_p0[k], a[k], 1e-15);
+            ck_assert_double_eq_tol(h->capsule_p1[k], b[k], 1e-15);
+        }
+        ck_assert_double_eq(h->capsule_radius, 0.03);
+        pln_robot_destroy(&r);
+        pln_robot_destroy(&c);
+    }
+}
+END_TEST
+
+/* meshes: every vertex (scaled, posed) inside; the unscaled one kept as the link's mesh at
+ * its collision origin, the scaled one not (capsule only) */
+START_TEST(test_meshes)
+{
+    double R[9], p[3];
+    char err[512];
+    DstMesh m;
+    PlnUrdfOptions quiet = {NULL, NULL};
+    shape_pose(R, p);
+    {
+        PlnRobot r = load_ok(D "mesh_stl.urdf", &quiet);
+        const PlnLinkGeometry *g = &r.links[1].geometry;
+        ck_assert(g->mesh_path[0] != '\0' && g->has_file_pose);
+        ck_assert_int_eq(g->mesh_triangles, 32);
+        for (int k = 0; k < 9; ++k) ck_assert_double_eq(g->file_rot[k], R[k]);
+        ck_assert_int_eq(pln_mesh_read(g->mesh_path, &m, err, sizeof err), PLN_OK);
+        for (int v = 0; v < m.n_vertices; ++v) {
+            double y[3];
+            pln_link_file_point(g, m.vertices[v], y);
+            assert_inside(g, y, "mesh vertex");
+        }
+        dst_mesh_destroy(&m);
+        pln_robot_destroy(&r);
+    }
+    {
+        const double s[3] = {2, 1, 0.5};
+        PlnRobot r = load_ok(D "mesh_scaled.urdf", &quiet);
+        const PlnLinkGeometry *g = &r.links[1].geometry;
+        ck_assert(g->mesh_path[0] == '\0' && g->has_capsule);
+        ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/forearm.stl", &m, err, sizeof err), PLN_OK);
+        for (int v = 0; v < m.n_vertices; ++v) {
+            double x[3], y[3];
+            for (int k = 0; k < 3; ++k) x[k] = s[k] * m.vertices[v][k];
+            place(R, p, x, y);
+            assert_inside(g, y, "scaled mesh vertex");
+        }
+        dst_mesh_destroy(&m);
+        pln_robot_destroy(&r);
+    }
+    {
+        /* several elements: one capsule around all of them (dense sphere and box samples) */
+        PlnRobot r = load_ok(D "multi.urdf", &quiet);
+        const PlnLinkGeometry *g = &r.links[1].geometry;
+        Rng rng = {3};
+        ck_assert(g->mesh_path[0] == '\0');
+        for (int i = 0; i < 20000; ++i) {
+            double v[3], y[3];
+            rng_unit(&rng, v);
+            y[0] = 0.06 * v[0]; y[1] = 0.06 * v[1]; y[2] = 0.25 + 0.06 * v[2];
+            assert_inside(g, y, "sphere element");
+            y[0] = rng_uniform(&rng, -0.05, 0.05); y[1] = rng_uniform(&rng, -0.05, 0.05); y[2] = 0.0;
+            y[rng_next(&rng) % 2] = (rng_next(&rng) % 2 ? 0.05 : -0.05);
+            y[2] = rng_uniform(&rng, 0.0, 0.2);
+            assert_inside(g, y, "box element");
+        }
+        pln_robot_destroy(&r);
+    }
+}
+END_TEST
+
+START_TEST(test_package_paths)
+{
+    PlnUrdfOptions opt = {"/nonexistent:robots", NULL};
+    PlnRobot r;
+    char err[1024];
+    unsetenv("ROS_PACKAGE_PATH");
+    ck_assert_int_eq(pln_urdf_load(D "mesh_package.urdf", NULL, &r, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(err, "mesh_package.urdf:5:"));
+    ck_assert_ptr_nonnull(strstr(err, "package 'arm4'"));
+    r = load_ok(D "mesh_package.urdf", &opt);
+    ck_assert_ptr_nonnull(strstr(r.links[1].geometry.mesh_path, "robots/arm4/meshes/forearm.stl"));
+    pln_robot_destroy(&r);
+    /* the package directory itself, and a parent of it two levels up, through the variable */
+    setenv("ROS_PACKAGE_PATH", "/nonexistent:robots/arm4", 1);
+    r = load_ok(D "mesh_package.urdf", NULL);
+    pln_robot_destroy(&r);
+    setenv("ROS_PACKAGE_PATH", ".", 1);
+    r = load_ok(D "mesh_package.urdf", NULL);
+    pln_robot_destroy(&r);
+    unsetenv("ROS_PACKAGE_PATH");
+}
+END_TEST
+
+START_TEST(test_joints_and_inertial)
+{
+    PlnRobot r = load_ok(D "joints.urdf", NULL);
+    double R[9];
+    const double rpy[3] = {0.1, 0.2, 0.3};
+    ck_assert_int_eq(r.n_joints, 2);
+    ck_assert_int_eq(r.n_links, 4);
+    ck_assert_str_eq(r.joints[0].name, "rev");
+    ck_assert_double_eq(r.joints[0].axis[2], 1.0);  /* (0 0 2) normalised */
+    ck_assert_double_eq(r.joints[0].lower, -1.5);
+    ck_assert_double_eq(r.joints[0].upper, 0.5);
+    ck_assert_double_eq(r.joints[0].velocity_max, 1.5);
+    ck_assert_double_eq(r.joints[0].effort_max, 30.0);
+    ck_assert_str_eq(r.joints[1].name, "cont");
+    ck_assert_double_eq(r.joints[1].lower, -PLN_URDF_CONTINUOUS_LIMIT_RAD);
+    ck_assert_double_eq(r.joints[1].upper, PLN_URDF_CONTINUOUS_LIMIT_RAD);
+    ck_assert(r.has_effort);
+    ck_assert_str_eq(r.links[3].name, "l3");
+    ck_assert_int_eq(r.links[3].joint, -1);       /* fixed */
+    ck_assert_int_eq(r.links[3].parent, 2);
+    ck_assert_double_eq(r.links[3].origin_pos[1], 0.1);
+    pln_kin_rpy_to_matrix(rpy, R);
+    for (int k = 0; k < 9; ++k) ck_assert_double_eq(r.links[2].origin_rot[k], R[k]);
+    ck_assert_double_eq(r.control_period, PLN_URDF_DEFAULT_CONTROL_PERIOD_S);
+    pln_robot_destroy(&r);
+
+    /* the inertia about the com in a frame turned by 90 deg about z: ixx and iyy swap,
+     * ixy changes sign */
+    r = load_ok(D "inertial.urdf", NULL);
+    ck_assert_double_eq(r.links[0].mass, 2.5);
+    ck_assert_double_eq(r.links[0].com[2], 0.03);
+    ck_assert_double_eq_tol(r.links[0].inertia[0], 0.2, 1e-15);
+    ck_assert_double_eq_tol(r.links[0].inertia[4], 0.1, 1e-15);
+    ck_assert_double_eq_tol(r.links[0].inertia[8], 0.3, 1e-15);
+    ck_assert_double_eq_tol(r.links[0].inertia[1], -0.01, 1e-15);
+    ck_assert_double_eq_tol(r.links[0].inertia[3], -0.01, 1e-15);
+    pln_robot_destroy(&r);
+}
+END_TEST
+
+START_TEST(test_warnings)
+{
+    FILE *w = tmpfile();
+    PlnUrdfOptions opt = {NULL, w};
+    char buf[4096];
+    size_t n;
+    PlnRobot r = load_ok(D "ignored.urdf", &opt);
+    rewind(w);
+    n = fread(buf, 1, sizeof buf - 1, w);
+    buf[n] = '\0';
+    fclose(w);
+    ck_assert_ptr_nonnull(strstr(buf, "ignored.urdf:5: warning: <sensor_mount> in <link> ignored"));
+    ck_assert_ptr_nonnull(strstr(buf, "ignored.urdf:7: warning: <dynamics> in <joint> ignored"));
+    ck_assert_ptr_nonnull(strstr(buf, "<safety_controller>"));
+    ck_assert_ptr_nonnull(strstr(buf, "<calibration>"));
+    ck_assert_ptr_nonnull(strstr(buf, "ignored.urdf:10: warning: <sensor> in <robot> ignored"));
+    /* visual, material, transmission and gazebo are silent */
+    ck_assert_ptr_null(strstr(buf, "<visual>"));
+    ck_assert_ptr_null(strstr(buf, "<transmission>"));
+    ck_assert_ptr_null(strstr(buf, "<gazebo>"));
+    ck_assert_int_eq(r.n_links, 2);
+    ck_assert(!r.links[0].geometry.has_capsule);  /* a visual is no collision shape */
+    pln_robot_destroy(&r);
+}
+END_TEST
+
+/* forward kinematics of a and b (same joints) at random q: every link pose equal */
+static void assert_same_fk(const PlnRobot *a, const PlnRobot *b, unsigned seed)
+{
+    PlnKinWork *ka, *kb;
+    char err[256];
+    Rng rng = {seed};
+    double *q = calloc((size_t)a->n_joints + 1, sizeof *q);
+    ck_assert_int_eq(a->n_joints, b->n_joints);
+    ck_assert_int_eq(a->n_links, b->n_links);
+    ck_assert_int_eq(pln_kin_create(a, &ka, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_kin_create(b, &kb, err, sizeof err), PLN_OK);
+    for (int t = 0; t < 50; ++t) {
+        for (int j = 0; j < a->n_joints; ++j) q[j] = rng_uniform(&rng, a->joints[j].lower, a->joints[j].upper);
+        ck_assert_int_eq(pln_kin_forward(ka, a, q), PLN_OK);
+        ck_assert_int_eq(pln_kin_forward(kb, b, q), PLN_OK);
+        for (int l = 0; l < a->n_links; ++l) {
+            const double *Ra = pln_kin_link_rot(ka, l), *Rb = pln_kin_link_rot(kb, l);
+            const double *pa = pln_kin_link_pos(ka, l), *pb = pln_kin_link_pos(kb, l);
+            ck_assert_str_eq(a->links[l].name, b->links[l].name);
+            for (int k = 0; k < 9; ++k) ck_assert_msg(fabs(Ra[k] - Rb[k]) <= FK_TOL, "link %s R[%d]: %.17g vs %.17g", a->links[l].name, k, Ra[k], Rb[k]);
+            for (int k = 0; k < 3; ++k) ck_assert_msg(fabs(pa[k] - pb[k]) <= FK_TOL, "link %s p[%d]: %.17g vs %.17g", a->links[l].name, k, pa[k], pb[k]);
+        }
+    }
+    free(q);
+    pln_kin_destroy(ka);
+    pln_kin_destroy(kb);
+}
+
+static void assert_same_model(const PlnRobot *a, const PlnRobot *b)
+{
+    ck_assert_str_eq(a->name, b->name);
+    ck_assert_double_eq(a->control_period, b->control_period);
+    ck_assert_int_eq(a->has_effort, b->has_effort);
+    for (int j = 0; j < a->n_joints; ++j) {
+        const PlnJoint *x = &a->joints[j], *y = &b->joints[j];
+        ck_assert_str_eq(x->name, y->name);
+        ck_assert_int_eq(x->link, y->link);
+        ck_assert_double_eq(x->lower, y->lower);
+        ck_assert_double_eq(x->upper, y->upper);
+        ck_assert_double_eq(x->velocity_max, y->velocity_max);
+        ck_assert_double_eq(x->initial, y->initial);
+        ck_assert_double_eq(x->effort_max, y->effort_max);
+        for (int k = 0; k < 3; ++k) ck_assert_double_eq_tol(x->axis[k], y->axis[k], 1e-15);
+    }
+    for (int l = 0; l < a->n_links; ++l) {
+        const PlnLink *x = &a->links[l], *y = &b->links[l];
+        ck_assert_int_eq(x->parent, y->parent);
+        ck_assert_int_eq(x->joint, y->joint);
+        ck_assert_double_eq(x->mass, y->mass);
+        for (int k = 0; k < 3; ++k) ck_assert_double_eq_tol(x->com[k], y->com[k], 1e-15);
+        for (int k = 0; k < 9; ++k) ck_assert_double_eq_tol(x->inertia[k], y->inertia[k], 1e-15);
+        ck_assert_int_eq(x->geometry.has_capsule, y->geometry.has_capsule);
+        if (x->geometry.has_capsule) {
+            ck_assert_double_eq_tol(x->geometry.capsule_radius, y->geometry.capsule_radius, 1e-15);
+            for (int k = 0; k < 3; ++k) {
+                ck_assert_double_eq_tol(x->geometry.capsule_p0[k], y->geometry.capsule_p0[k], 1e-15);
+                ck_assert_double_eq_tol(x->geometry.capsule_p1[k], y->geometry.capsule_p1[k], 1e-15);
+            }
+        }
+        ck_assert_int_eq(x->geometry.mesh_triangles, y->geometry.mesh_triangles);
+        ck_assert_int_eq(x->geometry.has_ellipsoid, y->geometry.has_ellipsoid);
+    }
+    ck_assert_int_eq(a->n_soles, b->n_soles);
+    for (int s = 0; s < a->n_soles; ++s) {
+        ck_assert_int_eq(a->soles[s].link, b->soles[s].link);
+        ck_assert_double_eq(a->soles[s].size[0], b->soles[s].size[0]);
+        ck_assert_double_eq(a->soles[s].offset[2], b->soles[s].offset[2]);
+    }
+    ck_assert_int_eq(a->n_collision_pairs, b->n_collision_pairs);
+    for (int p = 0; p < a->n_collision_pairs; ++p) {
+        ck_assert_int_eq(a->collision_pairs[p][0], b->collision_pairs[p][0]);
+        ck_assert_int_eq(a->collision_pairs[p][1], b->collision_pairs[p][1]);
+    }
+}
+
+/* the URDF written by hand for tests/data/arm3.yaml gives the YAML's model */
+START_TEST(test_same_as_yaml)
+{
+    PlnRobot y, u = load_ok(D "arm3.urdf", NULL);
+    char err[1024];
+    ck_assert_int_eq(pln_robot_load("tests/data/arm3.yaml", &y, err, sizeof err), PLN_OK);
+    assert_same_model(&y, &u);
+    assert_same_fk(&y, &u, 11);
+    pln_robot_destroy(&y);
+    pln_robot_destroy(&u);
+}
+END_TEST
+
+static void round_trip(const char *path, unsigned seed)
+{
+    PlnRobot a, b;
+    char err[1024], tmp[] = "/tmp/hrpplan_urdf_XXXXXX";
+    int fd = mkstemp(tmp);
+    FILE *f;
+    ck_assert_int_ge(fd, 0);
+    f = fdopen(fd, "w");
+    ck_assert_int_eq(pln_robot_load(path, &a, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_urdf_write(&a, path, f, err, sizeof err), PLN_OK);
+    fclose(f);
+    {
+        PlnUrdfOptions quiet = {NULL, NULL};
+        PlnStatus st = pln_urdf_load(tmp, &quiet, &b, err, sizeof err);
+        ck_assert_msg(st == PLN_OK, "%s", err);
+    }
+    unlink(tmp);
+    assert_same_model(&a, &b);
+    assert_same_fk(&a, &b, seed);
+    for (int l = 0; l < a.n_links; ++l) {
+        ck_assert_int_eq(a.links[l].geometry.has_file_pose, b.links[l].geometry.has_file_pose);
+        if (a.links[l].geometry.has_file_pose) {
+            for (int k = 0; k < 9; ++k) ck_assert_double_eq_tol(a.links[l].geometry.file_rot[k], b.links[l].geometry.file_rot[k], FK_TOL);
+        }
+    }
+    pln_robot_destroy(&a);
+    pln_robot_destroy(&b);
+}
+
+START_TEST(test_round_trip)
+{
+    round_trip("robots/hrp2.yaml", 1);
+    round_trip("robots/arm4/arm4.urdf", 2);
+    round_trip("tests/data/urdf/joints.urdf", 3);
+}
+END_TEST
+
+/* rpy back from matrices, also at and near pitch = +-pi/2 */
+START_TEST(test_matrix_to_rpy)
+{
+    Rng rng = {9};
+    for (int t = 0; t < 20000; ++t) {
+        double rpy[3], R[9], back[3], R2[9];
+        rpy[0] = rng_uniform(&rng, -PI_, PI_);
+        rpy[2] = rng_uniform(&rng, -PI_, PI_);
+        rpy[1] = t % 4 == 0 ? (t % 8 == 0 ? 1 : -1) * (PI_ / 2 - pow(10.0, -rng_uniform(&rng, 0, 16)))
+                            : rng_uniform(&rng, -PI_ / 2, PI_ / 2);
+        pln_kin_rpy_to_matrix(rpy, R);
+        pln_urdf_matrix_to_rpy(R, back);
+        pln_kin_rpy_to_matrix(back, R2);
+        for (int k = 0; k < 9; ++k) ck_assert_msg(fabs(R[k] - R2[k]) <= 1e-14, "case %d entry %d: %.3g", t, k, R[k] - R2[k]);
+    }
+}
+END_TEST
+
+static int run(const char *a0, const char *a1, const char *a2, const char *a3, const char *a4,
+               const char *a5, char *out, char *errs, size_t size)
+{
+    char *argv[7] = {(char *)"hrpplan", (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5};
+    int argc = 1;
+    while (argc < 7 && argv[argc] != NULL) ++argc;
+    return cli_run(argc, argv, out, errs, size);
+}
+
+START_TEST(test_cli)
+{
+    static char out[1 << 16], errs[1 << 16];
+    char dir[256], path[512];
+    ckutil_mkdtemp(dir, sizeof dir);
+    /* hrpplan robot FILE.urdf prints the tree */
+    ck_assert_int_eq(run("robot", "robots/arm4/arm4.urdf", NULL, NULL, NULL, NULL, out, errs, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "link tree"));
+    ck_assert_ptr_nonnull(strstr(out, "          hand [wrist]"));
+    /* --urdf -o FILE, then read back */
+    snprintf(path, sizeof path, "%s/hrp2.urdf", dir);
+    ck_assert_int_eq(run("robot", "robots/hrp2.yaml", "--urdf", "-o", path, NULL, out, errs, sizeof out), 0);
+    ck_assert_int_eq(run("robot", path, NULL, NULL, NULL, NULL, out, errs, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "30 joints, 31 links"));
+    unlink(path);
+    /* --package-path */
+    ck_assert_int_eq(run("robot", D "mesh_package.urdf", NULL, NULL, NULL, NULL, out, errs, sizeof out), 2);
+    ck_assert_int_eq(run("robot", D "mesh_package.urdf", "--package-path", "robots", NULL, NULL, out, errs, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "forearm.stl"));
+    /* --urdf belongs to robot only */
+    ck_assert_int_eq(run("check", "scenarios/arm4_reach.yaml", "x.json", "--urdf", NULL, NULL, out, errs, sizeof out), 2);
+    ckutil_rm_flat(dir);
+    rmdir(dir);
+}
+END_TEST
+
+/* the whole planner on a URDF robot: scenarios/arm4_reach.yaml certifies, every pair of
+ * capsules fitted to the URDF's shapes measured */
+START_TEST(test_plan_arm4)
+{
+    static char out[1 << 16], errs[1 << 16], report[1 << 16];
+    char dir[256], path[512];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ck_assert_int_eq(run("plan", "scenarios/arm4_reach.yaml", "-q", "-o", path, "--max-time=86400", out, errs, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/out/report.json", dir);
+    ck_assert_int_gt(ckutil_read_file(path, report, sizeof report), 0);
+    ck_assert_ptr_nonnull(strstr(report, "\"status\": \"certified\""));
+    ck_assert_ptr_nonnull(strstr(report, "upper_arm"));
+    ck_assert_ptr_nonnull(strstr(report, "crate"));
+    snprintf(path, sizeof path, "%s/out", dir);
+    ckutil_rm_flat(path);
+    rmdir(path);
+    rmdir(dir);
+}
+END_TEST
+
+Suite *pln_urdf_suite(void)
+{
+    Suite *s = suite_create("pln_urdf");
+    TCase *tc = tcase_create("urdf");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_primitives_enclosed);
+    tcase_add_test(tc, test_meshes);
+    tcase_add_test(tc, test_package_paths);
+    tcase_add_test(tc, test_joints_and_inertial);
+    tcase_add_test(tc, test_warnings);
+    tcase_add_test(tc, test_same_as_yaml);
+    tcase_add_test(tc, test_round_trip);
+    tcase_add_test(tc, test_matrix_to_rpy);
+    tcase_add_test(tc, test_cli);
+    tcase_add_test(tc, test_plan_arm4);
+    suite_add_tcase(s, tc);
+    return s;
+}
