@@ -3,7 +3,7 @@
 #   make            build/libdistance.a, build/libplanner.a, build/hrpplan, build/run_tests
 #   make deps       install the Debian packages the build needs (tools/install-deps.sh)
 #   make run        deps + build + plan the default scenario scenarios/hand_cross.yaml into out/hand_cross/
-#   make test       deps + build + run every Check suite
+#   make test       deps + build + run every Check suite, then install-check
 #   make asan       the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
 #                   (but the test case tagged mesh_plan: minutes of mesh planning)
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
@@ -14,7 +14,8 @@
 #                   keeps distance/ apart (tools/layers/check-layers.sh; make test runs it)
 #   make install    libhrpdistance (static + shared, soname libhrpdistance.so.MAJOR), its
 #                   headers in include/hrpplan/ and hrpdistance.pc for pkg-config, under
-#                   PREFIX (/usr/local; DESTDIR honoured); `make uninstall` removes them
+#                   PREFIX (/usr/local; DESTDIR honoured); `make uninstall` removes them;
+#                   `make install-check` tests both through pkg-config (docs/api.md)
 #   make clean      remove build/ and nothing else
 #
 # Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/<layer>/*.c (but
@@ -70,6 +71,7 @@ run: deps
 test: deps layers
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory install-check
 
 # docs/ARCHITECTURE.md: base < model < motion < problem < output < cli, distance/ alone
 layers:
@@ -334,7 +336,10 @@ bench-fcl:
 # $(BUILD)/pic/ (-fPIC), so libdistance.a and everything linked to it stay as they are.
 # The shared library exports only the functions the public headers declare (a version
 # script, $(BUILD)/pic/libhrpdistance.map, generated from the headers by
-# tools/install/export-map.sh); internal helpers stay local.
+# tools/install/export-map.sh); internal helpers stay local. docs/api.md is the API.
+# `make install-check` (run by `make test`) installs into a temporary prefix, builds
+# programs and every example of docs/api.md against it through pkg-config, shared and
+# static, and uninstalls (tools/install/check-install.sh).
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 LIBDIR       ?= $(PREFIX)/lib
@@ -348,7 +353,7 @@ DST_SOFILE  := libhrpdistance.so.$(DST_VERSION)
 DST_PUB_H   := $(sort $(wildcard distance/include/*.h))
 DST_PIC_OBJ := $(DST_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: install uninstall install-libs
+.PHONY: install uninstall install-check install-libs
 install-libs: $(BUILD)/libhrpdistance.a $(BUILD)/$(DST_SOFILE)
 
 $(BUILD)/pic/distance/%.o: distance/%.c
@@ -390,5 +395,8 @@ uninstall:
 	    $(DESTDIR)$(PKGCONFIGDIR)/hrpdistance.pc \
 	    $(addprefix $(DESTDIR)$(INCLUDEDIR)/hrpplan/,$(notdir $(DST_PUB_H)))
 	@if [ -d $(DESTDIR)$(INCLUDEDIR)/hrpplan ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCLUDEDIR)/hrpplan; fi
+
+install-check: install-libs
+	@MAKE="$(MAKE)" CC="$(CC)" BUILD="$(BUILD)" ./tools/install/check-install.sh
 
 -include $(DST_PIC_OBJ:.o=.d)
