@@ -333,13 +333,16 @@ bench-fcl:
 # `make uninstall` removes exactly those files. The version is written once, as
 # DST_VERSION_MAJOR/MINOR/PATCH in distance/include/dst.h; X above is MAJOR.
 # Both libraries are made of position-independent copies of the distance/ objects in
-# $(BUILD)/pic/ (-fPIC), so libdistance.a and everything linked to it stay as they are.
+# $(BUILD)/pic/ (-fPIC, so the archive may go into other shared objects too;
+# -fno-semantic-interposition lets calls inside the library bind directly, as they do in
+# libdistance.a), so libdistance.a and everything linked to it stay as they are.
 # The shared library exports only the functions the public headers declare (a version
 # script, $(BUILD)/pic/libhrpdistance.map, generated from the headers by
 # tools/install/export-map.sh); internal helpers stay local. docs/api.md is the API.
-# `make install-check` (run by `make test`) installs into a temporary prefix, builds
-# programs and every example of docs/api.md against it through pkg-config, shared and
-# static, and uninstalls (tools/install/check-install.sh).
+# `make install-check` (run by `make test`) installs into a temporary prefix, builds a
+# program (tools/install/smoke.c) and every example of docs/api.md against it through
+# pkg-config, each shared and static, runs them, and uninstalls
+# (tools/install/check-install.sh).
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 LIBDIR       ?= $(PREFIX)/lib

@@ -11,8 +11,8 @@
 #     shared library (run with LD_LIBRARY_PATH) and with `pkg-config --static` as a static
 #     executable, runs both and compares their output with the known answers below;
 #   - extracts every ```c block of docs/api.md (each a whole program) and the ```text block
-#     that follows it (its output), builds each against the shared library, runs it and
-#     compares the output;
+#     that follows it (its output), builds each against the shared library and statically,
+#     runs both and compares their output;
 #   - uninstalls and checks that nothing is left; then installs and uninstalls once more
 #     with DESTDIR (staged) and checks that the .pc names the final PREFIX.
 # pkg-config sees only PKG_CONFIG_PATH=<prefix>/lib/pkgconfig added to its usual path.
@@ -178,13 +178,17 @@ for src in api/example_*.c; do
   ex=${src%.c}
   [ -f "$ex.out" ] || fail "docs/api.md example $(basename "$ex"): no \`\`\`text block of its output follows it"
   first=$(grep -m1 -E '^/\* ' "$src" || true)
+  name="docs/api.md example $(basename "$ex") ($first)"
   # shellcheck disable=SC2086
-  "$CC" $warn -o "$ex" "$src" $cflags $libs ||
-    fail "docs/api.md example $(basename "$ex") ($first) does not build"
-  out=$(LD_LIBRARY_PATH=$libdir "./$ex") || { echo "$out" >&2; fail "docs/api.md example $(basename "$ex") ($first) exited non-zero"; }
-  check_output "docs/api.md example $(basename "$ex") ($first)" "$(cat "$ex.out")" "$out"
+  "$CC" $warn -o "$ex" "$src" $cflags $libs || fail "$name does not build"
+  out=$(LD_LIBRARY_PATH=$libdir "./$ex") || { echo "$out" >&2; fail "$name exited non-zero"; }
+  check_output "$name" "$(cat "$ex.out")" "$out"
+  # shellcheck disable=SC2086
+  "$CC" $warn -static -o "$ex.static" "$src" $cflags $static_libs || fail "$name does not build statically"
+  out=$(env -u LD_LIBRARY_PATH "./$ex.static") || { echo "$out" >&2; fail "$name (static) exited non-zero"; }
+  check_output "$name (static)" "$(cat "$ex.out")" "$out"
 done
-say "docs/api.md: $nex examples built against the installed library, run, output as documented"
+say "docs/api.md: $nex examples built against the installed library (shared and static), run, output as documented"
 cd "$top"
 
 # ---- uninstall ------------------------------------------------------------------------
