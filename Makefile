@@ -3,7 +3,7 @@
 #   make            build/libdistance.a, build/libplanner.a, build/hrpplan, build/run_tests
 #   make deps       install the Debian packages the build needs (tools/install-deps.sh)
 #   make run        deps + build + plan the default scenario scenarios/hand_cross.yaml into out/hand_cross/
-#   make test       deps + build + run every Check suite
+#   make test       deps + build + run every Check suite, then install-check
 #   make asan       the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
 #                   (but the test case tagged mesh_plan: minutes of mesh planning)
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
@@ -12,6 +12,10 @@
 #   make fuzz       libFuzzer harnesses of every loader (tools/fuzz/), FUZZ_SECONDS each
 #   make layers     check that every #include follows the layer order of planner/ and
 #                   keeps distance/ apart (tools/layers/check-layers.sh; make test runs it)
+#   make install    libhrpdistance (static + shared, soname libhrpdistance.so.MAJOR), its
+#                   headers in include/hrpplan/ and hrpdistance.pc for pkg-config, under
+#                   PREFIX (/usr/local; DESTDIR honoured); `make uninstall` removes them;
+#                   `make install-check` tests both through pkg-config (docs/api.md)
 #   make clean      remove build/ and nothing else
 #
 # Sources are picked up by wildcard: distance/*.c -> libdistance.a, planner/<layer>/*.c (but
@@ -67,6 +71,7 @@ run: deps
 test: deps layers
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory install-check
 
 # docs/ARCHITECTURE.md: base < model < motion < problem < output < cli, distance/ alone
 layers:
@@ -317,3 +322,84 @@ bench-fcl:
 	    -o build/bench/fcl/compare_fcl_convex tools/bench/fcl/compare_fcl_convex.cpp \
 	    build/bench/libdistance.a $$(pkg-config --libs fcl)
 	./build/bench/fcl/compare_fcl_convex
+
+# ---- installable distance library (issue 22) ------------------------------------------
+# `make install [PREFIX=/usr/local] [DESTDIR=]` installs libhrpdistance for other programs:
+#   $(LIBDIR)/libhrpdistance.a, libhrpdistance.so.X.Y.Z (soname libhrpdistance.so.X) with the
+#   symlinks libhrpdistance.so.X and libhrpdistance.so, $(INCLUDEDIR)/hrpplan/dst*.h (the
+#   public headers distance/include/*.h; never the *_internal.h of distance/), and
+#   $(PKGCONFIGDIR)/hrpdistance.pc (Cflags -I$(INCLUDEDIR): programs write
+#   #include <hrpplan/dst_mesh.h>; Libs.private -lm, the library's only dependency).
+# `make uninstall` removes exactly those files. The version is written once, as
+# DST_VERSION_MAJOR/MINOR/PATCH in distance/include/dst.h; X above is MAJOR.
+# Both libraries are made of position-independent copies of the distance/ objects in
+# $(BUILD)/pic/ (-fPIC, so the archive may go into other shared objects too;
+# -fno-semantic-interposition lets calls inside the library bind directly, as they do in
+# libdistance.a), so libdistance.a and everything linked to it stay as they are.
+# The shared library exports only the functions the public headers declare (a version
+# script, $(BUILD)/pic/libhrpdistance.map, generated from the headers by
+# tools/install/export-map.sh); internal helpers stay local. docs/api.md is the API.
+# `make install-check` (run by `make test`) installs into a temporary prefix, builds a
+# program (tools/install/smoke.c) and every example of docs/api.md against it through
+# pkg-config, each shared and static, runs them, and uninstalls
+# (tools/install/check-install.sh).
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DST_VERSION_PART = $(shell sed -n 's/^\#define DST_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' distance/include/dst.h)
+DST_MAJOR   := $(call DST_VERSION_PART,MAJOR)
+DST_VERSION := $(DST_MAJOR).$(call DST_VERSION_PART,MINOR).$(call DST_VERSION_PART,PATCH)
+DST_SONAME  := libhrpdistance.so.$(DST_MAJOR)
+DST_SOFILE  := libhrpdistance.so.$(DST_VERSION)
+DST_PUB_H   := $(sort $(wildcard distance/include/*.h))
+DST_PIC_OBJ := $(DST_SRC:%.c=$(BUILD)/pic/%.o)
+
+.PHONY: install uninstall install-check install-libs
+install-libs: $(BUILD)/libhrpdistance.a $(BUILD)/$(DST_SOFILE)
+
+$(BUILD)/pic/distance/%.o: distance/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Idistance -fPIC -fno-semantic-interposition -c $< -o $@
+$(BUILD)/pic/distance/dst_ellipsoid.o: CFLAGS += -fno-tree-vectorize
+
+$(BUILD)/pic/libhrpdistance.map: $(DST_PUB_H) tools/install/export-map.sh
+	@mkdir -p $(dir $@)
+	./tools/install/export-map.sh "$(CC)" $(DST_PUB_H) > $@.new
+	@mv $@.new $@
+
+$(BUILD)/libhrpdistance.a: $(DST_PIC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/$(DST_SOFILE): $(DST_PIC_OBJ) $(BUILD)/pic/libhrpdistance.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(DST_SONAME) -Wl,-z,defs \
+	    -Wl,--version-script=$(BUILD)/pic/libhrpdistance.map -o $@ $(DST_PIC_OBJ) -lm
+
+install: install-libs
+	@test -n "$(DST_MAJOR)" || { echo "install: no DST_VERSION_MAJOR in distance/include/dst.h"; exit 1; }
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/hrpplan $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(BUILD)/libhrpdistance.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/$(DST_SOFILE) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(DST_SOFILE) $(DESTDIR)$(LIBDIR)/$(DST_SONAME)
+	ln -sf $(DST_SONAME) $(DESTDIR)$(LIBDIR)/libhrpdistance.so
+	install -m 644 $(DST_PUB_H) $(DESTDIR)$(INCLUDEDIR)/hrpplan/
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+	    -e 's|@VERSION@|$(DST_VERSION)|' tools/install/hrpdistance.pc.in \
+	    > $(DESTDIR)$(PKGCONFIGDIR)/hrpdistance.pc
+	@chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/hrpdistance.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libhrpdistance.a $(DESTDIR)$(LIBDIR)/libhrpdistance.so \
+	    $(DESTDIR)$(LIBDIR)/$(DST_SONAME) $(DESTDIR)$(LIBDIR)/$(DST_SOFILE) \
+	    $(DESTDIR)$(PKGCONFIGDIR)/hrpdistance.pc \
+	    $(addprefix $(DESTDIR)$(INCLUDEDIR)/hrpplan/,$(notdir $(DST_PUB_H)))
+	@if [ -d $(DESTDIR)$(INCLUDEDIR)/hrpplan ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCLUDEDIR)/hrpplan; fi
+
+install-check: install-libs
+	@MAKE="$(MAKE)" CC="$(CC)" BUILD="$(BUILD)" ./tools/install/check-install.sh
+
+-include $(DST_PIC_OBJ:.o=.d)

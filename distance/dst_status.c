@@ -20,5 +20,5 @@ const char *dst_status_string(DstStatus status)
 
 const char *dst_version(void)
 {
-    return "0.1.0";
+    return DST_VERSION_STRING;
 }

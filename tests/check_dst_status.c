@@ -24,6 +24,8 @@ START_TEST(test_version)
 {
     ck_assert_ptr_nonnull(dst_version());
     ck_assert_int_gt((int)strlen(dst_version()), 0);
+    /* the library reports the version its headers carry (the Makefile's soname too) */
+    ck_assert_str_eq(dst_version(), DST_VERSION_STRING);
 }
 END_TEST
 

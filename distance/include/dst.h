@@ -12,6 +12,18 @@
 
 #include "dst_tolerance.h"
 
+/* Version of the library, the one place it is written: the Makefile reads these three
+ * lines for the shared library's file name and soname (libhrpdistance.so.MAJOR) and for
+ * hrpdistance.pc. MAJOR changes when the ABI does (a public struct or signature). */
+#define DST_VERSION_MAJOR 0
+#define DST_VERSION_MINOR 1
+#define DST_VERSION_PATCH 0
+#define DST_VERSION_STRING_(a, b, c) #a "." #b "." #c
+#define DST_VERSION_STRING_X_(a, b, c) DST_VERSION_STRING_(a, b, c)
+/* "MAJOR.MINOR.PATCH", e.g. "0.1.0" */
+#define DST_VERSION_STRING \
+    DST_VERSION_STRING_X_(DST_VERSION_MAJOR, DST_VERSION_MINOR, DST_VERSION_PATCH)
+
 /* Outcome of a distance query. */
 typedef enum DstStatus {
     DST_OK = 0,            /* query answered */
@@ -30,7 +42,8 @@ typedef enum DstStatus {
 /* Name of a status, a static string ("separated", "certified", ...); never NULL. */
 const char *dst_status_string(DstStatus status);
 
-/* Version string of the library, e.g. "0.1.0". */
+/* Version string of the library as built, DST_VERSION_STRING of its headers, e.g.
+ * "0.1.0"; a static string. */
 const char *dst_version(void);
 
 #endif /* DST_H */
