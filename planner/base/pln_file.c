@@ -1,7 +1,9 @@
 /* pln_file.c — regular files of bounded size, opened without blocking. */
+#define _DEFAULT_SOURCE  /* realpath */
 #include "base/pln_file.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,4 +116,32 @@ PlnStatus pln_file_read_input(const char *path, const char *what, long long max_
     *data = buf;
     *size = n;
     return PLN_OK;
+}
+
+int pln_file_relative_path(const char *from_dir, const char *target, char *out, size_t size)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    size_t i = 0, common = 0, len = 0;
+    if (realpath(from_dir, a) == NULL || realpath(target, b) == NULL) return 0;
+    /* the longest common prefix that ends at a component boundary */
+    while (a[i] != '\0' && a[i] == b[i]) {
+        if (a[i] == '/') common = i;
+        ++i;
+    }
+    if (a[i] == '\0' && b[i] == '/') common = i;
+    if (strcmp(a, "/") == 0) common = 0;
+    out[0] = '\0';
+    /* one ".." per component of a after the common prefix */
+    for (size_t k = common; a[k] != '\0'; ++k) {
+        if (a[k] == '/' && a[k + 1] != '\0') {
+            int n = snprintf(out + len, size - len, "../");
+            if (n < 0 || (size_t)n >= size - len) return 0;
+            len += (size_t)n;
+        }
+    }
+    {
+        int n = snprintf(out + len, size - len, "%s", b + common + 1);
+        if (n < 0 || (size_t)n >= size - len) return 0;
+    }
+    return 1;
 }

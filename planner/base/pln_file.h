@@ -23,4 +23,9 @@ PlnStatus pln_file_open_input(const char *path, const char *what, long long max_
 PlnStatus pln_file_read_input(const char *path, const char *what, long long max_bytes,
                               char **data, size_t *size, char *err, size_t err_size);
 
+/* The path of `target` relative to the directory `from_dir` (both resolved with realpath,
+ * so both must exist), e.g. "../../robots/hrp2.yaml". 0 when either cannot be resolved
+ * or the result does not fit. */
+int pln_file_relative_path(const char *from_dir, const char *target, char *out, size_t size);
+
 #endif /* PLN_FILE_H */

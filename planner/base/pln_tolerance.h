@@ -108,6 +108,8 @@
  * 1 kHz of 60 joints for an hour is ~300 MiB. */
 #define PLN_MAX_YAML_BYTES (64LL * 1024 * 1024)
 #define PLN_MAX_TABLE_BYTES (512LL * 1024 * 1024)
+/* mesh files, as distance/dst_mesh.c caps them (DST_MESH_MAX_FILE_BYTES) */
+#define PLN_MAX_MESH_BYTES (512LL * 1024 * 1024)
 /* Deepest nesting of YAML collections: the files' own schemas nest 5 levels; libyaml's
  * scanner costs time quadratic in the depth (100k levels took 45 s), so deeper
  * documents are refused before they are loaded. */

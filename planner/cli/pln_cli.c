@@ -149,11 +149,14 @@ static const char HELP_ROBOT[] =
 
 static const char HELP_EXPORT[] =
     "usage: hrpplan export TRAJECTORY.json --format pos|csv|json|ros [--rate HZ]\n"
-    "                      -o FILE [--force]\n"
+    "                      -o FILE [--force] [--robot ROBOT]\n"
     "\n"
     "Samples a planned trajectory for a controller. Every sample is checked against the\n"
     "joint position and velocity limits; a trajectory that is not certified is refused\n"
-    "unless --force is given.\n"
+    "unless --force is given. The robot is the trajectory's robot_file, or, when that is\n"
+    "gone (the outputs moved), robot_file_relative from the trajectory's directory; it\n"
+    "must have the fingerprint recorded in the trajectory (robot_sha256: the robot file\n"
+    "and its meshes), or the export is refused.\n"
     "\n"
     "options:\n"
     "  --format F                pos (hrpsys; also writes <stem>.waist and <stem>.zmp),\n"
@@ -161,6 +164,7 @@ static const char HELP_EXPORT[] =
     "  --rate HZ                 samples per second (default 200, i.e. 5 ms)\n"
     "  -o, --output FILE         file to write (atomically)\n"
     "  --force                   export a trajectory that is not certified\n"
+    "  --robot ROBOT             the robot file to use (its fingerprint must match)\n"
     "  -h, --help                this text\n"
     "\n"
     "exit codes: 0 written, 2 bad input or usage, 3 limit violated or not certified\n";
@@ -279,7 +283,8 @@ enum {
     OPT_FRICTION = 1 << 20,
     OPT_MAX_TIME = 1 << 21,
     OPT_URDF = 1 << 22,
-    OPT_PACKAGE_PATH = 1 << 23
+    OPT_PACKAGE_PATH = 1 << 23,
+    OPT_ROBOT = 1 << 24
 };
 
 typedef struct OptionSpec {
@@ -302,6 +307,7 @@ static const OptionSpec OPTIONS[] = {
     {"at", 0, OPT_AT, 1},             {"restitution", 0, OPT_RESTITUTION, 1},
     {"friction", 0, OPT_FRICTION, 1}, {"max-time", 0, OPT_MAX_TIME, 1},
     {"urdf", 0, OPT_URDF, 0},         {"package-path", 0, OPT_PACKAGE_PATH, 1},
+    {"robot", 0, OPT_ROBOT, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -343,7 +349,7 @@ static int allowed_command_options(PlnCommand cmd)
     case PLN_CMD_SIMULATE:
         return OPT_OUTPUT | OPT_SPEED | OPT_NO_FEEDFORWARD | OPT_MJCF | OPT_STATIC_BALANCE;
     case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
-    case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE;
+    case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE | OPT_ROBOT;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
     case PLN_CMD_ROBOT: return OPT_URDF | OPT_OUTPUT;
     case PLN_CMD_IMPACT:
@@ -449,6 +455,12 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         return PLN_OK;
     case OPT_URDF:
         args->urdf = 1;
+        return PLN_OK;
+    case OPT_ROBOT:
+        if (value[0] == '\0') {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --robot is empty", cmd);
+        }
+        args->export_robot = value;
         return PLN_OK;
     case OPT_PACKAGE_PATH:
         if (value[0] == '\0') {

@@ -62,6 +62,8 @@ typedef struct PlnCliArgs {
     const char *mjcf;          /* simulate --mjcf FILE: also write the simulated model */
     PlnExportFormat format;    /* export --format */
     double rate_hz;            /* export --rate HZ (> 0) */
+    const char *export_robot;  /* export --robot FILE: the robot (else the trajectory's
+                                  robot_file, then robot_file_relative) */
     int urdf;                  /* robot --urdf: write the model as URDF (-o FILE or stdout) */
     const char *package_path;  /* --package-path DIRS: where package:// meshes of a URDF
                                   robot are found, before $ROS_PACKAGE_PATH */

@@ -3,9 +3,67 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/pln_robot.h"
 #include "output/pln_export.h"
+
+static int is_regular(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The robot of a trajectory: --robot, else robot_file, else robot_file_relative from the
+ * trajectory's directory; the first existing one whose fingerprint matches the recorded
+ * robot_sha256 (a file without one, older, takes the first existing candidate). */
+static PlnStatus load_robot(const PlnExportTrajectory *tr, const char *override, PlnRobot *robot,
+                            char *err, size_t err_size)
+{
+    char cand[2][PLN_PATH_MAX + 8], tried[3 * PLN_PATH_MAX] = "";
+    int n = 0;
+    size_t len = 0;
+    if (override != NULL) {
+        snprintf(cand[n++], sizeof cand[0], "%s", override);
+    } else {
+        const char *slash = strrchr(tr->path, '/');
+        snprintf(cand[n++], sizeof cand[0], "%s", tr->robot_file);
+        if (tr->robot_file_relative[0] != '\0') {
+            if (tr->robot_file_relative[0] == '/' || slash == NULL) {
+                snprintf(cand[n++], sizeof cand[0], "%s", tr->robot_file_relative);
+            } else {
+                snprintf(cand[n++], sizeof cand[0], "%.*s/%s", (int)(slash - tr->path), tr->path,
+                         tr->robot_file_relative);
+            }
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        char sha[65];
+        PlnStatus st;
+        if (override == NULL && !is_regular(cand[i])) {
+            len += (size_t)snprintf(tried + len, sizeof tried - len, "%s%s (not found)", len ? ", " : "", cand[i]);
+            if (len >= sizeof tried) len = sizeof tried - 1;
+            continue;
+        }
+        st = pln_robot_load(cand[i], robot, err, err_size);
+        if (st != PLN_OK) return st;
+        if (tr->robot_sha256[0] == '\0') return PLN_OK;
+        st = pln_robot_fingerprint(robot, cand[i], sha, err, err_size);
+        if (st != PLN_OK) {
+            pln_robot_destroy(robot);
+            return st;
+        }
+        if (strcmp(sha, tr->robot_sha256) == 0) return PLN_OK;
+        pln_robot_destroy(robot);
+        len += (size_t)snprintf(tried + len, sizeof tried - len, "%s%s (a different robot: sha256 %.12s...)",
+                                len ? ", " : "", cand[i], sha);
+        if (len >= sizeof tried) len = sizeof tried - 1;
+    }
+    return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                      "%s: no robot matches the one the plan was made for (robot '%s', robot_sha256 "
+                      "%.12s...): tried %s; give the robot with --robot FILE",
+                      tr->path, tr->robot, tr->robot_sha256[0] ? tr->robot_sha256 : "(none)", tried);
+}
 
 int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
 {
@@ -22,17 +80,8 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs)
     memset(&robot, 0, sizeof robot);
     st = pln_export_trajectory_read(args->trajectory, &tr, err, sizeof err);
     if (st == PLN_OK) {
-        st = pln_robot_load(tr.robot_file, &robot, err, sizeof err);
+        st = load_robot(&tr, args->export_robot, &robot, err, sizeof err);
         have_robot = st == PLN_OK;
-        if (st == PLN_ERR_IO) {
-            /* say where the path came from */
-            char inner[sizeof err];
-            snprintf(inner, sizeof inner, "%s", err);
-            pln_errorf(st, err, sizeof err,
-                       "%s: robot_file: %s (a relative robot_file is read from the current "
-                       "directory, as `plan` resolved it)",
-                       tr.path, inner);
-        }
     }
     if (st == PLN_OK) st = pln_export_trajectory_robot(&tr, &robot, err, sizeof err);
     if (st == PLN_OK) st = pln_export_trajectory_resolve(&tr, &robot, err, sizeof err);

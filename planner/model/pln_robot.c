@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "dst_mesh.h"
+#include "base/pln_sha256.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 #include "model/pln_kin.h"
@@ -759,6 +760,26 @@ PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t er
     st = load_document(&c, robot);
     pln_yaml_free(&y);
     if (st != PLN_OK) pln_robot_destroy(robot);
+    return st;
+}
+
+PlnStatus pln_robot_fingerprint(const PlnRobot *robot, const char *path, char hex[65],
+                                char *err, size_t err_size)
+{
+    PlnSha256 h;
+    PlnStatus st;
+    pln_sha256_init(&h);
+    st = pln_sha256_file(&h, path, "robot file", PLN_MAX_YAML_BYTES, err, err_size);
+    for (int l = 0; l < robot->n_links && st == PLN_OK; ++l) {
+        const PlnLinkGeometry *g = &robot->links[l].geometry;
+        const char *files[2] = {g->mesh_path, g->convex_path};
+        for (int k = 0; k < 2 && st == PLN_OK; ++k) {
+            if (files[k][0] == '\0') continue;
+            pln_sha256_update(&h, robot->links[l].name, strlen(robot->links[l].name) + 1);
+            st = pln_sha256_file(&h, files[k], "mesh file", PLN_MAX_MESH_BYTES, err, err_size);
+        }
+    }
+    if (st == PLN_OK) pln_sha256_hex(&h, hex);
     return st;
 }
 

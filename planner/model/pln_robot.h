@@ -140,6 +140,14 @@ PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_s
  * PLN_ERR_NOMEM, with a one-line message in err[err_size]. Nullable: err (err_size 0). */
 PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size);
 
+/* The robot's content fingerprint: SHA-256 (base/pln_sha256.h) over the bytes of the
+ * robot file `path`, then of every link's mesh and convex file in link order, each
+ * preceded by the link's name. trajectory.json records it (robot_sha256) so that
+ * `hrpplan export` can refuse a robot that is not the one the plan was made for, wherever
+ * the files have moved. hex[65] receives lowercase hex. Errors: the file's. */
+PlnStatus pln_robot_fingerprint(const PlnRobot *robot, const char *path, char hex[65],
+                                char *err, size_t err_size);
+
 /* 1 when `path` names a URDF file (extension ".urdf", any case): pln_robot_load reads it
  * through pln_urdf_load (model/pln_urdf.h, no package path, warnings on stderr). */
 int pln_robot_is_urdf(const char *path);

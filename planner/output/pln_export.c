@@ -197,7 +197,8 @@ PlnStatus pln_export_trajectory_read(const char *path, PlnExportTrajectory *tr, 
                                      size_t err_size)
 {
     static const char *const keys[] = {"format", "version", "comment", "scenario", "robot",
-                                       "robot_file", "certified", "duration", "joints",
+                                       "robot_file", "robot_file_relative", "robot_sha256",
+                                       "certified", "duration", "joints",
                                        "initial", "spline", "samples", "base", NULL};
     PlnYaml y;
     yaml_node_t *root, *jn = NULL, *in = NULL, *sp = NULL;
@@ -229,6 +230,21 @@ PlnStatus pln_export_trajectory_read(const char *path, PlnExportTrajectory *tr, 
     }
     if (st == PLN_OK) {
         st = pln_yaml_string(&y, root, "", "robot_file", 1, tr->robot_file, sizeof tr->robot_file);
+    }
+    if (st == PLN_OK) {
+        st = pln_yaml_string(&y, root, "", "robot_file_relative", 0, tr->robot_file_relative,
+                             sizeof tr->robot_file_relative);
+    }
+    if (st == PLN_OK) {
+        st = pln_yaml_string(&y, root, "", "robot_sha256", 0, tr->robot_sha256, sizeof tr->robot_sha256);
+    }
+    if (st == PLN_OK && tr->robot_sha256[0] != '\0') {
+        int ok = strlen(tr->robot_sha256) == 64;
+        for (int k = 0; ok && k < 64; ++k) ok = strchr("0123456789abcdef", tr->robot_sha256[k]) != NULL;
+        if (!ok) {
+            st = pln_yaml_error(&y, pln_yaml_get(&y, root, "robot_sha256"), "robot_sha256",
+                                PLN_ERR_INVALID, "expected 64 lowercase hex digits (a SHA-256)");
+        }
     }
     if (st == PLN_OK) st = pln_yaml_bool(&y, root, "", "certified", 1, &tr->certified);
     if (st == PLN_OK) st = pln_yaml_double(&y, root, "", "duration", 1, &tr->duration);
@@ -683,7 +699,8 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
     case PLN_FORMAT_CSV: st = pln_table_write_csv(&tb, path, comment, err, err_size); break;
     case PLN_FORMAT_JSON: {
         PlnTrajectoryDoc doc = {tr->scenario, robot, tr->robot_file, tr->certified, comment,
-                                tr->initial, tr->bs, tr->n_active, tr->active, tr->ctrl, &tb};
+                                tr->initial, tr->bs, tr->n_active, tr->active, tr->ctrl, &tb,
+                                tr->robot_sha256[0] != '\0' ? tr->robot_sha256 : NULL};
         st = pln_output_trajectory_doc(path, &doc, err, err_size);
         break;
     }

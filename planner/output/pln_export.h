@@ -64,7 +64,10 @@ typedef struct PlnExportTrajectory {
     char path[PLN_PATH_MAX];          /* the file it was read from */
     char scenario[PLN_NAME_MAX];      /* scenario name ("" if absent) */
     char robot[PLN_NAME_MAX];         /* robot name */
-    char robot_file[PLN_PATH_MAX];    /* robot YAML as the scenario resolved it */
+    char robot_file[PLN_PATH_MAX];    /* robot file as the scenario resolved it (absolute) */
+    char robot_file_relative[PLN_PATH_MAX]; /* the same relative to the trajectory's
+                                       * directory ("" when the file has none) */
+    char robot_sha256[65];            /* the robot's fingerprint ("" when the file has none) */
     int certified;                    /* the plan's (or check's) verdict */
     double duration;                  /* s, the last knot */
     int n_joints;                     /* every robot joint, file order */

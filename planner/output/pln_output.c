@@ -1,4 +1,5 @@
 /* pln_output.c — trajectory.json, report.json, the tables and distance.svg of a run. */
+#define _DEFAULT_SOURCE  /* realpath */
 #include "output/pln_output.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/pln_atomic.h"
+#include "base/pln_file.h"
 #include "base/pln_json.h"
 #include "base/pln_svg.h"
 #include "base/pln_tolerance.h"
@@ -99,6 +101,18 @@ PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *do
     pln_json_kv_string(&w, "scenario", doc->scenario);
     pln_json_kv_string(&w, "robot", robot->name);
     pln_json_kv_string(&w, "robot_file", doc->robot_file);
+    {
+        /* the robot relative to this file, so that the outputs and the robot can move
+         * together (hrpplan export looks there when robot_file is gone) */
+        char dir[PLN_PATH_MAX], rel[PLN_PATH_MAX];
+        const char *slash = strrchr(path, '/');
+        if (slash == NULL) snprintf(dir, sizeof dir, ".");
+        else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path > 0 ? slash - path : 1), path);
+        if (pln_file_relative_path(dir, doc->robot_file, rel, sizeof rel)) {
+            pln_json_kv_string(&w, "robot_file_relative", rel);
+        }
+    }
+    if (doc->robot_sha256 != NULL) pln_json_kv_string(&w, "robot_sha256", doc->robot_sha256);
     pln_json_kv_bool(&w, "certified", doc->certified);
     if (robot->file_root != 0) {
         /* the floating base: the robot stands on this link, held here (pln_robot_reroot) */
@@ -168,12 +182,17 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
     /* the robot file as an absolute path, so that `hrpplan export` finds it from anywhere */
     char robot_file[PLN_PATH_MAX], cwd[PLN_PATH_MAX];
     const char *rp = p->scenario->robot_path;
-    if (rp[0] != '/' && getcwd(cwd, sizeof cwd) != NULL &&
-        snprintf(robot_file, sizeof robot_file, "%s/%s", cwd, rp) < (int)sizeof robot_file) {
+    if (realpath(rp, robot_file) != NULL) {
+        rp = robot_file;
+    } else if (rp[0] != '/' && getcwd(cwd, sizeof cwd) != NULL &&
+               snprintf(robot_file, sizeof robot_file, "%s/%s", cwd, rp) < (int)sizeof robot_file) {
         rp = robot_file;
     }
+    char sha[65];
+    PlnStatus st = pln_robot_fingerprint(p->robot, p->scenario->robot_path, sha, err, err_size);
     PlnTrajectoryDoc doc = {p->scenario->name, p->robot, rp, certified,
-                            NULL, p->q_init, p->bs, p->n_active, p->active, ctrl, tb};
+                            NULL, p->q_init, p->bs, p->n_active, p->active, ctrl, tb, sha};
+    if (st != PLN_OK) return st;
     return pln_output_trajectory_doc(path, &doc, err, err_size);
 }
 

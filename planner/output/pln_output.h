@@ -70,6 +70,7 @@ typedef struct PlnTrajectoryDoc {
     const int *active;           /* [n_active] robot joint index of each moving joint */
     const double *ctrl;          /* [n_active * bs->n_ctrl] control points, rad, joint-major */
     const PlnTable *samples;     /* every joint sampled at some rate */
+    const char *robot_sha256;    /* nullable: the robot's fingerprint (pln_robot_fingerprint) */
 } PlnTrajectoryDoc;
 
 /* Writes a trajectory.json document atomically. PLN_ERR_INTERNAL if a number is not
