@@ -262,6 +262,10 @@ START_TEST(test_batch_crash_recorded)
     while (child <= 0 && waited < BATCH_START_WAIT_S) {
         long n = ckutil_read_file(path, children, sizeof children);
         if (n < 0) break; /* a kernel without the children list */
+        if (waitpid(batch, &wstatus, WNOHANG) == batch) {
+            rm_tree(dir);
+            ck_abort_msg("the batch ended before its first plan was seen (status %d)", wstatus);
+        }
         child = (pid_t)atol(children);
         if (child <= 0) {
             nanosleep(&nap, NULL);
