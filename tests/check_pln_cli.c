@@ -296,6 +296,20 @@ START_TEST(test_main_usage_error_exits_2)
 }
 END_TEST
 
+/* -v: a progress line per evaluation; it contradicts -q */
+START_TEST(test_parse_verbose)
+{
+    char *v[] = {"hrpplan", "plan", "s.yaml", "-v"};
+    char *qv[] = {"hrpplan", "plan", "s.yaml", "--verbose", "-q"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(v), v, &a, err), PLN_OK);
+    ck_assert_int_eq(a.verbose, 1);
+    ck_assert_int_eq(parse(ARGC(qv), qv, &a, err), PLN_ERR_USAGE);
+    ck_assert_msg(strstr(err, "contradict") != NULL, "%s", err);
+}
+END_TEST
+
 /* a mistyped command or long option: the usage error names the likely one */
 START_TEST(test_main_did_you_mean)
 {
@@ -420,6 +434,7 @@ Suite *pln_cli_suite(void)
     tcase_add_test(tc, test_parse_double_dash);
     tcase_add_test(tc, test_parse_help_and_version);
     tcase_add_loop_test(tc, test_parse_usage_mistakes, 0, ARGC(BAD));
+    tcase_add_test(tc, test_parse_verbose);
     suite_add_tcase(s, tc);
     tc = tcase_create("main");
     tcase_set_timeout(tc, 120); /* test_plan_max_time plans and certifies hand_cross */

@@ -63,7 +63,7 @@ static const char HELP_OVERVIEW[] =
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
-    "                    [--threads N] [--max-time S] [--simulate] [--json] [-q]\n"
+    "                    [--threads N] [--max-time S] [--simulate] [--json] [-q | -v]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -92,6 +92,8 @@ static const char HELP_PLAN[] =
     "                            scripts, the summary table on stderr; a plan that fails\n"
     "                            prints {\"status\": \"failed\", \"exit_code\", \"reason\"}\n"
     "  -q, --quiet               no progress on stderr\n"
+    "  -v, --verbose             a progress line after every evaluation of the cost (by\n"
+    "                            default at most two a second)\n"
     "  -h, --help                this text\n"
     "\n"
     "exit codes: 0 certified plan (and with --simulate, it stands), 2 bad scenario or\n"
@@ -313,7 +315,8 @@ enum {
     OPT_MAX_TIME = 1 << 21,
     OPT_JOBS = 1 << 22,
     OPT_SUMMARIZE = 1 << 23,
-    OPT_JSON = 1 << 24
+    OPT_JSON = 1 << 24,
+    OPT_VERBOSE = 1 << 25
 };
 
 typedef struct OptionSpec {
@@ -336,7 +339,7 @@ static const OptionSpec OPTIONS[] = {
     {"at", 0, OPT_AT, 1},             {"restitution", 0, OPT_RESTITUTION, 1},
     {"friction", 0, OPT_FRICTION, 1}, {"max-time", 0, OPT_MAX_TIME, 1},
     {"jobs", 'j', OPT_JOBS, 1},       {"summarize", 0, OPT_SUMMARIZE, 1},
-    {"json", 0, OPT_JSON, 0},
+    {"json", 0, OPT_JSON, 0},         {"verbose", 'v', OPT_VERBOSE, 0},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -424,7 +427,8 @@ static int allowed_options(PlnCommand cmd)
     switch (cmd) {
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
-               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME | OPT_JSON;
+               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME | OPT_JSON |
+               OPT_VERBOSE;
     case PLN_CMD_BATCH:
         return OPT_OUTPUT | OPT_JOBS | OPT_SUMMARIZE | OPT_QUIET | OPT_NO_COLLISION | OPT_METHOD |
                OPT_THREADS | OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_MAX_TIME;
@@ -492,6 +496,7 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_SIMULATE: args->simulate = 1; return PLN_OK;
     case OPT_NO_FEEDFORWARD: args->no_feedforward = 1; return PLN_OK;
     case OPT_JSON: args->json = 1; return PLN_OK;
+    case OPT_VERBOSE: args->verbose = 1; return PLN_OK;
     case OPT_JOBS:
         if (!parse_int(value, 1, PLN_BATCH_MAX_JOBS, &args->jobs)) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
@@ -776,7 +781,14 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                           positional_names(args->command));
     }
     switch (args->command) {
-    case PLN_CMD_PLAN: args->scenario = positional[0]; break;
+    case PLN_CMD_PLAN:
+        args->scenario = positional[0];
+        if (args->quiet && args->verbose) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan plan: -q (no progress) and -v (every evaluation) "
+                              "contradict each other");
+        }
+        break;
     case PLN_CMD_CHECK:
     case PLN_CMD_SIMULATE:
         args->scenario = positional[0];

@@ -60,6 +60,7 @@ typedef struct PlnCliArgs {
     double max_time;           /* plan --max-time S: the optimiser's budget, s (NAN: the
                                   scenario's optimizer.time_limit) */
     int quiet;                 /* plan -q */
+    int verbose;               /* plan -v: a progress line after every evaluation */
     int force;                 /* export --force */
     int fixed_base;            /* export-mjcf --fixed-base */
     int simulate;              /* plan --simulate */
