@@ -298,6 +298,46 @@ START_TEST(test_batch_crash_recorded)
 }
 END_TEST
 
+/* docs/scale-out.md's Slurm path without Slurm: the array script run as tasks 1..3 of
+ * a list with a repeated stem, then --summarize, gives batch's folders and rows */
+START_TEST(test_batch_array_script_and_summarize)
+{
+    char dir[256], list[300], out[300], cmd[2048], path[400], text[BATCH_TEXT_MAX], line[2048];
+    FILE *f;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(list, sizeof list, "%s/list.txt", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    f = fopen(list, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s\n%s\n%s\n", GOOD_A, BAD, GOOD_A);
+    fclose(f);
+    for (int task = 1; task <= 3; ++task) {
+        int st;
+        snprintf(cmd, sizeof cmd,
+                 "SLURM_ARRAY_TASK_ID=%d HRPPLAN='%s' bash tools/scale-out/hrpplan-array.sbatch "
+                 "'%s' '%s' --max-time 86400 >/dev/null 2>&1",
+                 task, hrpplan_bin(), list, out);
+        st = system(cmd);
+        ck_assert(st != -1 && WIFEXITED(st));
+        ck_assert_int_eq(WEXITSTATUS(st), task == 2 ? 2 : 0); /* the plan's exit code */
+    }
+    ck_assert(exists(out, "arms_fast/report.json"));
+    ck_assert(exists(out, "arms_fast-2/report.json"));
+    ck_assert(!exists(out, "cost_unknown"));
+    snprintf(cmd, sizeof cmd, "--summarize '%s' %s %s %s", out, GOOD_A, BAD, GOOD_A);
+    ck_assert_int_eq(run_batch(dir, cmd), 1); /* no report for the bad one: failed */
+    snprintf(path, sizeof path, "%s/summary.csv", out);
+    ck_assert(ckutil_read_file(path, text, sizeof text) > 0);
+    nth_line(text, 1, line, sizeof line);
+    ck_assert_msg(strstr(line, "/out/arms_fast,certified,0,,0.5") != NULL, "%s", line);
+    nth_line(text, 2, line, sizeof line);
+    ck_assert_msg(strstr(line, "/out/cost_unknown,failed,") != NULL, "%s", line);
+    nth_line(text, 3, line, sizeof line);
+    ck_assert_msg(strstr(line, "/out/arms_fast-2,certified,0,,0.5") != NULL, "%s", line);
+    rm_tree(dir);
+}
+END_TEST
+
 /* usage: no scenario, a bad -j, --summarize with -o; help */
 START_TEST(test_batch_usage)
 {
@@ -338,6 +378,7 @@ Suite *pln_batch_suite(void)
     tcase_add_test(tc, test_batch_rows_exit_code_and_folders);
     tcase_add_test(tc, test_batch_jobs_same_summary);
     tcase_add_test(tc, test_batch_crash_recorded);
+    tcase_add_test(tc, test_batch_array_script_and_summarize);
     suite_add_tcase(s, tc);
     return s;
 }
