@@ -326,6 +326,14 @@ START_TEST(test_main_did_you_mean)
     ck_assert_msg(strstr(errs, "unknown option '--max-tme'; did you mean '--max-time'?") != NULL, "%s", errs);
     ck_assert_int_eq(cli_run(ARGC(opt_eq), opt_eq, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_msg(strstr(errs, "did you mean '--jobs'?") != NULL, "%s", errs);
+    {
+        char *help[] = {"hrpplan", "help", "bacth"};
+        char *hlep[] = {"hrpplan", "check", "--hlep"};
+        ck_assert_int_eq(cli_run(ARGC(help), help, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_msg(strstr(errs, "did you mean 'batch'?") != NULL, "%s", errs);
+        ck_assert_int_eq(cli_run(ARGC(hlep), hlep, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_msg(strstr(errs, "did you mean '--help'?") != NULL, "%s", errs);
+    }
     ck_assert_int_eq(cli_run(ARGC(far), far, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
     ck_assert_ptr_null(strstr(errs, "did you mean"));
     ck_assert_int_eq(cli_run(ARGC(far_opt), far_opt, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);

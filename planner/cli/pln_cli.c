@@ -422,6 +422,25 @@ static const char *suggest(const char *word, size_t len, const char *const *name
     return n_prefixed == 1 ? prefixed : NULL;
 }
 
+/* the usage error of an unknown command, with the likely one when there is one */
+static PlnStatus unknown_command(const char *word, const PlnCommand *commands, int n_commands,
+                                 char *err, size_t err_size)
+{
+    const char *names[16];
+    const char *guess;
+    int n = 0;
+    for (int i = 0; i < n_commands && n < 15; ++i) names[n++] = pln_command_string(commands[i]);
+    names[n++] = "help";
+    guess = suggest(word, strlen(word), names, n);
+    if (guess != NULL) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "hrpplan: unknown command '%s'; did you mean '%s'? (try 'hrpplan "
+                          "--help')", word, guess);
+    }
+    return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                      "hrpplan: unknown command '%s' (try 'hrpplan --help')", word);
+}
+
 static int allowed_options(PlnCommand cmd)
 {
     switch (cmd) {
@@ -658,8 +677,8 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                     return PLN_OK;
                 }
             }
-            return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                              "hrpplan: unknown command '%s' (try 'hrpplan --help')", argv[2]);
+            return unknown_command(argv[2], commands, (int)(sizeof commands / sizeof commands[0]),
+                                   err, err_size);
         }
         return PLN_OK;
     }
@@ -671,21 +690,8 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
         if (strcmp(cmd, pln_command_string(commands[i])) == 0) args->command = commands[i];
     }
     if (args->command == PLN_CMD_NONE) {
-        const char *names[sizeof commands / sizeof commands[0] + 1];
-        const char *guess;
-        int n = 0;
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
-            names[n++] = pln_command_string(commands[i]);
-        }
-        names[n++] = "help";
-        guess = suggest(cmd, strlen(cmd), names, n);
-        if (guess != NULL) {
-            return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                              "hrpplan: unknown command '%s'; did you mean '%s'? (try 'hrpplan "
-                              "--help')", cmd, guess);
-        }
-        return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                          "hrpplan: unknown command '%s' (try 'hrpplan --help')", cmd);
+        return unknown_command(cmd, commands, (int)(sizeof commands / sizeof commands[0]), err,
+                               err_size);
     }
 
     for (int i = 2; i < argc; ++i) {
@@ -707,7 +713,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                 const char *guess = NULL;
                 if (a[1] == '-') {
                     /* the nearest long option this command takes */
-                    const char *names[sizeof OPTIONS / sizeof OPTIONS[0]];
+                    const char *names[sizeof OPTIONS / sizeof OPTIONS[0] + 1];
                     const char *eq = strchr(a + 2, '=');
                     int n = 0;
                     for (size_t k = 0; k < sizeof OPTIONS / sizeof OPTIONS[0]; ++k) {
@@ -715,6 +721,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                             names[n++] = OPTIONS[k].long_name;
                         }
                     }
+                    names[n++] = "help";
                     guess = suggest(a + 2, eq ? (size_t)(eq - (a + 2)) : strlen(a + 2), names, n);
                 }
                 if (guess != NULL) {
