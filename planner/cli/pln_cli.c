@@ -313,10 +313,10 @@ enum {
     OPT_RESTITUTION = 1 << 19,
     OPT_FRICTION = 1 << 20,
     OPT_MAX_TIME = 1 << 21,
-    OPT_JOBS = 1 << 22,
-    OPT_SUMMARIZE = 1 << 23,
-    OPT_JSON = 1 << 24,
-    OPT_VERBOSE = 1 << 25
+    OPT_JOBS = 1 << 24,
+    OPT_SUMMARIZE = 1 << 25,
+    OPT_JSON = 1 << 26,
+    OPT_VERBOSE = 1 << 27
 };
 
 typedef struct OptionSpec {

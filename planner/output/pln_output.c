@@ -177,214 +177,218 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
     return pln_output_trajectory_doc(path, &doc, err, err_size);
 }
 
-/* the report document into w (report.json, and plan/check --json on stdout) */
-static void write_report(PlnJson *w, const PlnProblem *p, const PlnRunInfo *info,
-                         const PlnCertificate *cert)
+/* the report document on fp (report.json, and plan/check --json on stdout); *out
+ * receives the writer's final state, for pln_json_finish */
+static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
+                         const PlnCertificate *cert, PlnJson *out)
 {
+    PlnJson w;
     const PlnScenario *sc = p->scenario;
-    pln_json_begin_object(w);
-    pln_json_kv_string(w, "status", info->status);
-    pln_json_kv_string(w, "reason", info->reason ? info->reason : "");
-    pln_json_kv_string(w, "cause", cert != NULL ? pln_cert_cause_string(cert->cause) : "error");
-    pln_json_kv_string(w, "scenario", sc->name);
-    pln_json_kv_string(w, "scenario_file", sc->path);
-    pln_json_kv_string(w, "robot", p->robot->name);
-    pln_json_kv_int(w, "dof", p->n_active);
-    pln_json_kv_int(w, "variables", p->n_vars);
-    pln_json_kv_int(w, "constraints", p->m);
-    pln_json_kv_string(w, "method", info->method);
-    pln_json_kv_bool(w, "collision_constraints", info->collision_constraints);
-    pln_json_kv_string(w, "algorithm", pln_algorithm_string(sc->algorithm));
-    pln_json_kv_int(w, "iterations", info->sip ? info->sip->evaluations : 0);
-    pln_json_kv_string(w, "optimizer_stop", info->sip ? info->sip->message : "");
-    pln_json_kv_number(w, "wall_time_s", info->wall_time_s);
-    pln_json_kv_string(w, "cost_type", sc->cost == PLN_COST_TORQUE2 ? "torque2"
+    pln_json_init(&w, fp, 2);
+    pln_json_begin_object(&w);
+    pln_json_kv_string(&w, "status", info->status);
+    pln_json_kv_string(&w, "reason", info->reason ? info->reason : "");
+    pln_json_kv_string(&w, "cause", cert != NULL ? pln_cert_cause_string(cert->cause) : "error");
+    pln_json_kv_string(&w, "scenario", sc->name);
+    pln_json_kv_string(&w, "scenario_file", sc->path);
+    pln_json_kv_string(&w, "robot", p->robot->name);
+    pln_json_kv_int(&w, "dof", p->n_active);
+    pln_json_kv_int(&w, "variables", p->n_vars);
+    pln_json_kv_int(&w, "constraints", p->m);
+    pln_json_kv_string(&w, "method", info->method);
+    pln_json_kv_bool(&w, "collision_constraints", info->collision_constraints);
+    pln_json_kv_string(&w, "algorithm", pln_algorithm_string(sc->algorithm));
+    pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
+    pln_json_kv_string(&w, "optimizer_stop", info->sip ? info->sip->message : "");
+    pln_json_kv_number(&w, "wall_time_s", info->wall_time_s);
+    pln_json_kv_string(&w, "cost_type", sc->cost == PLN_COST_TORQUE2 ? "torque2"
                                         : sc->cost == PLN_COST_JERK  ? "jerk"
                                         : sc->cost == PLN_COST_TIME  ? "time"
                                                                      : "acceleration");
-    pln_json_kv_number(w, "duration_s", sc->duration);
-    pln_json_key(w, "time_search");
+    pln_json_kv_number(&w, "duration_s", sc->duration);
+    pln_json_key(&w, "time_search");
     if (info->time_search != NULL && info->time_search->done) {
         const PlnTimeSearch *ts = info->time_search;
-        pln_json_begin_object(w);
-        pln_json_kv_number(w, "duration0_s", ts->duration0);
-        pln_json_kv_number(w, "duration_s", ts->duration);
-        pln_json_kv_number(w, "not_certified_at_s", ts->failed);
-        pln_json_kv_int(w, "plans", ts->plans);
-        pln_json_kv_int(w, "evaluations", ts->evaluations);
-        pln_json_kv_number(w, "wall_time_s", ts->wall_time_s);
-        pln_json_end_object(w);
+        pln_json_begin_object(&w);
+        pln_json_kv_number(&w, "duration0_s", ts->duration0);
+        pln_json_kv_number(&w, "duration_s", ts->duration);
+        pln_json_kv_number(&w, "not_certified_at_s", ts->failed);
+        pln_json_kv_int(&w, "plans", ts->plans);
+        pln_json_kv_int(&w, "evaluations", ts->evaluations);
+        pln_json_kv_number(&w, "wall_time_s", ts->wall_time_s);
+        pln_json_end_object(&w);
     } else {
-        pln_json_null(w);
+        pln_json_null(&w);
     }
-    if (info->sip) pln_json_kv_number(w, "cost", info->sip->cost);
+    if (info->sip) pln_json_kv_number(&w, "cost", info->sip->cost);
     else {
-        pln_json_key(w, "cost");
-        pln_json_null(w);
+        pln_json_key(&w, "cost");
+        pln_json_null(&w);
     }
-    pln_json_kv_number(w, "eps_m", p->eps);
+    pln_json_kv_number(&w, "eps_m", p->eps);
     if (info->guess != NULL) {
         /* the IK initial guess: task times it could not meet, and the worst miss */
-        pln_json_key(w, "initial_guess");
-        pln_json_begin_object(w);
-        pln_json_kv_int(w, "task_times", info->guess->groups);
-        pln_json_kv_int(w, "unmet_task_times", info->guess->unmet);
-        pln_json_key(w, "worst_task");
-        if (info->guess->worst_task >= 0) pln_json_int(w, info->guess->worst_task);
-        else pln_json_null(w);
-        pln_json_kv_number(w, "worst_miss", info->guess->worst_task >= 0 ? info->guess->worst_miss : 0.0);
-        pln_json_end_object(w);
+        pln_json_key(&w, "initial_guess");
+        pln_json_begin_object(&w);
+        pln_json_kv_int(&w, "task_times", info->guess->groups);
+        pln_json_kv_int(&w, "unmet_task_times", info->guess->unmet);
+        pln_json_key(&w, "worst_task");
+        if (info->guess->worst_task >= 0) pln_json_int(&w, info->guess->worst_task);
+        else pln_json_null(&w);
+        pln_json_kv_number(&w, "worst_miss", info->guess->worst_task >= 0 ? info->guess->worst_miss : 0.0);
+        pln_json_end_object(&w);
     }
     if (cert != NULL) {
-        pln_json_key(w, "min_clearance_m");
-        if (isfinite(cert->min_clearance)) pln_json_number(w, cert->min_clearance);
-        else pln_json_null(w); /* no pairs */
+        pln_json_key(&w, "min_clearance_m");
+        if (isfinite(cert->min_clearance)) pln_json_number(&w, cert->min_clearance);
+        else pln_json_null(&w); /* no pairs */
         /* eps is the optimiser's margin; certification is about contact (lower >= 0) */
-        pln_json_kv_bool(w, "eps_certified", cert->n_pairs > 0 && cert->min_clearance >= p->eps);
-        pln_json_kv_number(w, "max_joint_limit_violation", cert->max_joint_limit_violation);
-        pln_json_kv_number(w, "max_velocity_violation", cert->max_velocity_violation);
-        pln_json_kv_number(w, "max_task_violation", cert->max_task_violation);
-        pln_json_kv_number(w, "max_balance_violation", cert->max_balance_violation);
+        pln_json_kv_bool(&w, "eps_certified", cert->n_pairs > 0 && cert->min_clearance >= p->eps);
+        pln_json_kv_number(&w, "max_joint_limit_violation", cert->max_joint_limit_violation);
+        pln_json_kv_number(&w, "max_velocity_violation", cert->max_velocity_violation);
+        pln_json_kv_number(&w, "max_task_violation", cert->max_task_violation);
+        pln_json_kv_number(&w, "max_balance_violation", cert->max_balance_violation);
         /* whole-body dynamics: the certified least margin of each constraint and when */
-        pln_json_key(w, "dynamics");
+        pln_json_key(&w, "dynamics");
         if (cert->dynamics_checked) {
-            pln_json_begin_object(w);
-            pln_json_kv_number(w, "zmp_margin_m", p->scenario->zmp_margin);
-            pln_json_kv_number(w, "mu", p->scenario->mu);
-            pln_json_kv_number(w, "zmp_min_inside_m", isfinite(cert->zmp_margin_min) ? cert->zmp_margin_min : -1.0);
-            pln_json_kv_number(w, "zmp_t", cert->zmp_t);
-            pln_json_kv_number(w, "friction_max_ratio", isfinite(cert->friction_ratio_max) ? cert->friction_ratio_max : 1e300);
-            pln_json_kv_number(w, "friction_t", cert->friction_t);
-            pln_json_kv_number(w, "floor_force_min_rel", cert->fz_min_rel);
-            pln_json_kv_number(w, "floor_force_t", cert->fz_t);
+            pln_json_begin_object(&w);
+            pln_json_kv_number(&w, "zmp_margin_m", p->scenario->zmp_margin);
+            pln_json_kv_number(&w, "mu", p->scenario->mu);
+            pln_json_kv_number(&w, "zmp_min_inside_m", isfinite(cert->zmp_margin_min) ? cert->zmp_margin_min : -1.0);
+            pln_json_kv_number(&w, "zmp_t", cert->zmp_t);
+            pln_json_kv_number(&w, "friction_max_ratio", isfinite(cert->friction_ratio_max) ? cert->friction_ratio_max : 1e300);
+            pln_json_kv_number(&w, "friction_t", cert->friction_t);
+            pln_json_kv_number(&w, "floor_force_min_rel", cert->fz_min_rel);
+            pln_json_kv_number(&w, "floor_force_t", cert->fz_t);
             if (cert->torque_joint >= 0) {
-                pln_json_kv_number(w, "torque_max_ratio", isfinite(cert->torque_ratio_max) ? cert->torque_ratio_max : 1e300);
-                pln_json_kv_string(w, "torque_joint", p->robot->joints[cert->torque_joint].name);
-                pln_json_kv_number(w, "torque_t", cert->torque_t);
+                pln_json_kv_number(&w, "torque_max_ratio", isfinite(cert->torque_ratio_max) ? cert->torque_ratio_max : 1e300);
+                pln_json_kv_string(&w, "torque_joint", p->robot->joints[cert->torque_joint].name);
+                pln_json_kv_number(&w, "torque_t", cert->torque_t);
             } else {
-                pln_json_key(w, "torque_max_ratio");
-                pln_json_null(w);
+                pln_json_key(&w, "torque_max_ratio");
+                pln_json_null(&w);
             }
             /* integral of sum (tau_j / tau_max_j)^2 (eq. P14, quadrature; cost torque2) */
-            pln_json_key(w, "torque2_integral_s");
-            if (isfinite(cert->torque2)) pln_json_number(w, cert->torque2);
-            else pln_json_null(w);
+            pln_json_key(&w, "torque2_integral_s");
+            if (isfinite(cert->torque2)) pln_json_number(&w, cert->torque2);
+            else pln_json_null(&w);
             /* the floating base (pln_robot_reroot): the foot it stands on, and how far the
              * other stance feet may slide and turn (certified) */
-            pln_json_key(w, "floating_base");
+            pln_json_key(&w, "floating_base");
             if (p->robot->file_root != 0) {
-                pln_json_begin_object(w);
-                pln_json_kv_string(w, "stands_on", p->robot->links[0].name);
+                pln_json_begin_object(&w);
+                pln_json_kv_string(&w, "stands_on", p->robot->links[0].name);
                 if (cert->stance_checked) {
-                    pln_json_kv_string(w, "stance_foot", p->robot->links[cert->stance_link].name);
-                    pln_json_kv_number(w, "stance_slide_max_m", isfinite(cert->stance_pos_max) ? cert->stance_pos_max : 1e300);
-                    pln_json_kv_number(w, "stance_turn_max_rad", isfinite(cert->stance_rot_max) ? cert->stance_rot_max : 1e300);
-                    pln_json_kv_number(w, "stance_t", cert->stance_t);
-                    pln_json_kv_number(w, "stance_slide_tol_m", PLN_STANCE_POS_TOL_M);
-                    pln_json_kv_number(w, "stance_turn_tol_rad", PLN_STANCE_ROT_TOL_RAD);
+                    pln_json_kv_string(&w, "stance_foot", p->robot->links[cert->stance_link].name);
+                    pln_json_kv_number(&w, "stance_slide_max_m", isfinite(cert->stance_pos_max) ? cert->stance_pos_max : 1e300);
+                    pln_json_kv_number(&w, "stance_turn_max_rad", isfinite(cert->stance_rot_max) ? cert->stance_rot_max : 1e300);
+                    pln_json_kv_number(&w, "stance_t", cert->stance_t);
+                    pln_json_kv_number(&w, "stance_slide_tol_m", PLN_STANCE_POS_TOL_M);
+                    pln_json_kv_number(&w, "stance_turn_tol_rad", PLN_STANCE_ROT_TOL_RAD);
                 }
-                pln_json_end_object(w);
+                pln_json_end_object(&w);
             } else {
-                pln_json_null(w);
+                pln_json_null(&w);
             }
-            pln_json_key(w, "support_phases");
-            pln_json_begin_array(w);
+            pln_json_key(&w, "support_phases");
+            pln_json_begin_array(&w);
             for (int ph = 0; ph < p->n_phases; ++ph) {
                 const PlnPhaseGeom *g = &p->phases[ph];
-                pln_json_begin_object(w);
-                pln_json_kv_number(w, "from", g->t0);
-                pln_json_kv_number(w, "to", g->t1);
-                pln_json_key(w, "feet");
-                pln_json_begin_array(w);
+                pln_json_begin_object(&w);
+                pln_json_kv_number(&w, "from", g->t0);
+                pln_json_kv_number(&w, "to", g->t1);
+                pln_json_key(&w, "feet");
+                pln_json_begin_array(&w);
                 for (int k = 0; k < g->support.n_feet; ++k) {
-                    pln_json_string(w, p->robot->links[g->support.link[k]].name);
+                    pln_json_string(&w, p->robot->links[g->support.link[k]].name);
                 }
-                pln_json_end_array(w);
-                pln_json_key(w, "polygon");
-                pln_json_begin_array(w);
+                pln_json_end_array(&w);
+                pln_json_key(&w, "polygon");
+                pln_json_begin_array(&w);
                 for (int e = 0; e < g->n_edges; ++e) {
-                    pln_json_begin_array(w);
-                    pln_json_number(w, g->polygon[e][0]);
-                    pln_json_number(w, g->polygon[e][1]);
-                    pln_json_end_array(w);
+                    pln_json_begin_array(&w);
+                    pln_json_number(&w, g->polygon[e][0]);
+                    pln_json_number(&w, g->polygon[e][1]);
+                    pln_json_end_array(&w);
                 }
-                pln_json_end_array(w);
-                pln_json_end_object(w);
+                pln_json_end_array(&w);
+                pln_json_end_object(&w);
             }
-            pln_json_end_array(w);
-            pln_json_end_object(w);
+            pln_json_end_array(&w);
+            pln_json_end_object(&w);
         } else {
-            pln_json_null(w);
+            pln_json_null(&w);
         }
         if (p->n_edges > 0) {
-            pln_json_key(w, "support_polygon");
-            pln_json_begin_array(w);
+            pln_json_key(&w, "support_polygon");
+            pln_json_begin_array(&w);
             for (int e = 0; e < p->n_edges; ++e) {
-                pln_json_begin_array(w);
-                pln_json_number(w, p->polygon[e][0]);
-                pln_json_number(w, p->polygon[e][1]);
-                pln_json_end_array(w);
+                pln_json_begin_array(&w);
+                pln_json_number(&w, p->polygon[e][0]);
+                pln_json_number(&w, p->polygon[e][1]);
+                pln_json_end_array(&w);
             }
-            pln_json_end_array(w);
+            pln_json_end_array(&w);
         }
         /* which pairs were measured (the preset) and which were left out, and why */
-        pln_json_kv_string(w, "pair_preset", sc->pair_preset == PLN_PAIRS_ALL     ? "all"
+        pln_json_kv_string(&w, "pair_preset", sc->pair_preset == PLN_PAIRS_ALL     ? "all"
                                               : sc->pair_preset == PLN_PAIRS_ROBOT ? "robot"
                                                                                    : "list");
-        pln_json_key(w, "excluded_pairs");
-        pln_json_begin_array(w);
+        pln_json_key(&w, "excluded_pairs");
+        pln_json_begin_array(&w);
         for (int e = 0; e < sc->n_excluded; ++e) {
             const PlnExcludedPair *x = &sc->excluded[e];
-            pln_json_begin_object(w);
-            pln_json_kv_string(w, "a", x->pair.a.name);
-            pln_json_kv_string(w, "b", x->pair.b.name);
-            pln_json_kv_string(w, "reason", pln_pair_exclusion_string(x->reason));
-            pln_json_key(w, "distance_at_start_m");
-            if (isfinite(x->distance)) pln_json_number(w, x->distance);
-            else pln_json_null(w);
-            pln_json_end_object(w);
+            pln_json_begin_object(&w);
+            pln_json_kv_string(&w, "a", x->pair.a.name);
+            pln_json_kv_string(&w, "b", x->pair.b.name);
+            pln_json_kv_string(&w, "reason", pln_pair_exclusion_string(x->reason));
+            pln_json_key(&w, "distance_at_start_m");
+            if (isfinite(x->distance)) pln_json_number(&w, x->distance);
+            else pln_json_null(&w);
+            pln_json_end_object(&w);
         }
-        pln_json_end_array(w);
-        pln_json_key(w, "pairs");
-        pln_json_begin_array(w);
+        pln_json_end_array(&w);
+        pln_json_key(&w, "pairs");
+        pln_json_begin_array(&w);
         for (int pr = 0; pr < cert->n_pairs; ++pr) {
-            pln_json_begin_object(w);
-            pln_json_kv_string(w, "a", sc->pairs[pr].a.name);
-            pln_json_kv_string(w, "b", sc->pairs[pr].b.name);
-            pln_json_kv_number(w, "mcd_lower", cert->pairs[pr].lower);
-            pln_json_kv_number(w, "mcd_upper", cert->pairs[pr].upper);
-            pln_json_kv_number(w, "t_min", cert->pairs[pr].t_min);
+            pln_json_begin_object(&w);
+            pln_json_kv_string(&w, "a", sc->pairs[pr].a.name);
+            pln_json_kv_string(&w, "b", sc->pairs[pr].b.name);
+            pln_json_kv_number(&w, "mcd_lower", cert->pairs[pr].lower);
+            pln_json_kv_number(&w, "mcd_upper", cert->pairs[pr].upper);
+            pln_json_kv_number(&w, "t_min", cert->pairs[pr].t_min);
             if (cert->pairs[pr].contact != 0) {
                 /* mesh pairs that may touch: [first, last] possible time of first contact */
-                pln_json_key(w, "first_contact");
-                pln_json_begin_array(w);
-                pln_json_number(w, cert->pairs[pr].contact_lo);
-                pln_json_number(w, cert->pairs[pr].contact_hi);
-                pln_json_end_array(w);
-                pln_json_kv_bool(w, "first_contact_bracketed", cert->pairs[pr].contact == 1);
+                pln_json_key(&w, "first_contact");
+                pln_json_begin_array(&w);
+                pln_json_number(&w, cert->pairs[pr].contact_lo);
+                pln_json_number(&w, cert->pairs[pr].contact_hi);
+                pln_json_end_array(&w);
+                pln_json_kv_bool(&w, "first_contact_bracketed", cert->pairs[pr].contact == 1);
             }
-            pln_json_end_object(w);
+            pln_json_end_object(&w);
         }
-        pln_json_end_array(w);
-        pln_json_key(w, "tasks");
-        pln_json_begin_array(w);
+        pln_json_end_array(&w);
+        pln_json_key(&w, "tasks");
+        pln_json_begin_array(&w);
         for (int t = 0; t < cert->n_tasks; ++t) {
-            pln_json_begin_object(w);
-            pln_json_kv_int(w, "index", t);
-            pln_json_kv_number(w, "time", sc->tasks[t].time);
-            pln_json_kv_number(w, "error", cert->task_error[t]);
-            pln_json_kv_number(w, "tolerance", sc->tasks[t].tolerance);
-            pln_json_kv_bool(w, "met", cert->task_error[t] <= sc->tasks[t].tolerance + PLN_CERT_SLACK);
-            pln_json_kv_int(w, "line", sc->tasks[t].line);
-            pln_json_end_object(w);
+            pln_json_begin_object(&w);
+            pln_json_kv_int(&w, "index", t);
+            pln_json_kv_number(&w, "time", sc->tasks[t].time);
+            pln_json_kv_number(&w, "error", cert->task_error[t]);
+            pln_json_kv_number(&w, "tolerance", sc->tasks[t].tolerance);
+            pln_json_kv_bool(&w, "met", cert->task_error[t] <= sc->tasks[t].tolerance + PLN_CERT_SLACK);
+            pln_json_kv_int(&w, "line", sc->tasks[t].line);
+            pln_json_end_object(&w);
         }
-        pln_json_end_array(w);
-        pln_json_kv_int(w, "certification_mcd_calls", cert->mcd_calls);
-        pln_json_kv_number(w, "certification_mcd_time_s", cert->mcd_time_s);
+        pln_json_end_array(&w);
+        pln_json_kv_int(&w, "certification_mcd_calls", cert->mcd_calls);
+        pln_json_kv_number(&w, "certification_mcd_time_s", cert->mcd_time_s);
     }
-    pln_json_kv_int(w, "mcd_calls", info->sip ? info->sip->mcd_calls : 0);
-    pln_json_kv_number(w, "mcd_time_s", info->sip ? info->sip->mcd_time_s : 0.0);
-    pln_json_end_object(w);
+    pln_json_kv_int(&w, "mcd_calls", info->sip ? info->sip->mcd_calls : 0);
+    pln_json_kv_number(&w, "mcd_time_s", info->sip ? info->sip->mcd_time_s : 0.0);
+    pln_json_end_object(&w);
+    *out = w;
 }
 
 PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
@@ -394,8 +398,7 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     PlnJson w;
     PlnStatus st = pln_atomic_open(&f, path, err, err_size);
     if (st != PLN_OK) return st;
-    pln_json_init(&w, f.fp, 2);
-    write_report(&w, p, info, cert);
+    write_report(f.fp, p, info, cert, &w);
     return finish_json(&w, &f, path, err, err_size);
 }
 
@@ -422,8 +425,7 @@ PlnStatus pln_output_report_print(FILE *out, const PlnProblem *p, const PlnRunIn
     int ok;
     FILE *mem = open_memstream(&buf, &len);
     if (mem == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "report: out of memory");
-    pln_json_init(&w, mem, 2);
-    write_report(&w, p, info, cert);
+    write_report(mem, p, info, cert, &w);
     ok = pln_json_finish(&w);
     if (fclose(mem) != 0) ok = 0;
     if (!ok || buf == NULL) {
