@@ -565,15 +565,27 @@ static PlnStatus scan_folders(const char *outdir, BatchRow **rows_out, int *n_ou
 
 int pln_cmd_batch(const PlnCliArgs *args, FILE *out, FILE *errs, int *summary_written)
 {
-    const char *outdir = args->summarize != NULL ? args->summarize
-                         : args->out_dir != NULL  ? args->out_dir
-                                                  : PLN_BATCH_DEFAULT_DIR;
-    char err[1024], exe[PLN_PATH_MAX];
+    /* room beside it for /<stem>/report.json and /summary.json within PLN_PATH_MAX */
+    char outdir[PLN_PATH_MAX - 512], err[1024], exe[PLN_PATH_MAX];
     BatchRow *rows = NULL;
     int n = args->n_files, code;
     PlnStatus st = PLN_OK;
 
     *summary_written = 0;
+    /* the folder, without trailing slashes: OUTDIR/<stem> reads as written */
+    {
+        const char *given = args->summarize != NULL ? args->summarize
+                            : args->out_dir != NULL  ? args->out_dir
+                                                     : PLN_BATCH_DEFAULT_DIR;
+        size_t len = strlen(given);
+        if (len >= sizeof outdir) {
+            fprintf(errs, "hrpplan batch: %s: folder name too long\n", given);
+            return PLN_EXIT_BAD_INPUT;
+        }
+        while (len > 1 && given[len - 1] == '/') --len;
+        memcpy(outdir, given, len);
+        outdir[len] = '\0';
+    }
     if (args->summarize != NULL) {
         struct stat sb;
         if (stat(outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
