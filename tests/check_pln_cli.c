@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "base/pln_yaml.h"
 #include "check_util.h"
 #include "cli_run.h"
 #include "cli/pln_cli.h"
@@ -295,6 +296,111 @@ START_TEST(test_main_usage_error_exits_2)
 }
 END_TEST
 
+/* -v: a progress line per evaluation; it contradicts -q */
+START_TEST(test_parse_verbose)
+{
+    char *v[] = {"hrpplan", "plan", "s.yaml", "-v"};
+    char *qv[] = {"hrpplan", "plan", "s.yaml", "--verbose", "-q"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(v), v, &a, err), PLN_OK);
+    ck_assert_int_eq(a.verbose, 1);
+    ck_assert_int_eq(parse(ARGC(qv), qv, &a, err), PLN_ERR_USAGE);
+    ck_assert_msg(strstr(err, "contradict") != NULL, "%s", err);
+}
+END_TEST
+
+/* a mistyped command or long option: the usage error names the likely one */
+START_TEST(test_main_did_you_mean)
+{
+    static char out[1024], errs[1024];
+    char *cmd[] = {"hrpplan", "plna", "s.yaml"};
+    char *opt[] = {"hrpplan", "plan", "s.yaml", "--max-tme", "3"};
+    char *opt_eq[] = {"hrpplan", "batch", "s.yaml", "--job=2"};
+    char *far[] = {"hrpplan", "frobnicate"};
+    char *far_opt[] = {"hrpplan", "plan", "s.yaml", "--colour"};
+    char *other[] = {"hrpplan", "check", "s.yaml", "t.json", "--max-tme", "3"};
+    ck_assert_int_eq(cli_run(ARGC(cmd), cmd, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_msg(strstr(errs, "unknown command 'plna'; did you mean 'plan'?") != NULL, "%s", errs);
+    ck_assert_int_eq(cli_run(ARGC(opt), opt, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_msg(strstr(errs, "unknown option '--max-tme'; did you mean '--max-time'?") != NULL, "%s", errs);
+    ck_assert_int_eq(cli_run(ARGC(opt_eq), opt_eq, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_msg(strstr(errs, "did you mean '--jobs'?") != NULL, "%s", errs);
+    {
+        char *help[] = {"hrpplan", "help", "bacth"};
+        char *hlep[] = {"hrpplan", "check", "--hlep"};
+        ck_assert_int_eq(cli_run(ARGC(help), help, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_msg(strstr(errs, "did you mean 'batch'?") != NULL, "%s", errs);
+        ck_assert_int_eq(cli_run(ARGC(hlep), hlep, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+        ck_assert_msg(strstr(errs, "did you mean '--help'?") != NULL, "%s", errs);
+    }
+    ck_assert_int_eq(cli_run(ARGC(far), far, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_null(strstr(errs, "did you mean"));
+    ck_assert_int_eq(cli_run(ARGC(far_opt), far_opt, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_null(strstr(errs, "did you mean"));
+    /* only options of the command are suggested: check has no --max-time */
+    ck_assert_int_eq(cli_run(ARGC(other), other, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    ck_assert_ptr_null(strstr(errs, "did you mean"));
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* reads `text` as a JSON document (YAML is a superset) and returns its "status" */
+static void json_status(const char *dir, const char *text, char *status, size_t size)
+{
+    char path[400], err[512];
+    PlnYaml y;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/stdout.json", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    ck_assert_msg(pln_yaml_load(&y, path, err, sizeof err) == PLN_OK, "%s: %s", err, text);
+    ck_assert_int_eq(pln_yaml_string(&y, pln_yaml_root(&y), "", "status", 1, status, size), PLN_OK);
+    pln_yaml_free(&y);
+}
+
+/* plan --json prints report.json's document on stdout; check --json its certificate;
+ * a failed plan prints {"status": "failed", ...} */
+START_TEST(test_main_json)
+{
+    static char out[1 << 20], errs[1 << 16], report[1 << 20];
+    char dir[256], odir[300], traj[400], status[64];
+    char *plan[] = {"hrpplan", "plan", "tests/data/arms_fast.yaml", "--json", "-q", "--max-time",
+                    "86400", "-o", odir};
+    char *check[] = {"hrpplan", "check", "tests/data/arms_fast.yaml", traj, "--json"};
+    char *bad[] = {"hrpplan", "plan", "tests/bad/scenario/cost_unknown.yaml", "--json", "-q", "-o", odir};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    snprintf(traj, sizeof traj, "%s/trajectory.json", odir);
+    ck_assert_int_eq(cli_run(ARGC(plan), plan, out, errs, sizeof out), PLN_EXIT_OK);
+    json_status(dir, out, status, sizeof status);
+    ck_assert_str_eq(status, "certified");
+    snprintf(report, sizeof report, "%s/report.json", odir);
+    {
+        static char file[1 << 20];
+        ck_assert(ckutil_read_file(report, file, sizeof file) > 0);
+        ck_assert_str_eq(out, file); /* the same document */
+    }
+    ck_assert_int_eq(cli_run(ARGC(check), check, out, errs, sizeof out), PLN_EXIT_OK);
+    json_status(dir, out, status, sizeof status);
+    ck_assert_str_eq(status, "certified");
+    ck_assert_ptr_nonnull(strstr(out, "\"min_clearance_m\": "));
+    ck_assert_msg(strstr(errs, "status: certified") != NULL, "the table goes to stderr: %s", errs);
+    ck_assert_int_eq(cli_run(ARGC(bad), bad, out, errs, sizeof out), PLN_EXIT_BAD_INPUT);
+    json_status(dir, out, status, sizeof status);
+    ck_assert_str_eq(status, "failed");
+    ck_assert_ptr_nonnull(strstr(out, "\"exit_code\": 2"));
+    ck_assert_ptr_nonnull(strstr(out, "cost.type"));
+    {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+}
+END_TEST
+
 /* runs the real binary through the shell; returns its exit status. */
 static int run_binary(const char *args)
 {
@@ -315,6 +421,8 @@ START_TEST(test_process_exit_codes)
     ck_assert_int_eq(run_binary("export --help"), 0);
     ck_assert_int_eq(run_binary(""), 2);
     ck_assert_int_eq(run_binary("frobnicate"), 2);
+    ck_assert_int_eq(run_binary("plna x.yaml"), 2);
+    ck_assert_int_eq(run_binary("batch"), 2);
     ck_assert_int_eq(run_binary("plan --threads 0 x.yaml"), 2);
     ck_assert_int_eq(run_binary("plan /nonexistent.yaml"), 2);
 }
@@ -334,6 +442,7 @@ Suite *pln_cli_suite(void)
     tcase_add_test(tc, test_parse_double_dash);
     tcase_add_test(tc, test_parse_help_and_version);
     tcase_add_loop_test(tc, test_parse_usage_mistakes, 0, ARGC(BAD));
+    tcase_add_test(tc, test_parse_verbose);
     suite_add_tcase(s, tc);
     tc = tcase_create("main");
     tcase_set_timeout(tc, 120); /* test_plan_max_time plans and certifies hand_cross */
@@ -343,6 +452,8 @@ Suite *pln_cli_suite(void)
     tcase_add_test(tc, test_main_export_mjcf);
     tcase_add_test(tc, test_main_missing_file_exits_2);
     tcase_add_test(tc, test_main_usage_error_exits_2);
+    tcase_add_test(tc, test_main_did_you_mean);
+    tcase_add_test(tc, test_main_json);
     suite_add_tcase(s, tc);
     tc = tcase_create("process");
     tcase_add_test(tc, test_process_exit_codes);

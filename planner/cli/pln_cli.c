@@ -28,6 +28,7 @@ const char *pln_command_string(PlnCommand command)
     case PLN_CMD_EXPORT_MJCF: return "export-mjcf";
     case PLN_CMD_SIMULATE: return "simulate";
     case PLN_CMD_IMPACT: return "impact";
+    case PLN_CMD_BATCH: return "batch";
     }
     return "unknown";
 }
@@ -42,6 +43,8 @@ static const char HELP_OVERVIEW[] =
     "\n"
     "commands:\n"
     "  plan SCENARIO.yaml        plan a motion and write trajectory, report and plots\n"
+    "  batch SCENARIO.yaml...    plan many scenarios (N at once), one folder each, and\n"
+    "                            summarise them in summary.csv and summary.json\n"
     "  check SCENARIO.yaml TRAJ  re-certify a trajectory (.json, .pos or .csv)\n"
     "  robot ROBOT.yaml          print a robot model: joints, limits, links, geometry\n"
     "  export TRAJ.json          write a trajectory for a controller (pos, csv, json, ros)\n"
@@ -60,7 +63,7 @@ static const char HELP_OVERVIEW[] =
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
-    "                    [--threads N] [--max-time S] [--simulate] [-q]\n"
+    "                    [--threads N] [--max-time S] [--simulate] [--json] [-q | -v]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -85,7 +88,12 @@ static const char HELP_PLAN[] =
     "  --dump-queries FILE       write every distance query of the run to FILE\n"
     "  --simulate                then replay the plan in MuJoCo (as `hrpplan simulate`):\n"
     "                            sim.json and sim.svg, and its one-line verdict\n"
+    "  --json                    print the report (report.json's document) on stdout for\n"
+    "                            scripts, the summary table on stderr; a plan that fails\n"
+    "                            prints {\"status\": \"failed\", \"exit_code\", \"reason\"}\n"
     "  -q, --quiet               no progress on stderr\n"
+    "  -v, --verbose             a progress line after every evaluation of the cost (by\n"
+    "                            default at most two a second)\n"
     "  -h, --help                this text\n"
     "\n"
     "exit codes: 0 certified plan (and with --simulate, it stands), 2 bad scenario or\n"
@@ -117,7 +125,7 @@ static const char HELP_SIMULATE[] =
     "            collision; 2 bad input or usage; 1 internal\n";
 
 static const char HELP_CHECK[] =
-    "usage: hrpplan check SCENARIO.yaml TRAJECTORY [--geometry KIND]\n"
+    "usage: hrpplan check SCENARIO.yaml TRAJECTORY [--geometry KIND] [--json]\n"
     "\n"
     "Re-certifies a trajectory (trajectory.json, .pos or .csv) against a scenario: the\n"
     "certified clearance of every pair, joint position and velocity margins, balance.\n"
@@ -126,8 +134,44 @@ static const char HELP_CHECK[] =
     "  --geometry KIND           measure the pairs in this link geometry instead of the\n"
     "                            scenario's: capsule, convex, ellipsoid, mesh (e.g. check\n"
     "                            a plan made on capsules against the link meshes)\n"
+    "  --json                    print the certificate as JSON on stdout (the document of\n"
+    "                            plan's report.json), the table on stderr\n"
     "\n"
     "exit codes: 0 certified, 2 bad input or usage, 3 violation found, 1 internal\n";
+
+static const char HELP_BATCH[] =
+    "usage: hrpplan batch SCENARIO.yaml... [-j N] [-o OUTDIR] [-q]\n"
+    "                     [--max-time S] [--threads N] [--method M] [--geometry KIND]\n"
+    "                     [--no-collision] [--static-balance]\n"
+    "       hrpplan batch --summarize OUTDIR [SCENARIO.yaml...]\n"
+    "\n"
+    "Plans every scenario into its own folder OUTDIR/<stem>/ (stem: the file name without\n"
+    ".yaml; a repeated stem gets -2, -3, ... in command-line order), each as a separate\n"
+    "`hrpplan plan FILE -o OUTDIR/<stem> -q` process, at most N at once. A plan that\n"
+    "crashes or is killed is recorded as crashed and the batch goes on. Then writes\n"
+    "OUTDIR/summary.csv and OUTDIR/summary.json, one row per scenario in command-line\n"
+    "order: file, output_dir, status (certified, not_certified, bad_input, failed,\n"
+    "crashed), exit_code, signal, min_clearance_m, wall_time_s, cause (the report's\n"
+    "reason, or the first line the plan wrote on stderr). Progress, one line per plan as\n"
+    "it finishes, goes to stderr.\n"
+    "\n"
+    "--summarize rebuilds the summary of OUTDIR from the folders' report.json without\n"
+    "planning (e.g. after a Slurm job array, docs/scale-out.md): of the scenarios named,\n"
+    "in that order (a folder without report.json is failed), or else of every folder of\n"
+    "OUTDIR with a report.json, by name.\n"
+    "\n"
+    "options:\n"
+    "  -j, --jobs N              plans at once, 1 to 64 (default 1)\n"
+    "  -o, --output OUTDIR       where the folders and the summary go (default out/batch)\n"
+    "  --summarize OUTDIR        only rebuild OUTDIR/summary.csv and summary.json\n"
+    "  --max-time, --threads, --method, --geometry, --no-collision, --static-balance\n"
+    "                            passed to every plan (see `hrpplan plan --help`)\n"
+    "  -q, --quiet               no progress on stderr\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: the worst over the scenarios, in this order: 1 a plan failed or crashed\n"
+    "            (or the batch itself failed), 2 a scenario is bad input (or usage),\n"
+    "            3 a plan is not certified, 0 every plan certified\n";
 
 static const char HELP_ROBOT[] =
     "usage: hrpplan robot ROBOT.yaml|ROBOT.urdf [--package-path DIRS]\n"
@@ -226,6 +270,7 @@ void pln_cli_print_help(PlnCommand command, FILE *out)
     case PLN_CMD_SIMULATE: fputs(HELP_SIMULATE, out); break;
     case PLN_CMD_EXPORT_MJCF: fputs(HELP_EXPORT_MJCF, out); break;
     case PLN_CMD_IMPACT: fputs(HELP_IMPACT, out); break;
+    case PLN_CMD_BATCH: fputs(HELP_BATCH, out); break;
     default: fputs(HELP_OVERVIEW, out); break;
     }
 }
@@ -284,7 +329,11 @@ enum {
     OPT_MAX_TIME = 1 << 21,
     OPT_URDF = 1 << 22,
     OPT_PACKAGE_PATH = 1 << 23,
-    OPT_ROBOT = 1 << 24
+    OPT_JOBS = 1 << 24,
+    OPT_SUMMARIZE = 1 << 25,
+    OPT_JSON = 1 << 26,
+    OPT_VERBOSE = 1 << 27,
+    OPT_ROBOT = 1 << 28
 };
 
 typedef struct OptionSpec {
@@ -308,6 +357,8 @@ static const OptionSpec OPTIONS[] = {
     {"friction", 0, OPT_FRICTION, 1}, {"max-time", 0, OPT_MAX_TIME, 1},
     {"urdf", 0, OPT_URDF, 0},         {"package-path", 0, OPT_PACKAGE_PATH, 1},
     {"robot", 0, OPT_ROBOT, 1},
+    {"jobs", 'j', OPT_JOBS, 1},       {"summarize", 0, OPT_SUMMARIZE, 1},
+    {"json", 0, OPT_JSON, 0},         {"verbose", 'v', OPT_VERBOSE, 0},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -332,6 +383,84 @@ static const OptionSpec *find_option(const char *arg, const char **inline_value)
     return NULL;
 }
 
+/* ---- did you mean ------------------------------------------------------------------ */
+
+/* Longest name the suggestion compares (longer words are not near any name). */
+#define PLN_SUGGEST_MAX_LEN 40
+
+/* Damerau-Levenshtein distance in its optimal-string-alignment form (insertions,
+ * deletions, substitutions and transpositions of neighbours, each 1) between a[0..la)
+ * and b; words longer than PLN_SUGGEST_MAX_LEN count as far from everything. */
+static int edit_distance(const char *a, size_t la, const char *b)
+{
+    int d[PLN_SUGGEST_MAX_LEN + 1][PLN_SUGGEST_MAX_LEN + 1];
+    size_t lb = strlen(b);
+    if (la > PLN_SUGGEST_MAX_LEN || lb > PLN_SUGGEST_MAX_LEN) return PLN_SUGGEST_MAX_LEN + 1;
+    for (size_t i = 0; i <= la; ++i) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; ++j) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; ++i) {
+        for (size_t j = 1; j <= lb; ++j) {
+            int cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v) {
+                v = d[i - 2][j - 2] + 1;
+            }
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+/* The name among names[0..n) that word[0..len) most likely meant: the one nearest in
+ * edit distance, if it is the only one that near and the distance is at most 2 (at
+ * most a third of the name's length, so that short names do not match everything);
+ * else the only name that starts with the word (two letters at least); else NULL. */
+static const char *suggest(const char *word, size_t len, const char *const *names, int n)
+{
+    const char *best = NULL, *prefixed = NULL;
+    int best_d = PLN_SUGGEST_MAX_LEN + 1, ties = 0, n_prefixed = 0;
+    for (int i = 0; i < n; ++i) {
+        int dist = edit_distance(word, len, names[i]);
+        int limit = (int)(strlen(names[i]) + 1) / 3;
+        if (limit > 2) limit = 2;
+        if (dist <= limit && dist < best_d) {
+            best = names[i];
+            best_d = dist;
+            ties = 0;
+        } else if (dist <= limit && dist == best_d) {
+            ++ties;
+        }
+        if (len >= 2 && len < strlen(names[i]) && strncmp(word, names[i], len) == 0) {
+            prefixed = names[i];
+            ++n_prefixed;
+        }
+    }
+    if (best != NULL && ties == 0) return best;
+    return n_prefixed == 1 ? prefixed : NULL;
+}
+
+/* the usage error of an unknown command, with the likely one when there is one */
+static PlnStatus unknown_command(const char *word, const PlnCommand *commands, int n_commands,
+                                 char *err, size_t err_size)
+{
+    const char *names[16];
+    const char *guess;
+    int n = 0;
+    for (int i = 0; i < n_commands && n < 15; ++i) names[n++] = pln_command_string(commands[i]);
+    names[n++] = "help";
+    guess = suggest(word, strlen(word), names, n);
+    if (guess != NULL) {
+        return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                          "hrpplan: unknown command '%s'; did you mean '%s'? (try 'hrpplan "
+                          "--help')", word, guess);
+    }
+    return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                      "hrpplan: unknown command '%s' (try 'hrpplan --help')", word);
+}
+
+
 static int allowed_command_options(PlnCommand cmd);
 
 /* --package-path goes with every command: each may load a URDF robot. */
@@ -345,10 +474,14 @@ static int allowed_command_options(PlnCommand cmd)
     switch (cmd) {
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
-               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME;
+               OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME | OPT_JSON |
+               OPT_VERBOSE;
+    case PLN_CMD_BATCH:
+        return OPT_OUTPUT | OPT_JOBS | OPT_SUMMARIZE | OPT_QUIET | OPT_NO_COLLISION | OPT_METHOD |
+               OPT_THREADS | OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_MAX_TIME;
     case PLN_CMD_SIMULATE:
         return OPT_OUTPUT | OPT_SPEED | OPT_NO_FEEDFORWARD | OPT_MJCF | OPT_STATIC_BALANCE;
-    case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE;
+    case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_JSON;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE | OPT_ROBOT;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
     case PLN_CMD_ROBOT: return OPT_URDF | OPT_OUTPUT;
@@ -368,6 +501,7 @@ static int positional_count(PlnCommand cmd)
     case PLN_CMD_ROBOT:
     case PLN_CMD_EXPORT:
     case PLN_CMD_EXPORT_MJCF: return 1;
+    case PLN_CMD_BATCH: return PLN_BATCH_MAX_FILES;
     default: return 0;
     }
 }
@@ -382,6 +516,7 @@ static const char *positional_names(PlnCommand cmd)
     case PLN_CMD_EXPORT_MJCF: return "ROBOT.yaml";
     case PLN_CMD_EXPORT: return "TRAJECTORY.json";
     case PLN_CMD_IMPACT: return "MECHANISM.yaml | SCENARIO.yaml TRAJECTORY.json --pair A,B";
+    case PLN_CMD_BATCH: return "SCENARIO.yaml...";
     default: return "";
     }
 }
@@ -396,7 +531,7 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
             return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --output is empty", cmd);
         }
         if (args->command == PLN_CMD_PLAN || args->command == PLN_CMD_SIMULATE ||
-            args->command == PLN_CMD_IMPACT) {
+            args->command == PLN_CMD_IMPACT || args->command == PLN_CMD_BATCH) {
             args->out_dir = value;
         }
         else args->output = value;
@@ -408,6 +543,22 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
     case OPT_FIXED_BASE: args->fixed_base = 1; return PLN_OK;
     case OPT_SIMULATE: args->simulate = 1; return PLN_OK;
     case OPT_NO_FEEDFORWARD: args->no_feedforward = 1; return PLN_OK;
+    case OPT_JSON: args->json = 1; return PLN_OK;
+    case OPT_VERBOSE: args->verbose = 1; return PLN_OK;
+    case OPT_JOBS:
+        if (!parse_int(value, 1, PLN_BATCH_MAX_JOBS, &args->jobs)) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: -j '%s': expected an integer from 1 to %d", cmd, value,
+                              PLN_BATCH_MAX_JOBS);
+        }
+        args->jobs_given = 1;
+        return PLN_OK;
+    case OPT_SUMMARIZE:
+        if (value[0] == '\0') {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size, "hrpplan %s: --summarize is empty", cmd);
+        }
+        args->summarize = value;
+        return PLN_OK;
     case OPT_MAX_TIME:
         if (!parse_positive(value, &args->max_time) || args->max_time > 86400.0) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
@@ -538,7 +689,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
 {
     static const PlnCommand commands[] = {PLN_CMD_PLAN,        PLN_CMD_CHECK,    PLN_CMD_ROBOT,
                                           PLN_CMD_EXPORT,      PLN_CMD_EXPORT_MJCF, PLN_CMD_SIMULATE,
-                                          PLN_CMD_IMPACT};
+                                          PLN_CMD_IMPACT,      PLN_CMD_BATCH};
     const char *positional[2] = {NULL, NULL};
     int npos = 0, only_positional = 0;
     const char *cmd;
@@ -546,6 +697,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
     memset(args, 0, sizeof *args);
     args->method = PLN_METHOD_HYBRID;
     args->threads = 1;
+    args->jobs = 1;
     args->rate_hz = 200.0;
     args->speed = 1.0;
     args->at = NAN;
@@ -569,8 +721,8 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                     return PLN_OK;
                 }
             }
-            return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                              "hrpplan: unknown command '%s' (try 'hrpplan --help')", argv[2]);
+            return unknown_command(argv[2], commands, (int)(sizeof commands / sizeof commands[0]),
+                                   err, err_size);
         }
         return PLN_OK;
     }
@@ -582,8 +734,8 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
         if (strcmp(cmd, pln_command_string(commands[i])) == 0) args->command = commands[i];
     }
     if (args->command == PLN_CMD_NONE) {
-        return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                          "hrpplan: unknown command '%s' (try 'hrpplan --help')", cmd);
+        return unknown_command(cmd, commands, (int)(sizeof commands / sizeof commands[0]), err,
+                               err_size);
     }
 
     for (int i = 2; i < argc; ++i) {
@@ -602,6 +754,25 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
             const char *value = NULL;
             PlnStatus st;
             if (o == NULL || !(allowed_options(args->command) & o->flag)) {
+                const char *guess = NULL;
+                if (a[1] == '-') {
+                    /* the nearest long option this command takes */
+                    const char *names[sizeof OPTIONS / sizeof OPTIONS[0] + 1];
+                    const char *eq = strchr(a + 2, '=');
+                    int n = 0;
+                    for (size_t k = 0; k < sizeof OPTIONS / sizeof OPTIONS[0]; ++k) {
+                        if (allowed_options(args->command) & OPTIONS[k].flag) {
+                            names[n++] = OPTIONS[k].long_name;
+                        }
+                    }
+                    names[n++] = "help";
+                    guess = suggest(a + 2, eq ? (size_t)(eq - (a + 2)) : strlen(a + 2), names, n);
+                }
+                if (guess != NULL) {
+                    return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                      "hrpplan %s: unknown option '%s'; did you mean '--%s'? (try "
+                                      "'hrpplan %s --help')", cmd, a, guess, cmd);
+                }
                 return pln_errorf(PLN_ERR_USAGE, err, err_size,
                                   "hrpplan %s: unknown option '%s' (try 'hrpplan %s --help')",
                                   cmd, a, cmd);
@@ -624,11 +795,36 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
             continue;
         }
         if (npos >= positional_count(args->command)) {
+            if (args->command == PLN_CMD_BATCH) {
+                return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                                  "hrpplan batch: more than %d scenarios (split the list, or use a "
+                                  "job array: docs/scale-out.md)", PLN_BATCH_MAX_FILES);
+            }
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
                               "hrpplan %s: unexpected argument '%s' (usage: hrpplan %s %s)", cmd,
                               a, cmd, positional_names(args->command));
         }
-        positional[npos++] = a;
+        if (args->command == PLN_CMD_BATCH) args->files[npos] = a;
+        else positional[npos] = a;
+        ++npos;
+    }
+    if (args->command == PLN_CMD_BATCH) {
+        args->n_files = npos;
+        if (npos == 0 && args->summarize == NULL) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan batch: no scenario given (usage: hrpplan batch "
+                              "SCENARIO.yaml... [-j N] [-o OUTDIR])");
+        }
+        if (args->summarize != NULL && args->out_dir != NULL) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan batch: --summarize OUTDIR names the folder; -o is not "
+                              "used with it");
+        }
+        if (args->summarize != NULL && args->jobs_given) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan batch: --summarize plans nothing; -j is not used with it");
+        }
+        return PLN_OK;
     }
     if (npos < positional_count(args->command) && !(args->command == PLN_CMD_IMPACT && npos == 1)) {
         return pln_errorf(PLN_ERR_USAGE, err, err_size,
@@ -636,7 +832,14 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
                           positional_names(args->command));
     }
     switch (args->command) {
-    case PLN_CMD_PLAN: args->scenario = positional[0]; break;
+    case PLN_CMD_PLAN:
+        args->scenario = positional[0];
+        if (args->quiet && args->verbose) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan plan: -q (no progress) and -v (every evaluation) "
+                              "contradict each other");
+        }
+        break;
     case PLN_CMD_CHECK:
     case PLN_CMD_SIMULATE:
         args->scenario = positional[0];
@@ -779,7 +982,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
         return pln_status_exit_code(st);
     }
     {
-        int code = -1;
+        int code = -1, wrote = 0;
         switch (args.command) {
         case PLN_CMD_PLAN: code = pln_cmd_plan(&args, out, errs); break;
         case PLN_CMD_CHECK: code = pln_cmd_check(&args, out, errs); break;
@@ -788,10 +991,14 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
         case PLN_CMD_EXPORT_MJCF: code = pln_cmd_export_mjcf(&args, out, errs); break;
         case PLN_CMD_SIMULATE: code = pln_cmd_simulate(&args, out, errs); break;
         case PLN_CMD_IMPACT: code = pln_cmd_impact(&args, out, errs); break;
+        case PLN_CMD_BATCH: code = pln_cmd_batch(&args, out, errs, &wrote); break;
         default: break;
         }
         if (code >= 0) {
-            int commit = code == PLN_EXIT_OK || code == PLN_EXIT_NOT_CERTIFIED, n_files = 0;
+            /* batch's exit code is its scenarios' worst; its summary, which records them,
+             * lands whenever it was written in full */
+            int commit = code == PLN_EXIT_OK || code == PLN_EXIT_NOT_CERTIFIED || wrote;
+            int n_files = 0;
             st = pln_atomic_set_end(commit, &n_files, err, sizeof err);
             if (st != PLN_OK) {
                 fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);

@@ -25,8 +25,13 @@ typedef enum PlnCommand {
     PLN_CMD_EXPORT,
     PLN_CMD_EXPORT_MJCF,
     PLN_CMD_SIMULATE,
-    PLN_CMD_IMPACT
+    PLN_CMD_IMPACT,
+    PLN_CMD_BATCH
 } PlnCommand;
+
+/* batch: at most this many scenarios on one command line, this many plans at once */
+#define PLN_BATCH_MAX_FILES 4096
+#define PLN_BATCH_MAX_JOBS 64
 
 /* Parsed command line. String fields borrow from argv; unset ones are NULL. */
 typedef struct PlnCliArgs {
@@ -41,7 +46,8 @@ typedef struct PlnCliArgs {
     double at;                 /* impact --at T, s (NAN: the first contact) */
     double restitution;        /* impact --restitution E in [0, 1] (default 0) */
     double friction;           /* impact --friction MU >= 0 (NAN: the scenario's mu) */
-    const char *out_dir;       /* plan, simulate, impact -o DIR; NULL means out/<name>/ */
+    const char *out_dir;       /* plan, simulate, impact, batch -o DIR; NULL means out/<name>/
+                                  (batch: out/batch) */
     const char *output;        /* export, export-mjcf -o FILE (export-mjcf: NULL = stdout) */
     const char *dump_queries;  /* plan --dump-queries FILE */
     int no_collision;          /* plan --no-collision */
@@ -54,12 +60,19 @@ typedef struct PlnCliArgs {
     double max_time;           /* plan --max-time S: the optimiser's budget, s (NAN: the
                                   scenario's optimizer.time_limit) */
     int quiet;                 /* plan -q */
+    int verbose;               /* plan -v: a progress line after every evaluation */
     int force;                 /* export --force */
     int fixed_base;            /* export-mjcf --fixed-base */
     int simulate;              /* plan --simulate */
     double speed;              /* simulate --speed K (> 0, default 1) */
     int no_feedforward;        /* simulate --no-feedforward */
     const char *mjcf;          /* simulate --mjcf FILE: also write the simulated model */
+    int json;                  /* plan, check --json: the report as JSON on out */
+    const char *files[PLN_BATCH_MAX_FILES]; /* batch: the scenarios, in command-line order */
+    int n_files;
+    int jobs;                  /* batch -j N: plans at once (1..PLN_BATCH_MAX_JOBS, default 1) */
+    int jobs_given;
+    const char *summarize;     /* batch --summarize DIR: rebuild DIR's summary, plan nothing */
     PlnExportFormat format;    /* export --format */
     double rate_hz;            /* export --rate HZ (> 0) */
     const char *export_robot;  /* export --robot FILE: the robot (else the trajectory's

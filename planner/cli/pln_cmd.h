@@ -13,7 +13,9 @@
  *   export  sample a planned trajectory.json for a controller;
  *   export-mjcf  write the robot as a MuJoCo MJCF model;
  *   simulate  replay a trajectory in MuJoCo physics and say whether the robot stands;
- *   impact  the impulse response of a mechanism to one collision (seed 004). */
+ *   impact  the impulse response of a mechanism to one collision (seed 004);
+ *   batch   plan many scenarios as child `hrpplan plan` processes, N at once, and write
+ *           OUTDIR/summary.csv and summary.json (or rebuild them from the folders). */
 #ifndef PLN_CMD_H
 #define PLN_CMD_H
 
@@ -29,6 +31,9 @@ int pln_cmd_export(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_export_mjcf(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_simulate(const PlnCliArgs *args, FILE *out, FILE *errs);
 int pln_cmd_impact(const PlnCliArgs *args, FILE *out, FILE *errs);
+/* batch: *summary_written is set to 1 once OUTDIR/summary.csv and summary.json are
+ * written in full (the output set then lands whatever the scenarios' worst status). */
+int pln_cmd_batch(const PlnCliArgs *args, FILE *out, FILE *errs, int *summary_written);
 
 /* Simulates control points ctrl of the loaded problem p (plan --simulate and simulate
  * on a trajectory.json): prints the summary (or, quiet, the one line) on out and writes

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pln_clock.h"
 #include "motion/pln_table.h"
 #include "output/pln_output.h"
 #include "problem/pln_certify.h"
@@ -23,6 +24,9 @@ int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnCertificate cert;
     PlnStatus st;
     int code;
+    double start = pln_clock_s();
+    /* the human summary: stdout, or with --json stderr */
+    FILE *summary = args->json ? errs : out;
     if (args->geometry != NULL) {
         opt.geometry_override = pln_geometry_from_string(args->geometry, &opt.geometry) == PLN_OK;
     }
@@ -31,6 +35,7 @@ int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs)
     st = pln_plan_load(args->scenario, &opt, &l, err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan check: %s\n", err);
+        if (args->json) pln_output_failure_print(out, pln_status_exit_code(st), err);
         pln_plan_unload(&l);
         return pln_status_exit_code(st);
     }
@@ -53,6 +58,7 @@ int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs)
             if (st == PLN_ERR_INVALID) {
                 /* the table's own reader names the file; the fit to the robot does not */
                 fprintf(errs, "hrpplan check: %s: %s\n", args->trajectory, err);
+                if (args->json) pln_output_failure_print(out, pln_status_exit_code(st), err);
                 pln_table_destroy(&table);
                 pln_plan_unload(&l);
                 return pln_status_exit_code(st);
@@ -62,14 +68,30 @@ int pln_cmd_check(const PlnCliArgs *args, FILE *out, FILE *errs)
     }
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan check: %s\n", err);
+        if (args->json) pln_output_failure_print(out, pln_status_exit_code(st), err);
         pln_plan_unload(&l);
         return pln_status_exit_code(st);
     }
-    pln_output_print_certificate(l.p, &cert, out);
-    fprintf(out, "status: %s%s%s\n", cert.certified ? "certified" : "not_certified",
+    pln_output_print_certificate(l.p, &cert, summary);
+    fprintf(summary, "status: %s%s%s\n", cert.certified ? "certified" : "not_certified",
             cert.certified ? "" : ": ", cert.reason);
     if (!cert.certified) fprintf(errs, "hrpplan check: not certified: %s\n", cert.reason);
     code = cert.certified ? PLN_EXIT_OK : PLN_EXIT_NOT_CERTIFIED;
+    if (args->json) {
+        /* the certificate in report.json's document (no optimiser: iterations 0, cost null) */
+        PlnRunInfo info;
+        memset(&info, 0, sizeof info);
+        info.status = cert.certified ? "certified" : "not_certified";
+        info.reason = cert.reason;
+        info.method = dst_mcd_method_string(l.p->method);
+        info.collision_constraints = l.p->collision;
+        info.wall_time_s = pln_clock_s() - start;
+        st = pln_output_report_print(out, l.p, &info, &cert, err, sizeof err);
+        if (st != PLN_OK) {
+            fprintf(errs, "hrpplan check: %s\n", err);
+            code = pln_status_exit_code(st);
+        }
+    }
     pln_certificate_destroy(&cert);
     pln_plan_unload(&l);
     return code;

@@ -60,7 +60,9 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     int have_guess = 0;
     PlnTable table;
     double *x = NULL, *ctrl = NULL, start = pln_clock_s();
-    int have_cert = 0, code, dir_created = 0;
+    int have_cert = 0, code, dir_created = 0, report_ok = 0;
+    /* the human summary: stdout, or with --json stderr (nowhere when also quiet) */
+    FILE *summary = !args->json ? out : args->quiet ? NULL : errs;
     PlnTimeSearch tsearch;
     PlnStatus st;
     char reason[2048] = "";
@@ -80,6 +82,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     st = pln_plan_load(args->scenario, &opt, &l, err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan plan: %s\n", err);
+        if (args->json) pln_output_failure_print(out, pln_status_exit_code(st), err);
         pln_plan_unload(&l);
         return pln_status_exit_code(st);
     }
@@ -96,6 +99,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     st = pln_output_mkdirs(dir, err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan plan: %s\n", err);
+        if (args->json) pln_output_failure_print(out, pln_status_exit_code(st), err);
         pln_plan_unload(&l);
         return pln_status_exit_code(st);
     }
@@ -111,7 +115,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (x == NULL || ctrl == NULL) {
         st = pln_errorf(PLN_ERR_NOMEM, err, sizeof err, "out of memory");
     } else {
-        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL};
+        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose};
         PlnAtomicFile dump;
         int dumping = 0;
         if (args->dump_queries != NULL) {
@@ -150,7 +154,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     }
     /* cost type time: certified at the scenario's duration, now as short as certifies */
     if (st == PLN_OK && l.sc.cost == PLN_COST_TIME && cert.certified) {
-        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL};
+        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose};
         pln_certificate_destroy(&cert);
         have_cert = 0;
         st = pln_plan_shorten(&l, &opt, &srun, x, &sip, &tsearch, err, sizeof err);
@@ -159,8 +163,8 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             st = pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &cert, err, sizeof err);
             have_cert = st == PLN_OK;
         }
-        if (st == PLN_OK) {
-            fprintf(out, "time search: duration %.4g s -> %.4g s (%d plans; %.4g s %s)\n", tsearch.duration0,
+        if (st == PLN_OK && summary != NULL) {
+            fprintf(summary, "time search: duration %.4g s -> %.4g s (%d plans; %.4g s %s)\n", tsearch.duration0,
                     tsearch.duration, tsearch.plans, tsearch.failed,
                     tsearch.failed < tsearch.duration ? "did not certify" : "is the floor, cost.min_duration");
         }
@@ -253,14 +257,16 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (rst != PLN_OK) {
             fprintf(errs, "hrpplan plan: %s\n", rerr);
             code = pln_status_exit_code(rst); /* no set without its report */
+        } else {
+            report_ok = 1;
         }
     }
 
     /* summary */
-    if (have_cert) pln_output_print_certificate(l.p, &cert, out);
-    fprintf(out, "status: %s%s%s\n", info.status, reason[0] ? ": " : "", reason);
-    if (st == PLN_OK) {
-        fprintf(out, "optimiser: %s after %d evaluations, cost %.6g, %.2f s; MCD %ld calls, %.3f s\n",
+    if (have_cert && summary != NULL) pln_output_print_certificate(l.p, &cert, summary);
+    if (summary != NULL) fprintf(summary, "status: %s%s%s\n", info.status, reason[0] ? ": " : "", reason);
+    if (st == PLN_OK && summary != NULL) {
+        fprintf(summary, "optimiser: %s after %d evaluations, cost %.6g, %.2f s; MCD %ld calls, %.3f s\n",
                 sip.message, sip.evaluations, sip.cost, sip.wall_time_s, sip.mcd_calls,
                 sip.mcd_time_s);
     }
@@ -269,15 +275,29 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (dir_created) (void)rmdir(dir); /* only if still empty */
     } else {
         if (!cert.certified) fprintf(errs, "hrpplan plan: not certified: %s\n", reason);
-        fprintf(out, "outputs: %s/\n", dir);
+        if (summary != NULL) fprintf(summary, "outputs: %s/\n", dir);
     }
     if (args->simulate && st == PLN_OK) {
         /* the plan in MuJoCo physics: sim.json and sim.svg beside the other outputs */
         char tpath[4200];
         int scode;
         snprintf(tpath, sizeof tpath, "%s/trajectory.json", dir);
-        scode = pln_cmd_simulate_spline(args, l.p, ctrl, tpath, dir, 1, out, errs);
+        scode = pln_cmd_simulate_spline(args, l.p, ctrl, tpath, dir, 1, args->json ? errs : out, errs);
         if (code == PLN_EXIT_OK) code = scode;
+    }
+    /* --json: the report's document on stdout (the one report.json holds) */
+    if (args->json) {
+        if (report_ok && (code == PLN_EXIT_OK || code == PLN_EXIT_NOT_CERTIFIED)) {
+            char jerr[512];
+            PlnStatus jst = pln_output_report_print(out, l.p, &info, have_cert ? &cert : NULL, jerr,
+                                                    sizeof jerr);
+            if (jst != PLN_OK) {
+                fprintf(errs, "hrpplan plan: %s\n", jerr);
+                code = pln_status_exit_code(jst);
+            }
+        } else {
+            pln_output_failure_print(out, code, reason[0] ? reason : "the outputs could not be written");
+        }
     }
 
     pln_table_destroy(&table);

@@ -196,15 +196,14 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
     return pln_output_trajectory_doc(path, &doc, err, err_size);
 }
 
-PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
-                                 const PlnCertificate *cert, char *err, size_t err_size)
+/* the report document on fp (report.json, and plan/check --json on stdout); *out
+ * receives the writer's final state, for pln_json_finish */
+static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
+                         const PlnCertificate *cert, PlnJson *out)
 {
-    PlnAtomicFile f;
     PlnJson w;
     const PlnScenario *sc = p->scenario;
-    PlnStatus st = pln_atomic_open(&f, path, err, err_size);
-    if (st != PLN_OK) return st;
-    pln_json_init(&w, f.fp, 2);
+    pln_json_init(&w, fp, 2);
     pln_json_begin_object(&w);
     pln_json_kv_string(&w, "status", info->status);
     pln_json_kv_string(&w, "reason", info->reason ? info->reason : "");
@@ -408,7 +407,55 @@ PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const Pl
     pln_json_kv_int(&w, "mcd_calls", info->sip ? info->sip->mcd_calls : 0);
     pln_json_kv_number(&w, "mcd_time_s", info->sip ? info->sip->mcd_time_s : 0.0);
     pln_json_end_object(&w);
+    *out = w;
+}
+
+PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
+                                 const PlnCertificate *cert, char *err, size_t err_size)
+{
+    PlnAtomicFile f;
+    PlnJson w;
+    PlnStatus st = pln_atomic_open(&f, path, err, err_size);
+    if (st != PLN_OK) return st;
+    write_report(f.fp, p, info, cert, &w);
     return finish_json(&w, &f, path, err, err_size);
+}
+
+void pln_output_failure_print(FILE *out, int exit_code, const char *reason)
+{
+    PlnJson w;
+    pln_json_init(&w, out, 0);
+    pln_json_begin_object(&w);
+    pln_json_kv_string(&w, "status", "failed");
+    pln_json_kv_int(&w, "exit_code", exit_code);
+    pln_json_kv_string(&w, "reason", reason != NULL ? reason : "");
+    pln_json_end_object(&w);
+    (void)pln_json_finish(&w);
+    fflush(out);
+}
+
+PlnStatus pln_output_report_print(FILE *out, const PlnProblem *p, const PlnRunInfo *info,
+                                  const PlnCertificate *cert, char *err, size_t err_size)
+{
+    /* composed in a buffer first: a document with a non-finite number is not printed */
+    char *buf = NULL;
+    size_t len = 0;
+    PlnJson w;
+    int ok;
+    FILE *mem = open_memstream(&buf, &len);
+    if (mem == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "report: out of memory");
+    write_report(mem, p, info, cert, &w);
+    ok = pln_json_finish(&w);
+    if (fclose(mem) != 0) ok = 0;
+    if (!ok || buf == NULL) {
+        free(buf);
+        return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
+                          "report: not printed: the document had %d non-finite number(s)%s",
+                          w.nonfinite, w.misuse ? " and a structure error" : "");
+    }
+    ok = fwrite(buf, 1, len, out) == len && fflush(out) == 0;
+    free(buf);
+    return ok ? PLN_OK : pln_errorf(PLN_ERR_IO, err, err_size, "report: standard output: write failed");
 }
 
 PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const double *ctrl,

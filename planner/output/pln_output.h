@@ -87,6 +87,16 @@ PlnStatus pln_output_trajectory_json(const char *path, const PlnProblem *p, cons
 PlnStatus pln_output_report_json(const char *path, const PlnProblem *p, const PlnRunInfo *info,
                                  const PlnCertificate *cert, char *err, size_t err_size);
 
+/* The same document as pln_output_report_json, printed on `out` (plan and check
+ * --json). Composed in memory first: nothing is printed when a number is not finite
+ * (PLN_ERR_INTERNAL); PLN_ERR_IO when `out` cannot be written. Nullable: cert. */
+PlnStatus pln_output_report_print(FILE *out, const PlnProblem *p, const PlnRunInfo *info,
+                                  const PlnCertificate *cert, char *err, size_t err_size);
+
+/* What plan and check --json print on `out` when there is no report (bad input, a
+ * failure): {"status": "failed", "exit_code": exit_code, "reason": reason}. */
+void pln_output_failure_print(FILE *out, int exit_code, const char *reason);
+
 /* distance.svg: one panel per pair, the static capsule distance of the (exact forward
  * kinematics of the) motion sampled at `samples`, and the certified lower bound per
  * interval as steps; eps dashed; the worst pair framed. */

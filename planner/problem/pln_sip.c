@@ -28,6 +28,7 @@ typedef struct SipContext {
     PlnProblemWork *w;
     nlopt_opt opt;
     FILE *progress;
+    int verbose;           /* every evaluation, not once per period */
     double start, last_print;
     int evaluations;
     double cost;
@@ -51,7 +52,7 @@ static void print_progress(SipContext *ctx, int final)
     char row[160] = "-";
     double t = pln_clock_s();
     if (ctx->progress == NULL) return;
-    if (!final && t - ctx->last_print < PLN_PROGRESS_PERIOD_S) return;
+    if (!final && !ctx->verbose && t - ctx->last_print < PLN_PROGRESS_PERIOD_S) return;
     ctx->last_print = t;
     if (ctx->worst_row >= 0) pln_problem_row_name(ctx->p, ctx->worst_row, row, sizeof row);
     fprintf(ctx->progress, "%s eval %5d  cost %.6e  worst %+.3e (%s)  rows %d/%d  mcd %ld  %.2f s\n",
@@ -281,6 +282,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
     ctx.progress = progress;
+    ctx.verbose = run->verbose;
     ctx.worst_row = -1;
     ctx.failure = PLN_OK;
     st = pln_problem_work_create(p, &ctx.w, err, err_size);

@@ -37,6 +37,8 @@ typedef struct PlnSipRun {
     FILE *progress;   /* nullable: progress lines go here */
     int threads;      /* collision rows on this many threads (1..PLN_MAX_THREADS) */
     FILE *dump;       /* nullable: every MCD query is appended here */
+    int verbose;      /* 1: a progress line after every objective evaluation; 0: at most
+                         one every PLN_PROGRESS_PERIOD_S (pln_sip.c) */
 } PlnSipRun;
 
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when
