@@ -2,7 +2,9 @@
  * renders through librsvg (rsvg-convert) with every moving joint and its dashed limits;
  * trajectory.json records the robot file, and both readers (check's and export's)
  * read back the same spline. */
+#define _DEFAULT_SOURCE  /* realpath */
 #include <check.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,10 +106,15 @@ START_TEST(test_trajectory_json_records_robot_file)
     ck_assert_msg(pln_export_trajectory_read(path, &tr, err, sizeof err) == PLN_OK, "%s", err);
     /* recorded absolute, so that export finds it from any directory */
     {
-        char cwd[1024], want[2048];
-        ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-        snprintf(want, sizeof want, "%s/%s", cwd, fx.sc.robot_path);
-        ck_assert_str_eq(tr.robot_file, fx.sc.robot_path[0] == '/' ? fx.sc.robot_path : want);
+        char want[PATH_MAX], rel[2 * PATH_MAX], real[PATH_MAX], sha[65];
+        ck_assert_ptr_nonnull(realpath(fx.sc.robot_path, want));
+        ck_assert_str_eq(tr.robot_file, want);
+        /* and relative to the trajectory's directory, with the robot's fingerprint */
+        snprintf(rel, sizeof rel, "%s/%s", dir, tr.robot_file_relative);
+        ck_assert_ptr_nonnull(realpath(rel, real));
+        ck_assert_str_eq(real, want);
+        ck_assert_int_eq(pln_robot_fingerprint(&fx.robot, fx.sc.robot_path, sha, err, sizeof err), PLN_OK);
+        ck_assert_str_eq(tr.robot_sha256, sha);
     }
     ck_assert_str_eq(tr.robot, fx.robot.name);
     ck_assert_str_eq(tr.scenario, fx.sc.name);

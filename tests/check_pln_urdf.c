@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_rng.h"
@@ -474,6 +475,90 @@ START_TEST(test_plan_arm4)
 }
 END_TEST
 
+static void copy_file(const char *from, const char *to, const char *append)
+{
+    static char buf[1 << 20];
+    FILE *f = fopen(from, "rb"), *g = fopen(to, "wb");
+    size_t n;
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(g);
+    n = fread(buf, 1, sizeof buf, f);
+    ck_assert(fwrite(buf, 1, n, g) == n);
+    if (append != NULL) fputs(append, g);
+    fclose(f);
+    ck_assert_int_eq(fclose(g), 0);
+}
+
+/* the outputs and the robot moved elsewhere together: export finds the robot relative to
+ * the trajectory; a changed robot is refused, also when named by --robot; the original
+ * named by --robot is accepted */
+START_TEST(test_export_portable)
+{
+    static char out[1 << 16], errs[1 << 16], text[1 << 20];
+    char dir[256], path[512], traj[512], csv[512], mv[512];
+    const char *const files[3] = {"arm4.urdf", "meshes/upper_arm.stl", "meshes/forearm.stl"};
+    FILE *f;
+    char *a, *b;
+    long n;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ck_assert_int_eq(run("plan", "scenarios/arm4_reach.yaml", "-q", "-o", path, "--max-time=86400", out, errs, sizeof out), 0);
+    /* the robot copied to DIR/robots/arm4, the trajectory moved to DIR/x/y with its
+     * robot_file pointing nowhere */
+    snprintf(mv, sizeof mv, "%s/robots", dir); ck_assert_int_eq(mkdir(mv, 0755), 0);
+    snprintf(mv, sizeof mv, "%s/robots/arm4", dir); ck_assert_int_eq(mkdir(mv, 0755), 0);
+    snprintf(mv, sizeof mv, "%s/robots/arm4/meshes", dir); ck_assert_int_eq(mkdir(mv, 0755), 0);
+    for (int k = 0; k < 3; ++k) {
+        char from[256], to[512];
+        snprintf(from, sizeof from, "robots/arm4/%s", files[k]);
+        snprintf(to, sizeof to, "%s/robots/arm4/%s", dir, files[k]);
+        copy_file(from, to, NULL);
+    }
+    snprintf(mv, sizeof mv, "%s/x", dir); ck_assert_int_eq(mkdir(mv, 0755), 0);
+    snprintf(mv, sizeof mv, "%s/x/y", dir); ck_assert_int_eq(mkdir(mv, 0755), 0);
+    snprintf(path, sizeof path, "%s/out/trajectory.json", dir);
+    n = ckutil_read_file(path, text, sizeof text);
+    ck_assert_int_gt(n, 0);
+    snprintf(traj, sizeof traj, "%s/x/y/trajectory.json", dir);
+    f = fopen(traj, "w");
+    ck_assert_ptr_nonnull(f);
+    a = strstr(text, "\"robot_file\": ");
+    b = strstr(text, "\"robot_sha256\"");
+    ck_assert(a != NULL && b != NULL && a < b);
+    fwrite(text, 1, (size_t)(a - text), f);
+    fputs("\"robot_file\": \"/nonexistent/arm4.urdf\",\n  \"robot_file_relative\": \"../../robots/arm4/arm4.urdf\",\n  ", f);
+    fputs(b, f);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(csv, sizeof csv, "%s/x/a.csv", dir);
+    ck_assert_int_eq(run("export", traj, "--format", "csv", "-o", csv, out, errs, sizeof out), 0);
+    /* the copy changed: refused, naming both places tried */
+    {
+        char urdf[512];
+        snprintf(urdf, sizeof urdf, "%s/robots/arm4/arm4.urdf", dir);
+        copy_file("robots/arm4/arm4.urdf", urdf, "<!-- edited -->\n");
+        snprintf(csv, sizeof csv, "%s/x/b.csv", dir);
+        ck_assert_int_eq(run("export", traj, "--format", "csv", "-o", csv, out, errs, sizeof out), 2);
+        ck_assert_ptr_nonnull(strstr(errs, "no robot matches the one the plan was made for"));
+        ck_assert_ptr_nonnull(strstr(errs, "/nonexistent/arm4.urdf (not found)"));
+        ck_assert_ptr_nonnull(strstr(errs, "a different robot"));
+        ck_assert_int_eq(access(csv, F_OK), -1);
+        {
+            char *argv[] = {"hrpplan", "export", traj, "--format", "csv", "-o", csv, "--robot", urdf};
+            ck_assert_int_eq(cli_run(9, argv, out, errs, sizeof out), 2);
+        }
+        {
+            char *argv[] = {"hrpplan", "export", traj, "--format", "csv", "-o", csv, "--robot", "robots/arm4/arm4.urdf"};
+            ck_assert_int_eq(cli_run(9, argv, out, errs, sizeof out), 0);
+        }
+    }
+    {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+}
+END_TEST
+
 Suite *pln_urdf_suite(void)
 {
     Suite *s = suite_create("pln_urdf");
@@ -489,6 +574,7 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_matrix_to_rpy);
     tcase_add_test(tc, test_cli);
     tcase_add_test(tc, test_plan_arm4);
+    tcase_add_test(tc, test_export_portable);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -269,7 +269,8 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
                                         char *err, size_t err_size)
 {
     static const char *const keys[] = {"format", "version", "comment", "scenario", "robot",
-                                       "robot_file", "certified", "duration", "joints",
+                                       "robot_file", "robot_file_relative", "robot_sha256",
+                                       "certified", "duration", "joints",
                                        "initial", "spline", "samples", "base", NULL};
     static const char *const spline_keys[] = {"degree", "knots", "joints", "control_points", NULL};
     PlnYaml y;
