@@ -492,6 +492,35 @@ static void copy_file(const char *from, const char *to, const char *append)
 /* the outputs and the robot moved elsewhere together: export finds the robot relative to
  * the trajectory; a changed robot is refused, also when named by --robot; the original
  * named by --robot is accepted */
+/* a YAML robot with meshes and no hand-written capsules: each link's capsule is fitted
+ * at load time (`capsule: fit`, or a mesh without a capsule), encloses its mesh, and a
+ * plan on capsules measures the pair */
+START_TEST(test_yaml_capsule_fit)
+{
+    static char out[1 << 16], errs[1 << 16];
+    char err[1024], dir[256], path[512];
+    PlnRobot r;
+    ck_assert_int_eq(pln_robot_load("tests/data/meshfit/arm2_meshes.yaml", &r, err, sizeof err), PLN_OK);
+    for (int l = 0; l < r.n_links; ++l) {
+        const PlnLinkGeometry *g = &r.links[l].geometry;
+        DstMesh m;
+        ck_assert(g->has_capsule && g->capsule_fitted);
+        ck_assert_int_eq(pln_mesh_read(g->mesh_path, &m, err, sizeof err), PLN_OK);
+        for (int v = 0; v < m.n_vertices; ++v) assert_inside(g, m.vertices[v], r.links[l].name);
+        dst_mesh_destroy(&m);
+    }
+    pln_robot_destroy(&r);
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ck_assert_int_eq(run("plan", "tests/data/meshfit/fold.yaml", "-o", path, "--max-time=86400", NULL, out, errs, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "BASE - FORE"));
+    ck_assert_ptr_nonnull(strstr(out, "status: certified"));
+    ckutil_rm_flat(path);
+    rmdir(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_export_portable)
 {
     static char out[1 << 16], errs[1 << 16], text[1 << 20];
@@ -575,6 +604,7 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_cli);
     tcase_add_test(tc, test_plan_arm4);
     tcase_add_test(tc, test_export_portable);
+    tcase_add_test(tc, test_yaml_capsule_fit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -16,6 +16,7 @@
 #include "base/pln_sha256.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
+#include "model/pln_capfit.h"
 #include "model/pln_kin.h"
 #include "model/pln_urdf.h"
 
@@ -144,6 +145,7 @@ typedef struct LinkIn {
     char joint_name[PLN_NAME_MAX];
     char mesh_rel[512], convex_rel[512];
     const yaml_node_t *node, *name_node, *parent_node, *joint_node, *mesh_node, *convex_node;
+    const yaml_node_t *fit_capsule;  /* `capsule: fit`, or NULL */
     int parent_in;   /* index of the parent in file order, -1 for the root */
 } LinkIn;
 
@@ -214,7 +216,16 @@ static PlnStatus load_geometry(const Ctx *c, const yaml_node_t *n, const char *f
     PlnStatus st = pln_yaml_check_mapping(c->y, n, field, keys);
     if (st != PLN_OK) return st;
 
-    if ((v = pln_yaml_get(c->y, n, "capsule")) != NULL) {
+    if ((v = pln_yaml_get(c->y, n, "capsule")) != NULL && v->type == YAML_SCALAR_NODE) {
+        char word[16];
+        pln_yaml_field(sub, sizeof sub, field, "capsule");
+        if ((st = pln_yaml_node_string(c->y, v, sub, word, sizeof word)) != PLN_OK) return st;
+        if (strcmp(word, "fit") != 0) {
+            return pln_yaml_error(c->y, v, sub, INVALID,
+                                  "expected {p0, p1, radius} or 'fit' (fitted to the link's mesh)");
+        }
+        in->fit_capsule = v;
+    } else if (v != NULL) {
         pln_yaml_field(sub, sizeof sub, field, "capsule");
         if ((st = pln_yaml_check_mapping(c->y, v, sub, ckeys)) != PLN_OK) return st;
         pln_yaml_field(sub2, sizeof sub2, sub, "p0");
@@ -688,6 +699,37 @@ static PlnStatus load_document(Ctx *c, PlnRobot *robot)
             st = load_mesh(c, ins[i].mesh_node, sub, ins[i].mesh_rel, g->mesh_path,
                            sizeof g->mesh_path, &g->mesh_triangles);
             if (st != PLN_OK) goto done;
+        }
+        if (ins[i].fit_capsule != NULL && ins[i].mesh_node == NULL) {
+            snprintf(sub, sizeof sub, "links[%d].geometry.capsule", i);
+            st = pln_yaml_error(c->y, ins[i].fit_capsule, sub, INVALID,
+                                "'fit' needs the link's mesh (geometry.mesh)");
+            goto done;
+        }
+        if (ins[i].mesh_node != NULL && (ins[i].fit_capsule != NULL || !g->has_capsule)) {
+            /* the enclosing capsule of the mesh (docs/math/capsule_fit.md): asked for with
+             * `capsule: fit`, or given to a link with a mesh and no capsule, so that
+             * planning on capsules measures it */
+            DstMesh m;
+            PlnCapsuleFit fit;
+            char derr[512];
+            snprintf(sub, sizeof sub, "links[%d].geometry.mesh", i);
+            st = pln_mesh_read(g->mesh_path, &m, derr, sizeof derr);
+            if (st != PLN_OK) {
+                st = pln_yaml_error(c->y, ins[i].mesh_node, sub, st, "%s", derr);
+                goto done;
+            }
+            st = pln_capsule_fit(&m.vertices[0][0], m.n_vertices, &fit, derr, sizeof derr);
+            dst_mesh_destroy(&m);
+            if (st != PLN_OK) {
+                st = pln_yaml_error(c->y, ins[i].mesh_node, sub, st, "capsule fit: %s", derr);
+                goto done;
+            }
+            memcpy(g->capsule_p0, fit.p0, sizeof fit.p0);
+            memcpy(g->capsule_p1, fit.p1, sizeof fit.p1);
+            g->capsule_radius = fit.radius;
+            g->has_capsule = 1;
+            g->capsule_fitted = 1;
         }
         if (ins[i].convex_node != NULL) {
             int unused;

@@ -32,6 +32,8 @@ typedef struct PlnLinkGeometry {
     int has_capsule;
     double capsule_p0[3], capsule_p1[3];  /* segment endpoints, metres */
     double capsule_radius;                /* metres, > 0 when has_capsule */
+    int capsule_fitted;                   /* 1: the capsule was fitted to the link's mesh
+                                           * at load time (model/pln_capfit.h), not given */
     char mesh_path[512];                  /* resolved path of the triangle mesh, "" if none */
     int mesh_triangles;                   /* triangle count of the mesh, 0 if none */
     char convex_path[512];                /* resolved path of a convex hull, "" if none */

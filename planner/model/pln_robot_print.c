@@ -105,7 +105,8 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
     }
     if (!robot->has_effort) fprintf(out, "  (no effort limits: torque constraints unavailable)\n");
 
-    fprintf(out, "\nlinks (mass kg; com and capsule in the link frame, m):\n");
+    fprintf(out, "\nlinks (mass kg; com and capsule in the link frame, m; \"fit\": the capsule was "
+                 "fitted to the link's shapes at load time):\n");
     fprintf(out, "  %3s  %-16s %-16s %-16s %8s  %-26s %-46s %-22s %9s %s\n", "#", "name",
             "parent", "joint", "mass", "com", "capsule p0 -> p1, radius", "mesh", "triangles",
             "capsule encloses mesh");
@@ -116,10 +117,10 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         snprintf(com, sizeof com, "[%.4f, %.4f, %.4f]", l->com[0] + 0.0, l->com[1] + 0.0,
                  l->com[2] + 0.0);
         if (g->has_capsule) {
-            snprintf(cap, sizeof cap, "[%.3f, %.3f, %.3f] -> [%.3f, %.3f, %.3f], %.4f",
+            snprintf(cap, sizeof cap, "[%.3f, %.3f, %.3f] -> [%.3f, %.3f, %.3f], %.4f%s",
                      g->capsule_p0[0] + 0.0, g->capsule_p0[1] + 0.0, g->capsule_p0[2] + 0.0,
                      g->capsule_p1[0] + 0.0, g->capsule_p1[1] + 0.0, g->capsule_p1[2] + 0.0,
-                     g->capsule_radius);
+                     g->capsule_radius, g->capsule_fitted ? " fit" : "");
         }
         if (g->mesh_path[0] != '\0') {
             triangles += g->mesh_triangles;

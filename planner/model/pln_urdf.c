@@ -829,12 +829,14 @@ static PlnStatus link_capsule(const Ctx *c, const UrdfLink *l, PlnLinkGeometry *
     memcpy(out->capsule_p1, fit.p1, sizeof fit.p1);
     out->capsule_radius = fit.radius;
     out->has_capsule = 1;
+    out->capsule_fitted = 1;
     return PLN_OK;
 exact:
     memcpy(out->capsule_p0, ep0, sizeof ep0);
     memcpy(out->capsule_p1, ep1, sizeof ep1);
     out->capsule_radius = er;
     out->has_capsule = 1;
+    out->capsule_fitted = 1;
     return PLN_OK;
 }
 

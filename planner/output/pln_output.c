@@ -683,7 +683,12 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
     }
     /* the certificate is about contact (lower >= 0); the scenario's eps is a margin the
      * optimiser aims at: name both numbers, and whether the margin is certified too */
-    fprintf(out, "min certified clearance: %.6f m", c->n_pairs ? c->min_clearance : 0.0);
+    if (c->n_pairs == 0) {
+        fprintf(out, "min certified clearance: none (no pair is measured: nothing was checked "
+                     "for collision)");
+    } else {
+        fprintf(out, "min certified clearance: %.6f m", c->min_clearance);
+    }
     if (c->n_pairs > 0 && p->eps > 0.0) {
         if (c->min_clearance >= p->eps) {
             fprintf(out, " (the requested margin eps = %g m is certified too)", p->eps);
