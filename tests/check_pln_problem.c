@@ -96,6 +96,31 @@ START_TEST(test_variable_map_rest_and_start)
 }
 END_TEST
 
+/* limits.position_margin: every free control point is bounded that far inside its
+ * joint's limits (the default 0.005 rad, and 0.001 rad as scenarios/place.yaml asks) */
+START_TEST(test_limit_margins)
+{
+    const char *paths[2] = {"scenarios/hand_cross.yaml", "scenarios/place.yaml"};
+    const double margins[2] = {0.005, 0.001};
+    for (int k = 0; k < 2; ++k) {
+        Fixture f;
+        load(&f, paths[k]);
+        ck_assert_double_eq(f.sc.limit_margin, margins[k]);
+        ck_assert_double_eq(f.sc.velocity_scale, 0.95);
+        for (int a = 0; a < f.p->n_active; ++a) {
+            const PlnJoint *jt = &f.robot.joints[f.p->active[a]];
+            for (int i = 0; i < f.p->n_ctrl; ++i) {
+                int v = f.p->var_of[a * f.p->n_ctrl + i];
+                if (v < 0) continue;
+                ck_assert_double_eq(f.p->lb[v], jt->lower + margins[k]);
+                ck_assert_double_eq(f.p->ub[v], jt->upper - margins[k]);
+            }
+        }
+        unload(&f);
+    }
+}
+END_TEST
+
 START_TEST(test_cost_gradient_fd)
 {
     Fixture f;
@@ -353,6 +378,7 @@ Suite *pln_problem_suite(void)
     Suite *s = suite_create("pln_problem");
     TCase *tc = tcase_create("variables");
     tcase_add_test(tc, test_variable_map_rest_and_start);
+    tcase_add_test(tc, test_limit_margins);
     tcase_add_test(tc, test_joints_at_matches_spline_and_fixed_joints);
     suite_add_tcase(s, tc);
     tc = tcase_create("gradients");

@@ -58,6 +58,17 @@
 #define PLN_CAPFIT_ROUND_REL 1e-12
 #define PLN_CAPFIT_MIN_RADIUS_M 1e-6
 
+/* Joint-limit margins of a plan (scenario `limits`, docs/SCENARIO_FORMAT.md): the spline's
+ * control points keep this far inside every position limit (rad), and the velocity rows
+ * aim at this fraction of every velocity limit, so that a plan ends with room before the
+ * limits that real motors and controllers need (0.005 rad is 0.29 deg; 5% of speed).
+ * Certification still checks the robot's own limits. */
+#define PLN_DEFAULT_LIMIT_MARGIN_RAD 0.005
+#define PLN_MAX_LIMIT_MARGIN_RAD 0.5
+#define PLN_DEFAULT_VELOCITY_SCALE 0.95
+/* a control point this near a margin's bound counts as held by it (certificate message) */
+#define PLN_MARGIN_BOUND_TOL_RAD 1e-6
+
 /* Smallest cost weight (a zero weight would leave the problem without an objective). */
 #define PLN_MIN_COST_WEIGHT 1e-12
 

@@ -688,6 +688,14 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  c->worst_task, task->type == PLN_TASK_JOINT ? "joint" : "position of",
                  task->type == PLN_TASK_JOINT ? task->joint.name : task->link.name, task->time,
                  task->line, c->max_task_violation, task->type == PLN_TASK_JOINT ? "rad" : "m");
+        if (c->n_margin_bound > 0) {
+            size_t len = strlen(c->reason);
+            snprintf(c->reason + len, sizeof c->reason - len,
+                     "; %d moving joint(s), e.g. %s, end on the joint-limit margin "
+                     "(limits.position_margin = %g rad): the target may need them nearer their "
+                     "limits", c->n_margin_bound, p->robot->joints[c->margin_bound_joint].name,
+                     p->scenario->limit_margin);
+        }
         c->certified = 0;
         c->cause = PLN_CAUSE_TASK;
     }
@@ -758,12 +766,23 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
     }
     /* limits by the convex-hull property: control points of q and of q' */
     vel = w->grad_ctrl; /* scratch of n_ctrl >= n_ctrl - 1 entries per joint */
+    c->margin_bound_joint = -1;
     for (int a = 0; a < p->n_active && st == PLN_OK; ++a) {
         const PlnJoint *jt = &p->robot->joints[p->active[a]];
         const double *P = ctrl + a * p->n_ctrl;
+        int on_margin = 0;
         for (int i = 0; i < p->n_ctrl; ++i) {
             double over = fmax(P[i] - jt->upper, jt->lower - P[i]);
+            int v = p->var_of[a * p->n_ctrl + i];
             if (over > c->max_joint_limit_violation) c->max_joint_limit_violation = over;
+            /* a free control point held by the margin's bound (not by the limit itself) */
+            if (v >= 0 && p->scenario->limit_margin > 0.0 &&
+                (P[i] <= p->lb[v] + PLN_MARGIN_BOUND_TOL_RAD || P[i] >= p->ub[v] - PLN_MARGIN_BOUND_TOL_RAD)) {
+                on_margin = 1;
+            }
+        }
+        if (on_margin) {
+            if (c->n_margin_bound++ == 0) c->margin_bound_joint = p->active[a];
         }
         pln_bspline_velocity_ctrl(p->bs, P, vel);
         for (int i = 0; i + 1 < p->n_ctrl; ++i) {

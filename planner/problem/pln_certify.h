@@ -73,6 +73,9 @@ typedef struct PlnCertificate {
     double min_clearance;             /* min of every lower bound, m (+inf without pairs) */
     double max_joint_limit_violation; /* rad beyond a limit, 0 when none */
     double max_velocity_violation;    /* rad/s beyond a limit, 0 when none */
+    int n_margin_bound;             /* spline certificates: moving joints with a control point
+                                     * on the limits.position_margin bound (0 otherwise) */
+    int margin_bound_joint;         /* the first of them (robot joint index), -1 if none */
     double max_task_violation;        /* beyond the tolerance (m or rad), 0 when none */
     int worst_task;                   /* the task of max_task_violation */
     double max_balance_violation;     /* m the centre of mass may leave the support polygon

@@ -316,9 +316,12 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
             if (sc->rest_end && i > n - 3) {
                 v = p->var_of[a * n + n - 3]; /* tied to the first of the last three */
             } else {
+                /* the scenario's margin inside the limits (limits.position_margin), at most
+                 * half the range: a joint narrower than two margins is held at its middle */
+                double m = fmin(sc->limit_margin, 0.5 * (jt->upper - jt->lower));
                 v = p->n_vars++;
-                p->lb[v] = jt->lower;
-                p->ub[v] = jt->upper;
+                p->lb[v] = jt->lower + m;
+                p->ub[v] = jt->upper - m;
             }
             p->var_of[a * n + i] = v;
         }
@@ -391,7 +394,9 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     for (int a = 0; a < p->n_active; ++a) {
-        double vmax = robot->joints[p->active[a]].velocity_max;
+        /* the velocity rows aim at limits.velocity_scale of the limit */
+        double vmax = robot->joints[p->active[a]].velocity_max *
+                      (sc->velocity_scale > 0.0 ? sc->velocity_scale : 1.0);
         for (int i = 0; i + 1 < n; ++i) {
             int v0 = p->var_of[a * n + i], v1 = p->var_of[a * n + i + 1];
             if ((v0 < 0 && v1 < 0) || v0 == v1) continue; /* constant difference */

@@ -164,6 +164,25 @@ static PlnStatus parse_rest(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc
     return st;
 }
 
+/* limits: {position_margin: rad, velocity_scale: fraction} */
+static PlnStatus parse_limits(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
+{
+    static const char *const keys[] = {"position_margin", "velocity_scale", NULL};
+    PlnStatus st = pln_yaml_check_mapping(y, node, "limits", keys);
+    if (st == PLN_OK) st = pln_yaml_double(y, node, "limits", "position_margin", 0, &sc->limit_margin);
+    if (st == PLN_OK && !(sc->limit_margin >= 0.0 && sc->limit_margin <= PLN_MAX_LIMIT_MARGIN_RAD)) {
+        st = pln_yaml_error(y, pln_yaml_get(y, node, "position_margin"), "limits.position_margin",
+                            PLN_ERR_INVALID, "%g: must lie in [0, %g] rad", sc->limit_margin,
+                            PLN_MAX_LIMIT_MARGIN_RAD);
+    }
+    if (st == PLN_OK) st = pln_yaml_double(y, node, "limits", "velocity_scale", 0, &sc->velocity_scale);
+    if (st == PLN_OK && !(sc->velocity_scale > 0.0 && sc->velocity_scale <= 1.0)) {
+        st = pln_yaml_error(y, pln_yaml_get(y, node, "velocity_scale"), "limits.velocity_scale",
+                            PLN_ERR_INVALID, "%g: must lie in (0, 1]", sc->velocity_scale);
+    }
+    return st;
+}
+
 static PlnStatus parse_task(PlnYaml *y, const yaml_node_t *node, int i, PlnScenario *sc)
 {
     static const char *const pos_keys[] = {"type", "time", "tolerance", "link", "point",
@@ -727,6 +746,8 @@ static void set_defaults(PlnScenario *sc)
     sc->geometry = PLN_GEOMETRY_CAPSULE;
     sc->method = PLN_METHOD_HYBRID;
     sc->eps = PLN_DEFAULT_EPS_M;
+    sc->limit_margin = PLN_DEFAULT_LIMIT_MARGIN_RAD;
+    sc->velocity_scale = PLN_DEFAULT_VELOCITY_SCALE;
     sc->subdivisions = 1;
     sc->pair_preset = PLN_PAIRS_ALL;
     sc->balance = 0;
@@ -780,7 +801,7 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
     static const char *const keys[] = {"name", "robot", "duration", "spline", "joints",
                                        "initial", "rest", "tasks", "cost", "collision",
                                        "environment", "balance", "dynamics", "support",
-                                       "optimizer", "output", NULL};
+                                       "optimizer", "output", "limits", NULL};
     PlnYaml y;
     yaml_node_t *root, *v;
     char robot[1024];
@@ -836,6 +857,7 @@ PlnStatus pln_scenario_parse(const char *path, PlnScenario *sc, char *err, size_
     }
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "initial")) != NULL) st = parse_initial(&y, v, sc);
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "rest")) != NULL) st = parse_rest(&y, v, sc);
+    if (st == PLN_OK && (v = pln_yaml_get(&y, root, "limits")) != NULL) st = parse_limits(&y, v, sc);
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "tasks")) != NULL) st = parse_tasks(&y, v, sc);
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "cost")) != NULL) st = parse_cost(&y, v, sc);
     if (st == PLN_OK && (v = pln_yaml_get(&y, root, "collision")) != NULL) {
@@ -1195,6 +1217,16 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
                                 "%s:%d: tasks[%d].value: %g rad cannot be reached within the "
                                 "joint limits [%g, %g] of %s",
                                 sc->path, t->line, i, t->value, j->lower, j->upper, j->name);
+            } else {
+                /* the plan keeps limits.position_margin inside the limits (pln_problem) */
+                double m = fmin(sc->limit_margin, 0.5 * (j->upper - j->lower));
+                if (t->value + t->tolerance < j->lower + m || t->value - t->tolerance > j->upper - m) {
+                    st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                    "%s:%d: tasks[%d].value: %g rad lies within the joint-limit "
+                                    "margin (limits.position_margin = %g rad) of %s's limits [%g, "
+                                    "%g]: lower the margin or move the target inside",
+                                    sc->path, t->line, i, t->value, m, j->name, j->lower, j->upper);
+                }
             }
         } else {
             snprintf(field, sizeof field, "tasks[%d].link", i);

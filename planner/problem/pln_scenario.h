@@ -185,6 +185,8 @@ typedef struct PlnScenario {
     PlnGeometryKind geometry;
     PlnMethod method;
     double eps;                   /* clearance eps of eq. 6.1, m, >= 0 (default 1e-3) */
+    double limit_margin;          /* limits.position_margin, rad, in [0, 0.5] */
+    double velocity_scale;        /* limits.velocity_scale, in (0, 1] */
     int subdivisions;             /* constraint intervals per knot span, >= 1 */
     PlnPairPreset pair_preset;    /* default PLN_PAIRS_ALL */
     int n_pairs;                  /* the pairs measured (after resolve: preset + add -
