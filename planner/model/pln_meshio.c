@@ -222,9 +222,16 @@ static PlnStatus read_assimp(const char *path, const char *ext, DstMesh *mesh, i
     aiReleasePropertyStore(props);
     free(data);
     if (scene == NULL) {
+        /* assimp gives no line numbers; a failed validation of what its loader built means
+         * an index out of range or fewer elements than the file's header announces */
         assimp_message(msg, sizeof msg);
-        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: cannot read as %s: %s", path,
-                          strcmp(ext, "dae") == 0 ? "Collada" : strcmp(ext, "ply") == 0 ? "PLY" : "OFF", msg);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: cannot read as %s: %s%s", path,
+                          strcmp(ext, "dae") == 0 ? "Collada" : strcmp(ext, "ply") == 0 ? "PLY" : "OFF",
+                          strncmp(msg, "Validation failed", 17) == 0
+                              ? "inconsistent content (a vertex index out of range, or fewer elements than "
+                                "the header announces): assimp: "
+                              : "",
+                          msg);
     }
     /* the Collada loader turns every up axis into +y; PLY and OFF have none */
     st = scene_to_mesh(path, scene, strcmp(ext, "dae") == 0, mesh, skipped, err, err_size);
