@@ -250,9 +250,14 @@ PlnStatus pln_mesh_read_info(const char *path, DstMesh *mesh, PlnMeshInfo *info,
 
     memset(mesh, 0, sizeof *mesh);
     if (fmt == FMT_NONE) {
+        if (ext[0] == '\0') {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s: no file extension to tell the mesh format (hrpplan reads .stl, .obj, "
+                              ".dae, .ply and .off)", path);
+        }
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
-                          "%s: unknown mesh format '%s%s' (hrpplan reads .stl, .obj, .dae, .ply and .off)", path,
-                          ext[0] != '\0' ? "." : "", ext[0] != '\0' ? ext : "no extension");
+                          "%s: unknown mesh format '.%s' (hrpplan reads .stl, .obj, .dae, .ply and .off)", path,
+                          ext);
     }
     if (fmt == FMT_DST) {
         char derr[512];
