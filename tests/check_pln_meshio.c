@@ -1,7 +1,7 @@
 /* check_pln_meshio.c — tests of planner/model/pln_meshio.c (docs/FILE_FORMATS.md "Mesh
  * files"): small meshes written by hand in every format (tests/data/meshes/: a box 0.1 x
  * 0.2 x 0.3 m as Collada with Z_UP in millimetres and a node translation, as Collada with
- * Y_UP, as ASCII and binary PLY, as OFF), each compared corner by corner, by bounding box
+ * Y_UP and with X_UP, as ASCII and binary PLY, as OFF), each compared corner by corner, by bounding box
  * and by volume with the known geometry in hrpplan's z-up metres; the extension check;
  * the errors of broken files (each naming the file) and the warnings of flawed ones; that
  * assimp prints nothing; and the consumers: a URDF whose collision mesh is a DAE, the
@@ -43,6 +43,9 @@ static const Expected BOXES[] = {
     {M "box_zup_mm.dae", {0.01, 0.02, 0.03}, {0.11, 0.22, 0.33}},
     /* Y_UP, m: the file's +y turned to +z, (x, y, z) -> (x, -z, y) */
     {M "box_yup.dae", {0.0, -0.3, 0.0}, {0.1, 0.0, 0.2}},
+    /* X_UP, m: the file's +x turned to +z and its -y (Collada's "right") to +x,
+     * (x, y, z) -> (-y, -z, x) */
+    {M "box_xup.dae", {-0.2, -0.3, 0.0}, {0.0, 0.0, 0.1}},
     /* no unit, no axis: the file's coordinates, metres */
     {M "box.ply", {0.0, 0.0, 0.0}, {0.1, 0.2, 0.3}},
     {M "box_binary.ply", {1.0, 2.0, 3.0}, {1.1, 2.2, 3.3}},

@@ -9,8 +9,9 @@
  *               applied and the file's <up_axis> (Y_UP by default, Z_UP, X_UP) is turned
  *               into hrpplan's z up, every node transform of the visual scene applied, so
  *               a Z_UP file in metres comes out in its own coordinates, a Z_UP file in
- *               millimetres in its coordinates times 0.001, and a Y_UP file with its +y
- *               along +z (x kept: (x, y, z) -> (x, -z, y)).
+ *               millimetres in its coordinates times 0.001, a Y_UP file with its +y
+ *               along +z (x kept: (x, y, z) -> (x, -z, y)), an X_UP file with its +x
+ *               along +z and its -y along +x ((x, y, z) -> (-y, -z, x)).
  *   .ply, .off  through assimp; no unit and no up axis in these formats: metres, z up, the
  *               file's coordinates as they are.
  * assimp runs with aiProcess_Triangulate | aiProcess_PreTransformVertices |
