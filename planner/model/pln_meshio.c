@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/pln_file.h"
 #include "base/pln_tolerance.h"
