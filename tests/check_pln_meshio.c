@@ -288,7 +288,15 @@ START_TEST(test_urdf_with_dae_mesh)
     ck_assert_double_eq_tol(0.5 * (r.links[1].geometry.capsule_p0[2] + r.links[1].geometry.capsule_p1[2]), 0.68, 1e-3);
     pln_robot_destroy(&r);
     ck_assert_int_eq(cli_run(3, argv, out, errs, sizeof out), 0);
-    ck_assert_msg(strstr(out, "box_zup_mm.dae                12 yes") != NULL, "%s", out);
+    {
+        /* the link's row: the mesh, its 12 triangles, enclosed by its capsule */
+        const char *row = strstr(out, "box_zup_mm.dae"), *eol;
+        ck_assert_msg(row != NULL, "%s", out);
+        eol = strchr(row, '\n');
+        ck_assert_ptr_nonnull(eol);
+        ck_assert_msg(strstr(row, " 12 ") != NULL && strstr(row, " 12 ") < eol, "%s", out);
+        ck_assert_msg(strstr(row, "yes") != NULL && strstr(row, "yes") < eol, "%s", out);
+    }
     ck_assert_msg(strstr(out, "mesh warning") == NULL, "%s", out);
     ck_assert_str_eq(errs, "");
 }
