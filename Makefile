@@ -29,7 +29,10 @@
 
 BUILD    ?= build
 CC       ?= cc
-PKGS     := nlopt lapacke yaml-0.1 openblas libxml-2.0
+# assimp (Debian libassimp-dev): the Collada, PLY and OFF meshes of planner/model/pln_meshio.c,
+# through its C API; a C++ library, linked by cc through its shared object (which pulls in
+# libstdc++ itself). libdistance links none of these: libm only.
+PKGS     := nlopt lapacke yaml-0.1 openblas libxml-2.0 assimp
 # pkg-config is asked lazily (=): `make deps` may have just installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) check 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -4,8 +4,8 @@
 # headers), it does nothing and says so.
 set -euo pipefail
 
-PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev libxml2-dev binutils"
-MODULES="nlopt lapacke yaml-0.1 check openblas libxml-2.0"
+PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev libxml2-dev libassimp-dev binutils"
+MODULES="nlopt lapacke yaml-0.1 check openblas libxml-2.0 assimp"
 # commands the tests use: rsvg-convert renders every SVG the planner writes; readelf and nm
 # (binutils) read the soname and the exported symbols of libhrpdistance.so (make install-check)
 COMMANDS="rsvg-convert readelf nm"

@@ -359,31 +359,6 @@ static PlnStatus load_mesh(const Ctx *c, const yaml_node_t *node, const char *fi
     return PLN_OK;
 }
 
-PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_size)
-{
-    DstMeshReport rep;
-    char derr[512];
-    DstStatus ds = dst_mesh_create_from_file(path, mesh, derr, sizeof derr);
-    if (ds != DST_OK) {
-        return pln_errorf(ds == DST_FAILED ? PLN_ERR_NOMEM : PLN_ERR_INVALID, err, err_size, "%s",
-                          derr);
-    }
-    ds = dst_mesh_validate(mesh, &rep);
-    if (ds == DST_OK && rep.n_degenerate >= mesh->n_triangles) {
-        PlnStatus st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                  "%s: degenerate mesh: all %d of its triangles have zero area "
-                                  "(a point, a line, or repeated indices): it bounds no solid",
-                                  path, mesh->n_triangles);
-        dst_mesh_destroy(mesh);
-        return st;
-    }
-    if (ds != DST_OK) {
-        dst_mesh_destroy(mesh);
-        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: cannot be checked", path);
-    }
-    return PLN_OK;
-}
-
 /* ---- the whole file ------------------------------------------------------------------ */
 
 static int find_in(const LinkIn *ins, int n, const char *name)

@@ -19,6 +19,7 @@
 
 #include "base/pln_status.h"
 #include "dst_mesh.h"
+#include "model/pln_meshio.h"
 
 #define PLN_NAME_MAX 64
 
@@ -119,14 +120,7 @@ typedef struct PlnRobot {
  * column and the field path: "robots/x.yaml:42:17: links[3].geometry.capsule.radius: must
  * be > 0". */
 
-/* Reads a mesh file through dst_mesh_create_from_file and acts on what
- * dst_mesh_validate counts: a mesh with no triangle of nonzero area (a single point,
- * collinear vertices, every triangle of zero area or with a repeated index) is refused,
- * since it bounds no solid and its distances would certify nothing real. A mesh with
- * some degenerate triangles among proper ones is accepted (they lie on its surface; CAD
- * exports have them). Errors: PLN_ERR_INVALID with "path[:line]: what"; PLN_ERR_NOMEM.
- * On success *mesh is the caller's (dst_mesh_destroy). */
-PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_size);
+/* pln_mesh_read, pln_mesh_read_info and pln_mesh_format_supported: model/pln_meshio.h. */
 
 /* Limits and tolerances of the loader. */
 #define PLN_ROBOT_MAX_LINKS 1024       /* links (and joints) per robot: far above a humanoid */

@@ -1,6 +1,8 @@
 /* pln_robot_print.c — `hrpplan robot FILE`: the loaded model as text (joints with limits,
  * links with masses and geometry, triangle counts, totals), with a check that each
- * capsule and ellipsoid encloses every vertex of its link's mesh. */
+ * capsule and ellipsoid encloses every vertex of its link's mesh, and a "mesh warning"
+ * line for each mesh with open, non-manifold or inconsistent edges, degenerate triangles
+ * or skipped points and lines (pln_mesh_info_warnings). */
 #include <math.h>
 #include <string.h>
 
@@ -27,13 +29,13 @@ static double segment_distance(const double x[3], const double p0[3], const doub
 
 /* Largest value over the mesh vertices of the capsule distance minus radius (metres;
  * <= 0: the capsule encloses the mesh) and of |R^T (x - c) / radii|^2 (<= 1: the ellipsoid
- * encloses it); -inf for a geometry the link does not have. */
+ * encloses it); -inf for a geometry the link does not have. *info: what the reader found. */
 static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *ellipsoid,
-                             char *err, size_t err_size)
+                             PlnMeshInfo *info, char *err, size_t err_size)
 {
     DstMesh m;
     char derr[512];
-    PlnStatus st = pln_mesh_read(g->mesh_path, &m, derr, sizeof derr);
+    PlnStatus st = pln_mesh_read_info(g->mesh_path, &m, info, derr, sizeof derr);
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", derr);
     *capsule = *ellipsoid = -INFINITY;
     for (int i = 0; i < m.n_vertices; ++i) {
@@ -69,7 +71,7 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
                           size_t err_size)
 {
     long triangles = 0;
-    int meshes = 0, not_enclosed = 0, ell_not_enclosed = 0;
+    int meshes = 0, not_enclosed = 0, ell_not_enclosed = 0, flawed = 0;
 
     fprintf(out, "robot %s%s%s%s\n", robot->name, source ? " (" : "", source ? source : "",
             source ? ")" : "");
@@ -113,7 +115,7 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
     for (int k = 0; k < robot->n_links; ++k) {
         const PlnLink *l = &robot->links[k];
         const PlnLinkGeometry *g = &l->geometry;
-        char com[64], cap[96] = "-", enc[48] = "-", ell_enc[48] = "-";
+        char com[64], cap[96] = "-", enc[48] = "-", ell_enc[48] = "-", warn[400] = "";
         snprintf(com, sizeof com, "[%.4f, %.4f, %.4f]", l->com[0] + 0.0, l->com[1] + 0.0,
                  l->com[2] + 0.0);
         if (g->has_capsule) {
@@ -125,10 +127,12 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         if (g->mesh_path[0] != '\0') {
             triangles += g->mesh_triangles;
             ++meshes;
-            if (g->has_capsule || g->has_ellipsoid) {
+            {
                 double excess = 0.0, ell = 0.0;
-                PlnStatus st = mesh_excess(g, &excess, &ell, err, err_size);
+                PlnMeshInfo info;
+                PlnStatus st = mesh_excess(g, &excess, &ell, &info, err, err_size);
                 if (st != PLN_OK) return st;
+                if (pln_mesh_info_warnings(&info, warn, sizeof warn) > 0) ++flawed;
                 if (!g->has_capsule) {
                     /* nothing to say */
                 } else if (excess <= 0.0) {
@@ -169,6 +173,7 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         if (g->convex_path[0] != '\0') {
             fprintf(out, "       convex hull: %s\n", g->convex_path);
         }
+        if (warn[0] != '\0') fprintf(out, "       mesh warning: %s: %s\n", g->mesh_path, warn);
     }
     fprintf(out, "\nsoles (in the link frame, m):");
     if (robot->n_soles == 0) fprintf(out, " none (dynamic balance unavailable)");
@@ -185,6 +190,7 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
     if (ell_not_enclosed > 0) {
         fprintf(out, "; %d ellipsoid(s) do not enclose their mesh", ell_not_enclosed);
     }
+    if (flawed > 0) fprintf(out, "; %d mesh(es) with warnings (lines 'mesh warning')", flawed);
     fprintf(out, "\n");
     return PLN_OK;
 }

@@ -14,7 +14,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include <libxml/parser.h>
@@ -313,13 +312,6 @@ static PlnStatus resolve_filename(const Ctx *c, const xmlNode *n, const char *wh
     return PLN_OK;
 }
 
-static int mesh_extension_ok(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    if (dot == NULL) return 0;
-    return strcasecmp(dot, ".stl") == 0 || strcasecmp(dot, ".obj") == 0;
-}
-
 /* <collision><origin/><geometry>one shape</geometry></collision> */
 static PlnStatus read_collision(Ctx *c, const xmlNode *n, UrdfLink *l, int index)
 {
@@ -369,9 +361,9 @@ static PlnStatus read_collision(Ctx *c, const xmlNode *n, UrdfLink *l, int index
             if (!(geo.scale[k] > 0.0)) return fail(c, shape, INVALID, "%s scale: must be > 0, found %g (a mirrored mesh turns inside out)", sub, geo.scale[k]);
         }
         if ((st = resolve_filename(c, shape, sub, fname, geo.path, sizeof geo.path)) != PLN_OK) return st;
-        if (!mesh_extension_ok(geo.path)) {
-            return fail(c, shape, INVALID, "%s: '%s': hrpplan reads STL and OBJ meshes; convert "
-                        "this one (e.g. with meshlab or assimp export)", sub, fname);
+        if (!pln_mesh_format_supported(geo.path)) {
+            return fail(c, shape, INVALID, "%s: '%s': hrpplan reads STL, OBJ, Collada (.dae), PLY "
+                        "and OFF meshes; convert this one (e.g. with meshlab or assimp export)", sub, fname);
         }
     } else {
         return fail(c, shape, INVALID, "%s: unknown shape (box, cylinder, sphere, capsule or mesh)", sub);

@@ -106,7 +106,7 @@ typedef struct PlnObstacle {
     double pos[3], rot[9];        /* box: centre, mesh: origin of the file's frame (m), and
                                    * orientation (row-major), world */
     double half[3];               /* box: half extents, m, > 0 */
-    char mesh_path[1024];         /* mesh: the file (OBJ or STL), resolved relative to the
+    char mesh_path[1024];         /* mesh: the file (OBJ, STL, DAE, PLY, OFF), resolved relative to the
                                    * scenario file's directory */
     double scale;                 /* mesh: file units to metres, > 0 (default 1); the mesh's
                                    * world points are pos + rot (scale * file point) */
