@@ -47,6 +47,9 @@
 #define PLN_VIEW_DEFAULT_FPS 30.0
 #define PLN_VIEW_MAX_FRAMES 6000
 
+/* Pairs whose clearance over time the page plots (the closest over the frames). */
+#define PLN_VIEW_PLOT_PAIRS 5
+
 /* Display budgets: most triangles embedded per link mesh and per obstacle mesh. */
 #define PLN_VIEW_LINK_MAX_TRIANGLES 600
 #define PLN_VIEW_OBSTACLE_MAX_TRIANGLES 3000
