@@ -46,6 +46,8 @@
 #define DECIMATE_AREA_REL 0.25
 /* the statue used for the large-mesh case (written by make env-meshes) */
 #define STATUE_STL "scenarios/meshes/statue_left.stl"
+/* a budget that makes the ~100k-triangle statue decimate (its display budget does not) */
+#define STATUE_BUDGET 3000
 /* pose of the statue in the mesh-obstacle test: a yaw of 0.5 rad, scaled by 0.9 */
 #define STATUE_YAW 0.5
 #define STATUE_SCALE 0.9
@@ -560,11 +562,17 @@ START_TEST(test_decimate_statue)
     double cell = 0.0;
     ck_assert_msg(dst_mesh_create_from_file(STATUE_STL, &in, err, sizeof err) == DST_OK,
                   "%s (make env-meshes writes it)", err);
-    ck_assert_msg(pln_view_decimate(&in, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &out, &cell, err, sizeof err) == PLN_OK,
+    ck_assert_msg(pln_view_decimate(&in, STATUE_BUDGET, &out, &cell, err, sizeof err) == PLN_OK,
                   "%s", err);
-    check_decimation(&in, &out, cell, PLN_VIEW_OBSTACLE_MAX_TRIANGLES);
+    check_decimation(&in, &out, cell, STATUE_BUDGET);
     /* the budget is used, not wasted: more than a third of it */
-    ck_assert_int_ge(out.n_triangles, PLN_VIEW_OBSTACLE_MAX_TRIANGLES / 3);
+    ck_assert_int_ge(out.n_triangles, STATUE_BUDGET / 3);
+    dst_mesh_destroy(&out);
+    /* within the display budget of obstacles the statue is drawn whole */
+    ck_assert_int_le(in.n_triangles, PLN_VIEW_OBSTACLE_MAX_TRIANGLES);
+    ck_assert_int_eq(pln_view_decimate(&in, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &out, &cell, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(out.n_triangles, in.n_triangles);
+    ck_assert(cell == 0.0);
     dst_mesh_destroy(&out);
     dst_mesh_destroy(&in);
 }
@@ -686,10 +694,13 @@ START_TEST(test_mesh_geometry_embedded)
         zmin = fmin(zmin, z);
         zmax = fmax(zmax, z);
     }
-    ck_assert(cell > 0.0);
-    ck_assert(zmin >= -VIEW_COORD_TOL && zmin <= sqrt(3.0) * cell);
+    /* within the obstacles' display budget: embedded whole, not decimated */
+    ck_assert(cell == 0.0);
+    ck_assert_int_eq(len(st) / 3, statue.n_triangles);
+    ck_assert_int_eq(len(sv) / 3, statue.n_vertices);
+    ck_assert(zmin >= -VIEW_COORD_TOL && zmin <= sqrt(3.0) * cell + VIEW_COORD_TOL);
     ck_assert(zmax <= STATUE_SCALE * zmax_file + VIEW_COORD_TOL);
-    ck_assert(zmax >= STATUE_SCALE * zmax_file - sqrt(3.0) * cell);
+    ck_assert(zmax >= STATUE_SCALE * zmax_file - sqrt(3.0) * cell - VIEW_COORD_TOL);
     dst_mesh_destroy(&statue);
     /* the poses of every frame are the forward kinematics of the link */
     yaml_node_t *frames = get(&v.doc, v.root, "frames"), *t = get(&v.doc, frames, "t");

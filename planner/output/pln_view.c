@@ -899,7 +899,8 @@ static void write_info(FILE *f, const PlnProblem *p, const PlnCertificate *cert)
 /* The page: planner/output/view/view.html with its markers replaced (@@NAME@@ the
  * scenario's name as HTML text, @@BADGE_CLASS@@ and @@BADGE@@ the verdict, @@INFO@@ the
  * table beside the canvas, @@DATA@@ the motion as script-safe JSON, @@STYLE@@ view.css,
- * @@SCRIPT@@ view.js, @@THREE@@ three.js r111 behind its licence). An unknown marker is a build mistake: PLN_ERR_INTERNAL. */
+ * @@SCRIPT@@ view.js, @@THREE@@ three.js r111 behind its licence). An unknown marker is
+ * a build mistake: PLN_ERR_INTERNAL. */
 static PlnStatus write_page(FILE *f, const PlnProblem *p, const PlnCertificate *cert,
                             int certified, const char *json, size_t json_size, char *err,
                             size_t err_size)

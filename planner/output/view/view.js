@@ -31,7 +31,8 @@
   });
   var PALETTE = ['#4c78a8', '#54a24b', '#b279a2', '#9d755d', '#72b7b2', '#eeca3b', '#17becf', '#bcbd22'];
   var PLOT_COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e'];
-  var HOT = '#e31a1c', OBSTACLE = '#34495e', MESH_OBSTACLE = '#9aa5b1', BACKGROUND = '#f7f9fb';
+  /* the closest pair's links turn red; an obstacle of it (often large) only pink */
+  var HOT = '#e31a1c', HOT_OBSTACLE = '#f19c9c', OBSTACLE = '#34495e', MESH_OBSTACLE = '#9aa5b1', BACKGROUND = '#f7f9fb';
   var ZMP_COLOR = '#e67e22', COM_COLOR = '#6a3d9a', SUPPORT_COLOR = '#2e7d32';
   var state = {time: 0, playing: false, last: null, speed: 1, drawn: 0, frame: 0, triangles: 0,
                hideMeshes: false, webgl: false};
@@ -89,9 +90,23 @@
   }
 
   /* ---- the WebGL scene ------------------------------------------------------------ */
+  /* the GPU's name, from a scratch context: a software renderer (SwiftShader, llvmpipe)
+     pays four times for multisampling, so it gets none */
+  function software() {
+    var gl = document.createElement('canvas').getContext('webgl'), name = '';
+    if (!gl) return false;
+    name = String(gl.getParameter(gl.RENDERER));
+    if (!/swiftshader|llvmpipe|softpipe|software/i.test(name) && gl.getExtension('WEBGL_debug_renderer_info')) {
+      name = String(gl.getParameter(0x9246));   /* UNMASKED_RENDERER_WEBGL */
+    }
+    var lose = gl.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  }
   var renderer = null;
+  state.antialias = !software();
   try {
-    renderer = new THREE.WebGLRenderer({canvas: canvas, antialias: true, preserveDrawingBuffer: true});
+    renderer = new THREE.WebGLRenderer({canvas: canvas, antialias: state.antialias, preserveDrawingBuffer: true});
   } catch (e) {
     renderer = null;
   }
@@ -418,7 +433,7 @@
       var o = 12 * obj.userData.pose, u = loc.u;
       obj.visible = !state.hideMeshes;
       if (obj.visible) tris += obj.userData.triangles;
-      obj.material.color.set(hot[obj.userData.name] ? HOT : obj.userData.base);
+      obj.material.color.set(hot[obj.userData.name] ? (obj.userData.pose < 0 ? HOT_OBSTACLE : HOT) : obj.userData.base);
       if (obj.userData.pose < 0) {
         obj.matrix.identity();
       } else {
@@ -430,7 +445,7 @@
     });
     state.triangles = tris;
     obstacleObjs.forEach(function (obj) {
-      obj.material.color.set(hot[obj.userData.name] ? HOT : obj.userData.base);
+      obj.material.color.set(hot[obj.userData.name] ? HOT_OBSTACLE : obj.userData.base);
     });
     /* the closest pair */
     witness.visible = !!worst;
@@ -634,7 +649,7 @@
       t1 = performance.now();
     }
     var s = (t1 - t0) / 1000;
-    report('bench', {frames: [n], seconds: [+s.toFixed(3)], fps: [+(n / Math.max(s, 1e-9)).toFixed(1)],
+    report('bench', {antialias: state.antialias, frames: [n], seconds: [+s.toFixed(3)], fps: [+(n / Math.max(s, 1e-9)).toFixed(1)],
                      triangles: [renderer ? renderer.info.render.triangles : 0], mesh_triangles: [state.triangles]});
   }
   drawPlotBackground();
