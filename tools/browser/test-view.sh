@@ -6,10 +6,11 @@
 # read back, and the clearance plot; read back with --dump-dom), and saves screenshots of
 # two frames under OUTDIR. Fails on ANY console message of the page (errors, warnings,
 # WebGL complaints: the page logs nothing when all is well), when the page got no WebGL,
-# when a frame is blank, when the frames do not differ, when the plot is empty, or when a
-# screenshot is not a PNG of the window's size with content. With MESH_VIEW_BINARY (built
-# from tools/browser/mesh_view.c) it also writes a view.html with link meshes and two
-# statue meshes, and fails unless the page draws triangles and the meshes cover at least
+# when a frame is blank, when the frames do not differ, when the plot is empty, when a
+# mouse drag, right-drag or wheel turn leaves the picture as it was, when a click on the
+# plot does not seek, or when a screenshot is not a PNG of the window's size with content.
+# With MESH_VIEW_BINARY (built from tools/browser/mesh_view.c) it also writes a view.html
+# with link meshes and two statue meshes, and fails unless the page draws triangles and the meshes cover at least
 # MIN_MESH_INK pixels of the canvas (frame 0 drawn with and without them). Last, it has
 # each page render frames back to back for 2 s (view.html#bench) and prints the frames
 # per second it measured (informative: software rendering on a shared machine; it fails
@@ -102,6 +103,17 @@ check_frames() {
   [ "${CHANGED[1]}" -gt 0 ] && [ "${CHANGED[2]}" -gt 0 ] || fail "moving the slider changed no pixel"
   read -r -a PLOT <<< "$(field plot_ink)"
   [ "${PLOT[0]:-0}" -ge "$MIN_PLOT_INK" ] || fail "the clearance plot is blank: ${PLOT[0]:-0} pixels of ink < $MIN_PLOT_INK"
+  # the mouse: turning, panning and zooming each change the picture
+  read -r -a MOUSE <<< "$(field mouse_changed)"
+  [ "${#MOUSE[@]}" -eq 3 ] || fail "malformed mouse report"
+  [ "${MOUSE[0]}" -gt 0 ] || fail "dragging did not turn the view"
+  [ "${MOUSE[1]}" -gt 0 ] || fail "right-dragging did not pan the view"
+  [ "${MOUSE[2]}" -gt 0 ] || fail "the wheel did not zoom"
+  # a click in the middle of the plot seeks to the middle of the motion (within 2 %)
+  read -r -a SEEK <<< "$(field plot_seek_ms)"
+  [ "${#SEEK[@]}" -eq 2 ] || fail "malformed plot report"
+  local d=$(( SEEK[0] - SEEK[1] ))
+  [ "${d#-}" -le $(( SEEK[1] / 25 + 1 )) ] || fail "a click on the plot's middle went to ${SEEK[0]} ms, not ${SEEK[1]} ms"
 }
 selftest "$VIEW"
 check_frames

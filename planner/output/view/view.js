@@ -625,6 +625,26 @@
     state.hideMeshes = false;
     draw();
     out.plot_ink = [ink(pctx.getImageData(0, 0, plot.width, plot.height).data)];
+    /* the mouse: a drag on the canvas turns the view, a right-drag pans it, the wheel
+       zooms (pixels changed by each); a click in the middle of the plot seeks to the
+       middle of the motion (time in ms) */
+    var r = canvas.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    function mouse(target, type, dx, button) {
+      target.dispatchEvent(new MouseEvent(type, {clientX: x + dx, clientY: y, button: button || 0, bubbles: true}));
+    }
+    var before = pixels();
+    mouse(canvas, 'mousedown', 0); mouse(canvas, 'mousemove', 60); mouse(canvas, 'mouseup', 60);
+    var turned = pixels();
+    mouse(canvas, 'mousedown', 0, 2); mouse(canvas, 'mousemove', 60, 2); mouse(canvas, 'mouseup', 60, 2);
+    var panned = pixels();
+    canvas.dispatchEvent(new WheelEvent('wheel', {deltaY: -300, clientX: x, clientY: y, bubbles: true, cancelable: true}));
+    out.mouse_changed = [changed(before, turned), changed(turned, panned), changed(panned, pixels())];
+    resetCamera();
+    var pr = plot.getBoundingClientRect();
+    var px = pr.left + (PL.left + (plot.width - PL.left - PL.right) / 2) * pr.width / plot.width;
+    plot.dispatchEvent(new MouseEvent('mousedown', {clientX: px, clientY: pr.top + pr.height / 2, bubbles: true}));
+    window.dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+    out.plot_seek_ms = [Math.round(1000 * state.time), Math.round(1000 * data.duration / 2)];
     report('selftest', out);
   }
   /* #bench: renders frames back to back for 2 s (the motion advancing and the camera
