@@ -173,7 +173,7 @@ $(BUILD)/embed: tools/embed/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
 
-$(BUILD)/generated/three.js: planner/output/view/three-license.js
+$(BUILD)/generated/three.js: planner/output/view/three-license.js $(wildcard $(THREE_JS))
 	@mkdir -p $(dir $@)
 	@test -f $(THREE_JS) || { echo "$(THREE_JS) is missing: make deps (Debian package libjs-three)"; exit 1; }
 	@! grep -qiE '</script|<!--' $(THREE_JS) || { echo "$(THREE_JS) holds </script or <!--: cannot be inlined"; exit 1; }
