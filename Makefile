@@ -164,6 +164,11 @@ $(BUILD)/libdistance.a: $(DST_OBJ)
 # linted as what they are. tools/embed/embed.c (built first, with the host compiler and no
 # sanitizer) turns them into $(BUILD)/generated/pln_view_assets.c, which defines the arrays
 # planner/output/pln_view_assets.h declares; it goes into libplanner.a like any source.
+# The page renders with three.js r111 (issue 22): Debian's libjs-three (make deps) provides
+# three.min.js, which is inlined into every view.html behind its licence
+# (planner/output/view/three-license.js; Debian's minified copy has no header). A copy with
+# "</script" or "<!--" in it could not be inlined into a <script> element: refused.
+THREE_JS ?= /usr/share/javascript/three/three.min.js
 VIEW_ASSETS := planner/output/view/view.html planner/output/view/view.css \
                planner/output/view/view.js
 
@@ -171,10 +176,17 @@ $(BUILD)/embed: tools/embed/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
 
-$(BUILD)/generated/pln_view_assets.c: $(VIEW_ASSETS) $(BUILD)/embed
+$(BUILD)/generated/three.js: planner/output/view/three-license.js $(wildcard $(THREE_JS))
+	@mkdir -p $(dir $@)
+	@test -f $(THREE_JS) || { echo "$(THREE_JS) is missing: make deps (Debian package libjs-three)"; exit 1; }
+	@! grep -qiE '</script|<!--' $(THREE_JS) || { echo "$(THREE_JS) holds </script or <!--: cannot be inlined"; exit 1; }
+	cat planner/output/view/three-license.js $(THREE_JS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/generated/pln_view_assets.c: $(VIEW_ASSETS) $(BUILD)/generated/three.js $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	./$(BUILD)/embed $@ pln_view_page_html=planner/output/view/view.html \
-	    pln_view_page_css=planner/output/view/view.css pln_view_page_js=planner/output/view/view.js
+	    pln_view_page_css=planner/output/view/view.css pln_view_page_js=planner/output/view/view.js \
+	    pln_view_page_three=$(BUILD)/generated/three.js
 
 $(BUILD)/generated/pln_view_assets.o: $(BUILD)/generated/pln_view_assets.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -185,6 +197,7 @@ $(BUILD)/generated/pln_view_assets.o: $(BUILD)/generated/pln_view_assets.c
 lint-view:
 	@command -v node >/dev/null 2>&1 || { echo "lint-view: node is not installed"; exit 1; }
 	node --check planner/output/view/view.js
+	@grep -q 'THREE\.' planner/output/view/view.js || { echo "lint-view: view.js does not use THREE"; exit 1; }
 
 $(BUILD)/libplanner.a: $(PLN_OBJ)
 	@rm -f $@

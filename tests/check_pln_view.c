@@ -5,7 +5,9 @@
  * and mesh obstacles it embeds decimated meshes within their budgets, link poses per
  * frame equal to the kinematics, obstacle meshes moved into the world; the display
  * decimation keeps its triangle bound and every output vertex within its cell of the
- * input surface. */
+ * input surface. The clearance plot's pairs are the closest over the frames with their
+ * distances per frame; the CoM, the ZMP and the support polygons are those of the
+ * kinematics and the point-wise dynamics. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,12 +21,15 @@
 #include "problem/pln_certify.h"
 #include "model/pln_kin.h"
 #include "motion/pln_table.h"
+#include "problem/pln_dynrows.h"
 #include "base/pln_tolerance.h"
 #include "output/pln_view.h"
 #include "output/pln_view_assets.h"
 #include "plan_fixture.h"
 
 #define SCENARIO "tests/data/reach_pole.yaml"
+/* a scenario with dynamics (ZMP, support polygon) */
+#define DYN_SCENARIO "tests/data/bow_dyn.yaml"
 
 /* Coordinates are embedded with 6 significant digits: on a robot within 2 m of the
  * origin that is within 1e-5 m. */
@@ -41,6 +46,8 @@
 #define DECIMATE_AREA_REL 0.25
 /* the statue used for the large-mesh case (written by make env-meshes) */
 #define STATUE_STL "scenarios/meshes/statue_left.stl"
+/* a budget that makes the ~100k-triangle statue decimate (its display budget does not) */
+#define STATUE_BUDGET 3000
 /* pose of the statue in the mesh-obstacle test: a yaw of 0.5 rad, scaled by 0.9 */
 #define STATUE_YAW 0.5
 #define STATUE_SCALE 0.9
@@ -170,10 +177,10 @@ START_TEST(test_embedded_json_survives_markup_in_names)
     /* the fixture's names carry "<script>", "</script>" (the obstacle), "<b>" and "&amp;" */
     ck_assert(strstr(fx.sc.name, "<script>") != NULL);
     view_load(&v, &fx, NULL);
-    /* only the page's own two script elements close */
-    ck_assert_int_eq(count_of(v.html, "</script"), 2);
+    /* only the page's own three script elements close (data, three.js, view.js) */
+    ck_assert_int_eq(count_of(v.html, "</script"), 3);
     ck_assert_int_eq(count_of(v.html, "<b>"), 0);
-    ck_assert_int_eq(count_of(v.html, "<script>"), 1); /* the page's own */
+    ck_assert_int_eq(count_of(v.html, "<script>"), 2); /* the page's own */
     ck_assert_str_eq(str(get(&v.doc, v.root, "format")), "hrpplan-view");
     ck_assert_str_eq(str(get(&v.doc, v.root, "scenario")), fx.sc.name);
     ck_assert_str_eq(str(get(&v.doc, v.root, "certified")), "false");
@@ -285,6 +292,141 @@ START_TEST(test_frames_are_the_motion)
 }
 END_TEST
 
+/* the static distance of pair pr by the capsules of the test's own kinematics */
+static double pair_distance(const PlanFixture *fx, const PlnKinWork *kin, int pr)
+{
+    const PlnPair *pp = &fx->sc.pairs[pr];
+    DstCapsule A = link_capsule(&fx->robot, kin, pp->a.index), B;
+    DstCapsuleDistance d;
+    if (pp->b_is_obstacle) {
+        const PlnObstacle *o = &fx->sc.obstacles[pp->b.index];
+        memcpy(B.p0, o->p0, sizeof B.p0);
+        memcpy(B.p1, o->p1, sizeof B.p1);
+        B.radius = o->radius;
+    } else {
+        B = link_capsule(&fx->robot, kin, pp->b.index);
+    }
+    dst_capsule_distance(&A, &B, &d);
+    return d.distance;
+}
+
+START_TEST(test_clearance_plot_is_the_closest_pairs)
+{
+    char err[1024];
+    PlanFixture fx;
+    ViewDoc v;
+    PlnKinWork *kin = NULL;
+    plan_fixture_load(&fx, SCENARIO, FIXTURE_AMPLITUDE);
+    view_load(&v, &fx, NULL);
+    yaml_node_t *frames = get(&v.doc, v.root, "frames"), *t = get(&v.doc, frames, "t");
+    yaml_node_t *pick = get(&v.doc, frames, "plot_pairs"), *cl = get(&v.doc, frames, "clearance");
+    const int n = len(t), np = fx.sc.n_pairs, k = np < PLN_VIEW_PLOT_PAIRS ? np : PLN_VIEW_PLOT_PAIRS;
+    ck_assert_int_gt(np, 1);
+    ck_assert_int_eq(len(pick), k);
+    ck_assert_int_eq(len(cl), n);
+    double *dmin = malloc((size_t)np * sizeof *dmin), *q = calloc((size_t)fx.p->n_joints, sizeof *q);
+    ck_assert(dmin != NULL && q != NULL);
+    for (int pr = 0; pr < np; ++pr) dmin[pr] = INFINITY;
+    ck_assert_int_eq(pln_kin_create(&fx.robot, &kin, err, sizeof err), PLN_OK);
+    for (int s = 0; s < n; ++s) {
+        yaml_node_t *row = item(&v.doc, cl, s);
+        ck_assert_int_eq(pln_problem_joints_at(fx.p, fx.ctrl, num(item(&v.doc, t, s)), q), PLN_OK);
+        ck_assert_int_eq(pln_kin_forward(kin, &fx.robot, q), PLN_OK);
+        for (int pr = 0; pr < np; ++pr) dmin[pr] = fmin(dmin[pr], pair_distance(&fx, kin, pr));
+        /* each plotted pair's distance at this frame */
+        ck_assert_int_eq(len(row), k);
+        for (int i = 0; i < k; ++i) {
+            int pr = (int)num(item(&v.doc, pick, i));
+            ck_assert(fabs(num(item(&v.doc, row, i)) - pair_distance(&fx, kin, pr)) <= VIEW_COORD_TOL);
+        }
+    }
+    /* the plotted pairs come closest over the frames, closest first: no pair left out
+     * comes closer than the last plotted one */
+    for (int i = 0; i < k; ++i) {
+        int pr = (int)num(item(&v.doc, pick, i));
+        ck_assert(pr >= 0 && pr < np);
+        if (i > 0) ck_assert(dmin[pr] >= dmin[(int)num(item(&v.doc, pick, i - 1))]);
+        dmin[pr] = -dmin[pr] - 1.0; /* marked as plotted (distances here are positive) */
+    }
+    double last = -dmin[(int)num(item(&v.doc, pick, k - 1))] - 1.0;
+    for (int pr = 0; pr < np; ++pr) {
+        if (dmin[pr] >= 0.0) ck_assert(dmin[pr] >= last - VIEW_COORD_TOL);
+    }
+    /* a ZMP per frame and the support polygons only with dynamics */
+    ck_assert_int_eq(len(get(&v.doc, frames, "zmp")), fx.p->dynamics ? n : 0);
+    ck_assert_int_eq(len(get(&v.doc, v.root, "support")), fx.p->dynamics ? fx.p->n_phases : 0);
+    free(dmin);
+    free(q);
+    pln_kin_destroy(kin);
+    view_free(&v);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(test_com_zmp_and_support_polygon)
+{
+    char err[1024];
+    PlanFixture fx;
+    ViewDoc v;
+    PlnKinWork *kin = NULL;
+    PlnProblemWork *w = NULL;
+    plan_fixture_load(&fx, DYN_SCENARIO, 0.1);
+    ck_assert(fx.p->dynamics && fx.p->n_phases > 0);
+    view_load(&v, &fx, NULL);
+    yaml_node_t *frames = get(&v.doc, v.root, "frames"), *t = get(&v.doc, frames, "t");
+    yaml_node_t *com = get(&v.doc, frames, "com"), *zmp = get(&v.doc, frames, "zmp");
+    yaml_node_t *sup = get(&v.doc, v.root, "support");
+    const int n = len(t);
+    /* the support phases: their spans and polygons */
+    ck_assert_int_eq(len(sup), fx.p->n_phases);
+    for (int ph = 0; ph < fx.p->n_phases; ++ph) {
+        const PlnPhaseGeom *g = &fx.p->phases[ph];
+        yaml_node_t *s = item(&v.doc, sup, ph), *poly = get(&v.doc, s, "polygon");
+        ck_assert(fabs(num(get(&v.doc, s, "t0")) - g->t0) <= VIEW_TIME_TOL);
+        ck_assert(fabs(num(get(&v.doc, s, "t1")) - g->t1) <= VIEW_TIME_TOL);
+        ck_assert_int_eq(len(poly), 2 * g->n_edges);
+        for (int e = 0; e < g->n_edges; ++e) {
+            ck_assert(fabs(num(item(&v.doc, poly, 2 * e)) - g->polygon[e][0]) <= VIEW_COORD_TOL);
+            ck_assert(fabs(num(item(&v.doc, poly, 2 * e + 1)) - g->polygon[e][1]) <= VIEW_COORD_TOL);
+        }
+    }
+    /* per frame the CoM of the kinematics and the ZMP of the point-wise dynamics */
+    ck_assert_int_eq(len(com), n);
+    ck_assert_int_eq(len(zmp), n);
+    double *q = calloc((size_t)fx.p->n_joints, sizeof *q), *tau = calloc((size_t)fx.p->n_joints, sizeof *tau);
+    ck_assert(q != NULL && tau != NULL);
+    ck_assert_int_eq(pln_kin_create(&fx.robot, &kin, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_problem_work_create(fx.p, &w, err, sizeof err), PLN_OK);
+    memcpy(w->ctrl, fx.ctrl, (size_t)fx.p->n_active * fx.p->n_ctrl * sizeof *fx.ctrl);
+    int n_zmp = 0;
+    for (int s = 0; s < n; ++s) {
+        double ts = num(item(&v.doc, t, s)), c[3], z[2];
+        int phase = -1;
+        ck_assert_int_eq(pln_problem_joints_at(fx.p, fx.ctrl, ts, q), PLN_OK);
+        ck_assert_int_eq(pln_kin_forward(kin, &fx.robot, q), PLN_OK);
+        ck_assert_int_eq(pln_kin_com(kin, &fx.robot, c), PLN_OK);
+        yaml_node_t *cs = item(&v.doc, com, s), *zs = item(&v.doc, zmp, s);
+        ck_assert_int_eq(len(cs), 3);
+        for (int e = 0; e < 3; ++e) ck_assert(fabs(num(item(&v.doc, cs, e)) - c[e]) <= VIEW_COORD_TOL);
+        ck_assert_int_eq(pln_dynrows_sample(fx.p, w, ts, &phase, z, tau, err, sizeof err), PLN_OK);
+        if (phase < 0 || !isfinite(z[0]) || !isfinite(z[1])) {
+            ck_assert_str_eq(str(zs), "null");
+            continue;
+        }
+        ck_assert_int_eq(len(zs), 2);
+        for (int e = 0; e < 2; ++e) ck_assert(fabs(num(item(&v.doc, zs, e)) - z[e]) <= VIEW_COORD_TOL);
+        ++n_zmp;
+    }
+    ck_assert_int_gt(n_zmp, 0);
+    free(q);
+    free(tau);
+    pln_problem_work_destroy(w);
+    pln_kin_destroy(kin);
+    view_free(&v);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(test_page_needs_no_network)
 {
     PlanFixture fx;
@@ -293,9 +435,26 @@ START_TEST(test_page_needs_no_network)
                                          "<link", "<img", "<iframe", "fetch(", "XMLHttpRequest"};
     plan_fixture_load(&fx, SCENARIO, FIXTURE_AMPLITUDE);
     view_load(&v, &fx, NULL);
+    /* three.js is inlined whole, once, behind its licence; it is Debian's file verbatim
+     * (it names URLs and XMLHttpRequest in loaders the page never calls, and the CSP
+     * below keeps them off the network): everything else of the page names none */
+    ck_assert_uint_eq(strlen(pln_view_page_three), pln_view_page_three_len);
+    char *three = strstr(v.html, pln_view_page_three);
+    ck_assert_msg(three != NULL, "three.js is not inlined whole");
+    ck_assert(strstr(three + 1, pln_view_page_three) == NULL);
+    ck_assert(strncmp(pln_view_page_three, "/*!\n * three.js r111", 20) == 0);
+    ck_assert(strstr(pln_view_page_three, "Copyright (c) 2010-2019 three.js authors") != NULL);
+    ck_assert(strstr(pln_view_page_three, "Permission is hereby granted") != NULL);
+    ck_assert(strstr(pln_view_page_three, "REVISION=\"111\"") != NULL);
+    char *rest = malloc(strlen(v.html) + 1);
+    ck_assert(rest != NULL);
+    size_t head = (size_t)(three - v.html);
+    memcpy(rest, v.html, head);
+    strcpy(rest + head, three + pln_view_page_three_len);
     for (size_t i = 0; i < sizeof banned / sizeof banned[0]; ++i) {
-        ck_assert_msg(strstr(v.html, banned[i]) == NULL, "view.html contains %s", banned[i]);
+        ck_assert_msg(strstr(rest, banned[i]) == NULL, "view.html contains %s", banned[i]);
     }
+    free(rest);
     ck_assert(strstr(v.html, "Content-Security-Policy\" content=\"default-src 'none'") != NULL);
     ck_assert(strncmp(v.html, "<!DOCTYPE html>", 15) == 0);
     ck_assert(strstr(v.html, "</html>\n") != NULL);
@@ -403,11 +562,17 @@ START_TEST(test_decimate_statue)
     double cell = 0.0;
     ck_assert_msg(dst_mesh_create_from_file(STATUE_STL, &in, err, sizeof err) == DST_OK,
                   "%s (make env-meshes writes it)", err);
-    ck_assert_msg(pln_view_decimate(&in, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &out, &cell, err, sizeof err) == PLN_OK,
+    ck_assert_msg(pln_view_decimate(&in, STATUE_BUDGET, &out, &cell, err, sizeof err) == PLN_OK,
                   "%s", err);
-    check_decimation(&in, &out, cell, PLN_VIEW_OBSTACLE_MAX_TRIANGLES);
+    check_decimation(&in, &out, cell, STATUE_BUDGET);
     /* the budget is used, not wasted: more than a third of it */
-    ck_assert_int_ge(out.n_triangles, PLN_VIEW_OBSTACLE_MAX_TRIANGLES / 3);
+    ck_assert_int_ge(out.n_triangles, STATUE_BUDGET / 3);
+    dst_mesh_destroy(&out);
+    /* within the display budget of obstacles the statue is drawn whole */
+    ck_assert_int_le(in.n_triangles, PLN_VIEW_OBSTACLE_MAX_TRIANGLES);
+    ck_assert_int_eq(pln_view_decimate(&in, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &out, &cell, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(out.n_triangles, in.n_triangles);
+    ck_assert(cell == 0.0);
     dst_mesh_destroy(&out);
     dst_mesh_destroy(&in);
 }
@@ -529,10 +694,13 @@ START_TEST(test_mesh_geometry_embedded)
         zmin = fmin(zmin, z);
         zmax = fmax(zmax, z);
     }
-    ck_assert(cell > 0.0);
-    ck_assert(zmin >= -VIEW_COORD_TOL && zmin <= sqrt(3.0) * cell);
+    /* within the obstacles' display budget: embedded whole, not decimated */
+    ck_assert(cell == 0.0);
+    ck_assert_int_eq(len(st) / 3, statue.n_triangles);
+    ck_assert_int_eq(len(sv) / 3, statue.n_vertices);
+    ck_assert(zmin >= -VIEW_COORD_TOL && zmin <= sqrt(3.0) * cell + VIEW_COORD_TOL);
     ck_assert(zmax <= STATUE_SCALE * zmax_file + VIEW_COORD_TOL);
-    ck_assert(zmax >= STATUE_SCALE * zmax_file - sqrt(3.0) * cell);
+    ck_assert(zmax >= STATUE_SCALE * zmax_file - sqrt(3.0) * cell - VIEW_COORD_TOL);
     dst_mesh_destroy(&statue);
     /* the poses of every frame are the forward kinematics of the link */
     yaml_node_t *frames = get(&v.doc, v.root, "frames"), *t = get(&v.doc, frames, "t");
@@ -558,7 +726,8 @@ START_TEST(test_mesh_geometry_embedded)
     /* the obstacle is marked as a mesh; the page draws triangles */
     yaml_node_t *obst = get(&v.doc, v.root, "obstacles");
     ck_assert_str_eq(str(get(&v.doc, item(&v.doc, obst, fx.sc.n_obstacles - 1), "mesh")), "true");
-    ck_assert(strstr(v.html, "function meshItems") != NULL);
+    ck_assert(strstr(v.html, "new THREE.BufferGeometry()") != NULL);
+    ck_assert(strstr(v.html, ".setIndex(") != NULL);
     free(q);
     pln_kin_destroy(kin);
     view_free(&v);
@@ -657,6 +826,8 @@ Suite *pln_view_suite(void)
     tcase_add_test(tc, test_frames_are_the_motion);
     tcase_add_test(tc, test_page_needs_no_network);
     tcase_add_test(tc, test_bad_fps_writes_nothing);
+    tcase_add_test(tc, test_clearance_plot_is_the_closest_pairs);
+    tcase_add_test(tc, test_com_zmp_and_support_polygon);
     suite_add_tcase(s, tc);
     tc = tcase_create("decimate");
     tcase_set_timeout(tc, 120);

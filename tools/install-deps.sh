@@ -4,13 +4,15 @@
 # headers), it does nothing and says so.
 set -euo pipefail
 
-PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev libxml2-dev libassimp-dev binutils"
+PKGS="libnlopt-dev liblapacke-dev libopenblas-dev libyaml-dev check pkg-config librsvg2-bin libmujoco-dev libxml2-dev libassimp-dev binutils libjs-three"
 MODULES="nlopt lapacke yaml-0.1 check openblas libxml-2.0 assimp"
 # commands the tests use: rsvg-convert renders every SVG the planner writes; readelf and nm
 # (binutils) read the soname and the exported symbols of libhrpdistance.so (make install-check)
 COMMANDS="rsvg-convert readelf nm"
 # headers of libraries without a pkg-config file: MuJoCo, the dynamics oracle of the tests
 HEADERS="/usr/include/mujoco/mujoco.h"
+# files of packages without headers: three.js r111, inlined into view.html at build time
+FILES="/usr/share/javascript/three/three.min.js"
 
 have_all() {
   command -v pkg-config >/dev/null 2>&1 || return 1
@@ -21,14 +23,14 @@ have_all() {
   for c in $COMMANDS; do
     command -v "$c" >/dev/null 2>&1 || return 1
   done
-  for h in $HEADERS; do
+  for h in $HEADERS $FILES; do
     [ -f "$h" ] || return 1
   done
   return 0
 }
 
 if have_all; then
-  echo "install-deps: all libraries and tools present ($MODULES $COMMANDS mujoco)"
+  echo "install-deps: all libraries and tools present ($MODULES $COMMANDS mujoco three.js)"
   exit 0
 fi
 
@@ -58,8 +60,8 @@ if ! have_all; then
   for c in $COMMANDS; do
     command -v "$c" >/dev/null 2>&1 || echo "install-deps:   missing command: $c" >&2
   done
-  for h in $HEADERS; do
-    [ -f "$h" ] || echo "install-deps:   missing header: $h" >&2
+  for h in $HEADERS $FILES; do
+    [ -f "$h" ] || echo "install-deps:   missing file: $h" >&2
   done
   exit 1
 fi

@@ -1,5 +1,6 @@
-/* pln_view.c — view.html: embedded motion data, a canvas-2D renderer of capsules and
- * flat-shaded triangle meshes, controls; display decimation of meshes. */
+/* pln_view.c — view.html: embedded motion data (capsules, mesh poses, closest pairs,
+ * clearance of the closest pairs, CoM, ZMP and support polygons) for the page's WebGL
+ * renderer (three.js, planner/output/view/); display decimation of meshes. */
 #include "output/pln_view.h"
 
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "output/pln_output.h"
 #include "output/pln_view_assets.h"
 #include "motion/pln_table.h"
+#include "problem/pln_dynrows.h"
 
 /* Significant digits of the embedded coordinates: 6 keep 1 um on a 1 m robot. */
 #define PLN_VIEW_DIGITS 6
@@ -490,6 +492,81 @@ static const char *geometry_name(PlnGeometryKind g)
     }
 }
 
+/* a pair's smallest distance over the frames and its index, for the plot's choice */
+typedef struct PlotPick {
+    double dmin;
+    int pair;
+} PlotPick;
+
+static int cmp_plot_pick(const void *a, const void *b)
+{
+    const PlotPick *x = a, *y = b;
+    if (x->dmin != y->dmin) return x->dmin < y->dmin ? -1 : 1;
+    return (x->pair > y->pair) - (x->pair < y->pair);
+}
+
+/* "plot_pairs": the (at most PLN_VIEW_PLOT_PAIRS) pairs with the smallest distance over
+ * the frames, closest first; "clearance": per frame their distances (m). dist is
+ * [n frames][np pairs]. */
+static PlnStatus write_clearance(PlnJson *w, const double *dist, int n, int np)
+{
+    int k = np < PLN_VIEW_PLOT_PAIRS ? np : PLN_VIEW_PLOT_PAIRS;
+    PlotPick *pick = calloc((size_t)(np > 0 ? np : 1), sizeof *pick);
+    if (pick == NULL) return PLN_ERR_NOMEM;
+    for (int pr = 0; pr < np; ++pr) {
+        pick[pr].dmin = INFINITY;
+        pick[pr].pair = pr;
+        for (int s = 0; s < n; ++s) pick[pr].dmin = fmin(pick[pr].dmin, dist[(size_t)s * np + pr]);
+    }
+    qsort(pick, (size_t)np, sizeof *pick, cmp_plot_pick);
+    pln_json_key(w, "plot_pairs");
+    pln_json_begin_array(w);
+    for (int i = 0; i < k; ++i) pln_json_int(w, pick[i].pair);
+    pln_json_end_array(w);
+    pln_json_key(w, "clearance");
+    pln_json_begin_array(w);
+    for (int s = 0; s < n; ++s) {
+        pln_json_begin_array(w);
+        for (int i = 0; i < k; ++i) {
+            pln_json_number_digits(w, dist[(size_t)s * np + pick[i].pair], PLN_VIEW_DIGITS);
+        }
+        pln_json_end_array(w);
+    }
+    pln_json_end_array(w);
+    free(pick);
+    return PLN_OK;
+}
+
+/* the ZMP (world xy, m) at each frame time by the point-wise dynamics
+ * (pln_dynrows_sample), null where no support phase holds or the floor force is too
+ * small for a ZMP */
+static PlnStatus write_zmp(PlnJson *w, const PlnProblem *p, const double *ctrl, const double *t,
+                           int n, char *err, size_t err_size)
+{
+    PlnProblemWork *pw = NULL;
+    double *tau = calloc((size_t)(p->n_joints > 0 ? p->n_joints : 1), sizeof *tau);
+    PlnStatus st = tau == NULL ? pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory")
+                               : pln_problem_work_create(p, &pw, err, err_size);
+    if (st == PLN_OK) memcpy(pw->ctrl, ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *ctrl);
+    for (int s = 0; s < n && st == PLN_OK; ++s) {
+        int phase = -1;
+        double zmp[2];
+        st = pln_dynrows_sample(p, pw, t[s], &phase, zmp, tau, err, err_size);
+        if (st != PLN_OK) break;
+        if (phase < 0 || !isfinite(zmp[0]) || !isfinite(zmp[1])) {
+            pln_json_null(w);
+            continue;
+        }
+        pln_json_begin_array(w);
+        pln_json_number_digits(w, zmp[0], PLN_VIEW_DIGITS);
+        pln_json_number_digits(w, zmp[1], PLN_VIEW_DIGITS);
+        pln_json_end_array(w);
+    }
+    free(tau);
+    pln_problem_work_destroy(pw);
+    return st;
+}
+
 /* the embedded JSON document (see pln_view.h) */
 static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
                             const PlnCertificate *cert, double fps, const ViewMesh *vm, int n_vm,
@@ -499,7 +576,7 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
     const PlnScenario *sc = p->scenario;
     const int np = sc->n_pairs;
     PlnKinWork *kin = NULL;
-    double *t = NULL, *q = NULL;
+    double *t = NULL, *q = NULL, *dist = NULL;
     int n = 0;
     PlnJson w;
     PlnStatus st = pln_table_times(sc->duration, fps, NULL, PLN_VIEW_MAX_FRAMES, &n, NULL, 0);
@@ -513,7 +590,8 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
     if (st != PLN_OK) return st;
     t = calloc((size_t)n, sizeof *t);
     q = calloc((size_t)p->n_joints, sizeof *q);
-    if (t == NULL || q == NULL) {
+    dist = calloc((size_t)n * (size_t)(np > 0 ? np : 1), sizeof *dist);
+    if (t == NULL || q == NULL || dist == NULL) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         goto done;
     }
@@ -585,6 +663,24 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
         pln_json_key(&w, "t_min");
         if (cert != NULL) pln_json_number(&w, cert->pairs[pr].t_min);
         else pln_json_null(&w);
+        pln_json_end_object(&w);
+    }
+    pln_json_end_array(&w);
+    /* the support phases (with dynamics): their time span and polygon on the floor */
+    pln_json_key(&w, "support");
+    pln_json_begin_array(&w);
+    for (int ph = 0; p->dynamics && ph < p->n_phases; ++ph) {
+        const PlnPhaseGeom *g = &p->phases[ph];
+        pln_json_begin_object(&w);
+        pln_json_kv_number(&w, "t0", g->t0);
+        pln_json_kv_number(&w, "t1", g->t1);
+        pln_json_key(&w, "polygon");
+        pln_json_begin_array(&w);
+        for (int e = 0; e < g->n_edges; ++e) {
+            pln_json_number_digits(&w, g->polygon[e][0], PLN_VIEW_DIGITS);
+            pln_json_number_digits(&w, g->polygon[e][1], PLN_VIEW_DIGITS);
+        }
+        pln_json_end_array(&w);
         pln_json_end_object(&w);
     }
     pln_json_end_array(&w);
@@ -676,6 +772,7 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
         if (st != PLN_OK) break;
         for (int pr = 0; pr < np; ++pr) {
             pln_problem_pair_distance(p, kin, pr, &d);
+            dist[(size_t)s * np + pr] = d.distance;
             if (arg < 0 || d.distance < best.distance) {
                 best = d;
                 arg = pr;
@@ -693,6 +790,31 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
         pln_json_end_array(&w);
     }
     pln_json_end_array(&w);
+    /* the clearance plot: the distance of the PLN_VIEW_PLOT_PAIRS pairs that come
+     * closest over the frames, per frame */
+    if (st == PLN_OK) st = write_clearance(&w, dist, n, np);
+    /* the centre of mass (null when the robot has no mass) and, with dynamics, the ZMP
+     * (null outside every support phase or without floor force) */
+    pln_json_key(&w, "com");
+    pln_json_begin_array(&w);
+    for (int s = 0; s < n && st == PLN_OK; ++s) {
+        double com[3];
+        st = pln_problem_joints_at(p, ctrl, t[s], q);
+        if (st == PLN_OK) st = pln_kin_forward(kin, robot, q);
+        if (st != PLN_OK) break;
+        if (pln_kin_com(kin, robot, com) != PLN_OK) {
+            pln_json_null(&w);
+            continue;
+        }
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 3; ++k) pln_json_number_digits(&w, com[k], PLN_VIEW_DIGITS);
+        pln_json_end_array(&w);
+    }
+    pln_json_end_array(&w);
+    pln_json_key(&w, "zmp");
+    pln_json_begin_array(&w);
+    if (st == PLN_OK && p->dynamics && p->n_phases > 0) st = write_zmp(&w, p, ctrl, t, n, err, err_size);
+    pln_json_end_array(&w);
     pln_json_end_object(&w);
     pln_json_end_object(&w);
     if (st != PLN_OK) {
@@ -705,6 +827,7 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
 done:
     free(t);
     free(q);
+    free(dist);
     pln_kin_destroy(kin);
     return st;
 }
@@ -776,7 +899,8 @@ static void write_info(FILE *f, const PlnProblem *p, const PlnCertificate *cert)
 /* The page: planner/output/view/view.html with its markers replaced (@@NAME@@ the
  * scenario's name as HTML text, @@BADGE_CLASS@@ and @@BADGE@@ the verdict, @@INFO@@ the
  * table beside the canvas, @@DATA@@ the motion as script-safe JSON, @@STYLE@@ view.css,
- * @@SCRIPT@@ view.js). An unknown marker is a build mistake: PLN_ERR_INTERNAL. */
+ * @@SCRIPT@@ view.js, @@THREE@@ three.js r111 behind its licence). An unknown marker is
+ * a build mistake: PLN_ERR_INTERNAL. */
 static PlnStatus write_page(FILE *f, const PlnProblem *p, const PlnCertificate *cert,
                             int certified, const char *json, size_t json_size, char *err,
                             size_t err_size)
@@ -801,6 +925,7 @@ static PlnStatus write_page(FILE *f, const PlnProblem *p, const PlnCertificate *
         else if (MARKER("DATA")) put_script_json(f, json, json_size);
         else if (MARKER("STYLE")) fwrite(pln_view_page_css, 1, pln_view_page_css_len, f);
         else if (MARKER("SCRIPT")) fwrite(pln_view_page_js, 1, pln_view_page_js_len, f);
+        else if (MARKER("THREE")) fwrite(pln_view_page_three, 1, pln_view_page_three_len, f);
         else {
             return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "view.html: unknown marker @@%.*s@@",
                               (int)len, m + 2);

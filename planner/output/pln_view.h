@@ -4,23 +4,28 @@
  * frame exactly at the end) and writes ONE HTML file that needs nothing else: the data
  * are embedded as JSON in a <script type="application/json" id="hrpplan-data"> element
  * (every '<', '>' and '&' inside it written as a \u escape, so no text of the data can
- * close the element), the renderer is a small canvas-2D script written here (capsules
- * are drawn as their exact orthographic outline, a thick segment with round caps, in
- * depth order), and a Content-Security-Policy of default-src 'none' keeps the page off
- * the network. Per frame it embeds every link capsule's world endpoints (metres, 6
- * significant digits) and the pair with the smallest static capsule distance (thesis
- * eq. 3.1) at that frame with its witness points; obstacles are static. The page has a
- * time slider, play/pause, a speed choice, mouse orbit and zoom, and shows each pair's
- * certified MCD lower bound from the certificate. When the scenario's collision geometry
- * is not capsules (mesh: the link meshes; convex: the hulls of their decimated vertices,
- * so still convex; ellipsoid: the links' ellipsoids), or an obstacle is a mesh, those shapes are embedded as triangle meshes,
- * decimated for display by pln_view_decimate() to at most PLN_VIEW_LINK_MAX_TRIANGLES
- * (link) or PLN_VIEW_OBSTACLE_MAX_TRIANGLES (obstacle) triangles, and drawn flat-shaded
- * by their normals, back faces culled, in painter's order together with the capsules;
- * link meshes are posed per frame by the link poses, obstacle meshes are static in the
- * world. Links drawn as meshes are not drawn as capsules. `#frame=K` or `#t=SECONDS` in the URL
- * selects the first frame shown; window.hrpplanView exposes frames, setFrame(k) and the
- * state, for scripts and the browser test. Written atomically.
+ * close the element), the renderer is WebGL through three.js r111 (Debian's libjs-three,
+ * inlined at build time behind its licence; planner/output/view/view.js builds the scene
+ * once and moves it per frame: 3-D capsules, meshes as indexed BufferGeometry, a depth
+ * buffer), and a Content-Security-Policy of default-src 'none' keeps the page off the
+ * network. Per frame it embeds every link capsule's world endpoints (metres, 6
+ * significant digits), the pair with the smallest static capsule distance (thesis eq.
+ * 3.1) at that frame with its witness points, the distances of the PLN_VIEW_PLOT_PAIRS
+ * pairs that come closest over the motion (the clearance plot), the centre of mass and,
+ * with dynamics, the ZMP (pln_dynrows_sample) with the support phases' polygons;
+ * obstacles are static. The page has a time slider, play/pause, a speed choice, mouse
+ * orbit, pan and zoom, the clearance plot linked to the slider, the ZMP/CoM tracks and
+ * support polygon on the floor, and shows each pair's certified MCD lower bound from the
+ * certificate. When the scenario's collision geometry is not capsules (mesh: the link
+ * meshes; convex: the hulls of their decimated vertices, so still convex; ellipsoid: the
+ * links' ellipsoids), or an obstacle is a mesh, those shapes are embedded as triangle
+ * meshes, decimated for display by pln_view_decimate() when over PLN_VIEW_LINK_MAX_TRIANGLES
+ * (link) or PLN_VIEW_OBSTACLE_MAX_TRIANGLES (obstacle) triangles, and drawn flat-shaded,
+ * back faces culled; link meshes are posed per frame by the link poses, obstacle meshes
+ * are static in the world. Links drawn as meshes are not drawn as capsules. `#frame=K` or
+ * `#t=SECONDS` in the URL selects the first frame shown; window.hrpplanView exposes
+ * frames, setFrame(k) and the state, and `#selftest` / `#bench` report the drawn pixels
+ * and the frame rate, for scripts and the browser test. Written atomically.
  *
  * The embedded JSON ("format": "hrpplan-view", docs/FILE_FORMATS.md):
  *   scenario, robot, certified, duration (s), eps (m), min_clearance (m or null),
@@ -30,9 +35,12 @@
  *   meshes[{name, link (name or null), obstacle (name or null), pose (index into the
  *   frames' poses, -1 for a static world mesh), color, cell (m), v[3 * nv] (link frame or
  *   world, m), t[3 * nt] (0-based, counter-clockwise seen from outside)}],
+ *   support[{t0, t1, polygon[2 * edges]}] (with dynamics, else empty),
  *   frames{fps, t[n], capsules[n][6 * links], poses[n][12 * posed meshes] (row-major
  *   rotation then position of each posed mesh's link), worst[n] = [pair, distance,
- *   pA(3), pB(3)] or null when there are no pairs}. */
+ *   pA(3), pB(3)] or null when there are no pairs, plot_pairs[k <= PLN_VIEW_PLOT_PAIRS]
+ *   (pair indices, closest over the frames first), clearance[n][k] (m), com[n] = [x, y, z]
+ *   or null (no mass), zmp[n] = [x, y] or null (with dynamics, else empty)}. */
 #ifndef PLN_VIEW_H
 #define PLN_VIEW_H
 
@@ -47,9 +55,14 @@
 #define PLN_VIEW_DEFAULT_FPS 30.0
 #define PLN_VIEW_MAX_FRAMES 6000
 
-/* Display budgets: most triangles embedded per link mesh and per obstacle mesh. */
+/* Pairs whose clearance over time the page plots (the closest over the frames). */
+#define PLN_VIEW_PLOT_PAIRS 5
+
+/* Display budgets: most triangles embedded per link mesh and per obstacle mesh. WebGL
+ * draws an environment mesh of the scenarios whole (the 100352-triangle statues of
+ * scenarios/pass.yaml: about 3.3 MB of JSON each); a larger one is decimated. */
 #define PLN_VIEW_LINK_MAX_TRIANGLES 600
-#define PLN_VIEW_OBSTACLE_MAX_TRIANGLES 3000
+#define PLN_VIEW_OBSTACLE_MAX_TRIANGLES 200000
 
 /* The id of the script element that carries the JSON (tests extract it by this). */
 #define PLN_VIEW_DATA_ID "hrpplan-data"

@@ -1,11 +1,19 @@
+/* view.js — the playback of view.html, drawn by WebGL through three.js r111 (the global
+   THREE, inlined before this script). The scene is built once: link capsules (a lathe of
+   two hemispheres and a cylinder), link meshes and obstacle meshes as indexed
+   BufferGeometry, boxes, sphere and capsule obstacles, the floor grid, the support
+   polygons and the ZMP and CoM tracks; a frame only moves objects (matrices) and
+   recolours the closest pair's links, it never rebuilds geometry. */
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('hrpplan-data').textContent);
   var canvas = document.getElementById('view');
-  var ctx = canvas.getContext('2d');
+  var plot = document.getElementById('plot');
+  var pctx = plot.getContext('2d');
   var slider = document.getElementById('slider');
   var playBtn = document.getElementById('play');
   var speedSel = document.getElementById('speed');
+  var meshBox = document.getElementById('showMeshes');
   var timeLbl = document.getElementById('time');
   var worstLbl = document.getElementById('worst');
   var F = data.frames;
@@ -13,17 +21,21 @@
   var links = data.links;
   var nL = links.length;
   var meshes = data.meshes || [];
+  var support = data.support || [];
   var meshLink = {};
   meshes.forEach(function (m) {
     if (m.link !== null) meshLink[m.link] = true;
     var r = 0;
     for (var i = 0; i < m.v.length; i += 3) r = Math.max(r, Math.sqrt(m.v[i] * m.v[i] + m.v[i + 1] * m.v[i + 1] + m.v[i + 2] * m.v[i + 2]));
     m.radius = r;
-    m.w = new Float64Array(m.v.length);
   });
   var PALETTE = ['#4c78a8', '#54a24b', '#b279a2', '#9d755d', '#72b7b2', '#eeca3b', '#17becf', '#bcbd22'];
-  var cam = {az: 0.6, el: 0.25, zoom: 1.0};
-  var state = {time: 0, playing: false, last: null, speed: 1, drawn: 0, frame: 0, triangles: 0, hideMeshes: false};
+  var PLOT_COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e'];
+  /* the closest pair's links turn red; an obstacle of it (often large) only pink */
+  var HOT = '#e31a1c', HOT_OBSTACLE = '#f19c9c', OBSTACLE = '#34495e', MESH_OBSTACLE = '#9aa5b1', BACKGROUND = '#f7f9fb';
+  var ZMP_COLOR = '#e67e22', COM_COLOR = '#6a3d9a', SUPPORT_COLOR = '#2e7d32';
+  var state = {time: 0, playing: false, last: null, speed: 1, drawn: 0, frame: 0, triangles: 0,
+               hideMeshes: false, webgl: false};
 
   /* scene bounds over every frame and obstacle */
   var lo = [Infinity, Infinity, Infinity];
@@ -61,31 +73,6 @@
   var centre = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
   var extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);
 
-  /* orthographic camera on a sphere around the scene centre; z up */
-  function axes() {
-    var ca = Math.cos(cam.az), sa = Math.sin(cam.az), ce = Math.cos(cam.el), se = Math.sin(cam.el);
-    var fwd = [ce * ca, ce * sa, se];            /* from the centre towards the viewer */
-    var right = [-sa, ca, 0];
-    var up = [-se * ca, -se * sa, ce];
-    return {fwd: fwd, right: right, up: up};
-  }
-  function project(ax, p) {
-    var s = cam.zoom * 0.85 * Math.min(canvas.width, canvas.height) / extent;
-    var d = [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]];
-    return {
-      x: canvas.width / 2 + s * (d[0] * ax.right[0] + d[1] * ax.right[1] + d[2] * ax.right[2]),
-      y: canvas.height / 2 - s * (d[0] * ax.up[0] + d[1] * ax.up[1] + d[2] * ax.up[2]),
-      z: d[0] * ax.fwd[0] + d[1] * ax.fwd[1] + d[2] * ax.fwd[2],
-      s: s
-    };
-  }
-  function shade(hex, f) {
-    var n = parseInt(hex.slice(1), 16);
-    var rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(function (v) {
-      return Math.round(f >= 1 ? v + (255 - v) * (f - 1) : v * f);
-    });
-    return 'rgb(' + rgb.join(',') + ')';
-  }
   /* frame index and interpolation weight of a time */
   function locate(t) {
     var a = 0, b = nF - 1;
@@ -97,72 +84,333 @@
     }
     return {i: a, u: (t - F.t[a]) / (F.t[b] - F.t[a])};
   }
-  function point(c0, c1, u, k) {
-    return [c0[k] + u * (c1[k] - c0[k]), c0[k + 1] + u * (c1[k + 1] - c0[k + 1]),
-            c0[k + 2] + u * (c1[k + 2] - c0[k + 2])];
+  function lerp3(c0, c1, u, k, out) {
+    return out.set(c0[k] + u * (c1[k] - c0[k]), c0[k + 1] + u * (c1[k + 1] - c0[k + 1]),
+                   c0[k + 2] + u * (c1[k + 2] - c0[k + 2]));
   }
-  function capsule(ax, p0, p1, r, color, items) {
-    var a = project(ax, p0), b = project(ax, p1);
-    items.push({a: a, b: b, w: 2 * r * a.s, color: color, z: (a.z + b.z) / 2});
-  }
-  /* a mesh's front-facing triangles, flat-shaded by their normals; posed meshes move
-     with their link (pose interpolated between frames like the capsules) */
-  function meshItems(ax, m, f0, f1, u, color, items) {
-    var v = m.v, w = m.w, t = m.t;
-    if (m.pose >= 0) {
-      var A = F.poses[f0], B = F.poses[f1], o = 12 * m.pose, T = [];
-      for (var k = 0; k < 12; k++) T.push(A[o + k] + u * (B[o + k] - A[o + k]));
-      for (var i = 0; i < v.length; i += 3) {
-        for (var r = 0; r < 3; r++) w[i + r] = T[9 + r] + T[3 * r] * v[i] + T[3 * r + 1] * v[i + 1] + T[3 * r + 2] * v[i + 2];
-      }
-    } else {
-      w.set(v);
+
+  /* ---- the WebGL scene ------------------------------------------------------------ */
+  /* the GPU's name, from a scratch context: a software renderer (SwiftShader, llvmpipe)
+     pays four times for multisampling, so it gets none */
+  function software() {
+    var gl = document.createElement('canvas').getContext('webgl'), name = '';
+    if (!gl) return false;
+    name = String(gl.getParameter(gl.RENDERER));
+    if (!/swiftshader|llvmpipe|softpipe|software/i.test(name) && gl.getExtension('WEBGL_debug_renderer_info')) {
+      name = String(gl.getParameter(0x9246));   /* UNMASKED_RENDERER_WEBGL */
     }
-    var L = [ax.fwd[0] + 0.4 * ax.up[0] + 0.3 * ax.right[0], ax.fwd[1] + 0.4 * ax.up[1] + 0.3 * ax.right[1],
-             ax.fwd[2] + 0.4 * ax.up[2] + 0.3 * ax.right[2]];
-    var Ln = Math.sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
-    var P = [];
-    for (var j = 0; j < w.length; j += 3) P.push(project(ax, [w[j], w[j + 1], w[j + 2]]));
-    for (var q = 0; q < t.length; q += 3) {
-      var a = 3 * t[q], b = 3 * t[q + 1], c = 3 * t[q + 2];
-      var e1 = [w[b] - w[a], w[b + 1] - w[a + 1], w[b + 2] - w[a + 2]];
-      var e2 = [w[c] - w[a], w[c + 1] - w[a + 1], w[c + 2] - w[a + 2]];
-      var n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
-      var nn = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      if (!(nn > 0)) continue;
-      var facing = (n[0] * ax.fwd[0] + n[1] * ax.fwd[1] + n[2] * ax.fwd[2]) / nn;
-      if (facing <= 0) continue;
-      var lit = Math.max(0, (n[0] * L[0] + n[1] * L[1] + n[2] * L[2]) / (nn * Ln));
-      var pa = P[t[q]], pb = P[t[q + 1]], pc = P[t[q + 2]];
-      items.push({tri: [pa, pb, pc], color: shade(color, 0.45 + 0.75 * lit), z: (pa.z + pb.z + pc.z) / 3});
-    }
+    var lose = gl.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
   }
-  function drawGrid(ax) {
+  var renderer = null;
+  state.antialias = !software();
+  try {
+    renderer = new THREE.WebGLRenderer({canvas: canvas, antialias: state.antialias, preserveDrawingBuffer: true});
+  } catch (e) {
+    renderer = null;
+  }
+  var scene = new THREE.Scene();
+  var camera = new THREE.PerspectiveCamera(30, canvas.width / canvas.height, extent / 200, extent * 100);
+  camera.up.set(0, 0, 1);
+  var cam = {az: 0.6, el: 0.25, dist: 1, target: new THREE.Vector3(centre[0], centre[1], centre[2])};
+  function resetCamera() {
+    cam.az = 0.6;
+    cam.el = 0.25;
+    cam.dist = 1.15 * extent / (2 * Math.tan(camera.fov * Math.PI / 360));
+    cam.target.set(centre[0], centre[1], centre[2]);
+  }
+  resetCamera();
+  function placeCamera() {
+    var ce = Math.cos(cam.el);
+    camera.position.set(cam.target.x + cam.dist * ce * Math.cos(cam.az), cam.target.y + cam.dist * ce * Math.sin(cam.az),
+                        cam.target.z + cam.dist * Math.sin(cam.el));
+    camera.lookAt(cam.target);
+    camera.updateMatrixWorld();
+  }
+  scene.background = new THREE.Color(BACKGROUND);
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x667080, 0.55));
+  var headlight = new THREE.DirectionalLight(0xffffff, 0.6);
+  headlight.position.set(0.3, 0.4, 1);   /* above and to the right of the eye */
+  camera.add(headlight);
+  scene.add(camera);
+
+  /* floor grid on z = 0 and world axes (x red, y green, z blue, 0.2 m) */
+  (function () {
     var step = Math.pow(10, Math.floor(Math.log10(extent)));
     if (extent / step < 3) step /= 2;
-    var x0 = Math.floor((centre[0] - extent) / step) * step, y0 = Math.floor((centre[1] - extent) / step) * step;
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = '#d8dde3';
-    ctx.beginPath();
-    for (var x = x0; x <= centre[0] + extent; x += step) {
-      var a = project(ax, [x, y0, 0]), b = project(ax, [x, centre[1] + extent, 0]);
-      ctx.moveTo(a.x, a.y); ctx.lineTo(b.x, b.y);
+    var n = 2 * Math.ceil(extent / step);
+    var grid = new THREE.GridHelper(n * step, n, '#d8dde3', '#d8dde3');
+    grid.rotation.x = Math.PI / 2;
+    grid.position.set(Math.round(centre[0] / step) * step, Math.round(centre[1] / step) * step, 0);
+    scene.add(grid);
+    scene.add(new THREE.AxesHelper(0.2));
+  }());
+
+  /* a capsule of radius r and segment length len along y, centred at the origin: the
+     profile of two hemispheres joined by a straight side, turned about the y axis */
+  function capsuleGeometry(r, len) {
+    var pts = [], N = 8, i, a;
+    for (i = 0; i <= N; i++) {
+      a = -Math.PI / 2 + (Math.PI / 2) * i / N;
+      pts.push(new THREE.Vector2(r * Math.cos(a) + 1e-9, -len / 2 + r * Math.sin(a)));
     }
-    for (var y = y0; y <= centre[1] + extent; y += step) {
-      var c = project(ax, [x0, y, 0]), d = project(ax, [centre[0] + extent, y, 0]);
-      ctx.moveTo(c.x, c.y); ctx.lineTo(d.x, d.y);
+    for (i = 0; i <= N; i++) {
+      a = (Math.PI / 2) * i / N;
+      pts.push(new THREE.Vector2(r * Math.cos(a) + 1e-9, len / 2 + r * Math.sin(a)));
     }
-    ctx.stroke();
-    /* world axes at the origin: x red, y green, z blue, 0.2 m */
-    [[1, 0, 0, '#d62728'], [0, 1, 0, '#2ca02c'], [0, 0, 1, '#1f77b4']].forEach(function (e) {
-      var o = project(ax, [0, 0, 0]), p = project(ax, [0.2 * e[0], 0.2 * e[1], 0.2 * e[2]]);
-      ctx.strokeStyle = e[3];
-      ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.moveTo(o.x, o.y); ctx.lineTo(p.x, p.y); ctx.stroke();
+    return new THREE.LatheBufferGeometry(pts, 20);
+  }
+  var Y = new THREE.Vector3(0, 1, 0);
+  var va = new THREE.Vector3(), vb = new THREE.Vector3(), vd = new THREE.Vector3();
+  /* places a capsule object (made for the length |p1 - p0|) between p0 and p1 */
+  function placeCapsule(obj, p0, p1) {
+    obj.position.addVectors(p0, p1).multiplyScalar(0.5);
+    vd.subVectors(p1, p0);
+    var len = vd.length();
+    if (len > 1e-12) obj.quaternion.setFromUnitVectors(Y, vd.multiplyScalar(1 / len));
+  }
+  function material(color, opts) {
+    var m = new THREE.MeshPhongMaterial({color: color, shininess: 30, specular: 0x222222});
+    for (var k in opts) if (Object.prototype.hasOwnProperty.call(opts, k)) m[k] = opts[k];
+    return m;
+  }
+
+  /* link capsules (links drawn as meshes are not drawn as capsules) */
+  var caps = [];
+  for (var li = 0; li < nL; li++) {
+    if (meshLink[links[li].name]) continue;
+    var c0 = F.capsules[0];
+    va.set(c0[6 * li], c0[6 * li + 1], c0[6 * li + 2]);
+    vb.set(c0[6 * li + 3], c0[6 * li + 4], c0[6 * li + 5]);
+    var base = PALETTE[links[li].color % PALETTE.length];
+    var obj = new THREE.Mesh(capsuleGeometry(links[li].radius, va.distanceTo(vb)), material(base, {side: THREE.DoubleSide}));
+    obj.userData = {name: links[li].name, base: base, link: li};
+    scene.add(obj);
+    caps.push(obj);
+  }
+
+  /* meshes: indexed BufferGeometry in the link frame (posed by a matrix per frame) or
+     in the world (static) */
+  var meshObjs = [];
+  meshes.forEach(function (m) {
+    var g = new THREE.BufferGeometry();
+    var nv = m.v.length / 3;
+    g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(m.v), 3));
+    g.setIndex(new THREE.BufferAttribute(nv > 65535 ? new Uint32Array(m.t) : new Uint16Array(m.t), 1));
+    g.computeVertexNormals();
+    g.computeBoundingSphere();
+    var name = m.link !== null ? m.link : m.obstacle;
+    var base = m.color < 0 ? MESH_OBSTACLE : PALETTE[m.color % PALETTE.length];
+    var obj = new THREE.Mesh(g, material(base, {flatShading: true}));
+    obj.userData = {name: name, base: base, pose: m.pose, triangles: m.t.length / 3};
+    obj.matrixAutoUpdate = false;
+    scene.add(obj);
+    meshObjs.push(obj);
+  });
+
+  /* obstacles: boxes (translucent, with their edges), spheres and capsules; mesh
+     obstacles are among the meshes */
+  var obstacleObjs = [];
+  data.obstacles.forEach(function (o) {
+    var obj;
+    if (o.mesh) return;
+    if (o.box) {
+      var b = o.box;
+      var g = new THREE.BoxBufferGeometry(2 * b[12], 2 * b[13], 2 * b[14]);
+      obj = new THREE.Mesh(g, material(OBSTACLE, {transparent: true, opacity: 0.35, depthWrite: false}));
+      obj.add(new THREE.LineSegments(new THREE.EdgesGeometry(g), new THREE.LineBasicMaterial({color: OBSTACLE})));
+      obj.matrixAutoUpdate = false;
+      obj.matrix.set(b[3], b[4], b[5], b[0], b[6], b[7], b[8], b[1], b[9], b[10], b[11], b[2], 0, 0, 0, 1);
+      obj.matrixWorldNeedsUpdate = true;
+    } else {
+      va.fromArray(o.p0);
+      vb.fromArray(o.p1);
+      obj = new THREE.Mesh(capsuleGeometry(o.radius, va.distanceTo(vb)), material(OBSTACLE, {side: THREE.DoubleSide}));
+      placeCapsule(obj, va, vb);
+    }
+    obj.userData = {name: o.name, base: OBSTACLE};
+    scene.add(obj);
+    obstacleObjs.push(obj);
+  });
+
+  /* the closest pair: a segment between its witness points and a ball on each, drawn
+     over everything */
+  var witnessMat = new THREE.MeshBasicMaterial({color: '#c00000', depthTest: false});
+  var witness = new THREE.Group();
+  var wr = 0.004 * extent;
+  var wSeg = new THREE.Mesh(new THREE.CylinderBufferGeometry(0.4 * wr, 0.4 * wr, 1, 8), witnessMat);
+  var wA = new THREE.Mesh(new THREE.SphereBufferGeometry(wr, 12, 8), witnessMat);
+  var wB = new THREE.Mesh(new THREE.SphereBufferGeometry(wr, 12, 8), witnessMat);
+  [wSeg, wA, wB].forEach(function (o) { o.renderOrder = 10; witness.add(o); });
+  scene.add(witness);
+
+  /* the floor: support polygons (the phase that holds is filled), the ZMP and the
+     ground projection of the CoM, their tracks over the motion and where they are now */
+  var FLOOR_Z = 0.001 * extent;
+  var supportObjs = support.map(function (s) {
+    var pts = [], i;
+    for (i = 0; i < s.polygon.length; i += 2) pts.push(new THREE.Vector2(s.polygon[i], s.polygon[i + 1]));
+    var grp = new THREE.Group();
+    if (pts.length >= 3) {
+      var fill = new THREE.Mesh(new THREE.ShapeBufferGeometry(new THREE.Shape(pts)),
+        new THREE.MeshBasicMaterial({color: SUPPORT_COLOR, transparent: true, opacity: 0.18, depthWrite: false, side: THREE.DoubleSide}));
+      grp.add(fill);
+    }
+    var lg = new THREE.BufferGeometry().setFromPoints(pts.map(function (p) { return new THREE.Vector3(p.x, p.y, 0); }));
+    grp.add(new THREE.LineLoop(lg, new THREE.LineBasicMaterial({color: SUPPORT_COLOR})));
+    grp.position.z = FLOOR_Z;
+    grp.userData = {t0: s.t0, t1: s.t1};
+    scene.add(grp);
+    return grp;
+  });
+  /* a track: one line per run of non-null samples; f(sample) gives its point */
+  function track(samples, f, color) {
+    var run = [];
+    function flush() {
+      if (run.length >= 2) scene.add(new THREE.Line(new THREE.BufferGeometry().setFromPoints(run), new THREE.LineBasicMaterial({color: color})));
+      run = [];
+    }
+    (samples || []).forEach(function (s) {
+      if (s === null) { flush(); return; }
+      run.push(f(s));
+    });
+    flush();
+  }
+  var hasZmp = F.zmp && F.zmp.some(function (z) { return z !== null; });
+  var hasCom = F.com && F.com.some(function (z) { return z !== null; });
+  track(hasZmp ? F.zmp : [], function (z) { return new THREE.Vector3(z[0], z[1], 2 * FLOOR_Z); }, ZMP_COLOR);
+  track(hasCom ? F.com : [], function (z) { return new THREE.Vector3(z[0], z[1], 2 * FLOOR_Z); }, COM_COLOR);
+  var zmpMark = new THREE.Mesh(new THREE.CircleBufferGeometry(0.006 * extent, 20), new THREE.MeshBasicMaterial({color: ZMP_COLOR, depthTest: false}));
+  var comFloor = new THREE.Mesh(new THREE.RingBufferGeometry(0.004 * extent, 0.007 * extent, 20), new THREE.MeshBasicMaterial({color: COM_COLOR, depthTest: false}));
+  var comBall = new THREE.Mesh(new THREE.SphereBufferGeometry(0.007 * extent, 12, 8), new THREE.MeshBasicMaterial({color: COM_COLOR, depthTest: false}));
+  [zmpMark, comFloor, comBall].forEach(function (o) { o.renderOrder = 9; o.visible = false; scene.add(o); });
+  if (hasZmp || hasCom || support.length) {
+    var legend = document.createElement('div');
+    legend.className = 'hint';
+    legend.id = 'legend';
+    legend.innerHTML = (support.length ? '<span class="legend" style="background:' + SUPPORT_COLOR + '"></span>support polygon &nbsp; ' : '') +
+      (hasZmp ? '<span class="legend" style="background:' + ZMP_COLOR + '"></span>ZMP &nbsp; ' : '') +
+      (hasCom ? '<span class="legend" style="background:' + COM_COLOR + '"></span>centre of mass (and its floor projection)' : '');
+    worstLbl.parentNode.insertBefore(legend, worstLbl.nextSibling);
+  }
+
+  if (renderer) {
+    state.webgl = true;
+    renderer.setPixelRatio(window.devicePixelRatio || 1);
+    renderer.setSize(canvas.width, canvas.height, false);
+  } else {
+    var msg = document.createElement('p');
+    msg.id = 'nogl';
+    msg.textContent = 'This browser gives the page no WebGL: the 3-D view is not drawn (the plot, the table and the slider work).';
+    canvas.parentNode.insertBefore(msg, canvas);
+  }
+
+  /* ---- the clearance plot ------------------------------------------------------------ */
+  var plotPairs = F.plot_pairs || [];
+  var PL = {left: 58, right: 12, top: 10, bottom: 26};
+  var plotBg = document.createElement('canvas'), plotY = null;
+  plotBg.width = plot.width;
+  plotBg.height = plot.height;
+  function plotX(t) { return PL.left + (plot.width - PL.left - PL.right) * t / Math.max(data.duration, 1e-9); }
+  /* the curves, drawn once on plotBg; a frame copies it and adds the cursor */
+  function drawPlotBackground() {
+    var bg = plotBg.getContext('2d');
+    var w = plot.width, h = plot.height, k, s;
+    bg.fillStyle = BACKGROUND;
+    bg.fillRect(0, 0, w, h);
+    bg.font = '12px system-ui, sans-serif';
+    bg.fillStyle = '#1d2733';
+    if (!plotPairs.length || !F.clearance) {
+      bg.fillText('no collision pairs: no clearance to plot', PL.left, h / 2);
+      return;
+    }
+    /* a logarithmic axis from below the smallest positive clearance (and eps) to the
+       largest: the closest approach and the far part of the motion both stay readable;
+       a distance at or below the floor (touching, penetrating) is drawn on the floor */
+    var dpos = Infinity, dmax = -Infinity;
+    for (s = 0; s < nF; s++) {
+      for (k = 0; k < plotPairs.length; k++) {
+        var d = F.clearance[s][k];
+        if (d > 0) dpos = Math.min(dpos, d);
+        dmax = Math.max(dmax, d);
+      }
+    }
+    var lg0 = Math.log10(Math.max(1e-6, Math.min(dpos, data.eps > 0 ? data.eps : dpos, 1) / 2));
+    var lg1 = Math.log10(Math.max(dmax, Math.pow(10, lg0) * 100) * 1.2);
+    var y0 = h - PL.bottom, y1 = PL.top;
+    plotY = function (d) { return y0 + (y1 - y0) * (Math.log10(Math.max(d, Math.pow(10, lg0))) - lg0) / (lg1 - lg0); };
+    /* axes, ticks in mm (powers of ten) and s */
+    bg.strokeStyle = '#8a96a3';
+    bg.lineWidth = 1;
+    bg.beginPath();
+    bg.moveTo(PL.left, y1); bg.lineTo(PL.left, y0); bg.lineTo(w - PL.right, y0);
+    bg.stroke();
+    bg.textAlign = 'right';
+    for (var e = Math.ceil(lg0); e <= lg1; e++) {
+      var yy = plotY(Math.pow(10, e));
+      bg.fillStyle = '#1d2733';
+      bg.fillText(String(+(1000 * Math.pow(10, e)).toPrecision(1)), PL.left - 4, yy + 4);
+      bg.strokeStyle = '#e3e7eb';
+      bg.beginPath(); bg.moveTo(PL.left + 1, yy); bg.lineTo(w - PL.right, yy); bg.stroke();
+    }
+    bg.save();
+    bg.translate(12, (y0 + y1) / 2);
+    bg.rotate(-Math.PI / 2);
+    bg.textAlign = 'center';
+    bg.fillText('clearance [mm]', 0, 0);
+    bg.restore();
+    bg.textAlign = 'center';
+    for (k = 0; k <= 5; k++) {
+      var tt = data.duration * k / 5;
+      bg.fillText(tt.toFixed(2) + (k === 5 ? ' s' : ''), plotX(tt), h - 8);
+    }
+    /* eps, dashed */
+    bg.setLineDash([5, 4]);
+    bg.strokeStyle = '#5b6875';
+    bg.beginPath(); bg.moveTo(PL.left, plotY(data.eps)); bg.lineTo(w - PL.right, plotY(data.eps)); bg.stroke();
+    bg.setLineDash([]);
+    /* each pair's distance over the frames, and its certified lower bound dotted */
+    bg.textAlign = 'left';
+    plotPairs.forEach(function (pr, k) {
+      var col = PLOT_COLORS[k % PLOT_COLORS.length], p = data.pairs[pr];
+      bg.strokeStyle = col;
+      bg.lineWidth = 1.6;
+      bg.beginPath();
+      for (var s = 0; s < nF; s++) {
+        var x = plotX(F.t[s]), y = plotY(F.clearance[s][k]);
+        if (s === 0) bg.moveTo(x, y); else bg.lineTo(x, y);
+      }
+      bg.stroke();
+      if (p.mcd_lower !== null) {
+        bg.setLineDash([1, 3]);
+        bg.beginPath(); bg.moveTo(PL.left, plotY(p.mcd_lower)); bg.lineTo(w - PL.right, plotY(p.mcd_lower)); bg.stroke();
+        bg.setLineDash([]);
+      }
+      bg.fillStyle = 'rgba(247, 249, 251, 0.85)';
+      bg.fillRect(w - PL.right - 234, PL.top + 14 * k, 232, 14);
+      bg.fillStyle = col;
+      bg.fillText(p.a + ' - ' + p.b, w - PL.right - 230, PL.top + 11 + 14 * k);
+    });
+    bg.fillStyle = '#5b6875';
+    bg.fillText('dashed: eps; dotted: certified lower bound (log scale)', PL.left + 8, PL.top + 12);
+  }
+  function drawPlot(near) {
+    pctx.drawImage(plotBg, 0, 0);
+    if (plotY === null) return;
+    var x = plotX(state.time);
+    pctx.strokeStyle = '#1d2733';
+    pctx.lineWidth = 1;
+    pctx.beginPath(); pctx.moveTo(x, PL.top); pctx.lineTo(x, plot.height - PL.bottom); pctx.stroke();
+    plotPairs.forEach(function (pr, k) {
+      pctx.fillStyle = PLOT_COLORS[k % PLOT_COLORS.length];
+      pctx.beginPath(); pctx.arc(x, plotY(F.clearance[near][k]), 3.5, 0, 2 * Math.PI); pctx.fill();
     });
   }
+
+  /* ---- one frame ---------------------------------------------------------------------- */
+  var M = new THREE.Matrix4();
   function draw() {
-    var ax = axes();
     var loc = locate(state.time);
     var i1 = Math.min(loc.i + 1, nF - 1);
     var c0 = F.capsules[loc.i], c1 = F.capsules[i1];
@@ -174,81 +422,69 @@
       hot[pr.a] = true;
       hot[pr.b] = true;
     }
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.fillStyle = '#f7f9fb';
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    drawGrid(ax);
-    var items = [];
-    for (var l = 0; l < nL; l++) {
-      if (meshLink[links[l].name]) continue;
-      var col = hot[links[l].name] ? '#e31a1c' : PALETTE[links[l].color % PALETTE.length];
-      capsule(ax, point(c0, c1, loc.u, 6 * l), point(c0, c1, loc.u, 6 * l + 3), links[l].radius, col, items);
-    }
-    var nCaps = items.length;
-    if (!state.hideMeshes) {
-      meshes.forEach(function (m) {
-        var name = m.link !== null ? m.link : m.obstacle;
-        var mc = hot[name] ? '#e31a1c' : m.color < 0 ? '#9aa5b1' : PALETTE[m.color % PALETTE.length];
-        meshItems(ax, m, loc.i, i1, loc.u, mc, items);
-      });
-    }
-    state.triangles = items.length - nCaps;
-    data.obstacles.forEach(function (o) {
-      var oc = hot[o.name] ? '#e31a1c' : '#34495e';
-      if (o.mesh) return;
-      if (!o.box) { capsule(ax, o.p0, o.p1, o.radius, oc, items); return; }
-      var b = o.box, corner = function (i) {
-        var l = [(i & 1 ? 1 : -1) * b[12], (i & 2 ? 1 : -1) * b[13], (i & 4 ? 1 : -1) * b[14]];
-        return [0, 1, 2].map(function (r) { return b[r] + b[3 + 3 * r] * l[0] + b[4 + 3 * r] * l[1] + b[5 + 3 * r] * l[2]; });
-      };
-      [[0,1],[2,3],[4,5],[6,7],[0,2],[1,3],[4,6],[5,7],[0,4],[1,5],[2,6],[3,7]].forEach(function (e) {
-        capsule(ax, corner(e[0]), corner(e[1]), 0.004, oc, items);
-      });
+    caps.forEach(function (obj) {
+      var l = obj.userData.link;
+      placeCapsule(obj, lerp3(c0, c1, loc.u, 6 * l, va), lerp3(c0, c1, loc.u, 6 * l + 3, vb));
+      obj.material.color.set(hot[obj.userData.name] ? HOT : obj.userData.base);
     });
-    items.sort(function (p, q) { return p.z - q.z; });
-    ctx.lineCap = 'round';
-    items.forEach(function (it) {
-      if (it.tri) {
-        ctx.fillStyle = it.color;
-        ctx.strokeStyle = it.color;
-        ctx.lineWidth = 0.7;
-        ctx.beginPath();
-        ctx.moveTo(it.tri[0].x, it.tri[0].y);
-        ctx.lineTo(it.tri[1].x, it.tri[1].y);
-        ctx.lineTo(it.tri[2].x, it.tri[2].y);
-        ctx.closePath();
-        ctx.fill();
-        ctx.stroke();
-        return;
+    /* posed meshes: the link's pose interpolated between frames, as the capsules */
+    var A = F.poses[loc.i], B = F.poses[i1], tris = 0;
+    meshObjs.forEach(function (obj) {
+      var o = 12 * obj.userData.pose, u = loc.u;
+      obj.visible = !state.hideMeshes;
+      if (obj.visible) tris += obj.userData.triangles;
+      obj.material.color.set(hot[obj.userData.name] ? (obj.userData.pose < 0 ? HOT_OBSTACLE : HOT) : obj.userData.base);
+      if (obj.userData.pose < 0) {
+        obj.matrix.identity();
+      } else {
+        var T = [];
+        for (var k = 0; k < 12; k++) T.push(A[o + k] + u * (B[o + k] - A[o + k]));
+        obj.matrix.set(T[0], T[1], T[2], T[9], T[3], T[4], T[5], T[10], T[6], T[7], T[8], T[11], 0, 0, 0, 1);
       }
-      var layers = [[it.w + 2, shade(it.color, 0.55), 0], [it.w, it.color, 0], [it.w * 0.4, shade(it.color, 1.45), it.w * 0.18]];
-      layers.forEach(function (L) {
-        ctx.strokeStyle = L[1];
-        ctx.lineWidth = Math.max(L[0], 1);
-        ctx.beginPath();
-        ctx.moveTo(it.a.x - L[2], it.a.y - L[2]);
-        ctx.lineTo(it.b.x - L[2] + 0.01, it.b.y - L[2]);
-        ctx.stroke();
-      });
+      obj.matrixWorldNeedsUpdate = true;
     });
-    state.drawn = items.length;
-    /* the pair closest at this time: a line between its witness points */
+    state.triangles = tris;
+    obstacleObjs.forEach(function (obj) {
+      obj.material.color.set(hot[obj.userData.name] ? HOT_OBSTACLE : obj.userData.base);
+    });
+    /* the closest pair */
+    witness.visible = !!worst;
     if (worst) {
-      var pa = project(ax, [worst[2], worst[3], worst[4]]), pb = project(ax, [worst[5], worst[6], worst[7]]);
-      ctx.strokeStyle = '#c00000';
-      ctx.fillStyle = '#c00000';
-      ctx.lineWidth = 2.5;
-      ctx.beginPath(); ctx.moveTo(pa.x, pa.y); ctx.lineTo(pb.x, pb.y); ctx.stroke();
-      [pa, pb].forEach(function (p) { ctx.beginPath(); ctx.arc(p.x, p.y, 4, 0, 2 * Math.PI); ctx.fill(); });
+      va.set(worst[2], worst[3], worst[4]);
+      vb.set(worst[5], worst[6], worst[7]);
+      wA.position.copy(va);
+      wB.position.copy(vb);
+      var d = va.distanceTo(vb);
+      wSeg.visible = d > 1e-9;
+      placeCapsule(wSeg, va, vb);
+      wSeg.scale.set(1, Math.max(d, 1e-9), 1);
       var p2 = data.pairs[worst[0]];
       worstLbl.textContent = 'closest now: ' + p2.a + ' - ' + p2.b + ', ' + (1000 * worst[1]).toFixed(1) +
         ' mm (certified over the motion: ' + (p2.mcd_lower === null ? '?' : (1000 * p2.mcd_lower).toFixed(1) + ' mm') + ')';
     } else {
       worstLbl.textContent = 'no collision pairs';
     }
+    /* the floor: the phase that holds now, the ZMP and the CoM */
+    supportObjs.forEach(function (g) { g.visible = state.time >= g.userData.t0 && state.time <= g.userData.t1; });
+    var z = hasZmp ? F.zmp[near] : null, cm = hasCom ? F.com[near] : null;
+    zmpMark.visible = z !== null;
+    if (z !== null) zmpMark.position.set(z[0], z[1], 3 * FLOOR_Z);
+    comFloor.visible = comBall.visible = cm !== null;
+    if (cm !== null) {
+      comFloor.position.set(cm[0], cm[1], 3 * FLOOR_Z);
+      comBall.position.set(cm[0], cm[1], cm[2]);
+    }
     state.frame = near;
     slider.value = String(near);
     timeLbl.textContent = state.time.toFixed(3) + ' s / ' + data.duration.toFixed(3) + ' s';
+    drawPlot(near);
+    render();
+  }
+  function render() {
+    if (!renderer) { state.drawn = 0; return; }
+    placeCamera();
+    renderer.render(scene, camera);
+    state.drawn = renderer.info.render.calls;
   }
   function setTime(t) {
     state.time = Math.min(Math.max(t, 0), data.duration);
@@ -273,34 +509,76 @@
       requestAnimationFrame(tick);
     }
   }
+
+  /* ---- controls: slider, play, speed, meshes; orbit, pan and zoom on the canvas ------- */
   slider.max = String(nF - 1);
   slider.addEventListener('input', function () { play(false); setTime(F.t[Number(slider.value)]); });
   playBtn.addEventListener('click', function () { play(!state.playing); });
   speedSel.addEventListener('change', function () { state.speed = Number(speedSel.value); });
+  meshBox.parentNode.style.display = meshes.length ? '' : 'none';
+  meshBox.addEventListener('change', function () { state.hideMeshes = !meshBox.checked; draw(); });
   document.addEventListener('keydown', function (e) { if (e.key === ' ') { e.preventDefault(); play(!state.playing); } });
   var drag = null;
-  canvas.addEventListener('mousedown', function (e) { drag = {x: e.clientX, y: e.clientY}; });
+  canvas.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  canvas.addEventListener('mousedown', function (e) {
+    drag = {x: e.clientX, y: e.clientY, pan: e.button === 2 || e.shiftKey};
+    e.preventDefault();
+  });
   window.addEventListener('mouseup', function () { drag = null; });
   window.addEventListener('mousemove', function (e) {
     if (!drag) return;
-    cam.az -= 0.01 * (e.clientX - drag.x);
-    cam.el = Math.min(1.5, Math.max(-1.5, cam.el + 0.01 * (e.clientY - drag.y)));
-    drag = {x: e.clientX, y: e.clientY};
-    draw();
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (drag.pan) {
+      /* move the target in the view plane, as far as the pointer moved at its depth */
+      var s = 2 * cam.dist * Math.tan(camera.fov * Math.PI / 360) / canvas.clientHeight;
+      var right = new THREE.Vector3().setFromMatrixColumn(camera.matrixWorld, 0);
+      var up = new THREE.Vector3().setFromMatrixColumn(camera.matrixWorld, 1);
+      cam.target.addScaledVector(right, -dx * s).addScaledVector(up, dy * s);
+    } else {
+      cam.az -= 0.01 * dx;
+      cam.el = Math.min(1.5, Math.max(-1.5, cam.el + 0.01 * dy));
+    }
+    drag.x = e.clientX;
+    drag.y = e.clientY;
+    render();
   });
   canvas.addEventListener('wheel', function (e) {
     e.preventDefault();
-    cam.zoom = Math.min(20, Math.max(0.1, cam.zoom * Math.exp(-0.001 * e.deltaY)));
-    draw();
+    cam.dist = Math.min(50 * extent, Math.max(0.02 * extent, cam.dist * Math.exp(0.001 * e.deltaY)));
+    render();
   }, {passive: false});
+  canvas.addEventListener('dblclick', function () { resetCamera(); render(); });
+  /* the plot: a click or drag sets the time */
+  var plotDrag = false;
+  function plotSeek(e) {
+    var r = plot.getBoundingClientRect();
+    var x = (e.clientX - r.left) * plot.width / Math.max(r.width, 1);
+    play(false);
+    setTime(data.duration * (x - PL.left) / (plot.width - PL.left - PL.right));
+  }
+  plot.addEventListener('mousedown', function (e) { plotDrag = true; plotSeek(e); });
+  window.addEventListener('mouseup', function () { plotDrag = false; });
+  plot.addEventListener('mousemove', function (e) { if (plotDrag) plotSeek(e); });
+
   /* the page's state for scripts and tests: #frame=K or #t=SECONDS selects the start */
   window.hrpplanView = {
     frames: nF,
     setFrame: function (k) { play(false); setTime(F.t[Math.min(Math.max(k | 0, 0), nF - 1)]); return state.drawn; },
-    state: state
+    state: state,
+    camera: cam,
+    render: render
   };
-  /* ink: canvas pixels far from the background colour (grid lines excluded) */
-  function pixels() { return ctx.getImageData(0, 0, canvas.width, canvas.height).data; }
+
+  /* ---- test hooks ------------------------------------------------------------------- */
+  /* the drawing buffer (preserveDrawingBuffer keeps it after the frame) */
+  function pixels() {
+    if (!renderer) return new Uint8Array(4);
+    var gl = renderer.getContext();
+    var px = new Uint8Array(gl.drawingBufferWidth * gl.drawingBufferHeight * 4);
+    gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    return px;
+  }
+  /* ink: pixels far from the background colour (the light grid lines excluded) */
   function ink(px) {
     var n = 0;
     for (var i = 0; i < px.length; i += 4) {
@@ -315,10 +593,19 @@
     }
     return n;
   }
+  function report(id, out) {
+    var pre = document.createElement('pre');
+    pre.id = id;
+    pre.textContent = JSON.stringify(out);
+    document.body.appendChild(pre);
+  }
   /* #selftest: renders the first, middle and last frames through the slider's path and
-     reports, in <pre id=selftest>, the ink of each and the pixels changed from the first */
+     reports, in <pre id=selftest>, the draw calls and ink of each, the pixels changed
+     from the first, the mesh triangles drawn, the pixels the meshes make (frame 0 with
+     and without them) and the ink of the clearance plot */
   function selftest() {
-    var ks = [0, nF >> 1, nF - 1], out = {frames: ks, drawn: [], ink: [], changed: [], triangles: []}, first = null;
+    var ks = [0, nF >> 1, nF - 1], first = null;
+    var out = {webgl: state.webgl, frames: ks, drawn: [], ink: [], changed: [], triangles: []};
     ks.forEach(function (k) {
       slider.value = String(k);
       slider.dispatchEvent(new Event('input'));
@@ -329,7 +616,6 @@
       out.changed.push(changed(first, px));
       out.triangles.push(state.triangles);
     });
-    /* the pixels the meshes make: frame 0 with and without them */
     slider.value = '0';
     slider.dispatchEvent(new Event('input'));
     var withMeshes = pixels();
@@ -338,14 +624,59 @@
     out.mesh_pixels = [changed(withMeshes, pixels())];
     state.hideMeshes = false;
     draw();
-    var pre = document.createElement('pre');
-    pre.id = 'selftest';
-    pre.textContent = JSON.stringify(out);
-    document.body.appendChild(pre);
+    out.plot_ink = [ink(pctx.getImageData(0, 0, plot.width, plot.height).data)];
+    /* the mouse: a drag on the canvas turns the view, a right-drag pans it, the wheel
+       zooms (pixels changed by each); a click in the middle of the plot seeks to the
+       middle of the motion (time in ms) */
+    var r = canvas.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    function mouse(target, type, dx, button) {
+      target.dispatchEvent(new MouseEvent(type, {clientX: x + dx, clientY: y, button: button || 0, bubbles: true}));
+    }
+    var before = pixels();
+    mouse(canvas, 'mousedown', 0); mouse(canvas, 'mousemove', 60); mouse(canvas, 'mouseup', 60);
+    var turned = pixels();
+    mouse(canvas, 'mousedown', 0, 2); mouse(canvas, 'mousemove', 60, 2); mouse(canvas, 'mouseup', 60, 2);
+    var panned = pixels();
+    canvas.dispatchEvent(new WheelEvent('wheel', {deltaY: -300, clientX: x, clientY: y, bubbles: true, cancelable: true}));
+    out.mouse_changed = [changed(before, turned), changed(turned, panned), changed(panned, pixels())];
+    resetCamera();
+    var pr = plot.getBoundingClientRect();
+    var px = pr.left + (PL.left + (plot.width - PL.left - PL.right) / 2) * pr.width / plot.width;
+    plot.dispatchEvent(new MouseEvent('mousedown', {clientX: px, clientY: pr.top + pr.height / 2, bubbles: true}));
+    window.dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+    out.plot_seek_ms = [Math.round(1000 * state.time), Math.round(1000 * data.duration / 2)];
+    report('selftest', out);
   }
+  /* #bench: renders frames back to back for 2 s (the motion advancing and the camera
+     turning each frame), each one waited for by reading a pixel back, and reports in
+     <pre id=bench> the frames, the seconds and the frames per second, with the
+     triangles of one frame; five frames before the clock starts warm it up */
+  function bench() {
+    var gl = renderer ? renderer.getContext() : null, px = new Uint8Array(4);
+    var n = 0, t0, t1, w;
+    /* warm up: the first frames compile the shaders */
+    for (w = 0; gl && w < 5; w++) {
+      draw();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    }
+    t0 = t1 = performance.now();
+    while (gl && t1 - t0 < 2000) {
+      state.time = data.duration * ((n * 0.01) % 1);
+      cam.az += 0.01;
+      draw();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      n++;
+      t1 = performance.now();
+    }
+    var s = (t1 - t0) / 1000;
+    report('bench', {antialias: state.antialias, frames: [n], seconds: [+s.toFixed(3)], fps: [+(n / Math.max(s, 1e-9)).toFixed(1)],
+                     triangles: [renderer ? renderer.info.render.triangles : 0], mesh_triangles: [state.triangles]});
+  }
+  drawPlotBackground();
   var m = /^#(frame|t)=([0-9.]+)$/.exec(window.location.hash);
   if (m) setTime(m[1] === 'frame' ? F.t[Math.min(nF - 1, parseInt(m[2], 10))] : parseFloat(m[2]));
   else setTime(0);
   if (window.location.hash === '#selftest') selftest();
+  if (window.location.hash === '#bench') bench();
   document.body.setAttribute('data-rendered', String(state.drawn));
 }());
