@@ -787,7 +787,18 @@ PlnStatus pln_robot_fingerprint(const PlnRobot *robot, const char *path, char he
     PlnStatus st;
     pln_sha256_init(&h);
     st = pln_sha256_file(&h, path, "robot file", PLN_MAX_YAML_BYTES, err, err_size);
-    for (int l = 0; l < robot->n_links && st == PLN_OK; ++l) {
+    /* links by name, not by index: a re-rooted model (pln_robot_reroot) orders its links
+     * from another root, and must have the fingerprint of its file */
+    const char *prev = NULL;
+    for (int n = 0; n < robot->n_links && st == PLN_OK; ++n) {
+        int l = -1;
+        for (int k = 0; k < robot->n_links; ++k) {
+            const char *name = robot->links[k].name;
+            if (prev != NULL && strcmp(name, prev) <= 0) continue;
+            if (l < 0 || strcmp(name, robot->links[l].name) < 0) l = k;
+        }
+        if (l < 0) break;
+        prev = robot->links[l].name;
         const PlnLinkGeometry *g = &robot->links[l].geometry;
         const char *files[2] = {g->mesh_path, g->convex_path};
         for (int k = 0; k < 2 && st == PLN_OK; ++k) {
