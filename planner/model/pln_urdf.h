@@ -18,7 +18,7 @@
  *
  * Geometry: every link with collision elements gets a capsule enclosing all of them
  * (model/pln_capfit.h; exact for a lone sphere, capsule or cylinder), unless <hrpplan>
- * gives its capsule; a link whose collision is one unscaled STL/OBJ mesh also gets that
+ * gives its capsule; a link whose collision is one unscaled mesh also gets that
  * mesh (at the collision origin) for the mesh, convex and viewer geometry.
  *
  * Mesh file names: "package://pkg/rest" is looked up in each directory D of
