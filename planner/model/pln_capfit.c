@@ -42,8 +42,7 @@ double pln_capfit_segment_distance(const double x[3], const double p0[3], const 
     return sqrt(r);
 }
 
-/* An orthonormal frame (e1, e2, u) around the unit vector u. */
-static void frame_of(const double u[3], double e1[3], double e2[3])
+void pln_capfit_frame(const double u[3], double e1[3], double e2[3])
 {
     int m = fabs(u[0]) <= fabs(u[1]) ? (fabs(u[0]) <= fabs(u[2]) ? 0 : 2)
                                      : (fabs(u[1]) <= fabs(u[2]) ? 1 : 2);
@@ -155,7 +154,7 @@ static double fit_axis(const Work *w, const double u[3], int refine, Fit *best)
     double r0, len0, a, b, x1, x2, f1, f2;
     const double g = 0.5 * (3.0 - sqrt(5.0));
     memcpy(f.u, u, sizeof f.u);
-    frame_of(u, f.e1, f.e2);
+    pln_capfit_frame(u, f.e1, f.e2);
     for (int i = 0; i < w->m; ++i) {
         const double *p = &w->pts[3 * i];
         w->xy[2 * i] = p[0] * f.e1[0] + p[1] * f.e1[1] + p[2] * f.e1[2];

@@ -31,4 +31,7 @@ PlnStatus pln_capsule_fit(const double *pts, int n, PlnCapsuleFit *out, char *er
 /* Distance from x to the segment [p0, p1] (p0 == p1 allowed), m. */
 double pln_capfit_segment_distance(const double x[3], const double p0[3], const double p1[3]);
 
+/* An orthonormal right-handed frame (e1, e2, u) around the unit vector u. */
+void pln_capfit_frame(const double u[3], double e1[3], double e2[3]);
+
 #endif /* PLN_CAPFIT_H */

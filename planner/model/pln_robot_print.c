@@ -7,25 +7,8 @@
 #include <string.h>
 
 #include "dst_mesh.h"
+#include "model/pln_capfit.h"
 #include "model/pln_robot.h"
-
-/* distance from x to the segment [p0, p1], metres. */
-static double segment_distance(const double x[3], const double p0[3], const double p1[3])
-{
-    double d[3], w[3], dd = 0.0, t = 0.0, r = 0.0;
-    for (int c = 0; c < 3; ++c) {
-        d[c] = p1[c] - p0[c];
-        w[c] = x[c] - p0[c];
-        dd += d[c] * d[c];
-        t += w[c] * d[c];
-    }
-    t = dd > 0.0 ? fmin(1.0, fmax(0.0, t / dd)) : 0.0;
-    for (int c = 0; c < 3; ++c) {
-        double e = w[c] - t * d[c];
-        r += e * e;
-    }
-    return sqrt(r);
-}
 
 /* Largest value over the mesh vertices of the capsule distance minus radius (metres;
  * <= 0: the capsule encloses the mesh) and of |R^T (x - c) / radii|^2 (<= 1: the ellipsoid
@@ -42,7 +25,7 @@ static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *
         double x[3];
         pln_link_file_point(g, m.vertices[i], x);
         if (g->has_capsule) {
-            double e = segment_distance(x, g->capsule_p0, g->capsule_p1) - g->capsule_radius;
+            double e = pln_capfit_segment_distance(x, g->capsule_p0, g->capsule_p1) - g->capsule_radius;
             *capsule = fmax(*capsule, e);
         }
         if (g->has_ellipsoid) {

@@ -1254,17 +1254,7 @@ PlnStatus pln_urdf_write(const PlnRobot *robot, const char *source, FILE *out, c
             if (len > 0.0) for (int k = 0; k < 3; ++k) z[k] = d[k] / len;
             {
                 double e1[3], e2[3];
-                {
-                    int m = fabs(z[0]) <= fabs(z[1]) ? (fabs(z[0]) <= fabs(z[2]) ? 0 : 2) : (fabs(z[1]) <= fabs(z[2]) ? 1 : 2);
-                    double n = 0.0;
-                    for (int k = 0; k < 3; ++k) e1[k] = (k == m ? 1.0 : 0.0) - z[m] * z[k];
-                    for (int k = 0; k < 3; ++k) n += e1[k] * e1[k];
-                    n = sqrt(n);
-                    for (int k = 0; k < 3; ++k) e1[k] /= n;
-                    e2[0] = z[1] * e1[2] - z[2] * e1[1];
-                    e2[1] = z[2] * e1[0] - z[0] * e1[2];
-                    e2[2] = z[0] * e1[1] - z[1] * e1[0];
-                }
+                pln_capfit_frame(z, e1, e2);
                 for (int r = 0; r < 3; ++r) {
                     R[3 * r] = e1[r];
                     R[3 * r + 1] = e2[r];
