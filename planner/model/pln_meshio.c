@@ -302,6 +302,7 @@ static int warn_item(char *out, size_t size, size_t *used, int n, const char *on
 {
     int w;
     if (n <= 0) return 0;
+    if (*used + 1 >= size) return 1; /* full: the list is cut here */
     w = snprintf(out + *used, size - *used, "%s%d %s", *used > 0 ? ", " : "", n, n == 1 ? one : many);
     if (w > 0) *used = *used + (size_t)w < size ? *used + (size_t)w : size - 1;
     return 1;

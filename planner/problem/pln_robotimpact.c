@@ -102,9 +102,9 @@ PlnStatus pln_robotimpact_first_contact(const PlnProblem *p, const double *ctrl,
             if (st != PLN_OK || real > 0.0) continue; /* within eps of contact, not touching */
             /* the real distance is > 0 at ta (every earlier part is clear) and <= 0 at tb */
             while (tb - ta > PLN_IMPACT_TOC_TOL_S && st == PLN_OK) {
-                double m = 0.5 * (ta + tb), dm;
+                double m = 0.5 * (ta + tb), dm = 0.0;
                 st = real_distance(p, w, ctrl, pair, m, &dm);
-                if (dm > 0.0) ta = m;
+                if (st == PLN_OK && dm > 0.0) ta = m;
                 else tb = m;
             }
             *t = ta; /* the last instant known clear: the witness points are defined there */
