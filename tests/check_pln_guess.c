@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pln_tolerance.h"
 #include "check_rng.h"
 #include "check_util.h"
 #include "model/pln_kin.h"
@@ -132,6 +133,69 @@ START_TEST(test_unreachable_task_is_named)
     ck_assert_double_eq_tol(rep.worst_miss, 1.2 - 0.7 - 0.01, 1e-4);
     pln_problem_ctrl(f.l.p, f.x, f.ctrl);
     ck_assert(task_miss(&f, 0) <= GUESS_TASK_FRACTION * 0.01);
+    unload(&f);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* Priorities (docs/math/planner.md sec. 8, eq. IK3): HRP-2 standing on both feet with its
+ * legs, chest and right arm moving (re-rooted at the right foot, the left foot a stance
+ * foot), asked to touch a point 1.2 m in front of the chest. The IK may not buy reach
+ * with the stance: at the task's time the guess keeps the left foot where it stands and
+ * the centre of mass inside the support polygon, and still moves the hand forward. */
+START_TEST(test_guess_keeps_stance_and_balance)
+{
+    Loaded1 f;
+    char dir[512], path[600], err[512], cwd[1024];
+    PlnGuessReport rep;
+    FILE *fp;
+    double q[64], x[3], c[3], hand0[3], hand1[3], worst = -HUGE_VAL;
+    const double t_task = 0.8, point[3] = {0.0, 0.0, -0.06};
+    const PlnPhaseGeom *ph;
+    int hand;
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/lean.yaml", dir);
+    fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "name: lean\nrobot: %s/robots/hrp2.yaml\nduration: 2.0\n"
+                "spline: {degree: 5, spans: 6}\n"
+                "joints: [RLEG_JOINT0, RLEG_JOINT1, RLEG_JOINT2, RLEG_JOINT3, RLEG_JOINT4, RLEG_JOINT5,\n"
+                "         LLEG_JOINT0, LLEG_JOINT1, LLEG_JOINT2, LLEG_JOINT3, LLEG_JOINT4, LLEG_JOINT5,\n"
+                "         CHEST_JOINT0, CHEST_JOINT1, RARM_JOINT0, RARM_JOINT1, RARM_JOINT2,\n"
+                "         RARM_JOINT3, RARM_JOINT4, RARM_JOINT5]\n"
+                "support:\n  - {feet: [RLEG_LINK5, LLEG_LINK5], from: 0.0, to: 2.0}\n"
+                "tasks:\n  - {type: position, link: RARM_LINK6, point: [0, 0, -0.06], "
+                "target: [1.2, -0.2, 0.9], time: %g, tolerance: 0.01}\n"
+                "collision: {enabled: false, pairs: []}\n", cwd, t_task);
+    fclose(fp);
+    load(&f, path);
+    ck_assert_int_eq(f.l.p->n_stance, 1);
+    ck_assert_int_ge(f.l.p->n_phases, 1);
+    ck_assert_msg(pln_guess_initial_x(f.l.p, f.x, &rep, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(rep.unmet, 1); /* 1.2 m is out of reach standing */
+    pln_problem_ctrl(f.l.p, f.x, f.ctrl);
+    hand = pln_robot_find_link(&f.l.robot, "RARM_LINK6");
+    ck_assert_int_eq(pln_kin_forward(f.kin, &f.l.robot, f.l.p->q_init), PLN_OK);
+    pln_kin_point(f.kin, hand, point, hand0);
+    ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, t_task, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(f.kin, &f.l.robot, q), PLN_OK);
+    pln_kin_point(f.kin, hand, point, hand1);
+    ck_assert_msg(hand1[0] > hand0[0] + 0.1, "the hand moved %g m forward", hand1[0] - hand0[0]);
+    /* the stance foot */
+    pln_kin_point(f.kin, f.l.p->stance[0].link, f.l.p->stance[0].point, x);
+    for (int i = 0; i < 3; ++i) {
+        ck_assert_msg(fabs(x[i] - f.l.p->stance[0].target[i]) <= PLN_STANCE_POS_TOL_M,
+                      "the stance foot moved %g m along %d", x[i] - f.l.p->stance[0].target[i], i);
+    }
+    /* balance: the centre of mass inside the phase's (ZMP) polygon */
+    ck_assert_int_eq(pln_kin_com(f.kin, &f.l.robot, c), PLN_OK);
+    ph = &f.l.p->phases[0];
+    for (int e = 0; e < ph->n_edges; ++e) {
+        worst = fmax(worst, ph->edge_n[e][0] * c[0] + ph->edge_n[e][1] * c[1] - ph->edge_b[e]);
+    }
+    ck_assert_msg(worst <= 1e-6, "the centre of mass is %g m beyond the support polygon", worst);
     unload(&f);
     unlink(path);
     rmdir(dir);
@@ -284,6 +348,7 @@ Suite *pln_guess_suite(void)
     tcase_add_test(tc, test_hand_cross_guess_meets_every_task);
     tcase_add_test(tc, test_unreachable_task_is_named);
     tcase_add_test(tc, test_joint_task_interpolated_exactly);
+    tcase_add_test(tc, test_guess_keeps_stance_and_balance);
     suite_add_tcase(s, tc);
     tc = tcase_create("plans");
     tcase_set_timeout(tc, 300);

@@ -1,7 +1,8 @@
 /* check_pln_ik.c — tests of planner/model/pln_ik.c: damped least-squares IK on robots
  * other than HRP-2 (tests/data/arm2.yaml, a planar 2-joint arm; tests/data/arm3.yaml, a
  * spatial 3-joint arm), from many start postures, including the straight-arm start whose
- * Jacobian is blind to the residual, unreachable targets, and joint targets. */
+ * Jacobian is blind to the residual, unreachable targets, and joint targets; frame
+ * targets, and priorities (HRP-2 standing on one foot: stance > balance > hand). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -236,6 +237,168 @@ START_TEST(test_inactive_joints_stay_and_met_start_returns)
 }
 END_TEST
 
+/* Priorities (eq. IK3): a point target above a joint target that conflicts with it is met
+ * and the joint target is missed; swapped, the joint target is met. */
+START_TEST(test_priorities_decide_a_conflict)
+{
+    Arm a;
+    const double goal[3] = {0.2, 0.5, -1.0};
+    double q[3], target[3];
+    PlnIkTarget t[2];
+    PlnIkResult res;
+    arm_load(&a, "tests/data/arm3.yaml", 0.3);
+    hand_at(&a, goal, target);
+    t[0] = point_target(&a, target, IK_TOL);
+    memset(&t[1], 0, sizeof t[1]);
+    t[1].kind = PLN_IK_JOINT;
+    t[1].joint = 0;
+    t[1].value = 1.2; /* the hand target needs about 0.2 */
+    t[1].tolerance = IK_TOL;
+    for (int swap = 0; swap < 2; ++swap) {
+        double miss[2];
+        q[0] = 0.0, q[1] = 0.3, q[2] = -0.6;
+        t[0].priority = swap ? 1 : 0;
+        t[1].priority = swap ? 0 : 1;
+        res = solve(&a, t, 2, q);
+        ck_assert(!res.met);
+        pln_ik_misses(a.ik, t, 2, miss);
+        ck_assert_msg(miss[swap] <= 0.0, "swap %d: the first level misses by %g", swap, miss[swap]);
+        ck_assert_msg(miss[1 - swap] > 0.01, "swap %d: the second level is met (%g)", swap, miss[1 - swap]);
+        ck_assert_double_eq_tol(res.level_miss[0], miss[swap], 1e-15);
+        ck_assert_double_eq_tol(res.level_miss[1], miss[1 - swap], 1e-15);
+        ck_assert(res.level_miss[2] == -HUGE_VAL && res.level_miss[3] == -HUGE_VAL);
+    }
+    arm_free(&a);
+}
+END_TEST
+
+/* A frame target (position and orientation, eq. IK4) that a posture reaches exactly is met
+ * to 1e-9 from postures around it: the rotation error's sign and Jacobian are right. */
+START_TEST(test_frame_target_converges)
+{
+    Arm a;
+    Rng r = {0x5eedULL};
+    const double goal[3] = {0.4, -0.7, -1.3};
+    double q[3];
+    PlnIkTarget t;
+    PlnIkResult res;
+    PlnIkOptions opt = pln_ik_options_default();
+    char err[256];
+    arm_load(&a, "tests/data/arm3.yaml", 0.3);
+    memset(&t, 0, sizeof t);
+    t.kind = PLN_IK_FRAME;
+    t.link = a.hand;
+    memcpy(t.point, a.point, sizeof t.point);
+    hand_at(&a, goal, t.target);
+    memcpy(t.target_rot, pln_kin_link_rot(a.kin, a.hand), sizeof t.target_rot);
+    t.tolerance = 1e-9;
+    t.rot_tolerance = 1e-9;
+    opt.restarts = 0;
+    for (int k = 0; k < 50; ++k) {
+        for (int j = 0; j < 3; ++j) q[j] = goal[j] + rng_uniform(&r, -0.3, 0.3);
+        ck_assert(pln_ik_solve(a.ik, a.kin, &a.robot, a.active, a.n_active, &t, 1, &opt, q, &res,
+                               err, sizeof err) == PLN_OK);
+        ck_assert_msg(res.met, "start %d: missed by %g", k, res.worst_miss);
+        for (int j = 0; j < 3; ++j) ck_assert_double_eq_tol(q[j], goal[j], 1e-6);
+    }
+    arm_free(&a);
+}
+END_TEST
+
+/* HRP-2 standing on its right foot (re-rooted there), legs, chest and right arm moving,
+ * reaching for a point 1.5 m in front: with priorities the left foot stays where it
+ * stands and the centre of mass inside its polygon, and the hand comes as near as they
+ * let it; with every target on one level the least-squares compromise moves the foot or
+ * the centre of mass out of tolerance (so the priorities are what holds them). */
+START_TEST(test_stance_and_balance_outrank_the_hand)
+{
+    PlnRobot file, rr;
+    PlnKinWork *kin = NULL;
+    PlnIkWork *ik = NULL;
+    PlnIkOptions opt = pln_ik_options_default();
+    PlnIkTarget t[3];
+    PlnIkResult res;
+    char err[512];
+    double q0[64], q[64], com[3], edge_n[4][2], edge_b[4];
+    int active[64], n_active = 0, rfoot, lfoot, hand;
+    ck_assert_msg(pln_robot_load("robots/hrp2.yaml", &file, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert(file.n_joints <= 64);
+    for (int j = 0; j < file.n_joints; ++j) q0[j] = file.joints[j].initial;
+    ck_assert(pln_kin_create(&file, &kin, err, sizeof err) == PLN_OK);
+    ck_assert(pln_kin_forward(kin, &file, q0) == PLN_OK);
+    rfoot = pln_robot_find_link(&file, "RLEG_LINK5");
+    ck_assert(rfoot >= 0);
+    ck_assert_msg(pln_robot_reroot(&file, rfoot, pln_kin_link_pos(kin, rfoot),
+                                   pln_kin_link_rot(kin, rfoot), &rr, err, sizeof err) == PLN_OK,
+                  "%s", err);
+    pln_kin_destroy(kin);
+    kin = NULL;
+    ck_assert(pln_kin_create(&rr, &kin, err, sizeof err) == PLN_OK);
+    for (int j = 0; j < rr.n_joints; ++j) {
+        const char *nm = rr.joints[j].name;
+        if (strstr(nm, "LEG") || strstr(nm, "CHEST") || (strstr(nm, "RARM") && !strstr(nm, "JOINT6")))
+            active[n_active++] = j;
+    }
+    ck_assert(pln_ik_create(&rr, 3, n_active, &ik, err, sizeof err) == PLN_OK);
+    lfoot = pln_robot_find_link(&rr, "LLEG_LINK5");
+    hand = pln_robot_find_link(&rr, "RARM_LINK6");
+    ck_assert(pln_kin_forward(kin, &rr, q0) == PLN_OK);
+    memset(t, 0, sizeof t);
+    t[0].kind = PLN_IK_FRAME;
+    t[0].link = lfoot;
+    memcpy(t[0].target, pln_kin_link_pos(kin, lfoot), sizeof t[0].target);
+    memcpy(t[0].target_rot, pln_kin_link_rot(kin, lfoot), sizeof t[0].target_rot);
+    t[0].tolerance = 1e-4;
+    t[0].rot_tolerance = 1e-3;
+    t[0].priority = 0;
+    /* balance: the centre of mass within 4 cm of where it stands, a square */
+    ck_assert(pln_kin_com(kin, &rr, com) == PLN_OK);
+    for (int k = 0; k < 4; ++k) {
+        edge_n[k][0] = k == 0 ? 1.0 : k == 2 ? -1.0 : 0.0;
+        edge_n[k][1] = k == 1 ? 1.0 : k == 3 ? -1.0 : 0.0;
+        edge_b[k] = edge_n[k][0] * com[0] + edge_n[k][1] * com[1] + 0.04;
+    }
+    t[1].kind = PLN_IK_COM;
+    t[1].n_edges = 4;
+    t[1].edge_n = (const double (*)[2])edge_n;
+    t[1].edge_b = edge_b;
+    t[1].tolerance = 0.005;
+    t[1].priority = 1;
+    t[2].kind = PLN_IK_POINT;
+    t[2].link = hand;
+    t[2].point[2] = -0.06;
+    pln_kin_point(kin, hand, t[2].point, t[2].target);
+    t[2].target[0] += 1.5;
+    t[2].tolerance = 0.01;
+    t[2].priority = 2;
+    for (int flat = 0; flat < 2; ++flat) {
+        double miss[3], x0[3], x1[3], moved;
+        for (int k = 0; k < 3; ++k) t[k].priority = flat ? 0 : k;
+        memcpy(q, q0, sizeof q);
+        ck_assert(pln_ik_solve(ik, kin, &rr, active, n_active, t, 3, &opt, q, &res, err,
+                               sizeof err) == PLN_OK);
+        pln_ik_misses(ik, t, 3, miss);
+        /* the hand came nearer than at the start in both cases */
+        pln_kin_point(kin, hand, t[2].point, x1);
+        ck_assert(pln_kin_forward(kin, &rr, q0) == PLN_OK);
+        pln_kin_point(kin, hand, t[2].point, x0);
+        moved = x1[0] - x0[0];
+        ck_assert_msg(moved > 0.05, "flat %d: the hand moved %g m forward", flat, moved);
+        if (!flat) {
+            ck_assert_msg(miss[0] <= 0.0, "the stance foot moved: miss %g", miss[0]);
+            ck_assert_msg(miss[1] <= 0.0, "the centre of mass left its square by %g m", miss[1]);
+            ck_assert(miss[2] > 0.5);
+        } else {
+            ck_assert_msg(miss[0] > 0.0 || miss[1] > 0.0, "one level: foot %g, com %g", miss[0], miss[1]);
+        }
+    }
+    pln_ik_destroy(ik);
+    pln_kin_destroy(kin);
+    pln_robot_destroy(&rr);
+    pln_robot_destroy(&file);
+}
+END_TEST
+
 START_TEST(test_bad_calls_refused)
 {
     Arm a;
@@ -255,6 +418,17 @@ START_TEST(test_bad_calls_refused)
     ck_assert_int_eq(pln_ik_solve(a.ik, a.kin, &a.robot, a.active, 2, t, 1, &opt, q, &res, err,
                                   sizeof err),
                      PLN_ERR_INVALID);
+    /* a priority out of range, a negative tolerance */
+    t[0].priority = PLN_IK_MAX_LEVELS;
+    ck_assert_int_eq(pln_ik_solve(a.ik, a.kin, &a.robot, a.active, 2, t, 1, &opt, q, &res, err,
+                                  sizeof err),
+                     PLN_ERR_INVALID);
+    t[0].priority = 0;
+    t[0].tolerance = -1.0;
+    opt = pln_ik_options_default();
+    ck_assert_int_eq(pln_ik_solve(a.ik, a.kin, &a.robot, a.active, 2, t, 1, &opt, q, &res, err,
+                                  sizeof err),
+                     PLN_ERR_INVALID);
     ck_assert_int_eq(pln_ik_create(&a.robot, 0, 2, &w, err, sizeof err), PLN_ERR_INVALID);
     ck_assert_ptr_null(w);
     ck_assert_int_eq(pln_ik_create(&a.robot, 1, 3, &w, err, sizeof err), PLN_ERR_INVALID);
@@ -271,6 +445,11 @@ Suite *pln_ik_suite(void)
     tcase_add_test(tc, test_random_targets_planar);
     tcase_add_test(tc, test_random_targets_spatial);
     tcase_add_test(tc, test_joint_and_point_targets_together);
+    tcase_add_test(tc, test_frame_target_converges);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("priorities");
+    tcase_add_test(tc, test_priorities_decide_a_conflict);
+    tcase_add_test(tc, test_stance_and_balance_outrank_the_hand);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_unreachable_target_reports_the_miss);

@@ -626,6 +626,61 @@ START_TEST(test_unreachable_task_named_up_front)
 }
 END_TEST
 
+/* Issue 21 item 8: targets that the velocity limits cannot reach in time. The plan must not
+ * end on the motionless start, nor on a motion that breaks a limit to get nearer: it ends
+ * on the motion nearest the targets that meets every other constraint (the elastic phase,
+ * docs/math/planner.md sec. 5b), not certified with cause "task", and names every missed
+ * task with its residual. arm2 starts straight along x (tip at (0.7, 0, 1)); a quarter
+ * turn of the shoulder in 0.3 s from rest would need more than its 3 rad/s. */
+START_TEST(test_fast_reach_ends_on_nearest_safe_motion)
+{
+    char dir[256], path[512], args[1024], log[512], v[64], text[16384], cwd[1024];
+    FILE *f;
+    PlnTable tab;
+    double moved = 0.0, err0, err1;
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/fast.yaml", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "name: fast\nrobot: %s/tests/data/arm2.yaml\nduration: 1.0\n"
+               "spline: {degree: 5, spans: 6}\njoints: [SHOULDER, ELBOW]\n"
+               "rest: {start: true, end: false}\ntasks:\n"
+               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 0.7, 1.0], time: 0.3, tolerance: 0.01}\n"
+               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [-0.7, 0.0, 1.0], time: 0.6, tolerance: 0.01}\n"
+               "collision: {enabled: false, pairs: []}\n", cwd);
+    fclose(f);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "plan '%s' -o '%s/out'", path, dir);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    strcat(dir, "/out");
+    ck_assert(report_value(dir, "cause", v, sizeof v));
+    ck_assert_msg(strcmp(v, "task") == 0, "cause %s\n%s", v, text);
+    ck_assert(report_value(dir, "tasks_relaxed", v, sizeof v));
+    ck_assert_str_eq(v, "true");
+    ck_assert(report_value(dir, "max_velocity_violation", v, sizeof v));
+    ck_assert_msg(strtod(v, NULL) <= 1e-5, "velocity violation %s", v);
+    ck_assert(report_value(dir, "max_joint_limit_violation", v, sizeof v));
+    ck_assert_msg(strtod(v, NULL) <= 1e-5, "joint limit violation %s", v);
+    /* both tasks named with their residuals, and what held the motion back */
+    ck_assert_msg(strstr(text, "(position of FORE at 0.6 s, line 9) is missed by") != NULL &&
+                      strstr(text, "also missed: tasks[0] by") != NULL &&
+                      strstr(text, "held back by velocity") != NULL, "%s", text);
+    /* it moved, and nearer both targets than the start is (0.99 m and 1.4 m away) */
+    snprintf(path, sizeof path, "%s/trajectory.csv", dir);
+    ck_assert_int_eq(pln_table_read(path, &tab, text, sizeof text), PLN_OK);
+    for (int i = 0; i < tab.n_rows; ++i) moved = fmax(moved, fabs(tab.q[i * tab.n_joints]));
+    pln_table_destroy(&tab);
+    ck_assert_msg(moved > 0.3, "the shoulder moved only %g rad", moved);
+    err0 = sqrt(0.7 * 0.7 + 0.7 * 0.7); /* the nearer of the two */
+    ck_assert(report_value(dir, "max_task_violation", v, sizeof v));
+    err1 = strtod(v, NULL) + 0.01;
+    ck_assert_msg(err1 < err0 - 0.1, "the nearest safe motion misses by %g m, the start by %g m or more",
+                  err1, err0);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -653,6 +708,7 @@ Suite *pln_plan_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_unreachable_task_named_up_front);
+    tcase_add_test(tc, test_fast_reach_ends_on_nearest_safe_motion);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_input_exits_2);
     suite_add_tcase(s, tc);

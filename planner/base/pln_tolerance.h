@@ -159,6 +159,19 @@
 #define PLN_SIP_BALANCE_MARGIN_M 0.02
 #define PLN_SIP_FEASIBLE 1e-5
 
+/* Elastic phase of the SIP loop (pln_sip.c, docs/math/planner.md eq. P15): when a run ends
+ * with a row violated, the task rows leave the constraints and enter the objective as
+ * W sum (max(0, c) / s)^2, s the task's tolerance (at least PLN_SIP_ELASTIC_MIN_SCALE, m,
+ * rad or 1 - cos). W makes a miss of one tolerance weigh a thousand times a typical
+ * normalised cost (eq. P2 scales the cost to about 1), so the optimiser trades no
+ * reachable part of a target for smoothness. */
+#define PLN_SIP_ELASTIC_WEIGHT 1e3
+#define PLN_SIP_ELASTIC_MIN_SCALE 1e-3
+
+/* A row within this much of its bound (row units: velocity ratio, m, ...) is named as
+ * holding a relaxed result back (pln_sip.c). */
+#define PLN_SIP_BINDING 1e-3
+
 /* Static balance: sole vertices are those within this height of the lowest point of the
  * support links' meshes, m; the optimiser samples the centre of mass this many times per
  * interval (the certificate bounds it rigorously); most edges of a support polygon. */
@@ -204,6 +217,13 @@
 #define PLN_IK_MIN_DECREASE 1e-9
 #define PLN_IK_NUDGE_RAD 0.2
 #define PLN_IK_MAX_NUDGES 3
+
+/* Prioritised IK (pln_ik.c, docs/math/planner.md eq. IK3): a singular value below
+ * PLN_IK_RANK_REL times a level's largest does not take its direction from the levels
+ * below; restarts whose misses of a level differ by at most PLN_IK_LEVEL_MISS_TIE (m or
+ * rad) tie on it. */
+#define PLN_IK_RANK_REL 1e-6
+#define PLN_IK_LEVEL_MISS_TIE 1e-9
 
 /* Certification: a pair whose certified lower bound on an interval is below zero while
  * its real distance there is not is re-certified on halves of the interval, each with

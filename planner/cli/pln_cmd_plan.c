@@ -115,7 +115,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (x == NULL || ctrl == NULL) {
         st = pln_errorf(PLN_ERR_NOMEM, err, sizeof err, "out of memory");
     } else {
-        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose};
+        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose, 0, 0.0};
         PlnAtomicFile dump;
         int dumping = 0;
         if (args->dump_queries != NULL) {
@@ -135,7 +135,10 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
                         guess.unmet, guess.groups, guess.worst_task, task->line,
                         guess.worst_miss, task->type == PLN_TASK_JOINT ? "rad" : "m");
             }
-            if (st == PLN_OK) st = pln_sip_solve(l.p, x, &run, &sip, err, sizeof err);
+            if (st == PLN_OK) {
+                st = pln_plan_optimise(l.p, &opt, &run, x, ctrl, &sip, &cert, err, sizeof err);
+                have_cert = st == PLN_OK;
+            }
         }
         if (dumping) {
             char derr[512];
@@ -147,14 +150,9 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             }
         }
     }
-    if (st == PLN_OK) {
-        pln_problem_ctrl(l.p, x, ctrl);
-        st = pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &cert, err, sizeof err);
-        have_cert = st == PLN_OK;
-    }
     /* cost type time: certified at the scenario's duration, now as short as certifies */
     if (st == PLN_OK && l.sc.cost == PLN_COST_TIME && cert.certified) {
-        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose};
+        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose, 0, 0.0};
         pln_certificate_destroy(&cert);
         have_cert = 0;
         st = pln_plan_shorten(&l, &opt, &srun, x, &sip, &tsearch, err, sizeof err);

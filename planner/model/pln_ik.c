@@ -9,14 +9,25 @@
 #include "base/pln_tolerance.h"
 
 struct PlnIkWork {
-    int max_targets, n;        /* rows at most 3 max_targets, columns n (active joints) */
+    int max_targets, n;        /* rows at most 6 max_targets, columns n (active joints) */
     int n_joints;
-    double *J, *A;             /* [m x n] column-major Jacobian and its copy for dgesdd */
+    double *J, *A;             /* [m x n] column-major Jacobian (rows by priority) and the
+                                  matrix of one level for dgesdd */
+    double *N;                 /* [n x n] column-major null-space projector of the levels done */
     double *s, *U, *VT;        /* SVD: s[k], U [m x k], VT [k x n] (column-major) */
-    double *e, *dq, *q_try;    /* residuals [m], step [n], trial posture [n_joints] */
+    double *e, *r, *b;         /* residuals, the residuals the step drives (a centre of mass
+                                  inside its band: zero), one level's right side [m] */
+    double *angle;             /* [max_targets] a frame's rotation angle, rad; the centre of
+                                  mass's largest n_e . c - b_e, m */
+    int *com_edge;             /* [2 max_targets] the polygon edges a centre of mass's rows
+                                  stand for (-1: the row is off) */
+    int *row0;                 /* [max_targets] first row of each target (by priority) */
+    int level_row[PLN_IK_MAX_LEVELS + 1]; /* rows of level l: [level_row[l], level_row[l + 1]) */
+    int last_level;            /* the lowest-priority level that has targets */
+    double *dq, *q_try;        /* step [n], trial posture [n_joints] */
     double *q_best;            /* the posture of least residual so far [n_joints] */
     double *q_start, *q_keep;  /* the caller's start, the best restart's result [n_joints] */
-    double *jac;               /* [3 x n_joints] row-major point Jacobian from pln_kin */
+    double *jac;               /* [3 x n_joints] row-major point / rotation / com Jacobian */
     double *work;
     lapack_int lwork, *iwork;
 };
@@ -38,10 +49,16 @@ void pln_ik_destroy(PlnIkWork *w)
     if (w == NULL) return;
     free(w->J);
     free(w->A);
+    free(w->N);
     free(w->s);
     free(w->U);
     free(w->VT);
     free(w->e);
+    free(w->r);
+    free(w->b);
+    free(w->angle);
+    free(w->com_edge);
+    free(w->row0);
     free(w->dq);
     free(w->q_try);
     free(w->q_best);
@@ -51,6 +68,17 @@ void pln_ik_destroy(PlnIkWork *w)
     free(w->work);
     free(w->iwork);
     free(w);
+}
+
+static int rows_of(PlnIkKind kind)
+{
+    switch (kind) {
+    case PLN_IK_POINT: return 3;
+    case PLN_IK_JOINT: return 1;
+    case PLN_IK_FRAME: return 6;
+    case PLN_IK_COM: return 2;
+    }
+    return 0;
 }
 
 PlnStatus pln_ik_create(const PlnRobot *robot, int max_targets, int n_active, PlnIkWork **out,
@@ -68,14 +96,20 @@ PlnStatus pln_ik_create(const PlnRobot *robot, int max_targets, int n_active, Pl
     w->max_targets = max_targets;
     w->n = n_active;
     w->n_joints = robot->n_joints;
-    m = 3 * max_targets;
+    m = 6 * max_targets;
     k = m < n_active ? m : n_active;
     w->J = calloc((size_t)m * n_active, sizeof *w->J);
     w->A = calloc((size_t)m * n_active, sizeof *w->A);
+    w->N = calloc((size_t)n_active * n_active, sizeof *w->N);
     w->s = calloc((size_t)k, sizeof *w->s);
     w->U = calloc((size_t)m * k, sizeof *w->U);
     w->VT = calloc((size_t)k * n_active, sizeof *w->VT);
     w->e = calloc((size_t)m, sizeof *w->e);
+    w->r = calloc((size_t)m, sizeof *w->r);
+    w->b = calloc((size_t)m, sizeof *w->b);
+    w->angle = calloc((size_t)max_targets, sizeof *w->angle);
+    w->com_edge = calloc((size_t)2 * max_targets, sizeof *w->com_edge);
+    w->row0 = calloc((size_t)max_targets, sizeof *w->row0);
     w->dq = calloc((size_t)n_active, sizeof *w->dq);
     w->q_try = calloc((size_t)robot->n_joints, sizeof *w->q_try);
     w->q_best = calloc((size_t)robot->n_joints, sizeof *w->q_best);
@@ -83,8 +117,9 @@ PlnStatus pln_ik_create(const PlnRobot *robot, int max_targets, int n_active, Pl
     w->q_keep = calloc((size_t)robot->n_joints, sizeof *w->q_keep);
     w->jac = calloc((size_t)3 * robot->n_joints, sizeof *w->jac);
     w->iwork = calloc((size_t)8 * k, sizeof *w->iwork);
-    if (!w->J || !w->A || !w->s || !w->U || !w->VT || !w->e || !w->dq || !w->q_try || !w->q_best || !w->q_start || !w->q_keep || !w->jac ||
-        !w->iwork) {
+    if (!w->J || !w->A || !w->N || !w->s || !w->U || !w->VT || !w->e || !w->r || !w->b ||
+        !w->angle || !w->com_edge || !w->row0 || !w->dq || !w->q_try || !w->q_best || !w->q_start ||
+        !w->q_keep || !w->jac || !w->iwork) {
         pln_ik_destroy(w);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -106,83 +141,251 @@ PlnStatus pln_ik_create(const PlnRobot *robot, int max_targets, int n_active, Pl
     return PLN_OK;
 }
 
-/* residuals e (3 rows per point, 1 per joint) at the posture of the last forward pass;
- * returns their squared norm */
-static double residuals(PlnIkWork *w, const PlnKinWork *kin, const PlnIkTarget *targets,
-                        int n_targets, const double *q, double *e)
+/* Rows of the targets, ordered by priority (stable): row0 of each target, the row range
+ * of each level; returns the row count. */
+static int layout(PlnIkWork *w, const PlnIkTarget *targets, int n_targets)
 {
-    double sum = 0.0;
     int r = 0;
-    for (int t = 0; t < n_targets; ++t) {
-        const PlnIkTarget *tg = &targets[t];
-        if (tg->kind == PLN_IK_POINT) {
-            double x[3];
-            pln_kin_point(kin, tg->link, tg->point, x);
-            for (int i = 0; i < 3; ++i) {
-                e[r] = x[i] - tg->target[i];
-                sum += e[r] * e[r];
-                ++r;
-            }
-        } else {
-            e[r] = q[tg->joint] - tg->value;
-            sum += e[r] * e[r];
-            ++r;
+    for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) {
+        w->level_row[l] = r;
+        for (int t = 0; t < n_targets; ++t) {
+            if (targets[t].priority != l) continue;
+            w->row0[t] = r;
+            r += rows_of(targets[t].kind);
         }
     }
-    (void)w;
-    return sum;
+    w->level_row[PLN_IK_MAX_LEVELS] = r;
+    w->last_level = 0;
+    for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) {
+        if (w->level_row[l + 1] > w->level_row[l]) w->last_level = l;
+    }
+    return r;
 }
 
-/* |residual| - scale * tolerance of every target; the largest, and which, in *worst */
-static double worst_miss(const PlnIkTarget *targets, int n_targets, const double *e,
-                         double scale, int *worst)
+/* Residuals e of every target at the posture of the last forward pass, the driven
+ * residuals r, and the merit of each level that the line search compares level by level
+ * (eq. IK3): the lowest level's sum of |r_t|^2; a higher level's sum of
+ * max(0, |r_t| - aim tol_t)^2, so that the second-order drift of a met stance foot inside
+ * its band does not stop the levels below. A frame's rotation error is
+ * vee(R Rt^T - Rt R^T) / 2, sin(angle) times the axis (eq. IK4). A centre of mass (eq.
+ * IK5): of the polygon's edges with v_e = n_e . c - b_e > -tolerance, the two largest
+ * give a row each, residual max(0, v_e) (0 holds it on that edge's side, > 0 pulls it
+ * back); no such edge, no row (it moves freely inside). */
+static PlnStatus residuals(PlnIkWork *w, const PlnKinWork *kin, const PlnRobot *robot,
+                           const PlnIkTarget *targets, int n_targets, const double *q,
+                           double aim, double *merit)
+{
+    for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) merit[l] = 0.0;
+    for (int t = 0; t < n_targets; ++t) {
+        const PlnIkTarget *tg = &targets[t];
+        const int r = w->row0[t], nr = rows_of(tg->kind);
+        double *e = w->e + r, part = 0.0;
+        if (tg->kind == PLN_IK_POINT || tg->kind == PLN_IK_FRAME) {
+            double x[3];
+            pln_kin_point(kin, tg->link, tg->point, x);
+            for (int i = 0; i < 3; ++i) e[i] = x[i] - tg->target[i];
+        } else if (tg->kind == PLN_IK_JOINT) {
+            e[0] = q[tg->joint] - tg->value;
+        } else {
+            double c[3], v[2] = {-HUGE_VAL, -HUGE_VAL};
+            int *edge = w->com_edge + 2 * t;
+            PlnStatus st = pln_kin_com(kin, robot, c);
+            if (st != PLN_OK) return st;
+            edge[0] = edge[1] = -1;
+            w->angle[t] = -HUGE_VAL;
+            for (int k = 0; k < tg->n_edges; ++k) {
+                double ve = tg->edge_n[k][0] * c[0] + tg->edge_n[k][1] * c[1] - tg->edge_b[k];
+                w->angle[t] = fmax(w->angle[t], ve);
+                if (!(ve > -tg->tolerance)) continue;
+                if (ve > v[0]) {
+                    v[1] = v[0], edge[1] = edge[0];
+                    v[0] = ve, edge[0] = k;
+                } else if (ve > v[1]) {
+                    v[1] = ve, edge[1] = k;
+                }
+            }
+            e[0] = edge[0] >= 0 ? fmax(0.0, v[0]) : 0.0;
+            e[1] = edge[1] >= 0 ? fmax(0.0, v[1]) : 0.0;
+        }
+        if (tg->kind == PLN_IK_FRAME) {
+            const double *R = pln_kin_link_rot(kin, tg->link);
+            double M[9];
+            for (int i = 0; i < 3; ++i) {
+                for (int j = 0; j < 3; ++j) {
+                    M[3 * i + j] = 0.0;
+                    for (int l = 0; l < 3; ++l) M[3 * i + j] += R[3 * i + l] * tg->target_rot[3 * j + l];
+                }
+            }
+            e[3] = 0.5 * (M[7] - M[5]);
+            e[4] = 0.5 * (M[2] - M[6]);
+            e[5] = 0.5 * (M[3] - M[1]);
+            w->angle[t] = acos(fmin(1.0, fmax(-1.0, 0.5 * (M[0] + M[4] + M[8] - 1.0))));
+        }
+        for (int i = 0; i < nr; ++i) w->r[r + i] = e[i];
+        for (int i = 0; i < nr; ++i) part += w->r[r + i] * w->r[r + i];
+        if (tg->priority < w->last_level) {
+            /* the excess over the band, position and rotation apart */
+            double pos = 0.0, rot = 0.0;
+            int np = tg->kind == PLN_IK_FRAME ? 3 : nr;
+            for (int i = 0; i < np; ++i) pos += w->r[r + i] * w->r[r + i];
+            pos = fmax(0.0, sqrt(pos) - aim * tg->tolerance);
+            if (tg->kind == PLN_IK_FRAME) rot = fmax(0.0, w->angle[t] - aim * tg->rot_tolerance);
+            if (tg->kind == PLN_IK_COM) pos = sqrt(part); /* r is already what is beyond */
+            part = pos * pos + rot * rot;
+        }
+        merit[tg->priority] += part;
+    }
+    return PLN_OK;
+}
+
+/* 1 when merit a is below b level by level (eq. IK3): the first level where they differ
+ * decides; a decrease must be by the relative amount `rel` */
+static int merit_below(const double *a, const double *b, double rel)
+{
+    for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) {
+        if (a[l] < b[l] * (1.0 - rel)) return 1;
+        if (a[l] > b[l]) return 0;
+    }
+    return 0;
+}
+
+/* |residual| - scale * tolerance of target t (a frame: the larger of position and angle) */
+static double target_miss(const PlnIkWork *w, const PlnIkTarget *tg, int t, double scale)
+{
+    const double *e = w->e + w->row0[t];
+    double len;
+    switch (tg->kind) {
+    case PLN_IK_JOINT: return fabs(e[0]) - scale * tg->tolerance;
+    case PLN_IK_COM: return w->angle[t]; /* beyond the polygon, m (<= 0 inside) */
+    case PLN_IK_POINT:
+    case PLN_IK_FRAME: break;
+    }
+    len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) - scale * tg->tolerance;
+    if (tg->kind == PLN_IK_FRAME) len = fmax(len, w->angle[t] - scale * tg->rot_tolerance);
+    return len;
+}
+
+/* the largest miss over every target, which one in *worst, and per level (nullable) */
+static double worst_miss(const PlnIkWork *w, const PlnIkTarget *targets, int n_targets,
+                         double scale, int *worst, double *level)
 {
     double best = -HUGE_VAL;
-    int r = 0;
     *worst = -1;
+    if (level != NULL) {
+        for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) level[l] = -HUGE_VAL;
+    }
     for (int t = 0; t < n_targets; ++t) {
-        double len;
-        if (targets[t].kind == PLN_IK_POINT) {
-            len = sqrt(e[r] * e[r] + e[r + 1] * e[r + 1] + e[r + 2] * e[r + 2]);
-            r += 3;
-        } else {
-            len = fabs(e[r]);
-            r += 1;
-        }
-        len -= scale * targets[t].tolerance;
-        if (len > best) {
-            best = len;
+        double miss = target_miss(w, &targets[t], t, scale);
+        if (level != NULL) level[targets[t].priority] = fmax(level[targets[t].priority], miss);
+        if (miss > best) {
+            best = miss;
             *worst = t;
         }
     }
     return best;
 }
 
+void pln_ik_misses(const PlnIkWork *w, const PlnIkTarget *targets, int n_targets, double *miss)
+{
+    for (int t = 0; t < n_targets; ++t) miss[t] = target_miss(w, &targets[t], t, 1.0);
+}
+
 /* the Jacobian of the residuals in the active joints, column-major [m x n] */
-static void jacobian(PlnIkWork *w, const PlnKinWork *kin, const PlnRobot *robot,
-                     const int *active, int n_active, const PlnIkTarget *targets, int n_targets,
-                     int m)
+static PlnStatus jacobian(PlnIkWork *w, const PlnKinWork *kin, const PlnRobot *robot,
+                          const int *active, int n_active, const PlnIkTarget *targets,
+                          int n_targets, int m)
 {
     const int nj = robot->n_joints;
-    int r = 0;
     memset(w->J, 0, (size_t)m * n_active * sizeof *w->J);
     for (int t = 0; t < n_targets; ++t) {
         const PlnIkTarget *tg = &targets[t];
-        if (tg->kind == PLN_IK_POINT) {
-            pln_kin_jacobian_point(kin, robot, tg->link, tg->point, w->jac);
-            for (int i = 0; i < 3; ++i) {
-                for (int a = 0; a < n_active; ++a) {
-                    w->J[(size_t)a * m + r + i] = w->jac[i * nj + active[a]];
-                }
-            }
-            r += 3;
-        } else {
+        const int r = w->row0[t];
+        int rows = 3;
+        if (tg->kind == PLN_IK_JOINT) {
             for (int a = 0; a < n_active; ++a) {
                 w->J[(size_t)a * m + r] = active[a] == tg->joint ? 1.0 : 0.0;
             }
-            r += 1;
+            continue;
+        }
+        if (tg->kind == PLN_IK_COM) {
+            /* row k: n_e . J_com(x, y) for the edge it stands for, zero when off */
+            const int *edge = w->com_edge + 2 * t;
+            PlnStatus st = pln_kin_jacobian_com(kin, robot, w->jac);
+            if (st != PLN_OK) return st;
+            for (int k = 0; k < 2; ++k) {
+                if (edge[k] < 0) continue;
+                for (int a = 0; a < n_active; ++a) {
+                    w->J[(size_t)a * m + r + k] = tg->edge_n[edge[k]][0] * w->jac[active[a]] +
+                                                  tg->edge_n[edge[k]][1] * w->jac[nj + active[a]];
+                }
+            }
+            continue;
+        } else {
+            pln_kin_jacobian_point(kin, robot, tg->link, tg->point, w->jac);
+        }
+        for (int i = 0; i < rows; ++i) {
+            for (int a = 0; a < n_active; ++a) w->J[(size_t)a * m + r + i] = w->jac[i * nj + active[a]];
+        }
+        if (tg->kind == PLN_IK_FRAME) {
+            /* d(rotation error)/dq = the angular-velocity Jacobian, to first order (IK4) */
+            pln_kin_jacobian_rot(kin, robot, tg->link, w->jac);
+            for (int i = 0; i < 3; ++i) {
+                for (int a = 0; a < n_active; ++a) {
+                    w->J[(size_t)a * m + r + 3 + i] = w->jac[i * nj + active[a]];
+                }
+            }
         }
     }
+    return PLN_OK;
+}
+
+/* The prioritised damped least-squares step (eq. IK1, IK3): for each level l in turn,
+ *   A_l = J_l N,  dq += V_l diag(s / (s^2 + lambda^2)) U_l^T (-r_l - J_l dq),
+ *   N -= V_l' V_l'^T  (the right singular vectors of A_l with s > PLN_IK_RANK_REL s_max),
+ * from dq = 0, N = I. With one level this is IK1 exactly. */
+static PlnStatus prioritised_step(PlnIkWork *w, int n_active, int m, double lambda2)
+{
+    const int n = n_active;
+    memset(w->dq, 0, (size_t)n * sizeof *w->dq);
+    memset(w->N, 0, (size_t)n * n * sizeof *w->N);
+    for (int a = 0; a < n; ++a) w->N[(size_t)a * n + a] = 1.0;
+    for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) {
+        const int r0 = w->level_row[l], ml = w->level_row[l + 1] - r0;
+        const int k = ml < n ? ml : n;
+        lapack_int info;
+        double smax;
+        if (ml == 0) continue;
+        /* A = J_l N (column-major ml x n), b = -r_l - J_l dq */
+        for (int c = 0; c < n; ++c) {
+            for (int i = 0; i < ml; ++i) {
+                double v = 0.0;
+                for (int a = 0; a < n; ++a) v += w->J[(size_t)a * m + r0 + i] * w->N[(size_t)c * n + a];
+                w->A[(size_t)c * ml + i] = v;
+            }
+        }
+        for (int i = 0; i < ml; ++i) {
+            double v = -w->r[r0 + i];
+            for (int a = 0; a < n; ++a) v -= w->J[(size_t)a * m + r0 + i] * w->dq[a];
+            w->b[i] = v;
+        }
+        info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, 'S', ml, n, w->A, ml, w->s, w->U, ml, w->VT,
+                                   k, w->work, w->lwork, w->iwork);
+        if (info != 0) return PLN_ERR_INTERNAL;
+        smax = k > 0 ? w->s[0] : 0.0;
+        for (int i = 0; i < k; ++i) {
+            double ub = 0.0, f = w->s[i] / (w->s[i] * w->s[i] + lambda2);
+            for (int j = 0; j < ml; ++j) ub += w->U[(size_t)i * ml + j] * w->b[j];
+            for (int a = 0; a < n; ++a) w->dq[a] += f * ub * w->VT[(size_t)a * k + i];
+            if (w->s[i] > PLN_IK_RANK_REL * smax && w->s[i] > 0.0) {
+                for (int c = 0; c < n; ++c) {
+                    for (int a = 0; a < n; ++a) {
+                        w->N[(size_t)c * n + a] -= w->VT[(size_t)a * k + i] * w->VT[(size_t)c * k + i];
+                    }
+                }
+            }
+        }
+    }
+    return PLN_OK;
 }
 
 /* the limits of a joint less the margin (at most a quarter of the range) */
@@ -205,54 +408,54 @@ static void apply_step(const PlnRobot *robot, const int *active, int n_active, d
     }
 }
 
-/* Damped least squares from the posture q (docs/math/planner.md eq. IK1-IK2); m rows. */
+/* forward kinematics and residuals at q */
+static PlnStatus evaluate(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot,
+                          const PlnIkTarget *targets, int n_targets, const double *q, double aim,
+                          double *merit, char *err, size_t err_size)
+{
+    PlnStatus st = pln_kin_forward(kin, robot, q);
+    if (st == PLN_OK) st = residuals(w, kin, robot, targets, n_targets, q, aim, merit);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "inverse kinematics: bad posture or a massless robot");
+    return PLN_OK;
+}
+
+/* Damped least squares from the posture q (docs/math/planner.md eq. IK1-IK5); m rows. */
 static PlnStatus solve_from(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot,
                             const int *active, int n_active, const PlnIkTarget *targets,
                             int n_targets, int m, const PlnIkOptions *opt, double *q,
                             PlnIkResult *res, char *err, size_t err_size)
 {
     int nudges = 0;
-    double sum, best;
+    double sum[PLN_IK_MAX_LEVELS], best[PLN_IK_MAX_LEVELS], trial[PLN_IK_MAX_LEVELS];
     PlnStatus st;
 
     memset(res, 0, sizeof *res);
     res->worst = -1;
 
-    st = pln_kin_forward(kin, robot, q);
-    if (st != PLN_OK) return pln_errorf(st, err, err_size, "inverse kinematics: bad posture");
-    sum = best = residuals(w, kin, targets, n_targets, q, w->e);
+    st = evaluate(w, kin, robot, targets, n_targets, q, opt->aim, sum, err, err_size);
+    if (st != PLN_OK) return st;
+    memcpy(best, sum, sizeof best);
     memcpy(w->q_best, q, (size_t)robot->n_joints * sizeof *q);
 
     for (res->iterations = 0; res->iterations < opt->max_iterations; ++res->iterations) {
-        const int k = m < n_active ? m : n_active;
         const double lambda2 = opt->damping * opt->damping;
-        double big = 0.0, step = 1.0, trial = HUGE_VAL;
+        double big = 0.0, step = 1.0;
         int worst, accepted = 0;
-        lapack_int info;
 
-        if (worst_miss(targets, n_targets, w->e, opt->aim, &worst) <= 0.0) {
+        if (worst_miss(w, targets, n_targets, opt->aim, &worst, NULL) <= 0.0) {
             res->converged = 1;
             break;
         }
-        /* dq = -V diag(s / (s^2 + lambda^2)) U^T e  (eq. IK1), without the columns of the
-         * joints that sit at a limit and would be pushed past it (joint clamping: each
-         * pass drops at least one more column) */
-        jacobian(w, kin, robot, active, n_active, targets, n_targets, m);
+        /* the step of eq. IK1/IK3, without the columns of the joints that sit at a limit
+         * and would be pushed past it (joint clamping: each pass drops at least one more
+         * column) */
+        st = jacobian(w, kin, robot, active, n_active, targets, n_targets, m);
+        if (st != PLN_OK) return pln_errorf(st, err, err_size, "inverse kinematics: a massless robot");
         for (int pass = 0; pass <= n_active; ++pass) {
             int dropped = 0;
-            memcpy(w->A, w->J, (size_t)m * n_active * sizeof *w->A);
-            info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, 'S', m, n_active, w->A, m, w->s, w->U,
-                                       m, w->VT, k, w->work, w->lwork, w->iwork);
-            if (info != 0) {
+            if (prioritised_step(w, n_active, m, lambda2) != PLN_OK) {
                 return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
-                                  "inverse kinematics: SVD failed (LAPACKE_dgesdd info %d)",
-                                  (int)info);
-            }
-            memset(w->dq, 0, (size_t)n_active * sizeof *w->dq);
-            for (int i = 0; i < k; ++i) {
-                double ue = 0.0, f = w->s[i] / (w->s[i] * w->s[i] + lambda2);
-                for (int r = 0; r < m; ++r) ue += w->U[(size_t)i * m + r] * w->e[r];
-                for (int a = 0; a < n_active; ++a) w->dq[a] -= f * ue * w->VT[(size_t)a * k + i];
+                                  "inverse kinematics: SVD failed (LAPACKE_dgesdd)");
             }
             for (int a = 0; a < n_active; ++a) {
                 double lo, hi, v = q[active[a]];
@@ -270,13 +473,12 @@ static PlnStatus solve_from(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot
         /* at most max_step rad on any joint (eq. IK2) */
         for (int a = 0; a < n_active; ++a) big = fmax(big, fabs(w->dq[a]));
         if (big > opt->max_step) step = opt->max_step / big;
-        /* halve until the residual decreases */
+        /* halve until the merit decreases */
         for (int h = 0; h < 12 && !accepted; ++h, step *= 0.5) {
             apply_step(robot, active, n_active, opt->limit_margin, q, w->dq, step, w->q_try);
-            st = pln_kin_forward(kin, robot, w->q_try);
-            if (st != PLN_OK) return pln_errorf(st, err, err_size, "inverse kinematics: bad posture");
-            trial = residuals(w, kin, targets, n_targets, w->q_try, w->e);
-            accepted = trial < sum * (1.0 - PLN_IK_MIN_DECREASE);
+            st = evaluate(w, kin, robot, targets, n_targets, w->q_try, opt->aim, trial, err, err_size);
+            if (st != PLN_OK) return st;
+            accepted = merit_below(trial, sum, PLN_IK_MIN_DECREASE);
         }
         if (!accepted) {
             /* stuck (a singular posture blind to the residual, or a local minimum):
@@ -287,27 +489,36 @@ static PlnStatus solve_from(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot
                 w->dq[a] = ((a + nudges) % 2 == 0 ? 1.0 : -1.0) * PLN_IK_NUDGE_RAD * nudges;
             }
             apply_step(robot, active, n_active, opt->limit_margin, q, w->dq, 1.0, w->q_try);
-            st = pln_kin_forward(kin, robot, w->q_try);
-            if (st != PLN_OK) return pln_errorf(st, err, err_size, "inverse kinematics: bad posture");
-            trial = residuals(w, kin, targets, n_targets, w->q_try, w->e);
+            st = evaluate(w, kin, robot, targets, n_targets, w->q_try, opt->aim, trial, err, err_size);
+            if (st != PLN_OK) return st;
         }
         memcpy(q, w->q_try, (size_t)robot->n_joints * sizeof *q);
-        sum = trial;
-        if (sum < best) {
-            best = sum;
+        memcpy(sum, trial, sizeof sum);
+        if (merit_below(sum, best, 0.0)) {
+            memcpy(best, sum, sizeof best);
             memcpy(w->q_best, q, (size_t)robot->n_joints * sizeof *q);
         }
     }
     /* the outcome at the best posture reached */
     if (!res->converged) memcpy(q, w->q_best, (size_t)robot->n_joints * sizeof *q);
-    st = pln_kin_forward(kin, robot, q);
-    if (st != PLN_OK) return pln_errorf(st, err, err_size, "inverse kinematics: bad posture");
-    residuals(w, kin, targets, n_targets, q, w->e);
-    res->converged = worst_miss(targets, n_targets, w->e, opt->aim, &res->worst) <= 0.0;
-    res->worst_miss = worst_miss(targets, n_targets, w->e, 1.0, &res->worst);
+    st = evaluate(w, kin, robot, targets, n_targets, q, opt->aim, sum, err, err_size);
+    if (st != PLN_OK) return st;
+    res->converged = worst_miss(w, targets, n_targets, opt->aim, &res->worst, NULL) <= 0.0;
+    res->worst_miss = worst_miss(w, targets, n_targets, 1.0, &res->worst, res->level_miss);
     res->met = res->worst_miss <= 0.0;
     if (res->met) res->worst = -1;
     return PLN_OK;
+}
+
+/* 1 when result a is better than b: the highest level whose misses differ decides (a miss
+ * within tolerance counts as none); then the worst miss */
+static int better_levels(const PlnIkResult *a, const PlnIkResult *b)
+{
+    for (int l = 0; l < PLN_IK_MAX_LEVELS; ++l) {
+        double x = fmax(a->level_miss[l], 0.0), y = fmax(b->level_miss[l], 0.0);
+        if (fabs(x - y) > PLN_IK_LEVEL_MISS_TIE) return x < y;
+    }
+    return a->worst_miss < b->worst_miss;
 }
 
 /* Start k >= 1 of the restarts. The first half are the caller's start moved by
@@ -343,7 +554,7 @@ static double joint_distance(const int *active, int n_active, const double *q0, 
     return d;
 }
 
-/* Damped least squares with restarts (docs/math/planner.md sec. 8). */
+/* Prioritised damped least squares with restarts (docs/math/planner.md sec. 8). */
 PlnStatus pln_ik_solve(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot, const int *active,
                        int n_active, const PlnIkTarget *targets, int n_targets,
                        const PlnIkOptions *opt, double *q, PlnIkResult *res, char *err,
@@ -362,7 +573,16 @@ PlnStatus pln_ik_solve(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot, con
                           "inverse kinematics: bad call (%d targets, %d joints)", n_targets,
                           n_active);
     }
-    for (int t = 0; t < n_targets; ++t) m += targets[t].kind == PLN_IK_POINT ? 3 : 1;
+    for (int t = 0; t < n_targets; ++t) {
+        const PlnIkTarget *tg = &targets[t];
+        if (rows_of(tg->kind) == 0 || tg->priority < 0 || tg->priority >= PLN_IK_MAX_LEVELS ||
+            !(tg->tolerance >= 0.0) || (tg->kind == PLN_IK_FRAME && !(tg->rot_tolerance >= 0.0)) ||
+            (tg->kind == PLN_IK_COM && (tg->n_edges < 1 || tg->edge_n == NULL || tg->edge_b == NULL))) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "inverse kinematics: target %d: bad kind, priority or tolerance", t);
+        }
+    }
+    m = layout(w, targets, n_targets);
     if (m == 0) {
         res->converged = res->met = 1;
         return PLN_OK;
@@ -391,7 +611,7 @@ PlnStatus pln_ik_solve(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot, con
             better = joint_distance(active, n_active, w->q_start, q) <
                      joint_distance(active, n_active, w->q_start, w->q_keep);
         } else {
-            better = r.met || (!best.met && r.worst_miss < best.worst_miss);
+            better = r.met || (!best.met && better_levels(&r, &best));
         }
         if (better) {
             int its = best.iterations;
@@ -402,5 +622,8 @@ PlnStatus pln_ik_solve(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot, con
     }
     memcpy(q, w->q_keep, (size_t)robot->n_joints * sizeof *q);
     *res = best;
-    return PLN_OK;
+    {
+        double merit[PLN_IK_MAX_LEVELS]; /* the residuals of the posture returned, for pln_ik_misses() */
+        return evaluate(w, kin, robot, targets, n_targets, q, opt->aim, merit, err, err_size);
+    }
 }

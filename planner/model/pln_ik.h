@@ -13,6 +13,11 @@
  * from `restarts` deterministic postures, half near the start and half spread over the
  * joint ranges, and keeps, of those that meet every target, the one nearest the start
  * (largest joint change), else the one of least miss.
+ * Targets may have priorities (eq. IK3): the step of a lower level is taken in the null
+ * space of the levels above, so a stance foot (PLN_IK_FRAME) or the balance band of the
+ * centre of mass (PLN_IK_COM) is not traded for a hand target; restarts are compared
+ * level by level. The damped least-squares step is the smallest joint change, which is
+ * the posture level below every target.
  * The result says whether every target is met and the worst miss; it never fails for an
  * unreachable target, it reports it. The workspace is allocated once by pln_ik_create();
  * solving does not allocate. Units: metres, radians. */
@@ -27,8 +32,19 @@
 
 typedef enum PlnIkKind {
     PLN_IK_POINT = 0,   /* a body point of `link` at `target` (world), within tolerance m */
-    PLN_IK_JOINT        /* joint `joint` at `value`, within tolerance rad */
+    PLN_IK_JOINT,       /* joint `joint` at `value`, within tolerance rad */
+    PLN_IK_FRAME,       /* a body point of `link` at `target` within tolerance m, and the
+                           link turned to target_rot within rot_tolerance rad (6 rows: the
+                           position, then the rotation error, eq. IK4) */
+    PLN_IK_COM          /* the centre of mass's horizontal position inside a convex polygon,
+                           n_e . c <= b_e for every edge (an inequality, eq. IK5): free
+                           inside; the (at most two) edges it comes within `tolerance` m of
+                           become rows that hold it there, and one it is beyond pulls it
+                           back (2 rows) */
 } PlnIkKind;
+
+/* Priority levels (PlnIkTarget.priority 0 .. PLN_IK_MAX_LEVELS - 1, 0 the highest). */
+#define PLN_IK_MAX_LEVELS 4
 
 typedef struct PlnIkTarget {
     PlnIkKind kind;
@@ -38,6 +54,14 @@ typedef struct PlnIkTarget {
     int joint;            /* joint: joint index (must be active to be reachable) */
     double value;         /* joint: rad */
     double tolerance;     /* m or rad, >= 0: the target holds when |residual| <= tolerance */
+    double target_rot[9]; /* frame: world orientation, row-major */
+    int n_edges;          /* com: the polygon's half-planes, outward unit normals (x, y) */
+    const double (*edge_n)[2];
+    const double *edge_b; /* com: n_e . c <= b_e, m (the caller keeps them alive) */
+    double rot_tolerance; /* frame: rad, >= 0 */
+    int priority;         /* 0 (highest) .. PLN_IK_MAX_LEVELS - 1: each level is met as
+                             well as it can be in the null space of the levels above
+                             (eq. IK3); targets of one level share a least-squares step */
 } PlnIkTarget;
 
 typedef struct PlnIkOptions {
@@ -60,6 +84,8 @@ typedef struct PlnIkResult {
     int iterations;
     int worst;            /* index of the target with the largest miss beyond tolerance (-1: none) */
     double worst_miss;    /* |residual| - tolerance of that target, m or rad (<= 0 when met) */
+    double level_miss[PLN_IK_MAX_LEVELS]; /* the largest miss of each priority level
+                                             (-HUGE_VAL for a level without targets) */
 } PlnIkResult;
 
 typedef struct PlnIkWork PlnIkWork;
@@ -79,5 +105,10 @@ PlnStatus pln_ik_solve(PlnIkWork *w, PlnKinWork *kin, const PlnRobot *robot, con
                        int n_active, const PlnIkTarget *targets, int n_targets,
                        const PlnIkOptions *opt, double *q, PlnIkResult *res, char *err,
                        size_t err_size);
+
+/* The miss beyond tolerance of each target (m or rad, the larger of position and
+ * rotation for a frame; <= 0 when met) at the posture the last pln_ik_solve() returned,
+ * into miss[n_targets]; targets must be the ones that call was given. */
+void pln_ik_misses(const PlnIkWork *w, const PlnIkTarget *targets, int n_targets, double *miss);
 
 #endif /* PLN_IK_H */

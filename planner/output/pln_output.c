@@ -221,6 +221,7 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
     pln_json_kv_string(&w, "algorithm", pln_algorithm_string(sc->algorithm));
     pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
     pln_json_kv_string(&w, "optimizer_stop", info->sip ? info->sip->message : "");
+    pln_json_kv_bool(&w, "tasks_relaxed", info->sip ? info->sip->tasks_relaxed : 0);
     pln_json_kv_number(&w, "wall_time_s", info->wall_time_s);
     pln_json_kv_string(&w, "cost_type", sc->cost == PLN_COST_TORQUE2 ? "torque2"
                                         : sc->cost == PLN_COST_JERK  ? "jerk"
@@ -398,7 +399,8 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
             pln_json_kv_number(&w, "time", sc->tasks[t].time);
             pln_json_kv_number(&w, "error", cert->task_error[t]);
             pln_json_kv_number(&w, "tolerance", sc->tasks[t].tolerance);
-            pln_json_kv_bool(&w, "met", cert->task_error[t] <= sc->tasks[t].tolerance + PLN_CERT_SLACK);
+            pln_json_kv_number(&w, "beyond_tolerance", cert->task_over[t]);
+            pln_json_kv_bool(&w, "met", cert->task_over[t] <= PLN_CERT_SLACK);
             pln_json_kv_int(&w, "line", sc->tasks[t].line);
             pln_json_end_object(&w);
         }

@@ -19,6 +19,7 @@ void pln_certificate_destroy(PlnCertificate *c)
     free(c->t_min);
     free(c->pairs);
     free(c->task_error);
+    free(c->task_over);
     memset(c, 0, sizeof *c);
 }
 
@@ -43,7 +44,9 @@ static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int
     c->torque_joint = -1;
     c->torque2 = NAN;
     c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
-    if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error) {
+    c->task_over = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_over);
+    if (!c->t0 || !c->t1 || !c->lower || !c->upper || !c->t_min || !c->pairs || !c->task_error ||
+        !c->task_over) {
         pln_certificate_destroy(c);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the certificate");
     }
@@ -578,6 +581,7 @@ static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertifica
                 over = fmax(over, angle - task->orientation_tolerance);
             }
         }
+        c->task_over[t] = over;
         if (over > c->max_task_violation) {
             c->max_task_violation = over;
             c->worst_task = t;
@@ -695,6 +699,22 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                      "(limits.position_margin = %g rad): the target may need them nearer their "
                      "limits", c->n_margin_bound, p->robot->joints[c->margin_bound_joint].name,
                      p->scenario->limit_margin);
+        }
+        /* every other task missed, with its residual, as far as the reason holds */
+        for (int t = 0, first = 1; t < p->scenario->n_tasks; ++t) {
+            size_t len = strlen(c->reason);
+            const PlnTask *o = &p->scenario->tasks[t];
+            int n;
+            if (t == c->worst_task || !(c->task_over[t] > PLN_CERT_SLACK)) continue;
+            n = snprintf(c->reason + len, sizeof c->reason - len, "%s tasks[%d] by %.3g %s",
+                         first ? "; also missed:" : ",", t, c->task_over[t],
+                         o->type == PLN_TASK_JOINT ? "rad" : "m");
+            if (n < 0 || (size_t)n >= sizeof c->reason - len) {
+                c->reason[len] = '\0';
+                snprintf(c->reason + len, sizeof c->reason - len, ", ...");
+                break;
+            }
+            first = 0;
         }
         c->certified = 0;
         c->cause = PLN_CAUSE_TASK;

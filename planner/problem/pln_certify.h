@@ -108,6 +108,9 @@ typedef struct PlnCertificate {
     double *task_error;               /* [n_tasks] achieved error: m (position), rad (joint,
                                          orientation angle; the larger for position+orientation
                                          is reported in max_task_violation) */
+    double *task_over;                /* [n_tasks] how far beyond its tolerance each task ends
+                                         (m or rad; the larger of position and orientation;
+                                         <= 0 when met) */
     long mcd_calls;
     double mcd_time_s;
 } PlnCertificate;

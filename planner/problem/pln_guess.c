@@ -16,13 +16,18 @@
 /* The IK postures keep this far inside the joint limits, rad: a spline cannot pass through
  * a posture at a limit unless every control point around it sits at that limit too. */
 #define PLN_GUESS_LIMIT_MARGIN_RAD 0.05
+/* The IK's balance: an edge of the support polygon holds the centre of mass once it comes
+ * within this distance of it, m (PLN_IK_COM's tolerance). */
+#define PLN_GUESS_BALANCE_ACTIVE_M 0.005
 
 /* everything one guess allocates */
 typedef struct Guess {
     PlnKinWork *kin;
     PlnIkWork *ik;
-    PlnIkTarget *targets;   /* [n_tasks] */
-    int *target_task;       /* [n_tasks] scenario task of each target */
+    PlnIkTarget *targets;   /* [n_tasks + n_stance + 1] */
+    int *target_task;       /* [n_tasks + n_stance + 1] scenario task of each target (-1: a
+                               stance foot or the balance band) */
+    double *miss;           /* [n_tasks + n_stance + 1] each target's miss after the IK */
     double *times;          /* [n_tasks + 2] waypoint times: 0, task times, T */
     double *q_way;          /* [(n_tasks + 3) * n_joints] waypoint postures and a scratch row */
     double *ctrl;           /* [n_active * n_ctrl] */
@@ -38,6 +43,7 @@ static void guess_free(Guess *g)
     pln_kin_destroy(g->kin);
     free(g->targets);
     free(g->target_task);
+    free(g->miss);
     free(g->times);
     free(g->q_way);
     free(g->ctrl);
@@ -72,6 +78,55 @@ static double path_at(const Guess *g, int n_way, int n_joints, int joint, double
     }
 }
 
+/* The targets that outrank the tasks at time t (docs/math/planner.md sec. 8, eq. IK3):
+ * every stance foot whose phase covers t where it stands (priority 0), and balance
+ * (priority 1): the centre of mass inside the support polygon that applies at t (the
+ * static polygon, or the phase's ZMP polygon, both shrunk by their margins), an
+ * inequality (IK5). Appends to g->targets from n; returns the new count. */
+static int outranking_targets(const PlnProblem *p, Guess *g, double t, int n)
+{
+    const double (*en)[2] = NULL;
+    const double *eb = NULL;
+    int ne = 0;
+    for (int s = 0; s < p->n_stance; ++s) {
+        const PlnStance *st = &p->stance[s];
+        const PlnPhaseGeom *ph = &p->phases[st->phase];
+        PlnIkTarget *tg = &g->targets[n];
+        if (t < ph->t0 - PLN_PHASE_TIME_TOL_S || t > ph->t1 + PLN_PHASE_TIME_TOL_S) continue;
+        memset(tg, 0, sizeof *tg);
+        tg->kind = PLN_IK_FRAME;
+        tg->link = st->link;
+        memcpy(tg->point, st->point, sizeof tg->point);
+        memcpy(tg->target, st->target, sizeof tg->target);
+        memcpy(tg->target_rot, st->target_rot, sizeof tg->target_rot);
+        tg->tolerance = PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M;
+        tg->rot_tolerance = PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD;
+        tg->priority = 0;
+        g->target_task[n++] = -1;
+    }
+    if (p->n_edges > 0) {
+        en = (const double (*)[2])p->edge_n, eb = p->edge_b, ne = p->n_edges;
+    } else {
+        for (int k = 0; k < p->n_phases && ne == 0; ++k) {
+            const PlnPhaseGeom *ph = &p->phases[k];
+            if (t < ph->t0 - PLN_PHASE_TIME_TOL_S || t > ph->t1 + PLN_PHASE_TIME_TOL_S) continue;
+            en = ph->edge_n, eb = ph->edge_b, ne = ph->n_edges;
+        }
+    }
+    if (ne >= 3) {
+        PlnIkTarget *tg = &g->targets[n];
+        memset(tg, 0, sizeof *tg);
+        tg->kind = PLN_IK_COM;
+        tg->n_edges = ne;
+        tg->edge_n = en;
+        tg->edge_b = eb;
+        tg->tolerance = PLN_GUESS_BALANCE_ACTIVE_M;
+        tg->priority = 1;
+        g->target_task[n++] = -1;
+    }
+    return n;
+}
+
 /* IK postures at every task time, from the initial posture forward (docs/math/planner.md
  * sec. 8); returns the number of waypoints (0, the task times, T) in g->times/q_way. */
 static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnGuessReport *rep,
@@ -104,6 +159,7 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
             if (task->time != time) continue;
             memset(tg, 0, sizeof *tg);
             tg->tolerance = task->tolerance;
+            tg->priority = 2;
             if (task->type == PLN_TASK_POSITION) {
                 tg->kind = PLN_IK_POINT;
                 tg->link = task->link.index;
@@ -116,6 +172,7 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
             }
             g->target_task[n_t++] = t;
         }
+        n_t = outranking_targets(p, g, time, n_t);
         /* from the posture of the group before */
         memcpy(q + (size_t)w * nj, q + (size_t)(w - 1) * nj, (size_t)nj * sizeof *q);
         st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt,
@@ -140,11 +197,20 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
         ++w;
         ++rep->groups;
         if (!res.met) {
-            ++rep->unmet;
-            if (res.worst >= 0 && (rep->worst_task < 0 || res.worst_miss > rep->worst_miss)) {
-                rep->worst_task = g->target_task[res.worst];
-                rep->worst_miss = res.worst_miss;
+            /* the task that misses most (a stance foot or the balance band that cannot be
+             * kept while it is met is the optimiser's to settle) */
+            int unmet = 0;
+            pln_ik_misses(g->ik, g->targets, n_t, g->miss);
+            for (int k = 0; k < n_t; ++k) {
+                int task = g->target_task[k];
+                if (task < 0 || !(g->miss[k] > 0.0)) continue;
+                unmet = 1;
+                if (rep->worst_task < 0 || g->miss[k] > rep->worst_miss) {
+                    rep->worst_task = task;
+                    rep->worst_miss = g->miss[k];
+                }
             }
+            rep->unmet += unmet;
         }
     }
     /* hold the last posture to the end */
@@ -259,11 +325,14 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
     if (nt == 0 || p->n_vars == 0) return PLN_OK;
 
     st = pln_kin_create(p->robot, &g.kin, err, err_size);
-    if (st == PLN_OK) st = pln_ik_create(p->robot, nt, p->n_active, &g.ik, err, err_size);
     if (st == PLN_OK) {
-        int rows = nt + 2 > nc ? nt + 2 : nc;
-        g.targets = calloc((size_t)nt, sizeof *g.targets);
-        g.target_task = calloc((size_t)nt, sizeof *g.target_task);
+        st = pln_ik_create(p->robot, nt + p->n_stance + 1, p->n_active, &g.ik, err, err_size);
+    }
+    if (st == PLN_OK) {
+        int rows = nt + 2 > nc ? nt + 2 : nc, nmax = nt + p->n_stance + 1;
+        g.targets = calloc((size_t)nmax, sizeof *g.targets);
+        g.target_task = calloc((size_t)nmax, sizeof *g.target_task);
+        g.miss = calloc((size_t)nmax, sizeof *g.miss);
         g.times = calloc((size_t)nt + 2, sizeof *g.times);
         g.q_way = calloc(((size_t)nt + 3) * nj, sizeof *g.q_way);  /* + a scratch row */
         g.ctrl = calloc((size_t)p->n_active * nc, sizeof *g.ctrl);
@@ -274,7 +343,7 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
         g.held = calloc((size_t)nc, sizeof *g.held);
         g.col = calloc((size_t)nc, sizeof *g.col);
         g.sorted = calloc((size_t)nt, sizeof *g.sorted);
-        if (!g.targets || !g.target_task || !g.times || !g.q_way || !g.ctrl || !g.B || !g.r ||
+        if (!g.targets || !g.target_task || !g.miss || !g.times || !g.q_way || !g.ctrl || !g.B || !g.r ||
             !g.sv || !g.vars || !g.held || !g.col || !g.sorted) {
             st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         }

@@ -9,7 +9,9 @@
  * piecewise-linear path through those postures sampled at the Greville abscissae, that
  * passes through the IK postures at the task times (eq. G1-G2), clamped to the joint
  * limits. The start (and the rest at the end) stay as the problem fixes them. Position
- * and joint targets are solved; orientations are left to the optimiser. A group the IK
+ * and joint targets are solved; orientations are left to the optimiser. The IK ranks its
+ * targets (eq. IK3-IK5): the stance feet of the waypoint's phase where they stand, then
+ * the centre of mass inside the support polygon, then the tasks, then the least change. A group the IK
  * cannot meet still gives its best posture, and is reported in *report (nullable) with
  * the task that misses most, so that an unreachable target can be named up front. */
 #ifndef PLN_GUESS_H

@@ -130,6 +130,81 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
 }
 
+/* 1 when certificate b is better than a (pln_plan_optimise's rule) */
+static int cert_better(const PlnCertificate *a, const PlnCertificate *b)
+{
+    if (a->certified) return 0;
+    if (b->certified) return 1;
+    if (b->cause != PLN_CAUSE_TASK) return 0;
+    if (a->cause != PLN_CAUSE_TASK) return 1;
+    return b->max_task_violation < a->max_task_violation;
+}
+
+PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
+                            double *x, double *ctrl, PlnSipResult *sip, PlnCertificate *cert,
+                            char *err, size_t err_size)
+{
+    const int n = p->n_vars, nc = p->n_active * p->n_ctrl;
+    PlnSipRun erun = *run;
+    PlnSipResult esip;
+    PlnCertificate ecert;
+    double *ex = NULL, *ectrl = NULL;
+    int has_tasks = 0;
+    PlnStatus st = pln_sip_solve(p, x, run, sip, err, err_size);
+    if (st != PLN_OK) return st;
+    pln_problem_ctrl(p, x, ctrl);
+    st = pln_certify_spline(p, ctrl, opt->cert_eps_ratio, cert, err, err_size);
+    if (st != PLN_OK) return st;
+    for (int i = 0; i < p->m; ++i) has_tasks |= pln_problem_row_is_task(p, i);
+    erun.elastic = 1;
+    erun.time_used = run->time_used + sip->wall_time_s;
+    if (cert->certified || !has_tasks || !(erun.time_used < p->scenario->time_limit)) return PLN_OK;
+    ex = malloc((size_t)(n > 0 ? n : 1) * sizeof *ex);
+    ectrl = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *ectrl);
+    if (ex == NULL || ectrl == NULL) {
+        free(ex);
+        free(ectrl);
+        pln_certificate_destroy(cert);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    memcpy(ex, x, (size_t)n * sizeof *ex);
+    st = pln_sip_solve(p, ex, &erun, &esip, err, err_size);
+    if (st == PLN_OK) {
+        pln_problem_ctrl(p, ex, ectrl);
+        st = pln_certify_spline(p, ectrl, opt->cert_eps_ratio, &ecert, err, err_size);
+    }
+    if (st == PLN_OK) {
+        int keep = cert_better(cert, &ecert);
+        if (run->progress != NULL) {
+            fprintf(run->progress, "     elastic phase: %s: %s\n",
+                    ecert.certified ? "certified" : ecert.reason,
+                    keep ? "kept" : "the first run's result is kept");
+        }
+        esip.evaluations += sip->evaluations;
+        esip.wall_time_s += sip->wall_time_s;
+        esip.mcd_calls += sip->mcd_calls;
+        esip.mcd_time_s += sip->mcd_time_s;
+        if (keep) {
+            memcpy(x, ex, (size_t)n * sizeof *x);
+            memcpy(ctrl, ectrl, (size_t)nc * sizeof *ctrl);
+            pln_certificate_destroy(cert);
+            *cert = ecert;
+            *sip = esip;
+        } else {
+            pln_certificate_destroy(&ecert);
+            sip->evaluations = esip.evaluations;
+            sip->wall_time_s = esip.wall_time_s;
+            sip->mcd_calls = esip.mcd_calls;
+            sip->mcd_time_s = esip.mcd_time_s;
+        }
+    } else {
+        pln_certificate_destroy(cert);
+    }
+    free(ex);
+    free(ectrl);
+    return st;
+}
+
 PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanRun *run,
                        char *err, size_t err_size)
 {
@@ -147,28 +222,25 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
-        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0};
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0};
         PlnGuessReport guess;
         st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
         run->ik_unmet = guess.unmet;
-        if (st == PLN_OK) st = pln_sip_solve(l.p, x, &sr, &sip, err, err_size);
+        if (st == PLN_OK) st = pln_plan_optimise(l.p, opt, &sr, x, ctrl, &sip, &cert, err, err_size);
     }
     if (st == PLN_OK) {
-        pln_problem_ctrl(l.p, x, ctrl);
-        st = pln_certify_spline(l.p, ctrl, opt->cert_eps_ratio, &cert, err, err_size);
-        if (st == PLN_OK) {
-            run->certified = cert.certified;
-            run->cause = cert.cause;
-            snprintf(run->reason, sizeof run->reason, "%s", cert.reason);
-            run->min_clearance = cert.min_clearance;
-            pln_certificate_destroy(&cert);
-        }
+        run->certified = cert.certified;
+        run->cause = cert.cause;
+        snprintf(run->reason, sizeof run->reason, "%s", cert.reason);
+        run->min_clearance = cert.min_clearance;
+        pln_certificate_destroy(&cert);
         run->optimise_s = sip.wall_time_s;
         run->mcd_time_s = sip.mcd_time_s;
         run->mcd_calls = sip.mcd_calls;
         run->evaluations = sip.evaluations;
         run->cost = sip.cost;
         run->nlopt_code = sip.nlopt_code;
+        run->tasks_relaxed = sip.tasks_relaxed;
     }
     run->wall_time_s = pln_clock_s() - start;
     free(x);

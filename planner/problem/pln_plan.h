@@ -57,7 +57,20 @@ typedef struct PlnPlanRun {
     long mcd_calls;
     int evaluations;
     double cost;            /* the objective at the optimiser's result (dimensionless) */
+    int tasks_relaxed;      /* the result is the elastic phase's (pln_plan_optimise) */
 } PlnPlanRun;
+
+/* Optimises from x and certifies the result (docs/math/planner.md sec. 5b): pln_sip_solve,
+ * pln_certify_spline; when that is not certified and the scenario has tasks, the elastic
+ * phase (run->elastic) runs from there within what is left of the time limit, is
+ * certified in turn, and is kept when its certificate is better: certified; or failing on
+ * the tasks alone where the first failed on anything else (a limit, a contact, balance);
+ * or, both failing on the tasks alone, nearer them. On PLN_OK x and ctrl[n_active *
+ * n_ctrl] hold the motion kept, *sip its run (its evaluations and times include both
+ * runs) and *cert its certificate (destroy it). */
+PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
+                            double *x, double *ctrl, PlnSipResult *sip, PlnCertificate *cert,
+                            char *err, size_t err_size);
 
 /* Plans a scenario in memory (no files written): load, optimise, certify. */
 PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *options, PlnPlanRun *run,

@@ -1135,15 +1135,21 @@ static PlnStatus stance_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRo
                        PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD, r, c, grad);
 }
 
-PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
-                                  double *c, double *grad, char *err, size_t err_size)
+int pln_problem_row_is_task(const PlnProblem *p, int row)
+{
+    PlnRowKind k = p->rows[row].kind;
+    return k == PLN_ROW_JOINT_TASK || k == PLN_ROW_POSITION_TASK || k == PLN_ROW_ORIENTATION_TASK;
+}
+
+PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, const double *x,
+                                     double *c, double *grad, char *err, size_t err_size)
 {
     const int n = p->n_vars, nc = p->n_ctrl, k1 = p->scenario->degree + 1;
     PlnStatus st = PLN_OK;
     int r = 0;
 
     pln_problem_ctrl(p, x, w->ctrl);
-    if (grad != NULL) memset(grad, 0, (size_t)p->m * n * sizeof *grad);
+    if (grad != NULL) memset(grad, 0, (size_t)p->row_collision * n * sizeof *grad);
 
     while (r < p->row_collision && st == PLN_OK) {
         const PlnRow *row = &p->rows[r];
@@ -1188,6 +1194,15 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
             st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
         }
     }
+    return st;
+}
+
+PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
+                                  double *c, double *grad, char *err, size_t err_size)
+{
+    PlnStatus st;
+    if (grad != NULL) memset(grad, 0, (size_t)p->m * p->n_vars * sizeof *grad);
+    st = pln_problem_kinematic_rows(p, w, x, c, grad, err, err_size);
     if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, err, err_size);
     if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);
     if (st == PLN_OK && p->n_dyn_rows > 0) st = pln_dynrows_eval(p, w, c, grad, err, err_size);

@@ -293,6 +293,15 @@ double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x,
 PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
                                   double *c, double *grad, char *err, size_t err_size);
 
+/* The rows before the collision rows (velocity, tasks, stance feet: the ones that need
+ * no distance query), c[row_collision] and grad[row_collision * n_vars] (nullable): the
+ * same values as pln_problem_constraints() gives those rows, at a fraction of its cost. */
+PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, const double *x,
+                                     double *c, double *grad, char *err, size_t err_size);
+
+/* 1 for a task row (joint, position or orientation task). */
+int pln_problem_row_is_task(const PlnProblem *p, int row);
+
 /* Time interval [t0, t1] (s) of constraint interval i. */
 void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1);
 

@@ -18,6 +18,7 @@ const char *pln_algorithm_string(PlnAlgorithm algorithm)
     case PLN_ALGORITHM_SLSQP: return "slsqp";
     case PLN_ALGORITHM_MMA: return "mma";
     case PLN_ALGORITHM_CCSAQ: return "ccsaq";
+    case PLN_ALGORITHM_AUGLAG: return "auglag";
     }
     return "unknown";
 }
@@ -697,9 +698,10 @@ static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenari
         if (strcmp(text, "slsqp") == 0) sc->algorithm = PLN_ALGORITHM_SLSQP;
         else if (strcmp(text, "mma") == 0) sc->algorithm = PLN_ALGORITHM_MMA;
         else if (strcmp(text, "ccsaq") == 0) sc->algorithm = PLN_ALGORITHM_CCSAQ;
+        else if (strcmp(text, "auglag") == 0) sc->algorithm = PLN_ALGORITHM_AUGLAG;
         else {
             return pln_yaml_error(y, v, "optimizer.algorithm", PLN_ERR_INVALID,
-                                  "'%s': expected slsqp, mma or ccsaq", text);
+                                  "'%s': expected slsqp, mma, ccsaq or auglag", text);
         }
     }
     st = pln_yaml_int(y, node, "optimizer", "max_iterations", 0, 1, 100000, &sc->max_iterations);

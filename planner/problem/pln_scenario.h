@@ -152,7 +152,8 @@ const char *pln_pair_exclusion_string(PlnPairExclusion reason);
 typedef enum PlnAlgorithm {
     PLN_ALGORITHM_SLSQP = 0,
     PLN_ALGORITHM_MMA,
-    PLN_ALGORITHM_CCSAQ
+    PLN_ALGORITHM_CCSAQ,
+    PLN_ALGORITHM_AUGLAG   /* augmented Lagrangian around bound-constrained L-BFGS */
 } PlnAlgorithm;
 
 typedef struct PlnScenario {

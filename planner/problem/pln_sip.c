@@ -43,6 +43,12 @@ typedef struct SipContext {
     double *margin;        /* [m] frozen margin of each collision and balance row in a round */
     double trust;          /* box trust region of a round, rad per variable (0: none) */
     double *tlb, *tub;     /* [n] the round's bounds: the problem's, cut to the trust box */
+    int elastic;           /* the elastic phase: task rows are in the objective, not rows */
+    double *c_kin;         /* [row_collision] the task rows of the elastic objective */
+    double *g_kin;         /* [row_collision * n] their gradients */
+    double time_used;      /* s of the time limit that earlier runs spent (PlnSipRun) */
+    double elastic_norm;   /* the elastic objective is divided by this (its value at the
+                              phase's start, at least 1), so that it starts near 1 */
     PlnStatus failure;
     char err[512];
 } SipContext;
@@ -62,11 +68,55 @@ static void print_progress(SipContext *ctx, int final)
     fflush(ctx->progress);
 }
 
+/* The scale of a task row in the elastic objective: its tolerance (m or rad; for an
+ * orientation row, 1 - cos of the angle), at least PLN_SIP_ELASTIC_MIN_SCALE. */
+static double elastic_scale(const PlnProblem *p, int row)
+{
+    const PlnTask *task = &p->scenario->tasks[p->rows[row].index];
+    double s = p->rows[row].kind == PLN_ROW_ORIENTATION_TASK ? 1.0 - cos(task->orientation_tolerance)
+                                                             : task->tolerance;
+    return fmax(s, PLN_SIP_ELASTIC_MIN_SCALE);
+}
+
+/* The elastic penalty of the task rows in c (docs/math/planner.md eq. P15):
+ * W sum_r (max(0, c_r) / s_r)^2, and its gradient added to grad (nullable) from g. */
+static double elastic_penalty(const PlnProblem *p, const double *c, const double *g, double *grad)
+{
+    double sum = 0.0;
+    for (int r = 0; r < p->row_collision; ++r) {
+        double s, v;
+        if (!pln_problem_row_is_task(p, r) || !(c[r] > 0.0)) continue;
+        s = elastic_scale(p, r);
+        v = c[r] / s;
+        sum += PLN_SIP_ELASTIC_WEIGHT * v * v;
+        if (grad != NULL) {
+            double k = 2.0 * PLN_SIP_ELASTIC_WEIGHT * v / s;
+            for (int i = 0; i < p->n_vars; ++i) grad[i] += k * g[(size_t)r * p->n_vars + i];
+        }
+    }
+    return sum;
+}
+
 static double objective(unsigned n, const double *x, double *grad, void *data)
 {
     SipContext *ctx = data;
     (void)n;
     ctx->cost = pln_problem_cost(ctx->p, ctx->w, x, grad);
+    if (ctx->elastic) {
+        PlnStatus st = pln_problem_kinematic_rows(ctx->p, ctx->w, x, ctx->c_kin,
+                                                  grad != NULL ? ctx->g_kin : NULL, ctx->err,
+                                                  sizeof ctx->err);
+        if (st != PLN_OK) {
+            ctx->failure = st;
+            nlopt_force_stop(ctx->opt);
+            return NAN;
+        }
+        ctx->cost += elastic_penalty(ctx->p, ctx->c_kin, ctx->g_kin, grad);
+        ctx->cost /= ctx->elastic_norm;
+        if (grad != NULL) {
+            for (unsigned i = 0; i < n; ++i) grad[i] /= ctx->elastic_norm;
+        }
+    }
     ++ctx->evaluations;
     print_progress(ctx, 0);
     return ctx->cost;
@@ -85,6 +135,7 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
     ctx->worst = p->m > 0 ? -HUGE_VAL : 0.0;
     ctx->worst_row = -1;
     for (int i = 0; i < p->m; ++i) {
+        if (ctx->elastic && pln_problem_row_is_task(p, i)) continue; /* in the objective */
         if (ctx->c_all[i] > ctx->worst) {
             ctx->worst = ctx->c_all[i];
             ctx->worst_row = i;
@@ -148,6 +199,7 @@ static nlopt_algorithm algorithm_of(PlnAlgorithm a)
     switch (a) {
     case PLN_ALGORITHM_MMA: return NLOPT_LD_MMA;
     case PLN_ALGORITHM_CCSAQ: return NLOPT_LD_CCSAQ;
+    case PLN_ALGORITHM_AUGLAG: return NLOPT_AUGLAG;
     case PLN_ALGORITHM_SLSQP: break;
     }
     return NLOPT_LD_SLSQP;
@@ -172,7 +224,13 @@ static int exchange(SipContext *ctx)
     const PlnProblem *p = ctx->p;
     int added = 0;
     for (int i = 0; i < p->m; ++i) {
-        if (!ctx->in_work[i] && near_active(p, i, ctx->c_all[i])) {
+        if (ctx->elastic && pln_problem_row_is_task(p, i)) continue; /* in the objective */
+        /* the elastic phase starts wherever the other rows hold best (often at rest, every
+         * velocity row far from its bound) and its objective pulls hard: its first steps
+         * would cross many velocity rows at once, which their aggregate (a max) shows only
+         * one at a time; these linear rows are cheap, so they all join at once */
+        if (!ctx->in_work[i] && (near_active(p, i, ctx->c_all[i]) ||
+                                 (ctx->elastic && p->rows[i].kind == PLN_ROW_VELOCITY))) {
             ctx->in_work[i] = 1;
             ctx->working[ctx->m_work++] = i;
             ++added;
@@ -240,6 +298,23 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     }
     nlopt_set_xtol_rel(ctx->opt, sc->xtol_rel);
     nlopt_set_ftol_rel(ctx->opt, sc->ftol_rel);
+    if (sc->algorithm == PLN_ALGORITHM_AUGLAG) {
+        /* the augmented Lagrangian's subproblems: bound-constrained L-BFGS with the same
+         * tolerances (the evaluation and time budgets are the outer run's, shared) */
+        nlopt_opt local = nlopt_create(NLOPT_LD_LBFGS, (unsigned)p->n_vars);
+        if (local == NULL) {
+            nlopt_destroy(ctx->opt);
+            return NLOPT_OUT_OF_MEMORY;
+        }
+        nlopt_set_xtol_rel(local, sc->xtol_rel);
+        nlopt_set_ftol_rel(local, sc->ftol_rel);
+        res = nlopt_set_local_optimizer(ctx->opt, local);
+        nlopt_destroy(local);
+        if (res < 0) {
+            nlopt_destroy(ctx->opt);
+            return res;
+        }
+    }
     nlopt_set_maxeval(ctx->opt, max_evals);
     nlopt_set_maxtime(ctx->opt, max_time);
     res = nlopt_optimize(ctx->opt, x, &f);
@@ -268,6 +343,105 @@ static const char *stop_name(nlopt_result res)
     }
 }
 
+/* The exchange loop (docs/math/planner.md sec. 5): optimise over the working set, add the
+ * rows that came near, repeat until a round ends feasible with nothing to add, or the
+ * budget (evaluations up to eval_cap, the scenario's time limit) is spent. On return the
+ * rows of x were evaluated afresh. */
+static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_result *out,
+                               char *err, size_t err_size)
+{
+    const PlnProblem *p = ctx->p;
+    const PlnScenario *sc = p->scenario;
+    nlopt_result res = NLOPT_SUCCESS;
+    int stalls = 0;
+    PlnStatus st;
+    for (int round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
+        double left_time = sc->time_limit - ctx->time_used - (pln_clock_s() - ctx->start);
+        int left_evals = eval_cap - ctx->evaluations, added;
+        if (left_time <= 0.0 || left_evals <= 0) {
+            /* the budget ran out between rounds (in the evaluations around them): say so,
+             * not the last round's own stop */
+            res = left_time <= 0.0 ? NLOPT_MAXTIME_REACHED : NLOPT_MAXEVAL_REACHED;
+            break;
+        }
+        freeze_margins(ctx);
+        res = run_round(ctx, x, left_evals, left_time);
+        if (ctx->failure != PLN_OK) return pln_errorf(ctx->failure, err, err_size, "%s", ctx->err);
+        if (res == NLOPT_OUT_OF_MEMORY || res == NLOPT_INVALID_ARGS) {
+            return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "%s", ctx->err);
+        }
+        st = evaluate_all(ctx, x, 0, 0); /* fresh: the certified lower bounds decide */
+        if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
+        added = exchange(ctx);
+        /* a round that ended on its trust box has not converged: re-centre and go on */
+        if (ctx->trust > 0.0 && res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED) {
+            int edge = 0;
+            for (int i = 0; i < p->n_vars && !edge; ++i) {
+                edge = (x[i] <= ctx->tlb[i] && ctx->tlb[i] > p->lb[i]) ||
+                       (x[i] >= ctx->tub[i] && ctx->tub[i] < p->ub[i]);
+            }
+            if (edge) {
+                if (ctx->progress != NULL) {
+                    fprintf(ctx->progress, "     round %d: %s on the trust box, %d rows added, worst %+.3e\n",
+                            round + 1, stop_name(res), added, ctx->worst);
+                }
+                continue;
+            }
+        }
+        if (added == 0 && ctx->worst <= PLN_SIP_FEASIBLE) break;
+        if (res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) break;
+        if (added == 0 && ++stalls > PLN_SIP_MAX_STALLS) break;
+        if (ctx->progress != NULL) {
+            fprintf(ctx->progress, "     round %d: %s, %d rows added, worst %+.3e\n", round + 1,
+                    stop_name(res), added, ctx->worst);
+        }
+    }
+    *out = res;
+    return PLN_OK;
+}
+
+/* the largest row outside the tasks, and the elastic penalty of the task rows, of the last
+ * evaluation */
+static void split_violation(const SipContext *ctx, double *safety, double *tasks)
+{
+    const PlnProblem *p = ctx->p;
+    *safety = 0.0;
+    for (int i = 0; i < p->m; ++i) {
+        if (!pln_problem_row_is_task(p, i) && ctx->c_all[i] > *safety) *safety = ctx->c_all[i];
+    }
+    *tasks = elastic_penalty(p, ctx->c_all, NULL, NULL);
+}
+
+/* The rows outside the tasks that hold the relaxed motion back: the names of the (at
+ * most four) largest rows within PLN_SIP_BINDING of their bound, each name once, into buf. */
+static void binding_rows(const SipContext *ctx, char *buf, size_t size)
+{
+    const PlnProblem *p = ctx->p;
+    char names[4][160];
+    int n = 0;
+    double above = HUGE_VAL; /* rows are taken in decreasing value */
+    size_t len = 0;
+    buf[0] = '\0';
+    while (n < 4) {
+        int best = -1, dup = 0;
+        for (int i = 0; i < p->m; ++i) {
+            double c = ctx->c_all[i];
+            if (pln_problem_row_is_task(p, i) || !(c > -PLN_SIP_BINDING) || !(c < above)) continue;
+            if (best < 0 || c > ctx->c_all[best]) best = i;
+        }
+        if (best < 0) break;
+        above = ctx->c_all[best];
+        pln_problem_row_name(p, best, names[n], sizeof names[n]);
+        for (int k = 0; k < n; ++k) dup |= strcmp(names[k], names[n]) == 0;
+        if (!dup) ++n;
+    }
+    for (int k = 0; k < n && len + 1 < size; ++k) {
+        int w = snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
+        if (w < 0) break;
+        len = len + (size_t)w < size ? len + (size_t)w : size - 1;
+    }
+}
+
 PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
                         PlnSipResult *result, char *err, size_t err_size)
 {
@@ -276,13 +450,14 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     SipContext ctx;
     nlopt_result res = NLOPT_SUCCESS;
     PlnStatus st;
-    int stalls = 0, round;
+    double *x_main = NULL;
 
     memset(result, 0, sizeof *result);
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
     ctx.progress = progress;
     ctx.verbose = run->verbose;
+    ctx.time_used = run->time_used;
     ctx.worst_row = -1;
     ctx.failure = PLN_OK;
     st = pln_problem_work_create(p, &ctx.w, err, err_size);
@@ -301,11 +476,16 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.margin = calloc((size_t)(p->m > 0 ? p->m : 1), sizeof *ctx.margin);
     ctx.tlb = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.tlb);
     ctx.tub = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.tub);
+    ctx.c_kin = calloc((size_t)(p->row_collision > 0 ? p->row_collision : 1), sizeof *ctx.c_kin);
+    ctx.g_kin = calloc((size_t)(p->row_collision > 0 ? p->row_collision : 1) *
+                           (size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.g_kin);
+    x_main = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *x_main);
     /* overlapping non-convex meshes have no usable depth to lead the optimiser out
      * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
      * control point only so far before the rows are evaluated afresh */
     ctx.trust = p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_SIP_MESH_TRUST_RAD : 0.0;
-    if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb || !ctx.tub) {
+    if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb ||
+        !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);
         goto done;
@@ -321,59 +501,55 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         pln_errorf(st, err, err_size, "%s", ctx.err);
         goto done;
     }
-    exchange(&ctx);
-
-    /* exchange loop: optimise over the working set, add rows that came near, repeat
-     * until a round ends feasible with nothing to add (or the budget is spent) */
-    for (round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
-        double left_time = sc->time_limit - (pln_clock_s() - ctx.start);
-        int left_evals = sc->max_iterations - ctx.evaluations, added;
-        if (left_time <= 0.0 || left_evals <= 0) {
-            /* the budget ran out between rounds (in the evaluations around them): say so,
-             * not the last round's own stop */
-            res = left_time <= 0.0 ? NLOPT_MAXTIME_REACHED : NLOPT_MAXEVAL_REACHED;
-            break;
+    if (run->elastic) {
+        /* The elastic phase (docs/math/planner.md sec. 5b): the tasks move into the
+         * objective (eq. P15); the optimiser looks for the motion that meets every other
+         * row and comes nearest the targets. It starts from the motion that stays at the
+         * initial posture when that meets the other rows better than x (it meets them all
+         * when the robot stands clear and balanced there): an optimiser that starts where
+         * those rows hold keeps them. */
+        double safety_x, tasks_x;
+        char binding[192];
+        split_violation(&ctx, &safety_x, &tasks_x);
+        memcpy(x_main, x, (size_t)p->n_vars * sizeof *x);
+        ctx.elastic = 1;
+        pln_problem_initial_x(p, x);
+        st = evaluate_all(&ctx, x, 0, 0);
+        if (st == PLN_OK && !(fmax(ctx.worst, 0.0) < safety_x)) {
+            memcpy(x, x_main, (size_t)p->n_vars * sizeof *x);
+            st = evaluate_all(&ctx, x, 0, 0);
         }
-        freeze_margins(&ctx);
-        res = run_round(&ctx, x, left_evals, left_time);
-        if (ctx.failure != PLN_OK) {
-            st = pln_errorf(ctx.failure, err, err_size, "%s", ctx.err);
-            goto done;
-        }
-        if (res == NLOPT_OUT_OF_MEMORY || res == NLOPT_INVALID_ARGS) {
-            st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "%s", ctx.err);
-            goto done;
-        }
-        st = evaluate_all(&ctx, x, 0, 0); /* fresh: the certified lower bounds decide */
         if (st != PLN_OK) {
             pln_errorf(st, err, err_size, "%s", ctx.err);
             goto done;
         }
-        added = exchange(&ctx);
-        /* a round that ended on its trust box has not converged: re-centre and go on */
-        if (ctx.trust > 0.0 && res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED) {
-            int edge = 0;
-            for (int i = 0; i < p->n_vars && !edge; ++i) {
-                edge = (x[i] <= ctx.tlb[i] && ctx.tlb[i] > p->lb[i]) ||
-                       (x[i] >= ctx.tub[i] && ctx.tub[i] < p->ub[i]);
-            }
-            if (edge) {
-                if (progress != NULL) {
-                    fprintf(progress, "     round %d: %s on the trust box, %d rows added, worst %+.3e\n",
-                            round + 1, stop_name(res), added, ctx.worst);
-                }
-                continue;
-            }
-        }
-        if (added == 0 && ctx.worst <= PLN_SIP_FEASIBLE) break;
-        if (res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) break;
-        if (added == 0 && ++stalls > PLN_SIP_MAX_STALLS) break;
+        ctx.elastic_norm = fmax(1.0, pln_problem_cost(p, ctx.w, x, NULL) +
+                                         elastic_penalty(p, ctx.c_all, NULL, NULL));
         if (progress != NULL) {
-            fprintf(progress, "     round %d: %s, %d rows added, worst %+.3e\n", round + 1,
-                    stop_name(res), added, ctx.worst);
+            fprintf(progress, "     elastic phase: the tasks move into the objective, from %s\n",
+                    memcmp(x, x_main, (size_t)p->n_vars * sizeof *x) == 0 ? "the run's result"
+                                                                          : "the initial posture");
         }
+        exchange(&ctx);
+        st = exchange_loop(&ctx, x, (sc->max_iterations + 1) / 2, &res, err, err_size);
+        if (st != PLN_OK) goto done;
+        ctx.elastic = 0;
+        binding_rows(&ctx, binding, sizeof binding);
+        result->tasks_relaxed = 1;
+        snprintf(result->message, sizeof result->message,
+                 "%s; tasks relaxed: the motion nearest the targets that meets every other "
+                 "constraint%s%s", stop_name(res), binding[0] ? "; held back by " : "", binding);
+        st = evaluate_all(&ctx, x, 0, 0); /* every row, tasks included, for the result */
+        if (st != PLN_OK) {
+            pln_errorf(st, err, err_size, "%s", ctx.err);
+            goto done;
+        }
+    } else {
+        exchange(&ctx);
+        st = exchange_loop(&ctx, x, sc->max_iterations, &res, err, err_size);
+        if (st != PLN_OK) goto done;
+        snprintf(result->message, sizeof result->message, "%s", stop_name(res));
     }
-    snprintf(result->message, sizeof result->message, "%s", stop_name(res));
     result->cost = pln_problem_cost(p, ctx.w, x, NULL);
     ctx.cost = result->cost;
     result->worst_violation = ctx.worst;
@@ -393,6 +569,9 @@ done:
     free(ctx.margin);
     free(ctx.tlb);
     free(ctx.tub);
+    free(ctx.c_kin);
+    free(ctx.g_kin);
+    free(x_main);
     pln_problem_work_destroy(ctx.w);
     return st;
 }

@@ -7,7 +7,7 @@
  * therefore re-finds the MCD times of the current motion: the SIP loop of the thesis is
  * what one evaluation of the vector constraint does.
  *
- * NLopt algorithms: SLSQP (default), MMA, CCSAQ, all gradient-based. Stopping: relative
+ * NLopt algorithms: SLSQP (default), MMA, CCSAQ, AUGLAG around L-BFGS, all gradient-based. Stopping: relative
  * tolerances on x and on the cost, an evaluation cap and a wall-time budget. Progress
  * (evaluation, cost, worst violation and the row it is on, MCD calls, elapsed) goes to a
  * stream when one is given. NLopt's random seed is never used by these local algorithms;
@@ -22,7 +22,7 @@
 
 typedef struct PlnSipResult {
     int nlopt_code;              /* nlopt_result of the run */
-    char message[256];           /* NLopt's reason, or ours */
+    char message[384];           /* NLopt's reason, or ours */
     int evaluations;             /* objective evaluations */
     double cost;                 /* objective at x */
     double worst_violation;      /* max over rows of c_i(x) (> 0: violated), row units */
@@ -30,6 +30,9 @@ typedef struct PlnSipResult {
     double wall_time_s;
     long mcd_calls;
     double mcd_time_s;
+    int tasks_relaxed;           /* 1: the result is the elastic phase's (docs/math/planner.md
+                                    sec. 5b): the tasks could not all be met with every other
+                                    row, and x is the motion nearest them that meets the rest */
 } PlnSipResult;
 
 /* How a run is carried out (not what it solves). */
@@ -39,6 +42,11 @@ typedef struct PlnSipRun {
     FILE *dump;       /* nullable: every MCD query is appended here */
     int verbose;      /* 1: a progress line after every objective evaluation; 0: at most
                          one every PLN_PROGRESS_PERIOD_S (pln_sip.c) */
+    int elastic;      /* 1: the elastic phase only (docs/math/planner.md sec. 5b): the tasks
+                         in the objective (eq. P15), every other row a constraint, half the
+                         scenario's evaluations; pln_plan_optimise() decides when */
+    double time_used; /* s of the scenario's time limit spent already (the elastic phase
+                         after a run gets what the run left) */
 } PlnSipRun;
 
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when

@@ -27,12 +27,26 @@
  *   clearance      a draw is kept only if, at the start and at every waypoint posture,
  *                  every measured pair is at least 2 cm apart; otherwise it is drawn
  *                  again (the count is printed).
+ * `--support` draws support-phase problems instead (family "support", issue 21 item 1
+ * with the dynamics of issue 16): the legs and the 16 upper-body joints above move (28
+ * joints); support phases both feet [0, t1], one foot (right or left, 1/2 each)
+ * [t1, t2], both feet [t2, T], t1 = U[0.3, 0.4] T, t2 = t1 + U[0.3, 0.4] T; the other
+ * foot's sole centre is lifted at (t1 + t2) / 2 to where it stood + (U[-0.04, 0.04],
+ * 0, U[0.03, 0.08]) m (tolerance 1 cm) and must come back (its stance rows hold it
+ * where it stood); with probability 1/2 a hand target from an arm waypoint posture as
+ * above at a time in [0.25 T, T]; arms start at half-sitting + U[-0.2, 0.2] rad; T
+ * U[3.5, 5] s, 8-10 spans; no obstacles. The robot must shift its weight over the
+ * standing foot before the other one leaves the floor: dynamics (ZMP, torques, friction)
+ * and the stance feet decide these plans.
  * Each problem is reproducible from (seed, index): `--keep DIR` leaves them as YAML.
  * Prints `name: value` lines: random_certified_fraction, random_median_s, random_p95_s,
  * and the count of each failure cause; a line per problem goes to stderr.
  * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] [--pairs all|robot]
- * (defaults: seeds 1 and 2, 120 problems each, the whole robot). Run from the top
- * directory (reads robots/hrp2.yaml). */
+ *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline]
+ * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
+ * no-collision baseline). `--algorithm` plans the same problems with another of NLopt's
+ * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms"); `--no-baseline` skips the
+ * plans without collision constraints. Run from the top directory (reads robots/hrp2.yaml). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,7 +93,10 @@ static int pick(Rng *r, int n)
 
 typedef struct Problem {
     double duration;
-    int spans, jerk, family;       /* family 0 joint, 1 hands, 2 mixed */
+    int spans, jerk, family;       /* family 0 joint, 1 hands, 2 mixed, 3 support */
+    int stand;                     /* support: the foot that stands throughout (0 right, 1 left) */
+    double t1, t2, lift[3];        /* support: single-support phase, the lift of the other foot */
+    int hand_task;                 /* support: a hand target too */
     double q0[MAX_UPPER];          /* start posture of the moving joints */
     int n_way;
     double t[MAX_WAY], q[MAX_WAY][MAX_UPPER];
@@ -96,6 +113,11 @@ typedef struct Ctx {
     PlnKinWork *kin;
     int whole_robot;               /* 1: pairs: default (every pair of the robot and every
                                       link-obstacle pair); 0: Table 6.1 + OBSTACLE_LINKS */
+    const char *algorithm;         /* optimizer.algorithm of every problem */
+    int support;                   /* --support: support-phase problems */
+    int legs[12], n_legs;
+    int foot[2];                   /* RLEG_LINK5, LLEG_LINK5 */
+    double sole[2][3];             /* their sole centres, link frame */
 } Ctx;
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -131,6 +153,89 @@ static void draw_motion(const Ctx *c, Rng *r, Problem *pb)
                                  jt->upper - LIMIT_MARGIN);
         }
     }
+}
+
+/* draws a support-phase problem (--support; the distributions in the header) */
+static void draw_support(const Ctx *c, Rng *r, Problem *pb)
+{
+    pb->duration = floor(uni(r, 3.5, 5.0) * 100.0) / 100.0;
+    pb->spans = 8 + pick(r, 3);
+    pb->jerk = uni(r, 0.0, 1.0) < 0.5;
+    pb->family = 3;
+    pb->stand = pick(r, 2);
+    pb->t1 = uni(r, 0.3, 0.4) * pb->duration;
+    pb->t2 = pb->t1 + uni(r, 0.3, 0.4) * pb->duration;
+    pb->lift[0] = uni(r, -0.04, 0.04);
+    pb->lift[1] = 0.0;
+    pb->lift[2] = uni(r, 0.03, 0.08);
+    pb->hand_task = uni(r, 0.0, 1.0) < 0.5;
+    for (int u = 0; u < c->n_upper; ++u) {
+        const PlnJoint *jt = &c->robot->joints[c->upper[u]];
+        pb->q0[u] = clampd(jt->initial + uni(r, -0.2, 0.2), jt->lower + LIMIT_MARGIN,
+                           jt->upper - LIMIT_MARGIN);
+    }
+    pb->n_way = 1;
+    pb->t[0] = uni(r, 0.25, 1.0) * pb->duration;
+    for (int u = 0; u < c->n_upper; ++u) {
+        const PlnJoint *jt = &c->robot->joints[c->upper[u]];
+        double a = fmin(0.8, 0.3 * jt->velocity_max * pb->t[0]);
+        pb->q[0][u] = clampd(pb->q0[u] + uni(r, -a, a), jt->lower + LIMIT_MARGIN,
+                             jt->upper - LIMIT_MARGIN);
+    }
+    pb->n_obst = 0;
+}
+
+/* writes a support-phase problem as a scenario */
+static int write_support(const Ctx *c, const Problem *pb, Rng *r, const char *path)
+{
+    const PlnRobot *rb = c->robot;
+    const int lifted = 1 - pb->stand;
+    double q[256], x[3];
+    FILE *f = fopen(path, "w");
+    if (f == NULL) return 0;
+    fprintf(f, "name: random_support\nrobot: %s\nduration: %.2f\n", c->robot_path, pb->duration);
+    fprintf(f, "spline: {degree: 5, spans: %d}\njoints: [", pb->spans);
+    for (int k = 0; k < c->n_legs; ++k) fprintf(f, "%s%s", k ? ", " : "", rb->joints[c->legs[k]].name);
+    for (int u = 0; u < c->n_upper; ++u) fprintf(f, ", %s", rb->joints[c->upper[u]].name);
+    fprintf(f, "]\ninitial: {");
+    for (int u = 0; u < c->n_upper; ++u) {
+        fprintf(f, "%s%s: %.6f", u ? ", " : "", rb->joints[c->upper[u]].name, pb->q0[u]);
+    }
+    fprintf(f, "}\nrest: {start: true, end: true}\nsupport:\n");
+    fprintf(f, "  - {feet: [RLEG_LINK5, LLEG_LINK5], from: 0.0, to: %.4f}\n", pb->t1);
+    fprintf(f, "  - {feet: [%s], from: %.4f, to: %.4f}\n", rb->links[c->foot[pb->stand]].name,
+            pb->t1, pb->t2);
+    fprintf(f, "  - {feet: [RLEG_LINK5, LLEG_LINK5], from: %.4f, to: %.2f}\n", pb->t2, pb->duration);
+    /* the lifted foot's sole centre where it stands at the start, raised */
+    for (int j = 0; j < rb->n_joints && j < 256; ++j) q[j] = rb->joints[j].initial;
+    for (int u = 0; u < c->n_upper; ++u) q[c->upper[u]] = pb->q0[u];
+    if (pln_kin_forward(c->kin, rb, q) != PLN_OK) {
+        fclose(f);
+        return 0;
+    }
+    pln_kin_point(c->kin, c->foot[lifted], c->sole[lifted], x);
+    fprintf(f, "tasks:\n  - {type: position, link: %s, point: [%.4f, %.4f, %.4f], target: [%.6f, "
+               "%.6f, %.6f], time: %.4f, tolerance: 0.01}\n",
+            rb->links[c->foot[lifted]].name, c->sole[lifted][0], c->sole[lifted][1],
+            c->sole[lifted][2], x[0] + pb->lift[0], x[1] + pb->lift[1], x[2] + pb->lift[2],
+            0.5 * (pb->t1 + pb->t2));
+    if (pb->hand_task) {
+        const double point[3] = {0.0, 0.0, -0.06};
+        int link = c->hand[pick(r, 2)];
+        for (int u = 0; u < c->n_upper; ++u) q[c->upper[u]] = pb->q[0][u];
+        if (pln_kin_forward(c->kin, rb, q) != PLN_OK) {
+            fclose(f);
+            return 0;
+        }
+        pln_kin_point(c->kin, link, point, x);
+        fprintf(f, "  - {type: position, link: %s, point: [0, 0, -0.06], target: [%.6f, %.6f, "
+                   "%.6f], time: %.4f, tolerance: 0.01}\n",
+                rb->links[link].name, x[0], x[1], x[2], pb->t[0]);
+    }
+    fprintf(f, "cost: {type: %s}\n", pb->jerk ? "jerk" : "acceleration");
+    fprintf(f, "optimizer: {algorithm: %s, max_iterations: 600, time_limit: 120}\n", c->algorithm);
+    fprintf(f, "collision: {method: hybrid, eps: 0.001, pairs: default}\n");
+    return fclose(f) == 0;
 }
 
 static void draw_obstacles(Rng *r, Problem *pb)
@@ -208,7 +313,7 @@ static int write_problem(const Ctx *c, const Problem *pb, Rng *r, const char *pa
         }
     }
     fprintf(f, "cost: {type: %s}\n", pb->jerk ? "jerk" : "acceleration");
-    fprintf(f, "optimizer: {algorithm: slsqp, max_iterations: 600, time_limit: 60}\n");
+    fprintf(f, "optimizer: {algorithm: %s, max_iterations: 600, time_limit: 60}\n", c->algorithm);
     if (pb->n_obst > 0) fprintf(f, "environment:\n");
     for (int k = 0; k < pb->n_obst; ++k) {
         const double *o = pb->obst[k];
@@ -283,7 +388,10 @@ static double quantile(double *v, int n, double q)
     return v[k < 0 ? 0 : (k >= n ? n - 1 : k)];
 }
 
-static const char *family_name(int f) { return f == 0 ? "joint" : f == 1 ? "hands" : "mixed"; }
+static const char *family_name(int f)
+{
+    return f == 0 ? "joint" : f == 1 ? "hands" : f == 2 ? "mixed" : "support";
+}
 
 int main(int argc, char **argv)
 {
@@ -291,8 +399,11 @@ int main(int argc, char **argv)
     const char *dir = tmp, *keep = NULL;
     unsigned long long seeds[MAX_SEEDS];
     int n_seeds = 0, count = 120, n = 0, total_certified = 0, needed = 0, needed_certified = 0;
-    int whole_robot = 1;
-    int fam_total[3] = {0, 0, 0}, fam_cert[3] = {0, 0, 0}, causes[8] = {0}, errors = 0;
+    int whole_robot = 1, baseline = 1;
+    const char *algorithm = "slsqp";
+    double *evals;
+    int fam_total[4] = {0, 0, 0, 0}, fam_cert[4] = {0, 0, 0, 0}, causes[16] = {0}, errors = 0;
+    int support = 0, relaxed = 0;
     int stops_timeout = 0, stops_maxeval = 0, stops_roundoff = 0, ik_unmet = 0;
     long rejected = 0;
     double *t_plan, *t_base;
@@ -309,9 +420,18 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc &&
                    (strcmp(argv[i + 1], "all") == 0 || strcmp(argv[i + 1], "robot") == 0)) {
             whole_robot = strcmp(argv[++i], "all") == 0;
+        } else if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc &&
+                   (strcmp(argv[i + 1], "slsqp") == 0 || strcmp(argv[i + 1], "mma") == 0 ||
+                    strcmp(argv[i + 1], "ccsaq") == 0 || strcmp(argv[i + 1], "auglag") == 0)) {
+            algorithm = argv[++i];
+        } else if (strcmp(argv[i], "--no-baseline") == 0) {
+            baseline = 0;
+        } else if (strcmp(argv[i], "--support") == 0) {
+            support = 1;
         } else {
             fprintf(stderr, "usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] "
-                            "[--pairs all|robot]\n");
+                            "[--pairs all|robot] [--algorithm slsqp|mma|ccsaq|auglag] "
+                            "[--no-baseline] [--support]\n");
             return 2;
         }
     }
@@ -333,7 +453,21 @@ int main(int argc, char **argv)
     c.robot = &robot;
     c.whole_robot = whole_robot;
     c.robot_path = robot_path;
-    for (int j = 0; j < robot.n_joints && c.n_upper < MAX_UPPER; ++j) {
+    c.algorithm = algorithm;
+    c.support = support;
+    for (int j = 0; j < robot.n_joints && c.n_legs < 12; ++j) {
+        if (strstr(robot.joints[j].name, "LEG") != NULL) c.legs[c.n_legs++] = j;
+    }
+    c.foot[0] = pln_robot_find_link(&robot, "RLEG_LINK5");
+    c.foot[1] = pln_robot_find_link(&robot, "LLEG_LINK5");
+    for (int k = 0; k < 2; ++k) {
+        int sole = c.foot[k] >= 0 ? pln_robot_find_sole(&robot, c.foot[k]) : -1;
+        if (sole < 0) {
+            fprintf(stderr, "bench_plan_random: robots/hrp2.yaml: no soles\n");
+            return 1;
+        }
+        memcpy(c.sole[k], robot.soles[sole].offset, sizeof c.sole[k]);
+    }    for (int j = 0; j < robot.n_joints && c.n_upper < MAX_UPPER; ++j) {
         if (strstr(robot.joints[j].name, "LEG") == NULL && strstr(robot.joints[j].name, "JOINT6") == NULL)
             c.upper[c.n_upper++] = j;
     }
@@ -351,7 +485,8 @@ int main(int argc, char **argv)
     }
     t_plan = calloc((size_t)n_seeds * count, sizeof *t_plan);
     t_base = calloc((size_t)n_seeds * count, sizeof *t_base);
-    if (t_plan == NULL || t_base == NULL) return 1;
+    evals = calloc((size_t)n_seeds * count, sizeof *evals);
+    if (t_plan == NULL || t_base == NULL || evals == NULL) return 1;
 
     fprintf(stderr, "seed    #  family  certified  cause        time_s  no_collision: clearance_m\n");
     for (int s = 0; s < n_seeds; ++s) {
@@ -362,7 +497,15 @@ int main(int argc, char **argv)
             PlnPlanOptions opt = pln_plan_options_default();
             int attempt;
             snprintf(path, sizeof path, "%s/random_%llu_%03d.yaml", dir, seeds[s], k);
-            for (attempt = 0; attempt < MAX_ATTEMPTS; ++attempt) {
+            for (attempt = 0; attempt < MAX_ATTEMPTS && support; ++attempt) {
+                draw_support(&c, &r, &pb);
+                if (!write_support(&c, &pb, &r, path)) {
+                    fprintf(stderr, "bench_plan_random: cannot write %s\n", path);
+                    return 1;
+                }
+                break; /* no obstacles: nothing to reject */
+            }
+            for (; attempt < MAX_ATTEMPTS && !support; ++attempt) {
                 Rng tasks_r;
                 draw_motion(&c, &r, &pb);
                 draw_obstacles(&r, &pb);
@@ -384,13 +527,15 @@ int main(int argc, char **argv)
                 continue;
             }
             opt.no_collision = 1;
-            if (pln_plan_run(path, &opt, &base, err, sizeof err) != PLN_OK) {
+            memset(&base, 0, sizeof base);
+            if (baseline && pln_plan_run(path, &opt, &base, err, sizeof err) != PLN_OK) {
                 fprintf(stderr, "bench_plan_random: %s: %s\n", path, err);
                 ++errors;
                 continue;
             }
             t_plan[n] = run.wall_time_s;
             t_base[n] = base.wall_time_s;
+            evals[n] = (double)run.evaluations;
             ++n;
             fam_total[pb.family] += 1;
             fam_cert[pb.family] += run.certified;
@@ -398,11 +543,12 @@ int main(int argc, char **argv)
             ik_unmet += run.ik_unmet > 0;
             if (!run.certified) {
                 causes[run.cause] += 1;
+                relaxed += run.tasks_relaxed;
                 stops_timeout += run.nlopt_code == 6;   /* NLOPT_MAXTIME_REACHED */
                 stops_maxeval += run.nlopt_code == 5;   /* NLOPT_MAXEVAL_REACHED */
                 stops_roundoff += run.nlopt_code == -4; /* NLOPT_ROUNDOFF_LIMITED */
             }
-            if (base.min_clearance < 0.0) {
+            if (baseline && base.min_clearance < 0.0) {
                 ++needed;
                 needed_certified += run.certified;
             }
@@ -416,20 +562,27 @@ int main(int argc, char **argv)
     printf("random_problems: %d\n", n);
     printf("random_seeds: %d\n", n_seeds);
     printf("random_certified_fraction: %.4f\n", n ? (double)total_certified / n : 0.0);
-    for (int f = 0; f < 3; ++f) {
+    for (int f = (support ? 3 : 0); f < (support ? 4 : 3); ++f) {
         printf("random_%s_certified_fraction: %.4f\n", family_name(f),
                fam_total[f] ? (double)fam_cert[f] / fam_total[f] : 0.0);
     }
     printf("random_median_s: %.3f\n", n ? quantile(t_plan, n, 0.5) : 0.0);
     printf("random_p95_s: %.3f\n", n ? quantile(t_plan, n, 0.95) : 0.0);
-    printf("random_no_collision_median_s: %.3f\n", n ? quantile(t_base, n, 0.5) : 0.0);
-    printf("random_colliding_without_constraints: %d\n", needed);
-    printf("random_colliding_certified_with_constraints: %d\n", needed_certified);
+    printf("random_algorithm: %s\n", algorithm);
+    printf("random_median_evaluations: %.0f\n", n ? quantile(evals, n, 0.5) : 0.0);
+    if (baseline) {
+        printf("random_no_collision_median_s: %.3f\n", n ? quantile(t_base, n, 0.5) : 0.0);
+        printf("random_colliding_without_constraints: %d\n", needed);
+        printf("random_colliding_certified_with_constraints: %d\n", needed_certified);
+    }
     printf("random_fail_contact: %d\n", causes[PLN_CAUSE_CONTACT]);
     printf("random_fail_task: %d\n", causes[PLN_CAUSE_TASK]);
     printf("random_fail_joint_limit: %d\n", causes[PLN_CAUSE_JOINT_LIMIT]);
     printf("random_fail_velocity: %d\n", causes[PLN_CAUSE_VELOCITY]);
     printf("random_fail_balance: %d\n", causes[PLN_CAUSE_BALANCE]);
+    printf("random_fail_dynamics: %d\n", causes[PLN_CAUSE_DYNAMICS]);
+    printf("random_fail_stance: %d\n", causes[PLN_CAUSE_STANCE]);
+    printf("random_tasks_relaxed: %d\n", relaxed);
     printf("random_fail_error: %d\n", errors);
     printf("random_fail_stop_timeout: %d\n", stops_timeout);
     printf("random_fail_stop_maxeval: %d\n", stops_maxeval);
@@ -438,6 +591,7 @@ int main(int argc, char **argv)
     printf("random_draws_rejected: %ld\n", rejected);
     free(t_plan);
     free(t_base);
+    free(evals);
     pln_kin_destroy(c.kin);
     pln_robot_destroy(&robot);
     return 0;
