@@ -47,6 +47,7 @@ typedef struct SipContext {
     double *c_kin;         /* [row_collision] the task rows of the elastic objective */
     double *g_kin;         /* [row_collision * n] their gradients */
     double time_used;      /* s of the time limit that earlier runs spent (PlnSipRun) */
+    double *x_best;        /* [n] the exchange loop's point of least worst row */
     double elastic_norm;   /* the elastic objective is divided by this (its value at the
                               phase's start, at least 1), so that it starts near 1 */
     PlnStatus failure;
@@ -345,8 +346,11 @@ static const char *stop_name(nlopt_result res)
 
 /* The exchange loop (docs/math/planner.md sec. 5): optimise over the working set, add the
  * rows that came near, repeat until a round ends feasible with nothing to add, or the
- * budget (evaluations up to eval_cap, the scenario's time limit) is spent. On return the
- * rows of x were evaluated afresh. */
+ * budget (evaluations up to eval_cap, the scenario's time limit) is spent. A loop that
+ * ends infeasible returns the point of least worst row among its start and its rounds'
+ * ends (a round can diverge: SLSQP's quasi-Newton model on a new working set once took a
+ * whole-body plan from a worst row of 7e-3 to 3e4). On return the rows of x were
+ * evaluated afresh. */
 static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_result *out,
                                char *err, size_t err_size)
 {
@@ -354,7 +358,9 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
     const PlnScenario *sc = p->scenario;
     nlopt_result res = NLOPT_SUCCESS;
     int stalls = 0;
+    double best_worst = ctx->worst; /* the start's, evaluated afresh by the caller */
     PlnStatus st;
+    memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
     for (int round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
         double left_time = sc->time_limit - ctx->time_used - (pln_clock_s() - ctx->start);
         int left_evals = eval_cap - ctx->evaluations, added;
@@ -372,6 +378,10 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
         }
         st = evaluate_all(ctx, x, 0, 0); /* fresh: the certified lower bounds decide */
         if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
+        if (ctx->worst < best_worst) {
+            best_worst = ctx->worst;
+            memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
+        }
         added = exchange(ctx);
         /* a round that ended on its trust box has not converged: re-centre and go on */
         if (ctx->trust > 0.0 && res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED) {
@@ -395,6 +405,15 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
             fprintf(ctx->progress, "     round %d: %s, %d rows added, worst %+.3e\n", round + 1,
                     stop_name(res), added, ctx->worst);
         }
+    }
+    if (ctx->worst > PLN_SIP_FEASIBLE && best_worst < ctx->worst) {
+        if (ctx->progress != NULL) {
+            fprintf(ctx->progress, "     ended with a worst row of %+.3e; back to the point of "
+                                   "%+.3e\n", ctx->worst, best_worst);
+        }
+        memcpy(x, ctx->x_best, (size_t)p->n_vars * sizeof *x);
+        st = evaluate_all(ctx, x, 0, 0);
+        if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
     }
     *out = res;
     return PLN_OK;
@@ -480,12 +499,13 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.g_kin = calloc((size_t)(p->row_collision > 0 ? p->row_collision : 1) *
                            (size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.g_kin);
     x_main = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *x_main);
+    ctx.x_best = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_best);
     /* overlapping non-convex meshes have no usable depth to lead the optimiser out
      * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
      * control point only so far before the rows are evaluated afresh */
     ctx.trust = p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_SIP_MESH_TRUST_RAD : 0.0;
     if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb ||
-        !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main) {
+        !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main || !ctx.x_best) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);
         goto done;
@@ -572,6 +592,7 @@ done:
     free(ctx.c_kin);
     free(ctx.g_kin);
     free(x_main);
+    free(ctx.x_best);
     pln_problem_work_destroy(ctx.w);
     return st;
 }
