@@ -211,4 +211,69 @@
  * seconds (1/10 of a 1 ms control period). */
 #define DST_MESH_TOC_TIME_TOL 1e-4
 
+
+/* ---- PhongDist (dst_phong.h, thesis ch. V, issue 19) ---- */
+
+/* Default user constant alpha of eq. (5.12), dimensionless: the search sphere S about q has the
+ * radius r = alpha |q|. The Phong foot lies within about |q| of the Euclidean one (phong.md
+ * sec. 4), so 1 usually finds it in the first sphere. */
+#define DST_PHONG_DEFAULT_ALPHA 1.0
+
+/* Default radius factor beta of the normal-averaging ball h(x) = beta |x| + h_min (phong.md eq.
+ * P1), dimensionless. A concave crease whose normals turn by theta keeps the Phong projection
+ * single-valued while beta exceeds about theta (phong.md sec. 4, measured on the L-block: 1 folds,
+ * 2 does not); 2 covers the right angles of boxes and L-shapes. */
+#define DST_PHONG_DEFAULT_BETA 2.0
+
+/* Smallest averaging and search radius h_min, as a fraction of diag(A) + diag(B): keeps the
+ * normal field continuous at contact (|q| -> 0), where alpha |q| alone would vanish. */
+#define DST_PHONG_MIN_RADIUS_REL 0.02
+
+/* Largest averaging radius, fraction of diag(A) + diag(B): a ball holding all of a closed dM
+ * averages its normals to zero (sum of area * normal over a closed surface is 0). */
+#define DST_PHONG_MAX_RADIUS_REL 0.5
+
+/* Default capacity of a workspace: facets of one partial Minkowski boundary dM(S). */
+#define DST_PHONG_DEFAULT_MAX_FACETS 65536
+
+/* The Phong projection has converged when |q - (nu . q) nu| <= this times (|q| + h), metres
+ * per metre: a few hundred roundings of the area sums and of the Newton update. */
+#define DST_PHONG_RESIDUAL_REL 1e-12
+
+/* Step of the finite differences of the normal field (Newton Jacobian and the partial
+ * derivatives of the implicit-function gradient), as a fraction of h: the field is smooth on
+ * the scale h, so truncation ~ (step / h)^2 = 1e-12 and rounding ~ 1e-16 / 1e-6 = 1e-10. */
+#define DST_PHONG_FD_REL 1e-6
+
+/* The same for the rotation partials, radians (times diag(B) it is a displacement of the same
+ * order as DST_PHONG_FD_REL h). */
+#define DST_PHONG_FD_ROT 1e-6
+
+/* Gauss-map tests of the convolution (sec. V.E): a neighbour w of a vertex v lies on the inner
+ * side of the direction d when d . (w - v) <= this times |w - v| (dimensionless): flat
+ * neighbourhoods pass, rounding of a rotated normal (~1e-16) does not flip a real test. */
+#define DST_PHONG_GAUSS_TOL 1e-12
+
+/* The averaged normal is singular (Fig 5.2a) when |sum area n| < this times sum area:
+ * the ball then holds opposite sides of a part of M thinner than it (docs/math/phong.md sec. 6). */
+#define DST_PHONG_SINGULAR_REL 1e-6
+
+/* A convolution facet whose two edge vectors make an angle with sine below this is a sliver
+ * (nearly parallel edges of an edge-edge pair): its normal is ill-conditioned and its area
+ * negligible, so it is left out of dM(S) (dimensionless). */
+#define DST_PHONG_SLIVER_SIN 1e-6
+
+/* Two convolution facets are trimmed against each other (a concave crease of dM) only when
+ * their common segment is at least this fraction of the larger one's radius: a corner that
+ * grazes a plane, or a small facet crossing a large one, is no crease along which the large
+ * one may be cut in two (dimensionless; a heuristic, docs/math/phong.md sec. 6). */
+#define DST_PHONG_TRIM_REL 0.1
+
+/* Algorithm 5.1 line 21: growth of the search radius when no projection is found in S. */
+#define DST_PHONG_GROWTH 2.0
+
+/* Angular slack of the Gauss-map caps of BVH nodes (radians): rounding of the cap centres and
+ * of the rotated normals is ~1e-15; a cap never culls a pair this close to meeting. */
+#define DST_PHONG_CAP_SLACK 1e-9
+
 #endif /* DST_TOLERANCE_H */
