@@ -17,6 +17,8 @@
 /* node pairs on the traversal stack of the sphere trees (depth-first: at most ~2 per level of
  * the two trees, which dst_bvh_create keeps below 127 each) */
 #define PH_STACK 1024
+/* most starting facets of the exhaustive projection (Algorithm 5.1 line 14) */
+#define PH_MAX_STARTS 24
 /* line-search halvings of one Newton step */
 #define PH_HALVINGS 12
 /* most trimming planes of one facet, and vertices of a trimmed polygon */
@@ -294,7 +296,9 @@ DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *
         double u[3], w[3], c[3];
         for (int k = 0; k < 3; ++k) u[k] = out->v[t[1]][k] - out->v[t[0]][k], w[k] = out->v[t[2]][k] - out->v[t[0]][k];
         cross3(u, w, c);
-        double l = norm3(c);
+        double l = norm3(c), e3[3];
+        for (int k = 0; k < 3; ++k) e3[k] = out->v[t[2]][k] - out->v[t[1]][k];
+        out->max_face_diam = fmax(out->max_face_diam, fmax(norm3(u), fmax(norm3(w), norm3(e3))));
         if (l > DST_MESH_DEGENERATE_REL * out->diag * out->diag) {
             for (int k = 0; k < 3; ++k) out->fn[fi][k] = c[k] / l;
         }
@@ -851,6 +855,9 @@ static void pair_features(PhCtx *c, int fa, int fb, const double cen[3], double 
 static int collect(PhCtx *c, const double cen[3], double rcol)
 {
     DstPhongWorkspace *ws = c->ws;
+    /* every facet that can cross a facet within rcol is taken too, so that the trimming of
+     * the facets near the sphere does not depend on where the sphere is (phong.md sec. 6) */
+    rcol += 2.0 * (c->a->max_face_diam + c->b->max_face_diam);
     const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
     ws->n = 0;
     int sp = 0;
@@ -999,9 +1006,6 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
             if (!eval_state(c, &tr)) continue;
             if (tr.res < st->res) *st = tr, accepted = 1;
         }
-#ifdef PH_TRACE
-        fprintf(stderr, "  it %d F %d s %.4f u %.4f x %.5f %.5f %.5f res %.3g acc %d h %.4f\n", it, st->F, st->s, st->u, st->x[0], st->x[1], st->x[2], st->res, accepted, h);
-#endif
         if (!accepted) return st->res <= 1e3 * DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
         double dc[3] = {st->x[0] - cen[0], st->x[1] - cen[1], st->x[2] - cen[2]};
         if (dst_dot3(dc, dc) > rs * rs) return 2;
@@ -1034,18 +1038,30 @@ static int start_state(const PhCtx *c, const double x[3], PhState *st)
     return found;
 }
 
-/* Algorithm 5.1 line 14: the walk started from every facet of dM(S) (at its point nearest to
- * the sphere's centre); of the converged answers inside S, the one nearest to the origin
- * (eq. 5.3). Returns 0 when none converged. */
+/* Algorithm 5.1 line 14: the walk started from the facets of dM(S) nearest to the sphere's
+ * centre (at most PH_MAX_STARTS, each at its point nearest to the centre); of the converged
+ * answers inside S, the one nearest to the origin (eq. 5.3). Returns 0 when none converged. */
 static int project_all(const PhCtx *c, const double cen[3], double rs, int max_newton, int *steps,
                        PhState *best)
 {
-    int found = 0;
+    int idx[PH_MAX_STARTS], n = 0;
+    double dist[PH_MAX_STARTS];
     for (int i = 0; i < c->ws->n; ++i) {
         if (!c->ws->geo[i].ok) continue;
+        double s, u, d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, cen, &s, &u);
+        if (d2 > rs * rs) continue;
+        /* insertion into the list of the nearest */
+        int k = n < PH_MAX_STARTS ? n++ : PH_MAX_STARTS;
+        if (k == PH_MAX_STARTS && d2 >= dist[PH_MAX_STARTS - 1]) continue;
+        if (k == PH_MAX_STARTS) k = PH_MAX_STARTS - 1;
+        while (k > 0 && dist[k - 1] > d2) dist[k] = dist[k - 1], idx[k] = idx[k - 1], --k;
+        dist[k] = d2, idx[k] = i;
+    }
+    int found = 0;
+    for (int j = 0; j < n; ++j) {
         PhState st;
-        st.F = i;
-        facet_closest(c->ws->raw + i, c->ws->geo + i, cen, &st.s, &st.u);
+        st.F = idx[j];
+        facet_closest(c->ws->raw + st.F, c->ws->geo + st.F, cen, &st.s, &st.u);
         if (!eval_state(c, &st)) continue;
         if (project(c, &st, cen, rs, max_newton, steps) != 1) continue;
         if (!found || norm3(st.x) < norm3(best->x)) *best = st, found = 1;
@@ -1232,9 +1248,6 @@ DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, con
             PhState alt;
             if (project_all(&c, cen, r, o.max_newton, &out->newton_steps, &alt)) st = alt, pr = 1;
         }
-#ifdef PH_TRACE
-        fprintf(stderr, "sphere %d cen %.5f %.5f %.5f r %.4f facets %d pr %d res %.3g\n", it, cen[0], cen[1], cen[2], r, ws->n, pr, st.res);
-#endif
         if (!have_best || st.res < best.res) best = st, have_best = 1;
         if (pr == 1) {
             converged = 1;

@@ -45,6 +45,7 @@ typedef struct DstPhongModel {
                               * the node's faces, convex edges and supporting vertices: node pairs
                               * whose caps cannot meet produce no convolution facet (sec. V.E) */
     double diag;             /* bounding-box diagonal, metres */
+    double max_face_diam;    /* longest edge of a face, metres */
 } DstPhongModel;
 
 /* Builds the model of a mesh (copied). Returns DST_OK; DST_INVALID_INPUT for a NULL argument,
