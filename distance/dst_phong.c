@@ -412,10 +412,17 @@ typedef struct PhGeo {
     int ok, nc;
 } PhGeo;
 
+/* an interval of the sweep along x that finds crossing facets */
+typedef struct PhSweep {
+    double lo;
+    int i;
+} PhSweep;
+
 struct DstPhongWorkspace {
     int cap, n;
     PhRaw *raw;
     PhGeo *geo, *tmp;
+    PhSweep *sweep;
     int (*stack)[2];
 };
 
@@ -429,8 +436,9 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
+    ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->geo || !ws->tmp || !ws->stack) {
+    if (!ws->raw || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -440,7 +448,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->geo), free(ws->tmp), free(ws->stack);
+    free(ws->raw), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack);
     free(ws);
 }
 
@@ -525,15 +533,29 @@ static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const
 
 /* Trimming (phong.md sec. 6): the untrimmed convolution facets cross each other where dM has a
  * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). */
-static void find_crossings(PhRaw *raw, const PhGeo *geo, int n)
+static int sweep_cmp(const void *x, const void *y)
 {
-    for (int i = 0; i < n; ++i) raw[i].nclip = 0;
+    const PhSweep *a = x, *b = y;
+    return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
+{
+    int m = 0;
     for (int i = 0; i < n; ++i) {
+        raw[i].nclip = 0;
+        if (geo[i].ok) sw[m].lo = geo[i].ctr[0] - geo[i].rad, sw[m].i = i, ++m;
+    }
+    /* sweep along x over the bounding spheres: only overlapping ones are tested */
+    qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    for (int p = 0; p < m; ++p) {
+        int i = sw[p].i;
         const PhGeo *f = geo + i;
-        if (!f->ok) continue;
-        for (int j = i + 1; j < n; ++j) {
+        double hi = f->ctr[0] + f->rad;
+        for (int q = p + 1; q < m && sw[q].lo <= hi; ++q) {
+            int j = sw[q].i;
             const PhGeo *g = geo + j;
-            if (!g->ok || dst_dot3(f->n, g->n) > 1.0 - 1e-9) continue;
+            if (dst_dot3(f->n, g->n) > 1.0 - 1e-9) continue;
             double d[3] = {f->ctr[0] - g->ctr[0], f->ctr[1] - g->ctr[1], f->ctr[2] - g->ctr[2]};
             if (dst_dot3(d, d) > (f->rad + g->rad) * (f->rad + g->rad)) continue;
             double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
@@ -544,6 +566,15 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n)
             if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) continue;
             if (raw[i].nclip < PH_MAXCLIP) raw[i].clip[raw[i].nclip++] = j;
             if (raw[j].nclip < PH_MAXCLIP) raw[j].clip[raw[j].nclip++] = i;
+        }
+    }
+    /* the same clip order whatever the sweep order: ascending partner index */
+    for (int i = 0; i < n; ++i) {
+        for (int a = 1; a < raw[i].nclip; ++a) {
+            for (int b = a; b > 0 && raw[i].clip[b - 1] > raw[i].clip[b]; --b) {
+                int t = raw[i].clip[b];
+                raw[i].clip[b] = raw[i].clip[b - 1], raw[i].clip[b - 1] = t;
+            }
         }
     }
 }
@@ -852,12 +883,9 @@ static void pair_features(PhCtx *c, int fa, int fb, const double cen[3], double 
  * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball
  * is pruned (sec. V.E); leaf pairs give their convolution facets. Returns 0 when a buffer of
  * the workspace overflowed. */
-static int collect(PhCtx *c, const double cen[3], double rcol)
+static int collect_pass(PhCtx *c, const double cen[3], double rcol)
 {
     DstPhongWorkspace *ws = c->ws;
-    /* every facet that can cross a facet within rcol is taken too, so that the trimming of
-     * the facets near the sphere does not depend on where the sphere is (phong.md sec. 6) */
-    rcol += 2.0 * (c->a->max_face_diam + c->b->max_face_diam);
     const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
     ws->n = 0;
     int sp = 0;
@@ -883,9 +911,8 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
         int la = na->left < 0, lb = nb->left < 0;
         if (la && lb) {
             for (int i = 0; i < na->count; ++i) {
-                for (int j = 0; j < nb->count; ++j) {
+                for (int j = 0; j < nb->count; ++j)
                     pair_features(c, ta->tri_id[na->first + i], tb->tri_id[nb->first + j], cen, rcol);
-                }
             }
             continue;
         }
@@ -898,9 +925,27 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
             ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
         }
     }
-    find_crossings(ws->raw, ws->geo, ws->n);
-    apply_trims(ws->raw, ws->geo, ws->n);
     return ws->n < ws->cap;
+}
+
+/* dM(S) for the ball (cen, rcol): the sphere trees of A and B are walked together; a node pair
+ * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball,
+ * or whose Gauss-map caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution
+ * facets. A second pass widens the ball by the diameter of the largest facet found, so that
+ * every facet that can cross one near the sphere is present and the trimming of the facets near
+ * the sphere does not depend on where the sphere is (phong.md sec. 6). Returns 0 when a buffer
+ * of the workspace overflowed. */
+static int collect(PhCtx *c, const double cen[3], double rcol)
+{
+    if (!collect_pass(c, cen, rcol)) return 0;
+    double maxrad = 0.0;
+    for (int i = 0; i < c->ws->n; ++i) {
+        if (c->ws->geo[i].ok) maxrad = fmax(maxrad, c->ws->geo[i].rad);
+    }
+    if (!collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
+    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep);
+    apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
+    return 1;
 }
 
 /* the facet of dM(S) nearest to x, and the (s, u) of its closest point; -1 when none */
