@@ -223,6 +223,7 @@ static int node_caps(DstPhongModel *m, const double (*fcap)[4])
             memcpy(cap, fcap[b->tri_id[nd->first]], sizeof cap);
             for (int i = 1; i < nd->count; ++i) cap_merge(cap, fcap[b->tri_id[nd->first + i]]);
             memcpy(m->cap[ni], cap, sizeof cap);
+            m->cap[ni][4] = cos(fmin(cap[3], PH_PI)), m->cap[ni][5] = sin(fmin(cap[3], PH_PI));
         } else if (state == 0) {
             stack[sp++] = ni, stack[sp++] = 1;
             stack[sp++] = nd->left, stack[sp++] = 0;
@@ -232,6 +233,7 @@ static int node_caps(DstPhongModel *m, const double (*fcap)[4])
             memcpy(cap, m->cap[nd->left], sizeof cap);
             cap_merge(cap, m->cap[nd->right]);
             memcpy(m->cap[ni], cap, sizeof cap);
+            m->cap[ni][4] = cos(fmin(cap[3], PH_PI)), m->cap[ni][5] = sin(fmin(cap[3], PH_PI));
         }
     }
     free(stack);
@@ -424,6 +426,11 @@ struct DstPhongWorkspace {
     PhGeo *geo, *tmp;
     PhSweep *sweep;
     int (*stack)[2];
+    /* B's BVH nodes in A's frame, transformed on first visit in a pass: centre R c + t and
+     * the cap centre of -B, -R c_cap; valid when stamp == pass (nodes beyond cap: per visit) */
+    double (*bnode)[6];
+    uint32_t *bstamp;
+    uint32_t pass;
 };
 
 DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
@@ -437,8 +444,10 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
+    ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
+    ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack) {
+    if (!ws->raw || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -448,7 +457,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack);
+    free(ws->raw), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
     free(ws);
 }
 
@@ -879,34 +888,48 @@ static void pair_features(PhCtx *c, int fa, int fb, const double cen[3], double 
     }
 }
 
-/* dM(S) for the ball (cen, rcol): the sphere trees of A and B are walked together; a node pair
- * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball
- * is pruned (sec. V.E); leaf pairs give their convolution facets. Returns 0 when a buffer of
- * the workspace overflowed. */
+/* B's node ib in A's frame: its centre R c + t and the centre of its Gauss cap for -B */
+static const double *bnode(PhCtx *c, int ib, double tmp[6])
+{
+    DstPhongWorkspace *ws = c->ws;
+    double *o = ib < ws->cap ? ws->bnode[ib] : tmp;
+    if (ib < ws->cap && ws->bstamp[ib] == ws->pass) return o;
+    const DstBvhNode *nb = c->b->bvh.nodes + ib;
+    rot3(c->R, nb->c, o);
+    for (int k = 0; k < 3; ++k) o[k] += c->t[k];
+    rot3(c->R, c->b->cap[ib], o + 3);
+    for (int k = 3; k < 6; ++k) o[k] = -o[k];
+    if (ib < ws->cap) ws->bstamp[ib] = ws->pass;
+    return o;
+}
+
+/* One walk of the two sphere trees for the ball (cen, rcol) (see collect()). */
 static int collect_pass(PhCtx *c, const double cen[3], double rcol)
 {
     DstPhongWorkspace *ws = c->ws;
     const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
     ws->n = 0;
+    if (++ws->pass == 0) {
+        memset(ws->bstamp, 0, (size_t)ws->cap * sizeof *ws->bstamp);
+        ws->pass = 1;
+    }
     int sp = 0;
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
     while (sp > 0) {
         --sp;
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
         const DstBvhNode *na = ta->nodes + ia, *nb = tb->nodes + ib;
-        double cb[3];
-        rot3(c->R, nb->c, cb);
-        double d[3] = {na->c[0] - cb[0] - c->t[0] - cen[0], na->c[1] - cb[1] - c->t[1] - cen[1],
-                       na->c[2] - cb[2] - c->t[2] - cen[2]};
+        double tmp[6];
+        const double *bn = bnode(c, ib, tmp);
+        double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
         double lim = na->r + nb->r + rcol;
         if (dst_dot3(d, d) > lim * lim) continue;
-        /* Gauss-map culling: the caps of A's node and of -B's node must meet */
+        /* Gauss-map culling: the caps of A's node and of -B's node must meet, the angle of
+         * their centres at most the sum of their radii: cos(a + b) = ca cb - sa sb */
         const double *ca = c->a->cap[ia], *cb0 = c->b->cap[ib];
         if (ca[3] + cb0[3] < PH_PI) {
-            double mb[3];
-            rot3(c->R, cb0, mb);
-            for (int k = 0; k < 3; ++k) mb[k] = -mb[k];
-            if (angle_between(ca, mb) > ca[3] + cb0[3] + DST_PHONG_CAP_SLACK) continue;
+            double cs = ca[4] * cb0[4] - ca[5] * cb0[5];
+            if (dst_dot3(ca, bn + 3) < cs - DST_PHONG_CAP_SLACK) continue;
         }
         int la = na->left < 0, lb = nb->left < 0;
         if (la && lb) {

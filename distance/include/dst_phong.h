@@ -40,8 +40,8 @@ typedef struct DstPhongModel {
     int *ring_start;         /* owned: n_vertices + 1 offsets into ring */
     int *ring;               /* owned: the 1-ring (neighbour vertices) of each vertex */
     int *vface;              /* owned: the first face holding each vertex (-1: unused vertex) */
-    double (*cap)[4];        /* owned: per BVH node, a cap of the unit sphere (centre x y z, angular
-                              * radius in radians, >= pi: everything) holding the Gauss regions of
+    double (*cap)[6];        /* owned: per BVH node, a cap of the unit sphere (centre x y z, angular
+                              * radius in radians (>= pi: everything), its cosine and sine) holding the Gauss regions of
                               * the node's faces, convex edges and supporting vertices: node pairs
                               * whose caps cannot meet produce no convolution facet (sec. V.E) */
     double diag;             /* bounding-box diagonal, metres */

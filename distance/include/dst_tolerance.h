@@ -217,7 +217,7 @@
 /* Default user constant alpha of eq. (5.12), dimensionless: the search sphere S about q has the
  * radius r = alpha |q|. The Phong foot lies within about |q| of the Euclidean one (phong.md
  * sec. 4), so 1 usually finds it in the first sphere. */
-#define DST_PHONG_DEFAULT_ALPHA 1.0
+#define DST_PHONG_DEFAULT_ALPHA 0.5
 
 /* Default radius factor beta of the normal-averaging ball h(x) = beta |x| + h_min (phong.md eq.
  * P1), dimensionless. A concave crease whose normals turn by theta keeps the Phong projection
