@@ -215,8 +215,9 @@
 /* ---- PhongDist (dst_phong.h, thesis ch. V, issue 19) ---- */
 
 /* Default user constant alpha of eq. (5.12), dimensionless: the search sphere S about q has the
- * radius r = alpha |q|. The Phong foot lies within about |q| of the Euclidean one (phong.md
- * sec. 4), so 1 usually finds it in the first sphere. */
+ * radius r = alpha |q|. The answer does not depend on it (a walk that leaves S moves S,
+ * Algorithm 5.1 lines 23-24), only the time: the collection ball grows with r and the enumeration
+ * cost faster than its square; 0.5 measured 15 ms against 18 ms for 1 on the HRP-2 hands. */
 #define DST_PHONG_DEFAULT_ALPHA 0.5
 
 /* Default radius factor beta of the normal-averaging ball h(x) = beta |x| + h_min (phong.md eq.
