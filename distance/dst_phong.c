@@ -954,9 +954,10 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
 /* dM(S) for the ball (cen, rcol): the sphere trees of A and B are walked together; a node pair
  * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball,
  * or whose Gauss-map caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution
- * facets. A second pass widens the ball by the diameter of the largest facet found, so that
- * every facet that can cross one near the sphere is present and the trimming of the facets near
- * the sphere does not depend on where the sphere is (phong.md sec. 6). Returns 0 when a buffer
+ * facets. When the facets found are large beside the ball, a second pass widens the ball by the
+ * diameter of the largest, so that every facet that can cross one near the sphere is present and
+ * the trimming of the facets near the sphere does not depend on where the sphere is (phong.md
+ * sec. 3). Returns 0 when a buffer
  * of the workspace overflowed. */
 static int collect(PhCtx *c, const double cen[3], double rcol)
 {
@@ -965,7 +966,9 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     for (int i = 0; i < c->ws->n; ++i) {
         if (c->ws->geo[i].ok) maxrad = fmax(maxrad, c->ws->geo[i].rad);
     }
-    if (!collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
+    /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
+     * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
+    if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
     find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
     return 1;
