@@ -92,6 +92,8 @@ void dst_phong_model_destroy(DstPhongModel *m)
 #define PH_PI 3.14159265358979323846
 #define CAP_WIDE 4.0 /* an angular radius >= pi: the whole sphere */
 #define CONE_MAX_VERTS 512
+/* half-width of the square clipped in the gnomonic projection: 1e4 is 89.994 degrees from the
+ * centre, a region reaching it counts as wide */
 #define GNOMONIC_BOX 1e4
 
 static double angle_between(const double a[3], const double b[3])
@@ -109,7 +111,7 @@ static void cap_merge(double cap[4], const double other[4])
         return;
     }
     double c[3] = {cap[0] + other[0], cap[1] + other[1], cap[2] + other[2]}, l = norm3(c);
-    if (l <= 1e-6) {
+    if (l <= DST_PHONG_CAP_DEGENERATE) {
         cap[3] = CAP_WIDE;
         return;
     }
@@ -127,7 +129,7 @@ static int vertex_cap(const DstPhongModel *m, int v, const double vn[3], double 
     /* the projection centre: the mean normal of the faces around v */
     double c[3] = {vn[0], vn[1], vn[2]};
     double lc = norm3(c);
-    if (lc <= 1e-9 || n1 - n0 + 4 > CONE_MAX_VERTS) {
+    if (lc <= DST_PHONG_CAP_DEGENERATE || n1 - n0 + 4 > CONE_MAX_VERTS) {
         cap[3] = CAP_WIDE;
         return 1;
     }
@@ -564,7 +566,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
         for (int q = p + 1; q < m && sw[q].lo <= hi; ++q) {
             int j = sw[q].i;
             const PhGeo *g = geo + j;
-            if (dst_dot3(f->n, g->n) > 1.0 - 1e-9) continue;
+            if (dst_dot3(f->n, g->n) > 1.0 - DST_PHONG_COPLANAR_COS) continue;
             double d[3] = {f->ctr[0] - g->ctr[0], f->ctr[1] - g->ctr[1], f->ctr[2] - g->ctr[2]};
             if (dst_dot3(d, d) > (f->rad + g->rad) * (f->rad + g->rad)) continue;
             double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
@@ -1012,7 +1014,7 @@ static int hidden_by(const PhCtx *c, int F, const double x[3], double h)
         /* x is behind G's plane; does its foot fall inside G? */
         double s, u;
         facet_param(g, x, &s, &u);
-        if (facet_inside(ws->raw + i, s, u) && dst_dot3(g->n, ws->geo[F].n) < 1.0 - 1e-12) return i;
+        if (facet_inside(ws->raw + i, s, u) && dst_dot3(g->n, ws->geo[F].n) < 1.0 - DST_PHONG_COPLANAR_COS) return i;
     }
     return -1;
 }
@@ -1077,7 +1079,7 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
             if (!eval_state(c, &tr)) continue;
             if (tr.res < st->res) *st = tr, accepted = 1;
         }
-        if (!accepted) return st->res <= 1e3 * DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
+        if (!accepted) return st->res <= DST_PHONG_STALL_FACTOR * DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
         double dc[3] = {st->x[0] - cen[0], st->x[1] - cen[1], st->x[2] - cen[2]};
         if (dst_dot3(dc, dc) > rs * rs) return 2;
     }
@@ -1095,7 +1097,7 @@ static int start_state(const PhCtx *c, const double x[3], PhState *st)
     double y[3];
     facet_point(c->ws->geo + F, s, u, y);
     double d = sqrt(dst_dot3((double[3]){y[0] - x[0], y[1] - x[1], y[2] - x[2]}, (double[3]){y[0] - x[0], y[1] - x[1], y[2] - x[2]}));
-    double tie = d + 1e-9 * (norm3(x) + radius_at(c, x));
+    double tie = d + DST_PHONG_TIE_REL * (norm3(x) + radius_at(c, x));
     int found = 0;
     for (int i = 0; i < c->ws->n; ++i) {
         if (!c->ws->geo[i].ok) continue;

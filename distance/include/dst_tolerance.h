@@ -276,6 +276,22 @@
  * the ball's rim. The pass costs 70 % of a query on the HRP-2 hands (dimensionless). */
 #define DST_PHONG_PARTNER_REL 0.5
 
+/* Gauss caps: a sum of unit vectors shorter than this has no direction, the cap is the whole
+ * sphere (dimensionless). */
+#define DST_PHONG_CAP_DEGENERATE 1e-6
+
+/* Two facets whose normals' cosine is within this of 1 are one plane for the crossing and hiding
+ * tests (dimensionless; rounding of rotated normals is ~1e-16). */
+#define DST_PHONG_COPLANAR_COS 1e-9
+
+/* A Newton walk that cannot lower the residual any more, with the residual within this factor of
+ * DST_PHONG_RESIDUAL_REL, has reached rounding: converged (dimensionless). */
+#define DST_PHONG_STALL_FACTOR 1e3
+
+/* Facets whose closest points to the start are within this times (|q| + h) of the nearest one
+ * are tied; the one of least residual starts the walk (dimensionless). */
+#define DST_PHONG_TIE_REL 1e-9
+
 /* Algorithm 5.1 line 21: growth of the search radius when no projection is found in S. */
 #define DST_PHONG_GROWTH 2.0
 
