@@ -799,7 +799,9 @@ static int vertex_supports(const DstPhongModel *m, int v, const double d[3])
     for (int i = m->ring_start[v]; i < m->ring_start[v + 1]; ++i) {
         const double *w = m->v[m->ring[i]];
         double e[3] = {w[0] - m->v[v][0], w[1] - m->v[v][1], w[2] - m->v[v][2]};
-        if (dst_dot3(d, e) > DST_PHONG_GAUSS_TOL * norm3(e)) return 0;
+        double de = dst_dot3(d, e);
+        /* d . e <= tol |e|, without the square root when d . e <= 0 (the usual case) */
+        if (de > 0.0 && de * de > DST_PHONG_GAUSS_TOL * DST_PHONG_GAUSS_TOL * dst_dot3(e, e)) return 0;
     }
     return 1;
 }
