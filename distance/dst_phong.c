@@ -504,6 +504,7 @@ static void facet_geo(const PhRaw *f, const double R[9], const double t[3], PhGe
     g->rad = sqrt(r2) * (1.0 + DST_ROUND_REL);
 }
 
+/* q(s, u) = c0 + s e1 + u e2 */
 static void facet_point(const PhGeo *g, double s, double u, double x[3])
 {
     for (int k = 0; k < 3; ++k) x[k] = g->c0[k] + s * g->e1[k] + u * g->e2[k];
@@ -550,6 +551,7 @@ static int sweep_cmp(const void *x, const void *y)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+/* the crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3), by a sweep along x */
 static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
 {
     int m = 0;
@@ -606,6 +608,7 @@ static int clip_poly(const double (*P)[2], int np, double a, double b, double c,
     return nq;
 }
 
+/* area of a 2-D polygon (shoelace) */
 static double poly_area(const double (*P)[2], int n)
 {
     double a = 0.0;
@@ -651,6 +654,7 @@ static void facet_param(const PhGeo *g, const double x[3], double *s, double *u)
     *u = (q * a - p * b) / det;
 }
 
+/* eq. (5.6) on a facet: the parameters lie in the triangle or in the parallelogram */
 static int facet_inside(const PhRaw *f, double s, double u)
 {
     if (f->para) return s >= 0.0 && s <= 1.0 && u >= 0.0 && u <= 1.0;
@@ -1026,6 +1030,7 @@ typedef struct PhState {
     double s, u, x[3], G[2], res, delta, nu[3];
 } PhState;
 
+/* the point of a walk state and its residual (P2) */
 static int eval_state(const PhCtx *c, PhState *st)
 {
     const PhGeo *g = c->ws->geo + st->F;
