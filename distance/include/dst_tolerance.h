@@ -211,4 +211,94 @@
  * seconds (1/10 of a 1 ms control period). */
 #define DST_MESH_TOC_TIME_TOL 1e-4
 
+
+/* ---- PhongDist (dst_phong.h, thesis ch. V, issue 19) ---- */
+
+/* Default user constant alpha of eq. (5.12), dimensionless: the search sphere S about q has the
+ * radius r = alpha |q|. The answer does not depend on it (a walk that leaves S moves S,
+ * Algorithm 5.1 lines 23-24), only the time: the collection ball grows with r and the enumeration
+ * cost faster than its square; 0.5 measured 15 ms against 18 ms for 1 on the HRP-2 hands. */
+#define DST_PHONG_DEFAULT_ALPHA 0.5
+
+/* Default radius factor beta of the normal-averaging ball h(x) = beta |x| + h_min (phong.md eq.
+ * P1), dimensionless. A concave crease whose normals turn by theta keeps the Phong projection
+ * single-valued while beta exceeds about theta (phong.md sec. 4, measured on the L-block: 1 folds,
+ * 2 does not); 2 covers the right angles of boxes and L-shapes. */
+#define DST_PHONG_DEFAULT_BETA 2.0
+
+/* Smallest averaging and search radius h_min, as a fraction of diag(A) + diag(B): keeps the
+ * normal field continuous at contact (|q| -> 0), where alpha |q| alone would vanish. */
+#define DST_PHONG_MIN_RADIUS_REL 0.02
+
+/* Largest averaging radius, fraction of diag(A) + diag(B): a ball holding all of a closed dM
+ * averages its normals to zero (sum of area * normal over a closed surface is 0). */
+#define DST_PHONG_MAX_RADIUS_REL 0.5
+
+/* Default capacity of a workspace: facets of one partial Minkowski boundary dM(S). */
+#define DST_PHONG_DEFAULT_MAX_FACETS 65536
+
+/* The Phong projection has converged when |q - (nu . q) nu| <= this times (|q| + h), metres
+ * per metre: a few hundred roundings of the area sums and of the Newton update. */
+#define DST_PHONG_RESIDUAL_REL 1e-12
+
+/* Step of the finite differences of the normal field (Newton Jacobian and the partial
+ * derivatives of the implicit-function gradient), as a fraction of h: the field is smooth on
+ * the scale h, so truncation ~ (step / h)^2 = 1e-12 and rounding ~ 1e-16 / 1e-6 = 1e-10. */
+#define DST_PHONG_FD_REL 1e-6
+
+/* The same for the rotation partials, radians (times diag(B) it is a displacement of the same
+ * order as DST_PHONG_FD_REL h). */
+#define DST_PHONG_FD_ROT 1e-6
+
+/* Gauss-map tests of the convolution (sec. V.E): a neighbour w of a vertex v lies on the inner
+ * side of the direction d when d . (w - v) <= this times |w - v| (dimensionless): flat
+ * neighbourhoods pass, rounding of a rotated normal (~1e-16) does not flip a real test. */
+#define DST_PHONG_GAUSS_TOL 1e-12
+
+/* The averaged normal is singular (Fig 5.2a) when |sum area n| < this times sum area:
+ * the ball then holds opposite sides of a part of M thinner than it (docs/math/phong.md sec. 6). */
+#define DST_PHONG_SINGULAR_REL 1e-6
+
+/* A convolution facet whose two edge vectors make an angle with sine below this is a sliver
+ * (nearly parallel edges of an edge-edge pair): its normal is ill-conditioned and its area
+ * negligible, so it is left out of dM(S) (dimensionless). */
+#define DST_PHONG_SLIVER_SIN 1e-6
+
+/* Two convolution facets are trimmed against each other (a concave crease of dM) only when
+ * their common segment is at least this fraction of the larger one's radius: a corner that
+ * grazes a plane, or a small facet crossing a large one, is no crease along which the large
+ * one may be cut in two (dimensionless; a heuristic, docs/math/phong.md sec. 3). Measured on the
+ * continuity test with three seeds: 0.1 let the direction jump at 0.5 % of the steps of the
+ * turning L-block and at some of the translating one; 0.2 to 0.5 give the same 0.02 %. */
+#define DST_PHONG_TRIM_REL 0.3
+
+/* The collection of dM(S) takes a second pass for the crossing partners of its facets (trimming,
+ * docs/math/phong.md sec. 3) only when its largest facet's radius exceeds this fraction of the
+ * collection radius: smaller facets crossed by a facet outside the ball can only be trimmed at
+ * the ball's rim. The pass costs 70 % of a query on the HRP-2 hands (dimensionless). */
+#define DST_PHONG_PARTNER_REL 0.5
+
+/* Gauss caps: a sum of unit vectors shorter than this has no direction, the cap is the whole
+ * sphere (dimensionless). */
+#define DST_PHONG_CAP_DEGENERATE 1e-6
+
+/* Two facets whose normals' cosine is within this of 1 are one plane for the crossing and hiding
+ * tests (dimensionless; rounding of rotated normals is ~1e-16). */
+#define DST_PHONG_COPLANAR_COS 1e-9
+
+/* A Newton walk that cannot lower the residual any more, with the residual within this factor of
+ * DST_PHONG_RESIDUAL_REL, has reached rounding: converged (dimensionless). */
+#define DST_PHONG_STALL_FACTOR 1e3
+
+/* Facets whose closest points to the start are within this times (|q| + h) of the nearest one
+ * are tied; the one of least residual starts the walk (dimensionless). */
+#define DST_PHONG_TIE_REL 1e-9
+
+/* Algorithm 5.1 line 21: growth of the search radius when no projection is found in S. */
+#define DST_PHONG_GROWTH 2.0
+
+/* Angular slack of the Gauss-map caps of BVH nodes (radians): rounding of the cap centres and
+ * of the rotated normals is ~1e-15; a cap never culls a pair this close to meeting. */
+#define DST_PHONG_CAP_SLACK 1e-9
+
 #endif /* DST_TOLERANCE_H */

@@ -25,8 +25,10 @@
  * 3. mesh_mcd_statue_ms_<N>: the hand against a statue-like non-convex mesh (mg_statue) of ~1k,
  *    ~10k and ~100k triangles on the same 60 seeded motions (growth with the triangle count);
  *    mesh_mcd_statue_median_ms is the ~100k one.
+ * 4. phong_us beside euclid_us_same_pair: PhongDist (thesis ch. V) and the Euclidean distance of
+ *    the same pair in the same run (bench_phong below).
  * Times are thread CPU time (the build host is shared). Argument: one section only
- * ("static", "mcd", "statue").
+ * ("static", "mcd", "statue", "phong").
  * Prints `name: value` lines. Run from the top directory (reads robots/meshes). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,7 @@
 #include "../../tests/dst_capsule_testgen.h"
 #include "../../tests/dst_mesh_testgen.h"
 #include "dst_mesh_mcd.h"
+#include "dst_phong.h"
 
 #define BENCH_SEED 20170302u
 #define BENCH_POSES 200
@@ -371,6 +374,90 @@ static void bench_statue(void)
 }
 
 /* With an argument, only that section runs ("static", "mcd", "statue"); all by default. */
+/* 4. PhongDist (dst_phong.h, thesis ch. V) beside the Euclidean signed distance of the same
+ * pair in the same run: the HRP-2 right and left hands (robots/meshes/{r,l}arm_link6.obj, 3480
+ * triangles each), B at BENCH_PHONG_POSES seeded random rotations, moved along a random
+ * direction until the Euclidean distance is a seeded gap of 2-20 mm. Per pose the median of
+ * BENCH_REPEAT cold queries (no warm start): euclid_us_same_pair = dst_bvh_distance,
+ * phong_us = dst_phong_distance with its gradient (Euclidean prediction included),
+ * phong_nograd_us without the gradient; phong_warm_us: 10 steps of 0.2 mm along a coherent path,
+ * each warm-started from the previous q (Algorithm 5.1 line 2), gradient included. Medians over
+ * the poses. */
+#define BENCH_PHONG_POSES 40
+static void bench_phong(TgRng *rng)
+{
+    DstMesh ma, mb;
+    DstBvh ba, bb;
+    if (!load("robots/meshes/rarm_link6.obj", &ma, &ba) || !load("robots/meshes/larm_link6.obj", &mb, &bb)) exit(1);
+    DstPhongModel A, B;
+    char err[256];
+    if (dst_phong_model_create(&ma, &A, err, sizeof err) != DST_OK ||
+        dst_phong_model_create(&mb, &B, err, sizeof err) != DST_OK) {
+        fprintf(stderr, "bench_mesh: %s\n", err);
+        exit(1);
+    }
+    DstPhongWorkspace *ws = dst_phong_workspace_create(0);
+    DstPhongOptions og = dst_phong_options_default(), on = og;
+    on.gradient = 0;
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, z[3] = {0, 0, 0};
+    double te[BENCH_PHONG_POSES], tp[BENCH_PHONG_POSES], tn[BENCH_PHONG_POSES], tw[BENCH_PHONG_POSES];
+    double fac[BENCH_PHONG_POSES], rep[BENCH_REPEAT], rep2[BENCH_REPEAT], rep3[BENCH_REPEAT];
+    int converged = 0;
+    for (int n = 0; n < BENCH_PHONG_POSES; ++n) {
+        double k[3], R[9], dir[3], t[3], gap = tg_uniform(rng, 0.002, 0.02), lo = 0.0, hi = 1.0;
+        tg_unit(rng, k);
+        tg_rot(k, tg_uniform(rng, -3.0, 3.0), R);
+        tg_unit(rng, dir);
+        DstMeshDistance md;
+        for (int it = 0; it < 50; ++it) {
+            double m = 0.5 * (lo + hi);
+            for (int i = 0; i < 3; ++i) t[i] = m * dir[i];
+            dst_bvh_distance(&A.bvh, I, z, &B.bvh, R, t, NULL, &md);
+            if (md.distance < gap) lo = m;
+            else hi = m;
+        }
+        for (int i = 0; i < 3; ++i) t[i] = hi * dir[i];
+        DstPhongResult r;
+        dst_phong_distance(&A, &B, R, t, &og, NULL, ws, &r); /* warm-up */
+        for (int q = 0; q < BENCH_REPEAT; ++q) {
+            double t0 = bench_now();
+            dst_bvh_distance(&A.bvh, I, z, &B.bvh, R, t, NULL, &md);
+            double t1 = bench_now();
+            dst_phong_distance(&A, &B, R, t, &og, NULL, ws, &r);
+            double t2 = bench_now();
+            dst_phong_distance(&A, &B, R, t, &on, NULL, ws, &r);
+            rep[q] = t1 - t0, rep2[q] = t2 - t1, rep3[q] = bench_now() - t2;
+        }
+        converged += r.status == DST_SEPARATED || r.status == DST_TOUCHING || r.status == DST_PENETRATING;
+        fac[n] = r.facets;
+        te[n] = 1e6 * bench_median(rep, BENCH_REPEAT);
+        tp[n] = 1e6 * bench_median(rep2, BENCH_REPEAT);
+        tn[n] = 1e6 * bench_median(rep3, BENCH_REPEAT);
+        double qprev[3];
+        memcpy(qprev, r.q, sizeof qprev);
+        double t0 = bench_now();
+        for (int q = 1; q <= 10; ++q) {
+            double tq[3];
+            for (int i = 0; i < 3; ++i) tq[i] = t[i] + 2e-4 * q * dir[i];
+            dst_phong_distance(&A, &B, R, tq, &og, qprev, ws, &r);
+            memcpy(qprev, r.q, sizeof qprev);
+        }
+        tw[n] = 1e6 * (bench_now() - t0) / 10.0;
+    }
+    printf("phong_pair: rarm_link6 (%d tris) vs larm_link6 (%d tris), %d poses, gaps 2-20 mm, alpha %.1f beta %.1f\n",
+           A.n_faces, B.n_faces, BENCH_PHONG_POSES, og.alpha, og.beta);
+    printf("euclid_us_same_pair: %.1f\n", bench_median(te, BENCH_PHONG_POSES));
+    printf("phong_us: %.1f\n", bench_median(tp, BENCH_PHONG_POSES));
+    printf("phong_nograd_us: %.1f\n", bench_median(tn, BENCH_PHONG_POSES));
+    printf("phong_warm_us: %.1f\n", bench_median(tw, BENCH_PHONG_POSES));
+    printf("phong_facets_median: %.0f (converged %d of %d)\n", bench_median(fac, BENCH_PHONG_POSES), converged,
+           BENCH_PHONG_POSES);
+    dst_phong_workspace_destroy(ws);
+    dst_phong_model_destroy(&A), dst_phong_model_destroy(&B);
+    dst_bvh_destroy(&ba), dst_bvh_destroy(&bb);
+    dst_mesh_destroy(&ma), dst_mesh_destroy(&mb);
+}
+
 int main(int argc, char **argv)
 {
     TgRng rng = {BENCH_SEED};
@@ -385,5 +472,9 @@ int main(int argc, char **argv)
         bench_mcd(&r2);
     }
     if (!*only || !strcmp(only, "statue")) bench_statue();
+    if (!*only || !strcmp(only, "phong")) {
+        TgRng r3 = {BENCH_SEED + 3u}; /* its own stream: the same poses whichever sections run */
+        bench_phong(&r3);
+    }
     return 0;
 }

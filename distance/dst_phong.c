@@ -1,0 +1,1375 @@
+/* dst_phong.c — PhongDist (thesis ch. V, eq. (5.1)-(5.14), Algorithm 5.1): the partial
+ * boundary of the Minkowski sum from the Gauss maps of the two meshes (sec. V.E), the
+ * continuous normal field on it, the Phong projection of the origin by Newton's method
+ * (eq. 5.4-5.6), and the gradient by the implicit-function theorem. docs/math/phong.md. */
+#include "dst_phong.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dst_capsule_internal.h"
+#include "dst_frame_internal.h"
+#include "dst_mesh_depth.h"
+#include "dst_tolerance.h"
+
+/* node pairs on the traversal stack of the sphere trees (depth-first: at most ~2 per level of
+ * the two trees, which dst_bvh_create keeps below 127 each) */
+#define PH_STACK 1024
+/* most starting facets of the exhaustive projection (Algorithm 5.1 line 14) */
+#define PH_MAX_STARTS 24
+/* line-search halvings of one Newton step */
+#define PH_HALVINGS 12
+/* most trimming planes of one facet, and vertices of a trimmed polygon */
+#define PH_MAXCLIP 4
+#define PH_MAXV (4 + PH_MAXCLIP)
+
+/* ---------------------------------------------------------------- small vector helpers */
+
+static void cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double norm3(const double a[3])
+{
+    return sqrt(dst_dot3(a, a));
+}
+
+/* o = R v (row-major) */
+static void rot3(const double R[9], const double v[3], double o[3])
+{
+    for (int i = 0; i < 3; ++i) o[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+}
+
+/* o = R^T v */
+static void rot3t(const double R[9], const double v[3], double o[3])
+{
+    for (int i = 0; i < 3; ++i) o[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
+}
+
+static int finite3(const double v[3])
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+/* ---------------------------------------------------------------- the model */
+
+static void set_err(char *err, size_t err_size, const char *msg)
+{
+    if (err != NULL && err_size > 0) {
+        strncpy(err, msg, err_size - 1);
+        err[err_size - 1] = '\0';
+    }
+}
+
+typedef struct EdgeRec {
+    int lo, hi, face, side;
+} EdgeRec;
+
+static int edge_cmp(const void *x, const void *y)
+{
+    const EdgeRec *a = x, *b = y;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+    return (a->face > b->face) - (a->face < b->face);
+}
+
+void dst_phong_model_destroy(DstPhongModel *m)
+{
+    if (m == NULL) return;
+    dst_bvh_destroy(&m->bvh);
+    free(m->v), free(m->f), free(m->fn), free(m->e), free(m->ef), free(m->fe);
+    free(m->e_convex), free(m->ring_start), free(m->ring), free(m->cap), free(m->vface);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- Gauss-map caps (sec. V.E): bounds of the Gauss regions of the features of a node */
+
+#define PH_PI 3.14159265358979323846
+#define CAP_WIDE 4.0 /* an angular radius >= pi: the whole sphere */
+#define CONE_MAX_VERTS 512
+/* half-width of the square clipped in the gnomonic projection: 1e4 is 89.994 degrees from the
+ * centre, a region reaching it counts as wide */
+#define GNOMONIC_BOX 1e4
+
+static double angle_between(const double a[3], const double b[3])
+{
+    double c[3];
+    cross3(a, b, c);
+    return atan2(norm3(c), dst_dot3(a, b));
+}
+
+/* merge of two caps (c, a): a cap holding both */
+static void cap_merge(double cap[4], const double other[4])
+{
+    if (cap[3] >= PH_PI || other[3] >= PH_PI) {
+        cap[3] = CAP_WIDE;
+        return;
+    }
+    double c[3] = {cap[0] + other[0], cap[1] + other[1], cap[2] + other[2]}, l = norm3(c);
+    if (l <= DST_PHONG_CAP_DEGENERATE) {
+        cap[3] = CAP_WIDE;
+        return;
+    }
+    for (int k = 0; k < 3; ++k) c[k] /= l;
+    double a = fmax(angle_between(c, cap) + cap[3], angle_between(c, other) + other[3]);
+    cap[0] = c[0], cap[1] = c[1], cap[2] = c[2], cap[3] = a >= PH_PI ? CAP_WIDE : a;
+}
+
+/* The Gauss region of vertex v, the directions d with d . (w - v) <= tol |w - v| for every
+ * neighbour w, as a cap: the region is clipped as a polygon in the gnomonic projection about
+ * the mean normal vn of the faces around v (a region reaching its horizon counts as wide). Returns 0 when the region is empty. */
+static int vertex_cap(const DstPhongModel *m, int v, const double vn[3], double cap[4])
+{
+    int n0 = m->ring_start[v], n1 = m->ring_start[v + 1];
+    /* the projection centre: the mean normal of the faces around v */
+    double c[3] = {vn[0], vn[1], vn[2]};
+    double lc = norm3(c);
+    if (lc <= DST_PHONG_CAP_DEGENERATE || n1 - n0 + 4 > CONE_MAX_VERTS) {
+        cap[3] = CAP_WIDE;
+        return 1;
+    }
+    for (int k = 0; k < 3; ++k) c[k] /= lc;
+    double u1[3], u2[3];
+    dst_any_perpendicular(c, u1);
+    double l1 = norm3(u1);
+    for (int k = 0; k < 3; ++k) u1[k] /= l1;
+    cross3(c, u1, u2);
+    /* d = c + x u1 + y u2; clip the box [-B, B]^2 by a x + b y <= r for each neighbour */
+    double P[CONE_MAX_VERTS][2], Q[CONE_MAX_VERTS][2];
+    int np = 4;
+    P[0][0] = -GNOMONIC_BOX, P[0][1] = -GNOMONIC_BOX, P[1][0] = GNOMONIC_BOX, P[1][1] = -GNOMONIC_BOX;
+    P[2][0] = GNOMONIC_BOX, P[2][1] = GNOMONIC_BOX, P[3][0] = -GNOMONIC_BOX, P[3][1] = GNOMONIC_BOX;
+    for (int i = n0; i < n1 && np > 0; ++i) {
+        double e[3] = {m->v[m->ring[i]][0] - m->v[v][0], m->v[m->ring[i]][1] - m->v[v][1],
+                       m->v[m->ring[i]][2] - m->v[v][2]};
+        double a = dst_dot3(u1, e), b = dst_dot3(u2, e), r = DST_PHONG_GAUSS_TOL * norm3(e) - dst_dot3(c, e);
+        int nq = 0;
+        for (int k = 0; k < np; ++k) {
+            const double *p = P[k], *q = P[(k + 1) % np];
+            double fp = a * p[0] + b * p[1] - r, fq = a * q[0] + b * q[1] - r;
+            if (fp <= 0.0) Q[nq][0] = p[0], Q[nq][1] = p[1], ++nq;
+            if ((fp < 0.0 && fq > 0.0) || (fp > 0.0 && fq < 0.0)) {
+                double t = fp / (fp - fq);
+                Q[nq][0] = p[0] + t * (q[0] - p[0]), Q[nq][1] = p[1] + t * (q[1] - p[1]), ++nq;
+            }
+        }
+        np = nq;
+        memcpy(P, Q, (size_t)np * sizeof P[0]);
+    }
+    if (np == 0) return 0;
+    double mx = 0.0, my = 0.0;
+    for (int k = 0; k < np; ++k) {
+        if (fabs(P[k][0]) >= 0.5 * GNOMONIC_BOX || fabs(P[k][1]) >= 0.5 * GNOMONIC_BOX) {
+            cap[3] = CAP_WIDE; /* reaches the horizon of the projection */
+            return 1;
+        }
+        mx += P[k][0] / np, my += P[k][1] / np;
+    }
+    double cc[3];
+    for (int k = 0; k < 3; ++k) cc[k] = c[k] + mx * u1[k] + my * u2[k];
+    double lcc = norm3(cc), a = 0.0;
+    for (int k = 0; k < 3; ++k) cc[k] /= lcc;
+    for (int k = 0; k < np; ++k) {
+        double d[3];
+        for (int j = 0; j < 3; ++j) d[j] = c[j] + P[k][0] * u1[j] + P[k][1] * u2[j];
+        a = fmax(a, angle_between(cc, d));
+    }
+    cap[0] = cc[0], cap[1] = cc[1], cap[2] = cc[2], cap[3] = a + DST_PHONG_CAP_SLACK;
+    return 1;
+}
+
+/* cap of everything face fi contributes: its normal, its convex edges' arcs, its vertices' regions */
+static void face_cap(const DstPhongModel *m, const double (*vcap)[4], const unsigned char *vok, int fi,
+                     double cap[4])
+{
+    const double *n = m->fn[fi];
+    if (dst_dot3(n, n) == 0.0) {
+        cap[3] = CAP_WIDE;
+        return;
+    }
+    cap[0] = n[0], cap[1] = n[1], cap[2] = n[2], cap[3] = 0.0;
+    for (int k = 0; k < 3 && cap[3] < PH_PI; ++k) {
+        int e = m->fe[fi][k];
+        if (m->e_convex[e]) {
+            const double *n1 = m->fn[m->ef[e][0]], *n2 = m->fn[m->ef[e][1]];
+            cap[3] = fmax(cap[3], fmax(angle_between(n, n1), angle_between(n, n2)));
+        }
+        int v = m->f[fi][k];
+        if (vok[v]) {
+            if (vcap[v][3] >= PH_PI) cap[3] = CAP_WIDE;
+            else cap[3] = fmax(cap[3], angle_between(n, vcap[v]) + vcap[v][3]);
+        }
+    }
+    cap[3] += DST_PHONG_CAP_SLACK;
+    if (cap[3] >= PH_PI) cap[3] = CAP_WIDE;
+}
+
+/* caps of the BVH nodes, children before parents (iterative post-order) */
+static int node_caps(DstPhongModel *m, const double (*fcap)[4])
+{
+    const DstBvh *b = &m->bvh;
+    int *stack = malloc((size_t)2 * b->n_nodes * sizeof *stack);
+    if (stack == NULL) return 0;
+    int sp = 0;
+    stack[sp++] = 0, stack[sp++] = 0;
+    while (sp > 0) {
+        int state = stack[--sp], ni = stack[--sp];
+        const DstBvhNode *nd = b->nodes + ni;
+        if (nd->left < 0) {
+            double cap[4];
+            memcpy(cap, fcap[b->tri_id[nd->first]], sizeof cap);
+            for (int i = 1; i < nd->count; ++i) cap_merge(cap, fcap[b->tri_id[nd->first + i]]);
+            memcpy(m->cap[ni], cap, sizeof cap);
+            m->cap[ni][4] = cos(fmin(cap[3], PH_PI)), m->cap[ni][5] = sin(fmin(cap[3], PH_PI));
+        } else if (state == 0) {
+            stack[sp++] = ni, stack[sp++] = 1;
+            stack[sp++] = nd->left, stack[sp++] = 0;
+            stack[sp++] = nd->right, stack[sp++] = 0;
+        } else {
+            double cap[4];
+            memcpy(cap, m->cap[nd->left], sizeof cap);
+            cap_merge(cap, m->cap[nd->right]);
+            memcpy(m->cap[ni], cap, sizeof cap);
+            m->cap[ni][4] = cos(fmin(cap[3], PH_PI)), m->cap[ni][5] = sin(fmin(cap[3], PH_PI));
+        }
+    }
+    free(stack);
+    return 1;
+}
+
+/* The model of sec. V.E: the sphere tree (DstBvh), edges with their two faces, convexity of
+ * each edge (the length of its Gauss arc is below pi), and the 1-ring of each vertex (its
+ * Gauss region: the directions d with d . (w - v) <= 0 for every neighbour w). */
+DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *err, size_t err_size)
+{
+    if (out == NULL) {
+        set_err(err, err_size, "dst_phong_model_create: NULL output");
+        return DST_INVALID_INPUT;
+    }
+    memset(out, 0, sizeof *out);
+    if (mesh == NULL || mesh->n_triangles <= 0 || mesh->n_vertices <= 0 || mesh->vertices == NULL ||
+        mesh->triangles == NULL) {
+        set_err(err, err_size, "dst_phong_model_create: NULL or empty mesh");
+        return DST_INVALID_INPUT;
+    }
+    DstStatus st = dst_bvh_create(mesh, &out->bvh, err, err_size);
+    if (st != DST_OK) {
+        memset(out, 0, sizeof *out);
+        return st;
+    }
+    if (!out->bvh.closed) {
+        dst_phong_model_destroy(out);
+        set_err(err, err_size, "dst_phong_model_create: the mesh is not closed and outward oriented");
+        return DST_INVALID_INPUT;
+    }
+    int nv = mesh->n_vertices, nf = mesh->n_triangles;
+    out->n_vertices = nv, out->n_faces = nf;
+    out->v = malloc((size_t)nv * sizeof *out->v);
+    out->f = malloc((size_t)nf * sizeof *out->f);
+    out->fn = calloc((size_t)nf, sizeof *out->fn);
+    out->fe = malloc((size_t)nf * sizeof *out->fe);
+    out->ring_start = calloc((size_t)nv + 1, sizeof *out->ring_start);
+    out->vface = malloc((size_t)nv * sizeof *out->vface);
+    EdgeRec *rec = malloc((size_t)3 * nf * sizeof *rec);
+    if (!out->v || !out->f || !out->fn || !out->fe || !out->ring_start || !out->vface || !rec) {
+        free(rec);
+        dst_phong_model_destroy(out);
+        set_err(err, err_size, "dst_phong_model_create: out of memory");
+        return DST_FAILED;
+    }
+    memcpy(out->v, mesh->vertices, (size_t)nv * sizeof *out->v);
+    memcpy(out->f, mesh->triangles, (size_t)nf * sizeof *out->f);
+    for (int i = 0; i < nv; ++i) out->vface[i] = -1;
+    for (int fi = nf - 1; fi >= 0; --fi) {
+        for (int k = 0; k < 3; ++k) out->vface[out->f[fi][k]] = fi;
+    }
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < nv; ++i) {
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], out->v[i][k]), hi[k] = fmax(hi[k], out->v[i][k]);
+    }
+    double dg[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+    out->diag = norm3(dg);
+    /* face normals; edge records sorted by their vertex pair */
+    for (int fi = 0; fi < nf; ++fi) {
+        const int *t = out->f[fi];
+        double u[3], w[3], c[3];
+        for (int k = 0; k < 3; ++k) u[k] = out->v[t[1]][k] - out->v[t[0]][k], w[k] = out->v[t[2]][k] - out->v[t[0]][k];
+        cross3(u, w, c);
+        double l = norm3(c), e3[3];
+        for (int k = 0; k < 3; ++k) e3[k] = out->v[t[2]][k] - out->v[t[1]][k];
+        out->max_face_diam = fmax(out->max_face_diam, fmax(norm3(u), fmax(norm3(w), norm3(e3))));
+        if (l > DST_MESH_DEGENERATE_REL * out->diag * out->diag) {
+            for (int k = 0; k < 3; ++k) out->fn[fi][k] = c[k] / l;
+        }
+        for (int k = 0; k < 3; ++k) {
+            int a = t[k], b = t[(k + 1) % 3];
+            EdgeRec *r = rec + 3 * fi + k;
+            r->lo = a < b ? a : b, r->hi = a < b ? b : a, r->face = fi, r->side = k;
+        }
+    }
+    qsort(rec, (size_t)3 * nf, sizeof *rec, edge_cmp);
+    int ne = 0;
+    for (int i = 0; i < 3 * nf; i += 2) {
+        /* closed and manifold: every edge exactly twice */
+        if (i + 1 >= 3 * nf || rec[i].lo != rec[i + 1].lo || rec[i].hi != rec[i + 1].hi ||
+            (i + 2 < 3 * nf && rec[i + 2].lo == rec[i].lo && rec[i + 2].hi == rec[i].hi)) {
+            free(rec);
+            dst_phong_model_destroy(out);
+            set_err(err, err_size, "dst_phong_model_create: an edge is open or non-manifold");
+            return DST_INVALID_INPUT;
+        }
+        ++ne;
+    }
+    out->n_edges = ne;
+    out->e = malloc((size_t)ne * sizeof *out->e);
+    out->ef = malloc((size_t)ne * sizeof *out->ef);
+    out->e_convex = calloc((size_t)ne, 1);
+    out->ring = malloc((size_t)2 * ne * sizeof *out->ring);
+    if (!out->e || !out->ef || !out->e_convex || !out->ring) {
+        free(rec);
+        dst_phong_model_destroy(out);
+        set_err(err, err_size, "dst_phong_model_create: out of memory");
+        return DST_FAILED;
+    }
+    for (int i = 0, ei = 0; i < 3 * nf; i += 2, ++ei) {
+        const EdgeRec *r0 = rec + i, *r1 = rec + i + 1;
+        /* e = (v_k, v_k+1) of the first face: that face lies to its left */
+        const int *t0 = out->f[r0->face];
+        out->e[ei][0] = t0[r0->side], out->e[ei][1] = t0[(r0->side + 1) % 3];
+        out->ef[ei][0] = r0->face, out->ef[ei][1] = r1->face;
+        out->fe[r0->face][r0->side] = ei, out->fe[r1->face][r1->side] = ei;
+        /* convex: the far vertex of the second face lies below the plane of the first */
+        const int *t1 = out->f[r1->face];
+        int far = t1[(r1->side + 2) % 3];
+        double d[3];
+        for (int k = 0; k < 3; ++k) d[k] = out->v[far][k] - out->v[out->e[ei][0]][k];
+        double side = dst_dot3(out->fn[r0->face], d);
+        out->e_convex[ei] = side < -DST_PHONG_GAUSS_TOL * norm3(d);
+        out->ring_start[out->e[ei][0] + 1]++, out->ring_start[out->e[ei][1] + 1]++;
+    }
+    free(rec);
+    for (int i = 0; i < nv; ++i) out->ring_start[i + 1] += out->ring_start[i];
+    int *fill = calloc((size_t)nv, sizeof *fill);
+    if (fill == NULL) {
+        dst_phong_model_destroy(out);
+        set_err(err, err_size, "dst_phong_model_create: out of memory");
+        return DST_FAILED;
+    }
+    for (int ei = 0; ei < ne; ++ei) {
+        int a = out->e[ei][0], b = out->e[ei][1];
+        out->ring[out->ring_start[a] + fill[a]++] = b;
+        out->ring[out->ring_start[b] + fill[b]++] = a;
+    }
+    free(fill);
+    /* Gauss-map caps: vertices, faces, then the BVH nodes */
+    double(*vcap)[4] = malloc((size_t)nv * sizeof *vcap);
+    double(*fcap)[4] = malloc((size_t)nf * sizeof *fcap);
+    unsigned char *vok = malloc((size_t)nv);
+    out->cap = malloc((size_t)out->bvh.n_nodes * sizeof *out->cap);
+    double(*vn)[3] = calloc((size_t)nv, sizeof *vn);
+    int ok = vcap && fcap && vok && out->cap && vn;
+    if (ok) {
+        for (int fi = 0; fi < nf; ++fi) {
+            for (int k = 0; k < 3; ++k) {
+                for (int j = 0; j < 3; ++j) vn[out->f[fi][k]][j] += out->fn[fi][j];
+            }
+        }
+        for (int i = 0; i < nv; ++i) vok[i] = (unsigned char)vertex_cap(out, i, vn[i], vcap[i]);
+        for (int fi = 0; fi < nf; ++fi) face_cap(out, (const double(*)[4])vcap, vok, fi, fcap[fi]);
+        ok = node_caps(out, (const double(*)[4])fcap);
+    }
+    free(vcap), free(fcap), free(vok), free(vn);
+    if (!ok) {
+        dst_phong_model_destroy(out);
+        set_err(err, err_size, "dst_phong_model_create: out of memory");
+        return DST_FAILED;
+    }
+    return DST_OK;
+}
+
+/* ---------------------------------------------------------------- the workspace */
+
+/* One facet of the convolution (sec. V.E): a point of it is q(s, u) = a(s, u) - b(s, u), with
+ * a = A0 + s Ae1 + u Ae2 in A's frame and b = R (B0 + s Be1 + u Be2) + t. Vertex-face (VF) and
+ * face-vertex (FV) facets are triangles (s, u >= 0, s + u <= 1), edge-edge (EE) facets
+ * parallelograms (s, u in [0, 1]). nA + R nB points to the outer side of M. */
+typedef struct PhRaw {
+    double A0[3], Ae1[3], Ae2[3];
+    double B0[3], Be1[3], Be2[3];
+    double nA[3], nB[3];
+    int para;
+    int nclip;               /* facets of dM(S) this one crosses: its parts behind them are trimmed */
+    int clip[PH_MAXCLIP];
+} PhRaw;
+
+/* A facet at a pose: q(s, u) = c0 + s e1 + u e2, unit outward normal n, in-plane orthonormal
+ * basis f1 (along e1), f2 = n x f1, 2-D corners in that basis, bounding sphere. */
+typedef struct PhGeo {
+    double c0[3], e1[3], e2[3], n[3], f1[3], f2[3];
+    double p2[PH_MAXV][2];   /* polygon (after trimming) in the basis (f1, f2) about c0 */
+    double ctr[3], rad;
+    int ok, nc;
+} PhGeo;
+
+/* an interval of the sweep along x that finds crossing facets */
+typedef struct PhSweep {
+    double lo;
+    int i;
+} PhSweep;
+
+struct DstPhongWorkspace {
+    int cap, n;
+    PhRaw *raw;
+    PhGeo *geo, *tmp;
+    PhSweep *sweep;
+    int (*stack)[2];
+    /* B's BVH nodes in A's frame, transformed on first visit in a pass: centre R c + t and
+     * the cap centre of -B, -R c_cap; valid when stamp == pass (nodes beyond cap: per visit) */
+    double (*bnode)[6];
+    uint32_t *bstamp;
+    uint32_t pass;
+};
+
+DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
+{
+    if (max_facets <= 0) max_facets = DST_PHONG_DEFAULT_MAX_FACETS;
+    if (max_facets > (1 << 24)) return NULL;
+    DstPhongWorkspace *ws = calloc(1, sizeof *ws);
+    if (ws == NULL) return NULL;
+    ws->cap = max_facets;
+    ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
+    ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
+    ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
+    ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
+    ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
+    ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
+    ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
+    if (!ws->raw || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
+        dst_phong_workspace_destroy(ws);
+        return NULL;
+    }
+    return ws;
+}
+
+void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
+{
+    if (ws == NULL) return;
+    free(ws->raw), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
+    free(ws);
+}
+
+/* ---------------------------------------------------------------- facet geometry */
+
+/* A facet at the pose (R, t): corners, normal oriented by nA + R nB, 2-D frame. */
+static void facet_geo(const PhRaw *f, const double R[9], const double t[3], PhGeo *g)
+{
+    double b0[3], be1[3], be2[3], nb[3], nref[3];
+    rot3(R, f->B0, b0), rot3(R, f->Be1, be1), rot3(R, f->Be2, be2), rot3(R, f->nB, nb);
+    for (int k = 0; k < 3; ++k) {
+        g->c0[k] = f->A0[k] - b0[k] - t[k];
+        g->e1[k] = f->Ae1[k] - be1[k];
+        g->e2[k] = f->Ae2[k] - be2[k];
+        nref[k] = f->nA[k] + nb[k];
+    }
+    double c[3];
+    cross3(g->e1, g->e2, c);
+    double l1 = norm3(g->e1), l2 = norm3(g->e2), lc = norm3(c);
+    g->nc = f->para ? 4 : 3;
+    g->ok = l1 > 0.0 && l2 > 0.0 && lc > DST_PHONG_SLIVER_SIN * l1 * l2;
+    if (!g->ok) return;
+    double sg = dst_dot3(c, nref) >= 0.0 ? 1.0 : -1.0;
+    for (int k = 0; k < 3; ++k) g->n[k] = sg * c[k] / lc, g->f1[k] = g->e1[k] / l1;
+    cross3(g->n, g->f1, g->f2);
+    double ex = dst_dot3(g->e2, g->f1), ey = dst_dot3(g->e2, g->f2);
+    g->p2[0][0] = 0.0, g->p2[0][1] = 0.0;
+    g->p2[1][0] = l1, g->p2[1][1] = 0.0;
+    if (f->para) {
+        g->p2[2][0] = l1 + ex, g->p2[2][1] = ey;
+        g->p2[3][0] = ex, g->p2[3][1] = ey;
+    } else {
+        g->p2[2][0] = ex, g->p2[2][1] = ey;
+    }
+    double w = f->para ? 0.5 : 1.0 / 3.0;
+    for (int k = 0; k < 3; ++k) g->ctr[k] = g->c0[k] + w * (g->e1[k] + g->e2[k]);
+    double r2 = 0.0;
+    for (int i = 0; i < g->nc; ++i) {
+        double dx = g->p2[i][0] - (w * (l1 + ex)), dy = g->p2[i][1] - w * ey;
+        r2 = fmax(r2, dx * dx + dy * dy);
+    }
+    g->rad = sqrt(r2) * (1.0 + DST_ROUND_REL);
+}
+
+/* q(s, u) = c0 + s e1 + u e2 */
+static void facet_point(const PhGeo *g, double s, double u, double x[3])
+{
+    for (int k = 0; k < 3; ++k) x[k] = g->c0[k] + s * g->e1[k] + u * g->e2[k];
+}
+
+/* corner k of the (untrimmed) facet, 3-D */
+static void facet_corner(const PhRaw *f, const PhGeo *g, int k, double x[3])
+{
+    static const double tri[3][2] = {{0, 0}, {1, 0}, {0, 1}}, par[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    const double *c = f->para ? par[k] : tri[k];
+    for (int i = 0; i < 3; ++i) x[i] = g->c0[i] + c[0] * g->e1[i] + c[1] * g->e2[i];
+}
+
+/* interval of the segment F cap plane(G) along the direction L; 0 when F does not cross G's plane */
+static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const double L[3], double tol,
+                          double iv[2])
+{
+    int nc = fr->para ? 4 : 3, neg = 0, pos = 0;
+    double x[4][3], z[4];
+    for (int k = 0; k < nc; ++k) {
+        facet_corner(fr, f, k, x[k]);
+        double w[3] = {x[k][0] - g->c0[0], x[k][1] - g->c0[1], x[k][2] - g->c0[2]};
+        z[k] = dst_dot3(w, g->n);
+        neg += z[k] < -tol, pos += z[k] > tol;
+    }
+    if (!neg || !pos) return 0;
+    iv[0] = INFINITY, iv[1] = -INFINITY;
+    for (int k = 0; k < nc; ++k) {
+        int k1 = (k + 1) % nc;
+        if ((z[k] < 0.0) == (z[k1] < 0.0)) continue;
+        double t = z[k] / (z[k] - z[k1]), p[3];
+        for (int i = 0; i < 3; ++i) p[i] = x[k][i] + t * (x[k1][i] - x[k][i]);
+        double a = dst_dot3(p, L);
+        iv[0] = fmin(iv[0], a), iv[1] = fmax(iv[1], a);
+    }
+    return iv[0] <= iv[1];
+}
+
+/* Trimming (phong.md sec. 6): the untrimmed convolution facets cross each other where dM has a
+ * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). */
+static int sweep_cmp(const void *x, const void *y)
+{
+    const PhSweep *a = x, *b = y;
+    return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* the crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3), by a sweep along x */
+static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
+{
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        raw[i].nclip = 0;
+        if (geo[i].ok) sw[m].lo = geo[i].ctr[0] - geo[i].rad, sw[m].i = i, ++m;
+    }
+    /* sweep along x over the bounding spheres: only overlapping ones are tested */
+    qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    for (int p = 0; p < m; ++p) {
+        int i = sw[p].i;
+        const PhGeo *f = geo + i;
+        double hi = f->ctr[0] + f->rad;
+        for (int q = p + 1; q < m && sw[q].lo <= hi; ++q) {
+            int j = sw[q].i;
+            const PhGeo *g = geo + j;
+            if (dst_dot3(f->n, g->n) > 1.0 - DST_PHONG_COPLANAR_COS) continue;
+            double d[3] = {f->ctr[0] - g->ctr[0], f->ctr[1] - g->ctr[1], f->ctr[2] - g->ctr[2]};
+            if (dst_dot3(d, d) > (f->rad + g->rad) * (f->rad + g->rad)) continue;
+            double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
+            cross3(f->n, g->n, L);
+            if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) continue;
+            /* a crease, not a corner touch: the common segment is a fair part of the facets */
+            double l = norm3(L);
+            if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) continue;
+            if (raw[i].nclip < PH_MAXCLIP) raw[i].clip[raw[i].nclip++] = j;
+            if (raw[j].nclip < PH_MAXCLIP) raw[j].clip[raw[j].nclip++] = i;
+        }
+    }
+    /* the same clip order whatever the sweep order: ascending partner index */
+    for (int i = 0; i < n; ++i) {
+        for (int a = 1; a < raw[i].nclip; ++a) {
+            for (int b = a; b > 0 && raw[i].clip[b - 1] > raw[i].clip[b]; --b) {
+                int t = raw[i].clip[b];
+                raw[i].clip[b] = raw[i].clip[b - 1], raw[i].clip[b - 1] = t;
+            }
+        }
+    }
+}
+
+/* 2-D polygon P clipped to a x + b y + c >= 0 into Q; returns the vertex count */
+static int clip_poly(const double (*P)[2], int np, double a, double b, double c, double (*Q)[2])
+{
+    int nq = 0;
+    for (int k = 0; k < np && nq < PH_MAXV; ++k) {
+        const double *p = P[k], *q = P[(k + 1) % np];
+        double fp = a * p[0] + b * p[1] + c, fq = a * q[0] + b * q[1] + c;
+        if (fp >= 0.0) Q[nq][0] = p[0], Q[nq][1] = p[1], ++nq;
+        if (((fp < 0.0 && fq > 0.0) || (fp > 0.0 && fq < 0.0)) && nq < PH_MAXV) {
+            double t = fp / (fp - fq);
+            Q[nq][0] = p[0] + t * (q[0] - p[0]), Q[nq][1] = p[1] + t * (q[1] - p[1]), ++nq;
+        }
+    }
+    return nq;
+}
+
+/* area of a 2-D polygon (shoelace) */
+static double poly_area(const double (*P)[2], int n)
+{
+    double a = 0.0;
+    for (int k = 0; k < n; ++k) a += P[k][0] * P[(k + 1) % n][1] - P[k][1] * P[(k + 1) % n][0];
+    return 0.5 * fabs(a);
+}
+
+/* Cuts each facet along the planes of the facets it crosses and keeps the larger piece: at a
+ * concave crease the crossing facets overhang each other by a short wing that lies inside M; at
+ * a convex edge a slight misalignment makes a sliver stick out, and the larger piece is again the
+ * boundary (phong.md sec. 6). */
+static void apply_trims(const PhRaw *raw, PhGeo *geo, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        PhGeo *f = geo + i;
+        if (!f->ok) continue;
+        for (int c = 0; c < raw[i].nclip && f->nc >= 3; ++c) {
+            const PhGeo *g = geo + raw[i].clip[c];
+            if (!g->ok) continue;
+            /* n_G . (c0_F + x f1 + y f2 - c0_G) */
+            double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
+            double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
+            double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
+            int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
+            int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
+            double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
+            double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
+            if (af >= ab) memcpy(f->p2, Qf, (size_t)nf * sizeof Qf[0]), f->nc = nf;
+            else memcpy(f->p2, Qb, (size_t)nb * sizeof Qb[0]), f->nc = nb;
+            if (f->nc < 3) f->nc = 0;
+        }
+    }
+}
+
+/* (s, u) of the point of the facet's plane nearest to x */
+static void facet_param(const PhGeo *g, const double x[3], double *s, double *u)
+{
+    double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
+    double a = dst_dot3(g->e1, g->e1), b = dst_dot3(g->e1, g->e2), c = dst_dot3(g->e2, g->e2);
+    double p = dst_dot3(w, g->e1), q = dst_dot3(w, g->e2), det = a * c - b * b;
+    det = fmax(det, DST_MIN_DENOM);
+    *s = (p * c - q * b) / det;
+    *u = (q * a - p * b) / det;
+}
+
+/* eq. (5.6) on a facet: the parameters lie in the triangle or in the parallelogram */
+static int facet_inside(const PhRaw *f, double s, double u)
+{
+    if (f->para) return s >= 0.0 && s <= 1.0 && u >= 0.0 && u <= 1.0;
+    return s >= 0.0 && u >= 0.0 && s + u <= 1.0;
+}
+
+/* Closest point of the facet to x: squared distance, and its (s, u). */
+static double facet_closest(const PhRaw *f, const PhGeo *g, const double x[3], double *s, double *u)
+{
+    double y[3];
+    facet_param(g, x, s, u);
+    if (!facet_inside(f, *s, *u)) {
+        /* on the boundary: the nearest of the edges (corners in (s, u)) */
+        static const double tri[4][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 0}};
+        static const double par[5][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
+        const double(*cs)[2] = f->para ? par : tri;
+        int ne = f->para ? 4 : 3;
+        double best = INFINITY, bs = 0.0, bu = 0.0;
+        for (int i = 0; i < ne; ++i) {
+            double p0[3], p1[3], d[3], w[3];
+            facet_point(g, cs[i][0], cs[i][1], p0), facet_point(g, cs[i + 1][0], cs[i + 1][1], p1);
+            for (int k = 0; k < 3; ++k) d[k] = p1[k] - p0[k], w[k] = x[k] - p0[k];
+            double dd = dst_dot3(d, d), lam = dd > DST_MIN_DENOM ? dst_clamp01(dst_dot3(w, d) / dd) : 0.0;
+            for (int k = 0; k < 3; ++k) w[k] -= lam * d[k];
+            double e = dst_dot3(w, w);
+            if (e < best) {
+                best = e;
+                bs = cs[i][0] + lam * (cs[i + 1][0] - cs[i][0]);
+                bu = cs[i][1] + lam * (cs[i + 1][1] - cs[i][1]);
+            }
+        }
+        *s = bs, *u = bu;
+    }
+    facet_point(g, *s, *u, y);
+    for (int k = 0; k < 3; ++k) y[k] -= x[k];
+    return dst_dot3(y, y);
+}
+
+/* ---------------------------------------------------------------- the normal field */
+
+/* Signed area of the disc of radius rho about the origin intersected with the triangle
+ * (origin, p, q) (2-D): segment pieces inside the disc count as triangles, pieces outside as
+ * circular sectors. Continuous in rho, p and q. */
+static double disc_tri_area(double rho, const double p[2], const double q[2])
+{
+    double d[2] = {q[0] - p[0], q[1] - p[1]};
+    double a = d[0] * d[0] + d[1] * d[1], b = p[0] * d[0] + p[1] * d[1], c = p[0] * p[0] + p[1] * p[1] - rho * rho;
+    double r2h = 0.5 * rho * rho;
+    double disc = b * b - a * c;
+    if (a <= DST_MIN_DENOM) return 0.0;
+    if (disc <= 0.0) return r2h * atan2(p[0] * q[1] - p[1] * q[0], p[0] * q[0] + p[1] * q[1]);
+    double sq = sqrt(disc), t1 = (-b - sq) / a, t2 = (-b + sq) / a;
+    if (t1 >= 1.0 || t2 <= 0.0) return r2h * atan2(p[0] * q[1] - p[1] * q[0], p[0] * q[0] + p[1] * q[1]);
+    double s1 = fmax(t1, 0.0), s2 = fmin(t2, 1.0);
+    double P1[2] = {p[0] + s1 * d[0], p[1] + s1 * d[1]}, P2[2] = {p[0] + s2 * d[0], p[1] + s2 * d[1]};
+    double area = 0.5 * (P1[0] * P2[1] - P1[1] * P2[0]);
+    if (t1 > 0.0) area += r2h * atan2(p[0] * P1[1] - p[1] * P1[0], p[0] * P1[0] + p[1] * P1[1]);
+    if (t2 < 1.0) area += r2h * atan2(P2[0] * q[1] - P2[1] * q[0], P2[0] * q[0] + P2[1] * q[1]);
+    return area;
+}
+
+/* The continuous normal field of dM (phong.md eq. P1; the tangent plane of sec. V.B.2 is the
+ * plane orthogonal to it): nu(x) = sum_F area(F cap ball(x, h)) (rho_F / h)^2 n_F, normalised,
+ * rho_F the radius of the disc in which F's plane cuts the ball. Returns 0
+ * when no facet meets the ball or the sum is singular (phong.md sec. 6). */
+static int field(const PhGeo *g, int n, const double x[3], double h, double nu[3])
+{
+    double acc[3] = {0.0, 0.0, 0.0}, tot = 0.0;
+    for (int i = 0; i < n; ++i, ++g) {
+        if (!g->ok) continue;
+        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]}, lim = g->rad + h;
+        if (dst_dot3(dc, dc) > lim * lim) continue;
+        double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
+        double z = dst_dot3(w, g->n);
+        if (fabs(z) >= h) continue;
+        double rho = sqrt(h * h - z * z), px = dst_dot3(w, g->f1), py = dst_dot3(w, g->f2);
+        int nc = g->nc;
+        double area = 0.0;
+        for (int k = 0; k < nc; ++k) {
+            int k1 = (k + 1) % nc;
+            double p[2] = {g->p2[k][0] - px, g->p2[k][1] - py}, q[2] = {g->p2[k1][0] - px, g->p2[k1][1] - py};
+            area += disc_tri_area(rho, p, q);
+        }
+        /* the factor rho^2 / h^2 makes a facet's weight enter with zero slope when its plane
+         * starts to cut the ball (|z| -> h), so that nu is C^1 there (phong.md eq. P1) */
+        area = fabs(area) * (rho * rho) / (h * h);
+        for (int k = 0; k < 3; ++k) acc[k] += area * g->n[k];
+        tot += area;
+    }
+    double l = norm3(acc);
+    if (!(tot > 0.0) || l <= DST_PHONG_SINGULAR_REL * tot) return 0;
+    for (int k = 0; k < 3; ++k) nu[k] = acc[k] / l;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- query context */
+
+typedef struct PhCtx {
+    const DstPhongModel *a, *b;
+    double R[9], t[3];
+    double alpha, beta, hmin, hmax;
+    DstPhongWorkspace *ws;
+} PhCtx;
+
+/* averaging radius at x (phong.md eq. P1): the proportionality of eq. (5.12) applied at the
+ * point, h(x) = beta |x| + h_min, capped */
+static double radius_at(const PhCtx *c, const double x[3])
+{
+    return fmin(c->beta * norm3(x) + c->hmin, c->hmax);
+}
+
+/* The Phong residual of eq. (5.4) at the point x of facet g (geometry array geos): the part of
+ * q - o orthogonal to nu(q), in the facet's basis (G), its length (*res), and delta = -nu . q. */
+static int residual(const PhCtx *c, const PhGeo *geos, const PhGeo *g, const double x[3], double G[2],
+                    double *res, double *delta, double nu[3])
+{
+    double h = radius_at(c, x), r3[3];
+    if (!field(geos, c->ws->n, x, h, nu)) return 0;
+    double xn = dst_dot3(x, nu);
+    for (int k = 0; k < 3; ++k) r3[k] = x[k] - xn * nu[k];
+    G[0] = dst_dot3(r3, g->f1), G[1] = dst_dot3(r3, g->f2);
+    if (res) *res = norm3(r3);
+    if (delta) *delta = -xn;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- sec. V.E: dM(S) */
+
+static void add_facet(PhCtx *c, const PhRaw *r, const double cen[3], double rcol)
+{
+    DstPhongWorkspace *ws = c->ws;
+    if (ws->n >= ws->cap) return;
+    PhGeo *g = ws->geo + ws->n;
+    facet_geo(r, c->R, c->t, g);
+    if (!g->ok) return;
+    double s, u;
+    if (facet_closest(r, g, cen, &s, &u) > rcol * rcol) return;
+    ws->raw[ws->n] = *r;
+    ws->raw[ws->n++].nclip = 0;
+}
+
+/* 1 when the direction d (the model's frame) lies in the Gauss region of vertex v: every
+ * neighbour w has d . (w - v) <= 0 (the vertex supports the mesh in direction d) */
+static int vertex_supports(const DstPhongModel *m, int v, const double d[3])
+{
+    for (int i = m->ring_start[v]; i < m->ring_start[v + 1]; ++i) {
+        const double *w = m->v[m->ring[i]];
+        double e[3] = {w[0] - m->v[v][0], w[1] - m->v[v][1], w[2] - m->v[v][2]};
+        double de = dst_dot3(d, e);
+        /* d . e <= tol |e|, without the square root when d . e <= 0 (the usual case) */
+        if (de > 0.0 && de * de > DST_PHONG_GAUSS_TOL * DST_PHONG_GAUSS_TOL * dst_dot3(e, e)) return 0;
+    }
+    return 1;
+}
+
+/* Gauss arcs (n1, n2) and (c1, c2) (each shorter than pi) cross: C and D on opposite sides of
+ * the great circle of A and B, A and B on opposite sides of that of C and D, and the two
+ * crossings on the same hemisphere. */
+static int arcs_cross(const double A[3], const double B[3], const double C[3], const double D[3])
+{
+    double bxa[3], dxc[3];
+    cross3(B, A, bxa), cross3(D, C, dxc);
+    double cba = dst_dot3(C, bxa), dba = dst_dot3(D, bxa), adc = dst_dot3(A, dxc), bdc = dst_dot3(B, dxc);
+    return cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
+}
+
+/* The convolution facets of one triangle pair whose Gauss regions overlap (sec. V.E, Fig 5.6):
+ * vertex of A with face of B, face of A with vertex of B, convex edge with convex edge. Each
+ * feature pair is taken from one triangle pair only, its canonical one (a vertex's first face,
+ * an edge's first face), so that no facet is generated twice. */
+static void pair_features(PhCtx *c, int fa, int fb, const double cen[3], double rcol)
+{
+    const DstPhongModel *A = c->a, *B = c->b;
+    PhRaw r;
+    for (int k = 0; k < 3; ++k) {
+        /* VF: vertex ai of A, face fb of B: outward normal -R m_fb */
+        int ai = A->f[fa][k];
+        if (A->vface[ai] == fa && dst_dot3(B->fn[fb], B->fn[fb]) > 0.0) {
+            double m[3], d[3];
+            rot3(c->R, B->fn[fb], m);
+            for (int i = 0; i < 3; ++i) d[i] = -m[i];
+            if (vertex_supports(A, ai, d)) {
+                memset(&r, 0, sizeof r);
+                const int *tb = B->f[fb];
+                for (int i = 0; i < 3; ++i) {
+                    r.A0[i] = A->v[ai][i];
+                    r.B0[i] = B->v[tb[0]][i];
+                    r.Be1[i] = B->v[tb[1]][i] - B->v[tb[0]][i];
+                    r.Be2[i] = B->v[tb[2]][i] - B->v[tb[0]][i];
+                    r.nB[i] = -B->fn[fb][i];
+                }
+                add_facet(c, &r, cen, rcol);
+            }
+        }
+        /* FV: face fa of A, vertex bj of B: B supported at bj in direction -R^T n_fa */
+        int bj = B->f[fb][k];
+        if (B->vface[bj] == fb && dst_dot3(A->fn[fa], A->fn[fa]) > 0.0) {
+            double d[3];
+            rot3t(c->R, A->fn[fa], d);
+            for (int i = 0; i < 3; ++i) d[i] = -d[i];
+            if (vertex_supports(B, bj, d)) {
+                memset(&r, 0, sizeof r);
+                const int *ta = A->f[fa];
+                for (int i = 0; i < 3; ++i) {
+                    r.A0[i] = A->v[ta[0]][i];
+                    r.Ae1[i] = A->v[ta[1]][i] - A->v[ta[0]][i];
+                    r.Ae2[i] = A->v[ta[2]][i] - A->v[ta[0]][i];
+                    r.B0[i] = B->v[bj][i];
+                    r.nA[i] = A->fn[fa][i];
+                }
+                add_facet(c, &r, cen, rcol);
+            }
+        }
+    }
+    /* EE: both edges convex, arcs (n1, n2) of A and (-R m1, -R m2) of -B cross */
+    for (int ka = 0; ka < 3; ++ka) {
+        int ea = A->fe[fa][ka];
+        if (!A->e_convex[ea] || A->ef[ea][0] != fa) continue;
+        for (int kb = 0; kb < 3; ++kb) {
+            int eb = B->fe[fb][kb];
+            if (!B->e_convex[eb] || B->ef[eb][0] != fb) continue;
+            const double *n1 = A->fn[A->ef[ea][0]], *n2 = A->fn[A->ef[ea][1]];
+            double m1[3], m2[3];
+            rot3(c->R, B->fn[B->ef[eb][0]], m1), rot3(c->R, B->fn[B->ef[eb][1]], m2);
+            for (int i = 0; i < 3; ++i) m1[i] = -m1[i], m2[i] = -m2[i];
+            if (!arcs_cross(n1, n2, m1, m2)) continue;
+            memset(&r, 0, sizeof r);
+            r.para = 1;
+            const double *a0 = A->v[A->e[ea][0]], *a1 = A->v[A->e[ea][1]];
+            const double *b0 = B->v[B->e[eb][0]], *b1 = B->v[B->e[eb][1]];
+            const double *mb1 = B->fn[B->ef[eb][0]], *mb2 = B->fn[B->ef[eb][1]];
+            for (int i = 0; i < 3; ++i) {
+                r.A0[i] = a0[i], r.Ae1[i] = a1[i] - a0[i];
+                r.B0[i] = b0[i], r.Be2[i] = b1[i] - b0[i];
+                r.nA[i] = n1[i] + n2[i], r.nB[i] = -(mb1[i] + mb2[i]);
+            }
+            add_facet(c, &r, cen, rcol);
+        }
+    }
+}
+
+/* B's node ib in A's frame: its centre R c + t and the centre of its Gauss cap for -B */
+static const double *bnode(PhCtx *c, int ib, double tmp[6])
+{
+    DstPhongWorkspace *ws = c->ws;
+    double *o = ib < ws->cap ? ws->bnode[ib] : tmp;
+    if (ib < ws->cap && ws->bstamp[ib] == ws->pass) return o;
+    const DstBvhNode *nb = c->b->bvh.nodes + ib;
+    rot3(c->R, nb->c, o);
+    for (int k = 0; k < 3; ++k) o[k] += c->t[k];
+    rot3(c->R, c->b->cap[ib], o + 3);
+    for (int k = 3; k < 6; ++k) o[k] = -o[k];
+    if (ib < ws->cap) ws->bstamp[ib] = ws->pass;
+    return o;
+}
+
+/* One walk of the two sphere trees for the ball (cen, rcol) (see collect()). */
+static int collect_pass(PhCtx *c, const double cen[3], double rcol)
+{
+    DstPhongWorkspace *ws = c->ws;
+    const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
+    ws->n = 0;
+    if (++ws->pass == 0) {
+        memset(ws->bstamp, 0, (size_t)ws->cap * sizeof *ws->bstamp);
+        ws->pass = 1;
+    }
+    int sp = 0;
+    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    while (sp > 0) {
+        --sp;
+        int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
+        const DstBvhNode *na = ta->nodes + ia, *nb = tb->nodes + ib;
+        double tmp[6];
+        const double *bn = bnode(c, ib, tmp);
+        double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
+        double lim = na->r + nb->r + rcol;
+        if (dst_dot3(d, d) > lim * lim) continue;
+        /* Gauss-map culling: the caps of A's node and of -B's node must meet, the angle of
+         * their centres at most the sum of their radii: cos(a + b) = ca cb - sa sb */
+        const double *ca = c->a->cap[ia], *cb0 = c->b->cap[ib];
+        if (ca[3] + cb0[3] < PH_PI) {
+            double cs = ca[4] * cb0[4] - ca[5] * cb0[5];
+            if (dst_dot3(ca, bn + 3) < cs - DST_PHONG_CAP_SLACK) continue;
+        }
+        int la = na->left < 0, lb = nb->left < 0;
+        if (la && lb) {
+            for (int i = 0; i < na->count; ++i) {
+                for (int j = 0; j < nb->count; ++j)
+                    pair_features(c, ta->tri_id[na->first + i], tb->tri_id[nb->first + j], cen, rcol);
+            }
+            continue;
+        }
+        if (sp + 2 > PH_STACK) return 0;
+        if (lb || (!la && na->r >= nb->r)) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
+        } else {
+            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
+        }
+    }
+    return ws->n < ws->cap;
+}
+
+/* dM(S) for the ball (cen, rcol): the sphere trees of A and B are walked together; a node pair
+ * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball,
+ * or whose Gauss-map caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution
+ * facets. When the facets found are large beside the ball, a second pass widens the ball by the
+ * diameter of the largest, so that every facet that can cross one near the sphere is present and
+ * the trimming of the facets near the sphere does not depend on where the sphere is (phong.md
+ * sec. 3). Returns 0 when a buffer
+ * of the workspace overflowed. */
+static int collect(PhCtx *c, const double cen[3], double rcol)
+{
+    if (!collect_pass(c, cen, rcol)) return 0;
+    double maxrad = 0.0;
+    for (int i = 0; i < c->ws->n; ++i) {
+        if (c->ws->geo[i].ok) maxrad = fmax(maxrad, c->ws->geo[i].rad);
+    }
+    /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
+     * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
+    if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
+    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep);
+    apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
+    return 1;
+}
+
+/* the facet of dM(S) nearest to x, and the (s, u) of its closest point; -1 when none */
+static int nearest_facet(const PhCtx *c, const double x[3], double *s, double *u)
+{
+    double best = INFINITY;
+    int bi = -1;
+    for (int i = 0; i < c->ws->n; ++i) {
+        const PhGeo *g = c->ws->geo + i;
+        if (!g->ok) continue;
+        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]};
+        double lb = norm3(dc) - g->rad;
+        if (lb > 0.0 && lb * lb >= best) continue;
+        double ss, uu, d2 = facet_closest(c->ws->raw + i, g, x, &ss, &uu);
+        if (d2 < best) best = d2, bi = i, *s = ss, *u = uu;
+    }
+    return bi;
+}
+
+/* ---------------------------------------------------------------- sec. V.F: projection */
+
+/* A point x of facet F lies inside M, hidden behind another facet G of dM(S), when it is on G's
+ * inner side by less than the averaging radius and its foot on G's plane falls inside G:
+ * the untrimmed convolution facets cross at concave creases of dM, and their parts beyond the
+ * crease are not boundary (phong.md sec. 6). Returns G, or -1 when x is visible. */
+static int hidden_by(const PhCtx *c, int F, const double x[3], double h)
+{
+    const DstPhongWorkspace *ws = c->ws;
+    double tol = DST_ROUND_REL * (norm3(x) + h);
+    for (int i = 0; i < ws->n; ++i) {
+        const PhGeo *g = ws->geo + i;
+        if (i == F || !g->ok) continue;
+        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]}, lim = g->rad + h;
+        if (dst_dot3(dc, dc) > lim * lim) continue;
+        double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
+        double z = dst_dot3(w, g->n);
+        if (z >= -tol || z < -h) continue;
+        /* x is behind G's plane; does its foot fall inside G? */
+        double s, u;
+        facet_param(g, x, &s, &u);
+        if (facet_inside(ws->raw + i, s, u) && dst_dot3(g->n, ws->geo[F].n) < 1.0 - DST_PHONG_COPLANAR_COS) return i;
+    }
+    return -1;
+}
+
+typedef struct PhState {
+    int F;
+    double s, u, x[3], G[2], res, delta, nu[3];
+} PhState;
+
+/* the point of a walk state and its residual (P2) */
+static int eval_state(const PhCtx *c, PhState *st)
+{
+    const PhGeo *g = c->ws->geo + st->F;
+    facet_point(g, st->s, st->u, st->x);
+    return residual(c, c->ws->geo, g, st->x, st->G, &st->res, &st->delta, st->nu);
+}
+
+/* Phong projection of the origin on dM(S) (eq. 5.4-5.6) by Newton's method on the residual of
+ * eq. (5.4), walking from facet to facet: a step that leaves the facet continues on the facet
+ * nearest to the new point. The Jacobian is by forward differences of the field. Returns 1
+ * converged, 2 left the sphere S (cen, rs), 0 stuck; *st holds the best iterate. */
+static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, int max_newton,
+                   int *steps)
+{
+    for (int it = 0; it < max_newton; ++it) {
+        double h = radius_at(c, st->x);
+        if (st->res <= DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h)) return 1;
+        const PhGeo *g = c->ws->geo + st->F;
+        double l1 = norm3(g->e1), l2 = norm3(g->e2);
+        double ds = DST_PHONG_FD_REL * h / l1, du = DST_PHONG_FD_REL * h / l2;
+        double x1[3], x2[3], G1[2], G2[2], nu[3];
+        facet_point(g, st->s + ds, st->u, x1), facet_point(g, st->s, st->u + du, x2);
+        if (!residual(c, c->ws->geo, g, x1, G1, NULL, NULL, nu) ||
+            !residual(c, c->ws->geo, g, x2, G2, NULL, NULL, nu))
+            return 0;
+        double J[4] = {(G1[0] - st->G[0]) / ds, (G2[0] - st->G[0]) / du, (G1[1] - st->G[1]) / ds,
+                       (G2[1] - st->G[1]) / du};
+        double det = J[0] * J[3] - J[1] * J[2];
+        if (!(fabs(det) > DST_MIN_DENOM)) return 0;
+        double dS = -(J[3] * st->G[0] - J[1] * st->G[1]) / det, dU = -(-J[2] * st->G[0] + J[0] * st->G[1]) / det;
+        /* a step longer than half the averaging radius leaves the region the Jacobian describes */
+        double len = sqrt(pow(dS * l1, 2) + pow(dU * l2, 2));
+        if (len > 0.5 * h) dS *= 0.5 * h / len, dU *= 0.5 * h / len;
+        if (steps) ++*steps;
+        int accepted = 0;
+        for (int m = 0; m < PH_HALVINGS && !accepted; ++m, dS *= 0.5, dU *= 0.5) {
+            PhState tr = *st;
+            tr.s = st->s + dS, tr.u = st->u + dU;
+            if (!facet_inside(c->ws->raw + st->F, tr.s, tr.u)) {
+                double p[3];
+                facet_point(g, tr.s, tr.u, p);
+                tr.F = nearest_facet(c, p, &tr.s, &tr.u);
+                if (tr.F < 0) return 0;
+            }
+            /* a point behind another facet moves onto that facet (across a concave crease) */
+            double p[3];
+            facet_point(c->ws->geo + tr.F, tr.s, tr.u, p);
+            int G = hidden_by(c, tr.F, p, h);
+            if (G >= 0) {
+                tr.F = G;
+                facet_closest(c->ws->raw + G, c->ws->geo + G, p, &tr.s, &tr.u);
+            }
+            if (!eval_state(c, &tr)) continue;
+            if (tr.res < st->res) *st = tr, accepted = 1;
+        }
+        if (!accepted) return st->res <= DST_PHONG_STALL_FACTOR * DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
+        double dc[3] = {st->x[0] - cen[0], st->x[1] - cen[1], st->x[2] - cen[2]};
+        if (dst_dot3(dc, dc) > rs * rs) return 2;
+    }
+    double h = radius_at(c, st->x);
+    return st->res <= DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
+}
+
+/* The start of the walk (Algorithm 5.1 line 10): among the facets whose closest point to x is
+ * (within rounding) the nearest, the one where the Phong residual is smallest. */
+static int start_state(const PhCtx *c, const double x[3], PhState *st)
+{
+    double s, u;
+    int F = nearest_facet(c, x, &s, &u);
+    if (F < 0) return 0;
+    double y[3];
+    facet_point(c->ws->geo + F, s, u, y);
+    double d = sqrt(dst_dot3((double[3]){y[0] - x[0], y[1] - x[1], y[2] - x[2]}, (double[3]){y[0] - x[0], y[1] - x[1], y[2] - x[2]}));
+    double tie = d + DST_PHONG_TIE_REL * (norm3(x) + radius_at(c, x));
+    int found = 0;
+    for (int i = 0; i < c->ws->n; ++i) {
+        if (!c->ws->geo[i].ok) continue;
+        PhState tr;
+        double d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, x, &tr.s, &tr.u);
+        if (d2 > tie * tie) continue;
+        tr.F = i;
+        if (!eval_state(c, &tr)) continue;
+        if (!found || tr.res < st->res) *st = tr, found = 1;
+    }
+    return found;
+}
+
+/* Algorithm 5.1 line 14: the walk started from the facets of dM(S) nearest to the sphere's
+ * centre (at most PH_MAX_STARTS, each at its point nearest to the centre); of the converged
+ * answers inside S, the one nearest to the origin (eq. 5.3). Returns 0 when none converged. */
+static int project_all(const PhCtx *c, const double cen[3], double rs, int max_newton, int *steps,
+                       PhState *best)
+{
+    int idx[PH_MAX_STARTS], n = 0;
+    double dist[PH_MAX_STARTS];
+    for (int i = 0; i < c->ws->n; ++i) {
+        if (!c->ws->geo[i].ok) continue;
+        double s, u, d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, cen, &s, &u);
+        if (d2 > rs * rs) continue;
+        /* insertion into the list of the nearest */
+        int k = n < PH_MAX_STARTS ? n++ : PH_MAX_STARTS;
+        if (k == PH_MAX_STARTS && d2 >= dist[PH_MAX_STARTS - 1]) continue;
+        if (k == PH_MAX_STARTS) k = PH_MAX_STARTS - 1;
+        while (k > 0 && dist[k - 1] > d2) dist[k] = dist[k - 1], idx[k] = idx[k - 1], --k;
+        dist[k] = d2, idx[k] = i;
+    }
+    int found = 0;
+    for (int j = 0; j < n; ++j) {
+        PhState st;
+        st.F = idx[j];
+        facet_closest(c->ws->raw + st.F, c->ws->geo + st.F, cen, &st.s, &st.u);
+        if (!eval_state(c, &st)) continue;
+        if (project(c, &st, cen, rs, max_newton, steps) != 1) continue;
+        if (!found || norm3(st.x) < norm3(best->x)) *best = st, found = 1;
+    }
+    return found;
+}
+
+/* ---------------------------------------------------------------- gradient */
+
+/* exp([w]x) R by Rodrigues' formula */
+static void rotate_pose(const double R[9], const double w[3], double Rw[9])
+{
+    double th = norm3(w), E[9];
+    if (th <= 0.0) {
+        memcpy(Rw, R, 9 * sizeof(double));
+        return;
+    }
+    double k[3] = {w[0] / th, w[1] / th, w[2] / th}, cs = cos(th), sn = sin(th), v = 1.0 - cs;
+    E[0] = cs + k[0] * k[0] * v, E[1] = k[0] * k[1] * v - k[2] * sn, E[2] = k[0] * k[2] * v + k[1] * sn;
+    E[3] = k[1] * k[0] * v + k[2] * sn, E[4] = cs + k[1] * k[1] * v, E[5] = k[1] * k[2] * v - k[0] * sn;
+    E[6] = k[2] * k[0] * v - k[1] * sn, E[7] = k[2] * k[1] * v + k[0] * sn, E[8] = cs + k[2] * k[2] * v;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) Rw[3 * i + j] = E[3 * i] * R[j] + E[3 * i + 1] * R[3 + j] + E[3 * i + 2] * R[6 + j];
+    }
+}
+
+/* G and delta at (F, s, u) for the pose (R, t): every facet re-posed into the scratch array */
+static int eval_at_pose(const PhCtx *c, int F, double s, double u, const double R[9], const double t[3],
+                        double G[2], double *delta)
+{
+    DstPhongWorkspace *ws = c->ws;
+    for (int i = 0; i < ws->n; ++i) facet_geo(ws->raw + i, R, t, ws->tmp + i);
+    apply_trims(ws->raw, ws->tmp, ws->n);
+    double x[3], nu[3];
+    facet_point(ws->tmp + F, s, u, x);
+    /* the residual is expressed in the basis of the unperturbed facet, so that the partials
+     * of G are taken in one fixed frame */
+    return residual(c, ws->tmp, ws->geo + F, x, G, NULL, delta, nu);
+}
+
+/* Gradient of delta(p) with respect to the pose p = (t, w) by the implicit-function theorem on
+ * the Phong condition G(s, u, p) = 0 (eq. 5.4): d delta/dp = d_p delta - d_su delta J^-1 d_p G,
+ * J = d_su G; the partials by central differences of the field (phong.md eq. P5). */
+static int gradient(const PhCtx *c, const PhState *st, double grad[6])
+{
+    const PhGeo *g = c->ws->geo + st->F;
+    double h = radius_at(c, st->x);
+    double ds = DST_PHONG_FD_REL * h / norm3(g->e1), du = DST_PHONG_FD_REL * h / norm3(g->e2);
+    double Gp[2], Gm[2], dp, dm, Jsu[4], dsu[2];
+    double steps[2] = {ds, du};
+    for (int j = 0; j < 2; ++j) {
+        double sp = st->s + (j == 0 ? steps[0] : 0.0), up = st->u + (j == 1 ? steps[1] : 0.0);
+        double sm = st->s - (j == 0 ? steps[0] : 0.0), um = st->u - (j == 1 ? steps[1] : 0.0);
+        if (!eval_at_pose(c, st->F, sp, up, c->R, c->t, Gp, &dp) ||
+            !eval_at_pose(c, st->F, sm, um, c->R, c->t, Gm, &dm))
+            return 0;
+        Jsu[j] = (Gp[0] - Gm[0]) / (2.0 * steps[j]);
+        Jsu[2 + j] = (Gp[1] - Gm[1]) / (2.0 * steps[j]);
+        dsu[j] = (dp - dm) / (2.0 * steps[j]);
+    }
+    double det = Jsu[0] * Jsu[3] - Jsu[1] * Jsu[2];
+    if (!(fabs(det) > DST_MIN_DENOM)) return 0;
+    /* row vector y = dsu J^-1 */
+    double y[2] = {(dsu[0] * Jsu[3] - dsu[1] * Jsu[2]) / det, (-dsu[0] * Jsu[1] + dsu[1] * Jsu[0]) / det};
+    for (int k = 0; k < 6; ++k) {
+        double Rp[9], Rm[9], tp[3], tm[3], eps;
+        memcpy(tp, c->t, sizeof tp), memcpy(tm, c->t, sizeof tm);
+        if (k < 3) {
+            eps = DST_PHONG_FD_REL * h;
+            tp[k] += eps, tm[k] -= eps;
+            memcpy(Rp, c->R, sizeof Rp), memcpy(Rm, c->R, sizeof Rm);
+        } else {
+            double w[3] = {0.0, 0.0, 0.0};
+            eps = DST_PHONG_FD_ROT;
+            w[k - 3] = eps;
+            rotate_pose(c->R, w, Rp);
+            w[k - 3] = -eps;
+            rotate_pose(c->R, w, Rm);
+        }
+        if (!eval_at_pose(c, st->F, st->s, st->u, Rp, tp, Gp, &dp) ||
+            !eval_at_pose(c, st->F, st->s, st->u, Rm, tm, Gm, &dm))
+            return 0;
+        double dGp[2] = {(Gp[0] - Gm[0]) / (2.0 * eps), (Gp[1] - Gm[1]) / (2.0 * eps)};
+        grad[k] = (dp - dm) / (2.0 * eps) - (y[0] * dGp[0] + y[1] * dGp[1]);
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- Algorithm 5.1 */
+
+DstPhongOptions dst_phong_options_default(void)
+{
+    DstPhongOptions o;
+    o.alpha = DST_PHONG_DEFAULT_ALPHA;
+    o.beta = DST_PHONG_DEFAULT_BETA;
+    o.min_radius_rel = DST_PHONG_MIN_RADIUS_REL;
+    o.max_radius_rel = DST_PHONG_MAX_RADIUS_REL;
+    o.max_iter = 8;
+    o.max_newton = 60;
+    o.gradient = 1;
+    return o;
+}
+
+/* Prediction of q from the Euclidean distance (eq. 5.1; Algorithm 5.1 line 4): the closest
+ * points when apart or when both meshes are convex (EPA), else the deepest vertex (depth_V). */
+static DstStatus predict(const PhCtx *c, double q0[3], double *euclid)
+{
+    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Z[3] = {0, 0, 0};
+    DstMeshDistance md;
+    DstStatus st = dst_bvh_distance(&c->a->bvh, I, Z, &c->b->bvh, c->R, c->t, NULL, &md);
+    if (st == DST_INVALID_INPUT || st == DST_FAILED) return st;
+    for (int k = 0; k < 3; ++k) q0[k] = md.pa[k] - md.pb[k];
+    *euclid = md.distance;
+    if (md.overlap != 0 && !(c->a->bvh.convex && c->b->bvh.convex)) {
+        DstVertexDepth vd;
+        if (dst_mesh_vertex_depth(&c->a->bvh, I, Z, &c->b->bvh, c->R, c->t, &vd) == DST_PENETRATING) {
+            for (int k = 0; k < 3; ++k) q0[k] = vd.pa[k] - vd.pb[k];
+            *euclid = -vd.depth;
+        }
+    }
+    return DST_OK;
+}
+
+static DstStatus fail(DstPhongResult *out, DstStatus st)
+{
+    if (out != NULL) out->status = st;
+    return st;
+}
+
+/* PhongDist, Algorithm 5.1 ComputePhongDist. */
+DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, const double R[9],
+                             const double t[3], const DstPhongOptions *opt, const double *warm_q,
+                             DstPhongWorkspace *ws, DstPhongResult *out)
+{
+    if (out == NULL) return DST_INVALID_INPUT;
+    memset(out, 0, sizeof *out);
+    out->euclid = NAN;
+    DstPhongOptions o = opt ? *opt : dst_phong_options_default();
+    if (a == NULL || b == NULL || R == NULL || t == NULL || ws == NULL || a->v == NULL || b->v == NULL)
+        return fail(out, DST_INVALID_INPUT);
+    if (!dst_is_rotation(R) || !finite3(t) || fabs(t[0]) > DST_MESH_MAX_COORD ||
+        fabs(t[1]) > DST_MESH_MAX_COORD || fabs(t[2]) > DST_MESH_MAX_COORD)
+        return fail(out, DST_INVALID_INPUT);
+    if (!(o.alpha > 0.0) || !isfinite(o.alpha) || !(o.beta > 0.0) || !isfinite(o.beta) || !(o.min_radius_rel > 0.0) || !isfinite(o.min_radius_rel) ||
+        !(o.max_radius_rel >= o.min_radius_rel) || !isfinite(o.max_radius_rel) || o.max_iter < 1 ||
+        o.max_newton < 1)
+        return fail(out, DST_INVALID_INPUT);
+    if (warm_q != NULL && !finite3(warm_q)) return fail(out, DST_INVALID_INPUT);
+    PhCtx c;
+    c.a = a, c.b = b, c.ws = ws, c.alpha = o.alpha, c.beta = o.beta;
+    memcpy(c.R, R, sizeof c.R), memcpy(c.t, t, sizeof c.t);
+    double scale = a->diag + b->diag;
+    c.hmin = o.min_radius_rel * scale, c.hmax = o.max_radius_rel * scale;
+
+    /* lines 1-5: q0 from the previous answer, or from the Euclidean distance */
+    double q0[3];
+    if (warm_q != NULL) {
+        memcpy(q0, warm_q, sizeof q0);
+    } else {
+        DstStatus st = predict(&c, q0, &out->euclid);
+        if (st != DST_OK) return fail(out, st);
+    }
+    /* line 6: r = alpha |q0| (eq. 5.12), at least h_min */
+    double cen[3], r = fmax(o.alpha * norm3(q0), c.hmin);
+    memcpy(cen, q0, sizeof cen);
+    PhState best;
+    int have_best = 0, converged = 0;
+    for (int it = 0; it < o.max_iter && !converged; ++it) {
+        out->spheres = it + 1;
+        /* line 8: dM(S), with room for the averaging balls of the points of S */
+        double rcol = r + radius_at(&c, cen) + o.beta * r;
+        if (!collect(&c, cen, rcol)) return fail(out, DST_FAILED);
+        out->facets = ws->n;
+        /* line 10: the facet nearest to q_i starts the walk */
+        PhState st;
+        if (!start_state(&c, cen, &st)) {
+            r *= DST_PHONG_GROWTH; /* line 21 */
+            continue;
+        }
+        int pr = project(&c, &st, cen, r, o.max_newton, &out->newton_steps);
+        if (pr == 0) {
+            /* line 14: no walk from the nearest facet; Phong projection started on every facet of
+             * dM(S), and the solution nearest to the origin kept (eq. 5.3) */
+            PhState alt;
+            if (project_all(&c, cen, r, o.max_newton, &out->newton_steps, &alt)) st = alt, pr = 1;
+        }
+        if (!have_best || st.res < best.res) best = st, have_best = 1;
+        if (pr == 1) {
+            converged = 1;
+        } else if (pr == 2) {
+            /* lines 23-24: S moves to the iterate, r = alpha |q_i| */
+            memcpy(cen, st.x, sizeof cen);
+            r = fmax(o.alpha * norm3(cen), c.hmin);
+        } else {
+            memcpy(cen, best.x, sizeof cen);
+            r *= DST_PHONG_GROWTH; /* line 21 */
+        }
+    }
+    if (!have_best) return fail(out, DST_FAILED);
+    /* the dM(S) of the best iterate must be the one in the workspace for the witnesses and
+     * the gradient: rebuild it when a later sphere replaced it */
+    if (!converged) {
+        double rcol = r + radius_at(&c, best.x) + o.beta * r;
+        if (!collect(&c, best.x, rcol)) return fail(out, DST_FAILED);
+        best.F = nearest_facet(&c, best.x, &best.s, &best.u);
+        if (best.F < 0 || !eval_state(&c, &best)) return fail(out, DST_FAILED);
+    }
+    /* the answer: q, nu, witnesses a(s, u) and b(s, u) */
+    const PhRaw *fr = ws->raw + best.F;
+    double bl[3], bw[3];
+    for (int k = 0; k < 3; ++k) {
+        out->q[k] = best.x[k];
+        out->n[k] = -best.nu[k];
+        out->pa[k] = fr->A0[k] + best.s * fr->Ae1[k] + best.u * fr->Ae2[k];
+        bl[k] = fr->B0[k] + best.s * fr->Be1[k] + best.u * fr->Be2[k];
+    }
+    rot3(R, bl, bw);
+    for (int k = 0; k < 3; ++k) out->pb[k] = bw[k] + t[k];
+    out->distance = best.delta;
+    out->residual = best.res;
+    out->radius = radius_at(&c, best.x);
+    if (o.gradient && !gradient(&c, &best, out->grad)) return fail(out, DST_FAILED);
+    if (!converged) {
+        out->status = DST_ITER_LIMIT;
+    } else if (fabs(out->distance) <= DST_TOUCH_ABS + DST_ROUND_REL * scale) {
+        out->status = DST_TOUCHING;
+    } else {
+        out->status = out->distance > 0.0 ? DST_SEPARATED : DST_PENETRATING;
+    }
+    return out->status;
+}
