@@ -78,6 +78,17 @@ static PlnIkTarget point_target(const Arm *a, const double target[3], double tol
     return t;
 }
 
+static PlnIkTarget joint_target(int joint, double value, double tol)
+{
+    PlnIkTarget t;
+    memset(&t, 0, sizeof t);
+    t.kind = PLN_IK_JOINT;
+    t.joint = joint;
+    t.value = value;
+    t.tolerance = tol;
+    return t;
+}
+
 /* solves and checks the result against the forward kinematics at the returned posture */
 static PlnIkResult solve(Arm *a, const PlnIkTarget *t, int n, double *q)
 {
@@ -187,11 +198,7 @@ START_TEST(test_joint_and_point_targets_together)
     arm_load(&a, "tests/data/arm3.yaml", 0.3);
     hand_at(&a, goal, target);
     t[0] = point_target(&a, target, IK_TOL);
-    memset(&t[1], 0, sizeof t[1]);
-    t[1].kind = PLN_IK_JOINT;
-    t[1].joint = 2;
-    t[1].value = -1.1;
-    t[1].tolerance = IK_TOL;
+    t[1] = joint_target(2, -1.1, IK_TOL);
     res = solve(&a, t, 2, q);
     ck_assert_msg(res.met, "missed by %g", res.worst_miss);
     ck_assert(fabs(q[2] + 1.1) <= IK_TOL);
@@ -249,11 +256,7 @@ START_TEST(test_priorities_decide_a_conflict)
     arm_load(&a, "tests/data/arm3.yaml", 0.3);
     hand_at(&a, goal, target);
     t[0] = point_target(&a, target, IK_TOL);
-    memset(&t[1], 0, sizeof t[1]);
-    t[1].kind = PLN_IK_JOINT;
-    t[1].joint = 0;
-    t[1].value = 1.2; /* the hand target needs about 0.2 */
-    t[1].tolerance = IK_TOL;
+    t[1] = joint_target(0, 1.2, IK_TOL); /* the hand target needs about 0.2 */
     for (int swap = 0; swap < 2; ++swap) {
         double miss[2];
         q[0] = 0.0, q[1] = 0.3, q[2] = -0.6;

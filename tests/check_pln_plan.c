@@ -592,27 +592,40 @@ START_TEST(test_box_obstacle)
 }
 END_TEST
 
+/* Plans an arm2 scenario (tests/data/arm2.yaml: SHOULDER and ELBOW, tip 0.7 m along x at
+ * the start) written into a new temporary dir: `head` (duration, spline, rest) and `tasks`
+ * as YAML lines. Returns the exit status; dir (the outputs in dir/out), log and text. */
+static int plan_arm2(const char *name, const char *head, const char *tasks, char *dir, size_t dir_size,
+                     char *log, size_t log_size, char *text, size_t text_size)
+{
+    char path[512], args[1024], cwd[1024];
+    FILE *f;
+    int code;
+    ckutil_mkdtemp(dir, dir_size);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "name: %s\nrobot: %s/tests/data/arm2.yaml\n%sjoints: [SHOULDER, ELBOW]\ntasks:\n%s"
+               "collision: {enabled: false, pairs: []}\n", name, cwd, head, tasks);
+    fclose(f);
+    snprintf(log, log_size, "%s.log", dir);
+    snprintf(args, sizeof args, "plan '%s' -o '%s/out'", path, dir);
+    code = hrpplan(args, log);
+    ck_assert(ckutil_read_file(log, text, text_size) > 0);
+    return code;
+}
+
 /* a target beyond the arm's reach is named before the optimiser starts (stderr and
  * report.json's initial_guess), and the plan ends not certified */
 START_TEST(test_unreachable_task_named_up_front)
 {
-    char dir[256], path[512], args[1024], log[512], v[64], text[8192], cwd[1024];
-    FILE *f;
-    ckutil_mkdtemp(dir, sizeof dir);
-    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    snprintf(path, sizeof path, "%s/far.yaml", dir);
-    f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "name: far\nrobot: %s/tests/data/arm2.yaml\nduration: 2.0\n"
-               "spline: {degree: 5, spans: 4}\njoints: [SHOULDER, ELBOW]\ntasks:\n"
-               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.3, 0.3, 1.0], time: 1.0, tolerance: 0.01}\n"
-               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 1.1, 1.0], time: 2.0, tolerance: 0.01}\n"
-               "collision: {enabled: false, pairs: []}\n", cwd);
-    fclose(f);
-    snprintf(log, sizeof log, "%s.log", dir);
-    snprintf(args, sizeof args, "plan '%s' -o '%s/out'", path, dir);
-    ck_assert_int_eq(hrpplan(args, log), 3);
-    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    char dir[256], log[512], v[64], text[8192];
+    ck_assert_int_eq(plan_arm2("far", "duration: 2.0\nspline: {degree: 5, spans: 4}\n",
+                               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.3, 0.3, 1.0], time: 1.0, tolerance: 0.01}\n"
+                               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 1.1, 1.0], time: 2.0, tolerance: 0.01}\n",
+                               dir, sizeof dir, log, sizeof log, text, sizeof text),
+                     3);
     ck_assert_msg(strstr(text, "initial guess") != NULL && strstr(text, "tasks[1] (line 8)") != NULL,
                   "%s", text);
     strcat(dir, "/out");
@@ -634,26 +647,14 @@ END_TEST
  * turn of the shoulder in 0.3 s from rest would need more than its 3 rad/s. */
 START_TEST(test_fast_reach_ends_on_nearest_safe_motion)
 {
-    char dir[256], path[512], args[1024], log[512], v[64], text[16384], cwd[1024];
-    FILE *f;
+    char dir[256], path[512], log[512], v[64], text[16384];
     PlnTable tab;
     double moved = 0.0, err0, err1;
-    ckutil_mkdtemp(dir, sizeof dir);
-    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    snprintf(path, sizeof path, "%s/fast.yaml", dir);
-    f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "name: fast\nrobot: %s/tests/data/arm2.yaml\nduration: 1.0\n"
-               "spline: {degree: 5, spans: 6}\njoints: [SHOULDER, ELBOW]\n"
-               "rest: {start: true, end: false}\ntasks:\n"
-               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 0.7, 1.0], time: 0.3, tolerance: 0.01}\n"
-               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [-0.7, 0.0, 1.0], time: 0.6, tolerance: 0.01}\n"
-               "collision: {enabled: false, pairs: []}\n", cwd);
-    fclose(f);
-    snprintf(log, sizeof log, "%s.log", dir);
-    snprintf(args, sizeof args, "plan '%s' -o '%s/out'", path, dir);
-    ck_assert_int_eq(hrpplan(args, log), 3);
-    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_int_eq(plan_arm2("fast", "duration: 1.0\nspline: {degree: 5, spans: 6}\nrest: {start: true, end: false}\n",
+                               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [0.0, 0.7, 1.0], time: 0.3, tolerance: 0.01}\n"
+                               "  - {type: position, link: FORE, point: [0.3, 0, 0], target: [-0.7, 0.0, 1.0], time: 0.6, tolerance: 0.01}\n",
+                               dir, sizeof dir, log, sizeof log, text, sizeof text),
+                     3);
     strcat(dir, "/out");
     ck_assert(report_value(dir, "cause", v, sizeof v));
     ck_assert_msg(strcmp(v, "task") == 0, "cause %s\n%s", v, text);
