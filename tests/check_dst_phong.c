@@ -153,20 +153,38 @@ static void motion_setup(TgRng *rng, const double cross[3], double R0[9], double
     for (int i = 0; i < 3; ++i) w[i] *= rate;
 }
 
+/* The medial-axis scenes: a 1 cm cube C over the concave corner of an L-block L (edge
+ * x = y = 0.1, z in [0, 0.1]), which crosses the bisector plane x = y apart; a 2 cm cube C2
+ * overlapping the edge x = 0.2, z = 0.1 of a box B, crossing the bisector of the two faces
+ * (penetrating; both convex, so EPA is the Euclidean reference). */
+typedef struct Scenes {
+    DstMesh ml, mc, mb, mc2;
+    DstPhongModel L, C, B, C2;
+} Scenes;
+
+static void scenes_build(Scenes *sc)
+{
+    double blo[3] = {0, 0, 0}, bhi[3] = {0.2, 0.2, 0.1};
+    sc->ml = mg_lblock(0.1), sc->mc = cube(0.005);
+    sc->mb = mg_box(blo, bhi), sc->mc2 = cube(0.01);
+    model(&sc->ml, &sc->L), model(&sc->mc, &sc->C), model(&sc->mb, &sc->B), model(&sc->mc2, &sc->C2);
+}
+
+static void scenes_free(Scenes *sc)
+{
+    dst_phong_model_destroy(&sc->L), dst_phong_model_destroy(&sc->C), dst_phong_model_destroy(&sc->B);
+    dst_phong_model_destroy(&sc->C2);
+    dst_mesh_destroy(&sc->ml), dst_mesh_destroy(&sc->mc), dst_mesh_destroy(&sc->mb);
+    dst_mesh_destroy(&sc->mc2);
+}
+
 START_TEST(test_continuity_across_medial_axes)
 {
     TgRng rng = {19};
-    /* scenes 1 and 3: a 1 cm cube over the concave corner of an L-block (edge x = y = 0.1, z in
-     * [0, 0.1]), crossing the bisector plane x = y: apart; scene 1 translates only, scene 3 also
-     * turns the cube */
-    DstMesh ml = mg_lblock(0.1), mc = cube(0.005);
-    /* scene 2: a 2 cm cube overlapping the edge x = 0.2, z = 0.1 of a box, crossing the
-     * bisector of the two faces, turning: penetrating (both convex: EPA is the Euclidean
-     * reference) */
-    double blo[3] = {0, 0, 0}, bhi[3] = {0.2, 0.2, 0.1};
-    DstMesh mb = mg_box(blo, bhi), mc2 = cube(0.01);
-    DstPhongModel L, C, B, C2;
-    model(&ml, &L), model(&mc, &C), model(&mb, &B), model(&mc2, &C2);
+    /* scenes 1 and 3: the cube over the L-block's corner; scene 1 translates only, scene 3
+     * also turns the cube; scene 2: the cube on the box edge, turning */
+    Scenes sc;
+    scenes_build(&sc);
     DstPhongWorkspace *ws = dst_phong_workspace_create(0);
     ck_assert_ptr_nonnull(ws);
     MotionStats st[3];
@@ -185,7 +203,7 @@ START_TEST(test_continuity_across_medial_axes)
             double off = tg_uniform(&rng, -0.5 * half, 0.5 * half);
             double mid[3] = {0.1 + d, 0.1 + d, z};
             for (int i = 0; i < 3; ++i) t0[i] = mid[i] - (half + off) * u[i];
-            run_motion(&L, &C, ws, R0, t0, u, w, &st[scene]);
+            run_motion(&sc.L, &sc.C, ws, R0, t0, u, w, &st[scene]);
         } else {
             static const double cross[3] = {0.70710678118654752, 0.0, 0.70710678118654752};
             motion_setup(&rng, cross, R0, u, w);
@@ -193,7 +211,7 @@ START_TEST(test_continuity_across_medial_axes)
             double off = tg_uniform(&rng, -0.5 * half, 0.5 * half);
             double mid[3] = {0.2 + 0.01 - p, y, 0.1 + 0.01 - p};
             for (int i = 0; i < 3; ++i) t0[i] = mid[i] - (half + off) * u[i];
-            run_motion(&B, &C2, ws, R0, t0, u, w, &st[scene]);
+            run_motion(&sc.B, &sc.C2, ws, R0, t0, u, w, &st[scene]);
         }
     }
     static const char *names[3] = {"L-block apart, translating", "box edge overlapping, turning",
@@ -216,9 +234,7 @@ START_TEST(test_continuity_across_medial_axes)
     ck_assert_msg(st[2].above_c <= PH_TURNING_CONCAVE_SHARE * st[2].steps, "L-block turning: %d of %d steps above C",
                   st[2].above_c, st[2].steps);
     dst_phong_workspace_destroy(ws);
-    dst_phong_model_destroy(&L), dst_phong_model_destroy(&C), dst_phong_model_destroy(&B);
-    dst_phong_model_destroy(&C2);
-    dst_mesh_destroy(&ml), dst_mesh_destroy(&mc), dst_mesh_destroy(&mb), dst_mesh_destroy(&mc2);
+    scenes_free(&sc);
 }
 END_TEST
 
@@ -279,15 +295,12 @@ static double phong_at(const DstPhongModel *a, const DstPhongModel *b, const dou
 START_TEST(test_gradient_vs_central_differences)
 {
     TgRng rng = {5};
-    DstMesh ml = mg_lblock(0.1), mc = cube(0.005);
-    double blo[3] = {0, 0, 0}, bhi[3] = {0.2, 0.2, 0.1};
-    DstMesh mb = mg_box(blo, bhi), mc2 = cube(0.01);
-    DstPhongModel L, C, B, C2;
-    model(&ml, &L), model(&mc, &C), model(&mb, &B), model(&mc2, &C2);
+    Scenes sc;
+    scenes_build(&sc);
     DstPhongWorkspace *ws = dst_phong_workspace_create(0);
     double worst = 0.0;
     for (int k = 0; k < PH_GRAD_CASES; ++k) {
-        const DstPhongModel *a = k % 2 ? &B : &L, *b = k % 2 ? &C2 : &C;
+        const DstPhongModel *a = k % 2 ? &sc.B : &sc.L, *b = k % 2 ? &sc.C2 : &sc.C;
         double ax[3], R[9], t[3];
         tg_unit(&rng, ax);
         tg_rot(ax, tg_uniform(&rng, 0.0, 0.5), R);
@@ -323,9 +336,7 @@ START_TEST(test_gradient_vs_central_differences)
     fprintf(stderr, "dst_phong gradient: worst |analytic - central difference| %.3g over %d cases\n", worst,
             PH_GRAD_CASES);
     dst_phong_workspace_destroy(ws);
-    dst_phong_model_destroy(&L), dst_phong_model_destroy(&C), dst_phong_model_destroy(&B);
-    dst_phong_model_destroy(&C2);
-    dst_mesh_destroy(&ml), dst_mesh_destroy(&mc), dst_mesh_destroy(&mb), dst_mesh_destroy(&mc2);
+    scenes_free(&sc);
 }
 END_TEST
 
