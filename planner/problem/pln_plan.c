@@ -145,27 +145,54 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
                             char *err, size_t err_size)
 {
     const int n = p->n_vars, nc = p->n_active * p->n_ctrl;
-    PlnSipRun erun = *run;
+    PlnSipRun erun = *run, frun = *run;
     PlnSipResult esip;
     PlnCertificate ecert;
     double *ex = NULL, *ectrl = NULL;
     int has_tasks = 0;
-    PlnStatus st = pln_sip_solve(p, x, run, sip, err, err_size);
-    if (st != PLN_OK) return st;
-    pln_problem_ctrl(p, x, ctrl);
-    st = pln_certify_spline(p, ctrl, opt->cert_eps_ratio, cert, err, err_size);
-    if (st != PLN_OK) return st;
-    for (int i = 0; i < p->m; ++i) has_tasks |= pln_problem_row_is_task(p, i);
-    erun.elastic = 1;
-    erun.time_used = run->time_used + sip->wall_time_s;
-    if (cert->certified || !has_tasks || !(erun.time_used < p->scenario->time_limit)) return PLN_OK;
+    PlnStatus st;
     ex = malloc((size_t)(n > 0 ? n : 1) * sizeof *ex);
     ectrl = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *ectrl);
     if (ex == NULL || ectrl == NULL) {
         free(ex);
         free(ectrl);
-        pln_certificate_destroy(cert);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+    }
+    frun.x_last = ex;
+    st = pln_sip_solve(p, x, &frun, sip, err, err_size);
+    if (st == PLN_OK) {
+        pln_problem_ctrl(p, x, ctrl);
+        st = pln_certify_spline(p, ctrl, opt->cert_eps_ratio, cert, err, err_size);
+    }
+    /* the loop went back to its point of least worst row: the certificate decides between
+     * that and where it ended */
+    if (st == PLN_OK && sip->reverted) {
+        pln_problem_ctrl(p, ex, ectrl);
+        st = pln_certify_spline(p, ectrl, opt->cert_eps_ratio, &ecert, err, err_size);
+        if (st == PLN_OK && cert_better(cert, &ecert)) {
+            memcpy(x, ex, (size_t)n * sizeof *x);
+            memcpy(ctrl, ectrl, (size_t)nc * sizeof *ctrl);
+            pln_certificate_destroy(cert);
+            *cert = ecert;
+            sip->reverted = 0;
+        } else if (st == PLN_OK) {
+            pln_certificate_destroy(&ecert);
+        } else {
+            pln_certificate_destroy(cert);
+        }
+    }
+    if (st != PLN_OK) {
+        free(ex);
+        free(ectrl);
+        return st;
+    }
+    for (int i = 0; i < p->m; ++i) has_tasks |= pln_problem_row_is_task(p, i);
+    erun.elastic = 1;
+    erun.time_used = run->time_used + sip->wall_time_s;
+    if (cert->certified || !has_tasks || !(erun.time_used < p->scenario->time_limit)) {
+        free(ex);
+        free(ectrl);
+        return PLN_OK;
     }
     memcpy(ex, x, (size_t)n * sizeof *ex);
     st = pln_sip_solve(p, ex, &erun, &esip, err, err_size);
@@ -222,7 +249,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
-        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0};
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, NULL};
         PlnGuessReport guess;
         st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
         run->ik_unmet = guess.unmet;

@@ -48,6 +48,8 @@ typedef struct SipContext {
     double *g_kin;         /* [row_collision * n] their gradients */
     double time_used;      /* s of the time limit that earlier runs spent (PlnSipRun) */
     double *x_best;        /* [n] the exchange loop's point of least worst row */
+    double *x_last;        /* nullable [n]: where a loop that went back to x_best ended */
+    int reverted;          /* the loop went back to x_best (x_last holds its last point) */
     double elastic_norm;   /* the elastic objective is divided by this (its value at the
                               phase's start, at least 1), so that it starts near 1 */
     PlnStatus failure;
@@ -411,6 +413,10 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
             fprintf(ctx->progress, "     ended with a worst row of %+.3e; back to the point of "
                                    "%+.3e\n", ctx->worst, best_worst);
         }
+        if (ctx->x_last != NULL) {
+            memcpy(ctx->x_last, x, (size_t)p->n_vars * sizeof *x);
+            ctx->reverted = 1;
+        }
         memcpy(x, ctx->x_best, (size_t)p->n_vars * sizeof *x);
         st = evaluate_all(ctx, x, 0, 0);
         if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
@@ -477,6 +483,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.progress = progress;
     ctx.verbose = run->verbose;
     ctx.time_used = run->time_used;
+    ctx.x_last = run->x_last;
     ctx.worst_row = -1;
     ctx.failure = PLN_OK;
     st = pln_problem_work_create(p, &ctx.w, err, err_size);
@@ -575,6 +582,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     result->worst_violation = ctx.worst;
     result->worst_row = ctx.worst_row;
     result->nlopt_code = (int)res;
+    result->reverted = ctx.reverted;
     st = PLN_OK;
 done:
     result->evaluations = ctx.evaluations;

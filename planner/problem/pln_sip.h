@@ -33,6 +33,8 @@ typedef struct PlnSipResult {
     int tasks_relaxed;           /* 1: the result is the elastic phase's (docs/math/planner.md
                                     sec. 5b): the tasks could not all be met with every other
                                     row, and x is the motion nearest them that meets the rest */
+    int reverted;                /* 1: the loop ended infeasible and x is its point of least
+                                    worst row; run->x_last holds where it ended */
 } PlnSipResult;
 
 /* How a run is carried out (not what it solves). */
@@ -47,6 +49,9 @@ typedef struct PlnSipRun {
                          scenario's evaluations; pln_plan_optimise() decides when */
     double time_used; /* s of the scenario's time limit spent already (the elastic phase
                          after a run gets what the run left) */
+    double *x_last;   /* nullable [n_vars]: when the loop ends infeasible and goes back to
+                         its point of least worst row, where it ended (the worst row mixes
+                         units, so pln_plan_optimise lets the certificate choose) */
 } PlnSipRun;
 
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when
