@@ -188,6 +188,7 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
     }
     for (int i = 0; i < p->m; ++i) has_tasks |= pln_problem_row_is_task(p, i);
     erun.elastic = 1;
+    erun.elastic_from_rest = cert->cause != PLN_CAUSE_TASK;
     erun.time_used = run->time_used + sip->wall_time_s;
     if (cert->certified || !has_tasks || !(erun.time_used < p->scenario->time_limit)) {
         free(ex);
@@ -249,7 +250,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
-        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, NULL};
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL};
         PlnGuessReport guess;
         st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
         run->ik_unmet = guess.unmet;

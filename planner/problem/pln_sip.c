@@ -349,10 +349,10 @@ static const char *stop_name(nlopt_result res)
 /* The exchange loop (docs/math/planner.md sec. 5): optimise over the working set, add the
  * rows that came near, repeat until a round ends feasible with nothing to add, or the
  * budget (evaluations up to eval_cap, the scenario's time limit) is spent. A loop that
- * ends infeasible returns the point of least worst row among its start and its rounds'
- * ends (a round can diverge: SLSQP's quasi-Newton model on a new working set once took a
- * whole-body plan from a worst row of 7e-3 to 3e4). On return the rows of x were
- * evaluated afresh. */
+ * ends infeasible, for a caller that gives x_last, returns the point of least worst row
+ * among its start and its rounds' ends and leaves its last point in x_last (a round can
+ * diverge: SLSQP's quasi-Newton model on a new working set once took a whole-body plan
+ * from a worst row of 7e-3 to 3e4). On return the rows of x were evaluated afresh. */
 static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_result *out,
                                char *err, size_t err_size)
 {
@@ -408,15 +408,16 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
                     stop_name(res), added, ctx->worst);
         }
     }
-    if (ctx->worst > PLN_SIP_FEASIBLE && best_worst < ctx->worst) {
+    /* only for a caller that takes the last point too (x_last) and lets the certificate
+     * choose: the worst row mixes units, and the last point may certify where the point of
+     * least worst row does not */
+    if (ctx->worst > PLN_SIP_FEASIBLE && best_worst < ctx->worst && ctx->x_last != NULL) {
         if (ctx->progress != NULL) {
             fprintf(ctx->progress, "     ended with a worst row of %+.3e; back to the point of "
                                    "%+.3e\n", ctx->worst, best_worst);
         }
-        if (ctx->x_last != NULL) {
-            memcpy(ctx->x_last, x, (size_t)p->n_vars * sizeof *x);
-            ctx->reverted = 1;
-        }
+        memcpy(ctx->x_last, x, (size_t)p->n_vars * sizeof *x);
+        ctx->reverted = 1;
         memcpy(x, ctx->x_best, (size_t)p->n_vars * sizeof *x);
         st = evaluate_all(ctx, x, 0, 0);
         if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
@@ -542,7 +543,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         ctx.elastic = 1;
         pln_problem_initial_x(p, x);
         st = evaluate_all(&ctx, x, 0, 0);
-        if (st == PLN_OK && !(fmax(ctx.worst, 0.0) < safety_x)) {
+        if (st == PLN_OK && !run->elastic_from_rest && !(fmax(ctx.worst, 0.0) < safety_x)) {
             memcpy(x, x_main, (size_t)p->n_vars * sizeof *x);
             st = evaluate_all(&ctx, x, 0, 0);
         }

@@ -49,6 +49,9 @@ typedef struct PlnSipRun {
                          scenario's evaluations; pln_plan_optimise() decides when */
     double time_used; /* s of the scenario's time limit spent already (the elastic phase
                          after a run gets what the run left) */
+    int elastic_from_rest; /* elastic: start from the motion that stays at the initial
+                         posture whatever x is (pln_plan_optimise: after a first run that
+                         failed on something other than its tasks, a restart) */
     double *x_last;   /* nullable [n_vars]: when the loop ends infeasible and goes back to
                          its point of least worst row, where it ended (the worst row mixes
                          units, so pln_plan_optimise lets the certificate choose) */
