@@ -190,7 +190,11 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
     erun.elastic = 1;
     erun.elastic_from_rest = cert->cause != PLN_CAUSE_TASK;
     erun.time_used = run->time_used + sip->wall_time_s;
-    if (cert->certified || !has_tasks || !(erun.time_used < p->scenario->time_limit)) {
+    /* a contact with the collision rows switched off (--no-collision, collision.enabled:
+     * false) is what was asked for: a restart would only find a collision-free motion by
+     * chance */
+    if (cert->certified || !has_tasks || !(erun.time_used < p->scenario->time_limit) ||
+        (cert->cause == PLN_CAUSE_CONTACT && !p->collision)) {
         free(ex);
         free(ectrl);
         return PLN_OK;

@@ -62,7 +62,8 @@ typedef struct PlnPlanRun {
 
 /* Optimises from x and certifies the result (docs/math/planner.md sec. 5b): pln_sip_solve,
  * pln_certify_spline; when that is not certified and the scenario has tasks, the elastic
- * phase (run->elastic) runs from there within what is left of the time limit, is
+ * phase (run->elastic; not for a contact when the collision rows are off) runs from there
+ * within what is left of the time limit, is
  * certified in turn, and is kept when its certificate is better: certified; or failing on
  * the tasks alone where the first failed on anything else (a limit, a contact, balance);
  * or, both failing on the tasks alone, nearer them. On PLN_OK x and ctrl[n_active *
