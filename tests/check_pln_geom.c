@@ -129,6 +129,70 @@ START_TEST(test_primitive_kinds_bound_sampled_distance)
 }
 END_TEST
 
+/* The swept-box stop of capsule, convex and ellipsoid pairs (eq. P16): a stopped pair's
+ * bound is below every sampled distance and at least the stop level, and the stop
+ * happens; the bound itself, asked directly, is below the sampled minimum of every pair
+ * and interval, and above it by no more than the sweep of the interval allows (not
+ * -infinity: it decides). */
+START_TEST(test_primitive_kinds_swept_stop_keeps_bounds)
+{
+    Fixture f;
+    load(&f, "tests/data/geom_prims.yaml", KINDS[_i]);
+    ck_assert_int_gt(check_bounds(&f, 0x5e7bULL + (uint64_t)_i, 3, GEOM_STOP_M), 0);
+    unload(&f);
+}
+END_TEST
+
+START_TEST(test_swept_lower_below_sampled_distance)
+{
+    Fixture f;
+    const PlnProblem *p;
+    double *x, *ctrl, *q;
+    Rng rng = {0x5bULL + (uint64_t)_i};
+    char err[512];
+    int positive = 0;
+    load(&f, "tests/data/geom_prims.yaml", KINDS[_i]);
+    p = f.p;
+    x = calloc((size_t)p->n_vars, sizeof *x);
+    ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *ctrl);
+    q = calloc((size_t)p->n_joints, sizeof *q);
+    for (int trial = 0; trial < 3; ++trial) {
+        pln_problem_initial_x(p, x);
+        for (int i = 0; i < p->n_vars; ++i) {
+            x[i] = fmin(fmax(x[i] + rng_uniform(&rng, -0.8, 0.8), p->lb[i]), p->ub[i]);
+        }
+        pln_problem_ctrl(p, x, ctrl);
+        for (int i = 0; i < p->n_intervals; ++i) {
+            double t0, t1;
+            pln_problem_interval(p, i, &t0, &t1);
+            ck_assert_msg(pln_problem_interval_motion(p, f.w, ctrl, i, err, sizeof err) == PLN_OK, "%s", err);
+            for (int pr = 0; pr < f.sc.n_pairs; ++pr) {
+                double lo = pln_geom_pair_swept_lower(p->geom, f.w->lm, pr, &f.w->sweep), smin = HUGE_VAL;
+                /* the memo gives the same bound as a fresh computation */
+                ck_assert(lo == pln_geom_pair_swept_lower(p->geom, f.w->lm, pr, NULL));
+                for (int s = 0; s <= GEOM_SAMPLES; ++s) {
+                    double t = t0 + (t1 - t0) * s / GEOM_SAMPLES;
+                    PlnPairDistance d;
+                    ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
+                    ck_assert_int_eq(pln_kin_forward(f.kin, p->robot, q), PLN_OK);
+                    ck_assert_int_eq(pln_geom_pair_distance(p->geom, f.kin, pr, NULL, &d), DST_OK);
+                    smin = fmin(smin, d.distance);
+                }
+                ck_assert_msg(lo <= smin + GEOM_TOL_M, "%s trial %d interval %d pair %d: swept %.9g above sampled %.9g",
+                              pln_geometry_string(f.sc.geometry), trial, i, pr, lo, smin);
+                ck_assert(isfinite(lo));
+                positive += lo > 0.0;
+            }
+        }
+    }
+    ck_assert_int_gt(positive, 0);
+    free(x);
+    free(ctrl);
+    free(q);
+    unload(&f);
+}
+END_TEST
+
 START_TEST(test_mesh_bounds_sampled_distance)
 {
     Fixture f;
@@ -373,6 +437,8 @@ Suite *pln_geom_suite(void)
     TCase *tc = tcase_create("bounds");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 3);
+    tcase_add_loop_test(tc, test_primitive_kinds_swept_stop_keeps_bounds, 0, 3);
+    tcase_add_loop_test(tc, test_swept_lower_below_sampled_distance, 0, 3);
     tcase_add_test(tc, test_mesh_bounds_sampled_distance);
     tcase_add_test(tc, test_mesh_stop_above_keeps_bounds);
     tcase_add_test(tc, test_mesh_first_contact_matches_sampling);

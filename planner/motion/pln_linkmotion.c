@@ -49,6 +49,7 @@ struct PlnLinkMotion {
     double *ds, *dc;       /* [n_joints] radii of the sin and cos remainders */
     PlnTaylor base_R[9], base_p[3];
     PlnTaylor com[3];
+    unsigned long generation; /* computes started, so that memos can tell stale models */
 };
 
 enum { CST_M0ERR, CST_M1F, CST_M2F, CST_G, CST_NU, CST_ONORM, CST_COUNT };
@@ -254,6 +255,11 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm)
     return lm->n;
 }
 
+unsigned long pln_linkmotion_generation(const PlnLinkMotion *lm)
+{
+    return lm->generation;
+}
+
 /* out = sum_k w[k] * poly(x[k]) over k < 3 on polynomial parts only (input remainders
  * are accounted for by norms), zero weights skipped, zero remainder; returns the bound
  * on the rounding of the coefficients summed over tau in [-1, 1] (eq. 3.1, 7.2), which
@@ -303,6 +309,7 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
                                  int deg, const double *q_err, char *err, size_t err_size)
 {
     int i, j, k, r, c, n = lm->n;
+    ++lm->generation; /* whatever follows, the models of before are gone */
     if (robot->n_joints != lm->n_joints || robot->n_links != lm->n_links) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
                           "robot '%s' is not the model this link-motion workspace was made for",

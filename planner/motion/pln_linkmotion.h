@@ -51,6 +51,10 @@ void pln_linkmotion_destroy(PlnLinkMotion *lm);
 /* Taylor degree of the workspace. */
 int pln_linkmotion_degree(const PlnLinkMotion *lm);
 
+/* How many computes the workspace has started: a memo of what one compute gave (e.g. the
+ * swept boxes of pln_geom.h) is stale once this number changes. */
+unsigned long pln_linkmotion_generation(const PlnLinkMotion *lm);
+
 /* Builds every link's Taylor models for one span.
  *   coef   [n_joints * (deg + 1)], row-major: coef[j * (deg + 1) + k] (rad) multiplies s^k
  *          in joint j's position q_j(s), s = (t - t0)/(t1 - t0) in [0, 1]. Coefficients in

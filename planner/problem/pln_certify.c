@@ -411,7 +411,8 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
         size_t k = (size_t)pr * c->n_intervals + i;
         /* a mesh query may stop once its lower bound shows that this interval cannot hold
          * the pair's minimum to better than eps (pln_certify.h, PlnPairCert.best_upper) */
-        double stop = isfinite(c->pairs[pr].best_upper) ? c->pairs[pr].best_upper - opt->eps : INFINITY;
+        double stop = p->scenario->geometry == PLN_GEOMETRY_MESH && isfinite(c->pairs[pr].best_upper)
+                          ? c->pairs[pr].best_upper - opt->eps : INFINITY;
         ds = pln_problem_pair_mcd(p, w, pr, DST_MCD_HYBRID, c->t0[i], c->t1[i], opt, stop, &res,
                                   NULL, NULL);
         c->mcd_time_s += pln_clock_s() - start;

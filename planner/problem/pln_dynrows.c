@@ -480,10 +480,18 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
     PlnStatus st = PLN_OK;
     for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
         double t0, t1;
+        /* the certified bounds (Taylor models of the dynamics over the interval): what a
+         * fresh evaluation's rows are; a frozen evaluation's rows are samples plus frozen
+         * margins (docs/math/planner.md eq. P6), and need a bound only for a row that no
+         * sample of its phase reaches */
+        int have_bound = 0;
         pln_problem_interval(p, i, &t0, &t1);
-        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
-        if (st != PLN_OK) break;
+        if (w->frozen_margin == NULL) {
+            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+            if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+            if (st != PLN_OK) break;
+            have_bound = 1;
+        }
         for (int d = 0; d < p->n_dyn; ++d) {
             int row = p->dyn_row[(size_t)d * p->n_intervals + i];
             if (row >= 0) w->dyn_sample[row - p->row_dynamics] = -HUGE_VAL;
@@ -517,12 +525,28 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
             if (row < 0) continue;
             k = row - p->row_dynamics;
             if (!(w->dyn_sample[k] > -HUGE_VAL)) {  /* phase rows on no sample: use the bound */
+                if (!have_bound) {
+                    st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+                    if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+                    if (st != PLN_OK) break;
+                    have_bound = 1;
+                }
                 w->dyn_sample[k] = w->dyn_bound[k];
                 w->dyn_t[k] = 0.5 * (t0 + t1);
             }
             c[row] = w->frozen_margin != NULL ? w->dyn_sample[k] + w->frozen_margin[row] : w->dyn_bound[k];
         }
-        if (grad == NULL) continue;
+    }
+    if (grad == NULL || st != PLN_OK) return st;
+    /* the largest row outside the caller's working set (the first of equals, as the
+     * aggregate row takes it), which needs its gradient too */
+    int agg_row = -1;
+    if (w->work_rows != NULL) {
+        for (int r = p->row_dynamics; r < p->row_dynamics + p->n_dyn_rows; ++r) {
+            if (!w->work_rows[r] && (agg_row < 0 || c[r] > c[agg_row])) agg_row = r;
+        }
+    }
+    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
         /* gradients at each row's sampled maximum: the analytic RNEA derivatives chained
          * through the spline's basis (docs/math/planner.md eq. P12) */
         double t_done = NAN, N[3 * PLN_BSPLINE_MAX_ORDER];
@@ -534,6 +558,7 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
             PlnContactSplit split;
             int have_split = 0;
             if (row < 0) continue;
+            if (w->work_rows != NULL && !w->work_rows[row] && row != agg_row) continue;
             t = w->dyn_t[row - p->row_dynamics];
             if (t != t_done) {  /* rows often share their sampled maximum's time */
                 st = state_dynamics(p, w, t, 1);

@@ -428,25 +428,28 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
 
 /* ------------------------------------------------------------------ MCD */
 
-void pln_geom_pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
-                            DstMovingCapsule *a, DstMovingCapsule *b)
+static void link_capsule(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
+                         DstMovingCapsule *out);
+
+static void pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int pair,
+                          DstMovingCapsule *a, DstMovingCapsule *b)
 {
     const PlnPair *pr = &g->scenario->pairs[pair];
-    const PlnLinkGeometry *ga = &g->robot->links[pr->a.index].geometry;
-    pln_linkmotion_point(lm, pr->a.index, ga->capsule_p0, &a->p0);
-    pln_linkmotion_point(lm, pr->a.index, ga->capsule_p1, &a->p1);
-    a->radius = ga->capsule_radius;
+    link_capsule(g, lm, sweep, pr->a.index, a);
     if (pr->b_is_obstacle) {
         const PlnObstacle *o = &g->scenario->obstacles[pr->b.index];
         static_point(o->p0, &b->p0);
         static_point(o->p1, &b->p1);
         b->radius = o->radius;
     } else {
-        const PlnLinkGeometry *gb = &g->robot->links[pr->b.index].geometry;
-        pln_linkmotion_point(lm, pr->b.index, gb->capsule_p0, &b->p0);
-        pln_linkmotion_point(lm, pr->b.index, gb->capsule_p1, &b->p1);
-        b->radius = gb->capsule_radius;
+        link_capsule(g, lm, sweep, pr->b.index, b);
     }
+}
+
+void pln_geom_pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                            DstMovingCapsule *a, DstMovingCapsule *b)
+{
+    pair_capsules(g, lm, NULL, pair, a, b);
 }
 
 /* The moving frame of a shape: the link frame's Taylor motion (pln_linkmotion_frame)
@@ -485,6 +488,198 @@ static void shape_frame(const PlnGeomShape *s, const PlnLinkMotion *lm, int link
     }
     f->R_err = R_err + PLN_TM_ROUND_REL * mag;
     f->origin.err = o.err + R_err * pn + PLN_TM_ROUND_REL * mag * (1.0 + pn);
+}
+
+/* ------------------------------------------------------------ swept boxes */
+
+PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size_t err_size)
+{
+    size_t n = (size_t)(g->n_links > 0 ? g->n_links : 1);
+    memset(s, 0, sizeof *s);
+    s->n_links = g->n_links;
+    s->have_box = calloc(n, 1);
+    s->have_caps = calloc(n, 1);
+    s->box = calloc(n, sizeof *s->box);
+    s->reach = calloc(n, sizeof *s->reach);
+    s->caps = calloc(n, sizeof *s->caps);
+    if (!s->have_box || !s->have_caps || !s->box || !s->reach || !s->caps) {
+        pln_geom_sweep_destroy(s);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (swept boxes of %d links)", g->n_links);
+    }
+    return PLN_OK;
+}
+
+void pln_geom_sweep_destroy(PlnGeomSweep *s)
+{
+    if (s == NULL) return;
+    free(s->have_box);
+    free(s->have_caps);
+    free(s->box);
+    free(s->reach);
+    free(s->caps);
+    memset(s, 0, sizeof *s);
+}
+
+void pln_geom_sweep_reset(PlnGeomSweep *s)
+{
+    if (s == NULL || s->have_box == NULL) return;
+    memset(s->have_box, 0, (size_t)s->n_links);
+    memset(s->have_caps, 0, (size_t)s->n_links);
+    s->lm = NULL;
+}
+
+/* the sweep, usable for lm (emptied if it held another motion or compute), or NULL */
+static PlnGeomSweep *sweep_for(PlnGeomSweep *s, const PlnLinkMotion *lm)
+{
+    unsigned long gen;
+    if (s == NULL || s->have_box == NULL) return NULL;
+    gen = pln_linkmotion_generation(lm);
+    if (s->lm != lm || s->generation != gen) {
+        pln_geom_sweep_reset(s);
+        s->lm = lm;
+        s->generation = gen;
+    }
+    return s;
+}
+
+/* a link's moving capsule (capsule geometry), from the sweep's memo when it has it */
+static void link_capsule(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
+                         DstMovingCapsule *out)
+{
+    const PlnLinkGeometry *lg = &g->robot->links[link].geometry;
+    if (sweep != NULL && link < sweep->n_links && sweep->have_caps[link]) {
+        *out = sweep->caps[link];
+        return;
+    }
+    pln_linkmotion_point(lm, link, lg->capsule_p0, &out->p0);
+    pln_linkmotion_point(lm, link, lg->capsule_p1, &out->p1);
+    out->radius = lg->capsule_radius;
+    if (sweep != NULL && link < sweep->n_links) {
+        sweep->caps[link] = *out;
+        sweep->have_caps[link] = 1;
+    }
+}
+
+/* grows box (lo xyz, hi xyz) by the range of the polynomial point over s in [0, 1]:
+ * c0 + sum_k min(0, c_k) <= p(s) <= c0 + sum_k max(0, c_k) (s^k in [0, 1]); returns the
+ * rounding slack of those sums (eq. P16) */
+static double box_of_poly(const DstPolyPoint *pt, double box[6])
+{
+    double slack = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        double lo = pt->c[0][i], hi = pt->c[0][i], mag = fabs(pt->c[0][i]);
+        for (int k = 1; k <= pt->degree; ++k) {
+            double c = pt->c[k][i];
+            if (c < 0.0) lo += c;
+            else hi += c;
+            mag += fabs(c);
+        }
+        box[i] = fmin(box[i], lo);
+        box[3 + i] = fmax(box[3 + i], hi);
+        slack = fmax(slack, PLN_TM_ROUND_REL * mag + PLN_TM_ROUND_ABS);
+    }
+    return slack;
+}
+
+static void box_empty(double box[6])
+{
+    for (int i = 0; i < 3; ++i) {
+        box[i] = HUGE_VAL;
+        box[3 + i] = -HUGE_VAL;
+    }
+}
+
+static void box_point(double box[6], const double x[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        box[i] = fmin(box[i], x[i]);
+        box[3 + i] = fmax(box[3 + i], x[i]);
+    }
+}
+
+/* The swept box of a link's shape over lm's interval and the radius its shape reaches
+ * beyond the box (eq. P16). Capsules: the box of both segment ends (the segment at each
+ * instant is in the hull of its ends), reach radius + the ends' enclosure radii. Convex
+ * and ellipsoid shapes: the box of the shape frame's origin, reach the shape's reach from
+ * that origin (any rotation keeps it) + the origin's enclosure radius. */
+static void link_box(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
+                     double box[6], double *reach)
+{
+    if (sweep != NULL && link < sweep->n_links && sweep->have_box[link]) {
+        memcpy(box, sweep->box[link], sizeof sweep->box[link]);
+        *reach = sweep->reach[link];
+        return;
+    }
+    box_empty(box);
+    if (g->kind == PLN_GEOMETRY_CAPSULE) {
+        DstMovingCapsule c;
+        double s0, s1;
+        link_capsule(g, lm, sweep, link, &c);
+        s0 = box_of_poly(&c.p0, box);
+        s1 = box_of_poly(&c.p1, box);
+        *reach = c.radius + fmax(c.p0.err, c.p1.err) + fmax(s0, s1);
+    } else {
+        const PlnGeomShape *sh = &g->links[link];
+        DstPolyPoint o;
+        double s0;
+        pln_linkmotion_point(lm, link, sh->pos, &o);
+        s0 = box_of_poly(&o, box);
+        *reach = sh->reach + o.err + s0;
+    }
+    if (sweep != NULL && link < sweep->n_links) {
+        memcpy(sweep->box[link], box, sizeof sweep->box[link]);
+        sweep->reach[link] = *reach;
+        sweep->have_box[link] = 1;
+    }
+}
+
+/* an obstacle's (static) box and reach */
+static void obstacle_box(const PlnObstacle *o, double box[6], double *reach)
+{
+    box_empty(box);
+    *reach = 0.0;
+    switch (o->type) {
+    case PLN_OBSTACLE_CAPSULE:
+    case PLN_OBSTACLE_SPHERE:
+        box_point(box, o->p0);
+        box_point(box, o->p1);
+        *reach = o->radius;
+        break;
+    case PLN_OBSTACLE_BOX:
+        for (int i = 0; i < 3; ++i) {
+            double e = 0.0;
+            for (int j = 0; j < 3; ++j) e += fabs(o->rot[3 * i + j]) * o->half[j];
+            box[i] = o->pos[i] - e;
+            box[3 + i] = o->pos[i] + e;
+            *reach = fmax(*reach, PLN_TM_ROUND_REL * (fabs(o->pos[i]) + e));
+        }
+        break;
+    case PLN_OBSTACLE_MESH:
+        box[0] = box[1] = box[2] = -HUGE_VAL;
+        box[3] = box[4] = box[5] = HUGE_VAL;
+        break;
+    }
+}
+
+double pln_geom_pair_swept_lower(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                                 PlnGeomSweep *sweep)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    double ba[6], bb[6], ra, rb, d2 = 0.0, d;
+    if (g->kind == PLN_GEOMETRY_MESH) return -HUGE_VAL;
+    sweep = sweep_for(sweep, lm);
+    link_box(g, lm, sweep, pr->a.index, ba, &ra);
+    if (pr->b_is_obstacle) obstacle_box(&g->scenario->obstacles[pr->b.index], bb, &rb);
+    else link_box(g, lm, sweep, pr->b.index, bb, &rb);
+    for (int i = 0; i < 3; ++i) {
+        double gap = fmax(ba[i] - bb[3 + i], bb[i] - ba[3 + i]);
+        if (gap > 0.0) d2 += gap * gap;
+    }
+    d = sqrt(d2);
+    if (!(d >= 0.0)) return -HUGE_VAL; /* NaN in a motion: no claim */
+    /* dist(box_A + ball r_A, box_B + ball r_B) = max(0, dist(box_A, box_B) - r_A - r_B),
+     * less the rounding of these few operations */
+    return d - ra - rb - PLN_TM_ROUND_REL * (d + ra + rb) - PLN_TM_ROUND_ABS;
 }
 
 /* a mesh MCD result in the capsule result's contract */
@@ -536,8 +731,8 @@ DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm,
 
 DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
                             DstMcdMethod method, double t0, double t1, const DstMcdOptions *opt,
-                            double stop_above, PlnGeomCache *cache, DstMcdResult *res,
-                            DstMovingCapsule *a_out, DstMovingCapsule *b_out)
+                            double stop_above, PlnGeomCache *cache, PlnGeomSweep *sweep,
+                            DstMcdResult *res, DstMovingCapsule *a_out, DstMovingCapsule *b_out)
 {
     const PlnPair *pr = &g->scenario->pairs[pair];
     const PlnGeomShape *sa = &g->links[pr->a.index];
@@ -546,9 +741,28 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
     DstMcdOptions o = opt != NULL ? *opt : dst_mcd_options_default();
     if (a_out != NULL) memset(a_out, 0, sizeof *a_out);
     if (b_out != NULL) memset(b_out, 0, sizeof *b_out);
+    sweep = sweep_for(sweep, lm);
+    if (g->kind != PLN_GEOMETRY_MESH && stop_above < HUGE_VAL) {
+        /* far apart over the whole interval: no MCD (eq. P16) */
+        double lower = pln_geom_pair_swept_lower(g, lm, pair, sweep);
+        if (lower >= stop_above) {
+            memset(res, 0, sizeof *res);
+            res->status = DST_ABOVE_LIMIT;
+            res->lower = lower;
+            res->upper = HUGE_VAL;
+            res->t_min = 0.5 * (t0 + t1);
+            if (g->kind == PLN_GEOMETRY_CAPSULE && (a_out != NULL || b_out != NULL)) {
+                DstMovingCapsule A, B;
+                pair_capsules(g, lm, sweep, pair, &A, &B);
+                if (a_out != NULL) *a_out = A;
+                if (b_out != NULL) *b_out = B;
+            }
+            return res->status;
+        }
+    }
     if (g->kind == PLN_GEOMETRY_CAPSULE) {
         DstMovingCapsule A, B;
-        pln_geom_pair_capsules(g, lm, pair, &A, &B);
+        pair_capsules(g, lm, sweep, pair, &A, &B);
         if (a_out != NULL) *a_out = A;
         if (b_out != NULL) *b_out = B;
         if (pr->b_is_obstacle && g->scenario->obstacles[pr->b.index].type == PLN_OBSTACLE_BOX) {

@@ -82,6 +82,27 @@ typedef struct PlnGeomCache {
 
 void pln_geom_cache_reset(PlnGeomCache *cache);
 
+/* Per-interval memo of the links' swept shapes (one per workspace and thread): for each
+ * link, its moving capsule (capsule geometry) and the axis-aligned box that holds the
+ * centre set of its shape over the whole interval, with the radius that the shape reaches
+ * beyond it (docs/math/planner.md eq. P16). Entries are filled on demand and hold for one
+ * compute of one link motion: the memo notes which (pointer and
+ * pln_linkmotion_generation) and forgets its entries by itself when either changes. */
+typedef struct PlnGeomSweep {
+    const PlnLinkMotion *lm;            /* the motion the entries belong to */
+    unsigned long generation;           /* and its compute */
+    int n_links;
+    unsigned char *have_box, *have_caps; /* [n_links] */
+    double (*box)[6];                   /* [n_links] lo x, y, z, hi x, y, z, metres */
+    double *reach;                      /* [n_links] metres beyond the box */
+    DstMovingCapsule *caps;             /* [n_links] capsule geometry */
+} PlnGeomSweep;
+
+/* Allocates a sweep for g's links (PLN_ERR_NOMEM); destroy frees its arrays. */
+PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size_t err_size);
+void pln_geom_sweep_destroy(PlnGeomSweep *s);
+void pln_geom_sweep_reset(PlnGeomSweep *s);
+
 /* Loads the geometry the pairs of a resolved scenario need. PLN_ERR_INVALID names the
  * file and what is wrong with it (unreadable or degenerate mesh, a hull of flat points);
  * PLN_ERR_NOMEM. On failure *out is NULL. */
@@ -97,14 +118,24 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
 
 /* MCD of pair `pair` over [t0, t1] from the link motion in lm (pln_linkmotion_compute on
  * that interval). `method` chooses the capsule method (capsule geometry); the others have
- * one certified method each. stop_above (m, +INFINITY = never): a mesh query may stop as
- * soon as its certified lower bound reaches it (status DST_ABOVE_LIMIT, dst_mesh_mcd.h).
- * Nullable: opt (defaults), cache, a_out and b_out (the moving capsules of a capsule
- * pair, zeroed for the other kinds). Returns res->status. */
+ * one certified method each. stop_above (m, +INFINITY = never): the query may stop as
+ * soon as a certified lower bound reaches it (status DST_ABOVE_LIMIT): a mesh query inside
+ * its search (dst_mesh_mcd.h); a capsule, convex or ellipsoid pair when the swept boxes
+ * of its two shapes are that far apart (eq. P16), before any MCD; then `lower` is that
+ * bound, t_min the interval's middle and `upper` +INFINITY (no distance was computed).
+ * Nullable: opt (defaults), cache, sweep (the per-interval memo of lm's links; NULL
+ * computes what is needed), a_out and b_out (the moving capsules of a capsule pair,
+ * zeroed for the other kinds). Returns res->status. */
 DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
                             DstMcdMethod method, double t0, double t1, const DstMcdOptions *opt,
-                            double stop_above, PlnGeomCache *cache, DstMcdResult *res,
-                            DstMovingCapsule *a_out, DstMovingCapsule *b_out);
+                            double stop_above, PlnGeomCache *cache, PlnGeomSweep *sweep,
+                            DstMcdResult *res, DstMovingCapsule *a_out, DstMovingCapsule *b_out);
+
+/* A certified lower bound of the distance between the two shapes of pair `pair` over the
+ * whole interval of lm: the distance between their swept boxes less the radii that the
+ * shapes reach beyond them (eq. P16). -INFINITY for mesh geometry. sweep nullable. */
+double pln_geom_pair_swept_lower(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
+                                 PlnGeomSweep *sweep);
 
 /* Time of first contact of a mesh pair over [t0, t1] (dst_mesh_first_contact with prism
  * culling): the first time the pair comes within d metres, bracketed to within

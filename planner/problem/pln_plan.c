@@ -273,6 +273,13 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         run->cost = sip.cost;
         run->nlopt_code = sip.nlopt_code;
         run->tasks_relaxed = sip.tasks_relaxed;
+        {
+            const unsigned char *b = (const unsigned char *)ctrl;
+            size_t nb = (size_t)l.p->n_active * l.p->n_ctrl * sizeof *ctrl;
+            unsigned long long h = 1469598103934665603ULL; /* FNV-1a, 64 bits */
+            for (size_t i = 0; i < nb; ++i) h = (h ^ b[i]) * 1099511628211ULL;
+            run->ctrl_hash = h;
+        }
     }
     run->wall_time_s = pln_clock_s() - start;
     free(x);

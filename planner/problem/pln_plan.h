@@ -58,6 +58,8 @@ typedef struct PlnPlanRun {
     int evaluations;
     double cost;            /* the objective at the optimiser's result (dimensionless) */
     int tasks_relaxed;      /* the result is the elastic phase's (pln_plan_optimise) */
+    unsigned long long ctrl_hash; /* FNV-1a of the result's control points' bytes: equal
+                                   * hashes, bit-identical motions (e.g. across --threads) */
 } PlnPlanRun;
 
 /* Optimises from x and certifies the result (docs/math/planner.md sec. 5b): pln_sip_solve,

@@ -509,6 +509,7 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     st = pln_kin_create(p->robot, &w->kin, err, err_size);
     if (st == PLN_OK) st = pln_dynrows_work_create(p, w, err, err_size);
     if (st == PLN_OK) st = pln_linkmotion_create(p->robot, PLN_TM_MAX_DEGREE, &w->lm, err, err_size);
+    if (st == PLN_OK && p->geom != NULL) st = pln_geom_sweep_init(&w->sweep, p->geom, err, err_size);
     if (st != PLN_OK) {
         pln_problem_work_destroy(w);
         return st;
@@ -537,6 +538,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->dump_b);
     free(w->geom_cache);
     free(w->interval_cache);
+    pln_geom_sweep_destroy(&w->sweep);
     pln_dynrows_work_destroy(w);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
     free(w->helpers);
@@ -787,7 +789,7 @@ DstStatus pln_problem_pair_mcd(const PlnProblem *p, PlnProblemWork *w, int pair,
                                DstMovingCapsule *a_out, DstMovingCapsule *b_out)
 {
     return pln_geom_pair_mcd(p->geom, w->lm, pair, method, t0, t1, opt, stop_above,
-                             &w->geom_cache[pair], res, a_out, b_out);
+                             &w->geom_cache[pair], &w->sweep, res, a_out, b_out);
 }
 
 /* a world point's coordinates in a link's frame, at the poses in kin */
@@ -842,6 +844,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
 {
     const int n = p->n_vars;
     const double *ctrl = w->ctrl;
+    double kin_t = NAN; /* the time of the postures in scratch->kin (pairs share t_min) */
     PlnStatus st = PLN_OK;
     for (int i = first; i < p->n_intervals && st == PLN_OK; i += step) {
         double t0, t1;
@@ -857,7 +860,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             double start = pln_clock_s();
             int row = p->row_collision + (int)k;
             ds = pln_geom_pair_mcd(p->geom, scratch->lm, pr, p->method, t0, t1, &p->mcd,
-                                   p->mcd_stop_above, &w->interval_cache[k], res,
+                                   p->mcd_stop_above, &w->interval_cache[k], &scratch->sweep, res,
                                       w->dump_a ? &w->dump_a[k] : NULL,
                                       w->dump_b ? &w->dump_b[k] : NULL);
             scratch->mcd_seconds += pln_clock_s() - start;
@@ -869,7 +872,8 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 break;
             }
             if (ds == DST_ABOVE_LIMIT) {
-                /* a mesh query that stopped: the pair is certified farther than
+                /* a query that stopped (a mesh query inside its search, any other kind
+                 * on its swept boxes, eq. P16): the pair is certified farther than
                  * p->mcd_stop_above, far from joining the working set. The row is the
                  * constant eps - stop_above with a zero gradient: its certified lower
                  * bound would jump with where the query stopped and make the aggregate
@@ -883,11 +887,14 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             /* the exact distance at the witness time: the forward kinematics of the
              * spline there (not the Taylor polynomial), whose gradient at fixed t* is
              * the envelope-theorem gradient of the MCD (DESIGN.md sec. 1) */
-            st = pln_problem_joints_at(p, ctrl, res->t_min, scratch->q);
-            if (st == PLN_OK) st = pln_kin_forward(scratch->kin, p->robot, scratch->q);
-            if (st != PLN_OK) {
-                st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
-                break;
+            if (!(res->t_min == kin_t)) {
+                st = pln_problem_joints_at(p, ctrl, res->t_min, scratch->q);
+                if (st == PLN_OK) st = pln_kin_forward(scratch->kin, p->robot, scratch->q);
+                if (st != PLN_OK) {
+                    st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", res->t_min);
+                    break;
+                }
+                kin_t = res->t_min;
             }
             ds = pln_geom_pair_distance(p->geom, scratch->kin, pr, &w->interval_cache[k], &dx);
             if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
@@ -984,17 +991,23 @@ static PlnStatus balance_rows(const PlnProblem *p, PlnProblemWork *w, double *c,
         double t0, t1;
         const PlnTaylor *com;
         pln_problem_interval(p, i, &t0, &t1);
-        st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-        if (st != PLN_OK) break;
-        com = pln_linkmotion_com(w->lm);
-        if (com == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "balance: the robot has no mass");
+        /* the certified bound from the Taylor model of the centre of mass: a fresh
+         * evaluation's row; a frozen one's rows are samples plus frozen margins (eq. P6) */
+        if (w->frozen_margin == NULL) {
+            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+            if (st != PLN_OK) break;
+            com = pln_linkmotion_com(w->lm);
+            if (com == NULL) return pln_errorf(PLN_ERR_INVALID, err, err_size, "balance: the robot has no mass");
+            for (int e = 0; e < ne; ++e) {
+                PlnTaylor g;
+                double lo, hi;
+                pln_taylor_scale(&g, &com[0], p->edge_n[e][0]);
+                pln_taylor_axpy(&g, &g, p->edge_n[e][1], &com[1]);
+                pln_taylor_bound(&g, &lo, &hi);
+                w->bal_bound[e * p->n_intervals + i] = hi - p->edge_b[e];
+            }
+        }
         for (int e = 0; e < ne; ++e) {
-            PlnTaylor g;
-            double lo, hi;
-            pln_taylor_scale(&g, &com[0], p->edge_n[e][0]);
-            pln_taylor_axpy(&g, &g, p->edge_n[e][1], &com[1]);
-            pln_taylor_bound(&g, &lo, &hi);
-            w->bal_bound[e * p->n_intervals + i] = hi - p->edge_b[e];
             gmax[e] = -HUGE_VAL;
             tmax[e] = t0;
         }

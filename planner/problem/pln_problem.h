@@ -213,6 +213,11 @@ typedef struct PlnProblemWork {
                                        eps + M - exact distance at t_min and balance rows
                                        sampled max + M - b (smooth, exact gradients) instead
                                        of their certified bounds (docs/math/planner.md eq. P4) */
+    const char *work_rows;          /* nullable [m]: the caller's working set (pln_sip.c).
+                                       When set, a gradient is computed for a dynamics row
+                                       only if it is in the set or is the largest dynamics
+                                       row outside it (the aggregate row, planner.md eq. P7);
+                                       the other dynamics rows' gradients stay zero */
     double *bal_bound;              /* [n_edges * n_intervals] certified max of n.com - b, m */
     double *bal_sample;             /* [n_edges * n_intervals] sampled max of n.com - b, m */
     double *bal_t;                  /* [n_edges * n_intervals] time of that sampled max, s */
@@ -235,6 +240,7 @@ typedef struct PlnProblemWork {
     FILE *dump;                     /* borrowed, nullable: every MCD query is appended here */
     DstMovingCapsule *dump_a, *dump_b; /* [n_pairs * n_intervals] queries of an evaluation */
     long dump_evaluation;
+    PlnGeomSweep sweep;             /* the links' swept boxes over lm's interval (pln_geom.h) */
     PlnGeomCache *geom_cache;       /* [n_pairs] warm starts of pln_problem_pair_mcd */
     PlnGeomCache *interval_cache;   /* [n_pairs * n_intervals] warm starts of the collision
                                        rows' queries, one per pair and interval: a warm start

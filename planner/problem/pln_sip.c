@@ -131,9 +131,11 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
     const PlnProblem *p = ctx->p;
     PlnStatus st;
     ctx->w->frozen_margin = frozen ? ctx->margin : NULL;
+    ctx->w->work_rows = ctx->in_work; /* gradients: the working rows and the aggregates' */
     st = pln_problem_constraints(p, ctx->w, x, ctx->c_all, want_grad ? ctx->g_all : NULL,
                                  ctx->err, sizeof ctx->err);
     ctx->w->frozen_margin = NULL;
+    ctx->w->work_rows = NULL;
     if (st != PLN_OK) return st;
     ctx->worst = p->m > 0 ? -HUGE_VAL : 0.0;
     ctx->worst_row = -1;

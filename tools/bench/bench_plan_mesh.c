@@ -3,7 +3,10 @@
  * baseline, same run), and the geometry comparison of issue 7 on twist: the same scenario
  * planned with capsules, convex hulls, ellipsoids and meshes (clearance, time, whether
  * certified). One run each (the plans take seconds to minutes); the time is the wall
- * time of pln_plan_run (optimisation and certification). Prints `name: value` lines.
+ * time of pln_plan_run (optimisation and certification). twist_mesh and pass also run on
+ * two threads (issue 20): the speed-up over the one-thread run of the same bench run, and
+ * whether the two motions are bit-identical (control points, evaluations, cost). Prints
+ * `name: value` lines.
  * Run from the top directory after `make env-meshes`. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,18 @@ int main(void)
         printf("plan_%s_min_clearance_m: %.6f\n", mesh_names[s], r.min_clearance);
         printf("plan_iterations_%s: %d\n", mesh_names[s], r.evaluations);
         printf("mcd_share_of_plan_%s: %.3f\n", mesh_names[s], r.mcd_time_s / t);
+        if (s < 2) {
+            /* issue 20: the same plan on two threads (collision rows spread over them),
+             * bit-identical to one thread's */
+            PlnPlanOptions o2 = opt;
+            PlnPlanRun r2;
+            o2.threads = 2;
+            if (!run(mesh_names[s], &o2, &r2)) return 1;
+            printf("plan_%s_threads2_s: %.3f\n", mesh_names[s], r2.wall_time_s);
+            printf("plan_%s_thread_speedup: %.2f\n", mesh_names[s], t / r2.wall_time_s);
+            printf("plan_%s_threads_identical: %d\n", mesh_names[s],
+                   r2.ctrl_hash == r.ctrl_hash && r2.evaluations == r.evaluations && r2.cost == r.cost);
+        }
         opt.no_collision = 1;
         if (!run(mesh_names[s], &opt, &r)) return 1;
         printf("plan_%s_no_collision_s: %.3f\n", mesh_names[s], r.wall_time_s);
