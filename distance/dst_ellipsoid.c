@@ -6,7 +6,11 @@
  * One query: validate the options, both poses and the direction (one combined test each;
  * the message is looked up only on failure); set up the scaled frame of e2 and the
  * polynomial coefficients (eq. 14-29); solve for u; evaluate d, the contact and the
- * normal through the support functions in the world frame (eq. 30-33). Shapes (radii and
+ * normal through the support functions in the world frame (eq. 30-33). The default solver
+ * (the hybrid with rule 12) validates the poses and the direction after its first
+ * evaluation of f and forms the normal matrix of eq. (30) there too: that work does not
+ * depend on u and runs in the shadow of the iterations' dependency chain (nothing is
+ * returned before the validation; docs/perf/ellipsoid.md, session 13). Shapes (radii and
  * their inverses) are prepared once (DstEllipsoidShape); the DstEllipsoid entry points
  * prepare them per call and share the same core. */
 #include "dst_ellipsoid.h"
@@ -465,36 +469,48 @@ static inline double hybrid_update(double f, double dx, double u, double *lo, do
     return u_new;
 }
 
-/* The hybrid with stopping rule (12), the default: Newton (eq. 10-11, 29) and bisection
- * (eq. 23) from u0 inside [0, 1], which brackets the root (eq. 21); returns the status,
- * the final iterate in *u_out and the number of updates (= evaluations) in *iters. The
- * same arithmetic as newton_step and hybrid_update, with the coefficients held in locals
- * across the iterations (with fused multiply-adds where the target has them, so the
- * iterates can differ from newton_step's in the last bits). */
-static DstStatus solve_hybrid_du(const DstEllipsoidPair *pair, double u, double eps, int max_iter,
-                                 double *u_out, int *iters)
+/* The coefficients of eq. (29) that one hybrid iteration reads, held in locals. */
+typedef struct HybridCoef {
+    double c0, c1, c2, c3, c4, c5, c6, e0, e1, e2, e3, e4, e5, d1, d2, d3, g0, g1, g2;
+} HybridCoef;
+
+static inline void hybrid_coef(const DstEllipsoidPair *pair, HybridCoef *k)
 {
-    const double c0 = pair->c[0], c1 = pair->c[1], c2 = pair->c[2], c3 = pair->c[3], c4 = pair->c[4];
-    const double c5 = pair->c[5], c6 = pair->c[6];
-    const double e0 = pair->e[0], e1 = pair->e[1], e2 = pair->e[2], e3 = pair->e[3], e4 = pair->e[4];
-    const double e5 = pair->e[5];
-    const double d1 = pair->dc[1], d2 = pair->dc[2], d3 = pair->dc[3];
-    /* 2 det' (doubling is exact) */
-    const double g0 = 2.0 * pair->g[0], g1 = 2.0 * pair->g[1], g2 = 2.0 * pair->g[2];
+    const HybridCoef kk = {pair->c[0], pair->c[1], pair->c[2], pair->c[3], pair->c[4], pair->c[5], pair->c[6],
+                           pair->e[0], pair->e[1], pair->e[2], pair->e[3], pair->e[4], pair->e[5],
+                           pair->dc[1], pair->dc[2], pair->dc[3],
+                           2.0 * pair->g[0], 2.0 * pair->g[1], 2.0 * pair->g[2]};  /* 2 det' (exact) */
+    *k = kk;
+}
+
+/* F (same sign as f) and the Newton step -f/f' = -F D / (F' D - 2 F D') at u, eq. (29),
+ * in the grouped (Estrin-like) form of newton_step with fused multiply-adds (measured
+ * faster here than separate products and sums; the iterates can differ from
+ * newton_step's in the last bits). */
+static inline double hybrid_eval(const HybridCoef *k, double u, double *dx)
+{
+    const double v = 1.0 - u, q0 = v * v, q1 = v * u, q2 = u * u;
+    const double v3 = q0 * v, u3 = q2 * u, v4 = q0 * q0, vu3 = q1 * q2, u6 = u3 * u3;
+    const double A = MADD(k->c2, q2, MADD(k->c1, q1, k->c0 * q0)), B = MADD(k->c5, q2, MADD(k->c4, q1, k->c3 * q0));
+    const double F = MADD(v4, A, MADD(vu3, B, k->c6 * u6));
+    const double E0 = MADD(k->e2, q2, MADD(k->e1, q1, k->e0 * q0));
+    const double E1 = MADD(k->e5, q2, MADD(k->e4, q1, k->e3 * q0));
+    const double dF = MADD(v3, E0, u3 * E1);
+    const double D = MADD(v, MADD(k->d1, q1, q0), q2 * MADD(k->d2, v, k->d3 * u));
+    const double dD2 = MADD(k->g2, q2, MADD(k->g1, q1, k->g0 * q0));
+    *dx = F * D / MADD(F, dD2, -(dF * D));
+    return F;
+}
+
+/* The hybrid with stopping rule (12), the default: Newton (eq. 10-11, 29) and bisection
+ * (eq. 23, hybrid_update) from u inside [0, 1], which brackets the root (eq. 21), given
+ * the first evaluation F = hybrid_eval(k, u, &dx); returns the status, the final iterate
+ * in *u_out and the number of updates (= evaluations) in *iters. */
+static inline DstStatus hybrid_loop(const HybridCoef *k, double u, double F, double dx, double eps, int max_iter,
+                                    double *u_out, int *iters)
+{
     double lo = 0.0, hi = 1.0, step_old = 1.0, step = 1.0;
     for (int it = 1;; ++it) {
-        /* eq. (29) in the grouped (Estrin-like) form of newton_step, with fused
-           multiply-adds (measured faster here than separate products and sums) */
-        const double v = 1.0 - u, q0 = v * v, q1 = v * u, q2 = u * u;
-        const double v3 = q0 * v, u3 = q2 * u, v4 = q0 * q0, vu3 = q1 * q2, u6 = u3 * u3;
-        const double A = MADD(c2, q2, MADD(c1, q1, c0 * q0)), B = MADD(c5, q2, MADD(c4, q1, c3 * q0));
-        const double F = MADD(v4, A, MADD(vu3, B, c6 * u6));
-        const double E0 = MADD(e2, q2, MADD(e1, q1, e0 * q0)), E1 = MADD(e5, q2, MADD(e4, q1, e3 * q0));
-        const double dF = MADD(v3, E0, u3 * E1);
-        const double D = MADD(v, MADD(d1, q1, q0), q2 * MADD(d2, v, d3 * u));
-        const double dD2 = MADD(g2, q2, MADD(g1, q1, g0 * q0));
-        /* -F D / (F' D - 2 F det') */
-        const double dx = F * D / MADD(F, dD2, -(dF * D));
         double u_new;
         /* an exact zero is the root */
         if (F == 0.0) {
@@ -514,6 +530,7 @@ static DstStatus solve_hybrid_du(const DstEllipsoidPair *pair, double u, double 
             *iters = max_iter;
             return DST_ITER_LIMIT;
         }
+        F = hybrid_eval(k, u, &dx);
     }
 }
 
@@ -724,6 +741,39 @@ static double refine_contact(const DstEllipsoidShape *s1, const double *R1, cons
     return d_best;
 }
 
+/* M = R1 diag(1/r1) G^T, so that e1's outward normal at the contact of u is N = M zt(u)
+ * (eq. 30; N ~ E1 w = R1 diag(1/r1) q, q = G^T zt). It does not depend on u: the default
+ * solver forms it while its iterations run, and the output is one matrix product behind
+ * zt instead of two. */
+static inline void normal_matrix(const DstEllipsoidPair *restrict pair, const DstEllipsoidShape *restrict s1,
+                                 const double *restrict R1, double *restrict M)
+{
+    const double *G = pair->G, *i1 = s1->inv_radii;
+    for (int a = 0; a < 3; ++a) {
+        const double x0 = R1[3 * a] * i1[0], x1 = R1[3 * a + 1] * i1[1], x2 = R1[3 * a + 2] * i1[2];
+        for (int c = 0; c < 3; ++c) M[3 * a + c] = DOT3(x0, x1, x2, G[3 * c], G[3 * c + 1], G[3 * c + 2]);
+    }
+}
+
+/* Validation of both poses and of the direction dir (ss = |dir|^2; dir is read only
+ * when ss fails): 1 if valid; else 0 with *out filled as DST_INVALID_INPUT, the message
+ * looked up only then. A zero direction has no closest approach (NaN and inf fail too). */
+static inline int inputs_ok(const double *c1, const double *R1, const double *c2, const double *R2,
+                            const double *dir, double ss, DstEllipsoidResult *out)
+{
+    if (!(pose_ok(c1, R1) & pose_ok(c2, R2))) {
+        fail_invalid(out, pose_ok(c1, R1) ? pose_message(c2, R2) : pose_message(c1, R1));
+        return 0;
+    }
+    if (!(ss > 0.0 && ss <= DBL_MAX)) {
+        fail_invalid(out, isfinite(dir[0]) && isfinite(dir[1]) && isfinite(dir[2])
+                              ? "ellipsoid direction is zero (coincident centres?)"
+                              : "ellipsoid direction is not finite");
+        return 0;
+    }
+    return 1;
+}
+
 /* Closest approach along a direction for validated shapes: eq. (6)-(13) through the
  * scaled frame, outputs through the support functions (eq. 30-33). */
 static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *restrict c1,
@@ -732,11 +782,12 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
                           const DstEllipsoidOptions *restrict opt, DstEllipsoidResult *restrict out)
 {
     DstEllipsoidPair pair;
-    double n[3], ss, u;
+    double n[3], ss, u, M[9];
     int iters, evals;
     DstStatus st;
 
-    /* validation: options, both poses, the direction; the message only on failure */
+    /* validation: options, both poses, the direction; the message only on failure (the
+       poses and the direction after the first evaluation of the default solver, below) */
     if (opt == NULL) {
         opt = &default_options;
     } else {
@@ -746,34 +797,35 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
             return out->status;
         }
     }
-    if (!(pose_ok(c1, R1) & pose_ok(c2, R2))) {
-        fail_invalid(out, pose_ok(c1, R1) ? pose_message(c2, R2) : pose_message(c1, R1));
-        return out->status;
-    }
     if (dir == NULL) {
-        fail_invalid(out, "ellipsoid direction is not finite");
+        /* the messages in the order options, poses, direction */
+        if (inputs_ok(c1, R1, c2, R2, NULL, 1.0, out)) fail_invalid(out, "ellipsoid direction is not finite");
         return out->status;
     }
-    /* normalise n; a zero direction has no closest approach (NaN and inf fail too) */
     ss = dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2];
-    if (!(ss > 0.0 && ss <= DBL_MAX)) {
-        fail_invalid(out, isfinite(dir[0]) && isfinite(dir[1]) && isfinite(dir[2])
-                              ? "ellipsoid direction is zero (coincident centres?)"
-                              : "ellipsoid direction is not finite");
-        return out->status;
-    }
     {
         const double il = 1.0 / sqrt(ss);
         for (int a = 0; a < 3; ++a) n[a] = dir[a] * il;
     }
-
     if (opt->solver == DST_ELLIPSOID_HYBRID && opt->stop == DST_ELLIPSOID_STOP_DU) {
+        /* the default: the poses and the direction are validated after the first
+           evaluation of f, in the shadow of the iterations' dependency chain (for invalid
+           input the set-up and that evaluation only compute numbers that are discarded;
+           nothing is returned before the validation) */
+        HybridCoef k;
+        double F, dx;
         pair_setup(&pair, s1, R1, s2, R2, n, 0);
-        st = solve_hybrid_du(&pair, opt->u0, opt->eps, opt->max_iter, &u, &iters);
+        hybrid_coef(&pair, &k);
+        F = hybrid_eval(&k, opt->u0, &dx);
+        if (!inputs_ok(c1, R1, c2, R2, dir, ss, out)) return out->status;
+        normal_matrix(&pair, s1, R1, M);
+        st = hybrid_loop(&k, opt->u0, F, dx, opt->eps, opt->max_iter, &u, &iters);
         evals = iters;
     } else {
+        if (!inputs_ok(c1, R1, c2, R2, dir, ss, out)) return out->status;
         pair_setup(&pair, s1, R1, s2, R2, n, 1);
         st = solve_u(&pair, s2->radii, opt, &u, &iters, &evals);
+        normal_matrix(&pair, s1, R1, M);
     }
 
     /* outputs from the final u through the support functions, eq. (30)-(33): the contact
@@ -785,16 +837,15 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
        function refine N (eq. 33). */
     {
         const double r_min = s1->r_min < s2->r_min ? s1->r_min : s2->r_min;
-        double zt[3], q[3], v[3], nl, d_best;
+        double zt[3], v[3], nl, d_best;
         SupportEval se;
         {
             /* zt(u) = adj(H) m (eq. 25) */
             const double vv = 1.0 - u, q0 = vv * vv, q1 = vv * u, q2 = u * u;
             for (int i = 0; i < 3; ++i) zt[i] = MADD(q2, pair.a[2][i], MADD(q1, pair.a[1][i], q0 * pair.a[0][i]));
         }
-        for (int b = 0; b < 3; ++b)
-            q[b] = DOT3(pair.G[b], pair.G[3 + b], pair.G[6 + b], zt[0], zt[1], zt[2]) * s1->inv_radii[b];
-        for (int a = 0; a < 3; ++a) v[a] = DOT3(R1[3 * a], R1[3 * a + 1], R1[3 * a + 2], q[0], q[1], q[2]);
+        /* N = M zt (eq. 30) */
+        for (int a = 0; a < 3; ++a) v[a] = DOT3(M[3 * a], M[3 * a + 1], M[3 * a + 2], zt[0], zt[1], zt[2]);
         support_eval(s1, R1, s2, R2, n, v, &se);
         d_best = se.d;
         if (se.residual > DST_ELLIPSOID_REFINE_TOL * r_min) d_best = refine_contact(s1, R1, s2, R2, n, r_min, &se);

@@ -241,6 +241,66 @@ START_TEST(test_rejects_invalid_input)
 }
 END_TEST
 
+/* Regression (issue 20): the default solver validates the poses and the direction after
+ * its first evaluation of f (the other solvers before their set-up). Every invalid input
+ * must still be rejected with the message the validate-first order gives, by every solver,
+ * stopping rule and entry point, with the fields zeroed. */
+START_TEST(test_validation_after_first_evaluation)
+{
+    const DstEllipsoid good = sphere(0, 0, 0, 1), far = sphere(3, 0, 0, 1);
+    const double zero_dir[3] = {0, 0, 0}, nan_dir[3] = {NAN, 0, 1}, inf_dir[3] = {0, INFINITY, 1};
+    const double huge_dir[3] = {1e200, 0, 0}, unit_dir[3] = {1, 0, 0};
+    enum { N_CASES = 9 };
+    for (int c = 0; c < N_CASES; ++c) {
+        DstEllipsoid e1 = good, e2 = far;
+        const double *dir = unit_dir;
+        const char *expect = NULL;
+        switch (c) {
+        case 0: e1.centre[2] = INFINITY; expect = "ellipsoid centre is not finite"; break;
+        case 1: e2.rot[5] = NAN; expect = "ellipsoid rotation is not finite"; break;
+        case 2: e1.rot[0] = -INFINITY; expect = "ellipsoid rotation is not finite"; break;
+        case 3: e2.rot[1] = 1e-3; expect = "ellipsoid rotation is not orthonormal"; break;
+        case 4: dir = zero_dir; expect = "ellipsoid direction is zero (coincident centres?)"; break;
+        case 5: dir = nan_dir; expect = "ellipsoid direction is not finite"; break;
+        case 6: dir = inf_dir; expect = "ellipsoid direction is not finite"; break;
+        case 7: dir = huge_dir; expect = "ellipsoid direction is zero (coincident centres?)"; break;
+        default: dir = NULL; e2.rot[1] = 1e-3; expect = "ellipsoid rotation is not orthonormal"; break;
+        }
+        for (int s = 0; s < 3; ++s)
+            for (int rule = 0; rule < 2; ++rule) {
+                DstEllipsoidOptions o = dst_ellipsoid_options_default();
+                DstEllipsoidShape s1, s2;
+                DstEllipsoidPose p1, p2;
+                DstEllipsoidResult res;
+                o.solver = (DstEllipsoidSolver)s;
+                o.stop = (DstEllipsoidStop)rule;
+                for (int entry = 0; entry < 2; ++entry) {
+                    DstStatus st;
+                    memset(&res, 0x55, sizeof res);
+                    if (entry == 0) {
+                        st = dst_ellipsoid_approach_along(&e1, &e2, dir, &o, &res);
+                    } else {
+                        ck_assert_ptr_null(dst_ellipsoid_shape_prepare(&s1, e1.radii));
+                        ck_assert_ptr_null(dst_ellipsoid_shape_prepare(&s2, e2.radii));
+                        memcpy(p1.centre, e1.centre, sizeof p1.centre);
+                        memcpy(p1.rot, e1.rot, sizeof p1.rot);
+                        memcpy(p2.centre, e2.centre, sizeof p2.centre);
+                        memcpy(p2.rot, e2.rot, sizeof p2.rot);
+                        st = dst_ellipsoid_prepared_approach_along(&s1, &p1, &s2, &p2, dir, &o, &res);
+                    }
+                    ck_assert_int_eq(st, DST_INVALID_INPUT);
+                    ck_assert_int_eq(res.status, DST_INVALID_INPUT);
+                    ck_assert_msg(res.error != NULL && strcmp(res.error, expect) == 0,
+                                  "case %d solver %d rule %d entry %d: '%s'", c, s, rule, entry,
+                                  res.error != NULL ? res.error : "(null)");
+                    ck_assert(res.d == 0.0 && res.gap == 0.0 && res.u == 0.0 && res.iterations == 0 &&
+                              res.residual == 0.0 && res.contact[0] == 0.0 && res.normal[2] == 0.0);
+                }
+            }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------------ spheres */
 
 START_TEST(test_spheres_analytic)
@@ -641,6 +701,61 @@ static void assert_same_result(const DstEllipsoidResult *a, const DstEllipsoidRe
     }
 }
 
+/* The default path (issue 20: poses validated in the shadow of the iterations, the normal
+ * N = M zt through one precomputed matrix) on the awkward cases: nearly touching and
+ * overlapping placements (the sign of gap), very elongated (gamma 1000) and sphere-like
+ * (radii equal to 1e-12) pairs. d against the independent support-function minimum, the
+ * upper-bound property, the contact conditions, and the prepared entry point. */
+START_TEST(test_default_path_awkward_pairs)
+{
+    Rng r = {2020};
+    for (int trial = 0; trial < 240; ++trial) {
+        const int kind = trial % 4; /* 0 nearly touching, 1 overlapping, 2 gamma 1000, 3 sphere-like */
+        const double gamma = kind == 2 ? 1000.0 : 5.0;
+        DstEllipsoid e1, e2;
+        DstEllipsoidShape s1, s2;
+        DstEllipsoidPose p1, p2;
+        DstEllipsoidResult res, prep;
+        double n[3], ref, offset;
+        random_ellipsoid(&r, gamma, 3.0, &e1);
+        random_ellipsoid(&r, gamma, 3.0, &e2);
+        if (kind == 3) {
+            const double a = e1.radii[0];
+            e1.radii[1] = a * (1.0 + 1e-12);
+            e1.radii[2] = a * (1.0 - 1e-12);
+            e2.radii[0] = e2.radii[1] = e2.radii[2] = a * 1.5;
+        }
+        rng_unit(&r, n);
+        ref = reference_d(&e1, &e2, n);
+        /* e2 placed along n: 1e-9 outside the touching placement, or 10 % inside it */
+        offset = kind == 1 ? 0.9 * ref : ref + 1e-9;
+        for (int a = 0; a < 3; ++a) e2.centre[a] = e1.centre[a] + offset * n[a];
+        ck_assert_int_eq(dst_ellipsoid_closest_approach(&e1, &e2, NULL, &res), DST_OK);
+        if (kind == 2) {
+            /* elongated: d against the reference within the bands of the extreme test */
+            ck_assert_msg(fabs(res.d - ref) <= TOL_SURFACE_EXTREME * ref, "trial %d: d %.17g reference %.17g",
+                          trial, res.d, ref);
+            assert_contact(&e1, &e2, &res, TOL_SURFACE_EXTREME, TOL_ALIGN_EXTREME);
+        } else {
+            ck_assert_msg(fabs(res.d - ref) <= TOL_REFERENCE * ref, "trial %d: d %.17g reference %.17g", trial,
+                          res.d, ref);
+            assert_contact(&e1, &e2, &res, TOL_CONTACT, TOL_CONTACT);
+        }
+        ck_assert_msg(res.d >= ref * (1.0 - 1e-15), "d %.17g below the minimum %.17g", res.d, ref);
+        /* gap = |c2 - c1| - d: about +1e-9 when just apart, about -0.1 ref overlapping */
+        if (kind == 1)
+            ck_assert_msg(res.gap < -0.09 * ref, "overlap not reported: gap %.3g", res.gap);
+        else if (kind == 0)
+            ck_assert_msg(res.gap > 0.0 && fabs(res.gap - 1e-9) <= 1e-12 * (1.0 + ref), "gap %.17g", res.gap);
+        /* the prepared entry point gives the same answer */
+        to_shape_pose(&e1, &s1, &p1);
+        to_shape_pose(&e2, &s2, &p2);
+        ck_assert_int_eq(dst_ellipsoid_prepared_closest_approach(&s1, &p1, &s2, &p2, NULL, &prep), DST_OK);
+        assert_same_result(&res, &prep);
+    }
+}
+END_TEST
+
 START_TEST(test_prepared_matches_ellipsoid_path)
 {
     Rng r = {4242};
@@ -761,6 +876,7 @@ Suite *dst_ellipsoid_suite(void)
 
     tc = tcase_create("validation");
     tcase_add_test(tc, test_rejects_invalid_input);
+    tcase_add_test(tc, test_validation_after_first_evaluation);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("spheres");
@@ -787,6 +903,7 @@ Suite *dst_ellipsoid_suite(void)
 
     tc = tcase_create("prepared");
     tcase_add_test(tc, test_prepared_matches_ellipsoid_path);
+    tcase_add_test(tc, test_default_path_awkward_pairs);
     tcase_add_test(tc, test_prepare_rejects_bad_shapes);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
