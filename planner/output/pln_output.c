@@ -476,6 +476,7 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
     PlnPanel *panels = NULL;
     PlnHLine eps = {"eps", p->eps, 1, 1};
     char (*titles)[2 * PLN_NAME_MAX + 4] = NULL;
+    PlnGeomCache *cache = NULL; /* per plotted pair: each sample warm-starts the next */
     int worst = 0;
     PlnStatus st;
 
@@ -491,7 +492,9 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
     panels = calloc((size_t)np, sizeof *panels);
     titles = calloc((size_t)np, sizeof *titles);
     pick = calloc((size_t)cert->n_pairs, sizeof *pick);
-    if (!t || !d || !edges || !q || !series || !panels || !titles || !pick) {
+    cache = calloc((size_t)np, sizeof *cache);
+    for (int k = 0; cache != NULL && k < np; ++k) pln_geom_cache_reset(&cache[k]);
+    if (!t || !d || !edges || !q || !series || !panels || !titles || !pick || !cache) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %s", path);
         goto done;
     }
@@ -510,7 +513,7 @@ PlnStatus pln_output_distance_svg(const char *path, const PlnProblem *p, const d
         if (st == PLN_OK) st = pln_kin_forward(kin, p->robot, q);
         for (int pr = 0; pr < np && st == PLN_OK; ++pr) {
             PlnPairDistance pd;
-            pln_problem_pair_distance(p, kin, pick[pr], &pd);
+            pln_geom_pair_distance(p->geom, kin, pick[pr], &cache[pr], &pd);
             d[(size_t)pr * samples + s] = pd.distance;
         }
     }
@@ -548,6 +551,7 @@ done:
     free(panels);
     free(titles);
     free(pick);
+    free(cache);
     pln_kin_destroy(kin);
     return st;
 }

@@ -577,6 +577,7 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
     const int np = sc->n_pairs;
     PlnKinWork *kin = NULL;
     double *t = NULL, *q = NULL, *dist = NULL;
+    PlnGeomCache *cache = NULL; /* per pair: each frame warm-starts the next */
     int n = 0;
     PlnJson w;
     PlnStatus st = pln_table_times(sc->duration, fps, NULL, PLN_VIEW_MAX_FRAMES, &n, NULL, 0);
@@ -591,7 +592,9 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
     t = calloc((size_t)n, sizeof *t);
     q = calloc((size_t)p->n_joints, sizeof *q);
     dist = calloc((size_t)n * (size_t)(np > 0 ? np : 1), sizeof *dist);
-    if (t == NULL || q == NULL || dist == NULL) {
+    cache = calloc((size_t)(np > 0 ? np : 1), sizeof *cache);
+    for (int k = 0; cache != NULL && k < np; ++k) pln_geom_cache_reset(&cache[k]);
+    if (t == NULL || q == NULL || dist == NULL || cache == NULL) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         goto done;
     }
@@ -771,7 +774,7 @@ static PlnStatus write_data(FILE *f, const PlnProblem *p, const double *ctrl,
         if (st == PLN_OK) st = pln_kin_forward(kin, robot, q);
         if (st != PLN_OK) break;
         for (int pr = 0; pr < np; ++pr) {
-            pln_problem_pair_distance(p, kin, pr, &d);
+            pln_geom_pair_distance(p->geom, kin, pr, &cache[pr], &d);
             dist[(size_t)s * np + pr] = d.distance;
             if (arg < 0 || d.distance < best.distance) {
                 best = d;
@@ -828,6 +831,7 @@ done:
     free(t);
     free(q);
     free(dist);
+    free(cache);
     pln_kin_destroy(kin);
     return st;
 }
