@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <cblas.h>
+
 #include "bench_util.h"
 
 #include "problem/pln_plan.h"
@@ -15,6 +17,7 @@
 
 int main(void)
 {
+    openblas_set_num_threads(1); /* as the hrpplan command (cli/hrpplan_main.c) */
     static const char *const names[] = {"hand_cross", "twist", "pick"};
     char err[1024], path[256];
     double mcd_total = 0.0, plan_total = 0.0;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <cblas.h>
+
 #include "bench_util.h"
 
 #include "problem/pln_plan.h"
@@ -28,6 +30,7 @@ static int run(const char *name, const PlnPlanOptions *opt, PlnPlanRun *out)
 
 int main(void)
 {
+    openblas_set_num_threads(1); /* as the hrpplan command (cli/hrpplan_main.c) */
     static const char *const mesh_names[] = {"twist_mesh", "pass", "place"};
     static const char *const kinds[] = {"capsule", "convex", "ellipsoid", "mesh"};
     PlnPlanRun r;

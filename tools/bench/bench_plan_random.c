@@ -54,6 +54,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cblas.h>
+
 #include "bench_util.h"
 
 #include "model/pln_kin.h"
@@ -395,6 +397,7 @@ static const char *family_name(int f)
 
 int main(int argc, char **argv)
 {
+    openblas_set_num_threads(1); /* as the hrpplan command (cli/hrpplan_main.c) */
     char err[1024], tmp[] = "/tmp/hrpplan_bench_random.XXXXXX", path[4608], robot_path[4096];
     const char *dir = tmp, *keep = NULL;
     unsigned long long seeds[MAX_SEEDS];
