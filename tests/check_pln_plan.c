@@ -682,6 +682,37 @@ START_TEST(test_fast_reach_ends_on_nearest_safe_motion)
 }
 END_TEST
 
+/* Restarts (docs/math/planner.md sec. 5c): a plan that fails on a contact runs the SIP loop
+ * again from its perturbed guess, exactly PLN_PLAN_RESTARTS times here (none can undo a
+ * start inside a ball), keeps the first run's result, which no restart beat, and does all
+ * of it deterministically (two plans, byte-identical trajectories). */
+START_TEST(test_restarts_bounded_and_deterministic)
+{
+    char dir[256], out1[512], out2[512], args[1024], log[512], v[64], text[16384], a[1 << 16], b[1 << 16], path[1024];
+    long na, nb;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out1, sizeof out1, "%s/one", dir);
+    snprintf(out2, sizeof out2, "%s/two", dir);
+    snprintf(args, sizeof args, "plan tests/data/restart_blocked.yaml -o '%s'", out1);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_msg(strstr(text, "restart 1 of 2") != NULL && strstr(text, "restart 2 of 2") != NULL &&
+                      strstr(text, "restart 3") == NULL, "%s", text);
+    ck_assert(report_value(out1, "cause", v, sizeof v));
+    ck_assert_str_eq(v, "contact");
+    ck_assert(report_value(out1, "restart", v, sizeof v));
+    ck_assert_str_eq(v, "0");
+    snprintf(args, sizeof args, "plan tests/data/restart_blocked.yaml -q -o '%s'", out2);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    snprintf(path, sizeof path, "%s/trajectory.csv", out1);
+    na = ckutil_read_file(path, a, sizeof a);
+    snprintf(path, sizeof path, "%s/trajectory.csv", out2);
+    nb = ckutil_read_file(path, b, sizeof b);
+    ck_assert(na > 0 && na == nb && memcmp(a, b, (size_t)na) == 0);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -710,6 +741,7 @@ Suite *pln_plan_suite(void)
     tc = tcase_create("errors");
     tcase_add_test(tc, test_unreachable_task_named_up_front);
     tcase_add_test(tc, test_fast_reach_ends_on_nearest_safe_motion);
+    tcase_add_test(tc, test_restarts_bounded_and_deterministic);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_input_exits_2);
     suite_add_tcase(s, tc);

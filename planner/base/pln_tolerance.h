@@ -166,6 +166,17 @@
  * normalised cost (eq. P2 scales the cost to about 1), so the optimiser trades no
  * reachable part of a target for smoothness. */
 #define PLN_SIP_ELASTIC_WEIGHT 1e3
+
+/* Restarts (issue 21 item 3, docs/math/planner.md sec. 5c): a plan whose first run fails
+ * on anything but its tasks (a contact, balance, dynamics, a limit, a stance foot) runs the
+ * SIP loop again from its initial guess bent by a smooth deterministic perturbation, at most
+ * PLN_PLAN_RESTARTS times within the time limit, each with half the scenario's evaluations.
+ * Each joint's free control points move by A sin(pi r / (n + 1)) (r-th of n free points,
+ * |A| <= PLN_PLAN_RESTART_STEP_RAD, A drawn per joint from a seeded stream): zero at the held
+ * ends of the motion, at most the step in between; 0.15 rad moves a hand by ~10 cm, enough to
+ * leave a local minimum of SLSQP, little enough to keep the guess's tasks near. */
+#define PLN_PLAN_RESTARTS 2
+#define PLN_PLAN_RESTART_STEP_RAD 0.15
 #define PLN_SIP_ELASTIC_MIN_SCALE 1e-3
 
 /* A row within this much of its bound (row units: velocity ratio, m, ...) is named as

@@ -222,6 +222,7 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
     pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
     pln_json_kv_string(&w, "optimizer_stop", info->sip ? info->sip->message : "");
     pln_json_kv_bool(&w, "tasks_relaxed", info->sip ? info->sip->tasks_relaxed : 0);
+    pln_json_kv_int(&w, "restart", info->sip ? info->sip->restarts : 0);
     pln_json_kv_number(&w, "wall_time_s", info->wall_time_s);
     pln_json_kv_string(&w, "cost_type", sc->cost == PLN_COST_TORQUE2 ? "torque2"
                                         : sc->cost == PLN_COST_JERK  ? "jerk"

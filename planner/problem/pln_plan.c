@@ -140,6 +140,97 @@ static int cert_better(const PlnCertificate *a, const PlnCertificate *b)
     return b->max_task_violation < a->max_task_violation;
 }
 
+/* one number of the splitmix64 stream (Steele, Lea, Flood 2014) as a double in [-1, 1) */
+static double restart_uniform(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+/* The start of restart k (0, 1, ...): x0 with each joint's free control points moved by
+ * A_a sin(pi r / (n_a + 1)), r = 1..n_a the free points in order, A_a in
+ * [-PLN_PLAN_RESTART_STEP_RAD, PLN_PLAN_RESTART_STEP_RAD) from a stream seeded by k alone
+ * (deterministic), clamped to the bounds (docs/math/planner.md sec. 5c). */
+static void restart_start(const PlnProblem *p, const double *x0, int k, double *x)
+{
+    unsigned long long state = 0x5eed0000ULL + (unsigned long long)k;
+    memcpy(x, x0, (size_t)p->n_vars * sizeof *x);
+    for (int a = 0; a < p->n_active; ++a) {
+        double amp = PLN_PLAN_RESTART_STEP_RAD * restart_uniform(&state);
+        int n_free = 0, r = 0;
+        for (int i = 0; i < p->n_ctrl; ++i) n_free += p->var_of[a * p->n_ctrl + i] >= 0;
+        for (int i = 0; i < p->n_ctrl; ++i) {
+            int v = p->var_of[a * p->n_ctrl + i];
+            if (v < 0) continue;
+            ++r;
+            x[v] = fmin(fmax(x[v] + amp * sin(PLN_PI * r / (n_free + 1)), p->lb[v]), p->ub[v]);
+        }
+    }
+}
+
+/* Restarts (issue 21 item 3, docs/math/planner.md sec. 5c): while the result fails on
+ * something other than its tasks, with time left, at most PLN_PLAN_RESTARTS runs from
+ * restart_start(x0, k); a run's result replaces the kept one when its certificate is
+ * better (cert_better). The runs' evaluations and times add to *sip. */
+static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
+                          const double *x0, double *x, double *ctrl, PlnSipResult *sip,
+                          PlnCertificate *cert, double *rx, double *rctrl, char *err, size_t err_size)
+{
+    const int n = p->n_vars, nc = p->n_active * p->n_ctrl;
+    PlnStatus st = PLN_OK;
+    for (int k = 0; k < PLN_PLAN_RESTARTS && st == PLN_OK; ++k) {
+        PlnSipRun rrun = *run;
+        PlnSipResult rsip;
+        PlnCertificate rcert;
+        int keep;
+        rrun.time_used = run->time_used + sip->wall_time_s;
+        if (cert->certified || cert->cause == PLN_CAUSE_TASK ||
+            !(rrun.time_used < p->scenario->time_limit) ||
+            (cert->cause == PLN_CAUSE_CONTACT && !p->collision)) {
+            break;
+        }
+        rrun.x_last = NULL;
+        rrun.max_evaluations = (p->scenario->max_iterations + 1) / 2;
+        restart_start(p, x0, k, rx);
+        if (run->progress != NULL) {
+            fprintf(run->progress, "     restart %d of %d from the perturbed initial guess (%s)\n", k + 1,
+                    PLN_PLAN_RESTARTS, cert->reason);
+        }
+        st = pln_sip_solve(p, rx, &rrun, &rsip, err, err_size);
+        if (st != PLN_OK) break;
+        pln_problem_ctrl(p, rx, rctrl);
+        st = pln_certify_spline(p, rctrl, opt->cert_eps_ratio, &rcert, err, err_size);
+        if (st != PLN_OK) break;
+        keep = cert_better(cert, &rcert);
+        if (run->progress != NULL) {
+            fprintf(run->progress, "     restart %d: %s: %s\n", k + 1,
+                    rcert.certified ? "certified" : rcert.reason, keep ? "kept" : "not kept");
+        }
+        rsip.evaluations += sip->evaluations;
+        rsip.wall_time_s += sip->wall_time_s;
+        rsip.mcd_calls += sip->mcd_calls;
+        rsip.mcd_time_s += sip->mcd_time_s;
+        if (keep) {
+            memcpy(x, rx, (size_t)n * sizeof *x);
+            memcpy(ctrl, rctrl, (size_t)nc * sizeof *ctrl);
+            pln_certificate_destroy(cert);
+            *cert = rcert;
+            rsip.restarts = k + 1;
+            *sip = rsip;
+        } else {
+            pln_certificate_destroy(&rcert);
+            sip->evaluations = rsip.evaluations;
+            sip->wall_time_s = rsip.wall_time_s;
+            sip->mcd_calls = rsip.mcd_calls;
+            sip->mcd_time_s = rsip.mcd_time_s;
+        }
+    }
+    return st;
+}
+
 PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
                             double *x, double *ctrl, PlnSipResult *sip, PlnCertificate *cert,
                             char *err, size_t err_size)
@@ -148,16 +239,19 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
     PlnSipRun erun = *run, frun = *run;
     PlnSipResult esip;
     PlnCertificate ecert;
-    double *ex = NULL, *ectrl = NULL;
+    double *ex = NULL, *ectrl = NULL, *x0 = NULL;
     int has_tasks = 0;
     PlnStatus st;
     ex = malloc((size_t)(n > 0 ? n : 1) * sizeof *ex);
     ectrl = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *ectrl);
-    if (ex == NULL || ectrl == NULL) {
+    x0 = malloc((size_t)(n > 0 ? n : 1) * sizeof *x0);
+    if (ex == NULL || ectrl == NULL || x0 == NULL) {
         free(ex);
         free(ectrl);
+        free(x0);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
+    memcpy(x0, x, (size_t)n * sizeof *x0);
     frun.x_last = ex;
     st = pln_sip_solve(p, x, &frun, sip, err, err_size);
     if (st == PLN_OK) {
@@ -181,6 +275,11 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
             pln_certificate_destroy(cert);
         }
     }
+    if (st == PLN_OK) {
+        st = restarts(p, opt, run, x0, x, ctrl, sip, cert, ex, ectrl, err, err_size);
+        if (st != PLN_OK) pln_certificate_destroy(cert);
+    }
+    free(x0);
     if (st != PLN_OK) {
         free(ex);
         free(ectrl);
@@ -254,7 +353,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
-        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL};
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL, 0};
         PlnGuessReport guess;
         st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
         run->ik_unmet = guess.unmet;
@@ -273,6 +372,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         run->cost = sip.cost;
         run->nlopt_code = sip.nlopt_code;
         run->tasks_relaxed = sip.tasks_relaxed;
+        run->restart = sip.restarts;
         {
             const unsigned char *b = (const unsigned char *)ctrl;
             size_t nb = (size_t)l.p->n_active * l.p->n_ctrl * sizeof *ctrl;

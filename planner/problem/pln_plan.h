@@ -58,6 +58,7 @@ typedef struct PlnPlanRun {
     int evaluations;
     double cost;            /* the objective at the optimiser's result (dimensionless) */
     int tasks_relaxed;      /* the result is the elastic phase's (pln_plan_optimise) */
+    int restart;            /* the result is this restart's (1..PLN_PLAN_RESTARTS), 0 none */
     unsigned long long ctrl_hash; /* FNV-1a of the result's control points' bytes: equal
                                    * hashes, bit-identical motions (e.g. across --threads) */
 } PlnPlanRun;

@@ -576,7 +576,8 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         }
     } else {
         exchange(&ctx);
-        st = exchange_loop(&ctx, x, sc->max_iterations, &res, err, err_size);
+        st = exchange_loop(&ctx, x, run->max_evaluations > 0 ? run->max_evaluations : sc->max_iterations,
+                           &res, err, err_size);
         if (st != PLN_OK) goto done;
         snprintf(result->message, sizeof result->message, "%s", stop_name(res));
     }

@@ -35,6 +35,9 @@ typedef struct PlnSipResult {
                                     row, and x is the motion nearest them that meets the rest */
     int reverted;                /* 1: the loop ended infeasible and x is its point of least
                                     worst row; run->x_last holds where it ended */
+    int restarts;                /* pln_plan_optimise: the restart (1..PLN_PLAN_RESTARTS)
+                                    whose result x is; 0: the first run's (or the elastic
+                                    phase's, tasks_relaxed) */
 } PlnSipResult;
 
 /* How a run is carried out (not what it solves). */
@@ -55,6 +58,8 @@ typedef struct PlnSipRun {
     double *x_last;   /* nullable [n_vars]: when the loop ends infeasible and goes back to
                          its point of least worst row, where it ended (the worst row mixes
                          units, so pln_plan_optimise lets the certificate choose) */
+    int max_evaluations; /* > 0: this budget instead of the scenario's max_iterations (a
+                         restart, pln_plan_optimise); 0: the scenario's */
 } PlnSipRun;
 
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when
