@@ -325,6 +325,10 @@
 
 #define PLN_SIP_MESH_TRUST_RAD 0.5
 
+/* Mesh collision rows: a round of the exchange loop takes at most this many evaluations,
+ * then the margins are frozen afresh and the trust box re-centred (pln_sip.c). */
+#define PLN_SIP_MESH_ROUND_EVALS 60
+
 /* ---- hrpplan simulate (output/pln_sim.h, docs/SIMULATION.md) ---------------------- */
 
 /* The robot fell when its waist drops more than this below its start height, m ... */

@@ -374,8 +374,9 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
             res = left_time <= 0.0 ? NLOPT_MAXTIME_REACHED : NLOPT_MAXEVAL_REACHED;
             break;
         }
+        int round_cap = ctx->trust > 0.0 && PLN_SIP_MESH_ROUND_EVALS < left_evals ? PLN_SIP_MESH_ROUND_EVALS : left_evals;
         freeze_margins(ctx);
-        res = run_round(ctx, x, left_evals, left_time);
+        res = run_round(ctx, x, round_cap, left_time);
         if (ctx->failure != PLN_OK) return pln_errorf(ctx->failure, err, err_size, "%s", ctx->err);
         if (res == NLOPT_OUT_OF_MEMORY || res == NLOPT_INVALID_ARGS) {
             return pln_errorf(PLN_ERR_INTERNAL, err, err_size, "%s", ctx->err);
@@ -387,6 +388,15 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
             memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
         }
         added = exchange(ctx);
+        /* a mesh round that spent its own share of evaluations: fresh margins, re-centred
+         * trust box, a fresh quasi-Newton model, and on */
+        if (res == NLOPT_MAXEVAL_REACHED && round_cap < left_evals) {
+            if (ctx->progress != NULL) {
+                fprintf(ctx->progress, "     round %d: its %d evaluations spent, %d rows added, worst %+.3e\n",
+                        round + 1, round_cap, added, ctx->worst);
+            }
+            continue;
+        }
         /* a round that ended on its trust box has not converged: re-centre and go on */
         if (ctx->trust > 0.0 && res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED) {
             int edge = 0;
