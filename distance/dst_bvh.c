@@ -139,8 +139,9 @@ static void node_volume(const Builder *b, int first, int count, DstBvhNode *nd)
     nd->r = sqrt(r2) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag;
 }
 
-/* Top-down build: median split on the longest axis of the centroid box. Returns the node
- * index; recursion depth is the tree depth (about log2 of the triangle count). */
+/* Top-down build: split at the mean centroid along the node box's longest (principal) axis,
+ * as FCL's default splitter does, clamped to the middle half. Returns the node index;
+ * recursion depth is the tree depth (at most log_{4/3} of the triangle count, + 1). */
 static int build_node(Builder *b, int first, int count, int level)
 {
     DstBvh *bvh = b->bvh;
@@ -154,26 +155,29 @@ static int build_node(Builder *b, int first, int count, int level)
         nd->count = count;
         return id;
     }
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int t = first; t < first + count; ++t) {
-        const double *v = b->src[b->order[t]];
-        for (int i = 0; i < 3; ++i) {
-            double c = (v[i] + v[3 + i] + v[6 + i]) / 3.0;
-            lo[i] = fmin(lo[i], c);
-            hi[i] = fmax(hi[i], c);
-        }
-    }
-    int ax = 0;
-    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
-    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    /* split along the node box's longest axis (its principal direction) at the mean of the
+     * triangle centroids' projections, kept within the middle half of the triangles so the
+     * depth stays within log_{4/3} of the count */
+    int k = 0;
+    if (nd->h[1] > nd->h[k]) k = 1;
+    if (nd->h[2] > nd->h[k]) k = 2;
+    const double *u = nd->ax + 3 * k;
+    double mean = 0.0;
     for (int t = 0; t < count; ++t) {
         const double *v = b->src[b->order[first + t]];
-        b->keys[t].key = v[ax] + v[3 + ax] + v[6 + ax];
+        b->keys[t].key = u[0] * (v[0] + v[3] + v[6]) + u[1] * (v[1] + v[4] + v[7]) + u[2] * (v[2] + v[5] + v[8]);
         b->keys[t].idx = b->order[first + t];
+        mean += b->keys[t].key;
     }
+    mean /= count;
     qsort(b->keys, (size_t)count, sizeof *b->keys, cmp_key);
     for (int t = 0; t < count; ++t) b->order[first + t] = b->keys[t].idx;
-    int half = count / 2;
+    int half = 0;
+    while (half < count && b->keys[half].key < mean) ++half;
+    if (half < count / 4) half = count / 4;
+    if (half > count - count / 4) half = count - count / 4;
+    if (half < 1) half = 1;
+    if (half > count - 1) half = count - 1;
     int l = build_node(b, first, half, level + 1);
     int r = build_node(b, first + half, count - half, level + 1);
     nd = &bvh->nodes[id];
@@ -244,7 +248,8 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
     Builder b = {out, (const double(*)[9])src, order, keys};
     build_node(&b, 0, n, 1);
     if (out->depth > DST_BVH_STACK / 2 - 2) {
-        /* cannot happen with median splits below 2^100 triangles; the traversal stacks rely on it */
+        /* cannot happen: each split leaves at least a quarter of the triangles on either side,
+         * so depth <= log_{4/3} n + 1 (< 120 below 2^49 triangles); the traversal stacks rely on it */
         free(src), free(order), free(keys);
         dst_bvh_destroy(out);
         set_err(err, err_size, "dst_bvh_create: tree too deep");
