@@ -465,6 +465,11 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int 
     const double *ta9 = a->tri[ta];
     double thr = best->thr;
     if (best->d < INFINITY) {
+        if (best->has_w) {
+            /* the witness axis of the best pair (unit): tight for the pairs near the answer */
+            double g = axis_gap(best->w, 1.0, ta9, tbw);
+            if (g >= thr && g > 0.0) return;
+        }
         double w[3];
         for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
         double wl = sqrt(dst_dot3(w, w));
