@@ -139,8 +139,9 @@ static void node_volume(const Builder *b, int first, int count, DstBvhNode *nd)
     nd->r = sqrt(r2) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * mag;
 }
 
-/* Top-down build: median split on the longest axis of the centroid box. Returns the node
- * index; recursion depth is the tree depth (about log2 of the triangle count). */
+/* Top-down build: split at the mean centroid along the node box's longest (principal) axis,
+ * as FCL's default splitter does, clamped to the middle half. Returns the node index;
+ * recursion depth is the tree depth (at most log_{4/3} of the triangle count, + 1). */
 static int build_node(Builder *b, int first, int count, int level)
 {
     DstBvh *bvh = b->bvh;
@@ -154,26 +155,29 @@ static int build_node(Builder *b, int first, int count, int level)
         nd->count = count;
         return id;
     }
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int t = first; t < first + count; ++t) {
-        const double *v = b->src[b->order[t]];
-        for (int i = 0; i < 3; ++i) {
-            double c = (v[i] + v[3 + i] + v[6 + i]) / 3.0;
-            lo[i] = fmin(lo[i], c);
-            hi[i] = fmax(hi[i], c);
-        }
-    }
-    int ax = 0;
-    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
-    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    /* split along the node box's longest axis (its principal direction) at the mean of the
+     * triangle centroids' projections, kept within the middle half of the triangles so the
+     * depth stays within log_{4/3} of the count */
+    int k = 0;
+    if (nd->h[1] > nd->h[k]) k = 1;
+    if (nd->h[2] > nd->h[k]) k = 2;
+    const double *u = nd->ax + 3 * k;
+    double mean = 0.0;
     for (int t = 0; t < count; ++t) {
         const double *v = b->src[b->order[first + t]];
-        b->keys[t].key = v[ax] + v[3 + ax] + v[6 + ax];
+        b->keys[t].key = u[0] * (v[0] + v[3] + v[6]) + u[1] * (v[1] + v[4] + v[7]) + u[2] * (v[2] + v[5] + v[8]);
         b->keys[t].idx = b->order[first + t];
+        mean += b->keys[t].key;
     }
+    mean /= count;
     qsort(b->keys, (size_t)count, sizeof *b->keys, cmp_key);
     for (int t = 0; t < count; ++t) b->order[first + t] = b->keys[t].idx;
-    int half = count / 2;
+    int half = 0;
+    while (half < count && b->keys[half].key < mean) ++half;
+    if (half < count / 4) half = count / 4;
+    if (half > count - count / 4) half = count - count / 4;
+    if (half < 1) half = 1;
+    if (half > count - 1) half = count - 1;
     int l = build_node(b, first, half, level + 1);
     int r = build_node(b, first + half, count - half, level + 1);
     nd = &bvh->nodes[id];
@@ -244,7 +248,8 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
     Builder b = {out, (const double(*)[9])src, order, keys};
     build_node(&b, 0, n, 1);
     if (out->depth > DST_BVH_STACK / 2 - 2) {
-        /* cannot happen with median splits below 2^100 triangles; the traversal stacks rely on it */
+        /* cannot happen: each split leaves at least a quarter of the triangles on either side,
+         * so depth <= log_{4/3} n + 1 (< 120 below 2^49 triangles); the traversal stacks rely on it */
         free(src), free(order), free(keys);
         dst_bvh_destroy(out);
         set_err(err, err_size, "dst_bvh_create: tree too deep");
@@ -352,18 +357,42 @@ static int pose_ok(const double R[9], const double x[3])
     return det > 0.0;
 }
 
+typedef struct Best {
+    double d;
+    double tol;          /* pairs whose lower bound is above thr (and above 0) are pruned */
+    double ref, rel;     /* thr = d - max(tol, rel (d - ref)), 0 <= rel < 1 (eq. 5b) */
+    double thr;
+    int ta, tb;
+    double pa[3], pb[3]; /* A frame */
+    int has_w;           /* 1: w holds the witness axis */
+    double w[3], wb[3];  /* unit (pa - pb) / |pa - pb| of the best pair, A frame; R^T w, B frame */
+} Best;
+
 /* Lower bound of the distance between node na (A frame) and node nb (B frame): the sphere
- * gap, and when the spheres are close, the largest gap of the two oriented boxes along
- * their 6 face axes and the centre line (any unit axis separates by at most the distance;
- * sec. 2). */
-static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPose *p, double best)
+ * gap; the gap of the two oriented boxes along the witness axis of the best pair so far
+ * (the direction of the closest points found: node pairs near the answer are separated
+ * along about that direction, so the bound stays tight at any clearance); and when the
+ * spheres are close, the largest gap of the two boxes along their 6 face axes and the
+ * centre line (any unit axis separates by at most the distance; sec. 2). */
+static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPose *p, const Best *bs)
 {
+    double best = bs->thr;
     double c[3];
     dst_rel_apply(p, nb->c, c);
     double D[3] = {c[0] - na->c[0], c[1] - na->c[1], c[2] - na->c[2]};
     double dd = sqrt(dst_dot3(D, D));
     double lb = dd - na->r - nb->r;
     if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
+    if (bs->has_w) {
+        /* projections of the boxes on the unit axis w: half widths sum h_i |axis_i . w| */
+        const double *w = bs->w, *wb = bs->wb;
+        double sa = na->h[0] * fabs(dst_dot3(na->ax, w)) + na->h[1] * fabs(dst_dot3(na->ax + 3, w)) +
+                    na->h[2] * fabs(dst_dot3(na->ax + 6, w));
+        double sb = nb->h[0] * fabs(dst_dot3(nb->ax, wb)) + nb->h[1] * fabs(dst_dot3(nb->ax + 3, wb)) +
+                    nb->h[2] * fabs(dst_dot3(nb->ax + 6, wb));
+        lb = dst_maxd(lb, fabs(dst_dot3(D, w)) - sa - sb);
+        if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
+    }
     /* every axis gap of (4) is at most |D| minus the two thinnest half extents (the axes' unit
      * vector has projections summing to at least 1 on each box basis): when that cannot reach
      * the pruning level, the box test cannot prune and is skipped */
@@ -401,15 +430,6 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPo
     return lb - DST_ROUND_REL * (dd + na->r + nb->r);
 }
 
-typedef struct Best {
-    double d;
-    double tol;          /* pairs whose lower bound is above thr (and above 0) are pruned */
-    double ref, rel;     /* thr = d - max(tol, rel (d - ref)), 0 <= rel < 1 (eq. 5b) */
-    double thr;
-    int ta, tb;
-    double pa[3], pb[3]; /* A frame */
-} Best;
-
 /* Gap of two vertex triples along the axis u (|u| = ul > 0): a lower bound of their
  * distance (any axis gives one), widened for rounding; negative when the projections overlap. */
 static double axis_gap(const double u[3], double ul, const double *ta, const double *tb)
@@ -445,6 +465,11 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int 
     const double *ta9 = a->tri[ta];
     double thr = best->thr;
     if (best->d < INFINITY) {
+        if (best->has_w) {
+            /* the witness axis of the best pair (unit): tight for the pairs near the answer */
+            double g = axis_gap(best->w, 1.0, ta9, tbw);
+            if (g >= thr && g > 0.0) return;
+        }
         double w[3];
         for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
         double wl = sqrt(dst_dot3(w, w));
@@ -473,6 +498,16 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int 
         best->ta = ta, best->tb = tb;
         memcpy(best->pa, tp.pa, sizeof best->pa);
         memcpy(best->pb, tp.pb, sizeof best->pb);
+        /* the witness axis for node_lb: unit pa - pb, and the same in B's frame */
+        double w[3] = {tp.pa[0] - tp.pb[0], tp.pa[1] - tp.pb[1], tp.pa[2] - tp.pb[2]};
+        double wl = sqrt(dst_dot3(w, w));
+        best->has_w = wl > DST_MIN_DENOM;
+        if (best->has_w) {
+            for (int i = 0; i < 3; ++i) best->w[i] = w[i] / wl;
+            for (int j = 0; j < 3; ++j) {
+                best->wb[j] = p->R[j] * best->w[0] + p->R[3 + j] * best->w[1] + p->R[6 + j] * best->w[2];
+            }
+        }
     }
 }
 
@@ -505,8 +540,8 @@ static void traverse(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best
         } else {
             c0[0] = ia, c0[1] = nb->left, c1[0] = ia, c1[1] = nb->right;
         }
-        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best->thr);
-        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best->thr);
+        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best);
+        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best);
         out->node_pairs += 2;
         if (l0 < l1) {
             int t0 = c0[0], t1 = c0[1];
@@ -551,7 +586,7 @@ DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const doub
     }
     DstRelPose p;
     dst_rel_pose(Ra, xa, Rb, xb, &p);
-    Best best = {INFINITY, tol, ref, rel, INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}};
+    Best best = {INFINITY, tol, ref, rel, INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}};
     /* warm start: the last closest pair bounds the answer from above */
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->n_tris && cache->tri_b >= 0 &&
         cache->tri_b < b->n_tris) {

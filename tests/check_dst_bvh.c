@@ -6,6 +6,7 @@
  * bracketed) and bad input. */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dst_bvh.h"
@@ -133,6 +134,87 @@ START_TEST(test_bvh_separation_vs_brute_force)
     ck_assert_int_eq(mismatches, 0);
     ck_assert_int_gt(zero, MESH_RANDOM_POSES / 20);
     ck_assert_int_gt(apart, MESH_RANDOM_POSES / 5);
+    dst_bvh_destroy(&A), dst_bvh_destroy(&B), dst_bvh_destroy(&C);
+    dst_mesh_destroy(&ma), dst_mesh_destroy(&mb), dst_mesh_destroy(&mc);
+}
+END_TEST
+
+/* a flat open plate in the z = 0 plane: an n x n grid of squares over [-w/2, w/2]^2, two
+ * triangles each, the diagonals alternating */
+static DstMesh plate_mesh(double w, int n)
+{
+    int nv = (n + 1) * (n + 1), nt = 2 * n * n;
+    double *V = malloc((size_t)nv * 3 * sizeof *V);
+    int *T = malloc((size_t)nt * 3 * sizeof *T);
+    for (int i = 0; i <= n; ++i) {
+        for (int j = 0; j <= n; ++j) {
+            double *v = V + 3 * (i * (n + 1) + j);
+            v[0] = w * ((double)i / n - 0.5), v[1] = w * ((double)j / n - 0.5), v[2] = 0.0;
+        }
+    }
+    for (int i = 0, t = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j, t += 2) {
+            int a = i * (n + 1) + j, b = a + 1, c = a + n + 1, d = c + 1;
+            int *q = T + 3 * t;
+            if ((i + j) % 2) q[0] = a, q[1] = c, q[2] = d, q[3] = a, q[4] = d, q[5] = b;
+            else q[0] = a, q[1] = c, q[2] = b, q[3] = b, q[4] = c, q[5] = d;
+        }
+    }
+    DstMesh m;
+    memset(&m, 0, sizeof m);
+    dst_mesh_create(V, nv, T, nt, &m, NULL, 0);
+    free(V), free(T);
+    return m;
+}
+
+/* Exactness at every clearance (issue 20's distance bands): flat plates, a bumpy statue and a
+ * torus, B's centre put along a random direction at 0.3-4 times the sum of the root sphere
+ * radii from A's (overlapping, touching, near, mid and far), the separation against brute
+ * force; the witness axis and the other pruning bounds must never drop the closest pair. */
+START_TEST(test_bvh_separation_bands_vs_brute_force)
+{
+    TgRng r = {2020};
+    DstMesh ma = plate_mesh(0.4, 12), mb = mg_statue(0.2, 0.15, 0.3, 10, 16), mc = mg_torus(0.3, 0.08, 16, 8);
+    DstBvh A, B, C;
+    ck_assert_int_eq(dst_bvh_create(&ma, &A, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&mb, &B, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&mc, &C, NULL, 0), DST_OK);
+    const DstBvh *pairs[4][2] = {{&A, &A}, {&A, &B}, {&C, &B}, {&B, &A}};
+    static const double scale[6] = {0.3, 0.8, 0.95, 1.1, 1.6, 4.0};
+    int mismatches = 0, apart = 0, n_poses = TG_ASAN ? 24 : 120;
+    for (int n = 0; n < n_poses; ++n) {
+        const DstBvh *a = pairs[n % 4][0], *b = pairs[n % 4][1];
+        double Ra[9], xa[3], Rb[9], xb[3], u[3];
+        random_pose(&r, 0.5, Ra, xa);
+        random_pose(&r, 0.0, Rb, xb);
+        tg_unit(&r, u);
+        /* root centres: A's in the world, then B's origin so that its centre sits at the offset */
+        double ca[3], cbw[3], off = scale[(n / 4) % 6] * (a->nodes[0].r + b->nodes[0].r);
+        const double *cA = a->nodes[0].c, *cB = b->nodes[0].c;
+        for (int i = 0; i < 3; ++i) ca[i] = Ra[3 * i] * cA[0] + Ra[3 * i + 1] * cA[1] + Ra[3 * i + 2] * cA[2] + xa[i];
+        for (int i = 0; i < 3; ++i) cbw[i] = Rb[3 * i] * cB[0] + Rb[3 * i + 1] * cB[1] + Rb[3 * i + 2] * cB[2];
+        for (int i = 0; i < 3; ++i) xb[i] = ca[i] + off * u[i] - cbw[i];
+        DstMeshDistance d;
+        DstStatus st = dst_bvh_separation(a, Ra, xa, b, Rb, xb, NULL, &d);
+        ck_assert(st == DST_SEPARATED || st == DST_TOUCHING);
+        double ref = mg_brute_separation(a, Ra, xa, b, Rb, xb);
+        if (!(fabs(d.distance - ref) <= MESH_BRUTE_REL * ref)) {
+            ++mismatches;
+            ck_assert_msg(0, "pose %d: bvh %.17g brute %.17g", n, d.distance, ref);
+        }
+        ck_assert(d.lower <= ref && ref <= d.upper);
+        apart += ref > 0.0;
+        /* a warm start from another pose's pair must not change the answer either */
+        DstBvhCache cache;
+        dst_bvh_cache_reset(&cache);
+        cache.tri_a = n % a->n_tris, cache.tri_b = (7 * n) % b->n_tris;
+        DstMeshDistance dw;
+        dst_bvh_separation(a, Ra, xa, b, Rb, xb, &cache, &dw);
+        ck_assert_msg(fabs(dw.distance - ref) <= MESH_BRUTE_REL * ref, "pose %d: warm %.17g brute %.17g", n,
+                      dw.distance, ref);
+    }
+    ck_assert_int_eq(mismatches, 0);
+    ck_assert_int_gt(apart, n_poses / 2);
     dst_bvh_destroy(&A), dst_bvh_destroy(&B), dst_bvh_destroy(&C);
     dst_mesh_destroy(&ma), dst_mesh_destroy(&mb), dst_mesh_destroy(&mc);
 }
@@ -289,6 +371,7 @@ Suite *dst_bvh_suite(void)
     tc = tcase_create("separation");
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, test_bvh_separation_vs_brute_force);
+    tcase_add_test(tc, test_bvh_separation_bands_vs_brute_force);
     tcase_add_test(tc, test_bvh_warm_start);
     suite_add_tcase(s, tc);
     tc = tcase_create("containment");

@@ -73,9 +73,9 @@ typedef struct DstBvh {
     DstHull hull;          /* owned when has_hull */
 } DstBvh;
 
-/* Builds the BVH of a mesh (copied; the mesh may be destroyed afterwards): top-down median
- * split along the longest axis of the triangle centroids, principal-axis boxes and spheres at each node
- * vertex box. Also its convex hull and the closed / convex flags. Returns DST_OK,
+/* Builds the BVH of a mesh (copied; the mesh may be destroyed afterwards): top-down split
+ * at the mean triangle centroid along each node box's longest axis (at least a quarter of the
+ * triangles on either side), principal-axis boxes and spheres at each node. Also its convex hull and the closed / convex flags. Returns DST_OK,
  * DST_INVALID_INPUT (no triangles, index out of range, non-finite vertex; message) or
  * DST_FAILED (out of memory). On failure *out holds nothing to free. Nullable: err. */
 DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err_size);
