@@ -318,7 +318,9 @@ $(BUILD)/browser_mesh_view: $(BUILD)/tools/browser/mesh_view.o $(BUILD)/libplann
 # ---- FCL comparison (issues 6, 7) ------------------------------------------------------
 # `make bench-fcl` installs Debian's libfcl-dev if it is missing, writes bench_mesh's
 # mesh_distance pairs to files (tools/bench/fcl/write_pairs.c, timing our query on them),
-# and times FCL's mesh distance on the same files (tools/bench/fcl/compare_fcl.cpp); then
+# and times FCL's mesh distance on the same files (tools/bench/fcl/compare_fcl.cpp), then
+# the same by distance band on nine pairs of 1k-100k triangles (`bands`, issue 20:
+# mesh_vs_fcl_<band>_median and _p90 lines, docs/perf/mesh.md); then
 # it times FCL's convex-hull distance and signed distance against ours on bench_gjk's hulls
 # and poses (tools/bench/fcl/compare_fcl_convex.cpp, issue 7; built without -march=native,
 # since fcl::Convex from Debian's library crashes when Eigen's alignment differs). These are
@@ -334,6 +336,9 @@ bench-fcl:
 	    -o build/bench/fcl/compare_fcl tools/bench/fcl/compare_fcl.cpp $$(pkg-config --libs fcl)
 	./build/bench/fcl/write_pairs build/bench/fcl
 	./build/bench/fcl/compare_fcl build/bench/fcl
+	@mkdir -p build/bench/fcl/bands
+	./build/bench/fcl/write_pairs build/bench/fcl/bands bands
+	./build/bench/fcl/compare_fcl bands build/bench/fcl/bands
 	$(CXX) -std=c++17 -O3 -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) -Idistance/include \
 	    -o build/bench/fcl/compare_fcl_convex tools/bench/fcl/compare_fcl_convex.cpp \
 	    build/bench/libdistance.a $$(pkg-config --libs fcl)
