@@ -58,6 +58,23 @@ static void unload(Fixture *f)
     pln_scenario_destroy(&f->sc);
 }
 
+/* the least exact distance of pair pr at GEOM_SAMPLES + 1 times of [t0, t1] of the spline
+ * ctrl (forward kinematics into f->kin, postures into q) */
+static double sampled_min(Fixture *f, const double *ctrl, double *q, int pr, double t0, double t1)
+{
+    const PlnProblem *p = f->p;
+    double smin = HUGE_VAL;
+    for (int s = 0; s <= GEOM_SAMPLES; ++s) {
+        double t = t0 + (t1 - t0) * s / GEOM_SAMPLES;
+        PlnPairDistance d;
+        ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
+        ck_assert_int_eq(pln_kin_forward(f->kin, p->robot, q), PLN_OK);
+        ck_assert_int_eq(pln_geom_pair_distance(p->geom, f->kin, pr, NULL, &d), DST_OK);
+        smin = fmin(smin, d.distance);
+    }
+    return smin;
+}
+
 /* For random trajectories, every pair and interval: lower <= the exact distance at
  * GEOM_SAMPLES times of the spline, t_min inside the interval, upper >= lower, and
  * upper - lower <= eps when certified. Returns the number of (pair, interval) checked. */
@@ -84,19 +101,12 @@ static int check_bounds(Fixture *f, uint64_t seed, int trials, double stop_above
                           "%s", err);
             for (int pr = 0; pr < f->sc.n_pairs; ++pr) {
                 DstMcdResult r;
-                double smin = HUGE_VAL;
+                double smin;
                 DstStatus ds = pln_problem_pair_mcd(p, f->w, pr, DST_MCD_HYBRID, t0, t1, &opt,
                                                     stop_above, &r, NULL, NULL);
                 ck_assert_msg(ds != DST_INVALID_INPUT && ds != DST_FAILED, "pair %d: %s", pr,
                               dst_status_string(ds));
-                for (int s = 0; s <= GEOM_SAMPLES; ++s) {
-                    double t = t0 + (t1 - t0) * s / GEOM_SAMPLES;
-                    PlnPairDistance d;
-                    ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
-                    ck_assert_int_eq(pln_kin_forward(f->kin, p->robot, q), PLN_OK);
-                    ck_assert_int_eq(pln_geom_pair_distance(p->geom, f->kin, pr, NULL, &d), DST_OK);
-                    smin = fmin(smin, d.distance);
-                }
+                smin = sampled_min(f, ctrl, q, pr, t0, t1);
                 ck_assert_msg(r.lower <= smin + GEOM_TOL_M,
                               "%s trial %d interval %d pair %d: lower %.9g above sampled min %.9g",
                               pln_geometry_string(f->sc.geometry), trial, i, pr, r.lower, smin);
@@ -167,17 +177,10 @@ START_TEST(test_swept_lower_below_sampled_distance)
             pln_problem_interval(p, i, &t0, &t1);
             ck_assert_msg(pln_problem_interval_motion(p, f.w, ctrl, i, err, sizeof err) == PLN_OK, "%s", err);
             for (int pr = 0; pr < f.sc.n_pairs; ++pr) {
-                double lo = pln_geom_pair_swept_lower(p->geom, f.w->lm, pr, &f.w->sweep), smin = HUGE_VAL;
+                double lo = pln_geom_pair_swept_lower(p->geom, f.w->lm, pr, &f.w->sweep), smin;
                 /* the memo gives the same bound as a fresh computation */
                 ck_assert(lo == pln_geom_pair_swept_lower(p->geom, f.w->lm, pr, NULL));
-                for (int s = 0; s <= GEOM_SAMPLES; ++s) {
-                    double t = t0 + (t1 - t0) * s / GEOM_SAMPLES;
-                    PlnPairDistance d;
-                    ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
-                    ck_assert_int_eq(pln_kin_forward(f.kin, p->robot, q), PLN_OK);
-                    ck_assert_int_eq(pln_geom_pair_distance(p->geom, f.kin, pr, NULL, &d), DST_OK);
-                    smin = fmin(smin, d.distance);
-                }
+                smin = sampled_min(&f, ctrl, q, pr, t0, t1);
                 ck_assert_msg(lo <= smin + GEOM_TOL_M, "%s trial %d interval %d pair %d: swept %.9g above sampled %.9g",
                               pln_geometry_string(f.sc.geometry), trial, i, pr, lo, smin);
                 ck_assert(isfinite(lo));

@@ -140,6 +140,34 @@ static int cert_better(const PlnCertificate *a, const PlnCertificate *b)
     return b->max_task_violation < a->max_task_violation;
 }
 
+/* A further run's result (nx, nctrl, nsip, ncert) against the kept one: its evaluations and
+ * times add to the kept run's; when its certificate is better it becomes the kept result
+ * (returns 1), else its certificate is destroyed (returns 0). */
+static int adopt_if_better(const PlnProblem *p, double *x, double *ctrl, PlnSipResult *sip,
+                           PlnCertificate *cert, const double *nx, const double *nctrl,
+                           PlnSipResult *nsip, PlnCertificate *ncert)
+{
+    int keep = cert_better(cert, ncert);
+    nsip->evaluations += sip->evaluations;
+    nsip->wall_time_s += sip->wall_time_s;
+    nsip->mcd_calls += sip->mcd_calls;
+    nsip->mcd_time_s += sip->mcd_time_s;
+    if (keep) {
+        memcpy(x, nx, (size_t)p->n_vars * sizeof *x);
+        memcpy(ctrl, nctrl, (size_t)p->n_active * p->n_ctrl * sizeof *ctrl);
+        pln_certificate_destroy(cert);
+        *cert = *ncert;
+        *sip = *nsip;
+    } else {
+        pln_certificate_destroy(ncert);
+        sip->evaluations = nsip->evaluations;
+        sip->wall_time_s = nsip->wall_time_s;
+        sip->mcd_calls = nsip->mcd_calls;
+        sip->mcd_time_s = nsip->mcd_time_s;
+    }
+    return keep;
+}
+
 /* one number of the splitmix64 stream (Steele, Lea, Flood 2014) as a double in [-1, 1) */
 static double restart_uniform(unsigned long long *state)
 {
@@ -179,13 +207,11 @@ static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const 
                           const double *x0, double *x, double *ctrl, PlnSipResult *sip,
                           PlnCertificate *cert, double *rx, double *rctrl, char *err, size_t err_size)
 {
-    const int n = p->n_vars, nc = p->n_active * p->n_ctrl;
     PlnStatus st = PLN_OK;
     for (int k = 0; k < PLN_PLAN_RESTARTS && st == PLN_OK; ++k) {
         PlnSipRun rrun = *run;
         PlnSipResult rsip;
         PlnCertificate rcert;
-        int keep;
         rrun.time_used = run->time_used + sip->wall_time_s;
         if (cert->certified || cert->cause == PLN_CAUSE_TASK ||
             !(rrun.time_used < p->scenario->time_limit) ||
@@ -204,29 +230,12 @@ static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const 
         pln_problem_ctrl(p, rx, rctrl);
         st = pln_certify_spline(p, rctrl, opt->cert_eps_ratio, &rcert, err, err_size);
         if (st != PLN_OK) break;
-        keep = cert_better(cert, &rcert);
         if (run->progress != NULL) {
             fprintf(run->progress, "     restart %d: %s: %s\n", k + 1,
-                    rcert.certified ? "certified" : rcert.reason, keep ? "kept" : "not kept");
+                    rcert.certified ? "certified" : rcert.reason, cert_better(cert, &rcert) ? "kept" : "not kept");
         }
-        rsip.evaluations += sip->evaluations;
-        rsip.wall_time_s += sip->wall_time_s;
-        rsip.mcd_calls += sip->mcd_calls;
-        rsip.mcd_time_s += sip->mcd_time_s;
-        if (keep) {
-            memcpy(x, rx, (size_t)n * sizeof *x);
-            memcpy(ctrl, rctrl, (size_t)nc * sizeof *ctrl);
-            pln_certificate_destroy(cert);
-            *cert = rcert;
-            rsip.restarts = k + 1;
-            *sip = rsip;
-        } else {
-            pln_certificate_destroy(&rcert);
-            sip->evaluations = rsip.evaluations;
-            sip->wall_time_s = rsip.wall_time_s;
-            sip->mcd_calls = rsip.mcd_calls;
-            sip->mcd_time_s = rsip.mcd_time_s;
-        }
+        rsip.restarts = k + 1;
+        (void)adopt_if_better(p, x, ctrl, sip, cert, rx, rctrl, &rsip, &rcert);
     }
     return st;
 }
@@ -305,29 +314,12 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
         st = pln_certify_spline(p, ectrl, opt->cert_eps_ratio, &ecert, err, err_size);
     }
     if (st == PLN_OK) {
-        int keep = cert_better(cert, &ecert);
         if (run->progress != NULL) {
             fprintf(run->progress, "     elastic phase: %s: %s\n",
                     ecert.certified ? "certified" : ecert.reason,
-                    keep ? "kept" : "the first run's result is kept");
+                    cert_better(cert, &ecert) ? "kept" : "the first run's result is kept");
         }
-        esip.evaluations += sip->evaluations;
-        esip.wall_time_s += sip->wall_time_s;
-        esip.mcd_calls += sip->mcd_calls;
-        esip.mcd_time_s += sip->mcd_time_s;
-        if (keep) {
-            memcpy(x, ex, (size_t)n * sizeof *x);
-            memcpy(ctrl, ectrl, (size_t)nc * sizeof *ctrl);
-            pln_certificate_destroy(cert);
-            *cert = ecert;
-            *sip = esip;
-        } else {
-            pln_certificate_destroy(&ecert);
-            sip->evaluations = esip.evaluations;
-            sip->wall_time_s = esip.wall_time_s;
-            sip->mcd_calls = esip.mcd_calls;
-            sip->mcd_time_s = esip.mcd_time_s;
-        }
+        (void)adopt_if_better(p, x, ctrl, sip, cert, ex, ectrl, &esip, &ecert);
     } else {
         pln_certificate_destroy(cert);
     }
