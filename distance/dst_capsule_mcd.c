@@ -13,6 +13,10 @@
 
 #include "dst_capsule_internal.h"
 
+#if DST_MAX_DEGREE != 7
+#error "mcd_eval_ex evaluates the positions by Estrin's scheme for degree 7"
+#endif
+
 /* degree at which the velocity differences are held in Bernstein form */
 #define DST_MCD_VDEG (DST_MAX_DEGREE - 1)
 
@@ -88,12 +92,28 @@ typedef struct McdAdv {
     McdEval e;       /* evaluation at s */
 } McdAdv;
 
-/* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
- * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
-static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
+/* Positions of the four endpoints at s, x[coordinate][endpoint]. With `estrin`, Estrin's
+ * scheme on the zero-padded degree-7 coefficients: three levels of a + b s^(2^l) instead
+ * of Horner's chain of seven multiply-adds, for the callers whose every evaluation waits
+ * for the last (golden-section search, advancement). Certified sampling evaluates
+ * independent points, where only the operation count matters; it keeps Horner, which
+ * does fewer operations for lower degrees and measured faster there (docs/perf/capsule.md,
+ * session 13). Both are within the rounding widening of docs/math/capsule_mcd.md sec. 5. */
+static inline void mcd_positions(const McdCtx *c, double s, int estrin, double x[3][4])
 {
-    double x[3][4];
-    DstSegPair sp;
+    if (estrin) {
+        const double s2 = s * s, s4 = s2 * s2;
+        for (int i = 0; i < 3; ++i) {
+            for (int p = 0; p < 4; ++p) {
+                const double q0 = c->coef[0][i][p] + c->coef[1][i][p] * s;
+                const double q1 = c->coef[2][i][p] + c->coef[3][i][p] * s;
+                const double q2 = c->coef[4][i][p] + c->coef[5][i][p] * s;
+                const double q3 = c->coef[6][i][p] + c->coef[7][i][p] * s;
+                x[i][p] = (q0 + q1 * s2) + (q2 + q3 * s2) * s4;
+            }
+        }
+        return;
+    }
     /* Horner for the four endpoints at once (12 independent chains) */
     for (int i = 0; i < 3; ++i) {
         for (int p = 0; p < 4; ++p) x[i][p] = c->coef[c->deg][i][p];
@@ -103,6 +123,15 @@ static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
             for (int p = 0; p < 4; ++p) x[i][p] = x[i][p] * s + c->coef[k][i][p];
         }
     }
+}
+
+/* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
+ * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
+static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, int estrin, McdEval *e)
+{
+    double x[3][4];
+    DstSegPair sp;
+    mcd_positions(c, s, estrin, x);
     double a0[3] = {x[0][0], x[1][0], x[2][0]}, a1[3] = {x[0][1], x[1][1], x[2][1]};
     double b0[3] = {x[0][2], x[1][2], x[2][2]}, b1[3] = {x[0][3], x[1][3], x[2][3]};
     dst_segment_pair_ex(a0, a1, b0, b1, c->scale, want_lower, &sp);
@@ -118,16 +147,22 @@ static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
     }
 }
 
-/* Full evaluation: value, certified lower bound and normal (advancement, sampling). */
+/* Full evaluation: value, certified lower bound and normal (advancement). */
 static void mcd_eval(McdCtx *c, double s, McdEval *e)
 {
-    mcd_eval_ex(c, s, 1, e);
+    mcd_eval_ex(c, s, 1, 1, e);
 }
 
 /* the golden-section search only compares values */
 static void mcd_eval_value(McdCtx *c, double s, McdEval *e)
 {
-    mcd_eval_ex(c, s, 0, e);
+    mcd_eval_ex(c, s, 0, 1, e);
+}
+
+/* certified sampling: full evaluations at independent points (Horner) */
+static void mcd_eval_sample(McdCtx *c, double s, McdEval *e)
+{
+    mcd_eval_ex(c, s, 1, 0, e);
 }
 
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
@@ -528,7 +563,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     DstMcdOptions o;
     McdEval e;
     if (mcd_setup(&c, a, b, t0, t1, opt, &o, out) != DST_OK) return out->status;
-    mcd_eval(&c, 0.0, &e);
+    mcd_eval_sample(&c, 0.0, &e);
     if (!(t1 > t0)) return mcd_finish(&c, t0, t1, e.lo, o.eps, DST_CERTIFIED, out);
     mcd_prepare_bernstein(&c);
     double eps_nom = mcd_eps_nominal(&c, o.eps);
@@ -558,7 +593,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     double lo = INFINITY, prev = e.lo;
     for (long k = 1; k <= n; ++k) {
         double s = k == n ? 1.0 : (double)k / (double)n;
-        mcd_eval(&c, s, &e);
+        mcd_eval_sample(&c, s, &e);
         lo = dst_mind(lo, 0.5 * (prev + e.lo - mu * h));
         prev = e.lo;
     }
