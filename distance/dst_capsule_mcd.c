@@ -127,7 +127,7 @@ static inline void mcd_positions(const McdCtx *c, double s, int estrin, double x
 
 /* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
  * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
-static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, int estrin, McdEval *e)
+static DST_CAPSULE_INLINE void mcd_eval_ex(McdCtx *c, double s, int want_lower, int estrin, McdEval *e)
 {
     double x[3][4];
     DstSegPair sp;
