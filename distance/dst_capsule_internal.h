@@ -5,6 +5,7 @@
 #define DST_CAPSULE_INTERNAL_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "dst_tolerance.h"
 
@@ -57,15 +58,17 @@ static inline void dst_any_perpendicular(const double d[3], double out[3])
     }
 }
 
-/* Rarely taken branches of the segment kernel stay out of its straight-line code. */
+/* Rarely taken branches of the segment kernel stay out of its straight-line code; the
+ * kernel itself is inlined into each caller, so that the MCD gets a copy without the
+ * lower bound for its golden-section search. */
 #if defined(__GNUC__)
 #define DST_CAPSULE_COLD __attribute__((cold, noinline, unused))
 #define DST_CAPSULE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DST_CAPSULE_INLINE inline __attribute__((always_inline))
 #else
-#define DST_CAPSULE_INLINE inline
 #define DST_CAPSULE_COLD
 #define DST_CAPSULE_LIKELY(x) (x)
+#define DST_CAPSULE_INLINE inline
 #endif
 
 /* clamp to [0, 1] (inputs finite) */
@@ -133,12 +136,14 @@ static DST_CAPSULE_COLD void dst_segment_normal_meet(const double p0[3], const d
 /* Closest points of segments P = [p0, p1] and Q = [q0, q1] (thesis eq. 3.1 needs
  * delta(l_A, l_B)); docs/math/capsule_mcd.md [1]-[4]. `scale` >= max |coordinate|
  * of the inputs (metres) sets the rounding widening of the certified lower bound.
+ * Nullable: sep4 (receives the four pair terms of that bound, [10a]; needs want_lower).
  * The common case (neither segment a point, not parallel, closest points apart) runs
  * inline without calls (the rare cases are out-of-line functions), the reciprocals of
  * a and e are issued off the critical path, and the lower bound's dot products run
  * beside the square root. */
 static DST_CAPSULE_INLINE void dst_segment_pair_ex(const double p0[3], const double p1[3], const double q0[3],
-                                       const double q1[3], double scale, int want_lower, DstSegPair *o)
+                                                   const double q1[3], double scale, int want_lower,
+                                                   DstSegPair *o, double *sep4)
 {
     double d1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
     double d2[3] = {q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]};
@@ -180,25 +185,33 @@ static DST_CAPSULE_INLINE void dst_segment_pair_ex(const double p0[3], const dou
     double dist = sqrt(dst_dot3(w, w));
     double tiny = DST_ROUND_REL * scale + DST_MIN_DENOM;
     o->dist = dist;
-    double sep;
+    double sep, g0, g1, g2, g3;
     if (DST_CAPSULE_LIKELY(dist > tiny)) {
         double inv = 1.0 / dist;
         o->n[0] = w[0] * inv, o->n[1] = w[1] * inv, o->n[2] = w[2] * inv;
         sep = (wr + dst_mind(wd1, 0.0) - dst_maxd(wd2, 0.0)) * inv;
+        g0 = wr * inv, g1 = (wr - wd2) * inv, g2 = (wr + wd1) * inv, g3 = ((wr + wd1) - wd2) * inv;
     } else {
         dst_segment_normal_meet(p0, p1, q0, q1, d1, d2, a, e, parallel, o->n);
-        sep = dst_dot3(o->n, r) + dst_mind(0.0, dst_dot3(o->n, d1)) - dst_maxd(0.0, dst_dot3(o->n, d2));
+        double nr = dst_dot3(o->n, r), nd1 = dst_dot3(o->n, d1), nd2 = dst_dot3(o->n, d2);
+        sep = nr + dst_mind(0.0, nd1) - dst_maxd(0.0, nd2);
+        g0 = nr, g1 = nr - nd2, g2 = nr + nd1, g3 = (nr + nd1) - nd2;
     }
     /* the widening `tiny` covers the rounding of r, d1, d2, of the dot products and of
      * 1/|w| (docs/math/capsule_mcd.md sec. 5); without want_lower the trivial bound 0 */
     o->lower = want_lower ? dst_maxd(sep - tiny, 0.0) : 0.0;
+    /* pair by pair (nullable): certified lower bounds of n.(p_i - q_j), k = 2 i + j, the
+     * terms of the minimum [4]; the advancement's step [10a] uses them */
+    if (sep4 != NULL) {
+        sep4[0] = g0 - tiny, sep4[1] = g1 - tiny, sep4[2] = g2 - tiny, sep4[3] = g3 - tiny;
+    }
 }
 
 /* dst_segment_pair_ex with the certified lower bound. */
 static inline void dst_segment_pair(const double p0[3], const double p1[3], const double q0[3],
                                     const double q1[3], double scale, DstSegPair *o)
 {
-    dst_segment_pair_ex(p0, p1, q0, q1, scale, 1, o);
+    dst_segment_pair_ex(p0, p1, q0, q1, scale, 1, o, NULL);
 }
 
 #endif /* DST_CAPSULE_INTERNAL_H */
