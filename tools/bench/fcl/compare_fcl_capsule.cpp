@@ -15,11 +15,12 @@
 // Ours returns more per call: witness points, normal, segment parameters, status and a
 // certified lower bound.
 //
-// Times: thread CPU time per query (as compare_fcl_convex), the median over ROUNDS x BLOCK = 33 passes, each pass LOOPS
-// times over the pairs (bench_capsule: 15 passes of 16 loops); each query runs BLOCK passes
-// after a warm-up pass, and the three queries take turns ROUNDS times, so that load from
-// other processes falls on all of them. Prints `name: value` lines, the largest difference
-// of the two distances, and
+// Times: thread CPU time per query (as compare_fcl_convex), the median over ROUNDS x BLOCK =
+// 33 passes, each pass LOOPS times over the pairs (bench_capsule: 15 passes of 16 loops); each
+// query runs BLOCK passes after a warm-up pass, and the three queries take turns ROUNDS times,
+// so that load from other processes falls on all of them. Our query reads about 25 % slower
+// here than in bench_capsule (same library code; placement, docs/perf/capsule.md session 13).
+// Prints `name: value` lines, the largest difference of the two distances, and
 // capsule_vs_fcl = FCL time / our time (> 1: ours is faster). Built only by
 // `make bench-fcl` (without -march=native, like compare_fcl_convex: Debian's FCL is built
 // for the generic x86-64 and Eigen's alignment must match it; our library is the -O3
@@ -30,6 +31,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 extern "C" {
