@@ -325,6 +325,9 @@ $(BUILD)/browser_mesh_view: $(BUILD)/tools/browser/mesh_view.o $(BUILD)/libplann
 # and poses (tools/bench/fcl/compare_fcl_convex.cpp, issue 7; built without -march=native,
 # since fcl::Convex from Debian's library crashes when Eigen's alignment differs). These are
 # the only C++ in the tree; FCL stays out of the main build and the tests.
+# Issue 20: last it times FCL's capsule-capsule distance against dst_capsule_distance on
+# bench_capsule's static pairs (tools/bench/fcl/compare_fcl_capsule.cpp; also without
+# -march=native, and with -std=c++17 after fcl's pkg-config flags, which carry -std=c++11).
 .PHONY: bench-fcl
 bench-fcl:
 	@pkg-config --exists fcl || apt-get install -y libfcl-dev
@@ -343,6 +346,10 @@ bench-fcl:
 	    -o build/bench/fcl/compare_fcl_convex tools/bench/fcl/compare_fcl_convex.cpp \
 	    build/bench/libdistance.a $$(pkg-config --libs fcl)
 	./build/bench/fcl/compare_fcl_convex
+	$(CXX) -O3 -DNDEBUG -Wall -Wextra $$(pkg-config --cflags fcl) -std=c++17 -Idistance/include \
+	    -o build/bench/fcl/compare_fcl_capsule tools/bench/fcl/compare_fcl_capsule.cpp \
+	    build/bench/libdistance.a $$(pkg-config --libs fcl)
+	./build/bench/fcl/compare_fcl_capsule
 
 # ---- installable distance library (issue 22) ------------------------------------------
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs libhrpdistance for other programs:

@@ -13,6 +13,10 @@
 
 #include "dst_capsule_internal.h"
 
+#if DST_MAX_DEGREE != 7
+#error "mcd_eval_ex evaluates the positions by Estrin's scheme for degree 7"
+#endif
+
 /* degree at which the velocity differences are held in Bernstein form */
 #define DST_MCD_VDEG (DST_MAX_DEGREE - 1)
 
@@ -52,6 +56,8 @@ typedef struct McdEval {
     double hi;       /* nominal signed distance at s (a real value) */
     double lo;       /* certified lower bound of the nominal signed distance at s */
     double n[3];     /* unit normal from B to A at s */
+    double g[4];     /* certified lower bounds of n.(p_i - q_j) - (rA + rB), pair k = 2 i + j
+                      * (advancement evaluations; else each = lo) */
 } McdEval;
 
 /* Per-call state: the motion, its precomputed velocity Bernstein coefficients, the
@@ -88,12 +94,28 @@ typedef struct McdAdv {
     McdEval e;       /* evaluation at s */
 } McdAdv;
 
-/* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
- * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
-static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
+/* Positions of the four endpoints at s, x[coordinate][endpoint]. With `estrin`, Estrin's
+ * scheme on the zero-padded degree-7 coefficients: three levels of a + b s^(2^l) instead
+ * of Horner's chain of seven multiply-adds, for the callers whose every evaluation waits
+ * for the last (golden-section search, advancement). Certified sampling evaluates
+ * independent points, where only the operation count matters; it keeps Horner, which
+ * does fewer operations for lower degrees and measured faster there (docs/perf/capsule.md,
+ * session 13). Both are within the rounding widening of docs/math/capsule_mcd.md sec. 5. */
+static inline void mcd_positions(const McdCtx *c, double s, int estrin, double x[3][4])
 {
-    double x[3][4];
-    DstSegPair sp;
+    if (estrin) {
+        const double s2 = s * s, s4 = s2 * s2;
+        for (int i = 0; i < 3; ++i) {
+            for (int p = 0; p < 4; ++p) {
+                const double q0 = c->coef[0][i][p] + c->coef[1][i][p] * s;
+                const double q1 = c->coef[2][i][p] + c->coef[3][i][p] * s;
+                const double q2 = c->coef[4][i][p] + c->coef[5][i][p] * s;
+                const double q3 = c->coef[6][i][p] + c->coef[7][i][p] * s;
+                x[i][p] = (q0 + q1 * s2) + (q2 + q3 * s2) * s4;
+            }
+        }
+        return;
+    }
     /* Horner for the four endpoints at once (12 independent chains) */
     for (int i = 0; i < 3; ++i) {
         for (int p = 0; p < 4; ++p) x[i][p] = c->coef[c->deg][i][p];
@@ -103,12 +125,24 @@ static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
             for (int p = 0; p < 4; ++p) x[i][p] = x[i][p] * s + c->coef[k][i][p];
         }
     }
+}
+
+/* Static distance at s (eq. 3.1) with its certified lower bound (when want_lower; else
+ * e->lo is the trivial -(rA + rB) - widen); keeps the best. */
+static DST_CAPSULE_INLINE void mcd_eval_ex(McdCtx *c, double s, int want_lower, int estrin, McdEval *e)
+{
+    double x[3][4], sep4[4];
+    DstSegPair sp;
+    mcd_positions(c, s, estrin, x);
     double a0[3] = {x[0][0], x[1][0], x[2][0]}, a1[3] = {x[0][1], x[1][1], x[2][1]};
     double b0[3] = {x[0][2], x[1][2], x[2][2]}, b1[3] = {x[0][3], x[1][3], x[2][3]};
-    dst_segment_pair_ex(a0, a1, b0, b1, c->scale, want_lower, &sp);
+    /* the pair-by-pair separations only where an advancement may start (estrin callers) */
+    const int want_pairs = want_lower && estrin;
+    dst_segment_pair_ex(a0, a1, b0, b1, c->scale, want_lower, &sp, want_pairs ? sep4 : NULL);
     e->s = s;
     e->hi = sp.dist - c->rsum;
     e->lo = sp.lower - c->rsum - c->widen;
+    for (int k = 0; k < 4; ++k) e->g[k] = want_pairs ? sep4[k] - c->rsum - c->widen : e->lo;
     e->n[0] = sp.n[0], e->n[1] = sp.n[1], e->n[2] = sp.n[2];
     c->evals++;
     if (e->hi < c->best_hi) {
@@ -118,16 +152,22 @@ static inline void mcd_eval_ex(McdCtx *c, double s, int want_lower, McdEval *e)
     }
 }
 
-/* Full evaluation: value, certified lower bound and normal (advancement, sampling). */
+/* Full evaluation: value, certified lower bound and normal (advancement). */
 static void mcd_eval(McdCtx *c, double s, McdEval *e)
 {
-    mcd_eval_ex(c, s, 1, e);
+    mcd_eval_ex(c, s, 1, 1, e);
 }
 
 /* the golden-section search only compares values */
 static void mcd_eval_value(McdCtx *c, double s, McdEval *e)
 {
-    mcd_eval_ex(c, s, 0, e);
+    mcd_eval_ex(c, s, 0, 1, e);
+}
+
+/* certified sampling: full evaluations at independent points (Horner) */
+static void mcd_eval_sample(McdCtx *c, double s, McdEval *e)
+{
+    mcd_eval_ex(c, s, 1, 0, e);
 }
 
 /* Vector Bernstein coefficients of the relative endpoint velocities (DESIGN sec. 6). */
@@ -197,9 +237,11 @@ static inline void mcd_subdivide4(double b[DST_MCD_VDEG + 1][4], double u0, doub
 
 /* Motion bound along n over s in [u0, u1], eq. (3.3) in Bernstein form
  * (docs/math/capsule_mcd.md [8]-[9]): the separation along n decreases at most at
- * rate max_ij n.(q_j' - p_i') going forward, max_ij n.(p_i' - q_j') going backward. */
-static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir)
+ * rate max_ij n.(q_j' - p_i') going forward, max_ij n.(p_i' - q_j') going backward
+ * (returned); rk[k] receives the same bound for pair k = 2 i + j alone ([10a]). */
+static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1, int dir, double rk[4])
 {
+    for (int k = 0; k < 4; ++k) rk[k] = 0.0;
     if (c->m < 0) return 0.0;
     double b[DST_MCD_VDEG + 1][4];
     for (int l = 0; l <= DST_MCD_VDEG; ++l) {
@@ -207,11 +249,18 @@ static double mcd_rate(const McdCtx *c, const double n[3], double u0, double u1,
     }
     if (u0 > 0.0 || u1 < 1.0) mcd_subdivide4(b, u0, u1);
     double mx = b[0][0], mn = b[0][0];
+    double kmx[4] = {b[0][0], b[0][1], b[0][2], b[0][3]}, kmn[4] = {b[0][0], b[0][1], b[0][2], b[0][3]};
     for (int l = 0; l <= DST_MCD_VDEG; ++l) {
         for (int k = 0; k < 4; ++k) {
-            mx = dst_maxd(mx, b[l][k]);
-            mn = dst_mind(mn, b[l][k]);
+            kmx[k] = dst_maxd(kmx[k], b[l][k]);
+            kmn[k] = dst_mind(kmn[k], b[l][k]);
         }
+    }
+    for (int k = 0; k < 4; ++k) {
+        mx = dst_maxd(mx, kmx[k]);
+        mn = dst_mind(mn, kmn[k]);
+        /* each pair's own closing rate, for the step [10a] */
+        rk[k] = dst_maxd(0.0, dir > 0 ? kmx[k] : -kmn[k]) * (1.0 + DST_ROUND_REL) + c->vwiden;
     }
     double r = dir > 0 ? mx : -mn;
     return dst_maxd(0.0, r) * (1.0 + DST_ROUND_REL) + c->vwiden;
@@ -228,7 +277,8 @@ static void mcd_adv_init(McdCtx *c, McdAdv *v, double s, int dir, double h, cons
 }
 
 /* One conservative-advancement step toward the level `target`, eq. (3.4), Lemma 3.1:
- * dt <= (delta - d)/mu with mu bounded on the window the step stays in. Returns
+ * dt <= (delta - d)/mu with mu bounded on the window the step stays in, or the longer
+ * pair-by-pair step (docs/math/capsule_mcd.md [10], [10a]). Returns
  * ADV_REACHED (certified distance within reach_tol above target at v->s), ADV_DONE
  * (the certified region reached `limit`), ADV_MOVED or ADV_CAP (step cap). */
 static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, double reach_tol)
@@ -245,9 +295,19 @@ static int mcd_adv_step(McdCtx *c, McdAdv *v, double limit, double target, doubl
     double u1 = v->dir > 0 ? v->s + h : v->s;
     if (v->dir > 0 && h == room) u1 = limit;
     if (v->dir < 0 && h == room) u0 = limit;
-    double mu = mcd_rate(c, v->e.n, u0, u1, v->dir);
+    double rk[4];
+    double mu = mcd_rate(c, v->e.n, u0, u1, v->dir, rk);
+    /* the step of the nearest level [10], or pair by pair [10a]: each pair (p_i, q_j) may
+     * close its own gap g_k - target at its own rate; the longer step is safe */
+    double q = mu > 0.0 ? gap / mu : INFINITY;
+    double qk = INFINITY;
+    for (int k = 0; k < 4; ++k) {
+        double gk = v->e.g[k] - target;
+        qk = dst_mind(qk, gk <= 0.0 ? 0.0 : (rk[k] > 0.0 ? gk / rk[k] : INFINITY));
+    }
+    q = dst_maxd(q, qk);
     /* safe step, shrunk for rounding of the quotient and of s itself (|s| <= 1) */
-    double ds = mu > 0.0 ? gap / mu * (1.0 - 8.0 * DBL_EPSILON) - 4.0 * DBL_EPSILON : INFINITY;
+    double ds = q < INFINITY ? q * (1.0 - 8.0 * DBL_EPSILON) - 4.0 * DBL_EPSILON : INFINITY;
     double snew;
     if (ds >= h) {
         ds = h;
@@ -528,7 +588,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     DstMcdOptions o;
     McdEval e;
     if (mcd_setup(&c, a, b, t0, t1, opt, &o, out) != DST_OK) return out->status;
-    mcd_eval(&c, 0.0, &e);
+    mcd_eval_sample(&c, 0.0, &e);
     if (!(t1 > t0)) return mcd_finish(&c, t0, t1, e.lo, o.eps, DST_CERTIFIED, out);
     mcd_prepare_bernstein(&c);
     double eps_nom = mcd_eps_nominal(&c, o.eps);
@@ -558,7 +618,7 @@ DstStatus dst_capsule_mcd_sampling(const DstMovingCapsule *a, const DstMovingCap
     double lo = INFINITY, prev = e.lo;
     for (long k = 1; k <= n; ++k) {
         double s = k == n ? 1.0 : (double)k / (double)n;
-        mcd_eval(&c, s, &e);
+        mcd_eval_sample(&c, s, &e);
         lo = dst_mind(lo, 0.5 * (prev + e.lo - mu * h));
         prev = e.lo;
     }

@@ -238,6 +238,80 @@ START_TEST(test_random_awkward_vs_brute_force)
 }
 END_TEST
 
+/* the exact degenerate configurations the fast kernel sends down its out-of-line paths
+ * (issue 20): exactly parallel and antiparallel, collinear, zero-length segments, one or two
+ * points, segments that cross exactly (closest points coincide: the fallback normal) and
+ * capsules that touch. The certified lower bound is checked both ways: never above the
+ * reference, and tight (the bound [4] is an equality at the exact closest points). */
+START_TEST(test_random_degenerate_vs_brute_force)
+{
+    TgRng r = {4242};
+    int touching = 0;
+    for (int k = 0; k < CAPS_RANDOM_PAIRS / 10; ++k) {
+        double scale = pow(10.0, tg_uniform(&r, -3.0, 3.0));
+        DstCapsule a, b;
+        random_capsule(&r, scale, &a);
+        random_capsule(&r, scale, &b);
+        double dir[3], off[3];
+        tg_unit(&r, dir);
+        tg_unit(&r, off);
+        double la = tg_uniform(&r, 0.1, 2.0) * scale, lb = tg_uniform(&r, 0.1, 2.0) * scale;
+        int kind = k % 7;
+        for (int i = 0; i < 3; ++i) {
+            if (kind <= 2) {
+                /* 0: parallel, 1: antiparallel, 2: collinear; the same direction vector */
+                double sh = kind == 2 ? 0.0 : tg_uniform(&r, -1.0, 1.0) * scale;
+                a.p1[i] = a.p0[i] + la * dir[i];
+                b.p0[i] = a.p0[i] + tg_uniform(&r, -0.5, 1.5) * la * dir[i] + sh * off[i];
+                b.p1[i] = b.p0[i] + (kind == 1 ? -lb : lb) * dir[i];
+            } else if (kind == 3) {
+                a.p1[i] = a.p0[i]; /* A is a point */
+            } else if (kind == 4) {
+                a.p1[i] = a.p0[i]; /* two points */
+                b.p1[i] = b.p0[i];
+            }
+        }
+        if (kind == 2) {
+            /* collinear: B exactly on A's line (coordinates rounded, so up to rounding) */
+            double t0 = tg_uniform(&r, -0.5, 1.5);
+            for (int i = 0; i < 3; ++i) {
+                b.p0[i] = a.p0[i] + t0 * (a.p1[i] - a.p0[i]);
+                b.p1[i] = b.p0[i] + lb * dir[i];
+            }
+        }
+        if (kind == 5) {
+            /* B crosses A: its segment passes through a point of A */
+            double sA = tg_uniform(&r, 0.0, 1.0), sB = tg_uniform(&r, 0.0, 1.0);
+            for (int i = 0; i < 3; ++i) {
+                double x = a.p0[i] + sA * (a.p1[i] - a.p0[i]);
+                b.p0[i] = x - sB * lb * off[i];
+                b.p1[i] = x + (1.0 - sB) * lb * off[i];
+            }
+        }
+        double seg = ref_segment_distance(&a, &b);
+        if (kind == 6 && seg > 0.0) {
+            /* touching: radii that add up to the segment distance */
+            a.radius = tg_uniform(&r, 0.2, 0.8) * seg;
+            b.radius = seg - a.radius;
+        }
+        DstCapsuleDistance d;
+        DstStatus st = dst_capsule_distance(&a, &b, &d);
+        ck_assert(st == DST_SEPARATED || st == DST_TOUCHING || st == DST_PENETRATING);
+        check_consistent(&a, &b, &d);
+        double ref = seg - a.radius - b.radius;
+        double sc = caps_scale(&a, &b);
+        ck_assert_msg(fabs(d.distance - ref) <= CAPS_REF_REL_TOL * sc, "degenerate pair %d (kind %d): %.17g vs %.17g",
+                      k, kind, d.distance, ref);
+        ck_assert_msg(d.lower <= ref, "degenerate pair %d (kind %d): lower %.17g above %.17g", k, kind, d.lower, ref);
+        ck_assert_msg(d.lower >= ref - CAPS_REF_REL_TOL * sc, "degenerate pair %d (kind %d): lower %.17g, ref %.17g",
+                      k, kind, d.lower, ref);
+        touching += kind == 6 && st == DST_TOUCHING;
+    }
+    /* most touching pairs are classified so (the rest within the rounding of the reference) */
+    ck_assert_int_ge(touching, CAPS_RANDOM_PAIRS / 10 / 7 / 2);
+}
+END_TEST
+
 static void make_caps(DstCapsule *c, double x0, double y0, double z0, double x1, double y1, double z1, double r)
 {
     c->p0[0] = x0, c->p0[1] = y0, c->p0[2] = z0;
@@ -407,6 +481,7 @@ Suite *dst_capsule_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_random_pairs_vs_brute_force);
     tcase_add_test(tc, test_random_awkward_vs_brute_force);
+    tcase_add_test(tc, test_random_degenerate_vs_brute_force);
     suite_add_tcase(s, tc);
     tc = tcase_create("hard_cases");
     tcase_add_test(tc, test_hard_cases);

@@ -73,6 +73,14 @@ int main(void)
         ca[i].radius = m->a.radius;
         cb[i].radius = m->b.radius;
     }
+    /* sum of the distances of the pairs: tools/bench/fcl/compare_fcl_capsule.cpp draws the
+     * same pairs and prints the same sum */
+    double pairs_checksum = 0.0;
+    for (int i = 0; i < BENCH_STATIC_PAIRS; ++i) {
+        DstCapsuleDistance d;
+        dst_capsule_distance(&ca[i], &cb[i], &d);
+        pairs_checksum += d.distance;
+    }
     double reps[BENCH_STATIC_REPEAT], sink = 0.0;
     for (int r = -1; r < BENCH_STATIC_REPEAT; ++r) { /* r = -1: warm-up */
         DstCapsuleDistance d;
@@ -87,6 +95,7 @@ int main(void)
     }
     printf("capsule_distance_ns: %.1f\n", bench_quantile(reps, BENCH_STATIC_REPEAT, 0.5));
     printf("capsule_distance_best_ns: %.1f\n", reps[0]); /* sorted by the quantile */
+    printf("capsule_pairs_checksum: %.9g\n", pairs_checksum);
 
     /* ---- MCD methods ---- */
     DstMcdOptions opt = dst_mcd_options_default();
