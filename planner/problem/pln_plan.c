@@ -99,6 +99,7 @@ static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOpt
     if (st != PLN_OK) return st;
     l->have_sc = 1;
     if (opt->geometry_override) l->sc.geometry = opt->geometry;
+    if (opt->distance_override) l->sc.distance = opt->distance;
     if (opt->static_balance) pln_scenario_static_balance(&l->sc);
     return pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
 }
@@ -122,6 +123,7 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     if (st != PLN_OK) return st;
     l->have_robot = 1;
     if (opt->geometry_override) l->sc.geometry = opt->geometry;
+    if (opt->distance_override) l->sc.distance = opt->distance;
     if (opt->static_balance) pln_scenario_static_balance(&l->sc);
     st = pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
     if (st != PLN_OK) return st;
@@ -216,6 +218,9 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
         esip.wall_time_s += sip->wall_time_s;
         esip.mcd_calls += sip->mcd_calls;
         esip.mcd_time_s += sip->mcd_time_s;
+        esip.phong_calls += sip->phong_calls;
+        esip.phong_fallbacks += sip->phong_fallbacks;
+        esip.phong_time_s += sip->phong_time_s;
         if (keep) {
             memcpy(x, ex, (size_t)n * sizeof *x);
             memcpy(ctrl, ectrl, (size_t)nc * sizeof *ctrl);
@@ -228,6 +233,9 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
             sip->wall_time_s = esip.wall_time_s;
             sip->mcd_calls = esip.mcd_calls;
             sip->mcd_time_s = esip.mcd_time_s;
+            sip->phong_calls = esip.phong_calls;
+            sip->phong_fallbacks = esip.phong_fallbacks;
+            sip->phong_time_s = esip.phong_time_s;
         }
     } else {
         pln_certificate_destroy(cert);
@@ -269,6 +277,9 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         run->optimise_s = sip.wall_time_s;
         run->mcd_time_s = sip.mcd_time_s;
         run->mcd_calls = sip.mcd_calls;
+        run->phong_calls = sip.phong_calls;
+        run->phong_fallbacks = sip.phong_fallbacks;
+        run->phong_time_s = sip.phong_time_s;
         run->evaluations = sip.evaluations;
         run->cost = sip.cost;
         run->nlopt_code = sip.nlopt_code;
