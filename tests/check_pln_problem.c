@@ -452,6 +452,7 @@ START_TEST(test_phong_rows_gradient_fd)
             checked += fabs(an) > 0.0;
         }
         worst_rel = fmax(worst_rel, worst_here);
+        printf("pln_problem: Phong row %s: worst relative FD error %.3g\n", name, worst_here);
     }
     printf("pln_problem: %d Phong rows, %d gradient components; worst relative FD error %.3g\n",
            rows, checked, worst_rel);
