@@ -502,6 +502,7 @@ Suite *pln_geom_suite(void)
     tcase_add_test(tc, test_mesh_rows_identical_on_threads);
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
+    tcase_set_timeout(tc, 60); /* robot loads and PhongDist models on a loaded machine */
     tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
     tcase_add_test(tc, test_mesh_overlap_reads_vertex_depth);
     tcase_add_test(tc, test_mesh_file_errors);
