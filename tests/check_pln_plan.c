@@ -293,6 +293,23 @@ START_TEST(test_phong_rows_plan_certified)
                             &queries, &fallbacks), 2);
     ck_assert_int_gt(queries, 0);
     ck_assert_int_le(fallbacks, queries);
+    {
+        /* two threads: each (pair, interval) keeps its own Phong warm start, each thread
+         * its own workspace, so the plan is the same file */
+        char a[600], b[600], *ta = malloc(1 << 22), *tb = malloc(1 << 22);
+        long na, nb;
+        snprintf(args, sizeof args, "plan tests/data/phong_reach.yaml -q --threads 2 -o '%s/t2'", dir);
+        ck_assert_msg(hrpplan(args, log) == 0, "phong_reach on two threads was not certified (see %s)", log);
+        snprintf(a, sizeof a, "%s/trajectory.json", out);
+        snprintf(b, sizeof b, "%s/t2/trajectory.json", dir);
+        na = ckutil_read_file(a, ta, 1 << 22);
+        nb = ckutil_read_file(b, tb, 1 << 22);
+        ck_assert_int_gt(na, 0);
+        ck_assert_int_eq(na, nb);
+        ck_assert_msg(memcmp(ta, tb, (size_t)na) == 0, "two threads changed the Phong plan");
+        free(ta);
+        free(tb);
+    }
 }
 END_TEST
 
