@@ -37,7 +37,8 @@ END_TEST
 START_TEST(test_parse_plan_all_options)
 {
     char *argv[] = {"hrpplan", "plan", "-o", "dir", "--no-collision", "--method=ca",
-                    "--threads", "2", "-q", "s.yaml", "--dump-queries", "q.bin", "--geometry", "mesh"};
+                    "--threads", "2", "-q", "s.yaml", "--dump-queries", "q.bin", "--geometry", "mesh",
+                    "--distance", "phong"};
     PlnCliArgs a;
     char err[512];
     ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
@@ -49,6 +50,7 @@ START_TEST(test_parse_plan_all_options)
     ck_assert_str_eq(a.scenario, "s.yaml");
     ck_assert_str_eq(a.dump_queries, "q.bin");
     ck_assert_str_eq(a.geometry, "mesh");
+    ck_assert_str_eq(a.distance, "phong");
 }
 END_TEST
 
@@ -171,6 +173,8 @@ static const BadCase BAD[] = {
     {5, {"hrpplan", "plan", "s.yaml", "--geometry", "Mesh"}, "--geometry 'Mesh': expected capsule"},
     {5, {"hrpplan", "check", "s.yaml", "t.json", "--geometry=sphere"}, "--geometry 'sphere'"},
     {5, {"hrpplan", "export", "t.json", "--geometry", "mesh"}, "unknown option"},
+    {5, {"hrpplan", "plan", "s.yaml", "--distance", "manhattan"}, "--distance 'manhattan': expected euclidean or phong"},
+    {6, {"hrpplan", "check", "s.yaml", "t.json", "--distance", "phong"}, "unknown option"},
     {5, {"hrpplan", "plan", "s.yaml", "--threads", "0"}, "--threads '0'"},
     {5, {"hrpplan", "plan", "s.yaml", "--threads", "2x"}, "--threads '2x'"},
     {5, {"hrpplan", "plan", "s.yaml", "--threads", ""}, "--threads ''"},

@@ -434,6 +434,63 @@ START_TEST(test_mesh_file_errors)
 }
 END_TEST
 
+/* issue 19: with collision.distance phong a mesh that PhongDist cannot take (open: a
+ * tetrahedron without its base) is an error naming the obstacle, the file and the need
+ * for closed meshes; the same scenario with a closed mesh builds every model */
+START_TEST(test_phong_needs_closed_meshes)
+{
+    static const char *const bodies[] = {"v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 2 4\nf 2 3 4\nf 3 1 4\n",
+                                         "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 2 4\nf 2 3 4\nf 3 1 4\n"
+                                         "f 1 3 2\n"};
+    char dir[256], path[512], mesh[512], err[1024], cwd[512];
+    PlnScenario sc;
+    PlnRobot robot;
+    PlnGeom *g = NULL;
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    for (int b = 0; b < 2; ++b) {
+        FILE *fp;
+        snprintf(mesh, sizeof mesh, "%s/thing.obj", dir);
+        fp = fopen(mesh, "w");
+        ck_assert_ptr_nonnull(fp);
+        fputs(bodies[b], fp);
+        fclose(fp);
+        snprintf(path, sizeof path, "%s/s.yaml", dir);
+        fp = fopen(path, "w");
+        ck_assert_ptr_nonnull(fp);
+        fprintf(fp, "name: s\nrobot: %s/robots/hrp2.yaml\nduration: 1\njoints: [RARM_JOINT0]\n"
+                    "environment:\n  - {name: thing, type: mesh, file: thing.obj, position: [0.5, 0, 0.5]}\n"
+                    "  - {name: crate, type: box, center: [0.3, -0.3, 0.75], size: [0.1, 0.1, 0.1]}\n"
+                    "collision: {geometry: mesh, distance: phong, pairs: [[RARM_LINK6, crate], [RARM_LINK6, thing]]}\n",
+                cwd);
+        fclose(fp);
+        ck_assert_int_eq(pln_scenario_parse(path, &sc, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(sc.distance, PLN_DISTANCE_PHONG);
+        ck_assert_int_eq(pln_robot_load(sc.robot_path, &robot, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_scenario_resolve(&sc, &robot, err, sizeof err), PLN_OK);
+        if (b == 0) {
+            ck_assert_int_eq(pln_geom_create(&g, &robot, &sc, err, sizeof err), PLN_ERR_INVALID);
+            ck_assert_ptr_null(g);
+            ck_assert_msg(strstr(err, "s.yaml:6: environment[0] (thing)") != NULL &&
+                              strstr(err, "thing.obj") != NULL &&
+                              strstr(err, "collision.distance phong needs closed meshes") != NULL,
+                          "%s", err);
+        } else {
+            ck_assert_msg(pln_geom_create(&g, &robot, &sc, err, sizeof err) == PLN_OK, "%s", err);
+            ck_assert(g->links[robot.n_links > 0 ? sc.pairs[0].a.index : 0].has_phong);
+            ck_assert(g->obstacles[0].has_phong && g->obstacles[1].has_phong);
+            pln_geom_destroy(g);
+            g = NULL;
+        }
+        pln_robot_destroy(&robot);
+        pln_scenario_destroy(&sc);
+    }
+    remove(mesh);
+    remove(path);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *pln_geom_suite(void)
 {
     Suite *s = suite_create("pln_geom");
@@ -448,9 +505,11 @@ Suite *pln_geom_suite(void)
     tcase_add_test(tc, test_mesh_rows_identical_on_threads);
     suite_add_tcase(s, tc);
     tc = tcase_create("load");
+    tcase_set_timeout(tc, 60); /* robot loads and PhongDist models on a loaded machine */
     tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
     tcase_add_test(tc, test_mesh_overlap_reads_vertex_depth);
     tcase_add_test(tc, test_mesh_file_errors);
+    tcase_add_test(tc, test_phong_needs_closed_meshes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -270,6 +270,49 @@ START_TEST(test_mesh_scenario_certified_with_constraints)
 }
 END_TEST
 
+/* issue 19: a mesh plan whose working collision rows are PhongDist rows
+ * (collision.distance phong) is certified, the certificate being Euclidean MCD as ever,
+ * and its Phong queries converged (the summary counts them) */
+START_TEST(test_phong_rows_plan_certified)
+{
+    char dir[256], out[300], args[1024], log[512], v[64], text[1 << 16], *line;
+    long queries = -1, fallbacks = -1;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan tests/data/phong_reach.yaml -o '%s'", out);
+    ck_assert_msg(hrpplan(args, log) == 0, "phong_reach was not certified (see %s)", log);
+    ck_assert(report_value(out, "status", v, sizeof v));
+    ck_assert_str_eq(v, "certified");
+    ck_assert(report_value(out, "min_clearance_m", v, sizeof v));
+    ck_assert(strtod(v, NULL) >= 0.0);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    line = strstr(text, "PhongDist rows (collision.distance phong): ");
+    ck_assert_msg(line != NULL, "no PhongDist summary in %s", log);
+    ck_assert_int_eq(sscanf(line, "PhongDist rows (collision.distance phong): %ld queries, %ld fell",
+                            &queries, &fallbacks), 2);
+    ck_assert_int_gt(queries, 0);
+    ck_assert_int_le(fallbacks, queries);
+    {
+        /* two threads: each (pair, interval) keeps its own Phong warm start, each thread
+         * its own workspace, so the plan is the same file */
+        char a[600], b[600], *ta = malloc(1 << 22), *tb = malloc(1 << 22);
+        long na, nb;
+        snprintf(args, sizeof args, "plan tests/data/phong_reach.yaml -q --threads 2 -o '%s/t2'", dir);
+        ck_assert_msg(hrpplan(args, log) == 0, "phong_reach on two threads was not certified (see %s)", log);
+        snprintf(a, sizeof a, "%s/trajectory.json", out);
+        snprintf(b, sizeof b, "%s/t2/trajectory.json", dir);
+        na = ckutil_read_file(a, ta, 1 << 22);
+        nb = ckutil_read_file(b, tb, 1 << 22);
+        ck_assert_int_gt(na, 0);
+        ck_assert_int_eq(na, nb);
+        ck_assert_msg(memcmp(ta, tb, (size_t)na) == 0, "two threads changed the Phong plan");
+        free(ta);
+        free(tb);
+    }
+}
+END_TEST
+
 START_TEST(test_check_finds_the_collision)
 {
     /* the plan without constraints, checked against the scenario: exit 3 */
@@ -721,6 +764,7 @@ Suite *pln_plan_suite(void)
     tcase_add_loop_test(tc, test_benchmark_collides_without_constraints, 0, 3);
     tcase_add_loop_test(tc, test_benchmark_certified_with_constraints, 0, 3);
     tcase_add_test(tc, test_check_finds_the_collision);
+    tcase_add_test(tc, test_phong_rows_plan_certified);
     tcase_add_test(tc, test_threads_give_identical_plans_and_dump);
     tcase_add_test(tc, test_balance_binds_and_is_certified);
     tcase_add_test(tc, test_zmp_binds_and_is_certified);

@@ -339,6 +339,135 @@ START_TEST(test_constraint_gradients_fd)
 }
 END_TEST
 
+/* issue 19 (collision.distance phong): a working row's PhongDist, eps + M - PhongDist at
+ * the witness time, computed here from the pair's query at the spline's posture there
+ * (pln_geom_pair_phong, tested on its own in check_dst_phong.c), warm-started from
+ * `cache` (a copy: every call starts from the same q) */
+static double phong_row_reference(const Fixture *f, const double *x, int row, double t, double m,
+                                  const PlnGeomCache *cache, DstPhongWorkspace *ws, PlnGeomCache *out_cache)
+{
+    const PlnProblem *p = f->p;
+    double *ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *ctrl);
+    double *q = calloc((size_t)p->n_joints, sizeof *q);
+    PlnGeomCache c;
+    PlnPairPhong ph;
+    PlnKinWork *kin;
+    char err[256];
+    if (cache != NULL) c = *cache;
+    else pln_geom_cache_reset(&c);
+    ck_assert_int_eq(pln_kin_create(p->robot, &kin, err, sizeof err), PLN_OK);
+    pln_problem_ctrl(p, x, ctrl);
+    ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(kin, p->robot, q), PLN_OK);
+    pln_geom_pair_phong(p->geom, kin, p->rows[row].index, &c, 0, ws, &ph);
+    if (out_cache != NULL) *out_cache = c;
+    pln_kin_destroy(kin);
+    free(ctrl);
+    free(q);
+    if (ph.status != DST_SEPARATED && ph.status != DST_TOUCHING && ph.status != DST_PENETRATING) return NAN;
+    return p->eps + m - ph.distance;
+}
+
+/* central differences of the Phong rows (rad) */
+#define PHONG_FD_STEP 1e-6
+/* the rows' joint-space gradients against those differences: the relative agreement of
+ * the thesis' check of the PhongDist gradient (docs/math/phong.md sec. 6: 1.1e-6 m/m
+ * absolute against differences of whole queries), plus an absolute floor of the same
+ * order for the near-zero components */
+#define PHONG_FD_TOL_REL 1e-4
+#define PHONG_FD_TOL_ABS 1e-6
+/* a Phong row's value against the reference query at its witness time, m */
+#define PHONG_VALUE_TOL 1e-12
+
+/* The collision rows of a mesh scenario with collision.distance phong, every row in the
+ * working set: each value is eps + M - PhongDist at the witness time, and its gradient
+ * (the relative-pose gradient chained through the link Jacobians and the spline basis,
+ * planner.md eq. P18-P19) matches central differences of that value at fixed t*, with
+ * the worst relative error printed. */
+START_TEST(test_phong_rows_gradient_fd)
+{
+    Fixture f;
+    Rng seed = {0x19ULL + (uint64_t)_i};
+    char err[1024], *work;
+    double *x, *c, *g, *margin, worst_rel = 0.0;
+    int n, m, checked = 0, rows = 0;
+    PlnPlanOptions opt = pln_plan_options_default();
+    DstPhongWorkspace *ws = dst_phong_workspace_create(0);
+    ck_assert_ptr_nonnull(ws);
+    ck_assert_msg(pln_scenario_parse("tests/data/geom_mesh.yaml", &f.sc, err, sizeof err) == PLN_OK, "%s", err);
+    f.sc.distance = PLN_DISTANCE_PHONG;
+    ck_assert_msg(pln_robot_load(f.sc.robot_path, &f.robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_scenario_resolve(&f.sc, &f.robot, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_problem_create(&f.p, &f.robot, &f.sc, &opt, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_problem_work_create(f.p, &f.w, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_ptr_nonnull(f.w->phong_ws);
+    n = f.p->n_vars;
+    m = f.p->m;
+    x = calloc((size_t)n, sizeof *x);
+    c = calloc((size_t)m, sizeof *c);
+    g = calloc((size_t)m * n, sizeof *g);
+    margin = calloc((size_t)m, sizeof *margin);
+    work = calloc((size_t)m, 1);
+    for (int r = 0; r < m; ++r) {
+        margin[r] = 0.001 * (r % 5);
+        work[r] = f.p->rows[r].kind == PLN_ROW_COLLISION;
+    }
+    f.w->frozen_margin = margin;
+    f.w->work_rows = work;
+    /* a trajectory with Phong rows (the others' pairs are all far apart) */
+    do {
+        random_x(f.p, x, &seed, 0.6);
+        ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, g, err, sizeof err) == PLN_OK, "%s", err);
+    } while (f.w->phong_calls == 0);
+    for (int r = f.p->row_collision; r < m && f.p->rows[r].kind == PLN_ROW_COLLISION; ++r) {
+        const PlnRow *row = &f.p->rows[r];
+        size_t k = (size_t)row->index * f.p->n_intervals + row->sub;
+        double t = f.w->mcd[k].t_min, ref, worst_here = 0.0;
+        PlnGeomCache base;
+        char name[160];
+        if (f.w->mcd[k].status == DST_ABOVE_LIMIT) continue; /* constant row, no query */
+        /* the first query of the row started cold, as this one */
+        ref = phong_row_reference(&f, x, r, t, margin[r], NULL, ws, &base);
+        ck_assert_msg(!isnan(ref), "row %d: the Phong query did not converge", r);
+        pln_problem_row_name(f.p, r, name, sizeof name);
+        ck_assert_msg(fabs(ref - c[r]) <= PHONG_VALUE_TOL, "row %d (%s): value %.15g, reference %.15g",
+                      r, name, c[r], ref);
+        /* the frozen margin of the next round is measured on the same distance */
+        ck_assert(fabs(f.w->exact[k] - (f.p->eps + margin[r] - c[r])) <= PHONG_VALUE_TOL);
+        ++rows;
+        for (int i = 0; i < n; ++i) {
+            double s = x[i], fp, fm, fd, an = g[(size_t)r * n + i], err_abs;
+            x[i] = s + PHONG_FD_STEP;
+            fp = phong_row_reference(&f, x, r, t, margin[r], &base, ws, NULL);
+            x[i] = s - PHONG_FD_STEP;
+            fm = phong_row_reference(&f, x, r, t, margin[r], &base, ws, NULL);
+            x[i] = s;
+            fd = (fp - fm) / (2.0 * PHONG_FD_STEP);
+            err_abs = fabs(fd - an);
+            ck_assert_msg(err_abs <= PHONG_FD_TOL_REL * fmax(fabs(fd), fabs(an)) + PHONG_FD_TOL_ABS,
+                          "row %d (%s) d/dx[%d]: analytic %.9g, fd %.9g", r, name, i, an, fd);
+            if (fmax(fabs(fd), fabs(an)) > 100.0 * PHONG_FD_TOL_ABS) {
+                worst_here = fmax(worst_here, err_abs / fmax(fabs(fd), fabs(an)));
+            }
+            checked += fabs(an) > 0.0;
+        }
+        worst_rel = fmax(worst_rel, worst_here);
+        printf("pln_problem: Phong row %s: worst relative FD error %.3g\n", name, worst_here);
+    }
+    printf("pln_problem: %d Phong rows, %d gradient components; worst relative FD error %.3g\n",
+           rows, checked, worst_rel);
+    ck_assert_int_gt(rows, 0);
+    ck_assert_int_gt(checked, 0);
+    dst_phong_workspace_destroy(ws);
+    free(x);
+    free(c);
+    free(g);
+    free(margin);
+    free(work);
+    unload(&f);
+}
+END_TEST
+
 START_TEST(test_joints_at_matches_spline_and_fixed_joints)
 {
     Fixture f;
@@ -386,6 +515,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_cost_gradient_fd);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
     tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);
+    tcase_add_loop_test(tc, test_phong_rows_gradient_fd, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -326,6 +326,15 @@ static const BadScenario BAD[] = {
      2, "L1 - o: with collision.geometry: mesh, obstacles must be boxes or meshes"},
     {HEAD "joints: [J0]\ncollision: {geometry: mesh, pairs: [[L1, L2]]}\n", 2,
      "L1 - L2: a link of the pair has no mesh geometry"},
+    /* issue 19: PhongDist measures meshes only */
+    {HEAD "joints: [J0]\ncollision: {geometry: capsule, distance: phong}\n", 1,
+     ":5:42: collision.distance: phong measures closed triangle meshes and needs "
+     "collision.geometry: mesh (the geometry is capsule)"},
+    {HEAD "joints: [J0]\ncollision:\n  distance: phong\n", 1,
+     ":6:13: collision.distance: phong measures closed triangle meshes and needs "
+     "collision.geometry: mesh (the geometry is capsule)"},
+    {HEAD "joints: [J0]\ncollision: {geometry: mesh, distance: manhattan}\n", 1,
+     "collision.distance: 'manhattan': expected euclidean or phong"},
     {HEAD "joints: [J0]\ncollision: {geometry: mesh, pairs: [[L2, L1]]}\n", 2,
      "L2 - L1: a link of the pair has no mesh geometry"},
     {HEAD "joints: [J0]\ncollision: {geometry: ellipsoid, pairs: [[L1, L2]]}\n", 2,
@@ -380,6 +389,40 @@ START_TEST(test_default_pairs_need_robot_pairs)
 }
 END_TEST
 
+/* issue 19: a --geometry override that leaves collision.distance phong without meshes is
+ * refused when the scenario is resolved, naming the file and the field; the names of the
+ * two distances round-trip and euclidean is the default */
+START_TEST(test_phong_after_geometry_override_refused)
+{
+    char dir[256], path[512], err[512];
+    PlnScenario sc;
+    PlnRobot robot = make_robot();
+    PlnDistanceKind k;
+    ckutil_mkdtemp(dir, sizeof dir);
+    write_file(dir, "d.yaml", HEAD "joints: [J0]\ncollision: {geometry: mesh, distance: phong}\n", path,
+               sizeof path);
+    ck_assert_int_eq(pln_scenario_parse(path, &sc, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(sc.distance, PLN_DISTANCE_PHONG);
+    sc.geometry = PLN_GEOMETRY_CONVEX; /* what --geometry convex does before resolve */
+    ck_assert_int_eq(pln_scenario_resolve(&sc, &robot, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_msg(strstr(err, ":5: collision.distance: phong measures closed triangle meshes") != NULL &&
+                      strstr(err, "(the geometry is convex)") != NULL && strstr(err, path) != NULL,
+                  "%s", err);
+    pln_scenario_destroy(&sc);
+    write_file(dir, "d.yaml", HEAD "joints: [J0]\ncollision: {geometry: mesh}\n", path, sizeof path);
+    ck_assert_int_eq(pln_scenario_parse(path, &sc, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(sc.distance, PLN_DISTANCE_EUCLIDEAN);
+    pln_scenario_destroy(&sc);
+    for (int i = 0; i < 2; ++i) {
+        const char *name = i ? "phong" : "euclidean";
+        ck_assert_int_eq(pln_distance_from_string(name, &k), PLN_OK);
+        ck_assert_str_eq(pln_distance_string(k), name);
+    }
+    ck_assert_int_eq(pln_distance_from_string("Phong", &k), PLN_ERR_INVALID);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 START_TEST(test_method_names_round_trip)
 {
     const char *names[] = {"hybrid", "gss", "ca", "sampling"};
@@ -401,6 +444,7 @@ Suite *pln_scenario_suite(void)
     tcase_add_test(tc, test_minimal_scenario_defaults);
     tcase_add_test(tc, test_default_pairs_need_robot_pairs);
     tcase_add_test(tc, test_method_names_round_trip);
+    tcase_add_test(tc, test_phong_after_geometry_override_refused);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_scenarios, 0, (int)(sizeof BAD / sizeof BAD[0]));

@@ -63,7 +63,8 @@ static const char HELP_OVERVIEW[] =
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
-    "                    [--threads N] [--max-time S] [--simulate] [--json] [-q | -v]\n"
+    "                    [--distance euclidean|phong] [--threads N] [--max-time S]\n"
+    "                    [--simulate] [--json] [-q | -v]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -82,6 +83,8 @@ static const char HELP_PLAN[] =
     "                            sampling\n"
     "  --geometry KIND           link geometry of every pair instead of the scenario's\n"
     "                            collision.geometry: capsule, convex, ellipsoid, mesh\n"
+    "  --distance D              static distance of the mesh rows instead of the\n"
+    "                            scenario's collision.distance: euclidean, phong\n"
     "  --threads N               distance queries on N threads (default 1)\n"
     "  --max-time S              stop optimising after S seconds (default the scenario's\n"
     "                            optimizer.time_limit); the result is then certified as is\n"
@@ -333,7 +336,8 @@ enum {
     OPT_SUMMARIZE = 1 << 25,
     OPT_JSON = 1 << 26,
     OPT_VERBOSE = 1 << 27,
-    OPT_ROBOT = 1 << 28
+    OPT_ROBOT = 1 << 28,
+    OPT_DISTANCE = 1 << 29
 };
 
 typedef struct OptionSpec {
@@ -356,7 +360,7 @@ static const OptionSpec OPTIONS[] = {
     {"at", 0, OPT_AT, 1},             {"restitution", 0, OPT_RESTITUTION, 1},
     {"friction", 0, OPT_FRICTION, 1}, {"max-time", 0, OPT_MAX_TIME, 1},
     {"urdf", 0, OPT_URDF, 0},         {"package-path", 0, OPT_PACKAGE_PATH, 1},
-    {"robot", 0, OPT_ROBOT, 1},
+    {"robot", 0, OPT_ROBOT, 1},       {"distance", 0, OPT_DISTANCE, 1},
     {"jobs", 'j', OPT_JOBS, 1},       {"summarize", 0, OPT_SUMMARIZE, 1},
     {"json", 0, OPT_JSON, 0},         {"verbose", 'v', OPT_VERBOSE, 0},
 };
@@ -475,7 +479,7 @@ static int allowed_command_options(PlnCommand cmd)
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
                OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME | OPT_JSON |
-               OPT_VERBOSE;
+               OPT_VERBOSE | OPT_DISTANCE;
     case PLN_CMD_BATCH:
         return OPT_OUTPUT | OPT_JOBS | OPT_SUMMARIZE | OPT_QUIET | OPT_NO_COLLISION | OPT_METHOD |
                OPT_THREADS | OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_MAX_TIME;
@@ -648,6 +652,13 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
                               cmd, value);
         }
         args->geometry = value;
+        return PLN_OK;
+    case OPT_DISTANCE:
+        if (strcmp(value, "euclidean") != 0 && strcmp(value, "phong") != 0) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --distance '%s': expected euclidean or phong", cmd, value);
+        }
+        args->distance = value;
         return PLN_OK;
     case OPT_METHOD:
         args->method_given = 1;

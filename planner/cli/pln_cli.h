@@ -56,6 +56,8 @@ typedef struct PlnCliArgs {
     int method_given;          /* --method was given (else the scenario's method) */
     const char *geometry;      /* plan, check --geometry: capsule, convex, ellipsoid or mesh
                                   (checked by the parser); NULL: the scenario's */
+    const char *distance;      /* plan --distance: euclidean or phong (checked by the
+                                  parser); NULL: the scenario's */
     int threads;               /* plan --threads N (>= 1) */
     double max_time;           /* plan --max-time S: the optimiser's budget, s (NAN: the
                                   scenario's optimizer.time_limit) */

@@ -79,6 +79,9 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (args->geometry != NULL) {
         opt.geometry_override = pln_geometry_from_string(args->geometry, &opt.geometry) == PLN_OK;
     }
+    if (args->distance != NULL) {
+        opt.distance_override = pln_distance_from_string(args->distance, &opt.distance) == PLN_OK;
+    }
     st = pln_plan_load(args->scenario, &opt, &l, err, sizeof err);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan plan: %s\n", err);
@@ -267,6 +270,11 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         fprintf(summary, "optimiser: %s after %d evaluations, cost %.6g, %.2f s; MCD %ld calls, %.3f s\n",
                 sip.message, sip.evaluations, sip.cost, sip.wall_time_s, sip.mcd_calls,
                 sip.mcd_time_s);
+        if (sip.phong_calls > 0) {
+            fprintf(summary, "PhongDist rows (collision.distance phong): %ld queries, %ld fell back "
+                             "to the Euclidean distance, %.3f s\n",
+                    sip.phong_calls, sip.phong_fallbacks, sip.phong_time_s);
+        }
     }
     if (st != PLN_OK || code == PLN_EXIT_BAD_INPUT || code == PLN_EXIT_INTERNAL) {
         fprintf(errs, "hrpplan plan: failed: %s\n", st != PLN_OK ? reason : "the outputs could not be written");

@@ -42,6 +42,7 @@ void pln_geom_cache_reset(PlnGeomCache *cache)
 static void shape_destroy(PlnGeomShape *s)
 {
     if (s->has_bvh) dst_bvh_destroy(&s->bvh);
+    if (s->has_phong) dst_phong_model_destroy(&s->phong);
     if (s->has_hull) dst_hull_destroy(&s->hull);
     memset(s, 0, sizeof *s);
 }
@@ -61,8 +62,26 @@ void pln_geom_destroy(PlnGeom *g)
 /* ------------------------------------------------------------------ loading */
 
 /* a mesh file scaled by `scale`, into the shape's BVH */
+/* the PhongDist model of a shape's mesh (distance phong): dst_phong wants a closed,
+ * consistently oriented, manifold mesh (dst_phong.h) */
+static PlnStatus phong_model(PlnGeomShape *s, const DstMesh *mesh, const char *what,
+                             const char *path, char *err, size_t err_size)
+{
+    char merr[512];
+    DstStatus ds = dst_phong_model_create(mesh, &s->phong, merr, sizeof merr);
+    if (ds == DST_FAILED) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "%s: %s: %s", what, path, merr);
+    if (ds != DST_OK) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: %s: collision.distance phong needs closed meshes (closed, "
+                          "consistently oriented, every edge shared by two faces): %s",
+                          what, path, merr);
+    }
+    s->has_phong = 1;
+    return PLN_OK;
+}
+
 static PlnStatus load_bvh(PlnGeomShape *s, const char *path, double scale, const char *what,
-                          long *triangles, char *err, size_t err_size)
+                          int phong, long *triangles, char *err, size_t err_size)
 {
     DstMesh mesh;
     char merr[512];
@@ -84,19 +103,21 @@ static PlnStatus load_bvh(PlnGeomShape *s, const char *path, double scale, const
     }
     ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
     *triangles += mesh.n_triangles;
-    dst_mesh_destroy(&mesh);
     if (ds != DST_OK) {
+        dst_mesh_destroy(&mesh);
         return pln_errorf(ds == DST_FAILED ? PLN_ERR_NOMEM : PLN_ERR_INVALID, err, err_size,
                           "%s: %s: %s", what, path, merr);
     }
     s->has_bvh = 1;
     s->reach = s->bvh.radius;
-    return PLN_OK;
+    st = phong ? phong_model(s, &mesh, what, path, err, err_size) : PLN_OK;
+    dst_mesh_destroy(&mesh);
+    return st;
 }
 
 /* the 12-triangle mesh of a box with half extents h, outward-oriented */
-static PlnStatus box_bvh(PlnGeomShape *s, const double h[3], const char *what, char *err,
-                         size_t err_size)
+static PlnStatus box_bvh(PlnGeomShape *s, const double h[3], const char *what, int phong,
+                         char *err, size_t err_size)
 {
     static const int tris[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5},
                                     {0, 5, 4}, {2, 3, 7}, {2, 7, 6}, {1, 2, 6}, {1, 6, 5},
@@ -110,13 +131,20 @@ static PlnStatus box_bvh(PlnGeomShape *s, const double h[3], const char *what, c
         v[i][1] = (i & 2) ? h[1] : -h[1];
         v[i][2] = (i & 4) ? h[2] : -h[2];
     }
+    PlnStatus st = PLN_OK;
     ds = dst_mesh_create(&v[0][0], 8, &tris[0][0], 12, &mesh, merr, sizeof merr);
-    if (ds == DST_OK) ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
-    if (ds == DST_OK) dst_mesh_destroy(&mesh);
     if (ds != DST_OK) return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: box mesh: %s", what, merr);
+    ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
+    if (ds != DST_OK) {
+        dst_mesh_destroy(&mesh);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: box mesh: %s", what, merr);
+    }
     s->has_bvh = 1;
     s->reach = s->bvh.radius;
-    return PLN_OK;
+    /* the 12 triangles close the box: PhongDist takes it as it is */
+    if (phong) st = phong_model(s, &mesh, what, "box mesh", err, err_size);
+    dst_mesh_destroy(&mesh);
+    return st;
 }
 
 /* the convex hull of a mesh file's vertices (link geometry `convex`); the margin covers
@@ -186,7 +214,10 @@ static PlnStatus load_link(PlnGeom *g, int l, char *err, size_t err_size)
     memset(s->pos, 0, sizeof s->pos);
     switch (g->kind) {
     case PLN_GEOMETRY_CAPSULE: break;
-    case PLN_GEOMETRY_MESH: st = load_bvh(s, lg->mesh_path, 1.0, what, &g->triangles, err, err_size); break;
+    case PLN_GEOMETRY_MESH:
+        st = load_bvh(s, lg->mesh_path, 1.0, what, g->distance == PLN_DISTANCE_PHONG, &g->triangles,
+                      err, err_size);
+        break;
     case PLN_GEOMETRY_CONVEX:
         st = load_hull(s, lg->convex_path[0] != '\0' ? lg->convex_path : lg->mesh_path, what, err, err_size);
         break;
@@ -222,9 +253,10 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
     if (g->kind == PLN_GEOMETRY_MESH) {
         /* the scenario allows only boxes and meshes here (pln_scenario_resolve) */
         if (o->type == PLN_OBSTACLE_MESH) {
-            st = load_bvh(s, o->mesh_path, o->scale, what, &g->triangles, err, err_size);
+            st = load_bvh(s, o->mesh_path, o->scale, what, g->distance == PLN_DISTANCE_PHONG,
+                          &g->triangles, err, err_size);
         } else {
-            st = box_bvh(s, o->half, what, err, err_size);
+            st = box_bvh(s, o->half, what, g->distance == PLN_DISTANCE_PHONG, err, err_size);
         }
     } else if (g->kind != PLN_GEOMETRY_CAPSULE) {
         double axis[3], len = 0.0;
@@ -274,6 +306,7 @@ PlnStatus pln_geom_create(PlnGeom **out, const PlnRobot *robot, const PlnScenari
     g->robot = robot;
     g->scenario = sc;
     g->kind = sc->geometry;
+    g->distance = sc->geometry == PLN_GEOMETRY_MESH ? sc->distance : PLN_DISTANCE_EUCLIDEAN;
     g->links = calloc((size_t)robot->n_links, sizeof *g->links);
     g->obstacles = calloc((size_t)(sc->n_obstacles > 0 ? sc->n_obstacles : 1), sizeof *g->obstacles);
     if (g->links != NULL) g->n_links = robot->n_links;
@@ -424,6 +457,70 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
         out->lower = cd.distance;
     }
     return DST_OK;
+}
+
+/* PhongDist of a mesh pair at the poses of kin (docs/math/planner.md sec. 7b, eq. P18):
+ * B's shape frame posed in A's, the query (thesis Algorithm 5.1), the answer and its
+ * gradient rotated back into the world. */
+DstStatus pln_geom_pair_phong(const PlnGeom *g, const PlnKinWork *kin, int pair,
+                              PlnGeomCache *cache, int gradient, DstPhongWorkspace *ws,
+                              PlnPairPhong *out)
+{
+    const PlnPair *pr = &g->scenario->pairs[pair];
+    const PlnGeomShape *sa = &g->links[pr->a.index];
+    const PlnGeomShape *sb = pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index];
+    int lb = pr->b_is_obstacle ? -1 : pr->b.index;
+    double Ra[9], xa[3], Rb[9], xb[3], R[9], t[3];
+    DstPhongOptions opt = dst_phong_options_default();
+    DstPhongResult res;
+    memset(out, 0, sizeof *out);
+    if (!sa->has_phong || !sb->has_phong || ws == NULL) {
+        out->status = DST_INVALID_INPUT;
+        return out->status;
+    }
+    shape_pose(sa, kin, pr->a.index, Ra, xa);
+    shape_pose(sb, kin, lb, Rb, xb);
+    /* B in A's frame: R = Ra^T Rb, t = Ra^T (xb - xa) */
+    for (int i = 0; i < 3; ++i) {
+        t[i] = 0.0;
+        for (int k = 0; k < 3; ++k) t[i] += Ra[3 * k + i] * (xb[k] - xa[k]);
+        for (int j = 0; j < 3; ++j) {
+            R[3 * i + j] = 0.0;
+            for (int k = 0; k < 3; ++k) R[3 * i + j] += Ra[3 * k + i] * Rb[3 * k + j];
+        }
+    }
+    opt.gradient = gradient != 0;
+    dst_phong_distance(&sa->phong, &sb->phong, R, t, &opt,
+                       cache != NULL && cache->have_phong_q ? cache->phong_q : NULL, ws, &res);
+    out->status = res.status;
+    if (res.status != DST_SEPARATED && res.status != DST_TOUCHING && res.status != DST_PENETRATING) {
+        /* no converged answer: the next query of this cache starts cold */
+        if (cache != NULL) cache->have_phong_q = 0;
+        return out->status;
+    }
+    if (cache != NULL) {
+        memcpy(cache->phong_q, res.q, sizeof cache->phong_q);
+        cache->have_phong_q = 1;
+    }
+    out->distance = res.distance;
+    /* A's frame to the world: points x -> Ra x + xa, vectors v -> Ra v */
+    for (int i = 0; i < 3; ++i) {
+        out->pA[i] = xa[i];
+        out->pB[i] = xa[i];
+        out->n[i] = out->grad_t[i] = out->grad_w[i] = 0.0;
+        for (int k = 0; k < 3; ++k) {
+            out->pA[i] += Ra[3 * i + k] * res.pa[k];
+            out->pB[i] += Ra[3 * i + k] * res.pb[k];
+            out->n[i] += Ra[3 * i + k] * res.n[k];
+            if (gradient) {
+                out->grad_t[i] += Ra[3 * i + k] * res.grad[k];
+                out->grad_w[i] += Ra[3 * i + k] * res.grad[3 + k];
+            }
+        }
+    }
+    memcpy(out->origin_a, xa, sizeof out->origin_a);
+    memcpy(out->origin_b, xb, sizeof out->origin_b);
+    return out->status;
 }
 
 /* ------------------------------------------------------------------ MCD */

@@ -21,6 +21,10 @@
  *   convex    every pair                           dst_convex_mcd (GJK/EPA + CA)
  *   ellipsoid every pair                           dst_convex_mcd
  *   mesh      every pair                           dst_mesh_mcd (thesis ch. IV)
+ * With `collision.distance: phong` (mesh geometry only) every mesh also gets its PhongDist
+ * model (dst_phong.h), and pln_geom_pair_phong() answers the direction-continuous signed
+ * distance of a pair with its gradient w.r.t. the relative pose (docs/math/planner.md
+ * sec. 7b); the MCD and every certified bound stay Euclidean.
  * Lengths metres, times seconds, frames world unless said. */
 #ifndef PLN_GEOM_H
 #define PLN_GEOM_H
@@ -31,6 +35,7 @@
 #include "dst_capsule.h"
 #include "dst_convex.h"
 #include "dst_mesh_mcd.h"
+#include "dst_phong.h"
 #include "model/pln_kin.h"
 #include "motion/pln_linkmotion.h"
 #include "model/pln_robot.h"
@@ -55,6 +60,8 @@ typedef struct PlnGeomShape {
     int loaded;            /* 1 when the pairs use it */
     int has_bvh;           /* mesh geometry: bvh is built */
     DstBvh bvh;            /* mesh geometry: the mesh in its frame */
+    int has_phong;         /* distance phong: phong is built */
+    DstPhongModel phong;   /* distance phong: the closed mesh in the same frame as bvh */
     int has_hull;          /* convex geometry: hull is built (convex points borrow it) */
     DstHull hull;
     DstConvex convex;      /* convex / ellipsoid geometry: the shape in its own frame */
@@ -68,6 +75,7 @@ typedef struct PlnGeom {
     const PlnRobot *robot;       /* borrowed */
     const PlnScenario *scenario; /* borrowed, resolved */
     PlnGeometryKind kind;
+    PlnDistanceKind distance;    /* the scenario's collision.distance */
     int n_links, n_obstacles;    /* the robot's and scenario's counts at creation */
     PlnGeomShape *links;         /* [n_links] */
     PlnGeomShape *obstacles;     /* [n_obstacles] */
@@ -78,6 +86,8 @@ typedef struct PlnGeom {
 typedef struct PlnGeomCache {
     DstBvhCache bvh;
     DstGjkCache gjk;
+    int have_phong_q;      /* phong_q holds the last converged Phong projection */
+    double phong_q[3];     /* in A's shape frame, metres (dst_phong_distance warm_q) */
 } PlnGeomCache;
 
 void pln_geom_cache_reset(PlnGeomCache *cache);
@@ -104,7 +114,8 @@ void pln_geom_sweep_destroy(PlnGeomSweep *s);
 void pln_geom_sweep_reset(PlnGeomSweep *s);
 
 /* Loads the geometry the pairs of a resolved scenario need. PLN_ERR_INVALID names the
- * file and what is wrong with it (unreadable or degenerate mesh, a hull of flat points);
+ * file and what is wrong with it (unreadable or degenerate mesh, a hull of flat points;
+ * with distance phong a mesh that is not closed, consistently oriented and manifold);
  * PLN_ERR_NOMEM. On failure *out is NULL. */
 PlnStatus pln_geom_create(PlnGeom **out, const PlnRobot *robot, const PlnScenario *scenario,
                           char *err, size_t err_size);
@@ -115,6 +126,37 @@ void pln_geom_destroy(PlnGeom *g);
  * is zero). */
 DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pair,
                                  PlnGeomCache *cache, PlnPairDistance *out);
+
+/* PhongDist of a mesh pair (distance phong), in the world frame, with its gradient
+ * w.r.t. the relative pose of the two shape frames. With (R_A, x_A), (R_B, x_B) the world
+ * poses of the shapes' frames, B is posed in A's frame at R = R_A^T R_B,
+ * t = R_A^T (x_B - x_A), and the gradient is returned rotated into the world:
+ * grad_t = R_A d distance / d t, grad_w = R_A d distance / d w (w the small rotation of
+ * B about its origin, axis in A's frame; dst_phong.h). A first-order change of the
+ * poses by (v_A, omega_A, v_B, omega_B) (velocities of the frames' origins and angular
+ * velocities, world) changes the distance by
+ *   grad_t . (v_B - v_A - omega_A x (x_B - x_A)) + grad_w . (omega_B - omega_A)   (P18)
+ * (docs/math/planner.md sec. 7b). */
+typedef struct PlnPairPhong {
+    DstStatus status;      /* dst_phong_distance's: DST_SEPARATED, DST_TOUCHING,
+                              DST_PENETRATING; DST_ITER_LIMIT, DST_FAILED, DST_INVALID_INPUT
+                              when it did not converge or failed (the caller falls back) */
+    double distance;       /* signed PhongDist, metres */
+    double pA[3], pB[3];   /* witness points, world */
+    double n[3];           /* unit direction from B to A, world */
+    double grad_t[3];      /* world frame, m/m (zero when not asked for) */
+    double grad_w[3];      /* world frame, m/rad */
+    double origin_a[3], origin_b[3]; /* x_A, x_B: the shape frames' origins, world */
+} PlnPairPhong;
+
+/* PhongDist of pair `pair` at the link poses of kin (after pln_kin_forward), warm-started
+ * from and updating cache->phong_q (the q of the last converged query of this cache).
+ * gradient: 1 fills grad_t, grad_w. ws: the caller's (thread's) workspace. Returns
+ * out->status; DST_INVALID_INPUT when g has no Phong models (distance euclidean).
+ * Nullable: cache (cold start). */
+DstStatus pln_geom_pair_phong(const PlnGeom *g, const PlnKinWork *kin, int pair,
+                              PlnGeomCache *cache, int gradient, DstPhongWorkspace *ws,
+                              PlnPairPhong *out);
 
 /* MCD of pair `pair` over [t0, t1] from the link motion in lm (pln_linkmotion_compute on
  * that interval). `method` chooses the capsule method (capsule geometry); the others have

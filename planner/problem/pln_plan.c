@@ -99,6 +99,7 @@ static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOpt
     if (st != PLN_OK) return st;
     l->have_sc = 1;
     if (opt->geometry_override) l->sc.geometry = opt->geometry;
+    if (opt->distance_override) l->sc.distance = opt->distance;
     if (opt->static_balance) pln_scenario_static_balance(&l->sc);
     return pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
 }
@@ -122,6 +123,7 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     if (st != PLN_OK) return st;
     l->have_robot = 1;
     if (opt->geometry_override) l->sc.geometry = opt->geometry;
+    if (opt->distance_override) l->sc.distance = opt->distance;
     if (opt->static_balance) pln_scenario_static_balance(&l->sc);
     st = pln_scenario_resolve(&l->sc, &l->robot, err, err_size);
     if (st != PLN_OK) return st;
@@ -152,6 +154,9 @@ static int adopt_if_better(const PlnProblem *p, double *x, double *ctrl, PlnSipR
     nsip->wall_time_s += sip->wall_time_s;
     nsip->mcd_calls += sip->mcd_calls;
     nsip->mcd_time_s += sip->mcd_time_s;
+    nsip->phong_calls += sip->phong_calls;
+    nsip->phong_fallbacks += sip->phong_fallbacks;
+    nsip->phong_time_s += sip->phong_time_s;
     if (keep) {
         memcpy(x, nx, (size_t)p->n_vars * sizeof *x);
         memcpy(ctrl, nctrl, (size_t)p->n_active * p->n_ctrl * sizeof *ctrl);
@@ -164,6 +169,9 @@ static int adopt_if_better(const PlnProblem *p, double *x, double *ctrl, PlnSipR
         sip->wall_time_s = nsip->wall_time_s;
         sip->mcd_calls = nsip->mcd_calls;
         sip->mcd_time_s = nsip->mcd_time_s;
+        sip->phong_calls = nsip->phong_calls;
+        sip->phong_fallbacks = nsip->phong_fallbacks;
+        sip->phong_time_s = nsip->phong_time_s;
     }
     return keep;
 }
@@ -360,6 +368,9 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         run->optimise_s = sip.wall_time_s;
         run->mcd_time_s = sip.mcd_time_s;
         run->mcd_calls = sip.mcd_calls;
+        run->phong_calls = sip.phong_calls;
+        run->phong_fallbacks = sip.phong_fallbacks;
+        run->phong_time_s = sip.phong_time_s;
         run->evaluations = sip.evaluations;
         run->cost = sip.cost;
         run->nlopt_code = sip.nlopt_code;

@@ -55,6 +55,9 @@ typedef struct PlnPlanRun {
     double optimise_s;      /* the SIP loop alone */
     double mcd_time_s;      /* MCD calls inside the SIP loop */
     long mcd_calls;
+    long phong_calls;       /* collision.distance phong: PhongDist queries inside the loop */
+    long phong_fallbacks;   /* of which fell back to the Euclidean distance */
+    double phong_time_s;
     int evaluations;
     double cost;            /* the objective at the optimiser's result (dimensionless) */
     int tasks_relaxed;      /* the result is the elastic phase's (pln_plan_optimise) */

@@ -23,6 +23,8 @@ PlnPlanOptions pln_plan_options_default(void)
     o.threads = 1;
     o.geometry_override = 0;
     o.geometry = PLN_GEOMETRY_CAPSULE;
+    o.distance_override = 0;
+    o.distance = PLN_DISTANCE_EUCLIDEAN;
     return o;
 }
 
@@ -510,6 +512,10 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     if (st == PLN_OK) st = pln_dynrows_work_create(p, w, err, err_size);
     if (st == PLN_OK) st = pln_linkmotion_create(p->robot, PLN_TM_MAX_DEGREE, &w->lm, err, err_size);
     if (st == PLN_OK && p->geom != NULL) st = pln_geom_sweep_init(&w->sweep, p->geom, err, err_size);
+    if (st == PLN_OK && p->geom != NULL && p->geom->distance == PLN_DISTANCE_PHONG) {
+        w->phong_ws = dst_phong_workspace_create(0);
+        if (w->phong_ws == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (PhongDist workspace)");
+    }
     if (st != PLN_OK) {
         pln_problem_work_destroy(w);
         return st;
@@ -539,6 +545,7 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->geom_cache);
     free(w->interval_cache);
     pln_geom_sweep_destroy(&w->sweep);
+    dst_phong_workspace_destroy(w->phong_ws);
     pln_dynrows_work_destroy(w);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
     free(w->helpers);
@@ -777,6 +784,51 @@ static void point_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t,
     }
 }
 
+/* adds to grad row `grow` sign times the gradient of a PhongDist with respect to x
+ * (docs/math/planner.md eq. P18-P19): the shape frames' origin velocities and angular
+ * velocities from the link Jacobians at the forward kinematics in w->kin (time t), in
+ * ph's world gradient, chained through the B-spline basis at t. lb < 0: B is an obstacle
+ * and does not move. local_a, local_b: the shape frames' origins in their links. */
+static void phong_gradient_row(const PlnProblem *p, PlnProblemWork *w, double t, int la,
+                               const double local_a[3], int lb, const double local_b[3],
+                               const PlnPairPhong *ph, double sign, double *grow)
+{
+    double N[PLN_BSPLINE_MAX_ORDER], r[3], rxg[3];
+    int first, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    const double *gt = ph->grad_t, *gw = ph->grad_w;
+    /* grad_t . (omega_A x r) = omega_A . (r x grad_t), r = x_B - x_A */
+    for (int d = 0; d < 3; ++d) r[d] = ph->origin_b[d] - ph->origin_a[d];
+    rxg[0] = r[1] * gt[2] - r[2] * gt[1];
+    rxg[1] = r[2] * gt[0] - r[0] * gt[2];
+    rxg[2] = r[0] * gt[1] - r[1] * gt[0];
+    pln_bspline_basis(p->bs, t, 0, N, &first);
+    for (int pass = 0; pass < 2; ++pass) {
+        /* pass 0: the linear Jacobians (jac_a, jac_b), pass 1: the rotational ones */
+        if (pass == 0) {
+            pln_kin_jacobian_point(w->kin, p->robot, la, local_a, w->jac_a);
+            if (lb >= 0) pln_kin_jacobian_point(w->kin, p->robot, lb, local_b, w->jac_b);
+        } else {
+            pln_kin_jacobian_rot(w->kin, p->robot, la, w->jac_a);
+            if (lb >= 0) pln_kin_jacobian_rot(w->kin, p->robot, lb, w->jac_b);
+        }
+        for (int a = 0; a < p->n_active; ++a) {
+            int j = p->active[a];
+            double dq = 0.0;
+            for (int d = 0; d < 3; ++d) {
+                double ja = w->jac_a[d * nj + j], jb = lb >= 0 ? w->jac_b[d * nj + j] : 0.0;
+                /* linear: grad_t . (v_B - v_A); angular: grad_w . (omega_B - omega_A)
+                 * - (r x grad_t) . omega_A */
+                dq += pass == 0 ? gt[d] * (jb - ja) : gw[d] * (jb - ja) - rxg[d] * ja;
+            }
+            dq *= sign;
+            for (int m = 0; m < k1; ++m) {
+                int v = p->var_of[a * p->n_ctrl + first + m];
+                if (v >= 0) grow[v] += dq * N[m];
+            }
+        }
+    }
+}
+
 void pln_problem_pair_distance(const PlnProblem *p, const PlnKinWork *kin, int pair,
                                PlnPairDistance *out)
 {
@@ -914,6 +966,35 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             } else {
                 c[row] = p->eps - (p->method == DST_MCD_GSS ? dx.distance : res->lower);
             }
+            if (scratch->phong_ws != NULL && w->work_rows != NULL &&
+                (w->work_rows[row] || (w->frozen_margin == NULL && c[row] > -PLN_SIP_COLLISION_MARGIN_M))) {
+                /* collision.distance phong (docs/math/planner.md sec. 7b): a working row
+                 * (or, in a fresh evaluation, one that may join the set, so that its
+                 * frozen margin is measured the same way) takes PhongDist at t* for the
+                 * distance, its gradient through the relative pose (eq. P18-P19); a query
+                 * that does not converge leaves the Euclidean row of this evaluation */
+                PlnPairPhong ph;
+                double t_ph = pln_clock_s();
+                ++scratch->phong_calls;
+                pln_geom_pair_phong(p->geom, scratch->kin, pr, &w->interval_cache[k], grad != NULL,
+                                    scratch->phong_ws, &ph);
+                scratch->phong_seconds += pln_clock_s() - t_ph;
+                if (ph.status == DST_SEPARATED || ph.status == DST_TOUCHING ||
+                    ph.status == DST_PENETRATING) {
+                    w->exact[k] = ph.distance;
+                    if (w->frozen_margin != NULL) c[row] = p->eps + w->frozen_margin[row] - ph.distance;
+                    if (grad != NULL) {
+                        phong_gradient_row(p, scratch, res->t_min, pair->a.index,
+                                           p->geom->links[pair->a.index].pos,
+                                           pair->b_is_obstacle ? -1 : pair->b.index,
+                                           pair->b_is_obstacle ? ph.origin_b
+                                                               : p->geom->links[pair->b.index].pos,
+                                           &ph, -1.0, grad + (size_t)row * n);
+                    }
+                    continue;
+                }
+                ++scratch->phong_fallbacks;
+            }
             if (grad != NULL) {
                 /* the witness points as body points of their links (any point of the
                  * witness segment gives the same n . J, eq. P5) */
@@ -968,8 +1049,14 @@ static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, doub
         if (started[k]) pthread_join(tid[k], NULL);
         w->mcd_calls += w->helpers[k - 1]->mcd_calls;
         w->mcd_seconds += w->helpers[k - 1]->mcd_seconds;
+        w->phong_calls += w->helpers[k - 1]->phong_calls;
+        w->phong_fallbacks += w->helpers[k - 1]->phong_fallbacks;
+        w->phong_seconds += w->helpers[k - 1]->phong_seconds;
+        w->helpers[k - 1]->phong_seconds = 0.0;
         w->helpers[k - 1]->mcd_calls = 0;
         w->helpers[k - 1]->mcd_seconds = 0.0;
+        w->helpers[k - 1]->phong_calls = 0;
+        w->helpers[k - 1]->phong_fallbacks = 0;
         if (st == PLN_OK && jobs[k].st != PLN_OK) st = pln_errorf(jobs[k].st, err, err_size, "%s", jobs[k].err);
     }
     if (st == PLN_OK && w->dump != NULL) st = dump_queries(p, w, err, err_size);

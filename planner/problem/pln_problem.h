@@ -137,6 +137,9 @@ typedef struct PlnPlanOptions {
     int geometry_override;   /* 1: plan and certify with `geometry` instead of the scenario's
                                 (applied before the scenario is resolved, by pln_plan) */
     PlnGeometryKind geometry;
+    int distance_override;   /* 1: the mesh rows' static distance is `distance` instead of
+                                the scenario's collision.distance (applied with geometry) */
+    PlnDistanceKind distance;
 } PlnPlanOptions;
 
 /* Defaults: collision on, the scenario's method, mcd_eps_ratio 0.5, cert_eps_ratio 0.25. */
@@ -217,7 +220,16 @@ typedef struct PlnProblemWork {
                                        When set, a gradient is computed for a dynamics row
                                        only if it is in the set or is the largest dynamics
                                        row outside it (the aggregate row, planner.md eq. P7);
-                                       the other dynamics rows' gradients stay zero */
+                                       the other dynamics rows' gradients stay zero. With
+                                       collision.distance phong, a mesh collision row in the
+                                       set (and, in an evaluation without frozen margins,
+                                       one near it: value above -PLN_SIP_COLLISION_MARGIN_M)
+                                       takes PhongDist for its distance (planner.md sec. 7b) */
+    DstPhongWorkspace *phong_ws;    /* collision.distance phong: this thread's PhongDist
+                                       scratch (NULL otherwise) */
+    long phong_calls;               /* PhongDist queries of the collision rows */
+    long phong_fallbacks;           /* of which did not converge: Euclidean used instead */
+    double phong_seconds;           /* their time */
     double *bal_bound;              /* [n_edges * n_intervals] certified max of n.com - b, m */
     double *bal_sample;             /* [n_edges * n_intervals] sampled max of n.com - b, m */
     double *bal_t;                  /* [n_edges * n_intervals] time of that sampled max, s */

@@ -389,6 +389,14 @@ static PlnStatus parse_pairs(PlnYaml *y, const yaml_node_t *node, PlnScenario *s
     return PLN_OK;
 }
 
+/* the name of a geometry kind (pln_geometry_string of pln_geom.h, which this module does
+ * not include) */
+static const char *geometry_name(PlnGeometryKind kind)
+{
+    static const char *const names[] = {"capsule", "convex", "ellipsoid", "mesh"};
+    return (int)kind >= 0 && (int)kind < 4 ? names[kind] : "unknown";
+}
+
 PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind)
 {
     static const char *const names[] = {"capsule", "convex", "ellipsoid", "mesh"};
@@ -401,10 +409,23 @@ PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind)
     return PLN_ERR_INVALID;
 }
 
+const char *pln_distance_string(PlnDistanceKind kind)
+{
+    return kind == PLN_DISTANCE_PHONG ? "phong" : "euclidean";
+}
+
+PlnStatus pln_distance_from_string(const char *name, PlnDistanceKind *kind)
+{
+    if (name != NULL && strcmp(name, "euclidean") == 0) *kind = PLN_DISTANCE_EUCLIDEAN;
+    else if (name != NULL && strcmp(name, "phong") == 0) *kind = PLN_DISTANCE_PHONG;
+    else return PLN_ERR_INVALID;
+    return PLN_OK;
+}
+
 static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
-    static const char *const keys[] = {"enabled", "geometry", "method", "eps", "subdivisions",
-                                       "pairs", NULL};
+    static const char *const keys[] = {"enabled", "geometry", "distance", "method", "eps",
+                                       "subdivisions", "pairs", NULL};
     char text[32];
     yaml_node_t *v;
     PlnStatus st = pln_yaml_check_mapping(y, node, "collision", keys);
@@ -416,6 +437,21 @@ static PlnStatus parse_collision(PlnYaml *y, const yaml_node_t *node, PlnScenari
         if (pln_geometry_from_string(text, &sc->geometry) != PLN_OK) {
             return pln_yaml_error(y, v, "collision.geometry", PLN_ERR_INVALID,
                                   "'%s': expected capsule, convex, ellipsoid or mesh", text);
+        }
+    }
+    if ((v = pln_yaml_get(y, node, "distance")) != NULL) {
+        st = pln_yaml_node_string(y, v, "collision.distance", text, sizeof text);
+        if (st != PLN_OK) return st;
+        if (pln_distance_from_string(text, &sc->distance) != PLN_OK) {
+            return pln_yaml_error(y, v, "collision.distance", PLN_ERR_INVALID,
+                                  "'%s': expected euclidean or phong", text);
+        }
+        sc->distance_line = (int)v->start_mark.line + 1;
+        if (sc->distance == PLN_DISTANCE_PHONG && sc->geometry != PLN_GEOMETRY_MESH) {
+            return pln_yaml_error(y, v, "collision.distance", PLN_ERR_INVALID,
+                                  "phong measures closed triangle meshes and needs "
+                                  "collision.geometry: mesh (the geometry is %s)",
+                                  geometry_name(sc->geometry));
         }
     }
     if ((v = pln_yaml_get(y, node, "method")) != NULL) {
@@ -1283,6 +1319,15 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
         st = resolve_link(sc, robot, &sc->support[i], field, err, err_size);
     }
     if (st == PLN_OK) st = resolve_dynamics(sc, robot, err, err_size);
+    /* a geometry override (--geometry) can leave phong without meshes */
+    if (st == PLN_OK && sc->distance == PLN_DISTANCE_PHONG && sc->geometry != PLN_GEOMETRY_MESH) {
+        char where[32] = " (--distance)";
+        if (sc->distance_line > 0) snprintf(where, sizeof where, ":%d", sc->distance_line);
+        st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                        "%s%s: collision.distance: phong measures closed triangle meshes and "
+                        "needs collision.geometry: mesh (the geometry is %s)",
+                        sc->path, where, geometry_name(sc->geometry));
+    }
     /* pairs whose geometry is missing cannot be checked: refuse rather than skip */
     for (int i = 0; i < sc->n_pairs && st == PLN_OK; ++i) {
         const PlnPair *p = &sc->pairs[i];

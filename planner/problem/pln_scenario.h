@@ -83,6 +83,15 @@ typedef enum PlnGeometryKind {
     PLN_GEOMETRY_MESH             /* triangle meshes: adaptive subdivision (thesis ch. IV) */
 } PlnGeometryKind;
 
+/* The static distance of a mesh pair's working collision rows (collision.distance,
+ * docs/math/planner.md sec. 7b): the Euclidean signed distance, or PhongDist (thesis
+ * ch. V, dst_phong.h), whose direction is continuous. Certification is Euclidean MCD in
+ * both cases. */
+typedef enum PlnDistanceKind {
+    PLN_DISTANCE_EUCLIDEAN = 0,
+    PLN_DISTANCE_PHONG
+} PlnDistanceKind;
+
 /* Continuous-distance method of the collision constraints (collision.method, --method). */
 typedef enum PlnMethod {
     PLN_METHOD_HYBRID = 0,  /* thesis sec. III.D (default) */
@@ -184,6 +193,9 @@ typedef struct PlnScenario {
 
     int collision;                /* collision constraints on (default 1) */
     PlnGeometryKind geometry;
+    PlnDistanceKind distance;     /* collision.distance (default euclidean); phong needs
+                                     geometry mesh (checked by parse and by resolve) */
+    int distance_line;            /* line of `collision.distance` (0 when absent) */
     PlnMethod method;
     double eps;                   /* clearance eps of eq. 6.1, m, >= 0 (default 1e-3) */
     double limit_margin;          /* limits.position_margin, rad, in [0, 0.5] */
@@ -236,6 +248,12 @@ PlnStatus pln_method_from_string(const char *name, PlnMethod *method);
 
 /* "capsule", "convex", "ellipsoid", "mesh" -> kind; PLN_ERR_INVALID for anything else. */
 PlnStatus pln_geometry_from_string(const char *name, PlnGeometryKind *kind);
+
+/* "euclidean", "phong" -> kind; PLN_ERR_INVALID for anything else (nullable: name). */
+PlnStatus pln_distance_from_string(const char *name, PlnDistanceKind *kind);
+
+/* "euclidean", "phong"; a static string. */
+const char *pln_distance_string(PlnDistanceKind kind);
 
 /* Step 1: reads and validates the file. On failure the scenario holds nothing to free
  * (it is zeroed). */

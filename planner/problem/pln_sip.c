@@ -603,6 +603,9 @@ done:
     result->wall_time_s = pln_clock_s() - ctx.start;
     result->mcd_calls = ctx.w->mcd_calls;
     result->mcd_time_s = ctx.w->mcd_seconds;
+    result->phong_calls = ctx.w->phong_calls;
+    result->phong_fallbacks = ctx.w->phong_fallbacks;
+    result->phong_time_s = ctx.w->phong_seconds;
     if (st == PLN_OK) print_progress(&ctx, 1);
     free(ctx.c_all);
     free(ctx.g_all);

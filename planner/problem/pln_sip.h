@@ -30,6 +30,9 @@ typedef struct PlnSipResult {
     double wall_time_s;
     long mcd_calls;
     double mcd_time_s;
+    long phong_calls;            /* collision.distance phong: PhongDist queries of the rows */
+    long phong_fallbacks;        /* of which did not converge (the Euclidean row was used) */
+    double phong_time_s;
     int tasks_relaxed;           /* 1: the result is the elastic phase's (docs/math/planner.md
                                     sec. 5b): the tasks could not all be met with every other
                                     row, and x is the motion nearest them that meets the rest */

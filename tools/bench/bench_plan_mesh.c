@@ -5,11 +5,15 @@
  * certified). One run each (the plans take seconds to minutes); the time is the wall
  * time of pln_plan_run (optimisation and certification). twist_mesh and pass also run on
  * two threads (issue 20): the speed-up over the one-thread run of the same bench run, and
- * whether the two motions are bit-identical (control points, evaluations, cost). Prints
- * `name: value` lines.
+ * whether the two motions are bit-identical (control points, evaluations, cost). Issue 19:
+ * the three mesh scenarios also planned with collision.distance phong (PhongDist working
+ * rows, docs/math/planner.md sec. 7b) beside their Euclidean plans of the same run:
+ * evaluations, time, certified clearance. `bench_plan_mesh phong` runs only the
+ * Euclidean and Phong plans of the three. Prints `name: value` lines.
  * Run from the top directory after `make env-meshes`. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cblas.h>
 
@@ -28,11 +32,12 @@ static int run(const char *name, const PlnPlanOptions *opt, PlnPlanRun *out)
     return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     openblas_set_num_threads(1); /* as the hrpplan command (cli/hrpplan_main.c) */
     static const char *const mesh_names[] = {"twist_mesh", "pass", "place"};
     static const char *const kinds[] = {"capsule", "convex", "ellipsoid", "mesh"};
+    int phong_only = argc > 1 && strcmp(argv[1], "phong") == 0;
     PlnPlanRun r;
     for (int s = 0; s < 3; ++s) {
         PlnPlanOptions opt = pln_plan_options_default();
@@ -43,7 +48,30 @@ int main(void)
         printf("plan_%s_certified: %d\n", mesh_names[s], r.certified);
         printf("plan_%s_min_clearance_m: %.6f\n", mesh_names[s], r.min_clearance);
         printf("plan_iterations_%s: %d\n", mesh_names[s], r.evaluations);
+        printf("plan_%s_cost: %.6g\n", mesh_names[s], r.cost);
+        printf("plan_%s_nlopt_code: %d\n", mesh_names[s], r.nlopt_code);
         printf("mcd_share_of_plan_%s: %.3f\n", mesh_names[s], r.mcd_time_s / t);
+        fflush(stdout);
+        {
+            /* issue 19: the same scenario with PhongDist working rows */
+            PlnPlanOptions op = opt;
+            PlnPlanRun rp;
+            op.distance_override = 1;
+            op.distance = PLN_DISTANCE_PHONG;
+            if (!run(mesh_names[s], &op, &rp)) return 1;
+            printf("plan_%s_phong_s: %.3f\n", mesh_names[s], rp.wall_time_s);
+            printf("plan_%s_phong_certified: %d\n", mesh_names[s], rp.certified);
+            printf("plan_%s_phong_min_clearance_m: %.6f\n", mesh_names[s], rp.min_clearance);
+            printf("plan_iterations_%s_phong: %d\n", mesh_names[s], rp.evaluations);
+            printf("plan_%s_phong_cost: %.6g\n", mesh_names[s], rp.cost);
+            printf("plan_%s_phong_queries: %ld\n", mesh_names[s], rp.phong_calls);
+            printf("plan_%s_phong_fallbacks: %ld\n", mesh_names[s], rp.phong_fallbacks);
+            printf("phong_share_of_plan_%s_phong: %.3f\n", mesh_names[s], rp.phong_time_s / rp.wall_time_s);
+            /* nlopt_result: 3 ftol_rel, 4 xtol_rel, 5 evaluation limit, 6 time limit */
+            printf("plan_%s_phong_nlopt_code: %d\n", mesh_names[s], rp.nlopt_code);
+            fflush(stdout);
+        }
+        if (phong_only) continue;
         if (s < 2) {
             /* issue 20: the same plan on two threads (collision rows spread over them),
              * bit-identical to one thread's */
@@ -60,6 +88,7 @@ int main(void)
         if (!run(mesh_names[s], &opt, &r)) return 1;
         printf("plan_%s_no_collision_s: %.3f\n", mesh_names[s], r.wall_time_s);
     }
+    if (phong_only) return 0;
     /* issue 7: twist.yaml (its own 60 s time limit) in every geometry via the override;
      * each plan's clearance is measured in its own geometry */
     for (int k = 0; k < 4; ++k) {
