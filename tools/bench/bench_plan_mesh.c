@@ -6,10 +6,10 @@
  * time of pln_plan_run (optimisation and certification). twist_mesh and pass also run on
  * two threads (issue 20): the speed-up over the one-thread run of the same bench run, and
  * whether the two motions are bit-identical (control points, evaluations, cost). Issue 19:
- * the three mesh scenarios also planned with collision.distance phong (PhongDist working
- * rows, docs/math/planner.md sec. 7b) beside their Euclidean plans of the same run:
- * evaluations, time, certified clearance. `bench_plan_mesh phong` runs only the
- * Euclidean and Phong plans of the three. Prints `name: value` lines.
+ * `bench_plan_mesh phong` instead plans the three mesh scenarios with the Euclidean rows
+ * and with collision.distance phong (PhongDist working rows, docs/math/planner.md sec.
+ * 7b), side by side: evaluations, time, certified clearance (not in `make bench`: the
+ * Phong plans take 1-10 minutes each). Prints `name: value` lines.
  * Run from the top directory after `make env-meshes`. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +52,9 @@ int main(int argc, char **argv)
         printf("plan_%s_nlopt_code: %d\n", mesh_names[s], r.nlopt_code);
         printf("mcd_share_of_plan_%s: %.3f\n", mesh_names[s], r.mcd_time_s / t);
         fflush(stdout);
-        {
-            /* issue 19: the same scenario with PhongDist working rows */
+        if (phong_only) {
+            /* issue 19: the same scenario with PhongDist working rows (only when asked:
+             * these plans take 1-10 minutes each, docs/math/phong.md sec. 8) */
             PlnPlanOptions op = opt;
             PlnPlanRun rp;
             op.distance_override = 1;
