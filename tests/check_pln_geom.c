@@ -196,6 +196,40 @@ START_TEST(test_swept_lower_below_sampled_distance)
 }
 END_TEST
 
+/* A motion so wild that a link frame's Taylor models are no rotation (control points
+ * alternating between the joint limits): the rows stay finite, an interval without a bound
+ * gets the row eps + PLN_SIP_UNCERTIFIED_M - exact distance at its middle (never an abort
+ * of the plan), and its lower bound is no claim. */
+START_TEST(test_wild_motion_rows_without_bound)
+{
+    Fixture f;
+    const PlnProblem *p;
+    double *x, *c;
+    char err[512];
+    int wide = 0;
+    load(&f, "scenarios/twist.yaml", PLN_GEOMETRY_CONVEX); /* the waist on a foot: long chains */
+    p = f.p;
+    x = calloc((size_t)p->n_vars, sizeof *x);
+    c = calloc((size_t)p->m, sizeof *c);
+    for (int i = 0; i < p->n_vars; ++i) x[i] = i % 2 ? p->lb[i] : p->ub[i];
+    ck_assert_msg(pln_problem_constraints(p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+    for (int r = 0; r < p->m; ++r) ck_assert_msg(isfinite(c[r]), "row %d: %g", r, c[r]);
+    for (int pr = 0; pr < f.sc.n_pairs; ++pr) {
+        for (int i = 0; i < p->n_intervals; ++i) {
+            size_t k = (size_t)pr * p->n_intervals + i;
+            if (f.w->mcd[k].status != DST_FAILED) continue;
+            ++wide;
+            ck_assert(fabs(c[p->row_collision + (int)k] - (p->eps + PLN_SIP_UNCERTIFIED_M - f.w->exact[k])) <= 1e-12);
+            ck_assert(f.w->mcd[k].lower <= f.w->exact[k] - PLN_SIP_UNCERTIFIED_M + 1e-12);
+        }
+    }
+    ck_assert_int_gt(wide, 0); /* the case was met */
+    free(x);
+    free(c);
+    unload(&f);
+}
+END_TEST
+
 START_TEST(test_mesh_bounds_sampled_distance)
 {
     Fixture f;
@@ -499,6 +533,7 @@ Suite *pln_geom_suite(void)
     tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 3);
     tcase_add_loop_test(tc, test_primitive_kinds_swept_stop_keeps_bounds, 0, 3);
     tcase_add_loop_test(tc, test_swept_lower_below_sampled_distance, 0, 3);
+    tcase_add_test(tc, test_wild_motion_rows_without_bound);
     tcase_add_test(tc, test_mesh_bounds_sampled_distance);
     tcase_add_test(tc, test_mesh_stop_above_keeps_bounds);
     tcase_add_test(tc, test_mesh_first_contact_matches_sampling);

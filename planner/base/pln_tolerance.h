@@ -329,6 +329,15 @@
  * then the margins are frozen afresh and the trust box re-centred (pln_sip.c). */
 #define PLN_SIP_MESH_ROUND_EVALS 60
 
+/* A collision query whose Taylor models are too wide for a rotation (DST_FAILED: a wild
+ * trial step of the optimiser on a long chain, e.g. a re-rooted robot's arm): no certified
+ * bound. The optimiser's row is then eps + PLN_SIP_UNCERTIFIED_M - d(t_mid), the exact
+ * distance at the interval's middle less this much, with its envelope gradient (large
+ * and smooth, so the line search backs off; docs/math/planner.md sec. 4); the certificate
+ * takes -PLN_SIP_UNCERTIFIED_M as the interval's lower bound and bisects it where the
+ * geometry allows (capsule, convex, ellipsoid). Metres. */
+#define PLN_SIP_UNCERTIFIED_M 0.1
+
 /* ---- hrpplan simulate (output/pln_sim.h, docs/SIMULATION.md) ---------------------- */
 
 /* The robot fell when its waist drops more than this below its start height, m ... */

@@ -417,11 +417,20 @@ static PlnStatus cert_interval(const PlnProblem *p, PlnProblemWork *w, const Dst
                                   NULL, NULL);
         c->mcd_time_s += pln_clock_s() - start;
         ++c->mcd_calls;
-        if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+        if (ds == DST_INVALID_INPUT) {
             return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
                               "certification: distance of %s - %s on [%g, %g] s failed: %s",
                               p->scenario->pairs[pr].a.name, p->scenario->pairs[pr].b.name,
                               c->t0[i], c->t1[i], dst_status_string(ds));
+        }
+        if (ds == DST_FAILED) {
+            /* Taylor models too wide for a frame: no bound on this interval
+             * (PLN_SIP_UNCERTIFIED_M); the true distance at its middle is the upper end,
+             * and cert_refine bisects it where the geometry allows */
+            memset(&res, 0, sizeof res);
+            res.lower = -PLN_SIP_UNCERTIFIED_M;
+            res.upper = HUGE_VAL;
+            res.t_min = 0.5 * (c->t0[i] + c->t1[i]);
         }
         c->lower[k] = res.lower;
         c->upper[k] = res.upper;
@@ -517,11 +526,16 @@ static PlnStatus cert_refine(const PlnProblem *p, PlnProblemWork *w, const doubl
                                   opt, INFINITY, &res, NULL, NULL);
         c->mcd_time_s += pln_clock_s() - start;
         ++c->mcd_calls;
-        if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+        if (ds == DST_INVALID_INPUT) {
             return pln_errorf(PLN_ERR_INTERNAL, err, err_size,
                               "certification: distance of %s - %s on [%g, %g] s failed: %s",
                               p->scenario->pairs[pr].a.name, p->scenario->pairs[pr].b.name,
                               t0 + a * (t1 - t0), t0 + b * (t1 - t0), dst_status_string(ds));
+        }
+        if (ds == DST_FAILED) { /* still too wide: no bound on this part */
+            memset(&res, 0, sizeof res);
+            res.lower = -PLN_SIP_UNCERTIFIED_M;
+            res.t_min = t0 + 0.5 * (a + b) * (t1 - t0);
         }
         st = true_distance(p, w, ctrl, pr, res.t_min, &real, err, err_size);
         if (st != PLN_OK) return st;

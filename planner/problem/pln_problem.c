@@ -917,11 +917,18 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                                       w->dump_b ? &w->dump_b[k] : NULL);
             scratch->mcd_seconds += pln_clock_s() - start;
             ++scratch->mcd_calls;
-            if (ds == DST_INVALID_INPUT || ds == DST_FAILED) {
+            if (ds == DST_INVALID_INPUT) {
                 st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
                                 "distance of %s - %s on [%g, %g] s failed: %s", pair->a.name,
                                 pair->b.name, t0, t1, dst_status_string(ds));
                 break;
+            }
+            if (ds == DST_FAILED) {
+                /* Taylor models too wide for a frame (PLN_SIP_UNCERTIFIED_M): the exact
+                 * distance at the middle, below */
+                memset(res, 0, sizeof *res);
+                res->status = DST_FAILED;
+                res->t_min = 0.5 * (t0 + t1);
             }
             if (ds == DST_ABOVE_LIMIT) {
                 /* a query that stopped (a mesh query inside its search, any other kind
@@ -956,6 +963,20 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 break;
             }
             w->exact[k] = dx.distance;
+            if (res->status == DST_FAILED) {
+                res->lower = dx.distance - PLN_SIP_UNCERTIFIED_M;
+                res->upper = dx.distance;
+                c[row] = p->eps + PLN_SIP_UNCERTIFIED_M - dx.distance;
+                if (grad != NULL) {
+                    double la[3], lb[3] = {0, 0, 0};
+                    world_to_link(scratch->kin, pair->a.index, dx.pA, la);
+                    if (!pair->b_is_obstacle) world_to_link(scratch->kin, pair->b.index, dx.pB, lb);
+                    point_gradient_row(p, scratch, res->t_min, pair->a.index, la,
+                                       pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
+                                       grad + (size_t)row * n);
+                }
+                continue;
+            }
             /* a certified method constrains its lower bound, so that the certification
              * (lower bound at a finer eps) cannot fall below zero; golden-section search
              * has no bound and constrains the distance it found. With a frozen margin M

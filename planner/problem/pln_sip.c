@@ -258,7 +258,8 @@ static void freeze_margins(SipContext *ctx)
         const PlnRow *row = &p->rows[r];
         size_t k = (size_t)row->index * p->n_intervals + row->sub;
         ctx->margin[r] = 0.0;
-        if (row->kind == PLN_ROW_COLLISION && p->method != DST_MCD_GSS) {
+        if (row->kind == PLN_ROW_COLLISION && p->method != DST_MCD_GSS &&
+            ctx->w->mcd[k].status != DST_FAILED) { /* no bound: no margin (collision_rows) */
             ctx->margin[r] = fmax(0.0, ctx->w->exact[k] - ctx->w->mcd[k].lower);
         } else if (row->kind == PLN_ROW_BALANCE) {
             ctx->margin[r] = fmax(0.0, ctx->w->bal_bound[k] - ctx->w->bal_sample[k]);
