@@ -189,7 +189,7 @@ static double restart_uniform(unsigned long long *state)
 /* The start of restart k (0, 1, ...): x0 with each joint's free control points moved by
  * A_a sin(pi r / (n_a + 1)), r = 1..n_a the free points in order, A_a in
  * [-PLN_PLAN_RESTART_STEP_RAD, PLN_PLAN_RESTART_STEP_RAD) from a stream seeded by k alone
- * (deterministic), clamped to the bounds (docs/math/planner.md sec. 5c). */
+ * (deterministic), clamped to the bounds (docs/math/planner.md sec. 5c, eq. P20). */
 static void restart_start(const PlnProblem *p, const double *x0, int k, double *x)
 {
     unsigned long long state = 0x5eed0000ULL + (unsigned long long)k;
