@@ -58,6 +58,14 @@ static void unload(Fixture *f)
     pln_scenario_destroy(&f->sc);
 }
 
+/* a random motion: the initial guess moved by up to 0.8 rad per control point, in bounds */
+static void random_ctrl(const PlnProblem *p, Rng *rng, double *x, double *ctrl)
+{
+    pln_problem_initial_x(p, x);
+    for (int i = 0; i < p->n_vars; ++i) x[i] = fmin(fmax(x[i] + rng_uniform(rng, -0.8, 0.8), p->lb[i]), p->ub[i]);
+    pln_problem_ctrl(p, x, ctrl);
+}
+
 /* the least exact distance of pair pr at GEOM_SAMPLES + 1 times of [t0, t1] of the spline
  * ctrl (forward kinematics into f->kin, postures into q) */
 static double sampled_min(Fixture *f, const double *ctrl, double *q, int pr, double t0, double t1)
@@ -89,11 +97,7 @@ static int check_bounds(Fixture *f, uint64_t seed, int trials, double stop_above
     char err[512];
     int checked = 0, stopped = 0;
     for (int trial = 0; trial < trials; ++trial) {
-        pln_problem_initial_x(p, x);
-        for (int i = 0; i < p->n_vars; ++i) {
-            x[i] = fmin(fmax(x[i] + rng_uniform(&rng, -0.8, 0.8), p->lb[i]), p->ub[i]);
-        }
-        pln_problem_ctrl(p, x, ctrl);
+        random_ctrl(p, &rng, x, ctrl);
         for (int i = 0; i < p->n_intervals; ++i) {
             double t0, t1;
             pln_problem_interval(p, i, &t0, &t1);
@@ -167,11 +171,7 @@ START_TEST(test_swept_lower_below_sampled_distance)
     ctrl = calloc((size_t)p->n_active * p->n_ctrl, sizeof *ctrl);
     q = calloc((size_t)p->n_joints, sizeof *q);
     for (int trial = 0; trial < 3; ++trial) {
-        pln_problem_initial_x(p, x);
-        for (int i = 0; i < p->n_vars; ++i) {
-            x[i] = fmin(fmax(x[i] + rng_uniform(&rng, -0.8, 0.8), p->lb[i]), p->ub[i]);
-        }
-        pln_problem_ctrl(p, x, ctrl);
+        random_ctrl(p, &rng, x, ctrl);
         for (int i = 0; i < p->n_intervals; ++i) {
             double t0, t1;
             pln_problem_interval(p, i, &t0, &t1);

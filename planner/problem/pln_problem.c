@@ -885,6 +885,19 @@ static PlnStatus dump_queries(const PlnProblem *p, PlnProblemWork *w, char *err,
     return PLN_OK;
 }
 
+/* adds to grow the gradient of -d, d the static distance dx of pair at time t (postures in
+ * w->kin): the witness points as body points of their links (any point of the witness
+ * segment gives the same n . J, eq. P5) */
+static void witness_gradient_row(const PlnProblem *p, PlnProblemWork *w, const PlnPair *pair,
+                                 double t, const PlnPairDistance *dx, double *grow)
+{
+    double la[3], lb[3] = {0, 0, 0};
+    world_to_link(w->kin, pair->a.index, dx->pA, la);
+    if (!pair->b_is_obstacle) world_to_link(w->kin, pair->b.index, dx->pB, lb);
+    point_gradient_row(p, w, t, pair->a.index, la, pair->b_is_obstacle ? -1 : pair->b.index, lb,
+                       dx->n, -1.0, grow);
+}
+
 /* The collision rows of intervals first, first + step, ... computed with the scratch
  * workspace `scratch` (its own link motion and kinematics) on the control points of `w`;
  * results go into w's rows, w->mcd and w->exact (disjoint entries per interval, so
@@ -967,14 +980,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 res->lower = dx.distance - PLN_SIP_UNCERTIFIED_M;
                 res->upper = dx.distance;
                 c[row] = p->eps + PLN_SIP_UNCERTIFIED_M - dx.distance;
-                if (grad != NULL) {
-                    double la[3], lb[3] = {0, 0, 0};
-                    world_to_link(scratch->kin, pair->a.index, dx.pA, la);
-                    if (!pair->b_is_obstacle) world_to_link(scratch->kin, pair->b.index, dx.pB, lb);
-                    point_gradient_row(p, scratch, res->t_min, pair->a.index, la,
-                                       pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
-                                       grad + (size_t)row * n);
-                }
+                if (grad != NULL) witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
                 continue;
             }
             /* a certified method constrains its lower bound, so that the certification
@@ -1016,16 +1022,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 }
                 ++scratch->phong_fallbacks;
             }
-            if (grad != NULL) {
-                /* the witness points as body points of their links (any point of the
-                 * witness segment gives the same n . J, eq. P5) */
-                double la[3], lb[3] = {0, 0, 0};
-                world_to_link(scratch->kin, pair->a.index, dx.pA, la);
-                if (!pair->b_is_obstacle) world_to_link(scratch->kin, pair->b.index, dx.pB, lb);
-                point_gradient_row(p, scratch, res->t_min, pair->a.index, la,
-                                   pair->b_is_obstacle ? -1 : pair->b.index, lb, dx.n, -1.0,
-                                   grad + (size_t)row * n);
-            }
+            if (grad != NULL) witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
         }
     }
     return st;
