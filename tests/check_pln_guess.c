@@ -24,6 +24,12 @@
  * holds control points at joint limits (hand_cross does: the shoulder rolls to its
  * limit), so the guess is near the target, not always within its tolerance */
 #define GUESS_TASK_FRACTION 2.0
+/* the step-in-place guess (eq. G0): the spline through the waypoints bends between them, so
+ * the stance foot is near, not on, its place: 8.1 mm measured, against 50 mm with
+ * waypoints at the task time only; and the centre of mass over the standing foot at the
+ * lift-off (13 mm outside its polygon before), m */
+#define GUESS_STEP_SLIDE_M 0.015
+#define GUESS_STEP_COM_M 0.001
 /* rounding of the spline interpolation at the task times, rad */
 #define GUESS_INTERP_TOL 1e-9
 
@@ -202,6 +208,112 @@ START_TEST(test_guess_keeps_stance_and_balance)
 }
 END_TEST
 
+/* the worst of n . c - b over a phase's ZMP polygon (> 0: the centre of mass is outside) */
+static double polygon_excess(const PlnPhaseGeom *ph, const double c[3])
+{
+    double worst = -HUGE_VAL;
+    for (int e = 0; e < ph->n_edges; ++e) {
+        worst = fmax(worst, ph->edge_n[e][0] * c[0] + ph->edge_n[e][1] * c[1] - ph->edge_b[e]);
+    }
+    return worst;
+}
+
+/* writes the step-in-place scenario: both feet, the right foot alone while the left one is
+ * lifted by 5 cm at 2.1 s, both feet; lifted: the left sole centre where the guess must lift
+ * it (NULL: a placeholder target, for finding where the sole stands) */
+static void write_step(const char *path, const double lifted[3])
+{
+    char cwd[1024];
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    fprintf(fp, "name: step\nrobot: %s/robots/hrp2.yaml\nduration: 4.0\n"
+                "spline: {degree: 5, spans: 9}\nrest: {start: true, end: true}\n"
+                "joints: [RLEG_JOINT0, RLEG_JOINT1, RLEG_JOINT2, RLEG_JOINT3, RLEG_JOINT4, RLEG_JOINT5,\n"
+                "         LLEG_JOINT0, LLEG_JOINT1, LLEG_JOINT2, LLEG_JOINT3, LLEG_JOINT4, LLEG_JOINT5,\n"
+                "         CHEST_JOINT0, CHEST_JOINT1, RARM_JOINT0, RARM_JOINT1, LARM_JOINT0, LARM_JOINT1]\n"
+                "support:\n  - {feet: [RLEG_LINK5, LLEG_LINK5], from: 0.0, to: 1.4}\n"
+                "  - {feet: [RLEG_LINK5], from: 1.4, to: 2.8}\n"
+                "  - {feet: [RLEG_LINK5, LLEG_LINK5], from: 2.8, to: 4.0}\n"
+                "tasks:\n  - {type: position, link: LLEG_LINK5, point: [0.012, 0.008, -0.105], "
+                "target: [%.9f, %.9f, %.9f], time: 2.1, tolerance: 0.01}\n"
+                "collision: {enabled: false, pairs: []}\n", cwd,
+            lifted ? lifted[0] : 0.0, lifted ? lifted[1] : 0.1, lifted ? lifted[2] : 0.05);
+    fclose(fp);
+}
+
+/* eq. G0: between the task times too, the guess keeps the stance foot of a closed chain
+ * near where it stands and moves the weight over the standing foot through the two-foot
+ * phase before the other foot lifts (a joint-space path from the start to the lifted
+ * posture slid the left foot 50 mm and left the centre of mass 13 mm outside the one-foot
+ * polygon at the lift-off) */
+START_TEST(test_guess_shifts_weight_before_a_step)
+{
+    Loaded1 f;
+    char dir[512], path[600], err[512];
+    PlnGuessReport rep;
+    double q[64], x[3], c[3], sole[3], slide = 0.0, excess_lift, excess_half;
+    const double point[3] = {0.012, 0.008, -0.105};
+    int foot;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/step.yaml", dir);
+    write_step(path, NULL);
+    load(&f, path);
+    foot = pln_robot_find_link(&f.l.robot, "LLEG_LINK5");
+    ck_assert_int_ge(foot, 0);
+    ck_assert_int_eq(pln_kin_forward(f.kin, &f.l.robot, f.l.p->q_init), PLN_OK);
+    pln_kin_point(f.kin, foot, point, sole);
+    unload(&f);
+    sole[2] += 0.05;
+    write_step(path, sole);
+    load(&f, path);
+    ck_assert_int_eq(f.l.p->n_phases, 3);
+    ck_assert_int_ge(f.l.p->n_stance, 1);
+    ck_assert_msg(pln_guess_initial_x(f.l.p, f.x, &rep, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(rep.unmet, 0);
+    pln_problem_ctrl(f.l.p, f.x, f.ctrl);
+    /* the left foot in the two-foot phases, densely */
+    for (int k = 0; k <= 400; ++k) {
+        double t = 4.0 * k / 400.0;
+        for (int s = 0; s < f.l.p->n_stance; ++s) {
+            const PlnStance *st = &f.l.p->stance[s];
+            const PlnPhaseGeom *ph = &f.l.p->phases[st->phase];
+            if (t < ph->t0 || t > ph->t1) continue;
+            ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, t, q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(f.kin, &f.l.robot, q), PLN_OK);
+            pln_kin_point(f.kin, st->link, st->point, x);
+            {
+                double d = sqrt((x[0] - st->target[0]) * (x[0] - st->target[0]) +
+                                (x[1] - st->target[1]) * (x[1] - st->target[1]) +
+                                (x[2] - st->target[2]) * (x[2] - st->target[2]));
+                slide = fmax(slide, d);
+            }
+        }
+    }
+    /* the centre of mass at the lift-off, against the one-foot polygon */
+    ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, 1.4, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(f.kin, &f.l.robot, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_com(f.kin, &f.l.robot, c), PLN_OK);
+    excess_lift = polygon_excess(&f.l.p->phases[1], c);
+    /* and half way through the two-foot phase: on its way (neither still at the start nor
+     * already over the foot) */
+    ck_assert_int_eq(pln_problem_joints_at(f.l.p, f.ctrl, 0.7, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(f.kin, &f.l.robot, q), PLN_OK);
+    ck_assert_int_eq(pln_kin_com(f.kin, &f.l.robot, c), PLN_OK);
+    excess_half = polygon_excess(&f.l.p->phases[1], c);
+    fprintf(stderr, "step guess: stance slide %.3g mm, com beyond the one-foot polygon %.3g mm "
+                    "at the lift-off, %.3g mm half way\n", 1e3 * slide, 1e3 * excess_lift,
+            1e3 * excess_half);
+    ck_assert_msg(slide <= GUESS_STEP_SLIDE_M, "the stance foot slid %g m", slide);
+    ck_assert_msg(excess_lift <= GUESS_STEP_COM_M, "the centre of mass is %g m outside at the lift-off",
+                  excess_lift);
+    ck_assert_msg(excess_half > excess_lift, "the weight is over the foot already half way");
+    unload(&f);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 /* a joint task is interpolated exactly at its time */
 START_TEST(test_joint_task_interpolated_exactly)
 {
@@ -349,6 +461,7 @@ Suite *pln_guess_suite(void)
     tcase_add_test(tc, test_unreachable_task_is_named);
     tcase_add_test(tc, test_joint_task_interpolated_exactly);
     tcase_add_test(tc, test_guess_keeps_stance_and_balance);
+    tcase_add_test(tc, test_guess_shifts_weight_before_a_step);
     suite_add_tcase(s, tc);
     tc = tcase_create("plans");
     tcase_set_timeout(tc, 300);

@@ -20,6 +20,9 @@
  * within this distance of it, m (PLN_IK_COM's tolerance). */
 #define PLN_GUESS_BALANCE_ACTIVE_M 0.005
 
+/* edges of the guess's balance polygon: a phase's and the next phase's, translated */
+#define PLN_GUESS_COM_EDGES (2 * PLN_MAX_PHASE_EDGES)
+
 /* everything one guess allocates */
 typedef struct Guess {
     PlnKinWork *kin;
@@ -28,13 +31,18 @@ typedef struct Guess {
     int *target_task;       /* [n_tasks + n_stance + 1] scenario task of each target (-1: a
                                stance foot or the balance band) */
     double *miss;           /* [n_tasks + n_stance + 1] each target's miss after the IK */
-    double *times;          /* [n_tasks + 2] waypoint times: 0, task times, T */
-    double *q_way;          /* [(n_tasks + 3) * n_joints] waypoint postures and a scratch row */
+    double *times;          /* [n_tasks + n_phases + 2] waypoint times: 0, task times and
+                               phase boundaries, T */
+    double *q_way;          /* [(n_tasks + n_phases + 3) * n_joints] waypoint postures and a
+                               scratch row */
+    double *q_ctrl;         /* [n_ctrl * n_joints] each control point's posture (eq. G0) */
     double *ctrl;           /* [n_active * n_ctrl] */
     double *B, *r, *sv;     /* the interpolation system of one joint (eq. G2) */
     int *vars;              /* [n_ctrl] distinct variables of one joint */
     int *held, *col;        /* [n_ctrl] held at a limit; the columns of the free ones */
-    double *sorted;         /* [n_tasks] task times in order */
+    double *sorted;         /* [n_tasks + n_phases] waypoint times in order */
+    double com_n[PLN_GUESS_COM_EDGES][2];   /* the balance polygon of one IK (eq. G0) */
+    double com_b[PLN_GUESS_COM_EDGES];
 } Guess;
 
 static void guess_free(Guess *g)
@@ -46,6 +54,7 @@ static void guess_free(Guess *g)
     free(g->miss);
     free(g->times);
     free(g->q_way);
+    free(g->q_ctrl);
     free(g->ctrl);
     free(g->B);
     free(g->r);
@@ -78,11 +87,53 @@ static double path_at(const Guess *g, int n_way, int n_joints, int joint, double
     }
 }
 
+/* The balance polygon of the guess at time t (eq. G0), in g->com_n / g->com_b; returns its
+ * edge count (0: none). The static polygon when there is one; otherwise the ZMP polygon of
+ * the phase covering t, except in a two-foot phase followed by a one-foot phase: there the
+ * weight moves over the foot that will stand through the whole two-foot phase, not at the
+ * lift-off (a shift of ~0.1 m in one knot span puts the ZMP ~0.1 m off the centre of mass,
+ * a * z / g): the next phase's polygon S translated by (1 - s) (c_D - c_S), s the fraction of
+ * the phase gone by and c the polygons' vertex means, together with the two-foot polygon D's
+ * own edges. */
+static int balance_polygon(const PlnProblem *p, Guess *g, double t)
+{
+    int n = 0;
+    if (p->n_edges > 0) {
+        for (int e = 0; e < p->n_edges && e < PLN_GUESS_COM_EDGES; ++e) {
+            g->com_n[n][0] = p->edge_n[e][0], g->com_n[n][1] = p->edge_n[e][1];
+            g->com_b[n++] = p->edge_b[e];
+        }
+        return n;
+    }
+    for (int k = 0; k < p->n_phases; ++k) {
+        const PlnPhaseGeom *ph = &p->phases[k], *nx = k + 1 < p->n_phases ? &p->phases[k + 1] : NULL;
+        if (t < ph->t0 - PLN_PHASE_TIME_TOL_S || t > ph->t1 + PLN_PHASE_TIME_TOL_S) continue;
+        for (int e = 0; e < ph->n_edges; ++e) {
+            g->com_n[n][0] = ph->edge_n[e][0], g->com_n[n][1] = ph->edge_n[e][1];
+            g->com_b[n++] = ph->edge_b[e];
+        }
+        if (nx != NULL && ph->support.n_feet == 2 && nx->support.n_feet == 1 && nx->n_edges >= 3 &&
+            fabs(nx->t0 - ph->t1) <= PLN_PHASE_TIME_TOL_S && ph->t1 > ph->t0) {
+            double cd[2] = {0.0, 0.0}, cs[2] = {0.0, 0.0}, sh[2];
+            const double frac = fmin(fmax((t - ph->t0) / (ph->t1 - ph->t0), 0.0), 1.0);
+            for (int v = 0; v < ph->n_edges; ++v) cd[0] += ph->polygon[v][0], cd[1] += ph->polygon[v][1];
+            for (int v = 0; v < nx->n_edges; ++v) cs[0] += nx->polygon[v][0], cs[1] += nx->polygon[v][1];
+            for (int i = 0; i < 2; ++i) sh[i] = (1.0 - frac) * (cd[i] / ph->n_edges - cs[i] / nx->n_edges);
+            for (int e = 0; e < nx->n_edges; ++e) {
+                g->com_n[n][0] = nx->edge_n[e][0], g->com_n[n][1] = nx->edge_n[e][1];
+                g->com_b[n++] = nx->edge_b[e] + nx->edge_n[e][0] * sh[0] + nx->edge_n[e][1] * sh[1];
+            }
+        }
+        return n;
+    }
+    return 0;
+}
+
 /* The targets that outrank the tasks at time t (docs/math/planner.md sec. 8, eq. IK3):
  * every stance foot whose phase covers t where it stands (priority 0), and balance
- * (priority 1): the centre of mass inside the support polygon that applies at t (the
- * static polygon, or the phase's ZMP polygon, both shrunk by their margins), an
- * inequality (IK5). Appends to g->targets from n; returns the new count. */
+ * (priority 1): the centre of mass inside the balance polygon of the guess at t
+ * (balance_polygon: the static polygon or the phases' ZMP polygons, shrunk by their
+ * margins), an inequality (IK5). Appends to g->targets from n; returns the new count. */
 static int outranking_targets(const PlnProblem *p, Guess *g, double t, int n)
 {
     const double (*en)[2] = NULL;
@@ -104,15 +155,8 @@ static int outranking_targets(const PlnProblem *p, Guess *g, double t, int n)
         tg->priority = 0;
         g->target_task[n++] = -1;
     }
-    if (p->n_edges > 0) {
-        en = (const double (*)[2])p->edge_n, eb = p->edge_b, ne = p->n_edges;
-    } else {
-        for (int k = 0; k < p->n_phases && ne == 0; ++k) {
-            const PlnPhaseGeom *ph = &p->phases[k];
-            if (t < ph->t0 - PLN_PHASE_TIME_TOL_S || t > ph->t1 + PLN_PHASE_TIME_TOL_S) continue;
-            en = ph->edge_n, eb = ph->edge_b, ne = ph->n_edges;
-        }
-    }
+    ne = balance_polygon(p, g, t);
+    en = (const double (*)[2])g->com_n, eb = g->com_b;
     if (ne >= 3) {
         PlnIkTarget *tg = &g->targets[n];
         memset(tg, 0, sizeof *tg);
@@ -123,6 +167,32 @@ static int outranking_targets(const PlnProblem *p, Guess *g, double t, int n)
         tg->tolerance = PLN_GUESS_BALANCE_ACTIVE_M;
         tg->priority = 1;
         g->target_task[n++] = -1;
+    }
+    return n;
+}
+
+/* eq. G3: waypoints closer than half a knot span are one group: a spline of degree k
+ * through two different postures that close bends by (change) / (gap)^2 and more, which
+ * in a guess meant accelerations of 1e4 rad/s^2. */
+static double waypoint_gap(const PlnProblem *p)
+{
+    const int spans = p->n_ctrl - p->bs->degree;
+    return spans > 0 ? 0.5 * p->scenario->duration / spans : p->scenario->duration;
+}
+
+/* eq. G0: waypoints at the phase boundaries where the stance feet change (a foot lifts or
+ * lands), appended to times[0..n) (the task times); returns the new count. A boundary
+ * within waypoint_gap() of a task time or of another boundary kept, or of the start or
+ * the end, is left out. */
+static int add_phase_waypoints(const PlnProblem *p, double *times, int n)
+{
+    const double T = p->scenario->duration, gap = waypoint_gap(p);
+    if (p->n_stance == 0) return n;
+    for (int k = 0; k + 1 < p->n_phases; ++k) {
+        const double b = p->phases[k].t1;
+        int near = !(b > gap) || !(b < T - gap);
+        for (int i = 0; i < n && !near; ++i) near = fabs(times[i] - b) < gap;
+        if (!near) times[n++] = b;
     }
     return n;
 }
@@ -145,18 +215,25 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
     memcpy(q, p->q_init, (size_t)nj * sizeof *q);
     g->times[0] = 0.0;
     for (int t = 0; t < sc->n_tasks; ++t) g->sorted[n_times++] = sc->tasks[t].time;
+    n_times = add_phase_waypoints(p, g->sorted, n_times);
     qsort(g->sorted, (size_t)n_times, sizeof *g->sorted, cmp_double);
-    for (int i = 0; i < n_times; ++i) {
-        double time = g->sorted[i];
-        int n_t = 0;
+    for (int i = 0, next; i < n_times; i = next) {
+        double time = 0.0, first = g->sorted[i], last;
+        int n_t = 0, n_task_targets, n_distinct = 0;
         PlnIkResult res;
         PlnStatus st;
-        if (i > 0 && time == g->sorted[i - 1]) continue;  /* one group per distinct time */
-        if (!(time > 0.0)) continue;                       /* the start is fixed */
+        /* one group per cluster of times within half a knot span (eq. G3), solved at their
+         * mean */
+        for (next = i; next < n_times && g->sorted[next] - first < waypoint_gap(p); ++next) {
+            if (next == i || g->sorted[next] != g->sorted[next - 1]) time += g->sorted[next], ++n_distinct;
+        }
+        last = g->sorted[next - 1];
+        time /= n_distinct;
+        if (!(first > 0.0)) continue;                      /* the start is fixed */
         for (int t = 0; t < sc->n_tasks; ++t) {
             const PlnTask *task = &sc->tasks[t];
             PlnIkTarget *tg = &g->targets[n_t];
-            if (task->time != time) continue;
+            if (task->time < first || task->time > last) continue;
             memset(tg, 0, sizeof *tg);
             tg->tolerance = task->tolerance;
             tg->priority = 2;
@@ -172,7 +249,9 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
             }
             g->target_task[n_t++] = t;
         }
+        n_task_targets = n_t;
         n_t = outranking_targets(p, g, time, n_t);
+        if (n_t == 0) continue;   /* a phase boundary with nothing to hold */
         /* from the posture of the group before */
         memcpy(q + (size_t)w * nj, q + (size_t)(w - 1) * nj, (size_t)nj * sizeof *q);
         st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt,
@@ -195,7 +274,7 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
         }
         g->times[w] = time;
         ++w;
-        ++rep->groups;
+        rep->groups += n_task_targets > 0;
         if (!res.met) {
             /* the task that misses most (a stance foot or the balance band that cannot be
              * kept while it is met is the optimiser's to settle) */
@@ -220,6 +299,41 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
     return PLN_OK;
 }
 
+/* eq. G0 (with stance rows): the posture of every free control point is the path's posture
+ * at its Greville abscissa xi_i (eq. G1), projected by the IK onto the targets that
+ * outrank the tasks at xi_i (the stance feet of the phases covering it, balance in
+ * balance_polygon), from the path's posture without restarts, so the change is the least
+ * that holds them. The waypoints hold them at their times only; between them a joint-space
+ * path lets a stance foot of a closed chain slide and the centre of mass leave a one-foot
+ * polygon. A target the IK cannot meet is left to the optimiser. */
+static PlnStatus project_ctrl_postures(const PlnProblem *p, Guess *g, int n_way, char *err,
+                                       size_t err_size)
+{
+    const PlnBspline *bs = p->bs;
+    const int nc = p->n_ctrl, k = bs->degree, nj = p->n_joints;
+    PlnIkOptions opt = pln_ik_options_default();
+    opt.aim = 0.5 * PLN_TASK_INNER_FRACTION;
+    opt.limit_margin = PLN_GUESS_LIMIT_MARGIN_RAD;
+    opt.restarts = 0;
+    for (int i = 0; i < nc; ++i) {
+        double xi = 0.0, *q = g->q_ctrl + (size_t)i * nj;
+        int free_point = 0, n_t;
+        PlnIkResult res;
+        PlnStatus st;
+        for (int l = 1; l <= k; ++l) xi += bs->knots[i + l];
+        xi /= k;
+        for (int j = 0; j < nj; ++j) q[j] = path_at(g, n_way, nj, j, xi);
+        for (int a = 0; a < p->n_active; ++a) free_point |= p->var_of[a * nc + i] >= 0;
+        if (!free_point) continue;
+        n_t = outranking_targets(p, g, xi, 0);
+        if (n_t == 0) continue;
+        st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt, q,
+                          &res, err, err_size);
+        if (st != PLN_OK) return st;
+    }
+    return PLN_OK;
+}
+
 /* Control points of joint a: Greville samples of the path (eq. G1), then the least change
  * of its free variables that makes the spline pass through the waypoints (eq. G2); a
  * variable the change pushes past its joint limit is held at the limit and the change
@@ -233,12 +347,11 @@ static PlnStatus fit_joint(const PlnProblem *p, Guess *g, int n_way, int a, char
     double *P = g->ctrl + (size_t)a * nc;
     int n_v = 0;
 
-    /* eq. G1: P_i = path(xi_i), xi_i = (t_{i+1} + ... + t_{i+k}) / k; fixed ones stay */
+    /* eq. G1 (G0): P_i = q_w(xi_i) projected, xi_i = (t_{i+1} + ... + t_{i+k}) / k; fixed
+     * ones stay */
     for (int i = 0; i < nc; ++i) {
-        double xi = 0.0;
         if (p->var_of[a * nc + i] < 0) continue;
-        for (int l = 1; l <= k; ++l) xi += bs->knots[i + l];
-        P[i] = path_at(g, n_way, nj, joint, xi / k);
+        P[i] = g->q_ctrl[(size_t)i * nj + joint];
     }
     /* the distinct variables of the joint; a tied tail takes the value of its first point */
     for (int i = 0; i < nc; ++i) {
@@ -329,26 +442,29 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
         st = pln_ik_create(p->robot, nt + p->n_stance + 1, p->n_active, &g.ik, err, err_size);
     }
     if (st == PLN_OK) {
-        int rows = nt + 2 > nc ? nt + 2 : nc, nmax = nt + p->n_stance + 1;
+        const int nw = nt + p->n_phases;   /* waypoints: task times and phase boundaries */
+        int rows = nw + 2 > nc ? nw + 2 : nc, nmax = nt + p->n_stance + 1;
         g.targets = calloc((size_t)nmax, sizeof *g.targets);
         g.target_task = calloc((size_t)nmax, sizeof *g.target_task);
         g.miss = calloc((size_t)nmax, sizeof *g.miss);
-        g.times = calloc((size_t)nt + 2, sizeof *g.times);
-        g.q_way = calloc(((size_t)nt + 3) * nj, sizeof *g.q_way);  /* + a scratch row */
+        g.times = calloc((size_t)nw + 2, sizeof *g.times);
+        g.q_way = calloc(((size_t)nw + 3) * nj, sizeof *g.q_way);  /* + a scratch row */
+        g.q_ctrl = calloc((size_t)nc * nj, sizeof *g.q_ctrl);
         g.ctrl = calloc((size_t)p->n_active * nc, sizeof *g.ctrl);
-        g.B = calloc((size_t)(nt + 2) * nc, sizeof *g.B);
+        g.B = calloc((size_t)(nw + 2) * nc, sizeof *g.B);
         g.r = calloc((size_t)rows, sizeof *g.r);
         g.sv = calloc((size_t)rows, sizeof *g.sv);
         g.vars = calloc((size_t)nc, sizeof *g.vars);
         g.held = calloc((size_t)nc, sizeof *g.held);
         g.col = calloc((size_t)nc, sizeof *g.col);
-        g.sorted = calloc((size_t)nt, sizeof *g.sorted);
-        if (!g.targets || !g.target_task || !g.miss || !g.times || !g.q_way || !g.ctrl || !g.B || !g.r ||
+        g.sorted = calloc((size_t)nw, sizeof *g.sorted);
+        if (!g.targets || !g.target_task || !g.miss || !g.times || !g.q_way || !g.q_ctrl || !g.ctrl || !g.B || !g.r ||
             !g.sv || !g.vars || !g.held || !g.col || !g.sorted) {
             st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         }
     }
     if (st == PLN_OK) st = solve_waypoints(p, &g, &n_way, &rep, err, err_size);
+    if (st == PLN_OK && p->n_stance > 0) st = project_ctrl_postures(p, &g, n_way, err, err_size);
     if (st == PLN_OK) {
         pln_problem_ctrl(p, x, g.ctrl);
         for (int a = 0; a < p->n_active && st == PLN_OK; ++a) {

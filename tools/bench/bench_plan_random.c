@@ -38,11 +38,12 @@
  * U[3.5, 5] s, 8-10 spans; no obstacles. The robot must shift its weight over the
  * standing foot before the other one leaves the floor: dynamics (ZMP, torques, friction)
  * and the stance feet decide these plans.
- * Each problem is reproducible from (seed, index): `--keep DIR` leaves them as YAML.
+ * Each problem is reproducible from (seed, index): `--keep DIR` leaves them as YAML
+ * (`--write-only` with it: write them, plan none).
  * Prints `name: value` lines: random_certified_fraction, random_median_s, random_p95_s,
  * and the count of each failure cause; a line per problem goes to stderr.
  * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] [--pairs all|robot]
- *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline]
+ *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline] [--support] [--write-only]
  * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
  * no-collision baseline). `--algorithm` plans the same problems with another of NLopt's
  * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms"); `--no-baseline` skips the
@@ -406,7 +407,7 @@ int main(int argc, char **argv)
     const char *algorithm = "slsqp";
     double *evals;
     int fam_total[4] = {0, 0, 0, 0}, fam_cert[4] = {0, 0, 0, 0}, causes[16] = {0}, errors = 0;
-    int support = 0, relaxed = 0;
+    int support = 0, relaxed = 0, write_only = 0;
     int stops_timeout = 0, stops_maxeval = 0, stops_roundoff = 0, ik_unmet = 0;
     long rejected = 0;
     double *t_plan, *t_base;
@@ -431,12 +432,18 @@ int main(int argc, char **argv)
             baseline = 0;
         } else if (strcmp(argv[i], "--support") == 0) {
             support = 1;
+        } else if (strcmp(argv[i], "--write-only") == 0) {
+            write_only = 1;
         } else {
             fprintf(stderr, "usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] "
                             "[--pairs all|robot] [--algorithm slsqp|mma|ccsaq|auglag] "
-                            "[--no-baseline] [--support]\n");
+                            "[--no-baseline] [--support] [--write-only]\n");
             return 2;
         }
+    }
+    if (write_only && keep == NULL) {
+        fprintf(stderr, "bench_plan_random: --write-only needs --keep DIR\n");
+        return 2;
     }
     if (n_seeds == 0) {
         seeds[n_seeds++] = 1;
@@ -524,6 +531,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_plan_random: seed %llu #%d: no clear draw\n", seeds[s], k);
                 return 1;
             }
+            if (write_only) continue;
             if (pln_plan_run(path, &opt, &run, err, sizeof err) != PLN_OK) {
                 fprintf(stderr, "bench_plan_random: %s: %s\n", path, err);
                 ++errors;
@@ -562,6 +570,10 @@ int main(int argc, char **argv)
         }
     }
     if (keep == NULL) rmdir(dir);
+    if (write_only) {
+        fprintf(stderr, "bench_plan_random: %d problems written to %s\n", n_seeds * count, dir);
+        return 0;
+    }
     printf("random_problems: %d\n", n);
     printf("random_seeds: %d\n", n_seeds);
     printf("random_certified_fraction: %.4f\n", n ? (double)total_certified / n : 0.0);
