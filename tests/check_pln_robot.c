@@ -620,7 +620,7 @@ static const BrokenCase BROKEN[] = {
      "must be > 0"},
     {9, "    axis: [0.0, 0.0, 2.0]", 0, NULL, PLN_ERR_INVALID, 9, "joints[0].axis", "unit length"},
     {9, "    axis: [0.0, 0.0, 0.0]", 0, NULL, PLN_ERR_INVALID, 9, "joints[0].axis", "unit length"},
-    {19, "    type: prismatic", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].type",
+    {19, "    type: helical", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].type",
      "unknown joint type"},
     {37, "    parent: ELBOW", 0, NULL, PLN_ERR_INVALID, 37, "links[2].parent",
      "unknown parent link 'ELBOW'"},
