@@ -973,6 +973,37 @@ START_TEST(test_prismatic_loads_and_prints)
 }
 END_TEST
 
+/* `hrpplan robot tests/data/arm3p.yaml --urdf -o FILE` and back: the lift is still a
+ * prismatic joint with the same limits, and `hrpplan robot FILE` accepts the file */
+START_TEST(test_prismatic_urdf_round_trip_cli)
+{
+    char dir[256], path[512], errfile[600], args[1200], errs[2048], err[1024];
+    PlnRobot a, b;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/arm3p.urdf", dir);
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", dir);
+    snprintf(args, sizeof args, "robot tests/data/arm3p.yaml --urdf -o '%s'", path);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    snprintf(args, sizeof args, "robot '%s'", path);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    ck_assert_msg(pln_robot_load("tests/data/arm3p.yaml", &a, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_robot_load(path, &b, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(a.n_joints, b.n_joints);
+    for (int j = 0; j < a.n_joints; ++j) {
+        ck_assert_str_eq(a.joints[j].name, b.joints[j].name);
+        ck_assert_int_eq(a.joints[j].type, b.joints[j].type);
+        ck_assert_double_eq(a.joints[j].lower, b.joints[j].lower);
+        ck_assert_double_eq(a.joints[j].upper, b.joints[j].upper);
+        ck_assert_double_eq(a.joints[j].velocity_max, b.joints[j].velocity_max);
+        ck_assert_double_eq(a.joints[j].effort_max, b.joints[j].effort_max);
+    }
+    ck_assert_int_eq(b.joints[1].type, PLN_JOINT_PRISMATIC);
+    pln_robot_destroy(&a);
+    pln_robot_destroy(&b);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 /* the prismatic units in the loader's messages */
 START_TEST(test_prismatic_units_in_messages)
 {
@@ -1105,6 +1136,7 @@ Suite *pln_robot_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_prismatic_loads_and_prints);
     tcase_add_test(tc, test_prismatic_units_in_messages);
+    tcase_add_test(tc, test_prismatic_urdf_round_trip_cli);
     tcase_add_test(tc, test_prismatic_plan_certifies);
     suite_add_tcase(s, tc);
     return s;
