@@ -202,6 +202,34 @@ START_TEST(test_derivatives_fd_arm3)
 }
 END_TEST
 
+/* the random tree with five prismatic joints (S = [0; a], dynamics.md D1b), one in every
+ * chain, sliding by up to +-2 m in the random states */
+START_TEST(test_derivatives_fd_prismatic_tree)
+{
+    PlnRobot rb;
+    int i;
+    ck_assert_int_eq(kf_humanoid(&rb, 6), 0);
+    kf_humanoid_prismatic(&rb);
+    for (i = 0; i < rb.n_links; ++i) {
+        rb.links[i].inertia[0] = rb.links[i].inertia[4] = rb.links[i].inertia[8] = 0.01;
+    }
+    check_derivatives(&rb, 14);
+    kf_robot_free(&rb);
+}
+END_TEST
+
+/* tests/data/arm3p.yaml: a yaw, a vertical lift and a horizontal slide */
+START_TEST(test_derivatives_fd_arm3p)
+{
+    PlnRobot rb;
+    char err[512];
+    ck_assert_msg(pln_robot_load("tests/data/arm3p.yaml", &rb, err, sizeof err) == PLN_OK, "%s",
+                  err);
+    check_derivatives(&rb, 15);
+    pln_robot_destroy(&rb);
+}
+END_TEST
+
 /* M nudot = RNEA(nudot) - RNEA(0), M symmetric; ID(FD(tau)) = tau */
 START_TEST(test_crba_and_forward_consistent)
 {
@@ -529,21 +557,20 @@ static mjModel *load_mujoco(const PlnRobot *rb)
     return m;
 }
 
-/* On random states of HRP-2 (any base pose, joints beyond their limits too), our mass
+/* On random states of a robot (any base pose, joints beyond their limits too), our mass
  * matrix equals mj_fullM and our inverse dynamics mj_rne after the change of velocity
  * coordinates A (nu = A qvel_mujoco: MuJoCo's free joint has the root's world velocity
  * and body-frame angular velocity): M_mj = A^T M A, tau_mj = A^T tau. */
-START_TEST(test_mujoco_oracle_mass_matrix_and_rne)
+static void mujoco_oracle(const PlnRobot *rbp, uint64_t seed, int states)
 {
-    PlnRobot rb;
+    PlnRobot rb = *rbp;
     PlnDynWork *w = NULL;
     mjModel *m;
     mjData *d;
     char err[512];
-    KfRng rng = {61};
+    KfRng rng = {seed};
     int nv, nj, trial, j, i, k, r, c, *dofadr, *qadr;
     double *q, *nu, *nud, *tau, *M, *Mmj, *res, *A, *AM, worst_t = 0.0, worst_m = 0.0;
-    ck_assert_msg(pln_robot_load("robots/hrp2.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
     ck_assert_int_eq(pln_dyn_create(&rb, &w, err, sizeof err), PLN_OK);
     m = load_mujoco(&rb);
     d = mj_makeData(m);
@@ -567,7 +594,7 @@ START_TEST(test_mujoco_oracle_mass_matrix_and_rne)
     Mmj = calloc((size_t)(nv * nv), sizeof *Mmj);
     A = calloc((size_t)(nv * nv), sizeof *A);
     AM = calloc((size_t)(nv * nv), sizeof *AM);
-    for (trial = 0; trial < DYN_MJ_STATES; ++trial) {
+    for (trial = 0; trial < states; ++trial) {
         PlnDynState s;
         const PlnLink *L0 = &rb.links[0];
         double pr[3], Rr[9], quat[4], vr[3], ar[3], et = 0.0, em = 0.0;
@@ -647,8 +674,9 @@ START_TEST(test_mujoco_oracle_mass_matrix_and_rne)
         worst_t = fmax(worst_t, et / max_abs(res, nv));
         worst_m = fmax(worst_m, em / max_abs(Mmj, nv * nv));
     }
-    ck_assert_msg(worst_t <= DYN_MJ_REL_TOL, "inverse dynamics vs mj_rne: %.3g", worst_t);
-    ck_assert_msg(worst_m <= DYN_MJ_REL_TOL, "mass matrix vs mj_fullM: %.3g", worst_m);
+    ck_assert_msg(worst_t <= DYN_MJ_REL_TOL, "%s: inverse dynamics vs mj_rne: %.3g", rb.name,
+                  worst_t);
+    ck_assert_msg(worst_m <= DYN_MJ_REL_TOL, "%s: mass matrix vs mj_fullM: %.3g", rb.name, worst_m);
     free(dofadr);
     free(qadr);
     free(q);
@@ -663,6 +691,37 @@ START_TEST(test_mujoco_oracle_mass_matrix_and_rne)
     mj_deleteData(d);
     mj_deleteModel(m);
     pln_dyn_destroy(w);
+}
+
+START_TEST(test_mujoco_oracle_mass_matrix_and_rne)
+{
+    PlnRobot rb;
+    char err[512];
+    ck_assert_msg(pln_robot_load("robots/hrp2.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
+    mujoco_oracle(&rb, 61, DYN_MJ_STATES);
+    pln_robot_destroy(&rb);
+}
+END_TEST
+
+/* prismatic joints against MuJoCo's slide joints (pln_mjcf: type="slide"): the random
+ * tree with five of them, and tests/data/arm3p.yaml */
+START_TEST(test_mujoco_oracle_prismatic)
+{
+    PlnRobot rb;
+    char err[512];
+    ck_assert_int_eq(kf_humanoid(&rb, 7), 0);
+    kf_humanoid_prismatic(&rb);
+    for (int i = 0; i < rb.n_links; ++i) {
+        rb.links[i].inertia[0] = 0.02;
+        rb.links[i].inertia[4] = 0.03;
+        rb.links[i].inertia[8] = 0.015;
+        rb.links[i].inertia[1] = rb.links[i].inertia[3] = 0.002;
+    }
+    mujoco_oracle(&rb, 62, DYN_MJ_STATES);
+    kf_robot_free(&rb);
+    ck_assert_msg(pln_robot_load("tests/data/arm3p.yaml", &rb, err, sizeof err) == PLN_OK, "%s",
+                  err);
+    mujoco_oracle(&rb, 63, DYN_MJ_STATES);
     pln_robot_destroy(&rb);
 }
 END_TEST
@@ -675,6 +734,8 @@ Suite *pln_dyn_suite(void)
     tcase_add_test(tc, test_derivatives_fd_hrp2);
     tcase_add_test(tc, test_derivatives_fd_random_tree);
     tcase_add_test(tc, test_derivatives_fd_arm3);
+    tcase_add_test(tc, test_derivatives_fd_prismatic_tree);
+    tcase_add_test(tc, test_derivatives_fd_arm3p);
     suite_add_tcase(s, tc);
     tc = tcase_create("identities");
     tcase_set_timeout(tc, 120);
@@ -687,6 +748,7 @@ Suite *pln_dyn_suite(void)
     tc = tcase_create("mujoco");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_mujoco_oracle_mass_matrix_and_rne);
+    tcase_add_test(tc, test_mujoco_oracle_prismatic);
     suite_add_tcase(s, tc);
     return s;
 }

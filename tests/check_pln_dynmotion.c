@@ -1,7 +1,8 @@
 /* check_pln_dynmotion.c — tests of planner/motion/pln_dynmotion.c and
  * planner/model/pln_contact.c: the interval enclosures of the floor wrench, the joint
  * torques (without and with the soles' share) and the ZMP hold at every one of dense
- * samples of random motions of HRP-2 (0 violations), and stay tight; the contact split
+ * samples of random motions of HRP-2 (0 violations), and stay tight, also with prismatic
+ * joints in the legs (between the waist and the soles), the chest and an arm; the contact split
  * sums to the wrench and its derivative matches central differences; pln_taylor_recip
  * encloses 1/x. */
 #include <check.h>
@@ -62,6 +63,23 @@ static int encloses(const PlnTaylor *tm, double tau, double value, double scale)
     return value >= p + tm->lo - slack && value <= p + tm->hi + slack;
 }
 
+/* HRP-2 with its hip yaws and chest yaw turned into vertical slides and the right elbow
+ * into a slide along its axis (initial 0, so that the half-sitting soles stay level on
+ * z = 0 and the hip joints take the soles' force, eq. D21b) */
+static void make_prismatic(PlnRobot *rb)
+{
+    static const char *const names[4] = {"RLEG_JOINT0", "LLEG_JOINT0", "CHEST_JOINT0", "RARM_JOINT3"};
+    for (int k = 0; k < 4; ++k) {
+        int j = pln_robot_find_joint(rb, names[k]);
+        ck_assert_int_ge(j, 0);
+        rb->joints[j].type = PLN_JOINT_PRISMATIC;
+        rb->joints[j].lower = -0.2;
+        rb->joints[j].upper = 0.2;
+        rb->joints[j].initial = 0.0;
+    }
+}
+
+/* loop 0: HRP-2; loop 1: with the slides of make_prismatic (eq. D23b, D25b, D21b) */
 START_TEST(test_enclosures_hold_on_dense_samples)
 {
     PlnRobot rb;
@@ -72,6 +90,7 @@ START_TEST(test_enclosures_hold_on_dense_samples)
     PlnKinWork *kin;
     KfRng rng = {0x5eedULL + 17};
     ck_assert_msg(pln_robot_load("robots/hrp2.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
+    if (_i) make_prismatic(&rb);
     const int nj = rb.n_joints, nv = 6 + nj, k1 = DM_DEG + 1;
     double *coef = calloc((size_t)nj * k1, sizeof *coef), *q = calloc((size_t)nj, sizeof *q);
     double *nu = calloc((size_t)nv, sizeof *nu), *nudot = calloc((size_t)nv, sizeof *nudot);
@@ -168,6 +187,12 @@ START_TEST(test_enclosures_hold_on_dense_samples)
                     const double *w = sp.wrench[k];
                     double m[3] = {w[0] - (p[1] * w[5] - p[2] * w[4]), w[1] - (p[2] * w[3] - p[0] * w[5]),
                                    w[2] - (p[0] * w[4] - p[1] * w[3])};
+                    if (rb.joints[j].type == PLN_JOINT_PRISMATIC) {
+                        /* a slide takes the force along its axis (eq. D21b) */
+                        m[0] = w[3];
+                        m[1] = w[4];
+                        m[2] = w[5];
+                    }
                     v -= z[0] * m[0] + z[1] * m[1] + z[2] * m[2];
                 }
                 ck_assert_msg(encloses(&TC[j], tn, v, scale), "trial %d s %g: contact tau[%s] = %.12g "
@@ -198,6 +223,79 @@ START_TEST(test_enclosures_hold_on_dense_samples)
     free(tau);
     free(moving);
     pln_robot_destroy(&rb);
+}
+END_TEST
+
+/* pln_contact_joint_torque and its derivative in q at fixed wrenches, on the random tree
+ * with prismatic joints (kin_fixture.h): the value is tau0 - z . (n - p x f) (revolute)
+ * or tau0 - z . f (prismatic, eq. D21b) summed over the feet below the joint, and
+ * pln_contact_joint_torque_dq matches central differences of it (relative 1e-6) */
+START_TEST(test_contact_torque_prismatic)
+{
+    PlnRobot rb;
+    PlnKinWork *kin;
+    char err[256];
+    KfRng rng = {0xc0ffeeULL};
+    double q[30], qq[30], g[36];
+    PlnSupport sup;
+    PlnContactSplit sp;
+    int slides = 0;
+    ck_assert_int_eq(kf_humanoid(&rb, 8), 0);
+    kf_humanoid_prismatic(&rb);
+    ck_assert_int_eq(pln_kin_create(&rb, &kin, err, sizeof err), PLN_OK);
+    memset(&sup, 0, sizeof sup);
+    sup.n_feet = 2;
+    sup.link[0] = 6;
+    sup.link[1] = 12;
+    for (int trial = 0; trial < 20; ++trial) {
+        memset(&sp, 0, sizeof sp);
+        for (int k = 0; k < 2; ++k) {
+            for (int c = 0; c < 6; ++c) sp.wrench[k][c] = kf_uniform(&rng, -100.0, 100.0);
+        }
+        for (int j = 0; j < 30; ++j) q[j] = kf_uniform(&rng, -1.0, 1.0);
+        for (int j = 0; j < 30; ++j) {
+            int l = rb.joints[j].link;
+            double v, ref = 0.0, worst = 0.0, big = 0.0;
+            ck_assert_int_eq(pln_kin_forward(kin, &rb, q), PLN_OK);
+            const double *z = pln_kin_joint_axis(kin, l), *p = pln_kin_link_pos(kin, l);
+            v = pln_contact_joint_torque(&rb, &sup, &sp, j, 0.0, z, p, NULL);
+            for (int k = 0; k < 2; ++k) {
+                const double *w = sp.wrench[k];
+                if (!pln_robot_link_below(&rb, sup.link[k], l)) continue;
+                if (rb.joints[j].type == PLN_JOINT_PRISMATIC) {
+                    ref -= z[0] * w[3] + z[1] * w[4] + z[2] * w[5];
+                    ++slides;
+                } else {
+                    double m[3] = {w[0] - (p[1] * w[5] - p[2] * w[4]), w[1] - (p[2] * w[3] - p[0] * w[5]),
+                                   w[2] - (p[0] * w[4] - p[1] * w[3])};
+                    ref -= z[0] * m[0] + z[1] * m[1] + z[2] * m[2];
+                }
+            }
+            ck_assert_msg(fabs(v - ref) <= 1e-12 * (1.0 + fabs(ref)), "joint %s: %.17g vs %.17g",
+                          rb.joints[j].name, v, ref);
+            memset(g, 0, sizeof g);
+            pln_contact_joint_torque_dq(&rb, kin, &sup, &sp, j, 1.0, g);
+            for (int i = 0; i < 30; ++i) {
+                double tp, tm;
+                memcpy(qq, q, sizeof qq);
+                qq[i] += 1e-6;
+                ck_assert_int_eq(pln_kin_forward(kin, &rb, qq), PLN_OK);
+                tp = pln_contact_joint_torque(&rb, &sup, &sp, j, 0.0, pln_kin_joint_axis(kin, l),
+                                              pln_kin_link_pos(kin, l), NULL);
+                qq[i] -= 2e-6;
+                ck_assert_int_eq(pln_kin_forward(kin, &rb, qq), PLN_OK);
+                tm = pln_contact_joint_torque(&rb, &sup, &sp, j, 0.0, pln_kin_joint_axis(kin, l),
+                                              pln_kin_link_pos(kin, l), NULL);
+                big = fmax(big, fabs((tp - tm) / 2e-6));
+                worst = fmax(worst, fabs((tp - tm) / 2e-6 - g[6 + i]));
+            }
+            ck_assert_msg(worst <= 1e-6 * fmax(1.0, big), "joint %s trial %d: d/dq off by %.3g (largest %.3g)",
+                          rb.joints[j].name, trial, worst, big);
+        }
+    }
+    ck_assert_int_gt(slides, 0);
+    pln_kin_destroy(kin);
+    kf_robot_free(&rb);
 }
 END_TEST
 
@@ -288,8 +386,9 @@ Suite *pln_dynmotion_suite(void)
     Suite *s = suite_create("pln_dynmotion");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_enclosures_hold_on_dense_samples);
+    tcase_add_loop_test(tc, test_enclosures_hold_on_dense_samples, 0, 2);
     tcase_add_test(tc, test_split_sums_and_derivative);
+    tcase_add_test(tc, test_contact_torque_prismatic);
     tcase_add_test(tc, test_recip_encloses);
     suite_add_tcase(s, tc);
     return s;

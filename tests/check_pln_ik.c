@@ -1,6 +1,7 @@
 /* check_pln_ik.c — tests of planner/model/pln_ik.c: damped least-squares IK on robots
  * other than HRP-2 (tests/data/arm2.yaml, a planar 2-joint arm; tests/data/arm3.yaml, a
- * spatial 3-joint arm), from many start postures, including the straight-arm start whose
+ * spatial 3-joint arm; tests/data/arm3p.yaml, a yaw, a prismatic lift and a pitch), from
+ * many start postures, including the straight-arm start whose
  * Jacobian is blind to the residual, unreachable targets, and joint targets; frame
  * targets, and priorities (HRP-2 standing on one foot: stance > balance > hand). */
 #include <check.h>
@@ -57,12 +58,14 @@ static void hand_at(Arm *a, const double *q, double x[3])
     pln_kin_point(a->kin, a->hand, a->point, x);
 }
 
-/* a posture drawn inside the limits, `margin` rad from each end */
+/* a posture drawn inside the limits, `margin` rad (or m) from each end, at most a quarter
+ * of the range */
 static void random_posture(Arm *a, Rng *r, double margin, double *q)
 {
     for (int j = 0; j < a->robot.n_joints; ++j) {
         const PlnJoint *jt = &a->robot.joints[j];
-        q[j] = rng_uniform(r, jt->lower + margin, jt->upper - margin);
+        double m = fmin(margin, 0.25 * (jt->upper - jt->lower));
+        q[j] = rng_uniform(r, jt->lower + m, jt->upper - m);
     }
 }
 
@@ -160,6 +163,34 @@ END_TEST
 START_TEST(test_random_targets_spatial)
 {
     random_trials("tests/data/arm3.yaml", 0.3, 0x3b3b3b3bULL);
+}
+END_TEST
+
+/* a yaw, a prismatic lift (kinematics.md K.15: its column is the world axis) and a
+ * pitch: random reachable targets, and a point 1.15 m high that the hand reaches only
+ * with the lift raised >= 0.356 m (|(0.35, 0.55 - lift)| <= 0.4) */
+START_TEST(test_random_targets_prismatic)
+{
+    random_trials("tests/data/arm3p.yaml", 0.4, 0x3c3c3c3cULL);
+}
+END_TEST
+
+START_TEST(test_prismatic_lift_reaches_high_target)
+{
+    Arm a;
+    double q[3] = {0.0, 0.0, 0.0}, target[3] = {0.35, 0.0, 1.15}, x[3];
+    PlnIkTarget t;
+    PlnIkResult res;
+    arm_load(&a, "tests/data/arm3p.yaml", 0.4);
+    ck_assert_int_eq(a.robot.joints[1].type, PLN_JOINT_PRISMATIC);
+    t = point_target(&a, target, IK_TOL);
+    res = solve(&a, &t, 1, q);
+    ck_assert_msg(res.met, "missed by %g m", res.worst_miss);
+    hand_at(&a, q, x);
+    ck_assert(sqrt((x[0] - target[0]) * (x[0] - target[0]) + (x[1] - target[1]) * (x[1] - target[1]) +
+                   (x[2] - target[2]) * (x[2] - target[2])) <= IK_TOL);
+    ck_assert_double_ge(q[1], 0.35);
+    arm_free(&a);
 }
 END_TEST
 
@@ -447,6 +478,8 @@ Suite *pln_ik_suite(void)
     tcase_add_test(tc, test_straight_arm_reaches_every_rotation);
     tcase_add_test(tc, test_random_targets_planar);
     tcase_add_test(tc, test_random_targets_spatial);
+    tcase_add_test(tc, test_random_targets_prismatic);
+    tcase_add_test(tc, test_prismatic_lift_reaches_high_target);
     tcase_add_test(tc, test_joint_and_point_targets_together);
     tcase_add_test(tc, test_frame_target_converges);
     suite_add_tcase(s, tc);

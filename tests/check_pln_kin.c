@@ -142,6 +142,59 @@ START_TEST(test_fk_yaw_pitch_pitch_chain)
 }
 END_TEST
 
+/* a prismatic joint (K.14) in a joint frame turned 90 deg about z, sliding along its x
+ * (world y), then a yaw about z: by hand, the slider's origin is o + q (0, 1, 0), its
+ * rotation that of the frame (q does not turn it), and a point r of the last link sits at
+ * o + q e_y + d + Rz(pi/2 + c) r; the prismatic columns are (0, 1, 0) and zero (K.15). */
+START_TEST(test_fk_prismatic_by_hand)
+{
+    PlnRobot rb;
+    PlnKinWork *w = NULL;
+    char err[256];
+    const double o[3] = {0.1, -0.2, 0.3}, d[3] = {0.05, 0.0, 0.1}, r[3] = {0.2, 0.1, -0.05};
+    double q[2] = {0.37, 0.6}, x[3], J[6], Jw[6], c = q[1], a = 2.0 * atan(1.0) + c; /* pi/2 + c */
+    ck_assert_int_eq(kf_robot_alloc(&rb, 3, 2), 0);
+    kf_connect(&rb, 1, 0, 0);
+    kf_connect(&rb, 2, 1, 1);
+    memcpy(rb.links[1].origin_pos, o, sizeof o);
+    /* Rz(pi/2): joint-frame x is world y */
+    memset(rb.links[1].origin_rot, 0, sizeof rb.links[1].origin_rot);
+    rb.links[1].origin_rot[1] = -1.0;
+    rb.links[1].origin_rot[3] = 1.0;
+    rb.links[1].origin_rot[8] = 1.0;
+    rb.joints[0].type = PLN_JOINT_PRISMATIC;
+    rb.joints[0].axis[0] = 1.0;
+    rb.joints[0].axis[2] = 0.0;
+    memcpy(rb.links[2].origin_pos, d, sizeof d);
+    ck_assert_int_eq(pln_kin_create(&rb, &w, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(w, &rb, q), PLN_OK);
+    {
+        const double *p1 = pln_kin_link_pos(w, 1), *R1 = pln_kin_link_rot(w, 1);
+        const double *ax = pln_kin_joint_axis(w, 1);
+        double want[3] = {o[0], o[1] + q[0], o[2]}, axis[3] = {0.0, 1.0, 0.0};
+        assert_vec_eq(p1, want, 3, KIN_FK_TOL);
+        assert_vec_eq(R1, rb.links[1].origin_rot, 9, KIN_FK_TOL);
+        assert_vec_eq(ax, axis, 3, KIN_FK_TOL);
+    }
+    /* d is given in the slider's frame: Rz(pi/2) d = (-d_y, d_x, d_z) */
+    pln_kin_point(w, 2, r, x);
+    ck_assert_double_eq_tol(x[0], o[0] - d[1] + cos(a) * r[0] - sin(a) * r[1], KIN_FK_TOL);
+    ck_assert_double_eq_tol(x[1], o[1] + q[0] + d[0] + sin(a) * r[0] + cos(a) * r[1], KIN_FK_TOL);
+    ck_assert_double_eq_tol(x[2], o[2] + d[2] + r[2], KIN_FK_TOL);
+    pln_kin_jacobian_point(w, &rb, 2, r, J);
+    ck_assert_double_eq_tol(J[0], 0.0, KIN_FK_TOL);
+    ck_assert_double_eq_tol(J[2], 1.0, KIN_FK_TOL);
+    ck_assert_double_eq_tol(J[4], 0.0, KIN_FK_TOL);
+    pln_kin_jacobian_rot(w, &rb, 2, Jw);
+    ck_assert_double_eq(Jw[0], 0.0);
+    ck_assert_double_eq(Jw[2], 0.0);
+    ck_assert_double_eq(Jw[4], 0.0);
+    ck_assert_double_eq_tol(Jw[5], 1.0, KIN_FK_TOL);
+    pln_kin_destroy(w);
+    kf_robot_free(&rb);
+}
+END_TEST
+
 /* all links stay orthonormal; a fixed joint ignores q and has a zero column. */
 START_TEST(test_fk_fixed_joint_ignores_q)
 {
@@ -188,6 +241,7 @@ START_TEST(test_jacobian_point_fd)
     double q[30], qp[30], J[90], xp[3], xm[3], local[3];
     int t, l, j, r;
     ck_assert_int_eq(kf_humanoid(&rb, 7), 0);
+    if (_i) kf_humanoid_prismatic(&rb); /* loop 1: five prismatic joints (K.14-K.15) */
     ck_assert_int_eq(pln_kin_create(&rb, &w, err, sizeof err), PLN_OK);
     for (t = 0; t < KIN_FD_TRIALS; ++t) {
         random_q(&rng, q, 30);
@@ -225,6 +279,7 @@ START_TEST(test_jacobian_rot_fd)
     double q[30], qp[30], J[90], Rp[9], Rm[9], R[9], D[9], W[9];
     int t, l, j, a, b;
     ck_assert_int_eq(kf_humanoid(&rb, 8), 0);
+    if (_i) kf_humanoid_prismatic(&rb); /* loop 1: five prismatic joints (K.14-K.15) */
     ck_assert_int_eq(pln_kin_create(&rb, &w, err, sizeof err), PLN_OK);
     for (t = 0; t < KIN_FD_TRIALS; ++t) {
         random_q(&rng, q, 30);
@@ -269,6 +324,7 @@ START_TEST(test_jacobian_com_fd)
     double q[30], qp[30], J[90], cp[3], cm[3];
     int t, j, r;
     ck_assert_int_eq(kf_humanoid(&rb, 9), 0);
+    if (_i) kf_humanoid_prismatic(&rb); /* loop 1: five prismatic joints (K.14-K.15) */
     ck_assert_int_eq(pln_kin_create(&rb, &w, err, sizeof err), PLN_OK);
     for (t = 0; t < 5 * KIN_FD_TRIALS; ++t) {
         random_q(&rng, q, 30);
@@ -392,12 +448,13 @@ Suite *pln_kin_suite(void)
     tcase_add_test(tc, test_fk_base_and_frame_rotation);
     tcase_add_test(tc, test_fk_yaw_pitch_pitch_chain);
     tcase_add_test(tc, test_fk_fixed_joint_ignores_q);
+    tcase_add_test(tc, test_fk_prismatic_by_hand);
     suite_add_tcase(s, tc);
     tc = tcase_create("jacobian");
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_jacobian_point_fd);
-    tcase_add_test(tc, test_jacobian_rot_fd);
-    tcase_add_test(tc, test_jacobian_com_fd);
+    tcase_add_loop_test(tc, test_jacobian_point_fd, 0, 2);
+    tcase_add_loop_test(tc, test_jacobian_rot_fd, 0, 2);
+    tcase_add_loop_test(tc, test_jacobian_com_fd, 0, 2);
     tcase_add_test(tc, test_jacobian_off_chain_zero);
     suite_add_tcase(s, tc);
     tc = tcase_create("validation");

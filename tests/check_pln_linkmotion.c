@@ -4,7 +4,8 @@
  * remainder falls with the span length at order close to n+1; bad input is refused.
  *
  * The reference forward kinematics is evaluated in long double (same formula as
- * pln_kin.c: T_link = T_parent T(origin) Rot(a, q), Rodrigues), so that its own rounding
+ * pln_kin.c: T_link = T_parent T(origin) Rot(a, q), Rodrigues, or T(origin) Trans(q a) for
+ * a prismatic joint), so that its own rounding
  * (~1e-19 relative) stays far below the enclosures' floating-point widening. */
 #include <check.h>
 #include <float.h>
@@ -54,7 +55,14 @@ static void ref_fk(const PlnRobot *rb, const ld *q, ld R[][9], ld p[][3])
                 for (k = 0; k < 3; ++k) Ro[3 * a + b] += Rp[3 * a + k] * L->origin_rot[3 * k + b];
             }
         }
-        if (L->joint >= 0 && rb->joints[L->joint].type == PLN_JOINT_REVOLUTE) {
+        if (L->joint >= 0 && rb->joints[L->joint].type == PLN_JOINT_PRISMATIC) {
+            /* p += q R_P O a (kinematics.md K.14) */
+            const double *ax = rb->joints[L->joint].axis;
+            for (a = 0; a < 3; ++a) {
+                for (k = 0; k < 3; ++k) p[i][a] += q[L->joint] * Ro[3 * a + k] * ax[k];
+            }
+            memcpy(R[i], Ro, sizeof Ro);
+        } else if (L->joint >= 0 && rb->joints[L->joint].type == PLN_JOINT_REVOLUTE) {
             const double *ax = rb->joints[L->joint].axis;
             ld s = sinl(q[L->joint]), c = cosl(q[L->joint]), v = 1.0L - c;
             ld K[9] = {0, -ax[2], ax[1], ax[2], 0, -ax[0], -ax[1], ax[0], 0}, Rot[9];
@@ -172,7 +180,10 @@ static void perturb_model(PlnRobot *rb, KfRng *rng)
     for (k = 0; k < 9; ++k) rb->base_rot[k] += kf_uniform(rng, -1, 1) * PLN_KIN_ROT_ORTHO_TOL / 8;
 }
 
-static long enclosure_run(int n, int deg, uint64_t seed, int imperfect, long *n_times)
+/* flags of enclosure_run */
+enum { LM_IMPERFECT = 1, LM_PRISMATIC = 2 };
+
+static long enclosure_run(int n, int deg, uint64_t seed, int flags, long *n_times)
 {
     PlnRobot rb;
     PlnLinkMotion *lm = NULL;
@@ -187,7 +198,8 @@ static long enclosure_run(int n, int deg, uint64_t seed, int imperfect, long *n_
     int m, t, i, j, a, b;
     ck_assert_int_eq(kf_humanoid(&rb, seed), 0);
     ck_assert_int_le(rb.n_links, LM_MAX_LINKS);
-    if (imperfect) perturb_model(&rb, &rng);
+    if (flags & LM_PRISMATIC) kf_humanoid_prismatic(&rb);
+    if (flags & LM_IMPERFECT) perturb_model(&rb, &rng);
     ck_assert_int_eq(pln_linkmotion_create(&rb, n, &lm, err, sizeof err), PLN_OK);
     for (m = 0; m < LM_MOTIONS; ++m) {
         const PlnTaylor *com;
@@ -286,8 +298,21 @@ END_TEST
 START_TEST(test_enclosure_imperfect_model)
 {
     long times = 0;
-    ck_assert_int_eq(enclosure_run(5, 5, 204, 1, &times), 0);
+    ck_assert_int_eq(enclosure_run(5, 5, 204, LM_IMPERFECT, &times), 0);
     ck_assert_int_eq(times, (long)LM_MOTIONS * LM_TIMES);
+}
+END_TEST
+
+/* five prismatic joints spread over the chains (eq. 8.6, 9.6): sliding by up to +-2 m
+ * plus the motion, with and without q_err, degrees (5, 5) and (3, 7), and on the
+ * imperfect model */
+START_TEST(test_enclosure_prismatic)
+{
+    long times = 0;
+    ck_assert_int_eq(enclosure_run(5, 5, 205, LM_PRISMATIC, &times), 0);
+    ck_assert_int_eq(enclosure_run(3, 7, 206, LM_PRISMATIC, &times), 0);
+    ck_assert_int_eq(enclosure_run(5, 5, 207, LM_PRISMATIC | LM_IMPERFECT, &times), 0);
+    ck_assert_int_eq(times, 3L * LM_MOTIONS * LM_TIMES);
 }
 END_TEST
 
@@ -312,6 +337,7 @@ START_TEST(test_remainder_order)
     double coef[LM_JOINTS * 6], sub[LM_JOINTS * 6], qerr[LM_JOINTS];
     int n, j, lvl;
     ck_assert_int_eq(kf_humanoid(&rb, 301), 0);
+    if (_i) kf_humanoid_prismatic(&rb);
     for (j = 0; j < LM_JOINTS; ++j) {
         int k;
         coef[j * 6] = kf_uniform(&rng, -1.5, 1.5);
@@ -341,7 +367,8 @@ START_TEST(test_remainder_order)
 }
 END_TEST
 
-/* small motions give tight enclosures (a loose-but-rigorous bound would fail here). */
+/* small motions give tight enclosures (a loose-but-rigorous bound would fail here);
+ * loop 1: with the prismatic joints of kf_humanoid_prismatic (moving <= 0.11 m). */
 START_TEST(test_enclosure_sharp_for_small_motion)
 {
     PlnRobot rb;
@@ -353,6 +380,7 @@ START_TEST(test_enclosure_sharp_for_small_motion)
     DstPolyPoint pp;
     int i, j, k;
     ck_assert_int_eq(kf_humanoid(&rb, 401), 0);
+    if (_i) kf_humanoid_prismatic(&rb);
     ck_assert_int_eq(pln_linkmotion_create(&rb, 5, &lm, err, sizeof err), PLN_OK);
     for (j = 0; j < LM_JOINTS; ++j) {
         coef[j * 6] = kf_uniform(&rng, -1.5, 1.5);
@@ -391,7 +419,7 @@ START_TEST(test_restrict_poly)
 END_TEST
 
 /* a motionless robot: the enclosure collapses to the FK pose (widening only) and the
- * exported polynomial is constant. */
+ * exported polynomial is constant (loop 1: with prismatic joints). */
 START_TEST(test_still_robot_matches_fk)
 {
     PlnRobot rb;
@@ -403,6 +431,7 @@ START_TEST(test_still_robot_matches_fk)
     int i, j, k;
     KfRng rng = {601};
     ck_assert_int_eq(kf_humanoid(&rb, 601), 0);
+    if (_i) kf_humanoid_prismatic(&rb);
     for (j = 0; j < LM_JOINTS; ++j) q[j] = coef[j] = kf_uniform(&rng, -2, 2);
     ck_assert_int_eq(pln_linkmotion_create(&rb, 5, &lm, err, sizeof err), PLN_OK);
     ck_assert_int_eq(pln_kin_create(&rb, &kw, err, sizeof err), PLN_OK);
@@ -483,11 +512,12 @@ Suite *pln_linkmotion_suite(void)
     tcase_add_test(tc, test_enclosure_degree5);
     tcase_add_test(tc, test_enclosure_other_degrees);
     tcase_add_test(tc, test_enclosure_imperfect_model);
-    tcase_add_test(tc, test_enclosure_sharp_for_small_motion);
-    tcase_add_test(tc, test_still_robot_matches_fk);
+    tcase_add_test(tc, test_enclosure_prismatic);
+    tcase_add_loop_test(tc, test_enclosure_sharp_for_small_motion, 0, 2);
+    tcase_add_loop_test(tc, test_still_robot_matches_fk, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("order");
-    tcase_add_test(tc, test_remainder_order);
+    tcase_add_loop_test(tc, test_remainder_order, 0, 2);
     tcase_add_test(tc, test_restrict_poly);
     suite_add_tcase(s, tc);
     tc = tcase_create("input");

@@ -1,6 +1,6 @@
 /* check_pln_mjcf.c — tests of planner/output/pln_mjcf.c: the MJCF of a robot is accepted
  * by MuJoCo's own compiler and describes the same bodies, joints, limits, masses and
- * frames; fixed base; names escaped; zero-length capsules; what MuJoCo cannot take is
+ * frames; prismatic joints as slides; fixed base; names escaped; zero-length capsules; what MuJoCo cannot take is
  * refused; quaternions; atomic files. */
 #include <check.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 
 #include "kin_fixture.h"
 #include "model/pln_dyn.h"
+#include "model/pln_kin.h"
 #include "output/pln_mjcf.h"
 
 /* numbers go through XML with 17 digits; MuJoCo stores them as doubles */
@@ -86,6 +87,53 @@ START_TEST(test_hrp2_loads_in_mujoco)
     ck_assert_int_eq(m->nv, rb.n_joints);
     ck_assert_int_eq(m->njnt, rb.n_joints);
     ck_assert_int_eq(mj_name2id(m, mjOBJ_GEOM, "floor"), -1);
+    mj_deleteModel(m);
+    pln_robot_destroy(&rb);
+}
+END_TEST
+
+/* tests/data/arm3p.yaml: the prismatic LIFT is a slide joint along its axis with its
+ * range in metres and a motor limited to +-300 N; the revolute joints stay hinges; at
+ * the same joint values MuJoCo places every body where pln_kin does */
+START_TEST(test_prismatic_is_a_slide)
+{
+    PlnRobot rb;
+    PlnMjcfOptions o = pln_mjcf_options_default();
+    PlnKinWork *kin;
+    char err[1000];
+    mjModel *m;
+    mjData *d;
+    double q[3] = {0.4, 0.27, -0.8};
+    ck_assert_msg(pln_robot_load("tests/data/arm3p.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
+    o.floating_base = 0;
+    o.motors = 1;
+    m = write_and_load(&rb, &o, err, sizeof err);
+    ck_assert_msg(m != NULL, "MuJoCo: %s", err);
+    for (int j = 0; j < rb.n_joints; ++j) {
+        int id = mj_name2id(m, mjOBJ_JOINT, rb.joints[j].name);
+        ck_assert_int_ge(id, 0);
+        ck_assert_int_eq(m->jnt_type[id], rb.joints[j].type == PLN_JOINT_PRISMATIC ? mjJNT_SLIDE : mjJNT_HINGE);
+        ck_assert_double_eq_tol(m->jnt_range[2 * id + 1], rb.joints[j].upper, MJCF_EXACT_TOL);
+    }
+    ck_assert_int_eq(m->nu, 3);
+    {
+        int a = mj_name2id(m, mjOBJ_ACTUATOR, "LIFT");
+        ck_assert_int_ge(a, 0);
+        ck_assert_double_eq_tol(m->actuator_ctrlrange[2 * a + 1], 300.0, MJCF_EXACT_TOL);
+    }
+    d = mj_makeData(m);
+    for (int j = 0; j < 3; ++j) d->qpos[m->jnt_qposadr[mj_name2id(m, mjOBJ_JOINT, rb.joints[j].name)]] = q[j];
+    mj_kinematics(m, d);
+    ck_assert_int_eq(pln_kin_create(&rb, &kin, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_kin_forward(kin, &rb, q), PLN_OK);
+    for (int l = 0; l < rb.n_links; ++l) {
+        int b = mj_name2id(m, mjOBJ_BODY, rb.links[l].name);
+        const double *p = pln_kin_link_pos(kin, l), *R = pln_kin_link_rot(kin, l);
+        for (int k = 0; k < 3; ++k) ck_assert_double_eq_tol(d->xpos[3 * b + k], p[k], MJCF_QUAT_TOL);
+        for (int k = 0; k < 9; ++k) ck_assert_double_eq_tol(d->xmat[9 * b + k], R[k], MJCF_QUAT_TOL);
+    }
+    pln_kin_destroy(kin);
+    mj_deleteData(d);
     mj_deleteModel(m);
     pln_robot_destroy(&rb);
 }
@@ -187,6 +235,7 @@ Suite *pln_mjcf_suite(void)
     Suite *s = suite_create("pln_mjcf");
     TCase *tc = tcase_create("mujoco");
     tcase_add_test(tc, test_hrp2_loads_in_mujoco);
+    tcase_add_test(tc, test_prismatic_is_a_slide);
     tcase_add_test(tc, test_names_escaped_and_point_capsule);
     suite_add_tcase(s, tc);
     tc = tcase_create("writer");

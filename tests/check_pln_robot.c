@@ -2,7 +2,10 @@
  * robots/hrp2.yaml (joints, order, limits, half-sitting, mass, geometry), a corpus of
  * broken robot files generated into a temporary directory (each must fail with the right
  * status, line and field), topological reordering, mutated files, and the `hrpplan robot`
- * process (its path in $HRPPLAN_BIN). Run from the repository's top directory. */
+ * process (its path in $HRPPLAN_BIN); prismatic joints (tests/data/arm3p.yaml): loading,
+ * units in the messages, printing, URDF export, and `hrpplan plan` certifying a reach that
+ * only the lift makes possible, re-certified by `check` and standing in `simulate`.
+ * Run from the repository's top directory. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -620,7 +623,7 @@ static const BrokenCase BROKEN[] = {
      "must be > 0"},
     {9, "    axis: [0.0, 0.0, 2.0]", 0, NULL, PLN_ERR_INVALID, 9, "joints[0].axis", "unit length"},
     {9, "    axis: [0.0, 0.0, 0.0]", 0, NULL, PLN_ERR_INVALID, 9, "joints[0].axis", "unit length"},
-    {19, "    type: prismatic", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].type",
+    {19, "    type: helical", 0, NULL, PLN_ERR_INVALID, 19, "joints[1].type",
      "unknown joint type"},
     {37, "    parent: ELBOW", 0, NULL, PLN_ERR_INVALID, 37, "links[2].parent",
      "unknown parent link 'ELBOW'"},
@@ -937,6 +940,170 @@ START_TEST(test_process_robot_command)
 }
 END_TEST
 
+/* ---- prismatic joints --------------------------------------------------------------- */
+
+/* tests/data/arm3p.yaml: the lift loads as a prismatic joint with its limits in m, m/s, N;
+ * a non-positive velocity or effort limit is refused in the prismatic units; the print
+ * names the type; the URDF export says type="prismatic" */
+START_TEST(test_prismatic_loads_and_prints)
+{
+    PlnRobot rb;
+    char err[1024], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    ck_assert_msg(pln_robot_load("tests/data/arm3p.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(rb.n_joints, 3);
+    ck_assert_int_eq(rb.joints[0].type, PLN_JOINT_REVOLUTE);
+    ck_assert_int_eq(rb.joints[1].type, PLN_JOINT_PRISMATIC);
+    ck_assert_str_eq(rb.joints[1].name, "LIFT");
+    ck_assert_double_eq(rb.joints[1].upper, 0.5);
+    ck_assert_double_eq(rb.joints[1].velocity_max, 0.5);
+    ck_assert_double_eq(rb.joints[1].effort_max, 300.0);
+    ck_assert_str_eq(pln_joint_type_name(rb.joints[1].type), "prismatic");
+    ck_assert_str_eq(pln_joint_velocity_unit(rb.joints[1].type), "m/s");
+    ck_assert_str_eq(pln_joint_effort_unit(rb.joints[0].type), "N m");
+    f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(pln_robot_print(&rb, "arm3p.yaml", f, err, sizeof err), PLN_OK);
+    fclose(f);
+    ck_assert_msg(strstr(text, "LIFT             prismatic CARRIAGE") != NULL, "%s", text);
+    ck_assert_ptr_nonnull(strstr(text, "prismatic: m, m/s, N"));
+    free(text);
+    pln_robot_destroy(&rb);
+}
+END_TEST
+
+/* `hrpplan robot tests/data/arm3p.yaml --urdf -o FILE` and back: the lift is still a
+ * prismatic joint with the same limits, and `hrpplan robot FILE` accepts the file */
+START_TEST(test_prismatic_urdf_round_trip_cli)
+{
+    char dir[256], path[512], errfile[600], args[1200], errs[2048], err[1024];
+    PlnRobot a, b;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/arm3p.urdf", dir);
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", dir);
+    snprintf(args, sizeof args, "robot tests/data/arm3p.yaml --urdf -o '%s'", path);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    snprintf(args, sizeof args, "robot '%s'", path);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    ck_assert_msg(pln_robot_load("tests/data/arm3p.yaml", &a, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_robot_load(path, &b, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(a.n_joints, b.n_joints);
+    for (int j = 0; j < a.n_joints; ++j) {
+        ck_assert_str_eq(a.joints[j].name, b.joints[j].name);
+        ck_assert_int_eq(a.joints[j].type, b.joints[j].type);
+        ck_assert_double_eq(a.joints[j].lower, b.joints[j].lower);
+        ck_assert_double_eq(a.joints[j].upper, b.joints[j].upper);
+        ck_assert_double_eq(a.joints[j].velocity_max, b.joints[j].velocity_max);
+        ck_assert_double_eq(a.joints[j].effort_max, b.joints[j].effort_max);
+    }
+    ck_assert_int_eq(b.joints[1].type, PLN_JOINT_PRISMATIC);
+    pln_robot_destroy(&a);
+    pln_robot_destroy(&b);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* the prismatic units in the loader's messages */
+START_TEST(test_prismatic_units_in_messages)
+{
+    char dir[256], path[512], err[1024], line[4096];
+    PlnRobot rb;
+    FILE *in, *out;
+    static const char *const bad[2][2] = {
+        {"velocity_max: 0.5, initial: 0.0, effort_max: 300.0", "velocity_max: 0.0, initial: 0.0, effort_max: 300.0"},
+        {"velocity_max: 0.5, initial: 0.0, effort_max: 300.0", "velocity_max: 0.5, initial: 0.0, effort_max: -1.0"}};
+    static const char *const want[2] = {"must be > 0 (m/s)", "must be > 0 (N)"};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/arm3p.yaml", dir);
+    for (int k = 0; k < 2; ++k) {
+        int replaced = 0;
+        in = fopen("tests/data/arm3p.yaml", "r");
+        out = fopen(path, "w");
+        ck_assert(in != NULL && out != NULL);
+        while (fgets(line, sizeof line, in) != NULL) {
+            char *at = strstr(line, "name: LIFT") ? strstr(line, bad[k][0]) : NULL;
+            if (at != NULL) {
+                fwrite(line, 1, (size_t)(at - line), out);
+                fputs(bad[k][1], out);
+                fputs(at + strlen(bad[k][0]), out);
+                replaced = 1;
+            } else {
+                fputs(line, out);
+            }
+        }
+        fclose(in);
+        fclose(out);
+        ck_assert(replaced);
+        ck_assert_int_eq(pln_robot_load(path, &rb, err, sizeof err), PLN_ERR_INVALID);
+        ck_assert_msg(strstr(err, want[k]) != NULL && strstr(err, "joints[1]") != NULL, "%s", err);
+        pln_robot_destroy(&rb);
+    }
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
+/* the last value of a column of a trajectory.csv (header "time,A,B,..."), NAN if absent */
+static double csv_last(const char *path, const char *column)
+{
+    static char buf[1 << 20];
+    char *last, *hdr_end, *tok;
+    int col = -1, k = 0;
+    if (ckutil_read_file(path, buf, sizeof buf) <= 0) return NAN;
+    hdr_end = strchr(buf, '\n');
+    if (hdr_end == NULL) return NAN;
+    *hdr_end = '\0';
+    for (tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ","), ++k) {
+        if (strcmp(tok, column) == 0) col = k;
+    }
+    if (col < 0) return NAN;
+    last = hdr_end + 1;
+    for (char *p = last; *p != '\0'; ++p) {
+        if (p[0] == '\n' && p[1] != '\0') last = p + 1;
+    }
+    for (k = 0, tok = last; k < col && tok != NULL; ++k) {
+        tok = strchr(tok, ',');
+        if (tok != NULL) ++tok;
+    }
+    return tok != NULL ? strtod(tok, NULL) : NAN;
+}
+
+/* `hrpplan plan tests/data/lift_reach.yaml`: the hand must reach a point 1.15 m high that
+ * only the prismatic lift brings within the arm's 0.4 m (lift >= 0.342 m with the task's
+ * 0.01 m tolerance); the plan certifies (collision with a ball near the way up, the
+ * dynamics rows with the lift's force), ends with the lift raised, `check` re-certifies
+ * it and MuJoCo's slide joint, driven by the planned torques, stands and tracks it */
+START_TEST(test_prismatic_plan_certifies)
+{
+    char dir[256], args[1024], errfile[600], errs[4096], path[600], report[1 << 16];
+    double lift;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", dir);
+    snprintf(args, sizeof args, "plan tests/data/lift_reach.yaml -q -o '%s/out' --max-time 86400", dir);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    snprintf(path, sizeof path, "%s/out/report.json", dir);
+    ck_assert_int_gt(ckutil_read_file(path, report, sizeof report), 0);
+    ck_assert_ptr_nonnull(strstr(report, "\"status\": \"certified\""));
+    ck_assert_ptr_nonnull(strstr(report, "\"eps_certified\": true"));
+    ck_assert_ptr_nonnull(strstr(report, "\"torque_max_ratio\""));
+    snprintf(path, sizeof path, "%s/out/trajectory.csv", dir);
+    lift = csv_last(path, "LIFT");
+    ck_assert_msg(lift >= 0.342 && lift <= 0.5, "the lift ends at %g m", lift);
+    snprintf(args, sizeof args, "check tests/data/lift_reach.yaml '%s/out/trajectory.json'", dir);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    snprintf(args, sizeof args, "simulate tests/data/lift_reach.yaml '%s/out/trajectory.json' -o '%s/out'",
+             dir, dir);
+    ck_assert_msg(run_binary(args, errfile, errs, sizeof errs) == 0, "%s", errs);
+    snprintf(path, sizeof path, "%s/out/sim.json", dir);
+    ck_assert_int_gt(ckutil_read_file(path, report, sizeof report), 0);
+    ck_assert_msg(strstr(report, "\"fell\": false") != NULL, "%s", report);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ckutil_rm_flat(path);
+    rmdir(path);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *pln_robot_suite(void)
 {
     Suite *s = suite_create("pln_robot");
@@ -964,6 +1131,13 @@ Suite *pln_robot_suite(void)
     tcase_add_test(tc, test_print_hrp2);
     tcase_add_test(tc, test_print_ellipsoid_enclosure);
     tcase_add_test(tc, test_process_robot_command);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("prismatic");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_prismatic_loads_and_prints);
+    tcase_add_test(tc, test_prismatic_units_in_messages);
+    tcase_add_test(tc, test_prismatic_urdf_round_trip_cli);
+    tcase_add_test(tc, test_prismatic_plan_certifies);
     suite_add_tcase(s, tc);
     return s;
 }

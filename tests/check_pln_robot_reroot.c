@@ -268,6 +268,24 @@ START_TEST(test_reroot_random_trees)
 }
 END_TEST
 
+/* the same with prismatic joints on every path (kf_humanoid_prismatic: a knee on the
+ * right leg, a hip on the left, the chest yaw, the right elbow): a turned-round slide
+ * moves the other side along -a (kinematics.md K16) */
+START_TEST(test_reroot_prismatic)
+{
+    const int roots[4] = {6, 12, 31, 14};
+    for (uint64_t seed = 4; seed <= 5; ++seed) {
+        for (int i = 0; i < 4; ++i) {
+            PlnRobot rb;
+            random_robot(&rb, seed);
+            kf_humanoid_prismatic(&rb);
+            check_same_robot(&rb, roots[i], seed * 10 + (uint64_t)i);
+            kf_robot_free(&rb);
+        }
+    }
+}
+END_TEST
+
 /* a re-rooted model re-rooted again (at the waist, at the other foot, at a hand): the
  * shifts compose, and the file's frames still come out */
 START_TEST(test_reroot_twice)
@@ -311,6 +329,7 @@ Suite *pln_robot_reroot_suite(void)
     tcase_add_test(tc, test_reroot_hrp2_at_each_foot);
     tcase_add_test(tc, test_reroot_random_trees);
     tcase_add_test(tc, test_reroot_twice);
+    tcase_add_test(tc, test_reroot_prismatic);
     tcase_add_test(tc, test_reroot_refuses);
     suite_add_tcase(s, tc);
     return s;

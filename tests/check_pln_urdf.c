@@ -312,6 +312,7 @@ static void assert_same_model(const PlnRobot *a, const PlnRobot *b)
     for (int j = 0; j < a->n_joints; ++j) {
         const PlnJoint *x = &a->joints[j], *y = &b->joints[j];
         ck_assert_str_eq(x->name, y->name);
+        ck_assert_int_eq(x->type, y->type);
         ck_assert_int_eq(x->link, y->link);
         ck_assert_double_eq(x->lower, y->lower);
         ck_assert_double_eq(x->upper, y->upper);
@@ -364,6 +365,22 @@ START_TEST(test_same_as_yaml)
 }
 END_TEST
 
+/* the URDF written by hand for tests/data/arm3p.yaml (a prismatic lift) gives the
+ * YAML's model: the joint types, limits in m and m/s, effort in N, and the poses */
+START_TEST(test_same_as_yaml_prismatic)
+{
+    PlnRobot y, u = load_ok(D "arm3p.urdf", NULL);
+    char err[1024];
+    ck_assert_int_eq(pln_robot_load("tests/data/arm3p.yaml", &y, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(u.joints[1].type, PLN_JOINT_PRISMATIC);
+    ck_assert_int_eq(u.joints[0].type, PLN_JOINT_REVOLUTE);
+    assert_same_model(&y, &u);
+    assert_same_fk(&y, &u, 12);
+    pln_robot_destroy(&y);
+    pln_robot_destroy(&u);
+}
+END_TEST
+
 static void round_trip(const char *path, unsigned seed)
 {
     PlnRobot a, b;
@@ -398,6 +415,8 @@ START_TEST(test_round_trip)
     round_trip("robots/hrp2.yaml", 1);
     round_trip("robots/arm4/arm4.urdf", 2);
     round_trip("tests/data/urdf/joints.urdf", 3);
+    round_trip("tests/data/arm3p.yaml", 4);
+    round_trip("tests/data/urdf/arm3p.urdf", 5);
 }
 END_TEST
 
@@ -599,6 +618,7 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_joints_and_inertial);
     tcase_add_test(tc, test_warnings);
     tcase_add_test(tc, test_same_as_yaml);
+    tcase_add_test(tc, test_same_as_yaml_prismatic);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_matrix_to_rpy);
     tcase_add_test(tc, test_cli);

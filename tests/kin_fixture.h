@@ -188,4 +188,21 @@ static inline int kf_humanoid(PlnRobot *rb, uint64_t seed)
     return 0;
 }
 
+/* Turns joints 2, 9, 13, 19 and 26 of a kf_humanoid (a knee, a hip, the chest yaw, an
+ * elbow, a wrist) into prismatic joints along their (random) axes, limits [-0.3, 0.3] m,
+ * velocity 0.5 m/s: the same tree with sliding links in every chain. */
+static inline void kf_humanoid_prismatic(PlnRobot *rb)
+{
+    static const int slide[5] = {2, 9, 13, 19, 26};
+    int k;
+    for (k = 0; k < 5; ++k) {
+        PlnJoint *J = &rb->joints[slide[k]];
+        J->type = PLN_JOINT_PRISMATIC;
+        J->lower = -0.3;
+        J->upper = 0.3;
+        J->velocity_max = 0.5;
+        snprintf(J->name, PLN_NAME_MAX, "slide%d", slide[k]);
+    }
+}
+
 #endif /* KIN_FIXTURE_H */

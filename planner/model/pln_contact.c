@@ -186,17 +186,23 @@ double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
                                 const PlnContactSplit *sp, int j, double tau0,
                                 const double z[3], const double p[3], double *dW)
 {
-    int l = robot->joints[j].link;
+    int l = robot->joints[j].link, slide = robot->joints[j].type == PLN_JOINT_PRISMATIC;
     double v = tau0;
     for (int k = 0; k < s->n_feet; ++k) {
         const double *w = sp->wrench[k];
         if (!pln_robot_link_below(robot, s->link[k], l)) continue;
-        /* z . (n_k - p x f_k) = z . n_k + (p x z) . f_k, since z . (p x f) = -f . (p x z) */
-        double pz[3] = {p[1] * z[2] - p[2] * z[1], p[2] * z[0] - p[0] * z[2],
-                        p[0] * z[1] - p[1] * z[0]};
-        v -= z[0] * w[0] + z[1] * w[1] + z[2] * w[2] + pz[0] * w[3] + pz[1] * w[4] + pz[2] * w[5];
+        /* z . (n_k - p x f_k) = z . n_k + (p x z) . f_k, since z . (p x f) = -f . (p x z);
+         * a prismatic joint's force: z . f_k (eq. D21b) */
+        double c[6] = {z[0], z[1], z[2], p[1] * z[2] - p[2] * z[1], p[2] * z[0] - p[0] * z[2],
+                       p[0] * z[1] - p[1] * z[0]};
+        if (slide) {
+            for (int r = 0; r < 3; ++r) {
+                c[3 + r] = z[r];
+                c[r] = 0.0;
+            }
+        }
+        v -= c[0] * w[0] + c[1] * w[1] + c[2] * w[2] + c[3] * w[3] + c[4] * w[4] + c[5] * w[5];
         if (dW != NULL) {
-            double c[6] = {z[0], z[1], z[2], pz[0], pz[1], pz[2]};
             for (int col = 0; col < 6; ++col) {
                 double d = 0.0;
                 for (int row = 0; row < 6; ++row) d += c[row] * sp->dwrench[k][row][col];
@@ -207,14 +213,15 @@ double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
     return v;
 }
 
-/* d/dq_i of z . n + (p x z) . f (eq. D21) at fixed wrenches, for every revolute joint i
- * above joint j: turning about axis a through o moves z by a x z and p by a x (p - o)
- * (RBDA sec. 2.8: the velocity of a frame carried by a revolute joint) */
+/* d/dq_i of z . n + (p x z) . f (eq. D21), or z . f for a prismatic joint j (D21b), at
+ * fixed wrenches, for every moving joint i above joint j: turning about axis a through o
+ * moves z by a x z and p by a x (p - o) (RBDA sec. 2.8: the velocity of a frame carried
+ * by a revolute joint); sliding along a moves p by a and leaves z */
 void pln_contact_joint_torque_dq(const PlnRobot *robot, const PlnKinWork *kin,
                                  const PlnSupport *s, const PlnContactSplit *sp, int j,
                                  double scale, double *g)
 {
-    int l = robot->joints[j].link, any = 0;
+    int l = robot->joints[j].link, any = 0, slide = robot->joints[j].type == PLN_JOINT_PRISMATIC;
     const double *z = pln_kin_joint_axis(kin, l), *p = pln_kin_link_pos(kin, l);
     double n[3] = {0.0, 0.0, 0.0}, f[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < s->n_feet; ++k) {
@@ -230,17 +237,26 @@ void pln_contact_joint_torque_dq(const PlnRobot *robot, const PlnKinWork *kin,
         int li = robot->joints[i].link;
         const double *a, *o;
         double r[3], dz[3], dp[3], dpz[3], d;
-        if (robot->joints[i].type != PLN_JOINT_REVOLUTE || li == l) continue;
+        if (robot->joints[i].type == PLN_JOINT_FIXED || li == l) continue;
         if (!pln_robot_link_below(robot, l, li)) continue;
         a = pln_kin_joint_axis(kin, li);
         o = pln_kin_link_pos(kin, li);
-        for (int c = 0; c < 3; ++c) r[c] = p[c] - o[c];
-        dz[0] = a[1] * z[2] - a[2] * z[1];
-        dz[1] = a[2] * z[0] - a[0] * z[2];
-        dz[2] = a[0] * z[1] - a[1] * z[0];
-        dp[0] = a[1] * r[2] - a[2] * r[1];
-        dp[1] = a[2] * r[0] - a[0] * r[2];
-        dp[2] = a[0] * r[1] - a[1] * r[0];
+        if (robot->joints[i].type == PLN_JOINT_PRISMATIC) {
+            dz[0] = dz[1] = dz[2] = 0.0;
+            memcpy(dp, a, sizeof dp);
+        } else {
+            for (int c = 0; c < 3; ++c) r[c] = p[c] - o[c];
+            dz[0] = a[1] * z[2] - a[2] * z[1];
+            dz[1] = a[2] * z[0] - a[0] * z[2];
+            dz[2] = a[0] * z[1] - a[1] * z[0];
+            dp[0] = a[1] * r[2] - a[2] * r[1];
+            dp[1] = a[2] * r[0] - a[0] * r[2];
+            dp[2] = a[0] * r[1] - a[1] * r[0];
+        }
+        if (slide) {
+            g[6 + i] -= scale * (dz[0] * f[0] + dz[1] * f[1] + dz[2] * f[2]);
+            continue;
+        }
         /* d(p x z) = dp x z + p x dz */
         dpz[0] = dp[1] * z[2] - dp[2] * z[1] + p[1] * dz[2] - p[2] * dz[1];
         dpz[1] = dp[2] * z[0] - dp[0] * z[2] + p[2] * dz[0] - p[0] * dz[2];

@@ -56,14 +56,16 @@ int pln_contact_split(const PlnSupport *s, const double W[6], double min_fz,
 /* The torque of joint j (eq. D21): tau0, the RNEA's torque of the robot held at the waist
  * (pln_dyn_rnea's tau[6 + j]), minus the share of every sole of s that hangs below the
  * joint: tau_j = tau0 - z . (n_k - p x f_k), with z the joint's world axis and p its
- * world origin, (n_k, f_k) = sp->wrench[k]. When dW is not NULL, adds d tau_j / d W
+ * world origin, (n_k, f_k) = sp->wrench[k]; for a prismatic joint (a force, N)
+ * tau_j = tau0 - z . f_k (eq. D21b). When dW is not NULL, adds d tau_j / d W
  * (through sp->dwrench) into dW[6]. */
 double pln_contact_joint_torque(const PlnRobot *robot, const PlnSupport *s,
                                 const PlnContactSplit *sp, int j, double tau0,
                                 const double z[3], const double p[3], double *dW);
 
 /* The rest of d tau_j / dq at fixed wrenches: the joint's axis z and origin p turn with
- * the joints above it, which changes the soles' share z . (n_k - p x f_k). Adds scale *
+ * the joints above it (turning both, or sliding p), which changes the soles' share
+ * z . (n_k - p x f_k) (prismatic j: z . f_k). Adds scale *
  * d tau_j / dq_i into g[6 + i] for every joint i (kin at the posture of sp). The full
  * derivative of eq. D21 is this plus dW (pln_contact_joint_torque) chained through the
  * RNEA derivatives of W and tau0. */

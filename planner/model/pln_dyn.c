@@ -4,7 +4,8 @@
  * Every spatial quantity is in the world frame at the world origin, so a joint's motion
  * subspace S_i = [a_i; p_i x a_i] (eq. D1) is a 6-vector, and the derivative of any
  * world quantity of the links below joint j with respect to q_j is the spatial cross
- * product with S_j (eq. D6). Spatial inertias are kept in their structured form
+ * product with S_j (eq. D6). A prismatic joint has S_i = [0; a_i] (RBDA Table 4.1, eq.
+ * D1b): the same algorithms hold for it unchanged, with that S. Spatial inertias are kept in their structured form
  * (m, h = m c, Ibar = rotational inertia about the origin): 13 doubles, applied without
  * forming 6x6 matrices. */
 #include "model/pln_dyn.h"
@@ -25,7 +26,7 @@ struct PlnDynWork {
     int n_links, n_joints, nv;
     double mass;         /* kg */
     PlnKinWork *kin;
-    int *dof;            /* [n_links] revolute joint moving the link, -1 if none */
+    int *dof;            /* [n_links] revolute or prismatic joint moving the link, -1 if none */
     int *order;          /* [n_links] links in depth-first preorder */
     int *pos;            /* [n_links] position of each link in order[] */
     int *last;           /* [n_links] position in order[] of the subtree's last link */
@@ -183,7 +184,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     memset(w->S, 0, nd * sizeof(double));
     w->mass = 0.0;
     for (i = 0; i < robot->n_joints; ++i) {
-        w->fixed[i] = robot->joints[i].type != PLN_JOINT_REVOLUTE;
+        w->fixed[i] = robot->joints[i].type == PLN_JOINT_FIXED;
     }
     for (i = 0; i < robot->n_links; ++i) {
         int j = robot->links[i].joint;
@@ -291,8 +292,14 @@ static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
         double *S = w->S + 6 * i, *Ib = w->Ib + IN * i;
         double c[3], RI[9], cc;
         int r, k;
-        /* S = [a; p x a] (eq. D1) */
-        if (w->dof[i] >= 0) {
+        /* S = [a; p x a] (eq. D1), prismatic S = [0; a] (eq. D1b) */
+        if (w->dof[i] >= 0 && robot->joints[w->dof[i]].type == PLN_JOINT_PRISMATIC) {
+            const double *ax = pln_kin_joint_axis(w->kin, i);
+            S[0] = S[1] = S[2] = 0.0;
+            S[3] = ax[0];
+            S[4] = ax[1];
+            S[5] = ax[2];
+        } else if (w->dof[i] >= 0) {
             const double *ax = pln_kin_joint_axis(w->kin, i);
             S[0] = ax[0];
             S[1] = ax[1];

@@ -19,13 +19,15 @@
  *   q' of every joint in the robot's order; nudot is its time derivative (the base's
  *   spatial acceleration: [omega'; a_base - omega' x p_base - omega x v_base]);
  *   generalized forces tau[nv]: tau[0..5] is the net external wrench the base needs,
- *   [moment about the world origin; force], tau[6 + j] the torque of joint j (N m).
+ *   [moment about the world origin; force], tau[6 + j] the torque of joint j (N m; the
+ *   force along its axis, N, for a prismatic joint, whose motion subspace is [0; a]:
+ *   Featherstone RBDA Table 4.1, dynamics.md D1b).
  *   pln_dyn_base_velocity() and pln_dyn_base_acceleration() convert from the base
  *   origin's velocity and acceleration.
  *   Configuration tangents (columns 0..5 of d tau / d q) are screws sigma = [delta
  *   theta; delta p_O]: the whole robot turned by delta theta about the world origin and
  *   moved by delta p_O, i.e. R -> exp([delta theta]) R, p -> exp([delta theta]) p + delta
- *   p_O; columns 6.. are joint angles.
+ *   p_O; columns 6.. are joint positions (rad, or m for a prismatic joint).
  * Fixed joints (PLN_JOINT_FIXED) keep their index: their row and column of M are those
  * of the identity and their tau equals their nudot (as if a unit inertia, coupled to
  * nothing, sat on that coordinate), so that M stays invertible and ID(FD(tau)) = tau holds for every row.

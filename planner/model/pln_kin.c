@@ -11,7 +11,8 @@
 struct PlnKinWork {
     int n_links, n_joints;
     double mass_sum;    /* sum of link masses, kg */
-    int *active;        /* [n_links] revolute joint moving the link, -1 if none */
+    int *active;        /* [n_links] revolute or prismatic joint moving the link, -1 if none */
+    int *prismatic;     /* [n_links] 1 when that joint is prismatic (K.14) */
     double *R;          /* [n_links][9] world rotation of each link frame */
     double *p;          /* [n_links][3] world position of each link frame (= joint origin) */
     double *axis;       /* [n_links][3] world axis of the joint moving the link */
@@ -146,7 +147,8 @@ PlnStatus pln_kin_validate(const PlnRobot *rb, char *err, size_t err_size)
                               "joint %d '%s': link index %d is not moved by this joint", j,
                               J->name, J->link);
         }
-        if (J->type != PLN_JOINT_REVOLUTE && J->type != PLN_JOINT_FIXED) {
+        if (J->type != PLN_JOINT_REVOLUTE && J->type != PLN_JOINT_FIXED &&
+            J->type != PLN_JOINT_PRISMATIC) {
             return pln_errorf(PLN_ERR_INVALID, err, err_size, "joint %d '%s': unknown type %d",
                               j, J->name, (int)J->type);
         }
@@ -176,7 +178,7 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     for (i = 0; i < robot->n_links; ++i) mass_sum += robot->links[i].mass;
     /* one block: the struct, then doubles, then ints (doubles first keeps alignment) */
     nl = (size_t)robot->n_links;
-    bytes = sizeof *w + nl * 45 * sizeof(double) + nl * sizeof(int);
+    bytes = sizeof *w + nl * 45 * sizeof(double) + 2 * nl * sizeof(int);
     block = malloc(bytes);
     if (block == NULL) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_kin_create: out of memory (%zu B)",
@@ -192,14 +194,18 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     w->M = w->axis + 3 * nl;
     w->Oa = w->M + 27 * nl;
     w->active = (int *)(w->Oa + 3 * nl);
+    w->prismatic = w->active + nl;
     memset(w->R, 0, nl * 45 * sizeof(double));
     for (i = 0; i < robot->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
         double *M = w->M + 27 * i;
         int j = L->joint;
-        w->active[i] = (j >= 0 && robot->joints[j].type == PLN_JOINT_REVOLUTE) ? j : -1;
-        if (w->active[i] < 0) {
+        w->active[i] = (j >= 0 && robot->joints[j].type != PLN_JOINT_FIXED) ? j : -1;
+        w->prismatic[i] = j >= 0 && robot->joints[j].type == PLN_JOINT_PRISMATIC;
+        if (w->active[i] < 0 || w->prismatic[i]) {
+            /* fixed, or prismatic: R = R_parent O; the sliding direction O a (K.14) */
             memcpy(M, L->origin_rot, 9 * sizeof(double));
+            if (w->prismatic[i]) mat_vec(L->origin_rot, robot->joints[j].axis, w->Oa + 3 * i);
             continue;
         }
         /* O Rot(a, q) = O(I + K^2) + sin q O K - cos q O K^2 (K.3) */
@@ -231,7 +237,8 @@ PlnStatus pln_kin_forward(PlnKinWork *w, const PlnRobot *robot, const double *q)
     return pln_kin_forward_base(w, robot, robot->base_pos, robot->base_rot, q);
 }
 
-/* Forward kinematics from a given base pose: (K.1)-(K.3) with T_world_base given. */
+/* Forward kinematics from a given base pose: (K.1)-(K.3), prismatic (K.14), with
+ * T_world_base given. */
 PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const double base_pos[3],
                                const double base_rot[9], const double *q)
 {
@@ -254,7 +261,15 @@ PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const doubl
         p[2] = pp[2] + d[2];
         /* R = R_parent O Rot(a, q) = R_parent (M0 + sin q M1 + cos q M2), and the world
          * axis R_parent O a (Rot(a, q) a = a) */
-        if (j >= 0) {
+        if (j >= 0 && w->prismatic[i]) {
+            /* prismatic: p += q R_parent O a, R = R_parent O (K.14) */
+            double *a = w->axis + 3 * i;
+            mat_vec(Rp, w->Oa + 3 * i, a);
+            p[0] += q[j] * a[0];
+            p[1] += q[j] * a[1];
+            p[2] += q[j] * a[2];
+            mat_mul(Rp, w->M + 27 * i, R);
+        } else if (j >= 0) {
             const double *M = w->M + 27 * i;
             double s = sin(q[j]), c = cos(q[j]), Q[9];
             int r;
@@ -295,7 +310,8 @@ void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double 
 }
 
 /* adds scale * (a_l x (x - o_l)) to the column of every revolute joint on the chain of
- * `link`: docs/math/kinematics.md (K.4). */
+ * `link`, scale * a_l to that of every prismatic one: docs/math/kinematics.md (K.4),
+ * (K.15). */
 static void add_point_columns(const PlnKinWork *w, const PlnRobot *robot, int link,
                               const double x[3], double scale, double *J)
 {
@@ -304,6 +320,12 @@ static void add_point_columns(const PlnKinWork *w, const PlnRobot *robot, int li
         int j = w->active[l];
         double r[3], c[3];
         if (j < 0) continue;
+        if (w->prismatic[l]) {
+            J[j] += scale * w->axis[3 * l];
+            J[n + j] += scale * w->axis[3 * l + 1];
+            J[2 * n + j] += scale * w->axis[3 * l + 2];
+            continue;
+        }
         r[0] = x[0] - w->p[3 * l];
         r[1] = x[1] - w->p[3 * l + 1];
         r[2] = x[2] - w->p[3 * l + 2];
@@ -325,7 +347,8 @@ void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link
     add_point_columns(w, robot, link, x, 1.0, J);
 }
 
-/* Rotational Jacobian J_w,j = a_j: docs/math/kinematics.md (K.5). */
+/* Rotational Jacobian J_w,j = a_j (revolute), 0 (prismatic): docs/math/kinematics.md
+ * (K.5), (K.15). */
 void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, double *J)
 {
     int l, n = w->n_joints;
@@ -333,7 +356,7 @@ void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, 
     if (link < 0 || link >= w->n_links) return;
     for (l = link; l >= 0; l = robot->links[l].parent) {
         int j = w->active[l];
-        if (j < 0) continue;
+        if (j < 0 || w->prismatic[l]) continue;
         J[j] = w->axis[3 * l];
         J[n + j] = w->axis[3 * l + 1];
         J[2 * n + j] = w->axis[3 * l + 2];

@@ -7,17 +7,17 @@
  * (same n_links, n_joints; it is not copied and must outlive the workspace's use).
  *
  * Conventions (planner/model/pln_robot.h): T_world_link = T_world_parent * T(origin_pos,
- * origin_rot) * Rot(axis, q); the root's parent pose is the base pose (base_pos,
+ * origin_rot) * Rot(axis, q) (revolute) or * Trans(q axis) (prismatic); the root's parent pose is the base pose (base_pos,
  * base_rot). World frame, metres, radians, kg. Rotations are row-major 3x3
  * (R[3*i + j]). Jacobians are row-major 3 x n_joints: J[r * n_joints + j] is the
  * derivative of world coordinate r with respect to joint j (metres/rad for positional,
- * rad/rad for rotational: omega = J_w * q'). Columns of joints that do not move the
+ * rad/rad for rotational: omega = J_w * q'; m/m and 0 for a prismatic joint). Columns of joints that do not move the
  * link (not on its chain to the root, or PLN_JOINT_FIXED) are zero. Fixed joints
  * ignore q[j] (treated as 0).
  *
  * Formulas (docs/math/kinematics.md): Rodrigues' rotation formula and the revolute-joint
  * Jacobian columns J_p,j = a_j x (x - o_j), J_w,j = a_j, with a_j the joint axis and o_j
- * the joint origin in the world. The MCD gradient of DESIGN.md section 6
+ * the joint origin in the world; the prismatic columns J_p,j = a_j, J_w,j = 0 (K.15). The MCD gradient of DESIGN.md section 6
  * takes J_p of the witness points at the witness time from here. */
 #ifndef PLN_KIN_H
 #define PLN_KIN_H
@@ -62,7 +62,8 @@ PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const doubl
 const double *pln_kin_link_rot(const PlnKinWork *w, int link);
 const double *pln_kin_link_pos(const PlnKinWork *w, int link);
 
-/* World unit axis (3) of the revolute joint moving `link` after the last forward call;
+/* World unit axis (3) of the revolute or prismatic joint moving `link` (the axis of
+ * rotation or the direction of translation) after the last forward call;
  * the zero vector for a fixed joint, the root, or an out-of-range link. Borrowed. */
 const double *pln_kin_joint_axis(const PlnKinWork *w, int link);
 
@@ -71,14 +72,15 @@ void pln_kin_point(const PlnKinWork *w, int link, const double local[3], double 
 
 /* Positional Jacobian of the body point `local` (link frame, metres) of `link`:
  * J[3 * n_joints], row-major, dx/dq (m/rad), column j = a_j x (x - o_j) for every
- * revolute joint j on the chain of `link`, zero otherwise (all zero for an out-of-range
+ * revolute joint j on the chain of `link`, a_j (m/m) for every prismatic one, zero otherwise (all zero for an out-of-range
  * link). Uses the pose of the last pln_kin_forward(): for the MCD gradient call
  * pln_kin_forward(q(t*)) first, then this for each witness point. */
 void pln_kin_jacobian_point(const PlnKinWork *w, const PlnRobot *robot, int link,
                             const double local[3], double *J);
 
 /* Rotational (angular-velocity) Jacobian of `link`: J[3 * n_joints], row-major, world
- * frame, omega = J q' (rad/s per rad/s), column j = a_j on the chain, zero otherwise. */
+ * frame, omega = J q' (rad/s per rad/s), column j = a_j for a revolute joint on the
+ * chain, zero otherwise (prismatic joints do not turn the link). */
 void pln_kin_jacobian_rot(const PlnKinWork *w, const PlnRobot *robot, int link, double *J);
 
 /* Centre of mass of the whole robot in the world frame (metres), mass-weighted over

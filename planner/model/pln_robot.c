@@ -83,10 +83,12 @@ static PlnStatus load_joint(const Ctx *c, const yaml_node_t *n, int index, PlnJo
         char type[32];
         pln_yaml_field(sub, sizeof sub, field, "type");
         if ((st = pln_yaml_node_string(c->y, v, sub, type, sizeof type)) != PLN_OK) return st;
-        if (strcmp(type, "revolute") != 0) {
+        if (strcmp(type, "prismatic") == 0) {
+            j->type = PLN_JOINT_PRISMATIC;
+        } else if (strcmp(type, "revolute") != 0) {
             return pln_yaml_error(c->y, v, sub, INVALID,
-                        "unknown joint type '%s': only 'revolute' (a rigidly attached link "
-                        "simply has no 'joint')", type);
+                        "unknown joint type '%s': 'revolute' or 'prismatic' (a rigidly "
+                        "attached link simply has no 'joint')", type);
         }
     }
 
@@ -113,14 +115,15 @@ static PlnStatus load_joint(const Ctx *c, const yaml_node_t *n, int index, PlnJo
     }
     if (!(j->velocity_max > 0.0)) {
         pln_yaml_field(sub, sizeof sub, field, "velocity_max");
-        return pln_yaml_error(c->y, pln_yaml_get(c->y, n, "velocity_max"), sub, INVALID, "must be > 0 (rad/s), found %g",
-                    j->velocity_max);
+        return pln_yaml_error(c->y, pln_yaml_get(c->y, n, "velocity_max"), sub, INVALID, "must be > 0 (%s), found %g",
+                    pln_joint_velocity_unit(j->type), j->velocity_max);
     }
     if ((v = pln_yaml_get(c->y, n, "effort_max")) != NULL) {
         pln_yaml_field(sub, sizeof sub, field, "effort_max");
         if ((st = pln_yaml_node_double(c->y, v, sub, &j->effort_max)) != PLN_OK) return st;
         if (!(j->effort_max > 0.0)) {
-            return pln_yaml_error(c->y, v, sub, INVALID, "must be > 0 (N m), found %g", j->effort_max);
+            return pln_yaml_error(c->y, v, sub, INVALID, "must be > 0 (%s), found %g",
+                                  pln_joint_effort_unit(j->type), j->effort_max);
         }
     }
     if ((v = pln_yaml_get(c->y, n, "initial")) != NULL) {
@@ -846,6 +849,31 @@ int pln_robot_find_sole(const PlnRobot *robot, int link)
         if (robot->soles[i].link == link) return i;
     }
     return -1;
+}
+
+const char *pln_joint_type_name(PlnJointType t)
+{
+    switch (t) {
+    case PLN_JOINT_REVOLUTE: return "revolute";
+    case PLN_JOINT_FIXED: return "fixed";
+    case PLN_JOINT_PRISMATIC: return "prismatic";
+    }
+    return "?";
+}
+
+const char *pln_joint_position_unit(PlnJointType t)
+{
+    return t == PLN_JOINT_PRISMATIC ? "m" : "rad";
+}
+
+const char *pln_joint_velocity_unit(PlnJointType t)
+{
+    return t == PLN_JOINT_PRISMATIC ? "m/s" : "rad/s";
+}
+
+const char *pln_joint_effort_unit(PlnJointType t)
+{
+    return t == PLN_JOINT_PRISMATIC ? "N" : "N m";
 }
 
 int pln_robot_find_joint(const PlnRobot *robot, const char *name)

@@ -3,12 +3,15 @@
  * A robot is a tree of links rooted at a base link whose pose in the world is fixed
  * (for HRP-2 the waist; the planner treats the base as fixed in the world frame). Links
  * are stored in topological order: parent index < own index, root at 0. Every non-root
- * link hangs from its parent by one joint (revolute about `axis`, or fixed):
+ * link hangs from its parent by one joint (revolute about `axis`, prismatic along `axis`,
+ * or fixed):
  *
- *   T_world_link = T_world_parent * T(origin_pos, origin_rot) * Rot(axis, q)
+ *   revolute:   T_world_link = T_world_parent * T(origin_pos, origin_rot) * Rot(axis, q)
+ *   prismatic:  T_world_link = T_world_parent * T(origin_pos, origin_rot) * Trans(q axis)
  *
- * with q = 0 for a fixed joint. Frames are right-handed, x forward, y left, z up; lengths
- * metres, angles radians, masses kg. Rotation matrices are row-major 3x3 (R[3*i + j]).
+ * with q = 0 for a fixed joint (docs/math/kinematics.md (K.1)-(K.3), (K.14)). A revolute
+ * q is an angle (rad, rad/s, N m); a prismatic q a length (m, m/s, N). Frames are
+ * right-handed, x forward, y left, z up; lengths metres, angles radians, masses kg. Rotation matrices are row-major 3x3 (R[3*i + j]).
  * The model is loaded once and passed `const` everywhere; mutable scratch lives in
  * per-thread workspaces (pln_kin_*), never here. */
 #ifndef PLN_ROBOT_H
@@ -25,8 +28,17 @@
 
 typedef enum PlnJointType {
     PLN_JOINT_REVOLUTE = 0,
-    PLN_JOINT_FIXED
+    PLN_JOINT_FIXED,
+    PLN_JOINT_PRISMATIC        /* translation by q * axis (Featherstone RBDA Table 4.1) */
 } PlnJointType;
+
+/* "revolute", "fixed", "prismatic" (the robot YAML's and URDF's spelling), "?" else. */
+const char *pln_joint_type_name(PlnJointType t);
+/* The units of a joint's position, velocity and effort: "rad", "rad/s", "N m" for a
+ * revolute (and fixed) joint, "m", "m/s", "N" for a prismatic one. */
+const char *pln_joint_position_unit(PlnJointType t);
+const char *pln_joint_velocity_unit(PlnJointType t);
+const char *pln_joint_effort_unit(PlnJointType t);
 
 /* Collision geometry of a link, in the link frame. Any of the kinds may be absent. */
 typedef struct PlnLinkGeometry {
@@ -69,11 +81,12 @@ typedef struct PlnJoint {
     char name[PLN_NAME_MAX];
     PlnJointType type;
     int link;                  /* index of the child link it moves */
-    double axis[3];            /* unit axis in the joint frame */
-    double lower, upper;       /* position limits, rad, lower <= upper */
-    double velocity_max;       /* |q'| limit, rad/s, > 0 */
-    double initial;            /* default (half-sitting) position, rad */
-    double effort_max;         /* |tau| limit, N m, > 0; 0 when the file gives none */
+    double axis[3];            /* unit axis in the joint frame (of rotation or translation) */
+    double lower, upper;       /* position limits, rad (prismatic: m), lower <= upper */
+    double velocity_max;       /* |q'| limit, rad/s (prismatic: m/s), > 0 */
+    double initial;            /* default (half-sitting) position, rad (prismatic: m) */
+    double effort_max;         /* |tau| limit, N m (prismatic: N), > 0; 0 when the file
+                                * gives none */
 } PlnJoint;
 
 /* A sole: the flat rectangle of a link that rests on the floor when that link is a

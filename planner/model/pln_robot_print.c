@@ -73,9 +73,9 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         fputc('\n', out);
     }
 
-    fprintf(out, "\njoints (angles rad, velocity rad/s, effort N m):\n");
-    fprintf(out, "  %3s  %-16s %-16s %-18s %9s %9s %8s %9s %8s\n", "#", "name", "moves link",
-            "axis", "lower", "upper", "vel max", "initial", "effort");
+    fprintf(out, "\njoints (revolute: rad, rad/s, N m; prismatic: m, m/s, N):\n");
+    fprintf(out, "  %3s  %-16s %-9s %-16s %-18s %9s %9s %8s %9s %8s\n", "#", "name", "type",
+            "moves link", "axis", "lower", "upper", "vel max", "initial", "effort");
     for (int j = 0; j < robot->n_joints; ++j) {
         const PlnJoint *jt = &robot->joints[j];
         char axis[48];
@@ -84,8 +84,8 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         char effort[32];
         if (jt->effort_max > 0.0) snprintf(effort, sizeof effort, "%8.1f", jt->effort_max);
         else snprintf(effort, sizeof effort, "%8s", "-");
-        fprintf(out, "  %3d  %-16s %-16s %-18s %9.4f %9.4f %8.3f %9.4f %s\n", j, jt->name,
-                robot->links[jt->link].name, axis, jt->lower, jt->upper, jt->velocity_max,
+        fprintf(out, "  %3d  %-16s %-9s %-16s %-18s %9.4f %9.4f %8.3f %9.4f %s\n", j, jt->name,
+                pln_joint_type_name(jt->type), robot->links[jt->link].name, axis, jt->lower, jt->upper, jt->velocity_max,
                 jt->initial, effort);
     }
     if (!robot->has_effort) fprintf(out, "  (no effort limits: torque constraints unavailable)\n");

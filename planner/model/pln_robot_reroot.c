@@ -15,7 +15,9 @@
  * A link c off the path whose parent P is shifted keeps its frame; its origin becomes
  *   O'_c = S_P O_c.                                                                        (K13)
  * Everything given in a shifted link's frame (centre of mass, inertia, capsule, ellipsoid,
- * mesh placement, sole) is re-expressed by x' = S x (a point), R' = S_R R (axes). */
+ * mesh placement, sole) is re-expressed by x' = S x (a point), R' = S_R R (axes).
+ * A prismatic joint turns round the same way: Trans(q a)^-1 = Trans(q (-a)) (K16), so
+ * negating the axis serves both types. */
 #include "model/pln_robot.h"
 
 #include <math.h>

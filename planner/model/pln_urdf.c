@@ -55,7 +55,8 @@ typedef struct UrdfLink {
 typedef struct UrdfJoint {
     char name[PLN_NAME_MAX];
     long line;
-    int fixed;               /* 1: fixed, 0: revolute or continuous */
+    int fixed;               /* 1: fixed, 0: revolute, continuous or prismatic */
+    int prismatic;           /* 1: prismatic (limits m, velocity m/s, effort N) */
     int parent, child;       /* link indices */
     double pos[3], rot[9], axis[3];
     double lower, upper, velocity, effort;
@@ -511,17 +512,14 @@ static PlnStatus read_joint(Ctx *c, const xmlNode *n)
     snprintf(what, sizeof what, "joint '%s'", name);
     if (find_joint(c, name) >= 0) return fail(c, n, INVALID, "duplicate joint name '%s'", name);
     if (!attr(n, "type", type, sizeof type)) return fail(c, n, INVALID, "%s: missing attribute 'type'", what);
-    if (strcmp(type, "prismatic") == 0) {
-        return fail(c, n, INVALID, "%s: prismatic joints are not supported: hrpplan's kinematics, "
-                    "Taylor models and dynamics are for revolute joints", what);
-    }
     if (strcmp(type, "floating") == 0 || strcmp(type, "planar") == 0) {
         return fail(c, n, INVALID, "%s: %s joints are not supported: the robot's root link is its "
                     "base (placed by <hrpplan base_xyz base_rpy>), and the floating base of a "
                     "standing robot comes from the scenario's support phases", what, type);
     }
-    if (strcmp(type, "revolute") != 0 && strcmp(type, "continuous") != 0 && strcmp(type, "fixed") != 0) {
-        return fail(c, n, INVALID, "%s: unknown type '%s' (revolute, continuous, fixed; prismatic, "
+    if (strcmp(type, "revolute") != 0 && strcmp(type, "continuous") != 0 && strcmp(type, "fixed") != 0 &&
+        strcmp(type, "prismatic") != 0) {
+        return fail(c, n, INVALID, "%s: unknown type '%s' (revolute, continuous, prismatic, fixed; "
                     "floating and planar are refused)", what, type);
     }
     if (c->n_joints >= PLN_ROBOT_MAX_LINKS) return fail(c, n, INVALID, "more than %d joints", PLN_ROBOT_MAX_LINKS);
@@ -537,6 +535,7 @@ static PlnStatus read_joint(Ctx *c, const xmlNode *n)
     memcpy(j->name, name, sizeof j->name);
     j->line = xmlGetLineNo(n);
     j->fixed = strcmp(type, "fixed") == 0;
+    j->prismatic = strcmp(type, "prismatic") == 0;
     continuous = strcmp(type, "continuous") == 0;
     j->axis[0] = 1.0;
     if ((st = origin(c, n, what, PLN_MAX_BODY_M, j->pos, j->rot)) != PLN_OK) return st;
@@ -589,10 +588,19 @@ static PlnStatus read_joint(Ctx *c, const xmlNode *n)
             if (j->lower == j->upper) warn(c, k, "%s: lower == upper (%g): the joint cannot move", sub, j->lower);
         }
         if ((st = numbers(c, k, sub, "velocity", 1, PLN_MAX_SPEED, &j->velocity, &present)) != PLN_OK) return st;
-        if (!present) return fail(c, k, INVALID, "%s: missing attribute 'velocity' (rad/s)", sub);
-        if (!(j->velocity > 0.0)) return fail(c, k, INVALID, "%s velocity: must be > 0 (rad/s), found %g", sub, j->velocity);
+        if (!present) {
+            return fail(c, k, INVALID, "%s: missing attribute 'velocity' (%s)", sub,
+                        j->prismatic ? "m/s" : "rad/s");
+        }
+        if (!(j->velocity > 0.0)) {
+            return fail(c, k, INVALID, "%s velocity: must be > 0 (%s), found %g", sub,
+                        j->prismatic ? "m/s" : "rad/s", j->velocity);
+        }
         if ((st = numbers(c, k, sub, "effort", 1, PLN_MAX_NUMBER_ABS, &j->effort, &present)) != PLN_OK) return st;
-        if (j->effort < 0.0) return fail(c, k, INVALID, "%s effort: must be >= 0 (N m), found %g", sub, j->effort);
+        if (j->effort < 0.0) {
+            return fail(c, k, INVALID, "%s effort: must be >= 0 (%s), found %g", sub,
+                        j->prismatic ? "N" : "N m", j->effort);
+        }
     }
     for (k = n->children; k != NULL; k = k->next) {
         if (k->type != XML_ELEMENT_NODE || is(k, "origin") || is(k, "parent") || is(k, "child") ||
@@ -898,7 +906,7 @@ static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
         jindex[j] = nj;
         pj = &robot->joints[nj++];
         memcpy(pj->name, u->name, sizeof pj->name);
-        pj->type = PLN_JOINT_REVOLUTE;
+        pj->type = u->prismatic ? PLN_JOINT_PRISMATIC : PLN_JOINT_REVOLUTE;
         memcpy(pj->axis, u->axis, sizeof pj->axis);
         pj->lower = u->lower;
         pj->upper = u->upper;
@@ -1278,7 +1286,8 @@ PlnStatus pln_urdf_write(const PlnRobot *robot, const char *source, FILE *out, c
             xml_text(out, L->name);
             fputs("_fixed", out);
         }
-        fprintf(out, "\" type=\"%s\">\n", J != NULL ? "revolute" : "fixed");
+        fprintf(out, "\" type=\"%s\">\n",
+                J == NULL ? "fixed" : (J->type == PLN_JOINT_PRISMATIC ? "prismatic" : "revolute"));
         origin_xml(out, "    ", L->origin_pos, L->origin_rot);
         fputs("    <parent link=\"", out);
         xml_text(out, robot->links[L->parent].name);

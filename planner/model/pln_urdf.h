@@ -5,14 +5,14 @@
  *   <link>: <inertial> (origin, mass, inertia; re-expressed about the centre of mass in
  *     the link's axes), <collision> (origin, geometry: box, cylinder, sphere, capsule,
  *     mesh with scale; a link may have several); <visual> is not used;
- *   <joint>: revolute, continuous (limits [-PLN_URDF_CONTINUOUS_LIMIT_RAD, +...]) and
- *     fixed, with <origin>, <parent>, <child>, <axis> (normalised; default x) and <limit>
+ *   <joint>: revolute, continuous (limits [-PLN_URDF_CONTINUOUS_LIMIT_RAD, +...]),
+ *     prismatic (limits m, velocity m/s, effort N) and fixed, with <origin>, <parent>, <child>, <axis> (normalised; default x) and <limit>
  *     (lower, upper, effort, velocity);
  *   <hrpplan>: this project's extension (ignored by other URDF readers): control period,
  *     base pose, initial posture, soles, collision pairs, exact capsules, ellipsoids,
  *     convex files; what the YAML robot format has and URDF does not.
- * Refused with a message naming file:line: prismatic, floating and planar joints (the
- * model's joints are revolute), <mimic>, xacro, DTDs, and every malformed value. Ignored
+ * Refused with a message naming file:line: floating and planar joints (the root link is
+ * the base), <mimic>, xacro, DTDs, and every malformed value. Ignored
  * with a warning: <calibration>, <dynamics>, <safety_controller>, unknown elements.
  * Ignored silently: <visual>, <material>, <transmission>, <gazebo>, comments.
  *

@@ -1,5 +1,5 @@
 /* pln_dynmotion.c — the RNEA over an interval in Taylor-model arithmetic
- * (docs/math/dynamics.md eq. D22-D27). */
+ * (docs/math/dynamics.md eq. D22-D27; prismatic joints D23b, D25b, D21b). */
 #include "motion/pln_dynmotion.h"
 
 #include <math.h>
@@ -213,7 +213,20 @@ PlnStatus pln_dynmotion_compute(PlnDynMotion *dm, const PlnRobot *robot,
             memcpy(dm->omega[i], dm->omega[pa], sizeof(V3));
             memcpy(dm->alpha[i], dm->alpha[pa], sizeof(V3));
         }
-        if (mv) {
+        if (mv && robot->joints[j].type == PLN_JOINT_PRISMATIC) {
+            /* sliding along z = R_i a (eq. D23b): omega and alpha unchanged,
+             * a_i += 2 (omega_pa x z) qd + z qdd (r above already holds q z) */
+            PlnTaylor t[3], u[3];
+            m_vconst(dm->axis[i], R, robot->joints[j].axis);
+            v_times(u, dm->axis[i], &dm->qdd[j]);
+            v_add(dm->acc[i], dm->acc[i], u);
+            if (!dm->still[pa]) {
+                v_cross(t, dm->omega[i], dm->axis[i]);
+                v_times(t, t, &dm->qd[j]);
+                v_add(dm->acc[i], dm->acc[i], t);
+                v_add(dm->acc[i], dm->acc[i], t);
+            }
+        } else if (mv) {
             /* omega_i = omega_pa + z qd, alpha_i = alpha_pa + (omega_pa x z) qd + z qdd */
             PlnTaylor t[3], u[3];
             m_vconst(dm->axis[i], R, robot->joints[j].axis);
@@ -267,7 +280,8 @@ PlnStatus pln_dynmotion_compute(PlnDynMotion *dm, const PlnRobot *robot,
             w[3 + k] = f[k];
         }
     }
-    /* backward: subtree sums, W at the root, torques z . (N - p x F) (eq. D25) */
+    /* backward: subtree sums, W at the root, torques z . (N - p x F) (eq. D25), a
+     * prismatic joint's force z . F (eq. D25b) */
     for (int i = nl - 1; i > 0; --i) {
         int pa = robot->links[i].parent;
         for (int k = 0; k < 6; ++k) pln_taylor_add(&dm->sub[pa][k], &dm->sub[pa][k], &dm->sub[i][k]);
@@ -283,8 +297,12 @@ PlnStatus pln_dynmotion_compute(PlnDynMotion *dm, const PlnRobot *robot,
         }
         if (moving[j]) memcpy(z, dm->axis[l], sizeof z);
         else m_vconst(z, R, robot->joints[j].axis);
-        v_cross(pf, p, &dm->sub[l][3]);
-        for (int k = 0; k < 3; ++k) pln_taylor_sub(&m[k], &dm->sub[l][k], &pf[k]);
+        if (robot->joints[j].type == PLN_JOINT_PRISMATIC) {
+            memcpy(m, &dm->sub[l][3], sizeof m);
+        } else {
+            v_cross(pf, p, &dm->sub[l][3]);
+            for (int k = 0; k < 3; ++k) pln_taylor_sub(&m[k], &dm->sub[l][k], &pf[k]);
+        }
         pln_taylor_mul(&dm->tau[j], &z[0], &m[0]);
         pln_taylor_mul(&t, &z[1], &m[1]);
         pln_taylor_add(&dm->tau[j], &dm->tau[j], &t);
@@ -366,14 +384,19 @@ int pln_dynmotion_contact(PlnDynMotion *dm, const PlnRobot *robot, const PlnSupp
         v_cross(nk, c, fk);
         pln_taylor_mul(&t, share, &tz);
         pln_taylor_add(&nk[2], &nk[2], &t);
-        /* subtract from the joints between the base and the foot (eq. D21) */
+        /* subtract from the joints between the base and the foot (eq. D21; a prismatic
+         * joint's force z . f_k, eq. D21b) */
         for (int l = s->link[k]; l > 0; l = robot->links[l].parent) {
             int j = robot->links[l].joint;
             PlnTaylor zax[3];
             if (j < 0 || robot->joints[j].type == PLN_JOINT_FIXED) continue;
             m_vconst(zax, pln_linkmotion_rot(dm->lm, l), robot->joints[j].axis);
-            v_cross(pf, pln_linkmotion_pos(dm->lm, l), fk);
-            for (int i = 0; i < 3; ++i) pln_taylor_sub(&m[i], &nk[i], &pf[i]);
+            if (robot->joints[j].type == PLN_JOINT_PRISMATIC) {
+                memcpy(m, fk, sizeof m);
+            } else {
+                v_cross(pf, pln_linkmotion_pos(dm->lm, l), fk);
+                for (int i = 0; i < 3; ++i) pln_taylor_sub(&m[i], &nk[i], &pf[i]);
+            }
             for (int i = 0; i < 3; ++i) {
                 pln_taylor_mul(&t, &zax[i], &m[i]);
                 pln_taylor_sub(&dm->tau[j], &dm->tau[j], &t);

@@ -15,7 +15,11 @@
  *   eps_i = |trunc|_F + (nu_P + eps_P) eps_q + eps_P g_i                     (eq. 9.2)
  *   rho_i = rho_P + eps_P |o_i| + |trunc|                                    (eq. 9.3)
  * with g_i >= ||O_i Rot||_2, nu_P >= ||R_P,true||_2 from the model (eq. 9.1), and eps_q
- * the Frobenius bound of the joint rotation's own remainder. */
+ * the Frobenius bound of the joint rotation's own remainder.
+ *
+ * A prismatic link (Featherstone RBDA Table 4.1: a translation by q a) has R_i = R_P O_i,
+ * as a fixed one, and p_i = p_P + R_P o_i + q (R_P w_i), w_i = O_i a (eq. 8.6): the joint's
+ * Taylor model itself multiplies the polynomial R_P w_i, with the error of eq. (9.6). */
 #include "motion/pln_linkmotion.h"
 
 #include <math.h>
@@ -34,6 +38,8 @@ struct PlnLinkMotion {
     double mass_sum;       /* kg */
     int *parent;           /* [n_links] */
     int *active;           /* [n_links] revolute joint moving the link, -1 if none */
+    int *slide;            /* [n_links] prismatic joint moving the link, -1 if none */
+    double *w;             /* [n_links][4]: w_i = O_i a rounded, and its rounding bound */
     double *M;             /* [n_links][3][9]: O(I + K^2), O K, -O K^2 (fixed: O, 0, 0) */
     double *cst;           /* [n_links][6]: |M0 err|_F, |M1|_F, |M2|_F, g_i, nu_i, |o_i| */
     double *opos;          /* [n_links][3] origin_pos */
@@ -47,6 +53,8 @@ struct PlnLinkMotion {
     PlnTaylor *p;          /* [n_links][3], remainders [-rho_i, rho_i] */
     PlnTaylor *qs, *qc;    /* [n_joints] sin q_j, cos q_j, re-centred (zero remainder) */
     double *ds, *dc;       /* [n_joints] radii of the sin and cos remainders */
+    PlnTaylor *qt;         /* [n_joints] a prismatic joint's q with its remainder (m) */
+    double *qabs;          /* [n_joints] bound of |q| of a prismatic joint over the span */
     PlnTaylor base_R[9], base_p[3];
     PlnTaylor com[3];
     unsigned long generation; /* computes started, so that memos can tell stale models */
@@ -198,9 +206,13 @@ PlnStatus pln_linkmotion_create(const PlnRobot *robot, int tm_degree, PlnLinkMot
     lm->qc = calloc(nja, sizeof(PlnTaylor));
     lm->ds = calloc(nja, sizeof(double));
     lm->dc = calloc(nja, sizeof(double));
+    lm->slide = malloc((size_t)nl * sizeof(int));
+    lm->w = calloc((size_t)nl * 4, sizeof(double));
+    lm->qt = calloc(nja, sizeof(PlnTaylor));
+    lm->qabs = calloc(nja, sizeof(double));
     if (!lm->parent || !lm->active || !lm->M || !lm->cst || !lm->opos || !lm->com_local ||
         !lm->mass || !lm->eps || !lm->rho || !lm->R || !lm->p || !lm->qs || !lm->qc ||
-        !lm->ds || !lm->dc) {
+        !lm->ds || !lm->dc || !lm->slide || !lm->w || !lm->qt || !lm->qabs) {
         goto nomem;
     }
     lm->mass_sum = 0.0;
@@ -211,7 +223,20 @@ PlnStatus pln_linkmotion_create(const PlnRobot *robot, int tm_degree, PlnLinkMot
         int j = L->joint;
         lm->parent[i] = L->parent;
         lm->active[i] = (j >= 0 && robot->joints[j].type == PLN_JOINT_REVOLUTE) ? j : -1;
+        lm->slide[i] = (j >= 0 && robot->joints[j].type == PLN_JOINT_PRISMATIC) ? j : -1;
         link_constants(robot, i, lm->M + 27 * i, cst);
+        if (lm->slide[i] >= 0) {
+            /* w_i = O_i a (eq. 8.6) and the Euclidean bound of its rounding (eq. 7.2) */
+            const double *a = robot->joints[j].axis, *O = L->origin_rot;
+            double *wv = lm->w + 4 * i, e2 = 0.0;
+            for (int r = 0; r < 3; ++r) {
+                double mag = fabs(O[3 * r]) * fabs(a[0]) + fabs(O[3 * r + 1]) * fabs(a[1]) +
+                             fabs(O[3 * r + 2]) * fabs(a[2]);
+                wv[r] = O[3 * r] * a[0] + O[3 * r + 1] * a[1] + O[3 * r + 2] * a[2];
+                e2 += wid(mag) * wid(mag);
+            }
+            wv[3] = up(sqrt(e2));
+        }
         /* nu_i = nu_P g_i bounds ||R_i,true||_2 (eq. 9.1) */
         cst[CST_NU] = up((L->parent < 0 ? lm->nu_base
                                          : lm->cst[CST_COUNT * L->parent + CST_NU]) * cst[CST_G]);
@@ -247,6 +272,10 @@ void pln_linkmotion_destroy(PlnLinkMotion *lm)
     free(lm->qc);
     free(lm->ds);
     free(lm->dc);
+    free(lm->slide);
+    free(lm->w);
+    free(lm->qt);
+    free(lm->qabs);
     free(lm);
 }
 
@@ -304,7 +333,7 @@ static void add_poly(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
     pln_taylor_add(out, &x, &y);
 }
 
-/* Composition along the chain: eq. (8.1)-(8.3), (9.2)-(9.3). */
+/* Composition along the chain: eq. (8.1)-(8.3), (8.6), (9.2)-(9.3), (9.6). */
 PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const double *coef,
                                  int deg, const double *q_err, char *err, size_t err_size)
 {
@@ -327,7 +356,7 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
     for (j = 0; j < lm->n_joints; ++j) {
         const double *a = coef + (size_t)j * (size_t)(deg + 1);
         PlnTaylor q;
-        if (robot->joints[j].type != PLN_JOINT_REVOLUTE) continue;
+        if (robot->joints[j].type == PLN_JOINT_FIXED) continue;
         for (k = 0; k <= deg; ++k) {
             if (!isfinite(a[k])) {
                 return pln_errorf(PLN_ERR_INVALID, err, err_size,
@@ -343,6 +372,12 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
                                   robot->joints[j].name, q_err[j]);
             }
             pln_taylor_add_interval(&q, &q, -q_err[j], q_err[j]);
+        }
+        if (robot->joints[j].type == PLN_JOINT_PRISMATIC) {
+            /* the translation itself, remainder kept: eq. (8.6) */
+            lm->qt[j] = q;
+            lm->qabs[j] = up(pln_taylor_bound_abs(&q));
+            continue;
         }
         pln_taylor_sincos(&lm->qs[j], &lm->qc[j], &q);
         lm->ds[j] = recentre(&lm->qs[j]);
@@ -367,7 +402,28 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
             rr += recentre(&p[r]);
             tr2 += rr * rr;
         }
-        rho = up(rho_p + eps_p * cst[CST_ONORM] + sqrt(tr2));
+        if (lm->slide[i] >= 0) {
+            /* p_i += q (R_P w_i) (eq. 8.6); the error (eq. 9.6) is |q| (eps_P |w| +
+             * (nu_P + eps_P) dw + row rounding) plus the product's remainder */
+            const int js = lm->slide[i];
+            const double *wv = lm->w + 4 * i, qa = lm->qabs[js];
+            double wn = up(norm3(wv) + wv[3]);
+            tr2 = 0.0;
+            for (r = 0; r < 3; ++r) {
+                PlnTaylor t, u;
+                double rr = lc3(&t, Rp + 3 * r, o, 1, n);
+                double r1 = lc3(&u, Rp + 3 * r, wv, 1, n);
+                add_poly(&p[r], &pp[r], &t);
+                pln_taylor_mul(&u, &u, &lm->qt[js]);
+                pln_taylor_add(&p[r], &p[r], &u);
+                rr += up(r1 * qa) + recentre(&p[r]);
+                tr2 += rr * rr;
+            }
+            rho = up(rho_p + eps_p * up(cst[CST_ONORM] + up(qa * wn)) +
+                     up(up(nu_p + eps_p) * up(qa * wv[3])) + sqrt(tr2));
+        } else {
+            rho = up(rho_p + eps_p * cst[CST_ONORM] + sqrt(tr2));
+        }
         /* R_i = R_P M0 + sin q (R_P M1) + cos q (R_P M2) on polynomial parts (eq. 8.1) */
         tr2 = 0.0;
         for (r = 0; r < 3; ++r) {

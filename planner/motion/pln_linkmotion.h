@@ -6,6 +6,7 @@
  * tau = 2s - 1) of its world rotation R(t) (9 entries, row-major) and position p(t)
  * (3 coordinates, metres), composed along the chain as in Zhang et al. 2007 (thesis ref.
  * [83]): R_i = R_parent R_origin Rot(a, q_i), p_i = p_parent + R_parent o_i, with
+ * (a prismatic joint: R_i = R_parent R_origin, p_i += q_i R_i a, eq. 8.6),
  * Rodrigues' Rot(a, q) = (I + K^2) + sin q K - cos q K^2, K = [a]x, exactly the formula
  * of pln_kin.c (docs/math/taylor_models.md section 8). The models enclose the exact
  * forward kinematics (pln_kin.h) of the joint polynomials for every t in the span,
@@ -56,7 +57,8 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm);
 unsigned long pln_linkmotion_generation(const PlnLinkMotion *lm);
 
 /* Builds every link's Taylor models for one span.
- *   coef   [n_joints * (deg + 1)], row-major: coef[j * (deg + 1) + k] (rad) multiplies s^k
+ *   coef   [n_joints * (deg + 1)], row-major: coef[j * (deg + 1) + k] (rad; m for a
+ *          prismatic joint) multiplies s^k
  *          in joint j's position q_j(s), s = (t - t0)/(t1 - t0) in [0, 1]. Coefficients in
  *          u = t - t0 convert as c_s[k] = c_u[k] (t1 - t0)^k. Fixed joints' rows are
  *          ignored.

@@ -155,13 +155,17 @@ static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, in
         indent(out, depth + 1);
         fputs("<freejoint name=\"base\"/>\n", out);
     }
-    if (L->joint >= 0 && rb->joints[L->joint].type == PLN_JOINT_REVOLUTE) {
+    if (L->joint >= 0 && rb->joints[L->joint].type != PLN_JOINT_FIXED) {
+        /* a hinge about the axis through the body origin, or a slide along it (MuJoCo's
+         * slide joint translates the body by q axis in the body frame at q = 0, which is
+         * T_parent O Trans(q a) of pln_robot.h) */
         const PlnJoint *J = &rb->joints[L->joint];
         const double range[2] = {J->lower, J->upper};
         indent(out, depth + 1);
         fputs("<joint name=\"", out);
         pln_mjcf_put_escaped(out, J->name);
-        fputs("\" type=\"hinge\" pos=\"0 0 0\" axis=\"", out);
+        fputs(J->type == PLN_JOINT_PRISMATIC ? "\" type=\"slide\" pos=\"0 0 0\" axis=\""
+                                             : "\" type=\"hinge\" pos=\"0 0 0\" axis=\"", out);
         pln_mjcf_put_nums(out, J->axis, 3);
         fputs("\" limited=\"true\" range=\"", out);
         pln_mjcf_put_nums(out, range, 2);
@@ -259,7 +263,7 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
     for (i = 0; i < robot->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
         if (L->parent < 0 && L->joint >= 0 && o.floating_base &&
-            robot->joints[L->joint].type == PLN_JOINT_REVOLUTE) {
+            robot->joints[L->joint].type != PLN_JOINT_FIXED) {
             return pln_errorf(PLN_ERR_INVALID, err, err_size,
                               "mjcf: root link '%s' has joint '%s': MuJoCo's free joint must "
                               "be the root body's only joint",
@@ -269,7 +273,7 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
     fputs("<mujoco model=\"", out);
     pln_mjcf_put_escaped(out, robot->name);
     fputs("\">\n", out);
-    fputs("  <!-- written by hrpplan export-mjcf from the robot YAML: bodies, hinges, inertias "
+    fputs("  <!-- written by hrpplan export-mjcf from the robot YAML: bodies, hinges, slides, inertias "
           "and capsules of model/pln_dyn.h -->\n",
           out);
     fputs("  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n", out);
@@ -307,7 +311,7 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
         fputs("  <actuator>\n", out);
         for (i = 0; o.motors && i < robot->n_joints; ++i) {
             const PlnJoint *J = &robot->joints[i];
-            if (J->type != PLN_JOINT_REVOLUTE) continue;
+            if (J->type == PLN_JOINT_FIXED) continue;
             fputs("    <motor name=\"", out);
             pln_mjcf_put_escaped(out, J->name);
             fputs("\" joint=\"", out);

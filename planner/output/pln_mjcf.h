@@ -3,7 +3,8 @@
  * Contract. pln_mjcf_write() writes one self-contained <mujoco> document describing the
  * same rigid-body system as model/pln_dyn.h: a body per link nested as the link tree,
  * placed by the link's origin (pos + quat of origin_pos / origin_rot), a hinge joint per
- * revolute joint at the body origin about its axis with its position range, an
+ * revolute joint at the body origin about its axis with its position range, a slide
+ * joint per prismatic joint along its axis with its range in metres, an
  * <inertial> per link with mass, centre of mass and the full inertia about it
  * (compiler inertiafromgeom="false", so that MuJoCo uses these and nothing else), and a
  * capsule geom per link capsule. The root body carries a free joint (floating base,
@@ -18,9 +19,10 @@
  * so that export-mjcf's model is the bare rigid-body system):
  *  - soles: a thin box geom `<link>_sole` per sole rectangle (model/pln_robot.h PlnSole),
  *    its bottom face on the sole plane, PLN_MJCF_SOLE_THICKNESS_M thick, inside the foot;
- *  - motors: a <motor> actuator per revolute joint (gear 1, so ctrl is the joint torque,
- *    N m), limited to +-effort_max when the robot has effort limits;
- *  - armature: per-joint rotor inertia (kg m^2) on each hinge;
+ *  - motors: a <motor> actuator per revolute or prismatic joint (gear 1, so ctrl is the
+ *    joint torque, N m, or force, N), limited to +-effort_max when the robot has effort
+ *    limits;
+ *  - armature: per-joint rotor inertia (kg m^2; kg on a slide) on each hinge or slide;
  *  - no_default_contact: every geom gets contype = conaffinity = 0, so that MuJoCo
  *    collides only the <pair>s a caller lists in the CONTACT section. */
 #ifndef PLN_MJCF_H
@@ -55,7 +57,7 @@ typedef struct PlnMjcfOptions {
     int floor;           /* 1: a floor plane at z = floor_z */
     double floor_z;      /* m, default 0 */
     int soles;           /* 1: a box geom per sole */
-    int motors;          /* 1: a motor per revolute joint */
+    int motors;          /* 1: a motor per revolute or prismatic joint */
     const double *armature; /* nullable: [n_joints] rotor inertia of each joint, kg m^2 */
     int no_default_contact; /* 1: geoms collide only through listed <pair>s */
     PlnMjcfExtraFn extra;   /* nullable: called at each section */
