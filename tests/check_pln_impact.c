@@ -773,6 +773,25 @@ START_TEST(test_robot_impact)
 }
 END_TEST
 
+/* the robot's impact mechanism has revolute joints and welds: a prismatic joint (tests/data/
+ * arm3p.yaml's LIFT) is refused by name, never welded */
+START_TEST(test_robot_impact_refuses_prismatic)
+{
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnRobotImpact ri;
+    char err[1024];
+    double *ctrl;
+    ck_assert_msg(pln_plan_load("tests/data/lift_reach.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+    ck_assert_ptr_nonnull(ctrl);
+    ck_assert_int_eq(pln_robotimpact_build(l.p, ctrl, 0, 1.0, 0.0, 0.5, &ri, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_msg(strstr(err, "'LIFT' is prismatic") != NULL, "%s", err);
+    free(ctrl);
+    pln_plan_unload(&l);
+}
+END_TEST
+
 Suite *pln_impact_suite(void)
 {
     Suite *s = suite_create("pln_impact");
@@ -788,6 +807,7 @@ Suite *pln_impact_suite(void)
     tcase_add_loop_test(tc, test_bad_mechanism_files, 0, (int)(sizeof IMPACT_BAD / sizeof IMPACT_BAD[0]));
     tcase_add_test(tc, test_impact_command);
     tcase_add_test(tc, test_robot_impact);
+    tcase_add_test(tc, test_robot_impact_refuses_prismatic);
     suite_add_tcase(s, tc);
     return s;
 }

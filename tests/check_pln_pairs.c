@@ -94,6 +94,22 @@ START_TEST(test_every_reason_on_a_small_robot)
     e = find_excluded(&sc, "link0", "link2");
     ck_assert_int_eq(sc.excluded[e].reason, PLN_EXCLUDE_START_CONTACT); /* J1 is between */
     pln_scenario_destroy(&sc);
+    /* a prismatic joint moves too: J0 sliding along x, the sphere on link2 and the far ball
+     * are no longer rigid with the base, and the base's capsule - link2 pair is measured
+     * once the slide has taken the sphere off it (here it starts 0.2 m along x; sliding
+     * J0 moves it; only a revolute J0 used to count) */
+    rb.joints[0].type = PLN_JOINT_PRISMATIC;
+    rb.joints[0].axis[0] = 1.0, rb.joints[0].axis[1] = 0.0, rb.joints[0].axis[2] = 0.0;
+    rb.joints[0].lower = -0.5, rb.joints[0].upper = 0.5;
+    write_text(path, "name: s\nrobot: /abs/r.yaml\nduration: 1\njoints: [joint0]\n"
+                     "environment: [{name: ball, type: sphere, center: [3, 0, 0], radius: 0.1}]\n");
+    ck_assert_msg(pln_scenario_parse(path, &sc, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_scenario_resolve(&sc, &rb, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_ge(find_pair(&sc, "link2", "ball"), 0);
+    e = find_excluded(&sc, "link0", "link2");
+    ck_assert_int_ge(e, 0);
+    ck_assert_int_eq(sc.excluded[e].reason, PLN_EXCLUDE_START_CONTACT); /* not rigid */
+    pln_scenario_destroy(&sc);
     ckutil_rm_flat(dir);
     kf_robot_free(&rb);
 }

@@ -17,7 +17,7 @@ static int is_moving(const PlnScenario *sc, int j)
     return 0;
 }
 
-/* the revolute joints on the path between links a and b (b = -1: a and the base), into
+/* the moving (revolute or prismatic) joints on the path between links a and b (b = -1: a and the base), into
  * path[] (at most n_joints); returns their count */
 static int joints_between(const PlnRobot *robot, int a, int b, int *path)
 {
@@ -26,7 +26,7 @@ static int joints_between(const PlnRobot *robot, int a, int b, int *path)
     while (x != y) {
         int *from = x > y ? &x : &y;
         int j = robot->links[*from].joint; /* *from >= 0: the larger of two different */
-        if (j >= 0 && robot->joints[j].type == PLN_JOINT_REVOLUTE) path[n++] = j;
+        if (j >= 0 && robot->joints[j].type != PLN_JOINT_FIXED) path[n++] = j;
         *from = robot->links[*from].parent;
     }
     return n;

@@ -142,6 +142,13 @@ PlnStatus pln_robotimpact_build(const PlnProblem *p, const double *ctrl, int pai
     PlnStatus st;
     memset(out, 0, sizeof *out);
     out->t = t;
+    for (int j = 0; j < nj; ++j) {
+        if (r->joints[j].type == PLN_JOINT_PRISMATIC) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "impact: joint '%s' is prismatic: the robot's impact mechanism "
+                              "takes revolute joints and welds only", r->joints[j].name);
+        }
+    }
     st = pln_problem_work_create(p, &w, err, err_size);
     if (st != PLN_OK) return st;
     out->bodies = calloc((size_t)nl, sizeof *out->bodies);
