@@ -756,6 +756,30 @@ START_TEST(test_restarts_bounded_and_deterministic)
 }
 END_TEST
 
+/* the elastic phase from a joint that starts at its limit (tests/data/lift_at_limit.yaml:
+ * a prismatic lift at 0 m, its lower limit, blocked by a shelf): the start is put inside
+ * the optimiser's bounds, and the plan ends not certified (exit 3) naming what holds it,
+ * with the margin in metres, not failed by NLopt (exit 1) */
+START_TEST(test_elastic_from_a_joint_at_its_limit)
+{
+    static char text[1 << 17];
+    char dir[256], out[512], args[1024], log[512];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan tests/data/lift_at_limit.yaml -v -o '%s'", out);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_msg(strstr(text, "elastic phase: the tasks move into the objective, from the initial posture") != NULL,
+                  "no elastic phase from the initial posture: %s", log);
+    ck_assert_msg(strstr(text, "NLopt stopped") == NULL, "NLopt refused the start: %s", log);
+    ck_assert_msg(strstr(text, "position_margin = 0.005 m)") != NULL, "the margin not in metres: %s", log);
+    unlink(log);
+    ckutil_rm_flat(out);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -786,6 +810,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_unreachable_task_named_up_front);
     tcase_add_test(tc, test_fast_reach_ends_on_nearest_safe_motion);
     tcase_add_test(tc, test_restarts_bounded_and_deterministic);
+    tcase_add_test(tc, test_elastic_from_a_joint_at_its_limit);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_input_exits_2);
     suite_add_tcase(s, tc);

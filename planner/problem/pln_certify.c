@@ -706,14 +706,17 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  "tasks[%d] (%s %s at %g s, line %d) is missed by %.3g %s beyond its tolerance",
                  c->worst_task, task->type == PLN_TASK_JOINT ? "joint" : "position of",
                  task->type == PLN_TASK_JOINT ? task->joint.name : task->link.name, task->time,
-                 task->line, c->max_task_violation, task->type == PLN_TASK_JOINT ? "rad" : "m");
+                 task->line, c->max_task_violation,
+                 task->type == PLN_TASK_JOINT &&
+                         p->robot->joints[task->joint.index].type != PLN_JOINT_PRISMATIC ? "rad" : "m");
         if (c->n_margin_bound > 0) {
             size_t len = strlen(c->reason);
             snprintf(c->reason + len, sizeof c->reason - len,
                      "; %d moving joint(s), e.g. %s, end on the joint-limit margin "
-                     "(limits.position_margin = %g rad): the target may need them nearer their "
+                     "(limits.position_margin = %g %s): the target may need them nearer their "
                      "limits", c->n_margin_bound, p->robot->joints[c->margin_bound_joint].name,
-                     p->scenario->limit_margin);
+                     p->scenario->limit_margin,
+                     p->robot->joints[c->margin_bound_joint].type == PLN_JOINT_PRISMATIC ? "m" : "rad");
         }
         /* every other task missed, with its residual, as far as the reason holds */
         for (int t = 0, first = 1; t < p->scenario->n_tasks; ++t) {

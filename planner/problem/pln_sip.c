@@ -555,6 +555,9 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         memcpy(x_main, x, (size_t)p->n_vars * sizeof *x);
         ctx.elastic = 1;
         pln_problem_initial_x(p, x);
+        /* a joint that starts at its limit starts outside the bounds NLopt enforces (the
+         * scenario's position_margin inside the limits) */
+        for (int i = 0; i < p->n_vars; ++i) x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
         st = evaluate_all(&ctx, x, 0, 0);
         if (st == PLN_OK && !run->elastic_from_rest && !(fmax(ctx.worst, 0.0) < safety_x)) {
             memcpy(x, x_main, (size_t)p->n_vars * sizeof *x);
