@@ -299,15 +299,15 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
     return PLN_OK;
 }
 
-/* eq. G0 (with stance rows): the posture of every free control point is the path's posture
- * at its Greville abscissa xi_i (eq. G1), projected by the IK onto the targets that
- * outrank the tasks at xi_i (the stance feet of the phases covering it, balance in
- * balance_polygon), from the path's posture without restarts, so the change is the least
- * that holds them. The waypoints hold them at their times only; between them a joint-space
- * path lets a stance foot of a closed chain slide and the centre of mass leave a one-foot
- * polygon. A target the IK cannot meet is left to the optimiser. */
-static PlnStatus project_ctrl_postures(const PlnProblem *p, Guess *g, int n_way, char *err,
-                                       size_t err_size)
+/* The posture of every control point: the path's posture at its Greville abscissa xi_i
+ * (eq. G1); with stance rows (eq. G0), that of a free one projected by the IK onto the
+ * targets that outrank the tasks at xi_i (the stance feet of the phases covering it,
+ * balance in balance_polygon), from the path's posture without restarts, so the change is
+ * the least that holds them. The waypoints hold them at their times only; between them a
+ * joint-space path lets a stance foot of a closed chain slide and the centre of mass leave
+ * a one-foot polygon. A target the IK cannot meet is left to the optimiser. */
+static PlnStatus ctrl_postures(const PlnProblem *p, Guess *g, int n_way, char *err,
+                               size_t err_size)
 {
     const PlnBspline *bs = p->bs;
     const int nc = p->n_ctrl, k = bs->degree, nj = p->n_joints;
@@ -324,7 +324,7 @@ static PlnStatus project_ctrl_postures(const PlnProblem *p, Guess *g, int n_way,
         xi /= k;
         for (int j = 0; j < nj; ++j) q[j] = path_at(g, n_way, nj, j, xi);
         for (int a = 0; a < p->n_active; ++a) free_point |= p->var_of[a * nc + i] >= 0;
-        if (!free_point) continue;
+        if (!free_point || p->n_stance == 0) continue;
         n_t = outranking_targets(p, g, xi, 0);
         if (n_t == 0) continue;
         st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt, q,
@@ -464,7 +464,7 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
         }
     }
     if (st == PLN_OK) st = solve_waypoints(p, &g, &n_way, &rep, err, err_size);
-    if (st == PLN_OK && p->n_stance > 0) st = project_ctrl_postures(p, &g, n_way, err, err_size);
+    if (st == PLN_OK) st = ctrl_postures(p, &g, n_way, err, err_size);
     if (st == PLN_OK) {
         pln_problem_ctrl(p, x, g.ctrl);
         for (int a = 0; a < p->n_active && st == PLN_OK; ++a) {
