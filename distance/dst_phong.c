@@ -110,23 +110,6 @@ static double angle_between(const double a[3], const double b[3])
     return atan2(norm3(c), dst_dot3(a, b));
 }
 
-/* merge of two caps (c, a): a cap holding both */
-static void cap_merge(double cap[4], const double other[4])
-{
-    if (cap[3] >= PH_PI || other[3] >= PH_PI) {
-        cap[3] = CAP_WIDE;
-        return;
-    }
-    double c[3] = {cap[0] + other[0], cap[1] + other[1], cap[2] + other[2]}, l = norm3(c);
-    if (l <= DST_PHONG_CAP_DEGENERATE) {
-        cap[3] = CAP_WIDE;
-        return;
-    }
-    for (int k = 0; k < 3; ++k) c[k] /= l;
-    double a = fmax(angle_between(c, cap) + cap[3], angle_between(c, other) + other[3]);
-    cap[0] = c[0], cap[1] = c[1], cap[2] = c[2], cap[3] = a >= PH_PI ? CAP_WIDE : a;
-}
-
 /* The Gauss region of vertex v, the directions d with d . (w - v) <= tol |w - v| for every
  * neighbour w, as a cap: the region is clipped as a polygon in the gnomonic projection about
  * the mean normal vn of the faces around v (a region reaching its horizon counts as wide). Returns 0 when the region is empty. */
@@ -204,6 +187,29 @@ static int tree_key_cmp(const void *x, const void *y)
     return (a->f > b->f) - (a->f < b->f);
 }
 
+/* Reorders a[0 .. n-1] so that a[k] is the element of rank k in tree_key_cmp's (total) order,
+ * the smaller ones before it and the larger after it (quickselect, median-of-three pivots). */
+static void select_kth(TreeKey *a, int n, int k)
+{
+    int lo = 0, hi = n - 1;
+    while (hi > lo) {
+        int mid = lo + (hi - lo) / 2;
+        /* median of three to a[hi] */
+        if (tree_key_cmp(a + mid, a + lo) < 0) { TreeKey t = a[mid]; a[mid] = a[lo], a[lo] = t; }
+        if (tree_key_cmp(a + hi, a + lo) < 0) { TreeKey t = a[hi]; a[hi] = a[lo], a[lo] = t; }
+        if (tree_key_cmp(a + mid, a + hi) < 0) { TreeKey t = a[mid]; a[mid] = a[hi], a[hi] = t; }
+        TreeKey pivot = a[hi];
+        int st = lo;
+        for (int i = lo; i < hi; ++i) {
+            if (tree_key_cmp(a + i, &pivot) < 0) { TreeKey t = a[i]; a[i] = a[st], a[st] = t; ++st; }
+        }
+        { TreeKey t = a[st]; a[st] = a[hi], a[hi] = t; }
+        if (st == k) return;
+        if (st < k) lo = st + 1;
+        else hi = st - 1;
+    }
+}
+
 typedef struct TreeBuild {
     DstPhongNode *node;
     DstPhongItem *items;
@@ -216,21 +222,38 @@ typedef struct TreeBuild {
     TreeKey *tmp;
 } TreeBuild;
 
-/* a sphere holding the spheres a and b (centre, radius), widened for rounding */
-static void sphere_merge(const double a[4], const double b[4], double o[4])
+/* The sphere and the cap of a node straight from its items order[first .. first + count - 1]
+ * (tighter than merging its children's): the sphere about the mean of the items' centres, the
+ * cap about the normalised mean of their cap centres, each widened for rounding. */
+static void node_bounds(const TreeBuild *tb, int first, int count, DstPhongNode *nd)
 {
-    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, l = norm3(d);
-    if (l + b[3] <= a[3]) {
-        memcpy(o, a, 4 * sizeof(double));
-        return;
+    double c[3] = {0.0, 0.0, 0.0}, a[3] = {0.0, 0.0, 0.0}, r = 0.0, ang = 0.0;
+    int wide = 0;
+    for (int i = first; i < first + count; ++i) {
+        const double *sp = tb->sph[tb->order[i]], *cp = tb->cap[tb->order[i]];
+        for (int k = 0; k < 3; ++k) c[k] += sp[k] / count, a[k] += cp[k];
+        wide |= cp[3] >= PH_PI;
     }
-    if (l + a[3] <= b[3]) {
-        memcpy(o, b, 4 * sizeof(double));
-        return;
+    for (int i = first; i < first + count; ++i) {
+        const double *sp = tb->sph[tb->order[i]];
+        double d[3] = {sp[0] - c[0], sp[1] - c[1], sp[2] - c[2]};
+        r = fmax(r, norm3(d) + sp[3]);
     }
-    double r = 0.5 * (l + a[3] + b[3]), w = (r - a[3]) / l;
-    for (int k = 0; k < 3; ++k) o[k] = a[k] + w * d[k];
-    o[3] = r + DST_ROUND_REL * (norm3(o) + r);
+    memcpy(nd->c, c, sizeof c);
+    nd->r = r + DST_ROUND_REL * (norm3(c) + r);
+    double la = norm3(a);
+    if (wide || la <= DST_PHONG_CAP_DEGENERATE) {
+        nd->cap[0] = nd->cap[1] = nd->cap[2] = 0.0, nd->cap[3] = CAP_WIDE;
+    } else {
+        for (int k = 0; k < 3; ++k) nd->cap[k] = a[k] / la;
+        for (int i = first; i < first + count; ++i) {
+            const double *cp = tb->cap[tb->order[i]];
+            ang = fmax(ang, angle_between(nd->cap, cp) + cp[3]);
+        }
+        ang += DST_PHONG_CAP_SLACK;
+        nd->cap[3] = ang >= PH_PI ? CAP_WIDE : ang;
+    }
+    nd->cap[4] = cos(fmin(nd->cap[3], PH_PI)), nd->cap[5] = sin(fmin(nd->cap[3], PH_PI));
 }
 
 /* Top-down build over the items order[first .. first + count - 1]: split at the median of the
@@ -242,7 +265,6 @@ static int tree_node(TreeBuild *tb, int first, int count)
     int id = tb->n_nodes++;
     if (count <= PH_TREE_LEAF) {
         DstPhongNode *nd = tb->node + id;
-        double so[4];
         for (int i = 0; i < count; ++i) {
             int f = tb->order[first + i];
             DstPhongItem *it = tb->items + first + i;
@@ -251,19 +273,8 @@ static int tree_node(TreeBuild *tb, int first, int count)
             memcpy(it->cap, tb->cap[f], 4 * sizeof(double));
             it->cap[4] = cos(fmin(it->cap[3], PH_PI)), it->cap[5] = sin(fmin(it->cap[3], PH_PI));
             it->id = tb->id[f];
-            if (i == 0) {
-                memcpy(so, tb->sph[f], sizeof so);
-                memcpy(nd->cap, tb->cap[f], 4 * sizeof(double));
-            } else {
-                double sn[4];
-                sphere_merge(so, tb->sph[f], sn);
-                memcpy(so, sn, sizeof so);
-                cap_merge(nd->cap, tb->cap[f]);
-            }
         }
-        memcpy(nd->c, so, 3 * sizeof(double));
-        nd->r = so[3];
-        nd->cap[4] = cos(fmin(nd->cap[3], PH_PI)), nd->cap[5] = sin(fmin(nd->cap[3], PH_PI));
+        node_bounds(tb, first, count, nd);
         nd->left = nd->right = -1, nd->first = first, nd->count = count;
         return id;
     }
@@ -278,18 +289,12 @@ static int tree_node(TreeBuild *tb, int first, int count)
         if (hi[d] - lo[d] > hi[ax] - lo[ax]) ax = d;
     }
     for (int i = 0; i < count; ++i) tb->tmp[i].f = tb->order[first + i], tb->tmp[i].k = tb->key[tb->tmp[i].f][ax];
-    qsort(tb->tmp, (size_t)count, sizeof *tb->tmp, tree_key_cmp);
-    for (int i = 0; i < count; ++i) tb->order[first + i] = tb->tmp[i].f;
     int half = count / 2;
+    select_kth(tb->tmp, count, half);
+    for (int i = 0; i < count; ++i) tb->order[first + i] = tb->tmp[i].f;
     int l = tree_node(tb, first, half), r = tree_node(tb, first + half, count - half);
-    DstPhongNode *nd = tb->node + id, *nl = tb->node + l, *nr = tb->node + r;
-    double sl[4] = {nl->c[0], nl->c[1], nl->c[2], nl->r}, sr[4] = {nr->c[0], nr->c[1], nr->c[2], nr->r}, so[4];
-    sphere_merge(sl, sr, so);
-    memcpy(nd->c, so, 3 * sizeof(double));
-    nd->r = so[3];
-    memcpy(nd->cap, nl->cap, 4 * sizeof(double));
-    cap_merge(nd->cap, nr->cap);
-    nd->cap[4] = cos(fmin(nd->cap[3], PH_PI)), nd->cap[5] = sin(fmin(nd->cap[3], PH_PI));
+    DstPhongNode *nd = tb->node + id;
+    node_bounds(tb, first, count, nd);
     nd->left = l, nd->right = r, nd->first = 0, nd->count = 0;
     return id;
 }
@@ -599,6 +604,10 @@ struct DstPhongWorkspace {
     PhGeo *geo, *tmp;
     PhOrder *order;          /* sort records of the facets */
     int *near;               /* the facets near the answer (gradient) */
+    int *rank;               /* place of each facet in the sweep along x (find_crossings) */
+    double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
+    double (*gs)[4];         /* the bounding spheres of geo (a facet that is not ok: at infinity) */
+    uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
     PhSweep *sweep;
     int (*stack)[2];
     /* B's BVH nodes in A's frame, transformed on first visit in a pass: centre R c + t and
@@ -619,13 +628,17 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->rawtmp = malloc((size_t)max_facets * sizeof *ws->rawtmp);
     ws->order = malloc((size_t)max_facets * sizeof *ws->order);
     ws->near = malloc((size_t)max_facets * sizeof *ws->near);
+    ws->rank = malloc((size_t)max_facets * sizeof *ws->rank);
+    ws->soa = malloc((size_t)5 * max_facets * sizeof *ws->soa);
+    ws->gs = malloc((size_t)max_facets * sizeof *ws->gs);
+    ws->ckey = malloc((size_t)max_facets * sizeof *ws->ckey);
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
     ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
     ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->rawtmp || !ws->order || !ws->near || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
+    if (!ws->raw || !ws->rawtmp || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -635,7 +648,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->rawtmp), free(ws->order), free(ws->near), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
+    free(ws->raw), free(ws->rawtmp), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
     free(ws);
 }
 
@@ -727,10 +740,30 @@ static int sweep_cmp(const void *x, const void *y)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-/* the crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3), by a sweep along x */
-static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
+/* partner of r found by a crossing pair of order key key: r keeps the PH_MAXCLIP partners of
+ * least key, in key order */
+static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
 {
-    int m = 0;
+    int k = r->nclip;
+    if (k == PH_MAXCLIP) {
+        if (key >= keys[k - 1]) return;
+        --k;
+    } else {
+        ++r->nclip;
+    }
+    while (k > 0 && keys[k - 1] > key) keys[k] = keys[k - 1], r->clip[k] = r->clip[k - 1], --k;
+    keys[k] = key, r->clip[k] = partner;
+}
+
+/* The crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3). A facet keeps the
+ * first PH_MAXCLIP partners in the order of a sweep along x over the bounding spheres (pair
+ * (p, q), p < q, in the order of p then q); the pairs themselves are found by a sweep along the
+ * axis on which the facets' centres spread most, which tests fewer pairs. */
+static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, double *soa, int *rank,
+                           uint64_t (*ckey)[PH_MAXCLIP])
+{
+    int m = 0, ax = 0;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < n; ++i) {
         raw[i].nclip = 0;
         if (!geo[i].ok) continue;
@@ -739,17 +772,33 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
         memcpy(sw[m].c, g->ctr, sizeof g->ctr), sw[m].c[3] = g->rad;
         memcpy(sw[m].n, g->n, sizeof g->n);
         sw[m].i = i, ++m;
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], g->ctr[k]), hi[k] = fmax(hi[k], g->ctr[k]);
     }
-    /* sweep over the bounding spheres: only overlapping ones are tested */
+    /* the ranks along x order the pairs */
     qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
+    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
+    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    if (ax != 0) {
+        for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
+        qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    }
+    /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
+     * the axis and their spheres copied into arrays of their own, read in sequence) */
+    double *slo = soa, *sx = soa + m, *sy = soa + 2 * m, *sz = soa + 3 * m, *sr = soa + 4 * m;
+    for (int p = 0; p < m; ++p) {
+        slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
+    }
     for (int p = 0; p < m; ++p) {
         const PhSweep *sp = sw + p;
-        for (int q = p + 1; q < m && sw[q].lo <= sp->hi; ++q) {
+        for (int q = p + 1; q < m && slo[q] <= sp->hi; ++q) {
+            double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
+            if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
             const PhSweep *sq = sw + q;
-            double d[3] = {sp->c[0] - sq->c[0], sp->c[1] - sq->c[1], sp->c[2] - sq->c[2]}, rr = sp->c[3] + sq->c[3];
-            if (dst_dot3(d, d) > rr * rr) continue;
             if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) continue;
+            /* the pair in the order of the sweep along x */
             int i = sp->i, j = sq->i;
+            if (rank[i] > rank[j]) i = sq->i, j = sp->i;
             const PhGeo *f = geo + i, *g = geo + j;
             double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
             cross3(f->n, g->n, L);
@@ -757,8 +806,9 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
             /* a crease, not a corner touch: the common segment is a fair part of the facets */
             double l = norm3(L);
             if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) continue;
-            if (raw[i].nclip < PH_MAXCLIP) raw[i].clip[raw[i].nclip++] = j;
-            if (raw[j].nclip < PH_MAXCLIP) raw[j].clip[raw[j].nclip++] = i;
+            uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
+            add_partner(raw + i, ckey[i], key, j);
+            add_partner(raw + j, ckey[j], key, i);
         }
     }
     /* the same clip order whatever the sweep order: ascending partner index */
@@ -902,13 +952,16 @@ static double disc_tri_area(double rho, const double p[2], const double q[2])
  * plane orthogonal to it): nu(x) = sum_F area(F cap ball(x, h)) (rho_F / h)^2 n_F, normalised,
  * rho_F the radius of the disc in which F's plane cuts the ball. Returns 0
  * when no facet meets the ball or the sum is singular (phong.md sec. 6). */
-static int field(const PhGeo *g, int n, const double x[3], double h, double nu[3])
+static int field(const PhGeo *g, const double (*sph)[4], int n, const double x[3], double h, double nu[3])
 {
     double acc[3] = {0.0, 0.0, 0.0}, tot = 0.0;
     for (int i = 0; i < n; ++i, ++g) {
-        if (!g->ok) continue;
-        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]}, lim = g->rad + h;
+        /* the facet's bounding sphere must meet the ball (from the compact copy when given) */
+        const double *sc = sph ? sph[i] : g->ctr;
+        double rad = sph ? sph[i][3] : g->rad;
+        double dc[3] = {x[0] - sc[0], x[1] - sc[1], x[2] - sc[2]}, lim = rad + h;
         if (dst_dot3(dc, dc) > lim * lim) continue;
+        if (!g->ok) continue;
         double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
         double z = dst_dot3(w, g->n);
         if (fabs(z) >= h) continue;
@@ -950,11 +1003,11 @@ static double radius_at(const PhCtx *c, const double x[3])
 
 /* The Phong residual of eq. (5.4) at the point x of facet g (geometry array geos): the part of
  * q - o orthogonal to nu(q), in the facet's basis (G), its length (*res), and delta = -nu . q. */
-static int residual(const PhCtx *c, const PhGeo *geos, int n, const PhGeo *g, const double x[3], double G[2],
-                    double *res, double *delta, double nu[3])
+static int residual(const PhCtx *c, const PhGeo *geos, const double (*sph)[4], int n, const PhGeo *g, const double x[3],
+                    double G[2], double *res, double *delta, double nu[3])
 {
     double h = radius_at(c, x), r3[3];
-    if (!field(geos, n, x, h, nu)) return 0;
+    if (!field(geos, sph, n, x, h, nu)) return 0;
     double xn = dst_dot3(x, nu);
     for (int k = 0; k < 3; ++k) r3[k] = x[k] - xn * nu[k];
     G[0] = dst_dot3(r3, g->f1), G[1] = dst_dot3(r3, g->f2);
@@ -1244,8 +1297,15 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
     if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
-    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep);
+    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
+    /* compact copies of the bounding spheres for the searches (a facet left out: infinitely far) */
+    for (int i = 0; i < c->ws->n; ++i) {
+        const PhGeo *g = c->ws->geo + i;
+        double *o = c->ws->gs[i];
+        if (g->ok) memcpy(o, g->ctr, sizeof g->ctr), o[3] = g->rad;
+        else o[0] = o[1] = o[2] = INFINITY, o[3] = 0.0;
+    }
     return 1;
 }
 
@@ -1255,11 +1315,12 @@ static int nearest_facet(const PhCtx *c, const double x[3], double *s, double *u
     double best = INFINITY;
     int bi = -1;
     for (int i = 0; i < c->ws->n; ++i) {
+        const double *sp = c->ws->gs[i];
+        double dc[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]};
+        double lb = norm3(dc) - sp[3];
+        if (lb > 0.0 && lb * lb >= best) continue;
         const PhGeo *g = c->ws->geo + i;
         if (!g->ok) continue;
-        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]};
-        double lb = norm3(dc) - g->rad;
-        if (lb > 0.0 && lb * lb >= best) continue;
         double ss, uu, d2 = facet_closest(c->ws->raw + i, g, x, &ss, &uu);
         if (d2 < best) best = d2, bi = i, *s = ss, *u = uu;
     }
@@ -1277,10 +1338,11 @@ static int hidden_by(const PhCtx *c, int F, const double x[3], double h)
     const DstPhongWorkspace *ws = c->ws;
     double tol = DST_ROUND_REL * (norm3(x) + h);
     for (int i = 0; i < ws->n; ++i) {
+        const double *sp = ws->gs[i];
+        double dc[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]}, lim = sp[3] + h;
+        if (dst_dot3(dc, dc) > lim * lim) continue;
         const PhGeo *g = ws->geo + i;
         if (i == F || !g->ok) continue;
-        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]}, lim = g->rad + h;
-        if (dst_dot3(dc, dc) > lim * lim) continue;
         double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
         double z = dst_dot3(w, g->n);
         if (z >= -tol || z < -h) continue;
@@ -1302,7 +1364,7 @@ static int eval_state(const PhCtx *c, PhState *st)
 {
     const PhGeo *g = c->ws->geo + st->F;
     facet_point(g, st->s, st->u, st->x);
-    return residual(c, c->ws->geo, c->ws->n, g, st->x, st->G, &st->res, &st->delta, st->nu);
+    return residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, st->x, st->G, &st->res, &st->delta, st->nu);
 }
 
 /* Phong projection of the origin on dM(S) (eq. 5.4-5.6) by Newton's method on the residual of
@@ -1320,8 +1382,8 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
         double ds = DST_PHONG_FD_REL * h / l1, du = DST_PHONG_FD_REL * h / l2;
         double x1[3], x2[3], G1[2], G2[2], nu[3];
         facet_point(g, st->s + ds, st->u, x1), facet_point(g, st->s, st->u + du, x2);
-        if (!residual(c, c->ws->geo, c->ws->n, g, x1, G1, NULL, NULL, nu) ||
-            !residual(c, c->ws->geo, c->ws->n, g, x2, G2, NULL, NULL, nu))
+        if (!residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, x1, G1, NULL, NULL, nu) ||
+            !residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, x2, G2, NULL, NULL, nu))
             return 0;
         double J[4] = {(G1[0] - st->G[0]) / ds, (G2[0] - st->G[0]) / du, (G1[1] - st->G[1]) / ds,
                        (G2[1] - st->G[1]) / du};
@@ -1361,6 +1423,14 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
     return st->res <= DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
 }
 
+/* 1 when every point of the bounding sphere sp lies farther than d from x, by a margin far
+ * above the rounding of facet_closest (so that the test it spares would have failed) */
+static int sphere_beyond(const double sp[4], const double x[3], double d)
+{
+    double dc[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]};
+    return norm3(dc) - sp[3] > d * (1.0 + 1e-6);
+}
+
 /* The start of the walk (Algorithm 5.1 line 10): among the facets whose closest point to x is
  * (within rounding) the nearest, the one where the Phong residual is smallest. */
 static int start_state(const PhCtx *c, const double x[3], PhState *st)
@@ -1374,7 +1444,7 @@ static int start_state(const PhCtx *c, const double x[3], PhState *st)
     double tie = d + DST_PHONG_TIE_REL * (norm3(x) + radius_at(c, x));
     int found = 0;
     for (int i = 0; i < c->ws->n; ++i) {
-        if (!c->ws->geo[i].ok) continue;
+        if (sphere_beyond(c->ws->gs[i], x, tie) || !c->ws->geo[i].ok) continue;
         PhState tr;
         double d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, x, &tr.s, &tr.u);
         if (d2 > tie * tie) continue;
@@ -1394,7 +1464,7 @@ static int project_all(const PhCtx *c, const double cen[3], double rs, int max_n
     int idx[PH_MAX_STARTS], n = 0;
     double dist[PH_MAX_STARTS];
     for (int i = 0; i < c->ws->n; ++i) {
-        if (!c->ws->geo[i].ok) continue;
+        if (sphere_beyond(c->ws->gs[i], cen, rs) || !c->ws->geo[i].ok) continue;
         double s, u, d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, cen, &s, &u);
         if (d2 > rs * rs) continue;
         /* insertion into the list of the nearest */
@@ -1459,7 +1529,7 @@ static int eval_at_pose(const PhCtx *c, const int *near, int nn, int kF, int F, 
     facet_point(ws->tmp + kF, s, u, x);
     /* the residual is expressed in the basis of the unperturbed facet, so that the partials
      * of G are taken in one fixed frame */
-    return residual(c, ws->tmp, nn, ws->geo + F, x, G, NULL, delta, nu);
+    return residual(c, ws->tmp, NULL, nn, ws->geo + F, x, G, NULL, delta, nu);
 }
 
 /* Gradient of delta(p) with respect to the pose p = (t, w) by the implicit-function theorem on
@@ -1497,8 +1567,11 @@ static int gradient(const PhCtx *c, const PhState *st, double grad[6])
     for (int j = 0; j < 2; ++j) {
         double sp = st->s + (j == 0 ? steps[0] : 0.0), up = st->u + (j == 1 ? steps[1] : 0.0);
         double sm = st->s - (j == 0 ? steps[0] : 0.0), um = st->u - (j == 1 ? steps[1] : 0.0);
-        if (!eval_at_pose(c, near, nn, kF, st->F, sp, up, c->R, c->t, Gp, &dp) ||
-            !eval_at_pose(c, near, nn, kF, st->F, sm, um, c->R, c->t, Gm, &dm))
+        /* at the query's pose dM(S) is the one in the workspace: nothing to re-pose */
+        double xp[3], xm[3], nu[3];
+        facet_point(g, sp, up, xp), facet_point(g, sm, um, xm);
+        if (!residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, xp, Gp, NULL, &dp, nu) ||
+            !residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, xm, Gm, NULL, &dm, nu))
             return 0;
         Jsu[j] = (Gp[0] - Gm[0]) / (2.0 * steps[j]);
         Jsu[2 + j] = (Gp[1] - Gm[1]) / (2.0 * steps[j]);
