@@ -27,6 +27,10 @@
 /* the length, as a fraction of a model's diagonal, that one radian of Gauss direction counts
  * for when the Gauss-and-space tree chooses where to split (phong.md sec. 3) */
 #define PH_TREE_ANGLE_SCALE 1.0
+/* facets from which the crossing pairs are found by a sphere tree over them rather than by a
+ * sweep, and most facets in a leaf of that tree */
+#define PH_FTREE_MIN 1000
+#define PH_FTREE_LEAF 4
 /* most features in a leaf of a Gauss-and-space tree */
 #define PH_TREE_LEAF 2
 
@@ -598,15 +602,24 @@ typedef struct PhOrder {
     int sub, idx;
 } PhOrder;
 
+/* a node of the sphere tree over the facets that finds the crossing pairs (find_crossings) */
+typedef struct PhFNode {
+    double c[4];             /* bounding sphere: centre, radius */
+    int left, right, first, count;
+} PhFNode;
+
 struct DstPhongWorkspace {
     int cap, n;
-    PhRaw *raw, *rawtmp;
+    PhRaw *raw;
     PhGeo *geo, *tmp;
     PhOrder *order;          /* sort records of the facets */
     int *near;               /* the facets near the answer (gradient) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
     double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
     double (*gs)[4];         /* the bounding spheres of geo (a facet that is not ok: at infinity) */
+    PhFNode *fnode;          /* 2 x max_facets: the sphere tree over the facets (find_crossings) */
+    int *fitem;              /* its records, leaf by leaf */
+    TreeKey *fkey;           /* scratch of its build */
     uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
     PhSweep *sweep;
     int (*stack)[2];
@@ -625,12 +638,14 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     if (ws == NULL) return NULL;
     ws->cap = max_facets;
     ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
-    ws->rawtmp = malloc((size_t)max_facets * sizeof *ws->rawtmp);
     ws->order = malloc((size_t)max_facets * sizeof *ws->order);
     ws->near = malloc((size_t)max_facets * sizeof *ws->near);
     ws->rank = malloc((size_t)max_facets * sizeof *ws->rank);
     ws->soa = malloc((size_t)5 * max_facets * sizeof *ws->soa);
     ws->gs = malloc((size_t)max_facets * sizeof *ws->gs);
+    ws->fnode = malloc((size_t)2 * max_facets * sizeof *ws->fnode);
+    ws->fitem = malloc((size_t)max_facets * sizeof *ws->fitem);
+    ws->fkey = malloc((size_t)max_facets * sizeof *ws->fkey);
     ws->ckey = malloc((size_t)max_facets * sizeof *ws->ckey);
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
@@ -638,7 +653,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
     ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->rawtmp || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
+    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -648,7 +663,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->rawtmp), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
+    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
     free(ws);
 }
 
@@ -755,12 +770,135 @@ static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
     keys[k] = key, r->clip[k] = partner;
 }
 
+/* The crossing test of a pair of facets whose bounding spheres meet (sweep records sp, sq):
+ * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
+ * a crossing pair is recorded in both partner lists (add_partner). */
+static void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhSweep *sp, const PhSweep *sq, const int *rank,
+                          uint64_t (*ckey)[PH_MAXCLIP])
+{
+    if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
+    /* the pair in the order of the sweep along x */
+    int i = sp->i, j = sq->i;
+    if (rank[i] > rank[j]) i = sq->i, j = sp->i;
+    const PhGeo *f = geo + i, *g = geo + j;
+    double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
+    cross3(f->n, g->n, L);
+    if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) return;
+    /* a crease, not a corner touch: the common segment is a fair part of the facets */
+    double l = norm3(L);
+    if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) return;
+    uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
+    add_partner(raw + i, ckey[i], key, j);
+    add_partner(raw + j, ckey[j], key, i);
+}
+
+/* the two bounding spheres (centre, radius) meet */
+static int spheres_meet(const double a[4], const double b[4])
+{
+    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2], rr = a[3] + b[3];
+    return dx * dx + dy * dy + dz * dz <= rr * rr;
+}
+
+/* Sphere tree over the sweep records sw[item[first .. first + count - 1]] (median splits on the
+ * widest axis of the centres, up to PH_FTREE_LEAF records a leaf). Returns the node index. */
+static int ftree_node(const PhSweep *sw, int *item, TreeKey *key, PhFNode *nodes, int *nn, int first, int count)
+{
+    int id = (*nn)++;
+    PhFNode *nd = nodes + id;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = first; i < first + count; ++i) {
+        const double *sc = sw[item[i]].c;
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], sc[k]), hi[k] = fmax(hi[k], sc[k]);
+    }
+    nd->first = first, nd->count = count, nd->left = nd->right = -1;
+    if (count <= PH_FTREE_LEAF) {
+        /* a leaf's sphere about the mean of its records' centres */
+        double c[3] = {0.0, 0.0, 0.0}, r = 0.0;
+        for (int i = first; i < first + count; ++i) {
+            for (int k = 0; k < 3; ++k) c[k] += sw[item[i]].c[k] / count;
+        }
+        for (int i = first; i < first + count; ++i) {
+            const double *sc = sw[item[i]].c;
+            double d[3] = {sc[0] - c[0], sc[1] - c[1], sc[2] - c[2]};
+            r = fmax(r, norm3(d) + sc[3]);
+        }
+        memcpy(nd->c, c, sizeof c);
+        nd->c[3] = r + DST_ROUND_REL * (norm3(c) + r);
+        return id;
+    }
+    int ax = 0;
+    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
+    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    for (int i = 0; i < count; ++i) key[i].f = item[first + i], key[i].k = sw[key[i].f].c[ax];
+    int half = count / 2;
+    select_kth(key, count, half);
+    for (int i = 0; i < count; ++i) item[first + i] = key[i].f;
+    int l = ftree_node(sw, item, key, nodes, nn, first, half);
+    int rr = ftree_node(sw, item, key, nodes, nn, first + half, count - half);
+    nodes[id].left = l, nodes[id].right = rr;
+    /* an inner node's sphere holds its children's */
+    const double *a = nodes[l].c, *b = nodes[rr].c;
+    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, dl = norm3(d), *o = nodes[id].c;
+    if (dl + b[3] <= a[3]) {
+        memcpy(o, a, 4 * sizeof(double));
+    } else if (dl + a[3] <= b[3]) {
+        memcpy(o, b, 4 * sizeof(double));
+    } else {
+        double r = 0.5 * (dl + a[3] + b[3]), w = (r - a[3]) / dl;
+        for (int k = 0; k < 3; ++k) o[k] = a[k] + w * d[k];
+        o[3] = r + DST_ROUND_REL * (norm3(o) + r);
+    }
+    return id;
+}
+
+/* The pairs of records whose spheres meet, by a walk of a sphere tree against itself, each
+ * pair through crossing_pair(). Returns 0 when the stack overflowed (nothing is then final). */
+static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, const int *rank,
+                             uint64_t (*ckey)[PH_MAXCLIP], DstPhongWorkspace *ws)
+{
+    int nn = 0, sp = 0;
+    for (int p = 0; p < m; ++p) ws->fitem[p] = p;
+    ftree_node(sw, ws->fitem, ws->fkey, ws->fnode, &nn, 0, m);
+    const PhFNode *nd = ws->fnode;
+    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    while (sp > 0) {
+        --sp;
+        int a = ws->stack[sp][0], b = ws->stack[sp][1];
+        const PhFNode *na = nd + a, *nb = nd + b;
+        if (a != b && !spheres_meet(na->c, nb->c)) continue;
+        int la = na->left < 0, lb = nb->left < 0;
+        if (la && lb) {
+            for (int i = na->first; i < na->first + na->count; ++i) {
+                for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
+                    const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
+                    if (spheres_meet(s1->c, s2->c)) crossing_pair(raw, geo, s1, s2, rank, ckey);
+                }
+            }
+            continue;
+        }
+        if (sp + 3 > PH_STACK) return 0;
+        if (a == b) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->left, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = na->right, ++sp;
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->right, ++sp;
+        } else if (lb || (!la && na->c[3] >= nb->c[3])) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = b, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = b, ++sp;
+        } else {
+            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->right, ++sp;
+        }
+    }
+    return 1;
+}
+
 /* The crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3). A facet keeps the
  * first PH_MAXCLIP partners in the order of a sweep along x over the bounding spheres (pair
- * (p, q), p < q, in the order of p then q); the pairs themselves are found by a sweep along the
- * axis on which the facets' centres spread most, which tests fewer pairs. */
+ * (p, q), p < q, in the order of p then q); the pairs themselves are found by a sphere tree
+ * over the facets when they are many, else by a sweep along the axis on which the facets'
+ * centres spread most: either tests fewer pairs than the sweep along x. */
 static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, double *soa, int *rank,
-                           uint64_t (*ckey)[PH_MAXCLIP])
+                           uint64_t (*ckey)[PH_MAXCLIP], DstPhongWorkspace *ws)
 {
     int m = 0, ax = 0;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -777,38 +915,27 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     /* the ranks along x order the pairs */
     qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
     for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
+    int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, sw, m, rank, ckey, ws);
+    if (!by_tree && m >= PH_FTREE_MIN) {
+        for (int i = 0; i < n; ++i) raw[i].nclip = 0; /* the stack overflowed: sweep instead */
+    }
     if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
     if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
-    if (ax != 0) {
+    if (!by_tree && ax != 0) {
         for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
         qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
     }
     /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
      * the axis and their spheres copied into arrays of their own, read in sequence) */
     double *slo = soa, *sx = soa + m, *sy = soa + 2 * m, *sz = soa + 3 * m, *sr = soa + 4 * m;
-    for (int p = 0; p < m; ++p) {
+    for (int p = 0; p < m && !by_tree; ++p) {
         slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
     }
-    for (int p = 0; p < m; ++p) {
-        const PhSweep *sp = sw + p;
-        for (int q = p + 1; q < m && slo[q] <= sp->hi; ++q) {
+    for (int p = 0; p < m && !by_tree; ++p) {
+        for (int q = p + 1; q < m && slo[q] <= sw[p].hi; ++q) {
             double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
             if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
-            const PhSweep *sq = sw + q;
-            if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) continue;
-            /* the pair in the order of the sweep along x */
-            int i = sp->i, j = sq->i;
-            if (rank[i] > rank[j]) i = sq->i, j = sp->i;
-            const PhGeo *f = geo + i, *g = geo + j;
-            double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
-            cross3(f->n, g->n, L);
-            if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) continue;
-            /* a crease, not a corner touch: the common segment is a fair part of the facets */
-            double l = norm3(L);
-            if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) continue;
-            uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
-            add_partner(raw + i, ckey[i], key, j);
-            add_partner(raw + j, ckey[j], key, i);
+            crossing_pair(raw, geo, sw + p, sw + q, rank, ckey);
         }
     }
     /* the same clip order whatever the sweep order: ascending partner index */
@@ -1273,9 +1400,23 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
         ws->order[i].sub = ws->raw[i].sub, ws->order[i].idx = i;
     }
     qsort(ws->order, (size_t)ws->n, sizeof ws->order[0], order_cmp);
-    for (int i = 0; i < ws->n; ++i) ws->rawtmp[i] = ws->raw[ws->order[i].idx], ws->tmp[i] = ws->geo[ws->order[i].idx];
-    memcpy(ws->raw, ws->rawtmp, (size_t)ws->n * sizeof *ws->raw);
-    memcpy(ws->geo, ws->tmp, (size_t)ws->n * sizeof *ws->geo);
+    /* in place, cycle by cycle: slot j takes the facet of slot order[j].idx (-1: placed) */
+    for (int i = 0; i < ws->n; ++i) {
+        if (ws->order[i].idx < 0) continue;
+        PhRaw r0 = ws->raw[i];
+        PhGeo g0 = ws->geo[i];
+        int j = i;
+        for (;;) {
+            int k = ws->order[j].idx;
+            ws->order[j].idx = -1;
+            if (k == i) {
+                ws->raw[j] = r0, ws->geo[j] = g0;
+                break;
+            }
+            ws->raw[j] = ws->raw[k], ws->geo[j] = ws->geo[k];
+            j = k;
+        }
+    }
     return 1;
 }
 
@@ -1297,7 +1438,7 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
     if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
-    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey);
+    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey, c->ws);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
     /* compact copies of the bounding spheres for the searches (a facet left out: infinitely far) */
     for (int i = 0; i < c->ws->n; ++i) {
