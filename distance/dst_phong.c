@@ -587,7 +587,7 @@ typedef struct PhGeo {
     int ok, nc;
 } PhGeo;
 
-/* an interval of the sweep along x that finds crossing facets */
+/* a facet in the search for crossing facets: its interval along the sweep axis, its sphere */
 typedef struct PhSweep {
     double lo, hi;           /* the bounding sphere's extent along the sweep axis */
     double c[4], n[3];       /* its centre and radius, the facet's normal (a compact copy) */
@@ -623,8 +623,9 @@ struct DstPhongWorkspace {
     uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
     PhSweep *sweep;
     int (*stack)[2];
-    /* B's BVH nodes in A's frame, transformed on first visit in a pass: centre R c + t and
-     * the cap centre of -B, -R c_cap; valid when stamp == pass (nodes beyond cap: per visit) */
+    /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
+     * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
+     * valid when stamp == pass (slots beyond cap: per visit) */
     double (*bnode)[6];
     uint32_t *bstamp;
     uint32_t pass;
@@ -1420,10 +1421,11 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
     return 1;
 }
 
-/* dM(S) for the ball (cen, rcol): the sphere trees of A and B are walked together; a node pair
- * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball,
- * or whose Gauss-map caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution
- * facets. When the facets found are large beside the ball, a second pass widens the ball by the
+/* dM(S) for the ball (cen, rcol): the Gauss-and-space trees of A and B are walked together, a
+ * tree of A with one of B for each kind of facet (VF, FV, EE); a node pair whose Minkowski sum
+ * of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball, or whose Gauss-map
+ * caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution facets, sorted into
+ * their order (order_key()). When the facets found are large beside the ball, a second pass widens the ball by the
  * diameter of the largest, so that every facet that can cross one near the sphere is present and
  * the trimming of the facets near the sphere does not depend on where the sphere is (phong.md
  * sec. 3). Returns 0 when a buffer

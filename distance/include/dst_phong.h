@@ -11,7 +11,8 @@
  * continuous in both (phong.md sec. 3), equal to the facet normal wherever the ball sees one
  * plane only, so that PhongDist equals the Euclidean distance there.
  *
- * A DstPhongModel is built once per mesh (its BVH, edges, 1-rings, normals) and is immutable;
+ * A DstPhongModel is built once per mesh (its BVH, edges, 1-rings, normals, and the trees of its
+ * features by position and Gauss direction) and is immutable;
  * the mesh must be closed and consistently oriented (a solid). A DstPhongWorkspace holds every
  * scratch buffer of a query: nothing is allocated during a query. Queries take the pose of B
  * in A's frame, x_A = R x_B + t (R row-major, orthonormal within DST_ROTATION_TOL; metres), and
