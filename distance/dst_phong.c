@@ -24,6 +24,15 @@
 /* most trimming planes of one facet, and vertices of a trimmed polygon */
 #define PH_MAXCLIP 4
 #define PH_MAXV (4 + PH_MAXCLIP)
+/* the length, as a fraction of a model's diagonal, that one radian of Gauss direction counts
+ * for when the Gauss-and-space tree chooses where to split (phong.md sec. 3) */
+#define PH_TREE_ANGLE_SCALE 1.0
+/* facets from which the crossing pairs are found by a sphere tree over them rather than by a
+ * sweep, and most facets in a leaf of that tree */
+#define PH_FTREE_MIN 1000
+#define PH_FTREE_LEAF 4
+/* most features in a leaf of a Gauss-and-space tree */
+#define PH_TREE_LEAF 2
 
 /* ---------------------------------------------------------------- small vector helpers */
 
@@ -83,7 +92,9 @@ void dst_phong_model_destroy(DstPhongModel *m)
     if (m == NULL) return;
     dst_bvh_destroy(&m->bvh);
     free(m->v), free(m->f), free(m->fn), free(m->e), free(m->ef), free(m->fe);
-    free(m->e_convex), free(m->ring_start), free(m->ring), free(m->cap), free(m->vface);
+    free(m->e_convex), free(m->ring_start), free(m->ring), free(m->vface);
+    free(m->vtree.node), free(m->ftree.node), free(m->etree.node);
+    free(m->vtree.items), free(m->ftree.items), free(m->etree.items), free(m->tri_pos);
     memset(m, 0, sizeof *m);
 }
 
@@ -101,23 +112,6 @@ static double angle_between(const double a[3], const double b[3])
     double c[3];
     cross3(a, b, c);
     return atan2(norm3(c), dst_dot3(a, b));
-}
-
-/* merge of two caps (c, a): a cap holding both */
-static void cap_merge(double cap[4], const double other[4])
-{
-    if (cap[3] >= PH_PI || other[3] >= PH_PI) {
-        cap[3] = CAP_WIDE;
-        return;
-    }
-    double c[3] = {cap[0] + other[0], cap[1] + other[1], cap[2] + other[2]}, l = norm3(c);
-    if (l <= DST_PHONG_CAP_DEGENERATE) {
-        cap[3] = CAP_WIDE;
-        return;
-    }
-    for (int k = 0; k < 3; ++k) c[k] /= l;
-    double a = fmax(angle_between(c, cap) + cap[3], angle_between(c, other) + other[3]);
-    cap[0] = c[0], cap[1] = c[1], cap[2] = c[2], cap[3] = a >= PH_PI ? CAP_WIDE : a;
 }
 
 /* The Gauss region of vertex v, the directions d with d . (w - v) <= tol |w - v| for every
@@ -183,63 +177,233 @@ static int vertex_cap(const DstPhongModel *m, int v, const double vn[3], double 
     return 1;
 }
 
-/* cap of everything face fi contributes: its normal, its convex edges' arcs, its vertices' regions */
-static void face_cap(const DstPhongModel *m, const double (*vcap)[4], const unsigned char *vok, int fi,
-                     double cap[4])
+/* ---- the Gauss-and-space tree (sec. V.E; phong.md sec. 3) */
+
+typedef struct TreeKey {
+    double k;
+    int f;
+} TreeKey;
+
+static int tree_key_cmp(const void *x, const void *y)
 {
-    const double *n = m->fn[fi];
-    if (dst_dot3(n, n) == 0.0) {
-        cap[3] = CAP_WIDE;
-        return;
-    }
-    cap[0] = n[0], cap[1] = n[1], cap[2] = n[2], cap[3] = 0.0;
-    for (int k = 0; k < 3 && cap[3] < PH_PI; ++k) {
-        int e = m->fe[fi][k];
-        if (m->e_convex[e]) {
-            const double *n1 = m->fn[m->ef[e][0]], *n2 = m->fn[m->ef[e][1]];
-            cap[3] = fmax(cap[3], fmax(angle_between(n, n1), angle_between(n, n2)));
-        }
-        int v = m->f[fi][k];
-        if (vok[v]) {
-            if (vcap[v][3] >= PH_PI) cap[3] = CAP_WIDE;
-            else cap[3] = fmax(cap[3], angle_between(n, vcap[v]) + vcap[v][3]);
-        }
-    }
-    cap[3] += DST_PHONG_CAP_SLACK;
-    if (cap[3] >= PH_PI) cap[3] = CAP_WIDE;
+    const TreeKey *a = x, *b = y;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    return (a->f > b->f) - (a->f < b->f);
 }
 
-/* caps of the BVH nodes, children before parents (iterative post-order) */
-static int node_caps(DstPhongModel *m, const double (*fcap)[4])
+/* Reorders a[0 .. n-1] so that a[k] is the element of rank k in tree_key_cmp's (total) order,
+ * the smaller ones before it and the larger after it (quickselect, median-of-three pivots). */
+static void select_kth(TreeKey *a, int n, int k)
 {
-    const DstBvh *b = &m->bvh;
-    int *stack = malloc((size_t)2 * b->n_nodes * sizeof *stack);
-    if (stack == NULL) return 0;
-    int sp = 0;
-    stack[sp++] = 0, stack[sp++] = 0;
-    while (sp > 0) {
-        int state = stack[--sp], ni = stack[--sp];
-        const DstBvhNode *nd = b->nodes + ni;
-        if (nd->left < 0) {
-            double cap[4];
-            memcpy(cap, fcap[b->tri_id[nd->first]], sizeof cap);
-            for (int i = 1; i < nd->count; ++i) cap_merge(cap, fcap[b->tri_id[nd->first + i]]);
-            memcpy(m->cap[ni], cap, sizeof cap);
-            m->cap[ni][4] = cos(fmin(cap[3], PH_PI)), m->cap[ni][5] = sin(fmin(cap[3], PH_PI));
-        } else if (state == 0) {
-            stack[sp++] = ni, stack[sp++] = 1;
-            stack[sp++] = nd->left, stack[sp++] = 0;
-            stack[sp++] = nd->right, stack[sp++] = 0;
-        } else {
-            double cap[4];
-            memcpy(cap, m->cap[nd->left], sizeof cap);
-            cap_merge(cap, m->cap[nd->right]);
-            memcpy(m->cap[ni], cap, sizeof cap);
-            m->cap[ni][4] = cos(fmin(cap[3], PH_PI)), m->cap[ni][5] = sin(fmin(cap[3], PH_PI));
+    int lo = 0, hi = n - 1;
+    while (hi > lo) {
+        int mid = lo + (hi - lo) / 2;
+        /* median of three to a[hi] */
+        if (tree_key_cmp(a + mid, a + lo) < 0) { TreeKey t = a[mid]; a[mid] = a[lo], a[lo] = t; }
+        if (tree_key_cmp(a + hi, a + lo) < 0) { TreeKey t = a[hi]; a[hi] = a[lo], a[lo] = t; }
+        if (tree_key_cmp(a + mid, a + hi) < 0) { TreeKey t = a[mid]; a[mid] = a[hi], a[hi] = t; }
+        TreeKey pivot = a[hi];
+        int st = lo;
+        for (int i = lo; i < hi; ++i) {
+            if (tree_key_cmp(a + i, &pivot) < 0) { TreeKey t = a[i]; a[i] = a[st], a[st] = t; ++st; }
         }
+        { TreeKey t = a[st]; a[st] = a[hi], a[hi] = t; }
+        if (st == k) return;
+        if (st < k) lo = st + 1;
+        else hi = st - 1;
     }
-    free(stack);
-    return 1;
+}
+
+typedef struct TreeBuild {
+    DstPhongNode *node;
+    DstPhongItem *items;
+    int n_nodes;
+    const int *id;           /* the feature of each item */
+    const double (*sph)[4];  /* bounding sphere of each item */
+    const double (*cap)[4];  /* Gauss cap of each item */
+    double (*key)[6];        /* clustering key of each item: centre, scale x cap centre */
+    int *order;
+    TreeKey *tmp;
+} TreeBuild;
+
+/* The sphere and the cap of a node straight from its items order[first .. first + count - 1]
+ * (tighter than merging its children's): the sphere about the mean of the items' centres, the
+ * cap about the normalised mean of their cap centres, each widened for rounding. */
+static void node_bounds(const TreeBuild *tb, int first, int count, DstPhongNode *nd)
+{
+    double c[3] = {0.0, 0.0, 0.0}, a[3] = {0.0, 0.0, 0.0}, r = 0.0, ang = 0.0;
+    int wide = 0;
+    for (int i = first; i < first + count; ++i) {
+        const double *sp = tb->sph[tb->order[i]], *cp = tb->cap[tb->order[i]];
+        for (int k = 0; k < 3; ++k) c[k] += sp[k] / count, a[k] += cp[k];
+        wide |= cp[3] >= PH_PI;
+    }
+    for (int i = first; i < first + count; ++i) {
+        const double *sp = tb->sph[tb->order[i]];
+        double d[3] = {sp[0] - c[0], sp[1] - c[1], sp[2] - c[2]};
+        r = fmax(r, norm3(d) + sp[3]);
+    }
+    memcpy(nd->c, c, sizeof c);
+    nd->r = r + DST_ROUND_REL * (norm3(c) + r);
+    double la = norm3(a);
+    if (wide || la <= DST_PHONG_CAP_DEGENERATE) {
+        nd->cap[0] = nd->cap[1] = nd->cap[2] = 0.0, nd->cap[3] = CAP_WIDE;
+    } else {
+        for (int k = 0; k < 3; ++k) nd->cap[k] = a[k] / la;
+        for (int i = first; i < first + count; ++i) {
+            const double *cp = tb->cap[tb->order[i]];
+            ang = fmax(ang, angle_between(nd->cap, cp) + cp[3]);
+        }
+        ang += DST_PHONG_CAP_SLACK;
+        nd->cap[3] = ang >= PH_PI ? CAP_WIDE : ang;
+    }
+    nd->cap[4] = cos(fmin(nd->cap[3], PH_PI)), nd->cap[5] = sin(fmin(nd->cap[3], PH_PI));
+}
+
+/* Top-down build over the items order[first .. first + count - 1]: split at the median of the
+ * widest of the six key coordinates (position, and Gauss direction scaled to a length), so that
+ * the nodes are small both in space and on the Gauss sphere. Returns the node index; the
+ * recursion depth is log2 of the item count. */
+static int tree_node(TreeBuild *tb, int first, int count)
+{
+    int id = tb->n_nodes++;
+    if (count <= PH_TREE_LEAF) {
+        DstPhongNode *nd = tb->node + id;
+        for (int i = 0; i < count; ++i) {
+            int f = tb->order[first + i];
+            DstPhongItem *it = tb->items + first + i;
+            memcpy(it->c, tb->sph[f], 3 * sizeof(double));
+            it->r = tb->sph[f][3];
+            memcpy(it->cap, tb->cap[f], 4 * sizeof(double));
+            it->cap[4] = cos(fmin(it->cap[3], PH_PI)), it->cap[5] = sin(fmin(it->cap[3], PH_PI));
+            it->id = tb->id[f];
+        }
+        node_bounds(tb, first, count, nd);
+        nd->left = nd->right = -1, nd->first = first, nd->count = count;
+        return id;
+    }
+    double lo[6], hi[6];
+    for (int d = 0; d < 6; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
+    for (int i = first; i < first + count; ++i) {
+        const double *k = tb->key[tb->order[i]];
+        for (int d = 0; d < 6; ++d) lo[d] = fmin(lo[d], k[d]), hi[d] = fmax(hi[d], k[d]);
+    }
+    int ax = 0;
+    for (int d = 1; d < 6; ++d) {
+        if (hi[d] - lo[d] > hi[ax] - lo[ax]) ax = d;
+    }
+    for (int i = 0; i < count; ++i) tb->tmp[i].f = tb->order[first + i], tb->tmp[i].k = tb->key[tb->tmp[i].f][ax];
+    int half = count / 2;
+    select_kth(tb->tmp, count, half);
+    for (int i = 0; i < count; ++i) tb->order[first + i] = tb->tmp[i].f;
+    int l = tree_node(tb, first, half), r = tree_node(tb, first + half, count - half);
+    DstPhongNode *nd = tb->node + id;
+    node_bounds(tb, first, count, nd);
+    nd->left = l, nd->right = r, nd->first = 0, nd->count = 0;
+    return id;
+}
+
+/* The Gauss-and-space tree of n items (feature ids, bounding spheres, Gauss caps); angle_scale
+ * is the length one radian of Gauss direction counts for in the splits. Returns 0 when out of
+ * memory. */
+static int build_tree(int n, const int *id, const double (*sph)[4], const double (*cap)[4], double angle_scale,
+                      DstPhongTree *tree)
+{
+    tree->n_nodes = tree->n_items = 0, tree->node = NULL, tree->items = NULL;
+    if (n == 0) return 1;
+    TreeBuild tb;
+    tb.id = id, tb.sph = sph, tb.cap = cap, tb.n_nodes = 0;
+    tb.key = malloc((size_t)n * sizeof *tb.key);
+    tb.order = malloc((size_t)n * sizeof *tb.order);
+    tb.tmp = malloc((size_t)n * sizeof *tb.tmp);
+    tb.node = malloc((size_t)(2 * n - 1) * sizeof *tb.node);
+    tb.items = malloc((size_t)n * sizeof *tb.items);
+    int ok = tb.key && tb.order && tb.tmp && tb.node && tb.items;
+    if (ok) {
+        for (int f = 0; f < n; ++f) {
+            /* a wide cap has no direction to cluster by */
+            double w = cap[f][3] >= PH_PI ? 0.0 : angle_scale;
+            for (int k = 0; k < 3; ++k) tb.key[f][k] = sph[f][k], tb.key[f][3 + k] = w * cap[f][k];
+            tb.order[f] = f;
+        }
+        tree_node(&tb, 0, n);
+        tree->node = tb.node, tree->n_nodes = tb.n_nodes, tree->items = tb.items, tree->n_items = n;
+    } else {
+        free(tb.node), free(tb.items);
+    }
+    free(tb.key), free(tb.order), free(tb.tmp);
+    return ok;
+}
+
+/* sphere through a point set, about its centroid, widened for rounding */
+static void points_sphere(const double (*v)[3], const int *idx, int n, double s[4])
+{
+    double r2 = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        s[k] = 0.0;
+        for (int j = 0; j < n; ++j) s[k] += v[idx[j]][k];
+        s[k] /= n;
+    }
+    for (int j = 0; j < n; ++j) {
+        double d[3] = {v[idx[j]][0] - s[0], v[idx[j]][1] - s[1], v[idx[j]][2] - s[2]};
+        r2 = fmax(r2, dst_dot3(d, d));
+    }
+    s[3] = sqrt(r2) + DST_ROUND_REL * (norm3(s) + sqrt(r2));
+}
+
+/* The three trees of sec. V.E: supporting vertices (cap of the supporting cone), faces with a
+ * normal (cap of radius 0 about it) and convex edges (cap of their Gauss arc). Returns 0 when
+ * out of memory. */
+static int build_trees(DstPhongModel *m, const double (*vcap)[4], const unsigned char *vok)
+{
+    int nmax = m->n_vertices > m->n_faces ? m->n_vertices : m->n_faces;
+    if (m->n_edges > nmax) nmax = m->n_edges;
+    int *id = malloc((size_t)nmax * sizeof *id);
+    double(*sph)[4] = malloc((size_t)nmax * sizeof *sph), (*cap)[4] = malloc((size_t)nmax * sizeof *cap);
+    int ok = id && sph && cap, n = 0;
+    double scale = PH_TREE_ANGLE_SCALE * m->diag;
+    if (ok) {
+        for (int v = 0; v < m->n_vertices; ++v) {
+            if (m->vface[v] < 0 || !vok[v]) continue;
+            id[n] = v;
+            points_sphere((const double(*)[3])m->v, &v, 1, sph[n]);
+            memcpy(cap[n], vcap[v], sizeof cap[n]);
+            ++n;
+        }
+        ok = build_tree(n, id, (const double(*)[4])sph, (const double(*)[4])cap, scale, &m->vtree);
+    }
+    if (ok) {
+        n = 0;
+        for (int f = 0; f < m->n_faces; ++f) {
+            if (dst_dot3(m->fn[f], m->fn[f]) == 0.0) continue;
+            id[n] = f;
+            points_sphere((const double(*)[3])m->v, m->f[f], 3, sph[n]);
+            memcpy(cap[n], m->fn[f], 3 * sizeof(double));
+            cap[n][3] = DST_PHONG_CAP_SLACK;
+            ++n;
+        }
+        ok = build_tree(n, id, (const double(*)[4])sph, (const double(*)[4])cap, scale, &m->ftree);
+    }
+    if (ok) {
+        n = 0;
+        for (int e = 0; e < m->n_edges; ++e) {
+            if (!m->e_convex[e]) continue;
+            const double *n1 = m->fn[m->ef[e][0]], *n2 = m->fn[m->ef[e][1]];
+            double c[3] = {n1[0] + n2[0], n1[1] + n2[1], n1[2] + n2[2]}, l = norm3(c);
+            id[n] = e;
+            points_sphere((const double(*)[3])m->v, m->e[e], 2, sph[n]);
+            if (l <= DST_PHONG_CAP_DEGENERATE || dst_dot3(n1, n1) == 0.0 || dst_dot3(n2, n2) == 0.0) {
+                cap[n][0] = cap[n][1] = cap[n][2] = 0.0, cap[n][3] = CAP_WIDE;
+            } else {
+                for (int k = 0; k < 3; ++k) cap[n][k] = c[k] / l;
+                cap[n][3] = fmax(angle_between(cap[n], n1), angle_between(cap[n], n2)) + DST_PHONG_CAP_SLACK;
+            }
+            ++n;
+        }
+        ok = build_tree(n, id, (const double(*)[4])sph, (const double(*)[4])cap, scale, &m->etree);
+    }
+    free(id), free(sph), free(cap);
+    return ok;
 }
 
 /* The model of sec. V.E: the sphere tree (DstBvh), edges with their two faces, convexity of
@@ -275,8 +439,9 @@ DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *
     out->fe = malloc((size_t)nf * sizeof *out->fe);
     out->ring_start = calloc((size_t)nv + 1, sizeof *out->ring_start);
     out->vface = malloc((size_t)nv * sizeof *out->vface);
+    out->tri_pos = malloc((size_t)nf * sizeof *out->tri_pos);
     EdgeRec *rec = malloc((size_t)3 * nf * sizeof *rec);
-    if (!out->v || !out->f || !out->fn || !out->fe || !out->ring_start || !out->vface || !rec) {
+    if (!out->v || !out->f || !out->fn || !out->fe || !out->ring_start || !out->vface || !out->tri_pos || !rec) {
         free(rec);
         dst_phong_model_destroy(out);
         set_err(err, err_size, "dst_phong_model_create: out of memory");
@@ -285,6 +450,7 @@ DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *
     memcpy(out->v, mesh->vertices, (size_t)nv * sizeof *out->v);
     memcpy(out->f, mesh->triangles, (size_t)nf * sizeof *out->f);
     for (int i = 0; i < nv; ++i) out->vface[i] = -1;
+    for (int i = 0; i < nf; ++i) out->tri_pos[out->bvh.tri_id[i]] = i;
     for (int fi = nf - 1; fi >= 0; --fi) {
         for (int k = 0; k < 3; ++k) out->vface[out->f[fi][k]] = fi;
     }
@@ -366,24 +532,27 @@ DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *
         out->ring[out->ring_start[b] + fill[b]++] = a;
     }
     free(fill);
-    /* Gauss-map caps: vertices, faces, then the BVH nodes */
+    /* Gauss-map caps of the vertices, then the trees of the features */
     double(*vcap)[4] = malloc((size_t)nv * sizeof *vcap);
-    double(*fcap)[4] = malloc((size_t)nf * sizeof *fcap);
     unsigned char *vok = malloc((size_t)nv);
-    out->cap = malloc((size_t)out->bvh.n_nodes * sizeof *out->cap);
     double(*vn)[3] = calloc((size_t)nv, sizeof *vn);
-    int ok = vcap && fcap && vok && out->cap && vn;
+    int ok = vcap && vok && vn;
     if (ok) {
         for (int fi = 0; fi < nf; ++fi) {
             for (int k = 0; k < 3; ++k) {
                 for (int j = 0; j < 3; ++j) vn[out->f[fi][k]][j] += out->fn[fi][j];
             }
         }
-        for (int i = 0; i < nv; ++i) vok[i] = (unsigned char)vertex_cap(out, i, vn[i], vcap[i]);
-        for (int fi = 0; fi < nf; ++fi) face_cap(out, (const double(*)[4])vcap, vok, fi, fcap[fi]);
-        ok = node_caps(out, (const double(*)[4])fcap);
+        for (int i = 0; i < nv; ++i) {
+            vok[i] = (unsigned char)vertex_cap(out, i, vn[i], vcap[i]);
+            /* a region wholly in the far hemisphere of the mean normal is missed by the
+             * projection about it: look there too, and keep such a region as wide */
+            double mvn[3] = {-vn[i][0], -vn[i][1], -vn[i][2]}, far[4];
+            if (!vok[i] && vertex_cap(out, i, mvn, far)) vok[i] = 1, vcap[i][0] = vcap[i][1] = vcap[i][2] = 0.0, vcap[i][3] = CAP_WIDE;
+        }
+        ok = build_trees(out, (const double(*)[4])vcap, vok);
     }
-    free(vcap), free(fcap), free(vok), free(vn);
+    free(vcap), free(vok), free(vn);
     if (!ok) {
         dst_phong_model_destroy(out);
         set_err(err, err_size, "dst_phong_model_create: out of memory");
@@ -403,6 +572,8 @@ typedef struct PhRaw {
     double B0[3], Be1[3], Be2[3];
     double nA[3], nB[3];
     int para;
+    int fa, fb, sub;         /* its triangle pair (a vertex's first face, an edge's first face)
+                              * and its place among the facets of that pair: the order key */
     int nclip;               /* facets of dM(S) this one crosses: its parts behind them are trimmed */
     int clip[PH_MAXCLIP];
 } PhRaw;
@@ -416,20 +587,45 @@ typedef struct PhGeo {
     int ok, nc;
 } PhGeo;
 
-/* an interval of the sweep along x that finds crossing facets */
+/* a facet in the search for crossing facets: its interval along the sweep axis, its sphere */
 typedef struct PhSweep {
-    double lo;
+    double lo, hi;           /* the bounding sphere's extent along the sweep axis */
+    double c[4], n[3];       /* its centre and radius, the facet's normal (a compact copy) */
     int i;
 } PhSweep;
+
+/* The place of a facet in the order of dM(S): the walk of the two sphere trees (DstBvh) of
+ * the triangle pair (fa, fb), as a string of choices (1 bit each, right child first), then the
+ * facet's place among those of the pair. */
+typedef struct PhOrder {
+    uint64_t k[2];
+    int sub, idx;
+} PhOrder;
+
+/* a node of the sphere tree over the facets that finds the crossing pairs (find_crossings) */
+typedef struct PhFNode {
+    double c[4];             /* bounding sphere: centre, radius */
+    int left, right, first, count;
+} PhFNode;
 
 struct DstPhongWorkspace {
     int cap, n;
     PhRaw *raw;
     PhGeo *geo, *tmp;
+    PhOrder *order;          /* sort records of the facets */
+    int *near;               /* the facets near the answer (gradient) */
+    int *rank;               /* place of each facet in the sweep along x (find_crossings) */
+    double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
+    double (*gs)[4];         /* the bounding spheres of geo (a facet that is not ok: at infinity) */
+    PhFNode *fnode;          /* 2 x max_facets: the sphere tree over the facets (find_crossings) */
+    int *fitem;              /* its records, leaf by leaf */
+    TreeKey *fkey;           /* scratch of its build */
+    uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
     PhSweep *sweep;
     int (*stack)[2];
-    /* B's BVH nodes in A's frame, transformed on first visit in a pass: centre R c + t and
-     * the cap centre of -B, -R c_cap; valid when stamp == pass (nodes beyond cap: per visit) */
+    /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
+     * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
+     * valid when stamp == pass (slots beyond cap: per visit) */
     double (*bnode)[6];
     uint32_t *bstamp;
     uint32_t pass;
@@ -443,13 +639,22 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     if (ws == NULL) return NULL;
     ws->cap = max_facets;
     ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
+    ws->order = malloc((size_t)max_facets * sizeof *ws->order);
+    ws->near = malloc((size_t)max_facets * sizeof *ws->near);
+    ws->rank = malloc((size_t)max_facets * sizeof *ws->rank);
+    ws->soa = malloc((size_t)5 * max_facets * sizeof *ws->soa);
+    ws->gs = malloc((size_t)max_facets * sizeof *ws->gs);
+    ws->fnode = malloc((size_t)2 * max_facets * sizeof *ws->fnode);
+    ws->fitem = malloc((size_t)max_facets * sizeof *ws->fitem);
+    ws->fkey = malloc((size_t)max_facets * sizeof *ws->fkey);
+    ws->ckey = malloc((size_t)max_facets * sizeof *ws->ckey);
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
     ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
     ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
+    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -459,7 +664,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
+    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
     free(ws);
 }
 
@@ -551,34 +756,187 @@ static int sweep_cmp(const void *x, const void *y)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-/* the crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3), by a sweep along x */
-static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw)
+/* partner of r found by a crossing pair of order key key: r keeps the PH_MAXCLIP partners of
+ * least key, in key order */
+static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
 {
-    int m = 0;
+    int k = r->nclip;
+    if (k == PH_MAXCLIP) {
+        if (key >= keys[k - 1]) return;
+        --k;
+    } else {
+        ++r->nclip;
+    }
+    while (k > 0 && keys[k - 1] > key) keys[k] = keys[k - 1], r->clip[k] = r->clip[k - 1], --k;
+    keys[k] = key, r->clip[k] = partner;
+}
+
+/* The crossing test of a pair of facets whose bounding spheres meet (sweep records sp, sq):
+ * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
+ * a crossing pair is recorded in both partner lists (add_partner). */
+static void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhSweep *sp, const PhSweep *sq, const int *rank,
+                          uint64_t (*ckey)[PH_MAXCLIP])
+{
+    if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
+    /* the pair in the order of the sweep along x */
+    int i = sp->i, j = sq->i;
+    if (rank[i] > rank[j]) i = sq->i, j = sp->i;
+    const PhGeo *f = geo + i, *g = geo + j;
+    double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
+    cross3(f->n, g->n, L);
+    if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) return;
+    /* a crease, not a corner touch: the common segment is a fair part of the facets */
+    double l = norm3(L);
+    if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) return;
+    uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
+    add_partner(raw + i, ckey[i], key, j);
+    add_partner(raw + j, ckey[j], key, i);
+}
+
+/* the two bounding spheres (centre, radius) meet */
+static int spheres_meet(const double a[4], const double b[4])
+{
+    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2], rr = a[3] + b[3];
+    return dx * dx + dy * dy + dz * dz <= rr * rr;
+}
+
+/* Sphere tree over the sweep records sw[item[first .. first + count - 1]] (median splits on the
+ * widest axis of the centres, up to PH_FTREE_LEAF records a leaf). Returns the node index. */
+static int ftree_node(const PhSweep *sw, int *item, TreeKey *key, PhFNode *nodes, int *nn, int first, int count)
+{
+    int id = (*nn)++;
+    PhFNode *nd = nodes + id;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = first; i < first + count; ++i) {
+        const double *sc = sw[item[i]].c;
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], sc[k]), hi[k] = fmax(hi[k], sc[k]);
+    }
+    nd->first = first, nd->count = count, nd->left = nd->right = -1;
+    if (count <= PH_FTREE_LEAF) {
+        /* a leaf's sphere about the mean of its records' centres */
+        double c[3] = {0.0, 0.0, 0.0}, r = 0.0;
+        for (int i = first; i < first + count; ++i) {
+            for (int k = 0; k < 3; ++k) c[k] += sw[item[i]].c[k] / count;
+        }
+        for (int i = first; i < first + count; ++i) {
+            const double *sc = sw[item[i]].c;
+            double d[3] = {sc[0] - c[0], sc[1] - c[1], sc[2] - c[2]};
+            r = fmax(r, norm3(d) + sc[3]);
+        }
+        memcpy(nd->c, c, sizeof c);
+        nd->c[3] = r + DST_ROUND_REL * (norm3(c) + r);
+        return id;
+    }
+    int ax = 0;
+    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
+    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    for (int i = 0; i < count; ++i) key[i].f = item[first + i], key[i].k = sw[key[i].f].c[ax];
+    int half = count / 2;
+    select_kth(key, count, half);
+    for (int i = 0; i < count; ++i) item[first + i] = key[i].f;
+    int l = ftree_node(sw, item, key, nodes, nn, first, half);
+    int rr = ftree_node(sw, item, key, nodes, nn, first + half, count - half);
+    nodes[id].left = l, nodes[id].right = rr;
+    /* an inner node's sphere holds its children's */
+    const double *a = nodes[l].c, *b = nodes[rr].c;
+    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, dl = norm3(d), *o = nodes[id].c;
+    if (dl + b[3] <= a[3]) {
+        memcpy(o, a, 4 * sizeof(double));
+    } else if (dl + a[3] <= b[3]) {
+        memcpy(o, b, 4 * sizeof(double));
+    } else {
+        double r = 0.5 * (dl + a[3] + b[3]), w = (r - a[3]) / dl;
+        for (int k = 0; k < 3; ++k) o[k] = a[k] + w * d[k];
+        o[3] = r + DST_ROUND_REL * (norm3(o) + r);
+    }
+    return id;
+}
+
+/* The pairs of records whose spheres meet, by a walk of a sphere tree against itself, each
+ * pair through crossing_pair(). Returns 0 when the stack overflowed (nothing is then final). */
+static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, const int *rank,
+                             uint64_t (*ckey)[PH_MAXCLIP], DstPhongWorkspace *ws)
+{
+    int nn = 0, sp = 0;
+    for (int p = 0; p < m; ++p) ws->fitem[p] = p;
+    ftree_node(sw, ws->fitem, ws->fkey, ws->fnode, &nn, 0, m);
+    const PhFNode *nd = ws->fnode;
+    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    while (sp > 0) {
+        --sp;
+        int a = ws->stack[sp][0], b = ws->stack[sp][1];
+        const PhFNode *na = nd + a, *nb = nd + b;
+        if (a != b && !spheres_meet(na->c, nb->c)) continue;
+        int la = na->left < 0, lb = nb->left < 0;
+        if (la && lb) {
+            for (int i = na->first; i < na->first + na->count; ++i) {
+                for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
+                    const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
+                    if (spheres_meet(s1->c, s2->c)) crossing_pair(raw, geo, s1, s2, rank, ckey);
+                }
+            }
+            continue;
+        }
+        if (sp + 3 > PH_STACK) return 0;
+        if (a == b) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->left, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = na->right, ++sp;
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->right, ++sp;
+        } else if (lb || (!la && na->c[3] >= nb->c[3])) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = b, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = b, ++sp;
+        } else {
+            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->right, ++sp;
+        }
+    }
+    return 1;
+}
+
+/* The crossing pairs of the facets of dM(S) (trimming, phong.md sec. 3). A facet keeps the
+ * first PH_MAXCLIP partners in the order of a sweep along x over the bounding spheres (pair
+ * (p, q), p < q, in the order of p then q); the pairs themselves are found by a sphere tree
+ * over the facets when they are many, else by a sweep along the axis on which the facets'
+ * centres spread most: either tests fewer pairs than the sweep along x. */
+static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, double *soa, int *rank,
+                           uint64_t (*ckey)[PH_MAXCLIP], DstPhongWorkspace *ws)
+{
+    int m = 0, ax = 0;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < n; ++i) {
         raw[i].nclip = 0;
-        if (geo[i].ok) sw[m].lo = geo[i].ctr[0] - geo[i].rad, sw[m].i = i, ++m;
+        if (!geo[i].ok) continue;
+        const PhGeo *g = geo + i;
+        sw[m].lo = g->ctr[0] - g->rad, sw[m].hi = g->ctr[0] + g->rad;
+        memcpy(sw[m].c, g->ctr, sizeof g->ctr), sw[m].c[3] = g->rad;
+        memcpy(sw[m].n, g->n, sizeof g->n);
+        sw[m].i = i, ++m;
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], g->ctr[k]), hi[k] = fmax(hi[k], g->ctr[k]);
     }
-    /* sweep along x over the bounding spheres: only overlapping ones are tested */
+    /* the ranks along x order the pairs */
     qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
-    for (int p = 0; p < m; ++p) {
-        int i = sw[p].i;
-        const PhGeo *f = geo + i;
-        double hi = f->ctr[0] + f->rad;
-        for (int q = p + 1; q < m && sw[q].lo <= hi; ++q) {
-            int j = sw[q].i;
-            const PhGeo *g = geo + j;
-            if (dst_dot3(f->n, g->n) > 1.0 - DST_PHONG_COPLANAR_COS) continue;
-            double d[3] = {f->ctr[0] - g->ctr[0], f->ctr[1] - g->ctr[1], f->ctr[2] - g->ctr[2]};
-            if (dst_dot3(d, d) > (f->rad + g->rad) * (f->rad + g->rad)) continue;
-            double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
-            cross3(f->n, g->n, L);
-            if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) continue;
-            /* a crease, not a corner touch: the common segment is a fair part of the facets */
-            double l = norm3(L);
-            if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) continue;
-            if (raw[i].nclip < PH_MAXCLIP) raw[i].clip[raw[i].nclip++] = j;
-            if (raw[j].nclip < PH_MAXCLIP) raw[j].clip[raw[j].nclip++] = i;
+    for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
+    int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, sw, m, rank, ckey, ws);
+    if (!by_tree && m >= PH_FTREE_MIN) {
+        for (int i = 0; i < n; ++i) raw[i].nclip = 0; /* the stack overflowed: sweep instead */
+    }
+    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
+    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    if (!by_tree && ax != 0) {
+        for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
+        qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    }
+    /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
+     * the axis and their spheres copied into arrays of their own, read in sequence) */
+    double *slo = soa, *sx = soa + m, *sy = soa + 2 * m, *sz = soa + 3 * m, *sr = soa + 4 * m;
+    for (int p = 0; p < m && !by_tree; ++p) {
+        slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
+    }
+    for (int p = 0; p < m && !by_tree; ++p) {
+        for (int q = p + 1; q < m && slo[q] <= sw[p].hi; ++q) {
+            double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
+            if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
+            crossing_pair(raw, geo, sw + p, sw + q, rank, ckey);
         }
     }
     /* the same clip order whatever the sweep order: ascending partner index */
@@ -620,26 +978,28 @@ static double poly_area(const double (*P)[2], int n)
  * concave crease the crossing facets overhang each other by a short wing that lies inside M; at
  * a convex edge a slight misalignment makes a sliver stick out, and the larger piece is again the
  * boundary (phong.md sec. 6). */
+static void trim_by(PhGeo *f, const PhGeo *g)
+{
+    if (!g->ok || f->nc < 3) return;
+    /* n_G . (c0_F + x f1 + y f2 - c0_G) */
+    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
+    double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
+    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
+    int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
+    int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
+    double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
+    double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
+    if (af >= ab) memcpy(f->p2, Qf, (size_t)nf * sizeof Qf[0]), f->nc = nf;
+    else memcpy(f->p2, Qb, (size_t)nb * sizeof Qb[0]), f->nc = nb;
+    if (f->nc < 3) f->nc = 0;
+}
+
 static void apply_trims(const PhRaw *raw, PhGeo *geo, int n)
 {
     for (int i = 0; i < n; ++i) {
         PhGeo *f = geo + i;
         if (!f->ok) continue;
-        for (int c = 0; c < raw[i].nclip && f->nc >= 3; ++c) {
-            const PhGeo *g = geo + raw[i].clip[c];
-            if (!g->ok) continue;
-            /* n_G . (c0_F + x f1 + y f2 - c0_G) */
-            double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
-            double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
-            double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
-            int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
-            int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
-            double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
-            double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
-            if (af >= ab) memcpy(f->p2, Qf, (size_t)nf * sizeof Qf[0]), f->nc = nf;
-            else memcpy(f->p2, Qb, (size_t)nb * sizeof Qb[0]), f->nc = nb;
-            if (f->nc < 3) f->nc = 0;
-        }
+        for (int c = 0; c < raw[i].nclip && f->nc >= 3; ++c) trim_by(f, geo + raw[i].clip[c]);
     }
 }
 
@@ -720,13 +1080,16 @@ static double disc_tri_area(double rho, const double p[2], const double q[2])
  * plane orthogonal to it): nu(x) = sum_F area(F cap ball(x, h)) (rho_F / h)^2 n_F, normalised,
  * rho_F the radius of the disc in which F's plane cuts the ball. Returns 0
  * when no facet meets the ball or the sum is singular (phong.md sec. 6). */
-static int field(const PhGeo *g, int n, const double x[3], double h, double nu[3])
+static int field(const PhGeo *g, const double (*sph)[4], int n, const double x[3], double h, double nu[3])
 {
     double acc[3] = {0.0, 0.0, 0.0}, tot = 0.0;
     for (int i = 0; i < n; ++i, ++g) {
-        if (!g->ok) continue;
-        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]}, lim = g->rad + h;
+        /* the facet's bounding sphere must meet the ball (from the compact copy when given) */
+        const double *sc = sph ? sph[i] : g->ctr;
+        double rad = sph ? sph[i][3] : g->rad;
+        double dc[3] = {x[0] - sc[0], x[1] - sc[1], x[2] - sc[2]}, lim = rad + h;
         if (dst_dot3(dc, dc) > lim * lim) continue;
+        if (!g->ok) continue;
         double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
         double z = dst_dot3(w, g->n);
         if (fabs(z) >= h) continue;
@@ -768,11 +1131,11 @@ static double radius_at(const PhCtx *c, const double x[3])
 
 /* The Phong residual of eq. (5.4) at the point x of facet g (geometry array geos): the part of
  * q - o orthogonal to nu(q), in the facet's basis (G), its length (*res), and delta = -nu . q. */
-static int residual(const PhCtx *c, const PhGeo *geos, const PhGeo *g, const double x[3], double G[2],
-                    double *res, double *delta, double nu[3])
+static int residual(const PhCtx *c, const PhGeo *geos, const double (*sph)[4], int n, const PhGeo *g, const double x[3],
+                    double G[2], double *res, double *delta, double nu[3])
 {
     double h = radius_at(c, x), r3[3];
-    if (!field(geos, c->ws->n, x, h, nu)) return 0;
+    if (!field(geos, sph, n, x, h, nu)) return 0;
     double xn = dst_dot3(x, nu);
     for (int k = 0; k < 3; ++k) r3[k] = x[k] - xn * nu[k];
     G[0] = dst_dot3(r3, g->f1), G[1] = dst_dot3(r3, g->f2);
@@ -821,134 +1184,152 @@ static int arcs_cross(const double A[3], const double B[3], const double C[3], c
     return cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
 }
 
-/* The convolution facets of one triangle pair whose Gauss regions overlap (sec. V.E, Fig 5.6):
- * vertex of A with face of B, face of A with vertex of B, convex edge with convex edge. Each
- * feature pair is taken from one triangle pair only, its canonical one (a vertex's first face,
- * an edge's first face), so that no facet is generated twice. */
-static void pair_features(PhCtx *c, int fa, int fb, const double cen[3], double rcol)
+/* The convolution facets of sec. V.E (Fig 5.6), one feature pair each. VF: vertex ai of A with
+ * face fb of B, when -R n_fb lies in ai's Gauss region (outward normal -R n_fb). */
+static void pair_vf(PhCtx *c, int ai, int fb, const double cen[3], double rcol)
 {
     const DstPhongModel *A = c->a, *B = c->b;
+    double m[3], d[3];
+    rot3(c->R, B->fn[fb], m);
+    for (int i = 0; i < 3; ++i) d[i] = -m[i];
+    if (!vertex_supports(A, ai, d)) return;
     PhRaw r;
-    for (int k = 0; k < 3; ++k) {
-        /* VF: vertex ai of A, face fb of B: outward normal -R m_fb */
-        int ai = A->f[fa][k];
-        if (A->vface[ai] == fa && dst_dot3(B->fn[fb], B->fn[fb]) > 0.0) {
-            double m[3], d[3];
-            rot3(c->R, B->fn[fb], m);
-            for (int i = 0; i < 3; ++i) d[i] = -m[i];
-            if (vertex_supports(A, ai, d)) {
-                memset(&r, 0, sizeof r);
-                const int *tb = B->f[fb];
-                for (int i = 0; i < 3; ++i) {
-                    r.A0[i] = A->v[ai][i];
-                    r.B0[i] = B->v[tb[0]][i];
-                    r.Be1[i] = B->v[tb[1]][i] - B->v[tb[0]][i];
-                    r.Be2[i] = B->v[tb[2]][i] - B->v[tb[0]][i];
-                    r.nB[i] = -B->fn[fb][i];
-                }
-                add_facet(c, &r, cen, rcol);
-            }
-        }
-        /* FV: face fa of A, vertex bj of B: B supported at bj in direction -R^T n_fa */
-        int bj = B->f[fb][k];
-        if (B->vface[bj] == fb && dst_dot3(A->fn[fa], A->fn[fa]) > 0.0) {
-            double d[3];
-            rot3t(c->R, A->fn[fa], d);
-            for (int i = 0; i < 3; ++i) d[i] = -d[i];
-            if (vertex_supports(B, bj, d)) {
-                memset(&r, 0, sizeof r);
-                const int *ta = A->f[fa];
-                for (int i = 0; i < 3; ++i) {
-                    r.A0[i] = A->v[ta[0]][i];
-                    r.Ae1[i] = A->v[ta[1]][i] - A->v[ta[0]][i];
-                    r.Ae2[i] = A->v[ta[2]][i] - A->v[ta[0]][i];
-                    r.B0[i] = B->v[bj][i];
-                    r.nA[i] = A->fn[fa][i];
-                }
-                add_facet(c, &r, cen, rcol);
-            }
-        }
+    memset(&r, 0, sizeof r);
+    const int *tb = B->f[fb];
+    for (int i = 0; i < 3; ++i) {
+        r.A0[i] = A->v[ai][i];
+        r.B0[i] = B->v[tb[0]][i];
+        r.Be1[i] = B->v[tb[1]][i] - B->v[tb[0]][i];
+        r.Be2[i] = B->v[tb[2]][i] - B->v[tb[0]][i];
+        r.nB[i] = -B->fn[fb][i];
     }
-    /* EE: both edges convex, arcs (n1, n2) of A and (-R m1, -R m2) of -B cross */
-    for (int ka = 0; ka < 3; ++ka) {
-        int ea = A->fe[fa][ka];
-        if (!A->e_convex[ea] || A->ef[ea][0] != fa) continue;
-        for (int kb = 0; kb < 3; ++kb) {
-            int eb = B->fe[fb][kb];
-            if (!B->e_convex[eb] || B->ef[eb][0] != fb) continue;
-            const double *n1 = A->fn[A->ef[ea][0]], *n2 = A->fn[A->ef[ea][1]];
-            double m1[3], m2[3];
-            rot3(c->R, B->fn[B->ef[eb][0]], m1), rot3(c->R, B->fn[B->ef[eb][1]], m2);
-            for (int i = 0; i < 3; ++i) m1[i] = -m1[i], m2[i] = -m2[i];
-            if (!arcs_cross(n1, n2, m1, m2)) continue;
-            memset(&r, 0, sizeof r);
-            r.para = 1;
-            const double *a0 = A->v[A->e[ea][0]], *a1 = A->v[A->e[ea][1]];
-            const double *b0 = B->v[B->e[eb][0]], *b1 = B->v[B->e[eb][1]];
-            const double *mb1 = B->fn[B->ef[eb][0]], *mb2 = B->fn[B->ef[eb][1]];
-            for (int i = 0; i < 3; ++i) {
-                r.A0[i] = a0[i], r.Ae1[i] = a1[i] - a0[i];
-                r.B0[i] = b0[i], r.Be2[i] = b1[i] - b0[i];
-                r.nA[i] = n1[i] + n2[i], r.nB[i] = -(mb1[i] + mb2[i]);
-            }
-            add_facet(c, &r, cen, rcol);
-        }
-    }
+    r.fa = A->vface[ai], r.fb = fb, r.sub = 2 * (A->f[r.fa][0] == ai ? 0 : A->f[r.fa][1] == ai ? 1 : 2);
+    add_facet(c, &r, cen, rcol);
 }
 
-/* B's node ib in A's frame: its centre R c + t and the centre of its Gauss cap for -B */
-static const double *bnode(PhCtx *c, int ib, double tmp[6])
+/* FV: face fa of A with vertex bj of B, when B is supported at bj in direction -R^T n_fa
+ * (outward normal n_fa) */
+static void pair_fv(PhCtx *c, int fa, int bj, const double cen[3], double rcol)
+{
+    const DstPhongModel *A = c->a, *B = c->b;
+    double d[3];
+    rot3t(c->R, A->fn[fa], d);
+    for (int i = 0; i < 3; ++i) d[i] = -d[i];
+    if (!vertex_supports(B, bj, d)) return;
+    PhRaw r;
+    memset(&r, 0, sizeof r);
+    const int *ta = A->f[fa];
+    for (int i = 0; i < 3; ++i) {
+        r.A0[i] = A->v[ta[0]][i];
+        r.Ae1[i] = A->v[ta[1]][i] - A->v[ta[0]][i];
+        r.Ae2[i] = A->v[ta[2]][i] - A->v[ta[0]][i];
+        r.B0[i] = B->v[bj][i];
+        r.nA[i] = A->fn[fa][i];
+    }
+    r.fa = fa, r.fb = B->vface[bj], r.sub = 1 + 2 * (B->f[r.fb][0] == bj ? 0 : B->f[r.fb][1] == bj ? 1 : 2);
+    add_facet(c, &r, cen, rcol);
+}
+
+/* EE: convex edge ea of A with convex edge eb of B, when the arcs (n1, n2) of A and
+ * (-R m1, -R m2) of -B cross (a parallelogram) */
+static void pair_ee(PhCtx *c, int ea, int eb, const double cen[3], double rcol)
+{
+    const DstPhongModel *A = c->a, *B = c->b;
+    const double *n1 = A->fn[A->ef[ea][0]], *n2 = A->fn[A->ef[ea][1]];
+    double m1[3], m2[3];
+    rot3(c->R, B->fn[B->ef[eb][0]], m1), rot3(c->R, B->fn[B->ef[eb][1]], m2);
+    for (int i = 0; i < 3; ++i) m1[i] = -m1[i], m2[i] = -m2[i];
+    if (!arcs_cross(n1, n2, m1, m2)) return;
+    PhRaw r;
+    memset(&r, 0, sizeof r);
+    r.para = 1;
+    const double *a0 = A->v[A->e[ea][0]], *a1 = A->v[A->e[ea][1]];
+    const double *b0 = B->v[B->e[eb][0]], *b1 = B->v[B->e[eb][1]];
+    const double *mb1 = B->fn[B->ef[eb][0]], *mb2 = B->fn[B->ef[eb][1]];
+    for (int i = 0; i < 3; ++i) {
+        r.A0[i] = a0[i], r.Ae1[i] = a1[i] - a0[i];
+        r.B0[i] = b0[i], r.Be2[i] = b1[i] - b0[i];
+        r.nA[i] = n1[i] + n2[i], r.nB[i] = -(mb1[i] + mb2[i]);
+    }
+    r.fa = A->ef[ea][0], r.fb = B->ef[eb][0];
+    r.sub = 6 + 3 * (A->fe[r.fa][0] == ea ? 0 : A->fe[r.fa][1] == ea ? 1 : 2) + (B->fe[r.fb][0] == eb ? 0 : B->fe[r.fb][1] == eb ? 1 : 2);
+    add_facet(c, &r, cen, rcol);
+}
+
+/* A node or item of one of B's trees (centre c, cap centre cc; cache slot slot) in A's frame:
+ * its centre R c + t and the centre of its Gauss cap for -B, -R cc */
+static const double *bnode(PhCtx *c, const double cn[3], const double cc[3], int slot, double tmp[6])
 {
     DstPhongWorkspace *ws = c->ws;
-    double *o = ib < ws->cap ? ws->bnode[ib] : tmp;
-    if (ib < ws->cap && ws->bstamp[ib] == ws->pass) return o;
-    const DstBvhNode *nb = c->b->bvh.nodes + ib;
-    rot3(c->R, nb->c, o);
+    double *o = slot < ws->cap ? ws->bnode[slot] : tmp;
+    if (slot < ws->cap && ws->bstamp[slot] == ws->pass) return o;
+    rot3(c->R, cn, o);
     for (int k = 0; k < 3; ++k) o[k] += c->t[k];
-    rot3(c->R, c->b->cap[ib], o + 3);
+    rot3(c->R, cc, o + 3);
     for (int k = 3; k < 6; ++k) o[k] = -o[k];
-    if (ib < ws->cap) ws->bstamp[ib] = ws->pass;
+    if (slot < ws->cap) ws->bstamp[slot] = ws->pass;
     return o;
 }
 
-/* One walk of the two sphere trees for the ball (cen, rcol) (see collect()). */
-static int collect_pass(PhCtx *c, const double cen[3], double rcol)
+/* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
+ * B's vertices, 2: the convex edges of both) for the ball (cen, rcol) (see collect()); B's
+ * transformed nodes are cached from slot off on. */
+static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
+                     const double cen[3], double rcol)
 {
     DstPhongWorkspace *ws = c->ws;
-    const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
-    ws->n = 0;
-    if (++ws->pass == 0) {
-        memset(ws->bstamp, 0, (size_t)ws->cap * sizeof *ws->bstamp);
-        ws->pass = 1;
-    }
+    if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
+    const DstPhongNode *ta = TA->node, *tb = TB->node;
+    /* the node to split: the larger, one radian of its cap counted as PH_TREE_ANGLE_SCALE diag */
+    double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
     int sp = 0;
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
     while (sp > 0) {
         --sp;
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
-        const DstBvhNode *na = ta->nodes + ia, *nb = tb->nodes + ib;
+        const DstPhongNode *na = ta + ia, *nb = tb + ib;
         double tmp[6];
-        const double *bn = bnode(c, ib, tmp);
+        const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
         double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
         double lim = na->r + nb->r + rcol;
         if (dst_dot3(d, d) > lim * lim) continue;
         /* Gauss-map culling: the caps of A's node and of -B's node must meet, the angle of
          * their centres at most the sum of their radii: cos(a + b) = ca cb - sa sb */
-        const double *ca = c->a->cap[ia], *cb0 = c->b->cap[ib];
+        const double *ca = na->cap, *cb0 = nb->cap;
         if (ca[3] + cb0[3] < PH_PI) {
             double cs = ca[4] * cb0[4] - ca[5] * cb0[5];
             if (dst_dot3(ca, bn + 3) < cs - DST_PHONG_CAP_SLACK) continue;
         }
         int la = na->left < 0, lb = nb->left < 0;
         if (la && lb) {
-            for (int i = 0; i < na->count; ++i) {
-                for (int j = 0; j < nb->count; ++j)
-                    pair_features(c, ta->tri_id[na->first + i], tb->tri_id[nb->first + j], cen, rcol);
+            /* the features of the two leaves, by the same tests */
+            for (int j = 0; j < nb->count; ++j) {
+                const DstPhongItem *ib_ = TB->items + nb->first + j;
+                const double *bi = bnode(c, ib_->c, ib_->cap, off + TB->n_nodes + nb->first + j, tmp);
+                for (int i = 0; i < na->count; ++i) {
+                    const DstPhongItem *ia_ = TA->items + na->first + i;
+                    double e[3] = {ia_->c[0] - bi[0] - cen[0], ia_->c[1] - bi[1] - cen[1], ia_->c[2] - bi[2] - cen[2]};
+                    double lm = ia_->r + ib_->r + rcol;
+                    if (dst_dot3(e, e) > lm * lm) continue;
+                    if (ia_->cap[3] + ib_->cap[3] < PH_PI &&
+                        dst_dot3(ia_->cap, bi + 3) < ia_->cap[4] * ib_->cap[4] - ia_->cap[5] * ib_->cap[5] - DST_PHONG_CAP_SLACK)
+                        continue;
+                    if (kind == 0) pair_vf(c, ia_->id, ib_->id, cen, rcol);
+                    else if (kind == 1) pair_fv(c, ia_->id, ib_->id, cen, rcol);
+                    else pair_ee(c, ia_->id, ib_->id, cen, rcol);
+                }
             }
             continue;
         }
-        if (sp + 2 > PH_STACK) return 0;
-        if (lb || (!la && na->r >= nb->r)) {
+        if (sp + 4 > PH_STACK) return 0;
+        double sa = na->r + la_scale * fmin(ca[3], PH_PI), sb = nb->r + lb_scale * fmin(cb0[3], PH_PI);
+        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
+            /* both about as large: both split at once */
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->right, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->right, ++sp;
+        } else if (lb || (!la && sa >= sb)) {
             ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
             ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
         } else {
@@ -956,13 +1337,95 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
             ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
         }
     }
-    return ws->n < ws->cap;
+    return 1;
 }
 
-/* dM(S) for the ball (cen, rcol): the sphere trees of A and B are walked together; a node pair
- * whose Minkowski sum of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball,
- * or whose Gauss-map caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution
- * facets. When the facets found are large beside the ball, a second pass widens the ball by the
+/* The order key of the facets of triangle pair (fa, fb): the descent of the depth-first walk
+ * of the two sphere trees (the larger sphere split first, the right child visited first) from
+ * the roots to the leaf pair, one bit per choice. Two leaf pairs are visited in the order of
+ * their keys, whatever the walk prunes; so is the order of the facets of dM(S) independent of
+ * how they are found. */
+static void order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
+{
+    const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
+    int pa = c->a->tri_pos[fa], pb = c->b->tri_pos[fb], ia = 0, ib = 0, nbit = 0;
+    k[0] = k[1] = 0;
+    for (;;) {
+        const DstBvhNode *na = ta->nodes + ia, *nb = tb->nodes + ib;
+        int la = na->left < 0, lb = nb->left < 0, left;
+        if (la && lb) break;
+        if (lb || (!la && na->r >= nb->r)) {
+            const DstBvhNode *l = ta->nodes + na->left;
+            left = pa >= l->first && pa < l->first + l->count;
+            ia = left ? na->left : na->right;
+        } else {
+            const DstBvhNode *l = tb->nodes + nb->left;
+            left = pb >= l->first && pb < l->first + l->count;
+            ib = left ? nb->left : nb->right;
+        }
+        if (nbit < 128 && left) k[nbit >> 6] |= (uint64_t)1 << (63 - (nbit & 63));
+        ++nbit;
+    }
+}
+
+static int order_cmp(const void *x, const void *y)
+{
+    const PhOrder *a = x, *b = y;
+    for (int i = 0; i < 2; ++i) {
+        if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+    }
+    if (a->sub != b->sub) return a->sub < b->sub ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* One collection of dM(S) for the ball (cen, rcol) (see collect()): the three walks, then the
+ * facets in their canonical order, so that dM(S) does not depend on the order of the walks. */
+static int collect_pass(PhCtx *c, const double cen[3], double rcol)
+{
+    DstPhongWorkspace *ws = c->ws;
+    ws->n = 0;
+    if (++ws->pass == 0) {
+        memset(ws->bstamp, 0, (size_t)ws->cap * sizeof *ws->bstamp);
+        ws->pass = 1;
+    }
+    const DstPhongModel *B = c->b;
+    int off1 = B->ftree.n_nodes + B->ftree.n_items, off2 = off1 + B->vtree.n_nodes + B->vtree.n_items;
+    if (!walk_pair(c, &c->a->vtree, &B->ftree, 0, 0, cen, rcol) ||
+        !walk_pair(c, &c->a->ftree, &B->vtree, 1, off1, cen, rcol) ||
+        !walk_pair(c, &c->a->etree, &B->etree, 2, off2, cen, rcol))
+        return 0;
+    if (ws->n >= ws->cap) return 0;
+    /* sort (key, index) records, then permute the facets */
+    for (int i = 0; i < ws->n; ++i) {
+        order_key(c, ws->raw[i].fa, ws->raw[i].fb, ws->order[i].k);
+        ws->order[i].sub = ws->raw[i].sub, ws->order[i].idx = i;
+    }
+    qsort(ws->order, (size_t)ws->n, sizeof ws->order[0], order_cmp);
+    /* in place, cycle by cycle: slot j takes the facet of slot order[j].idx (-1: placed) */
+    for (int i = 0; i < ws->n; ++i) {
+        if (ws->order[i].idx < 0) continue;
+        PhRaw r0 = ws->raw[i];
+        PhGeo g0 = ws->geo[i];
+        int j = i;
+        for (;;) {
+            int k = ws->order[j].idx;
+            ws->order[j].idx = -1;
+            if (k == i) {
+                ws->raw[j] = r0, ws->geo[j] = g0;
+                break;
+            }
+            ws->raw[j] = ws->raw[k], ws->geo[j] = ws->geo[k];
+            j = k;
+        }
+    }
+    return 1;
+}
+
+/* dM(S) for the ball (cen, rcol): the Gauss-and-space trees of A and B are walked together, a
+ * tree of A with one of B for each kind of facet (VF, FV, EE); a node pair whose Minkowski sum
+ * of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball, or whose Gauss-map
+ * caps cannot meet, is pruned (sec. V.E); leaf pairs give their convolution facets, sorted into
+ * their order (order_key()). When the facets found are large beside the ball, a second pass widens the ball by the
  * diameter of the largest, so that every facet that can cross one near the sphere is present and
  * the trimming of the facets near the sphere does not depend on where the sphere is (phong.md
  * sec. 3). Returns 0 when a buffer
@@ -977,8 +1440,15 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
     if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
-    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep);
+    find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey, c->ws);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
+    /* compact copies of the bounding spheres for the searches (a facet left out: infinitely far) */
+    for (int i = 0; i < c->ws->n; ++i) {
+        const PhGeo *g = c->ws->geo + i;
+        double *o = c->ws->gs[i];
+        if (g->ok) memcpy(o, g->ctr, sizeof g->ctr), o[3] = g->rad;
+        else o[0] = o[1] = o[2] = INFINITY, o[3] = 0.0;
+    }
     return 1;
 }
 
@@ -988,11 +1458,12 @@ static int nearest_facet(const PhCtx *c, const double x[3], double *s, double *u
     double best = INFINITY;
     int bi = -1;
     for (int i = 0; i < c->ws->n; ++i) {
+        const double *sp = c->ws->gs[i];
+        double dc[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]};
+        double lb = norm3(dc) - sp[3];
+        if (lb > 0.0 && lb * lb >= best) continue;
         const PhGeo *g = c->ws->geo + i;
         if (!g->ok) continue;
-        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]};
-        double lb = norm3(dc) - g->rad;
-        if (lb > 0.0 && lb * lb >= best) continue;
         double ss, uu, d2 = facet_closest(c->ws->raw + i, g, x, &ss, &uu);
         if (d2 < best) best = d2, bi = i, *s = ss, *u = uu;
     }
@@ -1010,10 +1481,11 @@ static int hidden_by(const PhCtx *c, int F, const double x[3], double h)
     const DstPhongWorkspace *ws = c->ws;
     double tol = DST_ROUND_REL * (norm3(x) + h);
     for (int i = 0; i < ws->n; ++i) {
+        const double *sp = ws->gs[i];
+        double dc[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]}, lim = sp[3] + h;
+        if (dst_dot3(dc, dc) > lim * lim) continue;
         const PhGeo *g = ws->geo + i;
         if (i == F || !g->ok) continue;
-        double dc[3] = {x[0] - g->ctr[0], x[1] - g->ctr[1], x[2] - g->ctr[2]}, lim = g->rad + h;
-        if (dst_dot3(dc, dc) > lim * lim) continue;
         double w[3] = {x[0] - g->c0[0], x[1] - g->c0[1], x[2] - g->c0[2]};
         double z = dst_dot3(w, g->n);
         if (z >= -tol || z < -h) continue;
@@ -1035,7 +1507,7 @@ static int eval_state(const PhCtx *c, PhState *st)
 {
     const PhGeo *g = c->ws->geo + st->F;
     facet_point(g, st->s, st->u, st->x);
-    return residual(c, c->ws->geo, g, st->x, st->G, &st->res, &st->delta, st->nu);
+    return residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, st->x, st->G, &st->res, &st->delta, st->nu);
 }
 
 /* Phong projection of the origin on dM(S) (eq. 5.4-5.6) by Newton's method on the residual of
@@ -1053,8 +1525,8 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
         double ds = DST_PHONG_FD_REL * h / l1, du = DST_PHONG_FD_REL * h / l2;
         double x1[3], x2[3], G1[2], G2[2], nu[3];
         facet_point(g, st->s + ds, st->u, x1), facet_point(g, st->s, st->u + du, x2);
-        if (!residual(c, c->ws->geo, g, x1, G1, NULL, NULL, nu) ||
-            !residual(c, c->ws->geo, g, x2, G2, NULL, NULL, nu))
+        if (!residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, x1, G1, NULL, NULL, nu) ||
+            !residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, x2, G2, NULL, NULL, nu))
             return 0;
         double J[4] = {(G1[0] - st->G[0]) / ds, (G2[0] - st->G[0]) / du, (G1[1] - st->G[1]) / ds,
                        (G2[1] - st->G[1]) / du};
@@ -1094,6 +1566,14 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
     return st->res <= DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h) ? 1 : 0;
 }
 
+/* 1 when every point of the bounding sphere sp lies farther than d from x, by a margin far
+ * above the rounding of facet_closest (so that the test it spares would have failed) */
+static int sphere_beyond(const double sp[4], const double x[3], double d)
+{
+    double dc[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]};
+    return norm3(dc) - sp[3] > d * (1.0 + 1e-6);
+}
+
 /* The start of the walk (Algorithm 5.1 line 10): among the facets whose closest point to x is
  * (within rounding) the nearest, the one where the Phong residual is smallest. */
 static int start_state(const PhCtx *c, const double x[3], PhState *st)
@@ -1107,7 +1587,7 @@ static int start_state(const PhCtx *c, const double x[3], PhState *st)
     double tie = d + DST_PHONG_TIE_REL * (norm3(x) + radius_at(c, x));
     int found = 0;
     for (int i = 0; i < c->ws->n; ++i) {
-        if (!c->ws->geo[i].ok) continue;
+        if (sphere_beyond(c->ws->gs[i], x, tie) || !c->ws->geo[i].ok) continue;
         PhState tr;
         double d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, x, &tr.s, &tr.u);
         if (d2 > tie * tie) continue;
@@ -1127,7 +1607,7 @@ static int project_all(const PhCtx *c, const double cen[3], double rs, int max_n
     int idx[PH_MAX_STARTS], n = 0;
     double dist[PH_MAX_STARTS];
     for (int i = 0; i < c->ws->n; ++i) {
-        if (!c->ws->geo[i].ok) continue;
+        if (sphere_beyond(c->ws->gs[i], cen, rs) || !c->ws->geo[i].ok) continue;
         double s, u, d2 = facet_closest(c->ws->raw + i, c->ws->geo + i, cen, &s, &u);
         if (d2 > rs * rs) continue;
         /* insertion into the list of the nearest */
@@ -1168,18 +1648,31 @@ static void rotate_pose(const double R[9], const double w[3], double Rw[9])
     }
 }
 
-/* G and delta at (F, s, u) for the pose (R, t): every facet re-posed into the scratch array */
-static int eval_at_pose(const PhCtx *c, int F, double s, double u, const double R[9], const double t[3],
-                        double G[2], double *delta)
+/* G and delta at (F, s, u) for the pose (R, t): the facets of the list near (ascending indices,
+ * F at position kF) re-posed into the scratch array, and trimmed by their partners re-posed.
+ * The facets left out are those whose bounding spheres stay out of reach of the field at the
+ * point under the small perturbations of the gradient, so that the field sums the same terms in
+ * the same order as over the whole dM(S). */
+static int eval_at_pose(const PhCtx *c, const int *near, int nn, int kF, int F, double s, double u,
+                        const double R[9], const double t[3], double G[2], double *delta)
 {
     DstPhongWorkspace *ws = c->ws;
-    for (int i = 0; i < ws->n; ++i) facet_geo(ws->raw + i, R, t, ws->tmp + i);
-    apply_trims(ws->raw, ws->tmp, ws->n);
+    for (int k = 0; k < nn; ++k) {
+        const PhRaw *r = ws->raw + near[k];
+        PhGeo *f = ws->tmp + k;
+        facet_geo(r, R, t, f);
+        if (!f->ok) continue;
+        for (int j = 0; j < r->nclip && f->nc >= 3; ++j) {
+            PhGeo g;
+            facet_geo(ws->raw + r->clip[j], R, t, &g);
+            trim_by(f, &g);
+        }
+    }
     double x[3], nu[3];
-    facet_point(ws->tmp + F, s, u, x);
+    facet_point(ws->tmp + kF, s, u, x);
     /* the residual is expressed in the basis of the unperturbed facet, so that the partials
      * of G are taken in one fixed frame */
-    return residual(c, ws->tmp, ws->geo + F, x, G, NULL, delta, nu);
+    return residual(c, ws->tmp, NULL, nn, ws->geo + F, x, G, NULL, delta, nu);
 }
 
 /* Gradient of delta(p) with respect to the pose p = (t, w) by the implicit-function theorem on
@@ -1192,11 +1685,36 @@ static int gradient(const PhCtx *c, const PhState *st, double grad[6])
     double ds = DST_PHONG_FD_REL * h / norm3(g->e1), du = DST_PHONG_FD_REL * h / norm3(g->e2);
     double Gp[2], Gm[2], dp, dm, Jsu[4], dsu[2];
     double steps[2] = {ds, du};
+    /* the facets the field can reach at the perturbed points and poses: a perturbation moves
+     * the point by at most DST_PHONG_FD_REL h (in (s, u) or in t) plus DST_PHONG_FD_ROT |b_F|
+     * (in w), a facet by DST_PHONG_FD_REL h plus DST_PHONG_FD_ROT |b|, b its points of B in B's
+     * frame, and h by beta times the point's move; the margin is a thousand times that */
+    int *near = c->ws->near, nn = 0, kF = -1;
+    const PhRaw *rF = c->ws->raw + st->F;
+    double move_x = DST_PHONG_FD_REL * h + DST_PHONG_FD_ROT * (norm3(rF->B0) + norm3(rF->Be1) + norm3(rF->Be2));
+    for (int i = 0; i < c->ws->n; ++i) {
+        const PhGeo *f = c->ws->geo + i;
+        const PhRaw *r = c->ws->raw + i;
+        if (i != st->F) {
+            if (!f->ok) continue;
+            double move_f = DST_PHONG_FD_REL * h + DST_PHONG_FD_ROT * (norm3(r->B0) + norm3(r->Be1) + norm3(r->Be2));
+            double margin = 1e3 * ((1.0 + c->beta) * move_x + 2.0 * move_f);
+            double dc[3] = {st->x[0] - f->ctr[0], st->x[1] - f->ctr[1], st->x[2] - f->ctr[2]};
+            double lim = f->rad + h + margin;
+            if (dst_dot3(dc, dc) > lim * lim) continue;
+        } else {
+            kF = nn;
+        }
+        near[nn++] = i;
+    }
     for (int j = 0; j < 2; ++j) {
         double sp = st->s + (j == 0 ? steps[0] : 0.0), up = st->u + (j == 1 ? steps[1] : 0.0);
         double sm = st->s - (j == 0 ? steps[0] : 0.0), um = st->u - (j == 1 ? steps[1] : 0.0);
-        if (!eval_at_pose(c, st->F, sp, up, c->R, c->t, Gp, &dp) ||
-            !eval_at_pose(c, st->F, sm, um, c->R, c->t, Gm, &dm))
+        /* at the query's pose dM(S) is the one in the workspace: nothing to re-pose */
+        double xp[3], xm[3], nu[3];
+        facet_point(g, sp, up, xp), facet_point(g, sm, um, xm);
+        if (!residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, xp, Gp, NULL, &dp, nu) ||
+            !residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, xm, Gm, NULL, &dm, nu))
             return 0;
         Jsu[j] = (Gp[0] - Gm[0]) / (2.0 * steps[j]);
         Jsu[2 + j] = (Gp[1] - Gm[1]) / (2.0 * steps[j]);
@@ -1221,8 +1739,8 @@ static int gradient(const PhCtx *c, const PhState *st, double grad[6])
             w[k - 3] = -eps;
             rotate_pose(c->R, w, Rm);
         }
-        if (!eval_at_pose(c, st->F, st->s, st->u, Rp, tp, Gp, &dp) ||
-            !eval_at_pose(c, st->F, st->s, st->u, Rm, tm, Gm, &dm))
+        if (!eval_at_pose(c, near, nn, kF, st->F, st->s, st->u, Rp, tp, Gp, &dp) ||
+            !eval_at_pose(c, near, nn, kF, st->F, st->s, st->u, Rm, tm, Gm, &dm))
             return 0;
         double dGp[2] = {(Gp[0] - Gm[0]) / (2.0 * eps), (Gp[1] - Gm[1]) / (2.0 * eps)};
         grad[k] = (dp - dm) / (2.0 * eps) - (y[0] * dGp[0] + y[1] * dGp[1]);

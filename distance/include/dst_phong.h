@@ -11,7 +11,8 @@
  * continuous in both (phong.md sec. 3), equal to the facet normal wherever the ball sees one
  * plane only, so that PhongDist equals the Euclidean distance there.
  *
- * A DstPhongModel is built once per mesh (its BVH, edges, 1-rings, normals) and is immutable;
+ * A DstPhongModel is built once per mesh (its BVH, edges, 1-rings, normals, and the trees of its
+ * features by position and Gauss direction) and is immutable;
  * the mesh must be closed and consistently oriented (a solid). A DstPhongWorkspace holds every
  * scratch buffer of a query: nothing is allocated during a query. Queries take the pose of B
  * in A's frame, x_A = R x_B + t (R row-major, orthonormal within DST_ROTATION_TOL; metres), and
@@ -26,9 +27,36 @@
 #include "dst_bvh.h"
 #include "dst_mesh.h"
 
+/* A node of a Gauss-and-space tree of a model (docs/math/phong.md sec. 3): the features below
+ * it (vertices, faces or convex edges) are clustered by position and by the direction of their
+ * Gauss regions together, so that both its sphere and its Gauss cap shrink with depth. */
+typedef struct DstPhongNode {
+    double c[3], r;          /* bounding sphere of the features below, mesh frame, metres */
+    double cap[6];           /* cap of the unit sphere holding the Gauss regions of the features
+                              * below (centre x y z, angular radius in radians (>= pi:
+                              * everything), its cosine and sine) */
+    int left, right;         /* child node indices, -1 for a leaf */
+    int first, count;        /* leaf: its features are items[first .. first + count - 1] */
+} DstPhongNode;
+
+/* A feature in a leaf of a Gauss-and-space tree: its sphere and cap as in DstPhongNode. */
+typedef struct DstPhongItem {
+    double c[3], r;
+    double cap[6];
+    int id;                  /* the vertex, face or edge */
+} DstPhongItem;
+
+/* A tree of one kind of feature; node[0] is the root (n_nodes 0: no such feature). */
+typedef struct DstPhongTree {
+    int n_nodes, n_items;
+    DstPhongNode *node;      /* owned */
+    DstPhongItem *items;     /* owned: the features, leaf by leaf */
+} DstPhongTree;
+
 /* The prepared, immutable model of one closed mesh. */
 typedef struct DstPhongModel {
-    DstBvh bvh;              /* owned: sphere tree of sec. V.E and the Euclidean distance of eq. (5.1) */
+    DstBvh bvh;              /* owned: sphere tree of the Euclidean distance of eq. (5.1) and of the
+                              * order of the facets of dM(S) */
     int n_vertices, n_faces, n_edges;
     double (*v)[3];          /* owned: vertices, mesh frame, metres */
     int (*f)[3];             /* owned: faces, counter-clockwise seen from outside */
@@ -40,10 +68,13 @@ typedef struct DstPhongModel {
     int *ring_start;         /* owned: n_vertices + 1 offsets into ring */
     int *ring;               /* owned: the 1-ring (neighbour vertices) of each vertex */
     int *vface;              /* owned: the first face holding each vertex (-1: unused vertex) */
-    double (*cap)[6];        /* owned: per BVH node, a cap of the unit sphere (centre x y z, angular
-                              * radius in radians (>= pi: everything), its cosine and sine) holding the Gauss regions of
-                              * the node's faces, convex edges and supporting vertices: node pairs
-                              * whose caps cannot meet produce no convolution facet (sec. V.E) */
+    DstPhongTree vtree;      /* Gauss-and-space trees of the supporting vertices (Gauss region: */
+    DstPhongTree ftree;      /* the supporting cone), the faces (their normal) and the convex */
+    DstPhongTree etree;      /* edges (their arc): feature pairs in node pairs whose spheres are
+                              * too far apart or whose caps cannot meet produce no convolution
+                              * facet (sec. V.E) */
+    int *tri_pos;            /* owned: position of each face in bvh.tri_id (the order of the
+                              * facets of dM(S) is the order of a walk of the two sphere trees) */
     double diag;             /* bounding-box diagonal, metres */
     double max_face_diam;    /* longest edge of a face, metres */
 } DstPhongModel;
