@@ -592,6 +592,30 @@ static int shape_frame(const PlnGeomShape *s, const PlnLinkMotion *lm, int anc, 
     return deg;
 }
 
+/* A link shape's frame in anc's frame (-1: the world), from the sweep's memo when it has
+ * it (sweep nullable, already made current for lm); -1 as shape_frame. */
+static int link_shape_frame(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int anc,
+                            int link, DstMovingFrame *f)
+{
+    int *slot = NULL, deg;
+    if (sweep != NULL && link < sweep->n_links) {
+        for (int k = 0; k < PLN_GEOM_FRAME_SLOTS; ++k) {
+            int *a = &sweep->frame_anc[link * PLN_GEOM_FRAME_SLOTS + k];
+            if (*a == anc) {
+                *f = sweep->frames[link * PLN_GEOM_FRAME_SLOTS + k];
+                return f->degree;
+            }
+            if (*a == PLN_GEOM_NO_FRAME && slot == NULL) slot = a;
+        }
+    }
+    deg = shape_frame(&g->links[link], lm, anc, link, f);
+    if (deg >= 0 && slot != NULL) {
+        *slot = anc;
+        sweep->frames[slot - sweep->frame_anc] = *f;
+    }
+    return deg;
+}
+
 /* The frame in which a pair of links is measured (docs/math/planner.md sec. 4e): their
  * lowest common ancestor when that is not the root, else -1 (the world). Both shapes
  * move with it, so their distance is the same in its frame, and the motion above it, with
@@ -620,10 +644,13 @@ PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size
     s->box = calloc(n, sizeof *s->box);
     s->reach = calloc(n, sizeof *s->reach);
     s->caps = calloc(n, sizeof *s->caps);
-    if (!s->have_box || !s->have_caps || !s->box || !s->reach || !s->caps) {
+    s->frame_anc = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frame_anc);
+    s->frames = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frames);
+    if (!s->have_box || !s->have_caps || !s->box || !s->reach || !s->caps || !s->frame_anc || !s->frames) {
         pln_geom_sweep_destroy(s);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (swept boxes of %d links)", g->n_links);
     }
+    pln_geom_sweep_reset(s);
     return PLN_OK;
 }
 
@@ -635,6 +662,8 @@ void pln_geom_sweep_destroy(PlnGeomSweep *s)
     free(s->box);
     free(s->reach);
     free(s->caps);
+    free(s->frame_anc);
+    free(s->frames);
     memset(s, 0, sizeof *s);
 }
 
@@ -643,6 +672,7 @@ void pln_geom_sweep_reset(PlnGeomSweep *s)
     if (s == NULL || s->have_box == NULL) return;
     memset(s->have_box, 0, (size_t)s->n_links);
     memset(s->have_caps, 0, (size_t)s->n_links);
+    for (int i = 0; i < s->n_links * PLN_GEOM_FRAME_SLOTS; ++i) s->frame_anc[i] = PLN_GEOM_NO_FRAME;
     s->lm = NULL;
 }
 
@@ -909,11 +939,12 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         int anc = pair_frame_link(g, pr);
         DstStatus ds;
         /* in the frame of the pair's common ancestor (sec. 4e), the world if it fails */
-        if (anc < 0 || shape_frame(sa, lm, anc, pr->a.index, &A.frame) < 0 ||
-            shape_frame(sb, lm, anc, lb, &B.frame) < 0) {
+        if (anc < 0 || link_shape_frame(g, lm, sweep, anc, pr->a.index, &A.frame) < 0 ||
+            link_shape_frame(g, lm, sweep, anc, lb, &B.frame) < 0) {
             anc = -1;
-            shape_frame(sa, lm, -1, pr->a.index, &A.frame);
-            shape_frame(sb, lm, -1, lb, &B.frame);
+            link_shape_frame(g, lm, sweep, -1, pr->a.index, &A.frame);
+            if (lb >= 0) link_shape_frame(g, lm, sweep, -1, lb, &B.frame);
+            else shape_frame(sb, lm, -1, lb, &B.frame);
         }
         ds = dst_convex_mcd(&A, &B, t0, t1, &o, cache ? &cache->gjk : NULL, res);
         if (anc >= 0 && (ds == DST_CERTIFIED || ds == DST_NOT_CERTIFIED || ds == DST_ITER_LIMIT)) {
