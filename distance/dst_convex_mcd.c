@@ -667,7 +667,7 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
     MCtx c;
     DstConvexDistance d;
     double span = t1 - t0, tau_s, enclosure, eta, level, s = 0.0, window = 1.0, last_h, lower = HUGE_VAL;
-    int steps = 0, capped = 0;
+    int steps = 0, capped = 0, paced = 0;
     if (out == NULL) return DST_INVALID_INPUT;
     if (m_setup(&c, a, b, t0, t1, &o, cache, &local_cache, out) != DST_OK) return out->status;
     enclosure = c.a.enclosure + c.b.enclosure;
@@ -739,6 +739,27 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
             double h2 = step_length(g_n, m2, g_f, f2, level);
             if (h2 > h) h = h2, u1 = u2, mu_n = m2, mu_f = f2;
         }
+        if (steps > DST_CONVEX_MCD_PACE_FRACTION * o.max_iter) {
+            /* eq. (M9b): past this part of its step budget, a walk whose pace would not reach
+             * s = 1 with the steps left (one kept in reserve) lowers its level so that the
+             * even share (1 - s) / left of the rest is certified now, from the rates over
+             * just that share */
+            int left = o.max_iter - steps, evals_left = c.budget - c.evals;
+            double share;
+            if (evals_left < left) left = evals_left;
+            share = (1.0 - s) / (left > 1 ? left : 1);
+            if (h < share) {
+                double u2 = fmin(1.0, s + share);
+                double m2 = gap_fall_rate(&c, n, s, u2), f2 = g_f > g_n ? free_rate(&c, s, u2) : HUGE_VAL;
+                double need = fmax(g_n - m2 * share, g_f - f2 * share);
+                if (need < level) {
+                    level = need;
+                    paced = 1;
+                }
+                h = step_length(g_n, m2, g_f, f2, level);
+                u1 = u2, mu_n = m2, mu_f = f2;
+            }
+        }
         if (!(h > CMCD_MIN_STEP)) {
             /* no progress at this level (inexact normal, large deviation): lower the level
              * below the point bounds (eq. M9); certification may be lost, rigour is not */
@@ -767,7 +788,9 @@ DstStatus dst_convex_mcd(const DstMovingConvex *a, const DstMovingConvex *b, dou
         g_f = point_lower(&c, &d) - free_rate(&c, s, 1.0) * (1.0 - s);
         lower = fmin(lower, fmax(g_n, g_f));
     }
-    return m_finish(&c, lower, capped, o.eps, t0, t1, steps, out);
+    /* a walk whose level its step budget lowered (eq. M9b) was limited by max_iter, as a
+     * capped one */
+    return m_finish(&c, lower, capped || paced, o.eps, t0, t1, steps, out);
 }
 
 /* eq. (4.8) between two samples: min >= min(fa, fb) - (mu - |fa - fb|)/2 */

@@ -819,7 +819,7 @@ START_TEST(test_moving_convex_cap_and_enclosure)
             opt.max_iter = 1 + it % 4;
             dst_convex_mcd(&A, &B, 0.0, 0.5, &opt, NULL, &r);
             mc_check(&A, &B, 0.0, 0.5, &r, &opt, 20000 + it, NULL);
-            ck_assert(r.status == DST_ITER_LIMIT || r.status == DST_CERTIFIED);
+            ck_assert_msg(r.status == DST_ITER_LIMIT || r.status == DST_CERTIFIED, "it %d status %d steps %d evals %d [%g %g]", it, r.status, r.advance_steps, r.distance_evals, r.lower, r.upper);
             ck_assert_int_le(r.advance_steps, opt.max_iter);
             limited += r.status == DST_ITER_LIMIT;
         } else {
@@ -835,6 +835,103 @@ START_TEST(test_moving_convex_cap_and_enclosure)
     }
     ck_assert_int_gt(limited, 0);
     ck_assert_int_gt(uncertified, 0);
+}
+END_TEST
+
+/* how far below upper the step budget may leave a paced walk's lower bound on the motions of
+ * test_moving_convex_common_rotation_paced (0.8-1.2 rad about an axis 0.35 m away, eps
+ * MC_PACED_EPS, 500 steps): the rate bounds over each even share of the rest; 0.4-3.0 mm
+ * seen, m. The capped walk of before bounded the rest from one point by the worst motion
+ * of all of it: 0.24 m below upper on the first motion. */
+#define MC_PACED_LOOSENESS 0.006
+/* the walk's eps there: the planner's MCD eps (half the scenario's 1 mm) halved, so that
+ * every motion needs more than the 500 steps, m */
+#define MC_PACED_EPS 2.5e-4
+
+/* Regression (twist.yaml --geometry convex, whole-robot pairs): two links of one arm move
+ * together, fast, their gap constant (both frames the same polynomial motion, one offset
+ * rigidly from the other). Eq. (M6) counts each side's turning on its own, so the walk
+ * needs thousands of steps; with the step cap of 500 it used to bound the rest of the
+ * interval from one point by the worst motion of all of it (0.24 m below upper here; in the
+ * planner 0.13 m on RARM_LINK4 - RARM_LINK6, frozen into its row as an impossible margin).
+ * Paced by its budget (eq. M9b) the walk reaches s = 1 within the cap: bounds still valid,
+ * within MC_PACED_LOOSENESS of upper. */
+START_TEST(test_moving_convex_common_rotation_paced)
+{
+    Rng rng = {0xc0770ULL};
+    int paced = 0;
+    for (int it = 0; it < (TG_ASAN ? 4 : 12); ++it) {
+        McShape sa, sb;
+        DstMovingConvex A, B;
+        DstMcdOptions opt = dst_mcd_options_default();
+        DstMcdResult r;
+        double R0[9], R1[9], Rr[9], Rf[9], k[3], x0[3], x1[3], o[3], on;
+        opt.eps = MC_PACED_EPS;
+        mc_random_shape(&rng, it % 2 == 0 ? 0 : 1, &sa);
+        mc_random_shape(&rng, it % 3 == 0 ? 1 : 0, &sb);
+        A.shape = &sa.shape, B.shape = &sb.shape;
+        /* A turns 0.8-1.2 rad about an axis 0.35 m from its origin (an arm twisting at the
+         * chest over one span), degree 7 */
+        rng_rotation(&rng, R0);
+        rng_unit(&rng, k);
+        tg_rot(k, rng_uniform(&rng, 0.8, 1.2), Rr);
+        tg_matmul(Rr, R0, R1);
+        for (int i = 0; i < 3; ++i) x0[i] = 0.35 * R0[3 * i];
+        for (int i = 0; i < 3; ++i) x1[i] = Rr[3 * i] * x0[0] + Rr[3 * i + 1] * x0[1] + Rr[3 * i + 2] * x0[2];
+        ck_assert_int_eq(dst_moving_frame_from_poses(R0, x0, R1, x1, 7, &A.frame), DST_OK);
+        /* B rigidly attached to A: R_b = R_a Rf, x_b = x_a + R_a o, coefficient by
+         * coefficient, so the two move as one body (o chosen below for the gap) */
+        rng_rotation(&rng, Rf);
+        rng_unit(&rng, o);
+        on = mc_reach(A.shape) + mc_reach(B.shape) + 0.05;
+        B.frame = A.frame;
+        if (B.frame.origin.degree < A.frame.degree) {
+            for (int kk = B.frame.origin.degree + 1; kk <= A.frame.degree; ++kk) {
+                memset(A.frame.origin.c[kk], 0, sizeof A.frame.origin.c[kk]);
+            }
+            A.frame.origin.degree = B.frame.origin.degree = A.frame.degree;
+        }
+        for (int kk = 0; kk <= A.frame.degree; ++kk) {
+            tg_matmul(A.frame.R[kk], Rf, B.frame.R[kk]);
+        }
+        for (int kk = 0; kk <= B.frame.origin.degree; ++kk) {
+            for (int i = 0; i < 3; ++i) {
+                double v = 0.0;
+                if (kk <= A.frame.degree) {
+                    for (int j = 0; j < 3; ++j) v += A.frame.R[kk][3 * i + j] * on * o[j];
+                }
+                B.frame.origin.c[kk][i] = A.frame.origin.c[kk][i] + v;
+            }
+        }
+        /* then pull B in along the line of centres to a gap of a few mm at s = 0.5 */
+        {
+            DstConvexDistance d;
+            double Ra[9], xa[3], gap = rng_uniform(&rng, 0.003, 0.008), shift;
+            McRef ref = {&A, &B, 0.0};
+            mc_nominal(&ref, 0.5, &d);
+            shift = d.distance - gap;
+            mc_frame_at(&A.frame, 0.5, Ra, xa);
+            /* move B's body offset by -shift along the normal, in A's body coordinates, so
+             * that the attachment stays rigid */
+            for (int j = 0; j < 3; ++j) {
+                double ob = -shift * (Ra[j] * d.normal[0] + Ra[3 + j] * d.normal[1] + Ra[6 + j] * d.normal[2]);
+                for (int kk = 0; kk <= A.frame.degree; ++kk) {
+                    for (int i = 0; i < 3; ++i) B.frame.origin.c[kk][i] -= A.frame.R[kk][3 * i + j] * ob;
+                }
+            }
+            /* B's origin is A's body point o - ob, |o - ob| <= on + |shift| */
+            B.frame.origin.err = (A.frame.origin.err + A.frame.R_err * (on + fabs(shift))) * (1.0 + 1e-12);
+        }
+        dst_convex_mcd(&A, &B, 0.0, 1.0, &opt, NULL, &r);
+        mc_check(&A, &B, 0.0, 1.0, &r, &opt, 40000 + it, NULL);
+        ck_assert_int_le(r.advance_steps, opt.max_iter);
+        ck_assert_msg(r.upper - r.lower <= MC_PACED_LOOSENESS, "it %d status %s steps %d [%g %g]", it,
+                      dst_status_string(r.status), r.advance_steps, r.lower, r.upper);
+        paced += r.status == DST_ITER_LIMIT;
+        mc_shape_free(&sa);
+        mc_shape_free(&sb);
+    }
+    ck_assert_int_gt(paced, 0); /* the budget really ran short */
 }
 END_TEST
 
@@ -959,6 +1056,7 @@ Suite *dst_convex_mcd_suite(void)
     tcase_add_test(tc, test_moving_convex_sampling_agrees);
     tcase_add_test(tc, test_moving_convex_custom_shape);
     tcase_add_test(tc, test_moving_convex_cap_and_enclosure);
+    tcase_add_test(tc, test_moving_convex_common_rotation_paced);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_invalid_input);

@@ -143,6 +143,18 @@ START_TEST(test_primitive_kinds_bound_sampled_distance)
 }
 END_TEST
 
+/* Pairs below a moving common ancestor (geom_chain: the chest twists, the arms move),
+ * which convex and ellipsoid geometry measure in the ancestor's frame (planner.md sec. 4e,
+ * eq. P21): every bound stays below the exact distance sampled densely in the world. */
+START_TEST(test_ancestor_frame_bounds_sampled_distance)
+{
+    Fixture f;
+    load(&f, "tests/data/geom_chain.yaml", KINDS[_i]);
+    ck_assert_int_gt(check_bounds(&f, 0xa2c0ULL + (uint64_t)_i, 3, INFINITY), 0);
+    unload(&f);
+}
+END_TEST
+
 /* The swept-box stop of capsule, convex and ellipsoid pairs (eq. P16): a stopped pair's
  * bound is below every sampled distance and at least the stop level, and the stop
  * happens; the bound itself, asked directly, is below the sampled minimum of every pair
@@ -531,6 +543,7 @@ Suite *pln_geom_suite(void)
     TCase *tc = tcase_create("bounds");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_primitive_kinds_bound_sampled_distance, 0, 3);
+    tcase_add_loop_test(tc, test_ancestor_frame_bounds_sampled_distance, 0, 3);
     tcase_add_loop_test(tc, test_primitive_kinds_swept_stop_keeps_bounds, 0, 3);
     tcase_add_loop_test(tc, test_swept_lower_below_sampled_distance, 0, 3);
     tcase_add_test(tc, test_wild_motion_rows_without_bound);

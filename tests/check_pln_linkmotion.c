@@ -193,6 +193,10 @@ static long enclosure_run(int n, int deg, uint64_t seed, int flags, long *n_time
     double local[LM_MAX_LINKS][2][3];
     DstPolyPoint pts[LM_MAX_LINKS][4], compt, origin[LM_MAX_LINKS];
     double frame_R[LM_MAX_LINKS][PLN_TM_MAX_DEGREE + 1][9], frame_err[LM_MAX_LINKS];
+    /* each link's frame relative to an ancestor 0-3 links up (pln_linkmotion_frame_from) */
+    double rel_R[LM_MAX_LINKS][PLN_TM_MAX_DEGREE + 1][9], rel_err[LM_MAX_LINKS];
+    DstPolyPoint rel_origin[LM_MAX_LINKS];
+    int rel_anc[LM_MAX_LINKS];
     ld R[LM_MAX_LINKS][9], P[LM_MAX_LINKS][3], q[LM_JOINTS];
     long violations = 0;
     int m, t, i, j, a, b;
@@ -224,8 +228,20 @@ static long enclosure_run(int n, int deg, uint64_t seed, int flags, long *n_time
         }
         ck_assert_int_eq(pln_linkmotion_com_point(lm, &compt), PLN_OK);
         for (i = 0; i < rb.n_links; ++i) {
+            int up = (int)(kf_next(&rng) % 4);
             ck_assert_int_eq(pln_linkmotion_frame(lm, i, frame_R[i], &frame_err[i], &origin[i]),
                              n);
+            rel_anc[i] = i;
+            while (up-- > 0 && rb.links[rel_anc[i]].parent >= 0) rel_anc[i] = rb.links[rel_anc[i]].parent;
+            ck_assert_int_eq(pln_linkmotion_frame_from(lm, rel_anc[i], i, rel_R[i], &rel_err[i], &rel_origin[i]), n);
+        }
+        /* a link that is no ancestor: refused */
+        if (rb.n_links > 2) { /* the last link is no ancestor of any other (parents come first) */
+            ck_assert_int_eq(pln_linkmotion_frame_from(lm, rb.n_links - 1, rb.n_links - 2, rel_R[0], &rel_err[0],
+                                                       &rel_origin[0]),
+                             -1);
+            ck_assert_int_eq(pln_linkmotion_frame_from(lm, 0, i, rel_R[0], &rel_err[0], &rel_origin[0]), -1);
+            ck_assert_int_eq(pln_linkmotion_frame_from(lm, 0, 0, rel_R[0], &rel_err[0], &rel_origin[0]), n);
         }
         com = pln_linkmotion_com(lm);
         ck_assert_ptr_nonnull(com);
@@ -247,6 +263,27 @@ static long enclosure_run(int n, int deg, uint64_t seed, int flags, long *n_time
                 violations += polypoint_excess(&pts[i][0], s, P[i]) > 0;
                 violations += frame_violations(frame_R[i], frame_err[i], &origin[i], n, s, R[i],
                                                P[i], local[i]);
+                {
+                    /* the reference relative pose R_c^-1 R_i, R_c^-1 (p_i - p_c) (R_c^-1, not
+                     * R_c^T: an imperfect model's rotations are not quite orthogonal) */
+                    int c = rel_anc[i];
+                    ld Rr[9], pr[3], Ci[9], *C = R[c], det;
+                    Ci[0] = C[4] * C[8] - C[5] * C[7], Ci[1] = C[2] * C[7] - C[1] * C[8], Ci[2] = C[1] * C[5] - C[2] * C[4];
+                    Ci[3] = C[5] * C[6] - C[3] * C[8], Ci[4] = C[0] * C[8] - C[2] * C[6], Ci[5] = C[2] * C[3] - C[0] * C[5];
+                    Ci[6] = C[3] * C[7] - C[4] * C[6], Ci[7] = C[1] * C[6] - C[0] * C[7], Ci[8] = C[0] * C[4] - C[1] * C[3];
+                    det = C[0] * Ci[0] + C[1] * Ci[3] + C[2] * Ci[6];
+                    for (a = 0; a < 9; ++a) Ci[a] /= det;
+                    for (a = 0; a < 3; ++a) {
+                        pr[a] = 0;
+                        for (b = 0; b < 3; ++b) {
+                            Rr[3 * a + b] = 0;
+                            for (j = 0; j < 3; ++j) Rr[3 * a + b] += Ci[3 * a + j] * R[i][3 * j + b];
+                            pr[a] += Ci[3 * a + b] * (P[i][b] - P[c][b]);
+                        }
+                    }
+                    violations += frame_violations(rel_R[i], rel_err[i], &rel_origin[i], n, s, Rr, pr,
+                                                   local[i]);
+                }
                 for (b = 0; b < 2; ++b) {
                     for (a = 0; a < 3; ++a) {
                         x[a] = P[i][a] + R[i][3 * a] * local[i][b][0] +

@@ -45,7 +45,8 @@ typedef struct DstMovingConvex {
  * R_err * reach + origin.err, the orthonormalisation deviation, GJK's own gap and rounding
  * included). Status DST_CERTIFIED when upper - lower <= eps, DST_NOT_CERTIFIED when the
  * enclosures alone exceed eps, DST_ITER_LIMIT when opt->max_iter advancement steps (or
- * 4 max_iter distance evaluations) ended it (bounds still valid), DST_INVALID_INPUT (NULL,
+ * 4 max_iter distance evaluations) ended it, or when past half of them the walk lowered its
+ * level to end within them (eq. M9b; bounds still valid either way), DST_INVALID_INPUT (NULL,
  * invalid shape (dst_convex_validate), invalid frame, non-finite or t1 < t0, bad options;
  * zeros), DST_FAILED (a rotation polynomial too far from a rotation to orthonormalise, or a
  * static query failed; zeros). t0 == t1 is the single instant s = 0. Every shape kind is

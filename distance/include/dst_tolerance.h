@@ -198,6 +198,13 @@
  * eq. M9). */
 #define DST_CONVEX_MCD_DESCENT_FRACTION 0.5
 
+/* Two moving convex shapes: once the advancement has taken this fraction of its step cap
+ * (max_iter), a walk too slow to reach the end of the interval with the steps left lowers
+ * its level so that it does (rigour kept, the certificate may be lost: DST_ITER_LIMIT),
+ * instead of bounding the rest from one point by the worst motion over all of it
+ * (dimensionless; docs/math/capsule_mcd.md eq. M9b). */
+#define DST_CONVEX_MCD_PACE_FRACTION 0.5
+
 /* When no step is possible at the current level (the gap along the normal and the point bound
  * both at the level: inexact normal, large orthonormalisation deviation), the level is lowered
  * to this fraction of eta below the better of the two point bounds (dimensionless). */

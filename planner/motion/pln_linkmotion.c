@@ -333,11 +333,90 @@ static void add_poly(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
     pln_taylor_add(out, &x, &y);
 }
 
+/* One link of the chain below a parent frame (Rp, pp) with norm-based remainders eps_p,
+ * rho_p and ||R_P,true||_2 <= nu_p: link i's rotation and position models (a prismatic
+ * joint's slide included), remainders set to [-eps_i, eps_i], [-rho_i, rho_i] (eq. 8.1-8.2,
+ * 8.6, 9.2-9.3, 9.6). */
+static void chain_step(const PlnLinkMotion *lm, int i, const PlnTaylor *Rp, const PlnTaylor *pp,
+                       double eps_p, double rho_p, double nu_p, PlnTaylor *R, PlnTaylor *p,
+                       double *eps_out, double *rho_out)
+{
+    const double *M = lm->M + 27 * i, *o = lm->opos + 3 * i;
+    const double *cst = lm->cst + CST_COUNT * i;
+    double tr2 = 0.0, eps_q = cst[CST_M0ERR], eps, rho;
+    int j = lm->active[i], n = lm->n, r, c, k;
+    /* p_i = p_P + R_P o_i (eq. 8.2), error rho_P + eps_P |o_i| + rounding (eq. 9.3) */
+    for (r = 0; r < 3; ++r) {
+        PlnTaylor t;
+        double rr = lc3(&t, Rp + 3 * r, o, 1, n);
+        add_poly(&p[r], &pp[r], &t);
+        rr += recentre(&p[r]);
+        tr2 += rr * rr;
+    }
+    if (lm->slide[i] >= 0) {
+        /* p_i += q (R_P w_i) (eq. 8.6); the error (eq. 9.6) is |q| (eps_P |w| +
+         * (nu_P + eps_P) dw + row rounding) plus the product's remainder */
+        const int js = lm->slide[i];
+        const double *wv = lm->w + 4 * i, qa = lm->qabs[js];
+        double wn = up(norm3(wv) + wv[3]);
+        tr2 = 0.0;
+        for (r = 0; r < 3; ++r) {
+            PlnTaylor t, u;
+            double rr = lc3(&t, Rp + 3 * r, o, 1, n);
+            double r1 = lc3(&u, Rp + 3 * r, wv, 1, n);
+            add_poly(&p[r], &pp[r], &t);
+            pln_taylor_mul(&u, &u, &lm->qt[js]);
+            pln_taylor_add(&p[r], &p[r], &u);
+            rr += up(r1 * qa) + recentre(&p[r]);
+            tr2 += rr * rr;
+        }
+        rho = up(rho_p + eps_p * up(cst[CST_ONORM] + up(qa * wn)) +
+                 up(up(nu_p + eps_p) * up(qa * wv[3])) + sqrt(tr2));
+    } else {
+        rho = up(rho_p + eps_p * cst[CST_ONORM] + sqrt(tr2));
+    }
+    /* R_i = R_P M0 + sin q (R_P M1) + cos q (R_P M2) on polynomial parts (eq. 8.1) */
+    tr2 = 0.0;
+    for (r = 0; r < 3; ++r) {
+        for (c = 0; c < 3; ++c) {
+            PlnTaylor *out = &R[3 * r + c];
+            double rr = lc3(out, Rp + 3 * r, M + c, 3, n);
+            if (j >= 0) {
+                /* rounding e1 of t1 meets the true sine: |e1 sin_true| <= e1 and
+                 * |e1 ds| for the part the norm term of eq. 9.2 bounds by t1 ds */
+                PlnTaylor t1, t2;
+                double r1 = lc3(&t1, Rp + 3 * r, M + 9 + c, 3, n);
+                double r2 = lc3(&t2, Rp + 3 * r, M + 18 + c, 3, n);
+                rr += r1 * (1.0 + lm->ds[j]) + r2 * (1.0 + lm->dc[j]);
+                pln_taylor_mul(&t1, &t1, &lm->qs[j]);
+                pln_taylor_mul(&t2, &t2, &lm->qc[j]);
+                pln_taylor_add(out, out, &t1);
+                pln_taylor_add(out, out, &t2);
+            }
+            rr += recentre(out);
+            tr2 += rr * rr;
+        }
+    }
+    /* eps_i = |trunc|_F + (nu_P + eps_P) eps_q + eps_P g_i (eq. 9.2) */
+    if (j >= 0) eps_q = up(eps_q + lm->ds[j] * cst[CST_M1F] + lm->dc[j] * cst[CST_M2F]);
+    eps = up(sqrt(tr2) + (nu_p + eps_p) * eps_q + eps_p * cst[CST_G]);
+    *eps_out = eps;
+    *rho_out = rho;
+    for (k = 0; k < 9; ++k) {
+        R[k].lo = -eps;
+        R[k].hi = eps;
+    }
+    for (r = 0; r < 3; ++r) {
+        p[r].lo = -rho;
+        p[r].hi = rho;
+    }
+}
+
 /* Composition along the chain: eq. (8.1)-(8.3), (8.6), (9.2)-(9.3), (9.6). */
 PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const double *coef,
                                  int deg, const double *q_err, char *err, size_t err_size)
 {
-    int i, j, k, r, c, n = lm->n;
+    int i, j, k, r, n = lm->n;
     ++lm->generation; /* whatever follows, the models of before are gone */
     if (robot->n_joints != lm->n_joints || robot->n_links != lm->n_links) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
@@ -387,78 +466,10 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
         int par = lm->parent[i];
         const PlnTaylor *Rp = par < 0 ? lm->base_R : lm->R + 9 * par;
         const PlnTaylor *pp = par < 0 ? lm->base_p : lm->p + 3 * par;
-        const double *M = lm->M + 27 * i, *o = lm->opos + 3 * i;
-        const double *cst = lm->cst + CST_COUNT * i;
         double eps_p = par < 0 ? 0.0 : lm->eps[par], rho_p = par < 0 ? 0.0 : lm->rho[par];
         double nu_p = par < 0 ? lm->nu_base : lm->cst[CST_COUNT * par + CST_NU];
-        double tr2 = 0.0, eps_q = cst[CST_M0ERR], eps, rho;
-        PlnTaylor *R = lm->R + 9 * i, *p = lm->p + 3 * i;
-        j = lm->active[i];
-        /* p_i = p_P + R_P o_i (eq. 8.2), error rho_P + eps_P |o_i| + rounding (eq. 9.3) */
-        for (r = 0; r < 3; ++r) {
-            PlnTaylor t;
-            double rr = lc3(&t, Rp + 3 * r, o, 1, n);
-            add_poly(&p[r], &pp[r], &t);
-            rr += recentre(&p[r]);
-            tr2 += rr * rr;
-        }
-        if (lm->slide[i] >= 0) {
-            /* p_i += q (R_P w_i) (eq. 8.6); the error (eq. 9.6) is |q| (eps_P |w| +
-             * (nu_P + eps_P) dw + row rounding) plus the product's remainder */
-            const int js = lm->slide[i];
-            const double *wv = lm->w + 4 * i, qa = lm->qabs[js];
-            double wn = up(norm3(wv) + wv[3]);
-            tr2 = 0.0;
-            for (r = 0; r < 3; ++r) {
-                PlnTaylor t, u;
-                double rr = lc3(&t, Rp + 3 * r, o, 1, n);
-                double r1 = lc3(&u, Rp + 3 * r, wv, 1, n);
-                add_poly(&p[r], &pp[r], &t);
-                pln_taylor_mul(&u, &u, &lm->qt[js]);
-                pln_taylor_add(&p[r], &p[r], &u);
-                rr += up(r1 * qa) + recentre(&p[r]);
-                tr2 += rr * rr;
-            }
-            rho = up(rho_p + eps_p * up(cst[CST_ONORM] + up(qa * wn)) +
-                     up(up(nu_p + eps_p) * up(qa * wv[3])) + sqrt(tr2));
-        } else {
-            rho = up(rho_p + eps_p * cst[CST_ONORM] + sqrt(tr2));
-        }
-        /* R_i = R_P M0 + sin q (R_P M1) + cos q (R_P M2) on polynomial parts (eq. 8.1) */
-        tr2 = 0.0;
-        for (r = 0; r < 3; ++r) {
-            for (c = 0; c < 3; ++c) {
-                PlnTaylor *out = &R[3 * r + c];
-                double rr = lc3(out, Rp + 3 * r, M + c, 3, n);
-                if (j >= 0) {
-                    /* rounding e1 of t1 meets the true sine: |e1 sin_true| <= e1 and
-                     * |e1 ds| for the part the norm term of eq. 9.2 bounds by t1 ds */
-                    PlnTaylor t1, t2;
-                    double r1 = lc3(&t1, Rp + 3 * r, M + 9 + c, 3, n);
-                    double r2 = lc3(&t2, Rp + 3 * r, M + 18 + c, 3, n);
-                    rr += r1 * (1.0 + lm->ds[j]) + r2 * (1.0 + lm->dc[j]);
-                    pln_taylor_mul(&t1, &t1, &lm->qs[j]);
-                    pln_taylor_mul(&t2, &t2, &lm->qc[j]);
-                    pln_taylor_add(out, out, &t1);
-                    pln_taylor_add(out, out, &t2);
-                }
-                rr += recentre(out);
-                tr2 += rr * rr;
-            }
-        }
-        /* eps_i = |trunc|_F + (nu_P + eps_P) eps_q + eps_P g_i (eq. 9.2) */
-        if (j >= 0) eps_q = up(eps_q + lm->ds[j] * cst[CST_M1F] + lm->dc[j] * cst[CST_M2F]);
-        eps = up(sqrt(tr2) + (nu_p + eps_p) * eps_q + eps_p * cst[CST_G]);
-        lm->eps[i] = eps;
-        lm->rho[i] = rho;
-        for (k = 0; k < 9; ++k) {
-            R[k].lo = -eps;
-            R[k].hi = eps;
-        }
-        for (r = 0; r < 3; ++r) {
-            p[r].lo = -rho;
-            p[r].hi = rho;
-        }
+        chain_step(lm, i, Rp, pp, eps_p, rho_p, nu_p, lm->R + 9 * i, lm->p + 3 * i, &lm->eps[i],
+                   &lm->rho[i]);
     }
     /* centre of mass: (sum_i m_i (p_i + R_i c_i)) / M, error sum_i (m_i/M)(rho_i +
      * eps_i |c_i|) + rounding (eq. 8.3, 9.3) */
@@ -620,6 +631,71 @@ int pln_linkmotion_frame(const PlnLinkMotion *lm, int link, double R_s[][9], dou
     *R_err = up(lm->eps[link] + up(sqrt(conv2)));
     pln_linkmotion_point(lm, link, zero, origin);
     return n;
+}
+
+/* A link frame relative to an ancestor's: the chain of eq. (8.1)-(8.2) from the identity at
+ * anc, with the remainders of eq. (9.2)-(9.3) from zero and ||R_rel,true||_2 <= the product
+ * of the g_k along the way (eq. 9.1); then as pln_linkmotion_frame. */
+int pln_linkmotion_frame_from(const PlnLinkMotion *lm, int anc, int link, double R_s[][9], double *R_err,
+                              DstPolyPoint *origin)
+{
+    int path[PLN_LINKMOTION_MAX_DEPTH], depth = 0, e, k, r, n = lm->n;
+    PlnTaylor Ra[2][9], pa[2][3], x[3];
+    double eps = 0.0, rho = 0.0, nu, d[PLN_TM_MAX_DEGREE + 1], conv2 = 0.0, rad, tr2 = 0.0;
+    static const double ident[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (anc < 0 || anc >= lm->n_links || link < 0 || link >= lm->n_links) return -1;
+    /* the links from anc (excluded) down to link, in chain order */
+    for (int i = link; i != anc; i = lm->parent[i]) {
+        if (i < 0 || depth == PLN_LINKMOTION_MAX_DEPTH) return -1; /* not an ancestor */
+        path[depth++] = i;
+    }
+    for (e = 0; e < 9; ++e) pln_taylor_const(&Ra[0][e], n, ident[e]);
+    for (r = 0; r < 3; ++r) pln_taylor_const(&pa[0][r], n, 0.0);
+    nu = rot_norm_bound(ident);
+    for (int m = 0; m < depth; ++m) {
+        int i = path[depth - 1 - m], cur = m & 1;
+        chain_step(lm, i, Ra[cur], pa[cur], eps, rho, nu, Ra[!cur], pa[!cur], &eps, &rho);
+        nu = up(nu * lm->cst[CST_COUNT * i + CST_G]);
+    }
+    /* rotation: polynomial parts in s, conversion errors as a Frobenius norm (eq. 9.2) */
+    for (e = 0; e < 9; ++e) {
+        PlnTaylor t = Ra[depth & 1][e];
+        double conv;
+        t.lo = t.hi = 0.0;
+        conv = pln_taylor_to_unit_poly(&t, d);
+        for (k = 0; k <= n; ++k) R_s[k][e] = d[k];
+        conv2 += conv * conv;
+    }
+    *R_err = up(eps + up(sqrt(conv2)));
+    /* origin: the position models re-centred, their radii with rho (eq. 9.5) */
+    for (r = 0; r < 3; ++r) {
+        double rr;
+        x[r] = pa[depth & 1][r];
+        x[r].lo = x[r].hi = 0.0;
+        rr = recentre(&x[r]);
+        tr2 += rr * rr;
+    }
+    rad = up(rho + sqrt(tr2));
+    polypoint_from_poly(x, rad, origin);
+    return n;
+}
+
+/* sigma_min(M) >= sqrt(2 - g^2) when ||M M^T - I||_2 <= g^2 - 1 (eq. 9.1: g bounds the
+ * largest singular value that way), and singular values multiply along the chain. */
+void pln_linkmotion_rot_gain(const PlnLinkMotion *lm, int link, double *s_min, double *s_max)
+{
+    double lo = sqrt(fmax(0.0, 2.0 - lm->nu_base * lm->nu_base));
+    int depth = 0;
+    if (link < 0 || link >= lm->n_links) {
+        *s_min = 0.0, *s_max = INFINITY;
+        return;
+    }
+    for (int i = link; i >= 0; i = lm->parent[i], ++depth) {
+        double g = lm->cst[CST_COUNT * i + CST_G];
+        lo *= sqrt(fmax(0.0, 2.0 - g * g));
+    }
+    *s_min = fmax(0.0, lo - wid(4.0 * (depth + 1)));
+    *s_max = lm->cst[CST_COUNT * link + CST_NU];
 }
 
 PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out)

@@ -117,6 +117,26 @@ const PlnTaylor *pln_linkmotion_com(const PlnLinkMotion *lm);
 int pln_linkmotion_frame(const PlnLinkMotion *lm, int link, double R_s[][9], double *R_err,
                          DstPolyPoint *origin);
 
+/* Deepest chain pln_linkmotion_frame_from follows (links between the two). */
+#define PLN_LINKMOTION_MAX_DEPTH 64
+
+/* The same for a link's frame relative to the frame of its ancestor `anc` (anc == link:
+ * the identity, exact): R_rel = R_anc^T R_link, p_rel = R_anc^T (p_link - p_anc), built
+ * down the chain from anc with the joint models of the last compute, so that neither the
+ * motion above anc nor its remainders enter. Two links below anc keep their relative pose,
+ * and hence every distance between their shapes, in these frames. Returns the Taylor
+ * degree, or -1 (outputs untouched) when anc is no ancestor of link within
+ * PLN_LINKMOTION_MAX_DEPTH links or a link is out of range. */
+int pln_linkmotion_frame_from(const PlnLinkMotion *lm, int anc, int link, double R_s[][9], double *R_err,
+                              DstPolyPoint *origin);
+
+/* Bounds on the singular values of the model's world rotation of `link`, for any joint
+ * values: s_min <= sigma_min, sigma_max <= s_max (1 up to the model's tolerances). A
+ * distance measured in the link's frame (pln_linkmotion_frame_from) becomes a world
+ * distance within these factors: d_world >= s_min d when d >= 0, >= s_max d when d < 0.
+ * Out of range: 0 and INFINITY. */
+void pln_linkmotion_rot_gain(const PlnLinkMotion *lm, int link, double *s_min, double *s_max);
+
 /* The centre of mass as a DstPolyPoint (err covers every remainder). Returns
  * PLN_ERR_INVALID when the link masses sum to zero. */
 PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out);

@@ -549,22 +549,26 @@ void pln_geom_pair_capsules(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
     pair_capsules(g, lm, NULL, pair, a, b);
 }
 
-/* The moving frame of a shape: the link frame's Taylor motion (pln_linkmotion_frame)
- * composed with the shape's placement (Rs, ps) in the link: R'(s) = R(s) Rs,
+/* The moving frame of a shape: the link frame's Taylor motion (pln_linkmotion_frame; with
+ * anc >= 0 relative to that ancestor's frame, pln_linkmotion_frame_from) composed with the
+ * shape's placement (Rs, ps) in the link: R'(s) = R(s) Rs,
  * x'(s) = x(s) + R(s) ps. |R_true Rs - R Rs|_2 = |R_true - R|_2, so R_err carries over;
  * the origin gains R_err |ps|; rounding of the products is bounded by PLN_TM_ROUND_REL
- * times the magnitudes involved. Obstacles (link < 0) get a static frame. */
-static void shape_frame(const PlnGeomShape *s, const PlnLinkMotion *lm, int link, DstMovingFrame *f)
+ * times the magnitudes involved. Obstacles (link < 0) get a static frame. Returns -1 when
+ * anc is no ancestor within reach (f untouched). */
+static int shape_frame(const PlnGeomShape *s, const PlnLinkMotion *lm, int anc, int link, DstMovingFrame *f)
 {
     double R[PLN_TM_MAX_DEGREE + 1][9], R_err = 0.0, pn, mag = 0.0;
     DstPolyPoint o;
     int deg;
     if (link < 0) {
         dst_moving_frame_static(s->rot, s->pos, f);
-        return;
+        return 0;
     }
     memset(&o, 0, sizeof o);
-    deg = pln_linkmotion_frame(lm, link, R, &R_err, &o);
+    deg = anc >= 0 ? pln_linkmotion_frame_from(lm, anc, link, R, &R_err, &o)
+                   : pln_linkmotion_frame(lm, link, R, &R_err, &o);
+    if (deg < 0) return -1;
     memset(f, 0, sizeof *f);
     f->degree = deg;
     f->origin.degree = o.degree > deg ? o.degree : deg;
@@ -585,6 +589,47 @@ static void shape_frame(const PlnGeomShape *s, const PlnLinkMotion *lm, int link
     }
     f->R_err = R_err + PLN_TM_ROUND_REL * mag;
     f->origin.err = o.err + R_err * pn + PLN_TM_ROUND_REL * mag * (1.0 + pn);
+    return deg;
+}
+
+/* A link shape's frame in anc's frame (-1: the world), from the sweep's memo when it has
+ * it (sweep nullable, already made current for lm); -1 as shape_frame. */
+static int link_shape_frame(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int anc,
+                            int link, DstMovingFrame *f)
+{
+    int *slot = NULL, deg;
+    if (sweep != NULL && link < sweep->n_links) {
+        for (int k = 0; k < PLN_GEOM_FRAME_SLOTS; ++k) {
+            int *a = &sweep->frame_anc[link * PLN_GEOM_FRAME_SLOTS + k];
+            if (*a == anc) {
+                *f = sweep->frames[link * PLN_GEOM_FRAME_SLOTS + k];
+                return f->degree;
+            }
+            if (*a == PLN_GEOM_NO_FRAME && slot == NULL) slot = a;
+        }
+    }
+    deg = shape_frame(&g->links[link], lm, anc, link, f);
+    if (deg >= 0 && slot != NULL) {
+        *slot = anc;
+        sweep->frames[slot - sweep->frame_anc] = *f;
+    }
+    return deg;
+}
+
+/* The frame in which a pair of links is measured (docs/math/planner.md sec. 4e): their
+ * lowest common ancestor when that is not the root, else -1 (the world). Both shapes
+ * move with it, so their distance is the same in its frame, and the motion above it, with
+ * its Taylor remainders, drops out of both enclosures. */
+static int pair_frame_link(const PlnGeom *g, const PlnPair *pr)
+{
+    const PlnLink *links = g->robot->links;
+    if (pr->b_is_obstacle) return -1;
+    for (int i = pr->a.index; i >= 0; i = links[i].parent) {
+        for (int j = pr->b.index; j >= 0; j = links[j].parent) {
+            if (i == j) return links[i].parent >= 0 ? i : -1;
+        }
+    }
+    return -1;
 }
 
 /* ------------------------------------------------------------ swept boxes */
@@ -599,10 +644,13 @@ PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size
     s->box = calloc(n, sizeof *s->box);
     s->reach = calloc(n, sizeof *s->reach);
     s->caps = calloc(n, sizeof *s->caps);
-    if (!s->have_box || !s->have_caps || !s->box || !s->reach || !s->caps) {
+    s->frame_anc = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frame_anc);
+    s->frames = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frames);
+    if (!s->have_box || !s->have_caps || !s->box || !s->reach || !s->caps || !s->frame_anc || !s->frames) {
         pln_geom_sweep_destroy(s);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (swept boxes of %d links)", g->n_links);
     }
+    pln_geom_sweep_reset(s);
     return PLN_OK;
 }
 
@@ -614,6 +662,8 @@ void pln_geom_sweep_destroy(PlnGeomSweep *s)
     free(s->box);
     free(s->reach);
     free(s->caps);
+    free(s->frame_anc);
+    free(s->frames);
     memset(s, 0, sizeof *s);
 }
 
@@ -622,6 +672,7 @@ void pln_geom_sweep_reset(PlnGeomSweep *s)
     if (s == NULL || s->have_box == NULL) return;
     memset(s->have_box, 0, (size_t)s->n_links);
     memset(s->have_caps, 0, (size_t)s->n_links);
+    for (int i = 0; i < s->n_links * PLN_GEOM_FRAME_SLOTS; ++i) s->frame_anc[i] = PLN_GEOM_NO_FRAME;
     s->lm = NULL;
 }
 
@@ -805,8 +856,8 @@ static void mesh_pair(const PlnGeom *g, const PlnLinkMotion *lm, int pair, DstMo
     const PlnGeomShape *sb = pr->b_is_obstacle ? &g->obstacles[pr->b.index] : &g->links[pr->b.index];
     A->bvh = &sa->bvh;
     B->bvh = &sb->bvh;
-    shape_frame(sa, lm, pr->a.index, &A->frame);
-    shape_frame(sb, lm, pr->b_is_obstacle ? -1 : pr->b.index, &B->frame);
+    shape_frame(sa, lm, -1, pr->a.index, &A->frame);
+    shape_frame(sb, lm, -1, pr->b_is_obstacle ? -1 : pr->b.index, &B->frame);
 }
 
 DstStatus pln_geom_pair_first_contact(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
@@ -885,8 +936,27 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
         DstMovingConvex A, B;
         A.shape = &sa->convex;
         B.shape = &sb->convex;
-        shape_frame(sa, lm, pr->a.index, &A.frame);
-        shape_frame(sb, lm, lb, &B.frame);
-        return dst_convex_mcd(&A, &B, t0, t1, &o, cache ? &cache->gjk : NULL, res);
+        int anc = pair_frame_link(g, pr);
+        DstStatus ds;
+        /* in the frame of the pair's common ancestor (sec. 4e), the world if it fails */
+        if (anc < 0 || link_shape_frame(g, lm, sweep, anc, pr->a.index, &A.frame) < 0 ||
+            link_shape_frame(g, lm, sweep, anc, lb, &B.frame) < 0) {
+            anc = -1;
+            link_shape_frame(g, lm, sweep, -1, pr->a.index, &A.frame);
+            if (lb >= 0) link_shape_frame(g, lm, sweep, -1, lb, &B.frame);
+            else shape_frame(sb, lm, -1, lb, &B.frame);
+        }
+        ds = dst_convex_mcd(&A, &B, t0, t1, &o, cache ? &cache->gjk : NULL, res);
+        if (anc >= 0 && (ds == DST_CERTIFIED || ds == DST_NOT_CERTIFIED || ds == DST_ITER_LIMIT)) {
+            /* the ancestor's world rotation maps the bound to the world within its singular
+             * values (eq. P21; 1 up to the model's tolerances) */
+            double s_min, s_max;
+            pln_linkmotion_rot_gain(lm, anc, &s_min, &s_max);
+            res->lower *= res->lower >= 0.0 ? s_min : s_max;
+            res->lower -= PLN_TM_ROUND_REL * fabs(res->lower);
+            if (res->upper < res->lower) res->lower = res->upper;
+            if (ds == DST_CERTIFIED && res->upper - res->lower > o.eps) ds = res->status = DST_NOT_CERTIFIED;
+        }
+        return ds;
     }
 }

@@ -106,7 +106,17 @@ typedef struct PlnGeomSweep {
     double (*box)[6];                   /* [n_links] lo x, y, z, hi x, y, z, metres */
     double *reach;                      /* [n_links] metres beyond the box */
     DstMovingCapsule *caps;             /* [n_links] capsule geometry */
+    /* convex and ellipsoid shape frames (docs/math/planner.md sec. 4e): per link up to
+     * PLN_GEOM_FRAME_SLOTS frames, each in the frame of link frame_anc (-1: the world;
+     * PLN_GEOM_NO_FRAME: empty slot) */
+    int *frame_anc;                     /* [n_links * PLN_GEOM_FRAME_SLOTS] */
+    DstMovingFrame *frames;             /* [n_links * PLN_GEOM_FRAME_SLOTS] */
 } PlnGeomSweep;
+
+/* Frames of one link kept per interval (the world's and a few ancestors'), and the mark of
+ * an empty slot. */
+#define PLN_GEOM_FRAME_SLOTS 4
+#define PLN_GEOM_NO_FRAME (-2)
 
 /* Allocates a sweep for g's links (PLN_ERR_NOMEM); destroy frees its arrays. */
 PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size_t err_size);
