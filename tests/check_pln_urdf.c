@@ -23,6 +23,8 @@
 #include "model/pln_kin.h"
 #include "model/pln_robot.h"
 #include "model/pln_urdf.h"
+#include "problem/pln_plan.h"
+#include "problem/pln_problem.h"
 
 #define D "tests/data/urdf/"
 #define FK_TOL 1e-12     /* m and rotation entries: the round trip's forward kinematics */
@@ -127,8 +129,8 @@ START_TEST(test_primitives_enclosed)
 }
 END_TEST
 
-/* meshes: every vertex (scaled, posed) inside; the unscaled one kept as the link's mesh at
- * its collision origin, the scaled one not (capsule only) */
+/* meshes: every vertex (scaled, posed) inside; the mesh kept as the link's mesh at its
+ * collision origin, a scaled one with its scale */
 START_TEST(test_meshes)
 {
     double R[9], p[3];
@@ -155,7 +157,8 @@ START_TEST(test_meshes)
         const double s[3] = {2, 1, 0.5};
         PlnRobot r = load_ok(D "mesh_scaled.urdf", &quiet);
         const PlnLinkGeometry *g = &r.links[1].geometry;
-        ck_assert(g->mesh_path[0] == '\0' && g->has_capsule);
+        ck_assert(g->mesh_path[0] != '\0' && g->has_capsule && g->has_mesh_scale);
+        for (int k = 0; k < 3; ++k) ck_assert_double_eq(g->mesh_scale[k], s[k]);
         ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/forearm.stl", &m, err, sizeof err), PLN_OK);
         for (int v = 0; v < m.n_vertices; ++v) {
             double x[3], y[3];
@@ -184,6 +187,118 @@ START_TEST(test_meshes)
         }
         pln_robot_destroy(&r);
     }
+}
+END_TEST
+
+/* writes mesh m as ASCII STL */
+static void write_stl(const char *path, const DstMesh *m)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("solid scaled\n", f);
+    for (int t = 0; t < m->n_triangles; ++t) {
+        fputs(" facet normal 0 0 0\n  outer loop\n", f);
+        for (int k = 0; k < 3; ++k) {
+            const double *v = m->vertices[m->triangles[t][k]];
+            fprintf(f, "   vertex %.17g %.17g %.17g\n", v[0], v[1], v[2]);
+        }
+        fputs("  endloop\n endfacet\n", f);
+    }
+    fputs("endsolid scaled\n", f);
+    fclose(f);
+}
+
+/* the static distance of the scenario's only pair at joint value q */
+static double pair_distance_at(const char *scenario, double q)
+{
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnKinWork *kin;
+    PlnPairDistance pd;
+    char err[1024];
+    double qs[8];
+    ck_assert_msg(pln_plan_load(scenario, &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(l.sc.n_pairs, 1);
+    ck_assert_int_le(l.robot.n_joints, 8);
+    ck_assert_msg(pln_kin_create(&l.robot, &kin, err, sizeof err) == PLN_OK, "%s", err);
+    memcpy(qs, l.p->q_init, (size_t)l.robot.n_joints * sizeof *qs);
+    qs[0] = q;
+    ck_assert_int_eq(pln_kin_forward(kin, &l.robot, qs), PLN_OK);
+    pln_problem_pair_distance(l.p, kin, 0, &pd);
+    pln_kin_destroy(kin);
+    pln_plan_unload(&l);
+    return pd.distance;
+}
+
+/* a scaled URDF mesh (<mesh scale="2 1 0.5">) in `geometry: mesh` and `convex`: the pair
+ * distances equal those of the same mesh scaled into a file of its own (to rounding), at
+ * several joint values; and the export writes the scale back */
+START_TEST(test_scaled_mesh_geometry)
+{
+    const double s[3] = {2, 1, 0.5}, qv[3] = {-0.8, 0.0, 0.7};
+    const char *geoms[2] = {"mesh", "convex"};
+    char dir[256], stl[512], urdf[512], cwd[1024], err[512], text[8192];
+    DstMesh m;
+    FILE *f;
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(stl, sizeof stl, "%s/scaled.stl", dir);
+    snprintf(urdf, sizeof urdf, "%s/pre.urdf", dir);
+    ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/forearm.stl", &m, err, sizeof err), PLN_OK);
+    for (int v = 0; v < m.n_vertices; ++v) {
+        for (int k = 0; k < 3; ++k) m.vertices[v][k] *= s[k];
+    }
+    write_stl(stl, &m);
+    dst_mesh_destroy(&m);
+    f = fopen(urdf, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "<?xml version=\"1.0\"?>\n<robot name=\"pre\">\n  <link name=\"base\"/>\n"
+               "  <link name=\"body\"><collision><origin xyz=\"0.1 -0.05 0.2\" rpy=\"0.3 -0.4 0.5\"/>"
+               "<geometry><mesh filename=\"%s\"/></geometry></collision></link>\n"
+               "  <joint name=\"q\" type=\"revolute\"><parent link=\"base\"/><child link=\"body\"/>"
+               "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"2\" velocity=\"1\"/>"
+               "</joint>\n</robot>\n", stl);
+    fclose(f);
+    for (int gi = 0; gi < 2; ++gi) {
+        const char *robots[2] = {"", urdf};
+        char scen[2][600];
+        for (int k = 0; k < 2; ++k) {
+            snprintf(scen[k], sizeof scen[k], "%s/s%d.yaml", dir, k);
+            f = fopen(scen[k], "w");
+            ck_assert_ptr_nonnull(f);
+            if (k == 0) {
+                fprintf(f, "name: s\nrobot: %s/" D "mesh_scaled.urdf\n", cwd);
+            } else {
+                fprintf(f, "name: s\nrobot: %s\n", robots[1]);
+            }
+            fprintf(f, "duration: 1\njoints: [q]\n"
+                       "environment: [{name: block, type: box, center: [0.25, 0.1, 0.3], "
+                       "size: [0.06, 0.06, 0.06]}]\n"
+                       "collision: {geometry: %s, pairs: [[body, block]]}\n", geoms[gi]);
+            fclose(f);
+        }
+        for (int i = 0; i < 3; ++i) {
+            double da = pair_distance_at(scen[0], qv[i]), db = pair_distance_at(scen[1], qv[i]);
+            ck_assert_msg(fabs(da - db) <= 1e-9, "%s at q = %g: scale %g, scaled file %g",
+                          geoms[gi], qv[i], da, db);
+            ck_assert_msg(da != 0.0, "%s: no distance", geoms[gi]);
+        }
+    }
+    {
+        /* the export keeps the scale */
+        PlnUrdfOptions quiet = {NULL, NULL};
+        PlnRobot r = load_ok(D "mesh_scaled.urdf", &quiet);
+        char out[600];
+        snprintf(out, sizeof out, "%s/export.urdf", dir);
+        f = fopen(out, "w");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(pln_urdf_write(&r, D "mesh_scaled.urdf", f, err, sizeof err), PLN_OK);
+        fclose(f);
+        ck_assert(ckutil_read_file(out, text, sizeof text) > 0);
+        ck_assert_msg(strstr(text, "scale=\"2 1 0.5\"") != NULL, "%s", out);
+        pln_robot_destroy(&r);
+    }
+    ckutil_rm_flat(dir);
 }
 END_TEST
 
@@ -614,6 +729,7 @@ Suite *pln_urdf_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_primitives_enclosed);
     tcase_add_test(tc, test_meshes);
+    tcase_add_test(tc, test_scaled_mesh_geometry);
     tcase_add_test(tc, test_package_paths);
     tcase_add_test(tc, test_joints_and_inertial);
     tcase_add_test(tc, test_warnings);

@@ -297,6 +297,17 @@ PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_s
     return pln_mesh_read_info(path, mesh, NULL, err, err_size);
 }
 
+PlnStatus pln_mesh_read_scaled(const char *path, const double *scale, DstMesh *mesh, char *err,
+                               size_t err_size)
+{
+    PlnStatus st = pln_mesh_read_info(path, mesh, NULL, err, err_size);
+    if (st != PLN_OK || scale == NULL) return st;
+    for (int v = 0; v < mesh->n_vertices; ++v) {
+        for (int d = 0; d < 3; ++d) mesh->vertices[v][d] *= scale[d];
+    }
+    return PLN_OK;
+}
+
 /* appends "n what(s)" to out when n > 0. */
 static int warn_item(char *out, size_t size, size_t *used, int n, const char *one, const char *many)
 {

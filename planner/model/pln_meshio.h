@@ -61,6 +61,12 @@ int pln_mesh_format_supported(const char *path);
  * (dst_mesh_destroy). */
 PlnStatus pln_mesh_read(const char *path, DstMesh *mesh, char *err, size_t err_size);
 
+/* pln_mesh_read of a link's mesh_path with its per-axis scale applied to the vertices
+ * (has_mesh_scale, mesh_scale[3]): the mesh in the file's frame as every consumer of a
+ * link's mesh must see it. scale: NULL or 3 factors > 0. */
+PlnStatus pln_mesh_read_scaled(const char *path, const double *scale, DstMesh *mesh, char *err,
+                               size_t err_size);
+
 /* Reads the mesh file `path` (see the header paragraph) into *mesh, which the caller
  * later passes to dst_mesh_destroy; on failure *mesh is left empty. Errors:
  * PLN_ERR_INVALID with "path[:line]: what" in err, PLN_ERR_NOMEM. Fills *info on

@@ -48,6 +48,10 @@ typedef struct PlnLinkGeometry {
     int capsule_fitted;                   /* 1: the capsule was fitted to the link's mesh
                                            * at load time (model/pln_capfit.h), not given */
     char mesh_path[512];                  /* resolved path of the triangle mesh, "" if none */
+    int has_mesh_scale;                   /* 1: mesh_path's vertices are scaled per axis by
+                                           * mesh_scale (a URDF <mesh scale>, each > 0) in the
+                                           * file's frame, before file_pos/file_rot; 0: not */
+    double mesh_scale[3];
     int mesh_triangles;                   /* triangle count of the mesh, 0 if none */
     char convex_path[512];                /* resolved path of a convex hull, "" if none */
     int has_ellipsoid;

@@ -945,8 +945,7 @@ static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
         } else if (u->n_geoms > 0 && (st = link_capsule(c, u, g)) != PLN_OK) {
             goto done;
         }
-        if (u->n_geoms == 1 && u->geoms[0].type == G_MESH && u->geoms[0].scale[0] == 1.0 &&
-            u->geoms[0].scale[1] == 1.0 && u->geoms[0].scale[2] == 1.0) {
+        if (u->n_geoms == 1 && u->geoms[0].type == G_MESH) {
             DstMesh m;
             char derr[512];
             const UrdfGeom *ug = &u->geoms[0];
@@ -960,6 +959,12 @@ static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
                 st = pln_errorf(INVALID, c->err, c->err_size, "%s:%ld: mesh path longer than %zu characters", c->path, ug->line, sizeof g->mesh_path - 1);
                 goto done;
             }
+            if (ug->scale[0] != 1.0 || ug->scale[1] != 1.0 || ug->scale[2] != 1.0) {
+                /* the file's vertices scaled in the file's frame, then placed (a mesh in mm
+                 * with scale 0.001, or a mirrored-free stretch: every factor > 0) */
+                g->has_mesh_scale = 1;
+                memcpy(g->mesh_scale, ug->scale, sizeof g->mesh_scale);
+            }
             if (!rot_is_identity(ug->rot, ug->pos)) {
                 g->has_file_pose = 1;
                 memcpy(g->file_pos, ug->pos, sizeof g->file_pos);
@@ -971,10 +976,10 @@ static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
             if (meshes > 0) {
                 FILE *w = c->opt != NULL ? c->opt->warnings : stderr;
                 if (w != NULL) {
-                    fprintf(w, "%s:%ld: warning: link '%s': %s; the mesh geometry (geometry: mesh, "
-                            "convex, the viewer) uses a link's single unscaled mesh, so this link "
-                            "is measured by its fitted capsule only\n", c->path, u->line, u->name,
-                            u->n_geoms > 1 ? "several collision elements" : "a scaled mesh");
+                    fprintf(w, "%s:%ld: warning: link '%s': several collision elements; the mesh "
+                            "geometry (geometry: mesh, convex, the viewer) uses a link's single "
+                            "mesh, so this link is measured by its fitted capsule only\n",
+                            c->path, u->line, u->name);
                 }
             }
         }
@@ -1248,6 +1253,10 @@ PlnStatus pln_urdf_write(const PlnRobot *robot, const char *source, FILE *out, c
             origin_xml(out, "      ", g->has_file_pose ? g->file_pos : z3, g->has_file_pose ? g->file_rot : I3);
             fputs("      <geometry><mesh filename=\"", out);
             xml_text(out, ap);
+            if (g->has_mesh_scale) {
+                fprintf(out, "\" scale=\"%.17g %.17g %.17g", g->mesh_scale[0], g->mesh_scale[1],
+                        g->mesh_scale[2]);
+            }
             fputs("\"/></geometry>\n    </collision>\n", out);
         } else if (g->has_capsule) {
             /* a capsule along z of a frame at the segment's middle */

@@ -373,10 +373,11 @@ static PlnStatus hull_mesh(const DstMesh *m, DstMesh *out, char *err, size_t err
     return PLN_OK;
 }
 
-static PlnStatus read_mesh(const char *path, DstMesh *m, char *err, size_t err_size)
+static PlnStatus read_mesh(const char *path, const double *scale, DstMesh *m, char *err,
+                           size_t err_size)
 {
     char derr[768];
-    PlnStatus st = pln_mesh_read(path, m, derr, sizeof derr);
+    PlnStatus st = pln_mesh_read_scaled(path, scale, m, derr, sizeof derr);
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "viewer: %s", derr);
     return PLN_OK;
 }
@@ -403,9 +404,9 @@ static PlnStatus view_meshes(const PlnProblem *p, ViewMesh **out, int *n_out, ch
             if (!g->has_ellipsoid) continue;
             st = ellipsoid_mesh(g, &src, err, err_size);
         } else if (sc->geometry == PLN_GEOMETRY_CONVEX && g->convex_path[0] != '\0') {
-            st = read_mesh(g->convex_path, &src, err, err_size);
+            st = read_mesh(g->convex_path, NULL, &src, err, err_size);
         } else if (g->mesh_path[0] != '\0') {
-            st = read_mesh(g->mesh_path, &src, err, err_size);
+            st = read_mesh(g->mesh_path, g->has_mesh_scale ? g->mesh_scale : NULL, &src, err, err_size);
         } else {
             continue;
         }
@@ -450,7 +451,7 @@ static PlnStatus view_meshes(const PlnProblem *p, ViewMesh **out, int *n_out, ch
         const PlnObstacle *ob = &sc->obstacles[o];
         DstMesh src;
         if (ob->type != PLN_OBSTACLE_MESH) continue;
-        st = read_mesh(ob->mesh_path, &src, err, err_size);
+        st = read_mesh(ob->mesh_path, NULL, &src, err, err_size);
         if (st != PLN_OK) break;
         st = pln_view_decimate(&src, PLN_VIEW_OBSTACLE_MAX_TRIANGLES, &vm[n].mesh, &vm[n].cell,
                                err, err_size);

@@ -13,6 +13,7 @@
 #include "base/pln_tolerance.h"
 
 static const double IDENTITY[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+static const double ONES[3] = {1, 1, 1};
 
 /* a distance routine computed nothing usable */
 static int failed(DstStatus s)
@@ -80,22 +81,29 @@ static PlnStatus phong_model(PlnGeomShape *s, const DstMesh *mesh, const char *w
     return PLN_OK;
 }
 
-static PlnStatus load_bvh(PlnGeomShape *s, const char *path, double scale, const char *what,
+/* scale: the file's vertices are multiplied by scale[d] along axis d (an obstacle's
+ * `scale`, a URDF link's <mesh scale>) */
+static PlnStatus load_bvh(PlnGeomShape *s, const char *path, const double scale[3], const char *what,
                           int phong, long *triangles, char *err, size_t err_size)
 {
     DstMesh mesh;
     char merr[512];
     DstStatus ds;
-    PlnStatus st = pln_mesh_read(path, &mesh, merr, sizeof merr);
+    PlnStatus st = pln_mesh_read_scaled(path, scale, &mesh, merr, sizeof merr);
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
     for (int v = 0; v < mesh.n_vertices; ++v) {
         for (int d = 0; d < 3; ++d) {
-            mesh.vertices[v][d] *= scale;
             if (fabs(mesh.vertices[v][d]) > PLN_MAX_WORLD_M) {
+                char by[96];
+                if (scale[0] == scale[1] && scale[1] == scale[2]) {
+                    snprintf(by, sizeof by, "%g", scale[0]);
+                } else {
+                    snprintf(by, sizeof by, "(%g, %g, %g)", scale[0], scale[1], scale[2]);
+                }
                 st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                "%s: %s: scaled by %g, the mesh reaches %g m from its origin, "
+                                "%s: %s: scaled by %s, the mesh reaches %g m from its origin, "
                                 "beyond the scene's extent of %g m (wrong units or scale?)",
-                                what, path, scale, fabs(mesh.vertices[v][d]), PLN_MAX_WORLD_M);
+                                what, path, by, fabs(mesh.vertices[v][d]), PLN_MAX_WORLD_M);
                 dst_mesh_destroy(&mesh);
                 return st;
             }
@@ -149,15 +157,15 @@ static PlnStatus box_bvh(PlnGeomShape *s, const double h[3], const char *what, i
 
 /* the convex hull of a mesh file's vertices (link geometry `convex`); the margin covers
  * the points the hull's face tolerance may leave outside (dst_hull_build) */
-static PlnStatus load_hull(PlnGeomShape *s, const char *path, const char *what, char *err,
-                           size_t err_size)
+static PlnStatus load_hull(PlnGeomShape *s, const char *path, const double *scale, const char *what,
+                           char *err, size_t err_size)
 {
     DstMesh mesh;
     char merr[512];
     double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     double diag = 0.0, reach = 0.0;
     DstStatus ds;
-    PlnStatus st = pln_mesh_read(path, &mesh, merr, sizeof merr);
+    PlnStatus st = pln_mesh_read_scaled(path, scale, &mesh, merr, sizeof merr);
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
     ds = dst_hull_build(&mesh.vertices[0][0], mesh.n_vertices, 0.0, &s->hull, merr, sizeof merr);
     for (int v = 0; v < mesh.n_vertices; ++v) {
@@ -215,11 +223,16 @@ static PlnStatus load_link(PlnGeom *g, int l, char *err, size_t err_size)
     switch (g->kind) {
     case PLN_GEOMETRY_CAPSULE: break;
     case PLN_GEOMETRY_MESH:
-        st = load_bvh(s, lg->mesh_path, 1.0, what, g->distance == PLN_DISTANCE_PHONG, &g->triangles,
-                      err, err_size);
+        st = load_bvh(s, lg->mesh_path, lg->has_mesh_scale ? lg->mesh_scale : ONES, what,
+                      g->distance == PLN_DISTANCE_PHONG, &g->triangles, err, err_size);
         break;
     case PLN_GEOMETRY_CONVEX:
-        st = load_hull(s, lg->convex_path[0] != '\0' ? lg->convex_path : lg->mesh_path, what, err, err_size);
+        if (lg->convex_path[0] != '\0') {
+            st = load_hull(s, lg->convex_path, NULL, what, err, err_size);
+        } else {
+            st = load_hull(s, lg->mesh_path, lg->has_mesh_scale ? lg->mesh_scale : NULL, what, err,
+                           err_size);
+        }
         break;
     case PLN_GEOMETRY_ELLIPSOID:
         s->convex = dst_convex_ellipsoid(lg->ellipsoid_radii[0], lg->ellipsoid_radii[1],
@@ -253,7 +266,8 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
     if (g->kind == PLN_GEOMETRY_MESH) {
         /* the scenario allows only boxes and meshes here (pln_scenario_resolve) */
         if (o->type == PLN_OBSTACLE_MESH) {
-            st = load_bvh(s, o->mesh_path, o->scale, what, g->distance == PLN_DISTANCE_PHONG,
+            const double scale[3] = {o->scale, o->scale, o->scale};
+            st = load_bvh(s, o->mesh_path, scale, what, g->distance == PLN_DISTANCE_PHONG,
                           &g->triangles, err, err_size);
         } else {
             st = box_bvh(s, o->half, what, g->distance == PLN_DISTANCE_PHONG, err, err_size);

@@ -117,7 +117,9 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
     for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
         const PlnLink *link = &r->links[sc->support[s].index];
         char merr[512];
-        PlnStatus mst = pln_mesh_read(link->geometry.mesh_path, &meshes[s], merr, sizeof merr);
+        PlnStatus mst = pln_mesh_read_scaled(link->geometry.mesh_path,
+                                             link->geometry.has_mesh_scale ? link->geometry.mesh_scale : NULL,
+                                             &meshes[s], merr, sizeof merr);
         if (mst != PLN_OK) {
             st = pln_errorf(mst, err, err_size, "balance.support[%d]: %s", s, merr);
             break;
