@@ -220,7 +220,8 @@ static double polygon_excess(const PlnPhaseGeom *ph, const double c[3])
 
 /* writes the step-in-place scenario: both feet, the right foot alone while the left one is
  * lifted by 5 cm at 2.1 s, both feet; lifted: the left sole centre where the guess must lift
- * it (NULL: a placeholder target, for finding where the sole stands) */
+ * it. The test first loads the scenario with lifted = NULL (the task's target then is
+ * (0, 0.1, 0.05), never planned) only to read where the sole stands at the initial posture. */
 static void write_step(const char *path, const double lifted[3])
 {
     char cwd[1024];
