@@ -308,6 +308,66 @@ START_TEST(test_dynamics_bounds_sound)
 }
 END_TEST
 
+/* the rule that chooses between a plan's runs (eq. P20b): certified first, then a missed
+ * task, then the smaller miss on the same cause; two different other causes are not ranked */
+START_TEST(test_certificate_ranking)
+{
+    PlnScenario sc;
+    PlnProblem pb;
+    PlnCertificate a, b;
+    memset(&sc, 0, sizeof sc);
+    memset(&pb, 0, sizeof pb);
+    sc.zmp_margin = 0.01;
+    pb.scenario = &sc;
+    pb.eps = 0.001;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.fz_min_rel = b.fz_min_rel = 1.0;
+    a.zmp_margin_min = b.zmp_margin_min = 0.05;
+    a.torque_joint = b.torque_joint = -1;
+    /* certified beats anything, and nothing beats certified */
+    a.cause = PLN_CAUSE_CONTACT;
+    a.min_clearance = -0.01;
+    b.certified = 1;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    /* a missed task beats a contact, not the other way round */
+    b.certified = 0;
+    b.cause = PLN_CAUSE_TASK;
+    b.max_task_violation = 0.3;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    /* two contacts: the shallower one */
+    b.cause = PLN_CAUSE_CONTACT;
+    b.min_clearance = -0.002;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    /* two ZMP failures: the one nearer its margin (73 mm outside vs 1 mm short) */
+    a.cause = b.cause = PLN_CAUSE_DYNAMICS;
+    a.zmp_margin_min = -0.073;
+    b.zmp_margin_min = 0.009;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    /* a torque excess of 2 % ranks against a ZMP 1 mm short (10 % of the margin) */
+    a.zmp_margin_min = 0.05;
+    a.torque_joint = 3;
+    a.torque_ratio_max = 1.02;
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 1);
+    /* stance: the slide and the turn each relative to its tolerance */
+    a.cause = b.cause = PLN_CAUSE_STANCE;
+    a.stance_pos_max = 0.9 * PLN_STANCE_POS_TOL_M;
+    a.stance_rot_max = 3.0 * PLN_STANCE_ROT_TOL_RAD;
+    b.stance_pos_max = 2.0 * PLN_STANCE_POS_TOL_M;
+    b.stance_rot_max = 0.0;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    /* different causes other than a task: the kept one stays */
+    b.cause = PLN_CAUSE_DYNAMICS;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 0);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+}
+END_TEST
+
 Suite *pln_certify_suite(void)
 {
     Suite *s = suite_create("pln_certify");
@@ -316,6 +376,7 @@ Suite *pln_certify_suite(void)
     tcase_add_test(tc, test_clear_fast_motions_certify);
     tcase_add_test(tc, test_stance_bounds_sound);
     tcase_add_test(tc, test_dynamics_bounds_sound);
+    tcase_add_test(tc, test_certificate_ranking);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -605,6 +605,40 @@ static PlnStatus cert_tasks(const PlnProblem *p, PlnProblemWork *w, PlnCertifica
     return PLN_OK;
 }
 
+/* How far a failed certificate misses on its own cause, in units of that check's
+ * tolerance (docs/math/planner.md sec. 5c, eq. P20b): 0 for a certified one or a missed
+ * task (tasks are ranked by max_task_violation). */
+static double cause_shortfall(const PlnProblem *p, const PlnCertificate *c)
+{
+    double zmp_scale = p->scenario->zmp_margin > 0.0 ? p->scenario->zmp_margin : PLN_STANCE_POS_TOL_M;
+    switch (c->cause) {
+    case PLN_CAUSE_CONTACT: return -c->min_clearance / p->eps;
+    case PLN_CAUSE_JOINT_LIMIT: return c->max_joint_limit_violation;
+    case PLN_CAUSE_VELOCITY: return c->max_velocity_violation;
+    case PLN_CAUSE_BALANCE: return c->max_balance_violation;
+    case PLN_CAUSE_DYNAMICS:
+        return fmax(fmax((PLN_DYN_MIN_FZ_REL - c->fz_min_rel) / PLN_DYN_MIN_FZ_REL,
+                         (p->scenario->zmp_margin - c->zmp_margin_min) / zmp_scale),
+                    fmax(c->friction_ratio_max - 1.0,
+                         c->torque_joint >= 0 ? c->torque_ratio_max - 1.0 : -HUGE_VAL));
+    case PLN_CAUSE_STANCE:
+        return fmax(c->stance_pos_max / PLN_STANCE_POS_TOL_M, c->stance_rot_max / PLN_STANCE_ROT_TOL_RAD);
+    case PLN_CAUSE_TASK:
+    case PLN_CAUSE_NONE: break;
+    }
+    return 0.0;
+}
+
+int pln_certificate_better(const PlnProblem *p, const PlnCertificate *a, const PlnCertificate *b)
+{
+    if (a->certified) return 0;
+    if (b->certified) return 1;
+    if (b->cause == PLN_CAUSE_TASK && a->cause != PLN_CAUSE_TASK) return 1;
+    if (b->cause != a->cause) return 0;
+    if (b->cause == PLN_CAUSE_TASK) return b->max_task_violation < a->max_task_violation;
+    return cause_shortfall(p, b) < cause_shortfall(p, a);
+}
+
 const char *pln_cert_cause_string(PlnCertCause cause)
 {
     switch (cause) {

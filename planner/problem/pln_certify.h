@@ -115,6 +115,16 @@ typedef struct PlnCertificate {
     double mcd_time_s;
 } PlnCertificate;
 
+/* 1 when certificate b is better than a, the rule that chooses between a plan's runs
+ * (first run, the point of least worst row, restarts, elastic phase; docs/math/planner.md
+ * sec. 5c, eq. P20b): a certified one; else a missed task over any other failure (the
+ * motion is safe, only a target is missed); else, for the same cause, the smaller miss on
+ * it: the task violation, the contact depth, the limit or balance excess, the largest
+ * dynamic excess relative to its bound (floor force, ZMP margin, friction, torque), or
+ * the stance slide or turn relative to its tolerance. Different causes other than a task
+ * are not ranked (0). */
+int pln_certificate_better(const PlnProblem *p, const PlnCertificate *a, const PlnCertificate *b);
+
 /* Certifies the B-spline with control points ctrl[n_active * n_ctrl] of problem p. MCD
  * error eps_ratio * eps (e.g. PLN_CERT_MCD_EPS_RATIO). The certificate is allocated
  * here; free it with pln_certificate_destroy. */

@@ -132,16 +132,6 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
 }
 
-/* 1 when certificate b is better than a (pln_plan_optimise's rule) */
-static int cert_better(const PlnCertificate *a, const PlnCertificate *b)
-{
-    if (a->certified) return 0;
-    if (b->certified) return 1;
-    if (b->cause != PLN_CAUSE_TASK) return 0;
-    if (a->cause != PLN_CAUSE_TASK) return 1;
-    return b->max_task_violation < a->max_task_violation;
-}
-
 /* A further run's result (nx, nctrl, nsip, ncert) against the kept one: its evaluations and
  * times add to the kept run's; when its certificate is better it becomes the kept result
  * (returns 1), else its certificate is destroyed (returns 0). */
@@ -149,7 +139,7 @@ static int adopt_if_better(const PlnProblem *p, double *x, double *ctrl, PlnSipR
                            PlnCertificate *cert, const double *nx, const double *nctrl,
                            PlnSipResult *nsip, PlnCertificate *ncert)
 {
-    int keep = cert_better(cert, ncert);
+    int keep = pln_certificate_better(p, cert, ncert);
     nsip->evaluations += sip->evaluations;
     nsip->wall_time_s += sip->wall_time_s;
     nsip->mcd_calls += sip->mcd_calls;
@@ -210,7 +200,7 @@ static void restart_start(const PlnProblem *p, const double *x0, int k, double *
 /* Restarts (issue 21 item 3, docs/math/planner.md sec. 5c): while the result fails on
  * something other than its tasks, with time left, at most PLN_PLAN_RESTARTS runs from
  * restart_start(x0, k); a run's result replaces the kept one when its certificate is
- * better (cert_better). The runs' evaluations and times add to *sip. */
+ * better (pln_certificate_better). The runs' evaluations and times add to *sip. */
 static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
                           const double *x0, double *x, double *ctrl, PlnSipResult *sip,
                           PlnCertificate *cert, double *rx, double *rctrl, char *err, size_t err_size)
@@ -240,7 +230,7 @@ static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const 
         if (st != PLN_OK) break;
         if (run->progress != NULL) {
             fprintf(run->progress, "     restart %d: %s: %s\n", k + 1,
-                    rcert.certified ? "certified" : rcert.reason, cert_better(cert, &rcert) ? "kept" : "not kept");
+                    rcert.certified ? "certified" : rcert.reason, pln_certificate_better(p, cert, &rcert) ? "kept" : "not kept");
         }
         rsip.restarts = k + 1;
         (void)adopt_if_better(p, x, ctrl, sip, cert, rx, rctrl, &rsip, &rcert);
@@ -280,7 +270,7 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
     if (st == PLN_OK && sip->reverted) {
         pln_problem_ctrl(p, ex, ectrl);
         st = pln_certify_spline(p, ectrl, opt->cert_eps_ratio, &ecert, err, err_size);
-        if (st == PLN_OK && cert_better(cert, &ecert)) {
+        if (st == PLN_OK && pln_certificate_better(p, cert, &ecert)) {
             memcpy(x, ex, (size_t)n * sizeof *x);
             memcpy(ctrl, ectrl, (size_t)nc * sizeof *ctrl);
             pln_certificate_destroy(cert);
@@ -325,7 +315,7 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
         if (run->progress != NULL) {
             fprintf(run->progress, "     elastic phase: %s: %s\n",
                     ecert.certified ? "certified" : ecert.reason,
-                    cert_better(cert, &ecert) ? "kept" : "the first run's result is kept");
+                    pln_certificate_better(p, cert, &ecert) ? "kept" : "the first run's result is kept");
         }
         (void)adopt_if_better(p, x, ctrl, sip, cert, ex, ectrl, &esip, &ecert);
     } else {

@@ -50,6 +50,13 @@ typedef struct SipContext {
     double *x_best;        /* [n] the exchange loop's point of least worst row */
     double *x_last;        /* nullable [n]: where a loop that went back to x_best ended */
     int reverted;          /* the loop went back to x_best (x_last holds its last point) */
+    /* the best point a round evaluated (eq. P7b): a round that its budget stops ends there,
+     * not on its last trial point */
+    double *x_obj;         /* [n] the point of the last objective evaluation */
+    double cost_obj;       /* its objective */
+    double *x_seen;        /* [n] the best evaluated point of the round */
+    double seen_worst, seen_cost;
+    int have_seen;
     double elastic_norm;   /* the elastic objective is divided by this (its value at the
                               phase's start, at least 1), so that it starts near 1 */
     PlnStatus failure;
@@ -120,6 +127,8 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
             for (unsigned i = 0; i < n; ++i) grad[i] /= ctx->elastic_norm;
         }
     }
+    memcpy(ctx->x_obj, x, (size_t)n * sizeof *x);
+    ctx->cost_obj = ctx->cost;
     ++ctx->evaluations;
     print_progress(ctx, 0);
     return ctx->cost;
@@ -166,6 +175,27 @@ static int outside_max(const SipContext *ctx, PlnRowKind kind)
     return best;
 }
 
+/* 1 when a point of worst row w1 and cost f1 is better than one of w2, f2 (eq. P7b): less
+ * violation first (worst rows at or below PLN_SIP_FEASIBLE count as none), then less cost */
+static int seen_better(double w1, double f1, double w2, double f2)
+{
+    double v1 = w1 > PLN_SIP_FEASIBLE ? w1 : 0.0, v2 = w2 > PLN_SIP_FEASIBLE ? w2 : 0.0;
+    if (v1 != v2) return v1 < v2;
+    return f1 < f2;
+}
+
+/* the point x whose rows were just evaluated (ctx->worst, frozen margins): kept as the
+ * round's best when the objective was evaluated at the same x and it is better */
+static void track_seen(SipContext *ctx, unsigned n, const double *x)
+{
+    if (memcmp(x, ctx->x_obj, (size_t)n * sizeof *x) != 0 || !isfinite(ctx->cost_obj)) return;
+    if (ctx->have_seen && !seen_better(ctx->worst, ctx->cost_obj, ctx->seen_worst, ctx->seen_cost)) return;
+    memcpy(ctx->x_seen, x, (size_t)n * sizeof *x);
+    ctx->seen_worst = ctx->worst;
+    ctx->seen_cost = ctx->cost_obj;
+    ctx->have_seen = 1;
+}
+
 /* NLopt's vector constraint: the working rows, then the aggregate rows (the largest
  * velocity, collision and balance rows outside the working set; a max of smooth rows, so
  * no row can be violated unseen between exchanges; docs/math/planner.md eq. P7) */
@@ -181,6 +211,7 @@ static void constraints(unsigned m, double *c, unsigned n, const double *x, doub
         nlopt_force_stop(ctx->opt);
         return;
     }
+    track_seen(ctx, n, x);
     for (; k < ctx->m_work; ++k) {
         int r = ctx->working[k];
         c[k] = ctx->c_all[r];
@@ -270,6 +301,8 @@ static void freeze_margins(SipContext *ctx)
     }
 }
 
+static const char *stop_name(nlopt_result res);
+
 /* one NLopt run over the current working set from x */
 static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double max_time)
 {
@@ -323,7 +356,28 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     }
     nlopt_set_maxeval(ctx->opt, max_evals);
     nlopt_set_maxtime(ctx->opt, max_time);
+    ctx->have_seen = 0;
+    memset(ctx->x_obj, 0, (size_t)p->n_vars * sizeof *ctx->x_obj);
+    ctx->cost_obj = NAN;
     res = nlopt_optimize(ctx->opt, x, &f);
+    if ((res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) && ctx->have_seen &&
+        memcmp(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x) != 0) {
+        /* stopped by its budget: NLopt returns its last iterate, which may be a line
+         * search's trial point; the round ends on the best point it evaluated (eq. P7b)
+         * unless the last one is as good (its rows, frozen margins, evaluated once more) */
+        double seen_worst = ctx->seen_worst, seen_cost = ctx->seen_cost;
+        double cost_x = objective((unsigned)p->n_vars, x, NULL, ctx);
+        PlnStatus st = ctx->failure == PLN_OK ? evaluate_all(ctx, x, 0, 1) : ctx->failure;
+        if (st != PLN_OK) ctx->failure = st;
+        if (st == PLN_OK && seen_better(seen_worst, seen_cost, ctx->worst, cost_x)) {
+            if (ctx->progress != NULL) {
+                fprintf(ctx->progress, "     %s: back to the best point evaluated (worst %+.3e, "
+                                       "cost %.6e; the last: %+.3e, %.6e)\n", stop_name(res),
+                        seen_worst, seen_cost, ctx->worst, cost_x);
+            }
+            memcpy(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x);
+        }
+    }
     if (res < 0 && res != NLOPT_FORCED_STOP) {
         const char *msg = nlopt_get_errmsg(ctx->opt);
         snprintf(ctx->err, sizeof ctx->err, "NLopt stopped (%d): %s", (int)res,
@@ -426,8 +480,10 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
      * least worst row does not */
     if (ctx->worst > PLN_SIP_FEASIBLE && best_worst < ctx->worst && ctx->x_last != NULL) {
         if (ctx->progress != NULL) {
-            fprintf(ctx->progress, "     ended with a worst row of %+.3e; back to the point of "
-                                   "%+.3e\n", ctx->worst, best_worst);
+            char row[160] = "-";
+            if (ctx->worst_row >= 0) pln_problem_row_name(p, ctx->worst_row, row, sizeof row);
+            fprintf(ctx->progress, "     ended with a worst row of %+.3e (%s); back to the point of "
+                                   "%+.3e\n", ctx->worst, row, best_worst);
         }
         memcpy(ctx->x_last, x, (size_t)p->n_vars * sizeof *x);
         ctx->reverted = 1;
@@ -521,12 +577,15 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
                            (size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.g_kin);
     x_main = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *x_main);
     ctx.x_best = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_best);
+    ctx.x_obj = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_obj);
+    ctx.x_seen = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_seen);
     /* overlapping non-convex meshes have no usable depth to lead the optimiser out
      * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
      * control point only so far before the rows are evaluated afresh */
     ctx.trust = p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_SIP_MESH_TRUST_RAD : 0.0;
     if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb ||
-        !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main || !ctx.x_best) {
+        !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main || !ctx.x_best ||
+        !ctx.x_obj || !ctx.x_seen) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);
         goto done;
@@ -622,6 +681,8 @@ done:
     free(ctx.g_kin);
     free(x_main);
     free(ctx.x_best);
+    free(ctx.x_obj);
+    free(ctx.x_seen);
     pln_problem_work_destroy(ctx.w);
     return st;
 }
