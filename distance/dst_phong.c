@@ -614,7 +614,7 @@ struct DstPhongWorkspace {
     PhRaw *raw;
     PhGeo *geo, *tmp;
     PhOrder *order;          /* sort records of the facets */
-    int *near;               /* the facets near the answer (gradient) */
+    int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
     double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
     double (*gs)[4];         /* the bounding spheres of geo (a facet that is not ok: at infinity) */
