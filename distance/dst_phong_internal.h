@@ -1,7 +1,7 @@
 /* dst_phong_internal.h — access to the normal field of PhongDist (docs/math/phong.md eq.
  * P1-P3) for the tests of its closed-form partial derivatives (eq. P5a-P5f). Not part of the
  * public API. Each call reads the partial Minkowski boundary dM(S) that the last
- * dst_phong_distance() with the same models, pose (R, t), options and workspace left in ws. */
+ * query (dst_phong_distance) with the same models, pose (R, t), options and workspace left in ws. */
 #ifndef DST_PHONG_INTERNAL_H
 #define DST_PHONG_INTERNAL_H
 
