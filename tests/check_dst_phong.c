@@ -56,9 +56,10 @@
  * (step / h)^2 ~ 1e-12: PH_PARTIAL_REL = 1e-6 is a hundred times that noise, while a wrong or
  * missing term of P5b-P5f is an error of the size of the field's bending, 1e-3 to 1. A column
  * (G and delta along one direction) is compared only where the quotients at the step and at
- * 0.37 times it agree to PH_PARTIAL_REL / 10: where a kink of the field falls inside the step
- * (an edge of a facet tangent to the circle of the ball, a trimming piece changing side),
- * neither is a derivative; at most PH_PARTIAL_SKIP of the columns may be left out so. */
+ * 0.37 times it agree to PH_PARTIAL_REL / 10: where a kink of the field (a trimming piece
+ * changing side) or an edge of a facet near tangency to the circle of the ball (the area's
+ * second derivative grows without bound there) falls inside the step, the quotients are not
+ * the derivative to that accuracy; at most PH_PARTIAL_SKIP of the columns may be left out so. */
 #define PH_PARTIAL_POSES (TG_ASAN ? 6 : 48)
 #define PH_PARTIAL_POINTS 12
 #define PH_PARTIAL_STEP_SU 1e-6
