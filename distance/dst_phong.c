@@ -12,6 +12,7 @@
 #include "dst_capsule_internal.h"
 #include "dst_frame_internal.h"
 #include "dst_mesh_depth.h"
+#include "dst_phong_internal.h"
 #include "dst_tolerance.h"
 
 /* node pairs on the traversal stack of the sphere trees (depth-first: at most ~2 per level of
@@ -613,7 +614,7 @@ struct DstPhongWorkspace {
     PhRaw *raw;
     PhGeo *geo, *tmp;
     PhOrder *order;          /* sort records of the facets */
-    int *near;               /* the facets near the answer (gradient) */
+    int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
     double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
     double (*gs)[4];         /* the bounding spheres of geo (a facet that is not ok: at infinity) */
@@ -721,6 +722,33 @@ static void facet_corner(const PhRaw *f, const PhGeo *g, int k, double x[3])
     static const double tri[3][2] = {{0, 0}, {1, 0}, {0, 1}}, par[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     const double *c = f->para ? par[k] : tri[k];
     for (int i = 0; i < 3; ++i) x[i] = g->c0[i] + c[0] * g->e1[i] + c[1] * g->e2[i];
+}
+
+/* The pose partials of a facet (phong.md eq. P5d): direction j < 3 is the translation t_j of B,
+ * j >= 3 the rotation w_(j-3) (R -> exp([w]x) R). With b = R b_B + t, d b / d t_j = e_j and
+ * d b / d w_j = e_j x R b_B, so d c0 = -e_j or (R B0) x e_j, d e1 = 0 or (R Be1) x e_j (e2 alike),
+ * and n = sg c / |c|, c = e1 x e2: d n = sg (I - n n^T) (d e1 x e2 + e1 x d e2) / |c|. */
+typedef struct PhGeoD {
+    double dc0[6][3], de1[6][3], de2[6][3], dn[6][3];
+} PhGeoD;
+
+static void facet_geo_d(const PhRaw *f, const PhGeo *g, const double R[9], PhGeoD *d)
+{
+    double b0[3], be1[3], be2[3], c[3];
+    rot3(R, f->B0, b0), rot3(R, f->Be1, be1), rot3(R, f->Be2, be2);
+    cross3(g->e1, g->e2, c);
+    double lc = norm3(c), sg = dst_dot3(c, g->n) >= 0.0 ? 1.0 : -1.0;
+    memset(d, 0, sizeof *d);
+    for (int j = 0; j < 3; ++j) {
+        double e[3] = {0.0, 0.0, 0.0}, dc[3], t1[3], t2[3];
+        e[j] = 1.0;
+        d->dc0[j][j] = -1.0;
+        cross3(b0, e, d->dc0[3 + j]), cross3(be1, e, d->de1[3 + j]), cross3(be2, e, d->de2[3 + j]);
+        cross3(d->de1[3 + j], g->e2, t1), cross3(g->e1, d->de2[3 + j], t2);
+        for (int k = 0; k < 3; ++k) dc[k] = t1[k] + t2[k];
+        double nd = dst_dot3(g->n, dc);
+        for (int k = 0; k < 3; ++k) d->dn[3 + j][k] = sg * (dc[k] - nd * g->n[k]) / lc;
+    }
 }
 
 /* interval of the segment F cap plane(G) along the direction L; 0 when F does not cross G's plane */
@@ -994,6 +1022,60 @@ static void trim_by(PhGeo *f, const PhGeo *g)
     if (f->nc < 3) f->nc = 0;
 }
 
+/* trim_by, carrying the pose partials dP of the polygon's corners in 3-D (phong.md eq. P5e): the
+ * same cut is taken (the side of the larger piece is a discrete choice, constant almost
+ * everywhere). A corner kept keeps its partials; a corner made on the edge (P, Q) where the plane
+ * value f = n_G . (X - c0_G) changes sign is X = P + tau (Q - P), tau = f_P / (f_P - f_Q), with
+ * d tau = (f_P d f_Q - f_Q d f_P) / (f_P - f_Q)^2 and d f_X = d n_G . (X - c0_G) + n_G . (d X - d c0_G). */
+static void trim_by_d(PhGeo *f, double (*dP)[6][3], const PhGeo *g, const PhGeoD *gd)
+{
+    if (!g->ok || f->nc < 3) return;
+    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
+    double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
+    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
+    int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
+    int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
+    double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
+    double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
+    double sg = af >= ab ? 1.0 : -1.0, sa = sg * a, sb = sg * b, sc = sg * c0;
+    /* the plane value of each corner and its partials */
+    double fv[PH_MAXV], df[PH_MAXV][6], X[PH_MAXV][3];
+    for (int k = 0; k < f->nc; ++k) {
+        const double *p = f->p2[k];
+        fv[k] = sa * p[0] + sb * p[1] + sc;
+        for (int i = 0; i < 3; ++i) X[k][i] = f->c0[i] + p[0] * f->f1[i] + p[1] * f->f2[i] - g->c0[i];
+        for (int j = 0; j < 6; ++j) {
+            double dd[3] = {dP[k][j][0] - gd->dc0[j][0], dP[k][j][1] - gd->dc0[j][1], dP[k][j][2] - gd->dc0[j][2]};
+            df[k][j] = sg * (dst_dot3(gd->dn[j], X[k]) + dst_dot3(g->n, dd));
+        }
+    }
+    double Q[PH_MAXV][2], dQ[PH_MAXV][6][3];
+    int nq = 0, np = f->nc;
+    for (int k = 0; k < np && nq < PH_MAXV; ++k) {
+        int k1 = (k + 1) % np;
+        const double *p = f->p2[k], *q = f->p2[k1];
+        double fp = fv[k], fq = fv[k1];
+        if (fp >= 0.0) {
+            Q[nq][0] = p[0], Q[nq][1] = p[1];
+            memcpy(dQ[nq], dP[k], sizeof dQ[0]);
+            ++nq;
+        }
+        if (((fp < 0.0 && fq > 0.0) || (fp > 0.0 && fq < 0.0)) && nq < PH_MAXV) {
+            double t = fp / (fp - fq), den = (fp - fq) * (fp - fq);
+            Q[nq][0] = p[0] + t * (q[0] - p[0]), Q[nq][1] = p[1] + t * (q[1] - p[1]);
+            for (int j = 0; j < 6; ++j) {
+                double dt = (fp * df[k1][j] - fq * df[k][j]) / den;
+                for (int i = 0; i < 3; ++i)
+                    dQ[nq][j][i] = dP[k][j][i] + t * (dP[k1][j][i] - dP[k][j][i]) + dt * (X[k1][i] - X[k][i]);
+            }
+            ++nq;
+        }
+    }
+    memcpy(f->p2, Q, (size_t)nq * sizeof Q[0]);
+    memcpy(dP, dQ, (size_t)nq * sizeof dQ[0]);
+    f->nc = nq >= 3 ? nq : 0;
+}
+
 static void apply_trims(const PhRaw *raw, PhGeo *geo, int n)
 {
     for (int i = 0; i < n; ++i) {
@@ -1141,6 +1223,205 @@ static int residual(const PhCtx *c, const PhGeo *geos, const double (*sph)[4], i
     G[0] = dst_dot3(r3, g->f1), G[1] = dst_dot3(r3, g->f2);
     if (res) *res = norm3(r3);
     if (delta) *delta = -xn;
+    return 1;
+}
+
+/* disc_tri_area and its partial derivatives (phong.md eq. P5c): with respect to the corners p, q
+ * (gp, gq) and to rho (rho times *theta, the angle of the sector pieces). The points where the
+ * segment meets the circle are held fixed: moving one along the segment changes the triangle
+ * piece and the sector piece by opposite amounts, since it lies on the circle. */
+static double disc_tri_area_d(double rho, const double p[2], const double q[2], double gp[2], double gq[2],
+                              double *theta)
+{
+    double d[2] = {q[0] - p[0], q[1] - p[1]};
+    double a = d[0] * d[0] + d[1] * d[1], b = p[0] * d[0] + p[1] * d[1], c = p[0] * p[0] + p[1] * p[1] - rho * rho;
+    double r2h = 0.5 * rho * rho;
+    double disc = b * b - a * c;
+    gp[0] = gp[1] = gq[0] = gq[1] = 0.0, *theta = 0.0;
+    if (a <= DST_MIN_DENOM) return 0.0;
+    double pp = p[0] * p[0] + p[1] * p[1], qq = q[0] * q[0] + q[1] * q[1];
+    double sq = disc > 0.0 ? sqrt(disc) : 0.0, t1 = (-b - sq) / a, t2 = (-b + sq) / a;
+    if (disc <= 0.0 || t1 >= 1.0 || t2 <= 0.0) {
+        /* one sector from p to q: r2h (phi_q - phi_p), d phi_v / d v = (-v_y, v_x) / |v|^2 */
+        double ang = atan2(p[0] * q[1] - p[1] * q[0], p[0] * q[0] + p[1] * q[1]);
+        *theta = ang;
+        if (pp > 0.0) gp[0] = r2h * p[1] / pp, gp[1] = -r2h * p[0] / pp;
+        if (qq > 0.0) gq[0] = -r2h * q[1] / qq, gq[1] = r2h * q[0] / qq;
+        return r2h * ang;
+    }
+    double s1 = fmax(t1, 0.0), s2 = fmin(t2, 1.0);
+    double P1[2] = {p[0] + s1 * d[0], p[1] + s1 * d[1]}, P2[2] = {p[0] + s2 * d[0], p[1] + s2 * d[1]};
+    double area = 0.5 * (P1[0] * P2[1] - P1[1] * P2[0]);
+    /* the triangle (0, P1, P2), P_i = (1 - s_i) p + s_i q */
+    double g1[2] = {0.5 * P2[1], -0.5 * P2[0]}, g2[2] = {-0.5 * P1[1], 0.5 * P1[0]};
+    if (t1 > 0.0) {
+        double ang = atan2(p[0] * P1[1] - p[1] * P1[0], p[0] * P1[0] + p[1] * P1[1]), l1 = P1[0] * P1[0] + P1[1] * P1[1];
+        area += r2h * ang;
+        *theta += ang;
+        if (pp > 0.0) gp[0] += r2h * p[1] / pp, gp[1] -= r2h * p[0] / pp;
+        if (l1 > 0.0) g1[0] -= r2h * P1[1] / l1, g1[1] += r2h * P1[0] / l1;
+    }
+    if (t2 < 1.0) {
+        double ang = atan2(P2[0] * q[1] - P2[1] * q[0], P2[0] * q[0] + P2[1] * q[1]), l2 = P2[0] * P2[0] + P2[1] * P2[1];
+        area += r2h * ang;
+        *theta += ang;
+        if (l2 > 0.0) g2[0] += r2h * P2[1] / l2, g2[1] -= r2h * P2[0] / l2;
+        if (qq > 0.0) gq[0] -= r2h * q[1] / qq, gq[1] += r2h * q[0] / qq;
+    }
+    for (int k = 0; k < 2; ++k) {
+        gp[k] += (1.0 - s1) * g1[k] + (1.0 - s2) * g2[k];
+        gq[k] += s1 * g1[k] + s2 * g2[k];
+    }
+    return area;
+}
+
+/* A facet's polygon as apply_trims() leaves it at the query's pose, with the pose partials of its
+ * corners in 3-D (phong.md eq. P5e): the untrimmed corners c0, c0 + e1, (c0 + e1 + e2), c0 + e2
+ * move with d c0 and d e1, d e2; each cut by a partner carries them on (trim_by_d). */
+static void facet_poly_d(const PhCtx *c, int i, const PhGeoD *gd, PhGeo *f, double (*dP)[6][3])
+{
+    const PhRaw *r = c->ws->raw + i;
+    facet_geo(r, c->R, c->t, f);
+    if (!f->ok) return;
+    static const double tri[3][2] = {{0, 0}, {1, 0}, {0, 1}}, par[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    const double(*cs)[2] = r->para ? par : tri;
+    for (int k = 0; k < f->nc; ++k) {
+        for (int j = 0; j < 6; ++j) {
+            for (int m = 0; m < 3; ++m) dP[k][j][m] = gd->dc0[j][m] + cs[k][0] * gd->de1[j][m] + cs[k][1] * gd->de2[j][m];
+        }
+    }
+    for (int j = 0; j < r->nclip && f->nc >= 3; ++j) {
+        const PhRaw *rg = c->ws->raw + r->clip[j];
+        PhGeo g;
+        PhGeoD gdd;
+        facet_geo(rg, c->R, c->t, &g);
+        if (!g.ok) continue;
+        facet_geo_d(rg, &g, c->R, &gdd);
+        trim_by_d(f, dP, &g, &gdd);
+    }
+}
+
+/* The field (P1) at x (radius h) and its partial derivatives along m directions (phong.md eq.
+ * P5b-P5f): direction j moves the point by dx[j] and the radius by dh[j]; with pose set,
+ * directions 2..7 also move the facets with the pose p = (t, w) (directions 0, 1 do not). Per
+ * facet, with A the signed area sum of its disc pieces, v_k its corners about the foot of x,
+ * z the height of x over its plane, rho^2 = h^2 - z^2 and w_F = |A| rho^2 / h^2:
+ *   d v_k = P (d P_k - d x + z d n)  (P: onto (f1, f2); the in-plane turn of the basis leaves A),
+ *   d z = (d x - d c0) . n + (x - c0) . d n,   rho d rho = h d h - z d z,
+ *   d A = Theta rho d rho + sum_k dA/dv_k . d v_k,
+ *   d w_F = sign(A) d A rho^2 / h^2 + 2 |A| (rho d rho / h^2 - rho^2 d h / h^3),
+ *   d N = sum_F (d w_F n_F + w_F d n_F),   d nu = (I - nu nu^T) d N / |N|.
+ * The culling, the sliver test and the trimming choices are constant almost everywhere. Returns
+ * 0 where field() does. */
+static int field_d(const PhCtx *c, const double x[3], double h, int m, const double (*dx)[3], const double *dh,
+                   int pose, double nu[3], double (*dnu)[3])
+{
+    const DstPhongWorkspace *ws = c->ws;
+    double acc[3] = {0.0, 0.0, 0.0}, tot = 0.0, dN[8][3];
+    memset(dN, 0, sizeof dN);
+    for (int i = 0; i < ws->n; ++i) {
+        const double *sc = ws->gs[i];
+        const PhGeo *g0 = ws->geo + i;
+        double dc[3] = {x[0] - sc[0], x[1] - sc[1], x[2] - sc[2]}, lim = sc[3] + h;
+        if (dst_dot3(dc, dc) > lim * lim) continue;
+        if (!g0->ok) continue;
+        double w[3] = {x[0] - g0->c0[0], x[1] - g0->c0[1], x[2] - g0->c0[2]};
+        double z = dst_dot3(w, g0->n);
+        if (fabs(z) >= h) continue;
+        PhGeoD gd;
+        PhGeo gp;
+        double dP[PH_MAXV][6][3];
+        const PhGeo *g = g0;
+        if (pose) {
+            facet_geo_d(ws->raw + i, g0, c->R, &gd);
+            facet_poly_d(c, i, &gd, &gp, dP);
+            g = &gp;
+        }
+        double rho = sqrt(h * h - z * z), px = dst_dot3(w, g->f1), py = dst_dot3(w, g->f2);
+        int nc = g->nc;
+        double area = 0.0, theta = 0.0, gk[PH_MAXV][2];
+        memset(gk, 0, sizeof gk);
+        for (int k = 0; k < nc; ++k) {
+            int k1 = (k + 1) % nc;
+            double p[2] = {g->p2[k][0] - px, g->p2[k][1] - py}, q[2] = {g->p2[k1][0] - px, g->p2[k1][1] - py};
+            double gpp[2], gqq[2], th;
+            area += disc_tri_area_d(rho, p, q, gpp, gqq, &th);
+            theta += th;
+            gk[k][0] += gpp[0], gk[k][1] += gpp[1], gk[k1][0] += gqq[0], gk[k1][1] += gqq[1];
+        }
+        double sgn = area >= 0.0 ? 1.0 : -1.0, rr = (rho * rho) / (h * h);
+        double wt = fabs(area) * (rho * rho) / (h * h);
+        /* sum_k dA/dv_k as a 3-D vector, and (pose) sum_k dA/dv_k . d P_k */
+        double gs3[3] = {0.0, 0.0, 0.0}, gP[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+        for (int k = 0; k < nc; ++k) {
+            double g3[3];
+            for (int l = 0; l < 3; ++l) g3[l] = gk[k][0] * g->f1[l] + gk[k][1] * g->f2[l], gs3[l] += g3[l];
+            if (pose)
+                for (int j = 0; j < 6; ++j) gP[j] += dst_dot3(g3, dP[k][j]);
+        }
+        for (int j = 0; j < m; ++j) {
+            static const double zero[3] = {0.0, 0.0, 0.0};
+            int pj = pose && j >= 2 ? j - 2 : -1;
+            const double *dn = pj >= 0 ? gd.dn[pj] : zero, *dc0 = pj >= 0 ? gd.dc0[pj] : zero;
+            double ddx[3], dxc[3];
+            for (int l = 0; l < 3; ++l) ddx[l] = dx[j][l] - z * dn[l], dxc[l] = dx[j][l] - dc0[l];
+            double dv = (pj >= 0 ? gP[pj] : 0.0) - dst_dot3(gs3, ddx);
+            double dz = dst_dot3(dxc, g->n) + dst_dot3(w, dn);
+            double rdr = h * dh[j] - z * dz;
+            double dA = theta * rdr + dv;
+            double dwt = sgn * dA * rr + 2.0 * fabs(area) * (rdr / (h * h) - rr * dh[j] / h);
+            for (int l = 0; l < 3; ++l) dN[j][l] += dwt * g->n[l] + wt * dn[l];
+        }
+        for (int k = 0; k < 3; ++k) acc[k] += wt * g->n[k];
+        tot += wt;
+    }
+    double l = norm3(acc);
+    if (!(tot > 0.0) || l <= DST_PHONG_SINGULAR_REL * tot) return 0;
+    for (int k = 0; k < 3; ++k) nu[k] = acc[k] / l;
+    for (int j = 0; j < m; ++j) {
+        double nd = dst_dot3(nu, dN[j]);
+        for (int k = 0; k < 3; ++k) dnu[j][k] = (dN[j][k] - nd * nu[k]) / l;
+    }
+    return 1;
+}
+
+/* The partials of G and delta (phong.md eq. P5a) at the point x of facet F (its geometry gF) along
+ * the directions of field_d(): with xn = nu . x, r = x - xn nu,
+ *   d xn = d nu . x + nu . d x,   d r = d x - d xn nu - xn d nu,   d G = (f1 . d r, f2 . d r),
+ *   d delta = -d xn,
+ * (f1, f2) F's basis at the query's pose, held fixed. Directions 0, 1 are s and u (d x = e1, e2);
+ * with pose, 2..7 are t and w (d x = -e_j and (R b_B(s, u)) x e_j). */
+static int field_partials(const PhCtx *c, int F, double s, double u, int pose, double (*dG)[2], double *ddelta)
+{
+    const PhGeo *g = c->ws->geo + F;
+    const PhRaw *r = c->ws->raw + F;
+    int m = pose ? 8 : 2;
+    double x[3], dx[8][3], dh[8], nu[3], dnu[8][3];
+    facet_point(g, s, u, x);
+    double h = radius_at(c, x), nx = norm3(x);
+    memcpy(dx[0], g->e1, sizeof dx[0]), memcpy(dx[1], g->e2, sizeof dx[1]);
+    if (pose) {
+        double bl[3], vb[3];
+        for (int k = 0; k < 3; ++k) bl[k] = r->B0[k] + s * r->Be1[k] + u * r->Be2[k];
+        rot3(c->R, bl, vb);
+        for (int j = 0; j < 3; ++j) {
+            double e[3] = {0.0, 0.0, 0.0};
+            e[j] = 1.0;
+            for (int k = 0; k < 3; ++k) dx[2 + j][k] = -e[k];
+            cross3(vb, e, dx[5 + j]);
+        }
+    }
+    /* h = beta |x| + h_min below h_max: d h = beta x . d x / |x| */
+    int grows = c->beta * nx + c->hmin < c->hmax && nx > 0.0;
+    for (int j = 0; j < m; ++j) dh[j] = grows ? c->beta * dst_dot3(x, dx[j]) / nx : 0.0;
+    if (!field_d(c, x, h, m, (const double(*)[3])dx, dh, pose, nu, dnu)) return 0;
+    double xn = dst_dot3(x, nu);
+    for (int j = 0; j < m; ++j) {
+        double dxn = dst_dot3(dnu[j], x) + dst_dot3(nu, dx[j]), dr[3];
+        for (int k = 0; k < 3; ++k) dr[k] = dx[j][k] - dxn * nu[k] - xn * dnu[j][k];
+        dG[j][0] = dst_dot3(g->f1, dr), dG[j][1] = dst_dot3(g->f2, dr);
+        if (ddelta) ddelta[j] = -dxn;
+    }
     return 1;
 }
 
@@ -1512,7 +1793,7 @@ static int eval_state(const PhCtx *c, PhState *st)
 
 /* Phong projection of the origin on dM(S) (eq. 5.4-5.6) by Newton's method on the residual of
  * eq. (5.4), walking from facet to facet: a step that leaves the facet continues on the facet
- * nearest to the new point. The Jacobian is by forward differences of the field. Returns 1
+ * nearest to the new point. The Jacobian is the closed form of phong.md eq. P5a-P5c. Returns 1
  * converged, 2 left the sphere S (cen, rs), 0 stuck; *st holds the best iterate. */
 static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, int max_newton,
                    int *steps)
@@ -1522,14 +1803,10 @@ static int project(const PhCtx *c, PhState *st, const double cen[3], double rs, 
         if (st->res <= DST_PHONG_RESIDUAL_REL * (norm3(st->x) + h)) return 1;
         const PhGeo *g = c->ws->geo + st->F;
         double l1 = norm3(g->e1), l2 = norm3(g->e2);
-        double ds = DST_PHONG_FD_REL * h / l1, du = DST_PHONG_FD_REL * h / l2;
-        double x1[3], x2[3], G1[2], G2[2], nu[3];
-        facet_point(g, st->s + ds, st->u, x1), facet_point(g, st->s, st->u + du, x2);
-        if (!residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, x1, G1, NULL, NULL, nu) ||
-            !residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, x2, G2, NULL, NULL, nu))
-            return 0;
-        double J[4] = {(G1[0] - st->G[0]) / ds, (G2[0] - st->G[0]) / du, (G1[1] - st->G[1]) / ds,
-                       (G2[1] - st->G[1]) / du};
+        /* J = d G / d (s, u) in closed form (phong.md eq. P5a-P5c) */
+        double dG[2][2];
+        if (!field_partials(c, st->F, st->s, st->u, 0, dG, NULL)) return 0;
+        double J[4] = {dG[0][0], dG[1][0], dG[0][1], dG[1][1]};
         double det = J[0] * J[3] - J[1] * J[2];
         if (!(fabs(det) > DST_MIN_DENOM)) return 0;
         double dS = -(J[3] * st->G[0] - J[1] * st->G[1]) / det, dU = -(-J[2] * st->G[0] + J[0] * st->G[1]) / det;
@@ -1631,30 +1908,12 @@ static int project_all(const PhCtx *c, const double cen[3], double rs, int max_n
 
 /* ---------------------------------------------------------------- gradient */
 
-/* exp([w]x) R by Rodrigues' formula */
-static void rotate_pose(const double R[9], const double w[3], double Rw[9])
-{
-    double th = norm3(w), E[9];
-    if (th <= 0.0) {
-        memcpy(Rw, R, 9 * sizeof(double));
-        return;
-    }
-    double k[3] = {w[0] / th, w[1] / th, w[2] / th}, cs = cos(th), sn = sin(th), v = 1.0 - cs;
-    E[0] = cs + k[0] * k[0] * v, E[1] = k[0] * k[1] * v - k[2] * sn, E[2] = k[0] * k[2] * v + k[1] * sn;
-    E[3] = k[1] * k[0] * v + k[2] * sn, E[4] = cs + k[1] * k[1] * v, E[5] = k[1] * k[2] * v - k[0] * sn;
-    E[6] = k[2] * k[0] * v - k[1] * sn, E[7] = k[2] * k[1] * v + k[0] * sn, E[8] = cs + k[2] * k[2] * v;
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) Rw[3 * i + j] = E[3 * i] * R[j] + E[3 * i + 1] * R[3 + j] + E[3 * i + 2] * R[6 + j];
-    }
-}
-
-/* G and delta at (F, s, u) for the pose (R, t): the facets of the list near (ascending indices,
- * F at position kF) re-posed into the scratch array, and trimmed by their partners re-posed.
- * The facets left out are those whose bounding spheres stay out of reach of the field at the
- * point under the small perturbations of the gradient, so that the field sums the same terms in
- * the same order as over the whole dM(S). */
+/* G, delta and nu at (F, s, u) for the pose (R, t), dM(S) held (not collected again): the facets
+ * of the list near (ascending indices, F at position kF) re-posed into the scratch array, and
+ * trimmed by their partners re-posed. Only for the tests of the closed forms
+ * (dst_phong_probe_value()); the query itself does not re-pose. */
 static int eval_at_pose(const PhCtx *c, const int *near, int nn, int kF, int F, double s, double u,
-                        const double R[9], const double t[3], double G[2], double *delta)
+                        const double R[9], const double t[3], double G[2], double *delta, double nu[3])
 {
     DstPhongWorkspace *ws = c->ws;
     for (int k = 0; k < nn; ++k) {
@@ -1668,7 +1927,7 @@ static int eval_at_pose(const PhCtx *c, const int *near, int nn, int kF, int F, 
             trim_by(f, &g);
         }
     }
-    double x[3], nu[3];
+    double x[3];
     facet_point(ws->tmp + kF, s, u, x);
     /* the residual is expressed in the basis of the unperturbed facet, so that the partials
      * of G are taken in one fixed frame */
@@ -1677,74 +1936,18 @@ static int eval_at_pose(const PhCtx *c, const int *near, int nn, int kF, int F, 
 
 /* Gradient of delta(p) with respect to the pose p = (t, w) by the implicit-function theorem on
  * the Phong condition G(s, u, p) = 0 (eq. 5.4): d delta/dp = d_p delta - d_su delta J^-1 d_p G,
- * J = d_su G; the partials by central differences of the field (phong.md eq. P5). */
+ * J = d_su G (phong.md eq. P5), every partial in closed form (eq. P5a-P5f): one pass over the
+ * facets near the answer, no re-posing. */
 static int gradient(const PhCtx *c, const PhState *st, double grad[6])
 {
-    const PhGeo *g = c->ws->geo + st->F;
-    double h = radius_at(c, st->x);
-    double ds = DST_PHONG_FD_REL * h / norm3(g->e1), du = DST_PHONG_FD_REL * h / norm3(g->e2);
-    double Gp[2], Gm[2], dp, dm, Jsu[4], dsu[2];
-    double steps[2] = {ds, du};
-    /* the facets the field can reach at the perturbed points and poses: a perturbation moves
-     * the point by at most DST_PHONG_FD_REL h (in (s, u) or in t) plus DST_PHONG_FD_ROT |b_F|
-     * (in w), a facet by DST_PHONG_FD_REL h plus DST_PHONG_FD_ROT |b|, b its points of B in B's
-     * frame, and h by beta times the point's move; the margin is a thousand times that */
-    int *near = c->ws->near, nn = 0, kF = -1;
-    const PhRaw *rF = c->ws->raw + st->F;
-    double move_x = DST_PHONG_FD_REL * h + DST_PHONG_FD_ROT * (norm3(rF->B0) + norm3(rF->Be1) + norm3(rF->Be2));
-    for (int i = 0; i < c->ws->n; ++i) {
-        const PhGeo *f = c->ws->geo + i;
-        const PhRaw *r = c->ws->raw + i;
-        if (i != st->F) {
-            if (!f->ok) continue;
-            double move_f = DST_PHONG_FD_REL * h + DST_PHONG_FD_ROT * (norm3(r->B0) + norm3(r->Be1) + norm3(r->Be2));
-            double margin = 1e3 * ((1.0 + c->beta) * move_x + 2.0 * move_f);
-            double dc[3] = {st->x[0] - f->ctr[0], st->x[1] - f->ctr[1], st->x[2] - f->ctr[2]};
-            double lim = f->rad + h + margin;
-            if (dst_dot3(dc, dc) > lim * lim) continue;
-        } else {
-            kF = nn;
-        }
-        near[nn++] = i;
-    }
-    for (int j = 0; j < 2; ++j) {
-        double sp = st->s + (j == 0 ? steps[0] : 0.0), up = st->u + (j == 1 ? steps[1] : 0.0);
-        double sm = st->s - (j == 0 ? steps[0] : 0.0), um = st->u - (j == 1 ? steps[1] : 0.0);
-        /* at the query's pose dM(S) is the one in the workspace: nothing to re-pose */
-        double xp[3], xm[3], nu[3];
-        facet_point(g, sp, up, xp), facet_point(g, sm, um, xm);
-        if (!residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, xp, Gp, NULL, &dp, nu) ||
-            !residual(c, c->ws->geo, (const double(*)[4])c->ws->gs, c->ws->n, g, xm, Gm, NULL, &dm, nu))
-            return 0;
-        Jsu[j] = (Gp[0] - Gm[0]) / (2.0 * steps[j]);
-        Jsu[2 + j] = (Gp[1] - Gm[1]) / (2.0 * steps[j]);
-        dsu[j] = (dp - dm) / (2.0 * steps[j]);
-    }
+    double dG[8][2], dd[8];
+    if (!field_partials(c, st->F, st->s, st->u, 1, dG, dd)) return 0;
+    double Jsu[4] = {dG[0][0], dG[1][0], dG[0][1], dG[1][1]};
     double det = Jsu[0] * Jsu[3] - Jsu[1] * Jsu[2];
     if (!(fabs(det) > DST_MIN_DENOM)) return 0;
     /* row vector y = dsu J^-1 */
-    double y[2] = {(dsu[0] * Jsu[3] - dsu[1] * Jsu[2]) / det, (-dsu[0] * Jsu[1] + dsu[1] * Jsu[0]) / det};
-    for (int k = 0; k < 6; ++k) {
-        double Rp[9], Rm[9], tp[3], tm[3], eps;
-        memcpy(tp, c->t, sizeof tp), memcpy(tm, c->t, sizeof tm);
-        if (k < 3) {
-            eps = DST_PHONG_FD_REL * h;
-            tp[k] += eps, tm[k] -= eps;
-            memcpy(Rp, c->R, sizeof Rp), memcpy(Rm, c->R, sizeof Rm);
-        } else {
-            double w[3] = {0.0, 0.0, 0.0};
-            eps = DST_PHONG_FD_ROT;
-            w[k - 3] = eps;
-            rotate_pose(c->R, w, Rp);
-            w[k - 3] = -eps;
-            rotate_pose(c->R, w, Rm);
-        }
-        if (!eval_at_pose(c, near, nn, kF, st->F, st->s, st->u, Rp, tp, Gp, &dp) ||
-            !eval_at_pose(c, near, nn, kF, st->F, st->s, st->u, Rm, tm, Gm, &dm))
-            return 0;
-        double dGp[2] = {(Gp[0] - Gm[0]) / (2.0 * eps), (Gp[1] - Gm[1]) / (2.0 * eps)};
-        grad[k] = (dp - dm) / (2.0 * eps) - (y[0] * dGp[0] + y[1] * dGp[1]);
-    }
+    double y[2] = {(dd[0] * Jsu[3] - dd[1] * Jsu[2]) / det, (-dd[0] * Jsu[1] + dd[1] * Jsu[0]) / det};
+    for (int k = 0; k < 6; ++k) grad[k] = dd[2 + k] - (y[0] * dG[2 + k][0] + y[1] * dG[2 + k][1]);
     return 1;
 }
 
@@ -1789,6 +1992,15 @@ static DstStatus fail(DstPhongResult *out, DstStatus st)
     return st;
 }
 
+static void ctx_init(PhCtx *c, const DstPhongModel *a, const DstPhongModel *b, const double R[9], const double t[3],
+                     const DstPhongOptions *o, DstPhongWorkspace *ws)
+{
+    double scale = a->diag + b->diag;
+    c->a = a, c->b = b, c->ws = ws, c->alpha = o->alpha, c->beta = o->beta;
+    memcpy(c->R, R, sizeof c->R), memcpy(c->t, t, sizeof c->t);
+    c->hmin = o->min_radius_rel * scale, c->hmax = o->max_radius_rel * scale;
+}
+
 /* PhongDist, Algorithm 5.1 ComputePhongDist. */
 DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, const double R[9],
                              const double t[3], const DstPhongOptions *opt, const double *warm_q,
@@ -1809,10 +2021,8 @@ DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, con
         return fail(out, DST_INVALID_INPUT);
     if (warm_q != NULL && !finite3(warm_q)) return fail(out, DST_INVALID_INPUT);
     PhCtx c;
-    c.a = a, c.b = b, c.ws = ws, c.alpha = o.alpha, c.beta = o.beta;
-    memcpy(c.R, R, sizeof c.R), memcpy(c.t, t, sizeof c.t);
+    ctx_init(&c, a, b, R, t, &o, ws);
     double scale = a->diag + b->diag;
-    c.hmin = o.min_radius_rel * scale, c.hmax = o.max_radius_rel * scale;
 
     /* lines 1-5: q0 from the previous answer, or from the Euclidean distance */
     double q0[3];
@@ -1890,4 +2100,45 @@ DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, con
         out->status = out->distance > 0.0 ? DST_SEPARATED : DST_PENETRATING;
     }
     return out->status;
+}
+
+/* ---------------------------------------------------------------- test access (dst_phong_internal.h) */
+
+int dst_phong_probe_facets(const DstPhongWorkspace *ws)
+{
+    return ws ? ws->n : 0;
+}
+
+int dst_phong_probe_facet(const DstPhongWorkspace *ws, int F, double c0[3], double e1[3], double e2[3])
+{
+    if (ws == NULL || F < 0 || F >= ws->n || !ws->geo[F].ok) return 0;
+    const PhGeo *g = ws->geo + F;
+    memcpy(c0, g->c0, 3 * sizeof(double)), memcpy(e1, g->e1, 3 * sizeof(double)), memcpy(e2, g->e2, 3 * sizeof(double));
+    return 1;
+}
+
+int dst_phong_probe_value(const DstPhongModel *a, const DstPhongModel *b, const double R[9], const double t[3],
+                          const DstPhongOptions *opt, DstPhongWorkspace *ws, int F, double s, double u,
+                          const double Rp[9], const double tp[3], double x[3], double G[2], double *delta,
+                          double nu[3])
+{
+    if (a == NULL || b == NULL || ws == NULL || F < 0 || F >= ws->n || !ws->geo[F].ok) return 0;
+    DstPhongOptions o = opt ? *opt : dst_phong_options_default();
+    PhCtx c;
+    ctx_init(&c, a, b, R, t, &o, ws);
+    for (int i = 0; i < ws->n; ++i) ws->near[i] = i;
+    if (!eval_at_pose(&c, ws->near, ws->n, F, F, s, u, Rp, tp, G, delta, nu)) return 0;
+    facet_point(ws->tmp + F, s, u, x);
+    return 1;
+}
+
+int dst_phong_probe_partials(const DstPhongModel *a, const DstPhongModel *b, const double R[9], const double t[3],
+                             const DstPhongOptions *opt, DstPhongWorkspace *ws, int F, double s, double u,
+                             double dG[8][2], double ddelta[8])
+{
+    if (a == NULL || b == NULL || ws == NULL || F < 0 || F >= ws->n || !ws->geo[F].ok) return 0;
+    DstPhongOptions o = opt ? *opt : dst_phong_options_default();
+    PhCtx c;
+    ctx_init(&c, a, b, R, t, &o, ws);
+    return field_partials(&c, F, s, u, 1, dG, ddelta);
 }

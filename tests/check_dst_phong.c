@@ -4,7 +4,9 @@
  *    across the bisector of a box edge (overlapping); the PhongDist direction turns by less than
  *    C * step per step, while the Euclidean direction (dst_bvh_distance) jumps on the same motions;
  * 2. agreement with the Euclidean signed distance to 1e-9 where the foot is far from any crease;
- * 3. the implicit-function gradient against central differences of whole queries;
+ * 3. the implicit-function gradient against central differences of whole queries, and the
+ *    closed-form partials of the normal field (eq. P5a-P5f) against central differences of the
+ *    field itself;
  * 4. meshes nobody tuned for: the HRP-2 and arm4 meshes under robots/, tori, thin plates,
  *    L-blocks (warm and cold starts agree there too); the warm start; bad input. docs/math/phong.md states C and the reasons. */
 #include <check.h>
@@ -16,6 +18,7 @@
 #include "dst_capsule_testgen.h"
 #include "dst_mesh_testgen.h"
 #include "dst_phong.h"
+#include "dst_phong_internal.h"
 
 /* random motions of the continuity test (split over the two scenes), steps per motion */
 #define PH_MOTIONS (TG_ASAN ? 100 : 1000)
@@ -39,12 +42,31 @@
 #define PH_AGREE_TOL 1e-9
 #define PH_AGREE_CASES (TG_ASAN ? 40 : 400)
 /* gradient check: central-difference steps (metres, radians) and allowed mismatch
- * |g - fd| <= abs + rel |fd| (the analytic side takes its partials by differences of the field
- * at DST_PHONG_FD_REL h, ~1e-8 relative; the reference adds a Newton solve per side) */
+ * |g - fd| <= abs + rel |fd| (the reference solves G = 0 by Newton on each side, to the
+ * residual DST_PHONG_RESIDUAL_REL (|q| + h), i.e. ~1e-14 m / 1e-6 m = 1e-8 of noise in a
+ * difference quotient, plus the curvature of delta over the step) */
 #define PH_FD_STEP 1e-6
 #define PH_GRAD_ABS 2e-5
 #define PH_GRAD_REL 1e-3
 #define PH_GRAD_CASES (TG_ASAN ? 10 : 60)
+/* field partials (phong.md eq. P5a-P5f) against central differences of the field: poses, points
+ * per pose; steps in s and u (dimensionless; the facets are 1-30 cm, so the point moves by
+ * 1e-8 to 3e-8 m, ~1e-6 h), t (m) and w (rad). The quotient's rounding is ~1e-17 m (G, delta of
+ * ~1e-2 m to 16 digits) over 2e-8 m, ~1e-9 of a partial of size ~1, and its truncation
+ * (step / h)^2 ~ 1e-12: PH_PARTIAL_REL = 1e-6 is a hundred times that noise, while a wrong or
+ * missing term of P5b-P5f is an error of the size of the field's bending, 1e-3 to 1. A column
+ * (G and delta along one direction) is compared only where the quotients at the step and at
+ * 0.37 times it agree to PH_PARTIAL_REL / 10: where a kink of the field (a trimming piece
+ * changing side) or an edge of a facet near tangency to the circle of the ball (the area's
+ * second derivative grows without bound there) falls inside the step, the quotients are not
+ * the derivative to that accuracy; at most PH_PARTIAL_SKIP of the columns may be left out so. */
+#define PH_PARTIAL_POSES (TG_ASAN ? 6 : 48)
+#define PH_PARTIAL_POINTS 12
+#define PH_PARTIAL_STEP_SU 1e-6
+#define PH_PARTIAL_STEP_T 1e-7
+#define PH_PARTIAL_STEP_W 1e-6
+#define PH_PARTIAL_REL 1e-6
+#define PH_PARTIAL_SKIP 0.02
 /* meshes nobody tuned for: poses per pair, least share that must converge */
 #define PH_UNTUNED_POSES (TG_ASAN ? 4 : 16)
 #define PH_UNTUNED_CONVERGED 0.9
@@ -340,6 +362,124 @@ START_TEST(test_gradient_vs_central_differences)
 }
 END_TEST
 
+/* G and delta (eq. P2, P3) of facet F at (s, u) and the pose (R exp along direction j by h) */
+static int probe_dir(const DstPhongModel *a, const DstPhongModel *b, const double R[9], const double t[3],
+                     DstPhongWorkspace *ws, int F, double s, double u, int j, double h, double v[3])
+{
+    double Rp[9], tp[3], x[3], nu[3];
+    memcpy(Rp, R, sizeof Rp), memcpy(tp, t, sizeof tp);
+    if (j == 0) s += h;
+    if (j == 1) u += h;
+    if (j >= 2 && j < 5) tp[j - 2] += h;
+    if (j >= 5) {
+        double w[3] = {0, 0, 0};
+        w[j - 5] = h;
+        exp_rot(w, R, Rp);
+    }
+    return dst_phong_probe_value(a, b, R, t, NULL, ws, F, s, u, Rp, tp, x, v, &v[2], nu);
+}
+
+static double col_diff(const double a[3], const double b[3])
+{
+    return fmax(fabs(a[0] - b[0]), fmax(fabs(a[1] - b[1]), fabs(a[2] - b[2])));
+}
+
+static double col_norm(const double a[3])
+{
+    return fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+}
+
+/* central difference of (G, delta) along direction j with step h */
+static int central(const DstPhongModel *a, const DstPhongModel *b, const double R[9], const double t[3],
+                   DstPhongWorkspace *ws, int F, double s, double u, int j, double h, double fd[3])
+{
+    double vp[3], vm[3];
+    if (!probe_dir(a, b, R, t, ws, F, s, u, j, h, vp) || !probe_dir(a, b, R, t, ws, F, s, u, j, -h, vm)) return 0;
+    for (int i = 0; i < 3; ++i) fd[i] = (vp[i] - vm[i]) / (2.0 * h);
+    return 1;
+}
+
+START_TEST(test_field_partials_vs_central_differences)
+{
+    TgRng rng = {1919};
+    Scenes sc;
+    scenes_build(&sc);
+    DstPhongWorkspace *ws = dst_phong_workspace_create(0);
+    double worst[3] = {0.0, 0.0, 0.0}; /* (s, u), t, w */
+    int compared = 0, skipped = 0, points = 0, near = 0;
+    for (int k = 0; k < PH_PARTIAL_POSES; ++k) {
+        /* the L-block scene (apart) and the box scene (overlapping); every other pose of each
+         * turned by up to pi instead of 0.5 rad */
+        int box = k % 2, wide = (k / 2) % 2;
+        const DstPhongModel *a = box ? &sc.B : &sc.L, *b = box ? &sc.C2 : &sc.C;
+        double ax[3], R[9], t[3];
+        tg_unit(&rng, ax);
+        tg_rot(ax, tg_uniform(&rng, 0.0, wide ? MG_PI : 0.5), R);
+        if (!box) {
+            double d = tg_uniform(&rng, 0.008, 0.025), off = tg_uniform(&rng, -0.006, 0.006);
+            t[0] = 0.1 + d + off, t[1] = 0.1 + d - off, t[2] = tg_uniform(&rng, 0.03, 0.07);
+        } else {
+            double p = tg_uniform(&rng, 0.002, 0.006), off = tg_uniform(&rng, -0.003, 0.003);
+            t[0] = 0.21 - p + off, t[1] = tg_uniform(&rng, 0.05, 0.15), t[2] = 0.11 - p - off;
+        }
+        DstPhongOptions o = dst_phong_options_default();
+        o.gradient = 0;
+        DstPhongResult r;
+        DstStatus st = dst_phong_distance(a, b, R, t, &o, NULL, ws, &r);
+        ck_assert(st == DST_SEPARATED || st == DST_PENETRATING);
+        int n = dst_phong_probe_facets(ws);
+        ck_assert(n > 0);
+        /* points on random facets of dM(S); half of them within the averaging radius of the
+         * answer q, where the query evaluates the field */
+        int got = 0;
+        for (int tries = 0; tries < 100000 && got < PH_PARTIAL_POINTS; ++tries) {
+            int F = (int)tg_uniform(&rng, 0.0, n - 1e-9);
+            double s = tg_uniform(&rng, 0.0, 1.0), u = tg_uniform(&rng, 0.0, 1.0), c0[3], e1[3], e2[3];
+            if (s + u > 1.0) s = 1.0 - s, u = 1.0 - u;
+            if (!dst_phong_probe_facet(ws, F, c0, e1, e2)) continue;
+            double dq[3];
+            for (int i = 0; i < 3; ++i) dq[i] = c0[i] + s * e1[i] + u * e2[i] - r.q[i];
+            int close = dot3(dq, dq) <= r.radius * r.radius;
+            if (got % 2 == 0 && !close) continue;
+            double x[3], G[2], delta, nu[3];
+            if (!dst_phong_probe_value(a, b, R, t, NULL, ws, F, s, u, R, t, x, G, &delta, nu)) continue;
+            double dG[8][2], dd[8];
+            ck_assert(dst_phong_probe_partials(a, b, R, t, NULL, ws, F, s, u, dG, dd));
+            ++got, ++points, near += close;
+            for (int j = 0; j < 8; ++j) {
+                double h = j < 2 ? PH_PARTIAL_STEP_SU : (j < 5 ? PH_PARTIAL_STEP_T : PH_PARTIAL_STEP_W);
+                double f1[3], f2[3], an[3] = {dG[j][0], dG[j][1], dd[j]};
+                if (!central(a, b, R, t, ws, F, s, u, j, h, f1) || !central(a, b, R, t, ws, F, s, u, j, 0.37 * h, f2)) {
+                    ++skipped;
+                    continue;
+                }
+                double scale = fmax(col_norm(f1), col_norm(an));
+                if (col_diff(f1, f2) > 0.1 * PH_PARTIAL_REL * scale) {
+                    ++skipped;
+                    continue;
+                }
+                double e = col_diff(an, f1) / scale;
+                int g = j < 2 ? 0 : (j < 5 ? 1 : 2);
+                if (e > worst[g]) worst[g] = e;
+                ++compared;
+                ck_assert_msg(e <= PH_PARTIAL_REL,
+                              "pose %d facet %d (s, u) = (%.6f, %.6f) direction %d: closed form (%.12g %.12g %.12g) central "
+                              "difference (%.12g %.12g %.12g), relative error %.3g",
+                              k, F, s, u, j, an[0], an[1], an[2], f1[0], f1[1], f1[2], e);
+            }
+        }
+        ck_assert_int_eq(got, PH_PARTIAL_POINTS);
+    }
+    fprintf(stderr,
+            "dst_phong field partials: %d points (%d near the answer), %d columns compared, %d left out; worst "
+            "relative error (s, u) %.3g, t %.3g, w %.3g\n",
+            points, near, compared, skipped, worst[0], worst[1], worst[2]);
+    ck_assert(skipped <= PH_PARTIAL_SKIP * (compared + skipped));
+    dst_phong_workspace_destroy(ws);
+    scenes_free(&sc);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ 4. untuned meshes */
 
 /* B posed at a random rotation, moved along a random direction until the Euclidean signed
@@ -544,6 +684,7 @@ Suite *dst_phong_suite(void)
     tc = tcase_create("gradient");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_gradient_vs_central_differences);
+    tcase_add_test(tc, test_field_partials_vs_central_differences);
     suite_add_tcase(s, tc);
     tc = tcase_create("untuned_meshes");
     tcase_set_timeout(tc, 120);

@@ -108,7 +108,8 @@ typedef struct DstPhongOptions {
     double max_radius_rel;   /* largest averaging radius, as a fraction of diag(A) + diag(B) */
     int max_iter;            /* Algorithm 5.1: most search spheres S_i tried (>= 1) */
     int max_newton;          /* most Newton steps of the Phong projection in one sphere (>= 1) */
-    int gradient;            /* 1: fill DstPhongResult.grad (costs ~16 field evaluations) */
+    int gradient;            /* 1: fill DstPhongResult.grad (closed form, phong.md eq. P5-P5f: one
+                              * pass over the facets near the answer, their trimmings re-derived) */
 } DstPhongOptions;
 
 /* alpha DST_PHONG_DEFAULT_ALPHA, beta DST_PHONG_DEFAULT_BETA, the radii of dst_tolerance.h, 8 spheres, 60 Newton steps,

@@ -248,15 +248,6 @@
  * per metre: a few hundred roundings of the area sums and of the Newton update. */
 #define DST_PHONG_RESIDUAL_REL 1e-12
 
-/* Step of the finite differences of the normal field (Newton Jacobian and the partial
- * derivatives of the implicit-function gradient), as a fraction of h: the field is smooth on
- * the scale h, so truncation ~ (step / h)^2 = 1e-12 and rounding ~ 1e-16 / 1e-6 = 1e-10. */
-#define DST_PHONG_FD_REL 1e-6
-
-/* The same for the rotation partials, radians (times diag(B) it is a displacement of the same
- * order as DST_PHONG_FD_REL h). */
-#define DST_PHONG_FD_ROT 1e-6
-
 /* Gauss-map tests of the convolution (sec. V.E): a neighbour w of a vertex v lies on the inner
  * side of the direction d when d . (w - v) <= this times |w - v| (dimensionless): flat
  * neighbourhoods pass, rounding of a rotated normal (~1e-16) does not flip a real test. */
