@@ -111,11 +111,13 @@ static int fan(Soup *s, int c, int r, int top)
 
 /* A cylinder of radius r and length L along z (eq. LM1): the prism on the regular n-gon whose
  * edges are at distance r (1 + PLN_LINKMESH_ROUND_REL) from the axis, vertices at
- * r (1 + PLN_LINKMESH_ROUND_REL) / cos(pi / n), capped by fans from the axis. */
+ * r (1 + PLN_LINKMESH_ROUND_REL) / cos(pi / n), capped by fans from the axis at
+ * +-(L/2 + PLN_LINKMESH_ROUND_REL (L/2 + r)) (the caps moved out by the same rounding room). */
 static int cylinder_soup(Soup *s, const PlnCollisionPart *p)
 {
     const int n = PLN_LINKMESH_POLYGON;
-    double rho = p->radius * (1.0 + PLN_LINKMESH_ROUND_REL) / cos(PLN_PI / n), h = 0.5 * p->length;
+    double rho = p->radius * (1.0 + PLN_LINKMESH_ROUND_REL) / cos(PLN_PI / n);
+    double h = 0.5 * p->length + PLN_LINKMESH_ROUND_REL * (0.5 * p->length + p->radius);
     double cb[3] = {0.0, 0.0, -h}, ct[3] = {0.0, 0.0, h};
     int lo = ring(s, p, rho, -h), up = ring(s, p, rho, h);
     int b = soup_vertex(s, p, cb), t = soup_vertex(s, p, ct);
