@@ -788,6 +788,46 @@ START_TEST(test_plan_arm4)
 }
 END_TEST
 
+/* scenarios/arm4_reach.yaml in `geometry: mesh`: every link of arm4 has collision elements
+ * (a cylinder, a box, two STL meshes, a sphere and a cylinder), so with the default pairs
+ * none is left out as no_geometry, and the plan certifies */
+START_TEST(test_plan_arm4_mesh)
+{
+    static char text[1 << 16], out[1 << 16], errs[1 << 16], report[1 << 18];
+    char dir[256], path[512], scen[512], cwd[1024];
+    const char *key = "collision: {method: hybrid, eps: 0.002}\n", *robot = "robot: ../robots/arm4/arm4.urdf\n";
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_int_gt(ckutil_read_file("scenarios/arm4_reach.yaml", text, sizeof text), 0);
+    char *at = strstr(text, key), *rb = strstr(text, robot);
+    ck_assert(at != NULL && rb != NULL && rb < at);
+    snprintf(scen, sizeof scen, "%s/arm4_mesh.yaml", dir);
+    FILE *f = fopen(scen, "w");
+    ck_assert_ptr_nonnull(f);
+    fwrite(text, 1, (size_t)(rb - text), f);
+    fprintf(f, "robot: %s/robots/arm4/arm4.urdf\n", cwd);
+    fwrite(rb + strlen(robot), 1, (size_t)(at - rb - (long)strlen(robot)), f);
+    fputs("collision: {method: hybrid, eps: 0.002, geometry: mesh}\n", f);
+    fputs(at + strlen(key), f);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ck_assert_int_eq(run("plan", scen, "-q", "-o", path, "--max-time=86400", out, errs, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/out/report.json", dir);
+    ck_assert_int_gt(ckutil_read_file(path, report, sizeof report), 0);
+    ck_assert_ptr_nonnull(strstr(report, "\"status\": \"certified\""));
+    ck_assert_msg(strstr(report, "no_geometry") == NULL, "a pair left out as no_geometry");
+    /* the hand (a sphere) and the base (a cylinder), once left out, are measured */
+    ck_assert_ptr_nonnull(strstr(report, "{\"a\": \"hand\", \"b\": \"crate\", \"mcd_lower\""));
+    ck_assert_ptr_nonnull(strstr(report, "{\"a\": \"base\", \"b\": \"hand\", \"mcd_lower\""));
+    ck_assert(strstr(errs, "several collision elements") == NULL);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ckutil_rm_flat(path);
+    rmdir(path);
+    unlink(scen);
+    rmdir(dir);
+}
+END_TEST
+
 static void copy_file(const char *from, const char *to, const char *append)
 {
     static char buf[1 << 20];
@@ -920,6 +960,7 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_matrix_to_rpy);
     tcase_add_test(tc, test_cli);
     tcase_add_test(tc, test_plan_arm4);
+    tcase_add_test(tc, test_plan_arm4_mesh);
     tcase_add_test(tc, test_export_portable);
     tcase_add_test(tc, test_yaml_capsule_fit);
     suite_add_tcase(s, tc);

@@ -14,7 +14,8 @@
  * distance; the BVH only prunes pairs that cannot be closer). The signed distance
  * (dst_bvh_distance) treats closed meshes as solids: it is the separation when the solids
  * are apart, and minus the penetration depth when they overlap (surfaces intersect, or one
- * solid contains the other, detected by ray parity). The depth is exact (EPA on the convex
+ * solid contains the other, detected by ray parity; by winding number for a mesh of several
+ * components, one vertex of each tested). The depth is exact (EPA on the convex
  * hulls) when both meshes are convex; otherwise only a bracket is known: lower = minus the
  * depth of the convex hulls (a valid lower bound because hulls contain the meshes), upper
  * = 0, or minus the separation of the surfaces when one solid contains the other
