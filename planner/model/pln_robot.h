@@ -187,8 +187,8 @@ typedef struct PlnRobot {
 PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size);
 
 /* The robot's content fingerprint: SHA-256 (base/pln_sha256.h) over the bytes of the
- * robot file `path`, then of every link's mesh and convex file in the order of the links'
- * names (so that a re-rooted model has its file's fingerprint), each preceded by the
+ * robot file `path`, then of every link's mesh and convex file and of the mesh files of its
+ * collision parts, in the order of the links' names (so that a re-rooted model has its file's fingerprint), each preceded by the
  * link's name. trajectory.json records it (robot_sha256) so that
  * `hrpplan export` can refuse a robot that is not the one the plan was made for, wherever
  * the files have moved. hex[65] receives lowercase hex. Errors: the file's. */
