@@ -404,6 +404,37 @@ START_TEST(test_multi_element_mesh)
 }
 END_TEST
 
+/* the fingerprint covers the mesh files of a link's collision elements: a link of a box and
+ * a mesh changes its fingerprint when the mesh file changes */
+START_TEST(test_fingerprint_parts)
+{
+    char dir[256], stl[512], urdf[512], xml[1200], err[512], h0[65], h1[65];
+    DstMesh m;
+    PlnUrdfOptions quiet = {NULL, NULL};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(stl, sizeof stl, "%s/part.stl", dir);
+    snprintf(urdf, sizeof urdf, "%s/fp.urdf", dir);
+    ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/forearm.stl", &m, err, sizeof err), PLN_OK);
+    write_stl(stl, &m);
+    snprintf(xml, sizeof xml, "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>"
+             "<collision><geometry><mesh filename=\"%s\"/></geometry></collision>", stl);
+    write_body_urdf(urdf, xml);
+    for (int k = 0; k < 2; ++k) {
+        PlnRobot r;
+        ck_assert_int_eq(pln_urdf_load(urdf, &quiet, &r, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_robot_fingerprint(&r, urdf, k ? h1 : h0, err, sizeof err), PLN_OK);
+        pln_robot_destroy(&r);
+        /* the same mesh moved by 1 mm */
+        for (int v = 0; v < m.n_vertices; ++v) m.vertices[v][0] += 1e-3;
+        write_stl(stl, &m);
+    }
+    ck_assert_str_ne(h0, h1);
+    dst_mesh_destroy(&m);
+    ckutil_rm_flat(dir);
+    rmdir(dir);
+}
+END_TEST
+
 /* a zero-size box and a zero radius are still refused, naming the file and line */
 START_TEST(test_zero_size_refused)
 {
@@ -951,6 +982,7 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_scaled_mesh_geometry);
     tcase_add_test(tc, test_multi_element_mesh);
     tcase_add_test(tc, test_zero_size_refused);
+    tcase_add_test(tc, test_fingerprint_parts);
     tcase_add_test(tc, test_package_paths);
     tcase_add_test(tc, test_joints_and_inertial);
     tcase_add_test(tc, test_warnings);
