@@ -851,6 +851,14 @@ START_TEST(test_plan_arm4_mesh)
     ck_assert_ptr_nonnull(strstr(report, "{\"a\": \"hand\", \"b\": \"crate\", \"mcd_lower\""));
     ck_assert_ptr_nonnull(strstr(report, "{\"a\": \"base\", \"b\": \"hand\", \"mcd_lower\""));
     ck_assert(strstr(errs, "several collision elements") == NULL);
+    {
+        /* the viewer draws every link's mesh, the primitives' ones too */
+        static char page[1 << 23];
+        snprintf(path, sizeof path, "%s/out/view.html", dir);
+        ck_assert_int_gt(ckutil_read_file(path, page, sizeof page), 0);
+        ck_assert_ptr_nonnull(strstr(page, "\"link\": \"hand\""));
+        ck_assert_ptr_nonnull(strstr(page, "\"link\": \"base\""));
+    }
     snprintf(path, sizeof path, "%s/out", dir);
     ckutil_rm_flat(path);
     rmdir(path);
