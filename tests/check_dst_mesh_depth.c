@@ -797,6 +797,88 @@ START_TEST(test_shell_inside_other)
 }
 END_TEST
 
+/* brute force of eq. (11.1) for a mesh U made of the shells S[0..n-1]: inside U when inside
+ * any shell (each by its own parity, independent of the winding number of eq. 11.13), the
+ * distance to all of U's triangles */
+static double ref_depth_shells(const DstBvh *u, const DstBvh *const *S, int n, const double Ru[9], const double xu[3],
+                               const DstBvh *o, const double Ro[9], const double xo[3], int *any)
+{
+    double best = 0.0;
+    *any = 0;
+    for (int t = 0; t < o->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            double v[3];
+            int in = 0;
+            map_point(Ro, xo, Ru, xu, o->tri[t] + 3 * k, v);
+            for (int i = 0; i < n && !in; ++i) in = dst_bvh_contains(S[i], v);
+            if (!in) continue;
+            *any = 1;
+            best = fmax(best, ref_point_mesh(u, v));
+        }
+    }
+    for (int t = 0; t < u->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            double v[3];
+            map_point(Ru, xu, Ro, xo, u->tri[t] + 3 * k, v);
+            if (!dst_bvh_contains(o, v)) continue;
+            *any = 1;
+            best = fmax(best, ref_point_mesh(o, v));
+        }
+    }
+    return best;
+}
+
+/* Three overlapping shells in one mesh (two faceted spheres and a box) against a torus at
+ * random poses: inside-U by winding number equals inside-any-shell at random points (some in
+ * two or three shells), and depth_V equals the brute force over the shells */
+START_TEST(test_shells_random_vs_brute_force)
+{
+    TgRng r = {77};
+    const double c1[3] = {0, 0, 0}, c2[3] = {0.3, 0, 0}, lo[3] = {-0.2, -0.1, -0.1}, hi[3] = {0.5, 0.1, 0.45};
+    DstMesh s1 = mg_sphere(0.3, c1, 8, 12), s2 = mg_sphere(0.25, c2, 8, 12), s3 = mg_box(lo, hi);
+    DstMesh u12 = union_mesh(&s1, &s2), u = union_mesh(&u12, &s3), mt = mg_torus(0.5, 0.15, 16, 8);
+    DstBvh B1, B2, B3, U, T;
+    make_bvh(&s1, &B1), make_bvh(&s2, &B2), make_bvh(&s3, &B3), make_bvh(&u, &U), make_bvh(&mt, &T);
+    const DstBvh *S[3] = {&B1, &B2, &B3};
+    ck_assert_int_eq(U.n_components, 3);
+    int multi = 0, inside = 0;
+    for (int n = 0; n < DEPTH_POINTS; ++n) {
+        double p[3];
+        int k = 0;
+        const double plo[3] = {-0.35, -0.35, -0.35}, phi[3] = {0.6, 0.35, 0.5};
+        for (int i = 0; i < 3; ++i) p[i] = tg_uniform(&r, plo[i], phi[i]);
+        for (int i = 0; i < 3; ++i) k += dst_bvh_contains(S[i], p);
+        ck_assert_int_eq(dst_bvh_contains(&U, p), k > 0);
+        multi += k >= 2;
+        inside += k > 0;
+    }
+    ck_assert_int_gt(multi, DEPTH_POINTS / 50);
+    int pen = 0;
+    for (int n = 0; n < DEPTH_RANDOM_POSES; ++n) {
+        double Ru[9], xu[3], Rt[9], xt[3];
+        random_pose(&r, 0.3, Ru, xu);
+        random_pose(&r, 0.3, Rt, xt);
+        for (int order = 0; order < 2; ++order) {
+            DstVertexDepth d;
+            int any;
+            DstStatus st = order ? dst_mesh_vertex_depth(&T, Rt, xt, &U, Ru, xu, &d)
+                                 : dst_mesh_vertex_depth(&U, Ru, xu, &T, Rt, xt, &d);
+            double ref = ref_depth_shells(&U, S, 3, Ru, xu, &T, Rt, xt, &any);
+            ck_assert_int_eq(st, any ? DST_PENETRATING : DST_SEPARATED);
+            ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n,
+                          d.depth, ref);
+            check_witnesses(&d);
+            pen += any;
+        }
+    }
+    ck_assert_int_gt(pen, 0);
+    ck_assert_int_gt(inside, 0);
+    dst_bvh_destroy(&B1), dst_bvh_destroy(&B2), dst_bvh_destroy(&B3), dst_bvh_destroy(&U), dst_bvh_destroy(&T);
+    dst_mesh_destroy(&s1), dst_mesh_destroy(&s2), dst_mesh_destroy(&s3);
+    dst_mesh_destroy(&u12), dst_mesh_destroy(&u), dst_mesh_destroy(&mt);
+}
+END_TEST
+
 START_TEST(test_depth_bad_input)
 {
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
@@ -850,6 +932,7 @@ Suite *dst_mesh_depth_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_depth_random_vs_brute_force);
     tcase_add_test(tc, test_depth_nested_vs_brute_force);
+    tcase_add_test(tc, test_shells_random_vs_brute_force);
     tcase_add_test(tc, test_depth_convex_below_epa);
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");
