@@ -201,6 +201,54 @@ static double hull_volume(const DstHull *h)
     return v / 6.0;
 }
 
+/* root of v in the union-find forest up[], halving the path on the way */
+static int uf_root(int *up, int v)
+{
+    while (up[v] != v) {
+        up[v] = up[up[v]];
+        v = up[v];
+    }
+    return v;
+}
+
+/* The connected components of the mesh (triangles joined through shared vertex indices) and
+ * one leaf-order triangle of each, from tri_id. Returns 0 when out of memory. */
+static int components(const DstMesh *mesh, DstBvh *out)
+{
+    int nv = mesh->n_vertices, n = out->n_tris;
+    int *up = malloc((size_t)nv * sizeof *up), *first = malloc((size_t)nv * sizeof *first);
+    if (up == NULL || first == NULL) {
+        free(up), free(first);
+        return 0;
+    }
+    for (int v = 0; v < nv; ++v) up[v] = v, first[v] = -1;
+    for (int t = 0; t < mesh->n_triangles; ++t) {
+        int r0 = uf_root(up, mesh->triangles[t][0]);
+        for (int k = 1; k < 3; ++k) {
+            int rk = uf_root(up, mesh->triangles[t][k]);
+            if (rk != r0) up[rk] = r0;
+        }
+    }
+    /* the first leaf-order triangle met of each root */
+    int count = 0;
+    for (int t = 0; t < n; ++t) {
+        int r = uf_root(up, mesh->triangles[out->tri_id[t]][0]);
+        if (first[r] < 0) first[r] = t, ++count;
+    }
+    out->component_tri = malloc((size_t)count * sizeof *out->component_tri);
+    if (out->component_tri == NULL) {
+        free(up), free(first);
+        return 0;
+    }
+    out->n_components = 0;
+    for (int t = 0; t < n; ++t) {
+        int r = uf_root(up, mesh->triangles[out->tri_id[t]][0]);
+        if (first[r] == t) out->component_tri[out->n_components++] = t;
+    }
+    free(up), free(first);
+    return 1;
+}
+
 DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
@@ -285,12 +333,20 @@ DstStatus dst_bvh_create(const DstMesh *mesh, DstBvh *out, char *err, size_t err
         return DST_FAILED;
     }
     out->closed = rep.oriented && rep.volume > 0.0;
+    if (!components(mesh, out)) {
+        dst_bvh_destroy(out);
+        set_err(err, err_size, "dst_bvh_create: out of memory");
+        return DST_FAILED;
+    }
     char herr[160];
     if (mesh->n_vertices <= DST_BVH_HULL_MAX_VERTS) {
         if (dst_hull_build(&mesh->vertices[0][0], mesh->n_vertices, 0.0, &out->hull, herr, sizeof herr) == DST_OK) {
             out->has_hull = 1;
             double hv = hull_volume(&out->hull);
-            out->convex = out->closed && fabs(hv - rep.volume) <= DST_BVH_CONVEX_VOL_REL * hv;
+            /* several shells are never taken as convex: overlapping ones count their common
+             * volume twice, which could match the hull's by accident */
+            out->convex = out->closed && out->n_components == 1 &&
+                          fabs(hv - rep.volume) <= DST_BVH_CONVEX_VOL_REL * hv;
         }
     } else {
         /* quickhull costs O(n h): for a very large mesh its bounding box stands in for the
@@ -316,6 +372,7 @@ void dst_bvh_destroy(DstBvh *bvh)
     free(bvh->tri);
     free(bvh->tri_id);
     free(bvh->nrm);
+    free(bvh->component_tri);
     if (bvh->has_hull) dst_hull_destroy(&bvh->hull);
     memset(bvh, 0, sizeof *bvh);
 }
@@ -637,11 +694,14 @@ DstStatus dst_bvh_separation(const DstBvh *a, const double Ra[9], const double x
     return dst_bvh_separation_tol(a, Ra, xa, b, Rb, xb, 0.0, cache, out);
 }
 
-/* Ray parity: crossings of the ray p + u d (u > 0) with the triangles, by a sphere-tree
- * walk. Returns the parity, or -1 when the ray grazes an edge or vertex (ambiguous). */
-static int ray_parity(const DstBvh *bvh, const double p[3], const double d[3])
+/* Crossings of the ray p + u d (u > 0) with the triangles, by a sphere-tree walk: *count of
+ * them, and *winding, their signed sum (+1 where the ray leaves through a face's outward side,
+ * -1 where it enters; eq. 11.13). Returns 0, or -1 when the ray grazes an edge or vertex
+ * (ambiguous; nothing written). */
+static int ray_crossings(const DstBvh *bvh, const double p[3], const double d[3], int *count_out,
+                         int *winding)
 {
-    int stack[DST_BVH_STACK], top = 0, count = 0;
+    int stack[DST_BVH_STACK], top = 0, count = 0, wind = 0;
     stack[top++] = 0;
     while (top > 0) {
         const DstBvhNode *nd = &bvh->nodes[stack[--top]];
@@ -676,10 +736,15 @@ static int ray_parity(const DstBvh *bvh, const double p[3], const double d[3])
             double vol = a[0] * bc[0] + a[1] * bc[1] + a[2] * bc[2]; /* a . (b x c) = 6 volume */
             double dn = dst_dot3(d, n);
             if (vol == 0.0) return -1; /* p on the triangle's plane */
-            if ((vol > 0.0) == (dn > 0.0)) ++count;
+            if ((vol > 0.0) == (dn > 0.0)) {
+                ++count;
+                wind += dn > 0.0 ? 1 : -1;
+            }
         }
     }
-    return count & 1;
+    *count_out = count;
+    *winding = wind;
+    return 0;
 }
 
 int dst_bvh_contains(const DstBvh *bvh, const double p[3])
@@ -694,9 +759,10 @@ int dst_bvh_contains(const DstBvh *bvh, const double p[3])
     if (dst_dot3(w, w) > root->r * root->r) return 0;
     int votes = 0, valid = 0;
     for (int k = 0; k < 3; ++k) {
-        int r = ray_parity(bvh, p, dirs[k]);
-        if (r < 0) continue;
-        votes += r;
+        int count, winding;
+        if (ray_crossings(bvh, p, dirs[k], &count, &winding) < 0) continue;
+        /* one shell: parity (eq. 6); several, possibly overlapping: winding > 0 (eq. 11.13) */
+        votes += bvh->n_components > 1 ? winding > 0 : count & 1;
         ++valid;
     }
     return valid > 0 && 2 * votes > valid;
@@ -736,19 +802,24 @@ DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double
     DstStatus st = dst_bvh_separation_rel(a, Ra, xa, b, Rb, xb, tol, ref, rel, cache, out);
     if (st == DST_INVALID_INPUT) return st;
     if (st == DST_SEPARATED) {
-        /* apart surfaces: the solids overlap only if one contains the other; a vertex of
-         * one inside the other decides it (both closed) */
+        /* apart surfaces: the solids overlap only if one contains the other. A component
+         * of A (a connected shell) meets no surface of B, so it lies in one region of B and
+         * one of its vertices inside B decides it; likewise B's components in A (both
+         * closed). A mesh of one component: its first triangle, as before */
         if (!a->closed || !b->closed) return st;
         DstRelPose pab, pba;
         double v[3];
         dst_rel_pose(Rb, xb, Ra, xa, &pab); /* A's points in B's frame */
-        dst_rel_apply(&pab, a->tri[0], v);
-        if (dst_bvh_contains(b, v)) {
-            out->overlap = 2;
-        } else {
+        for (int k = 0; k < a->n_components && out->overlap == 0; ++k) {
+            dst_rel_apply(&pab, a->tri[a->component_tri[k]], v);
+            if (dst_bvh_contains(b, v)) out->overlap = 2;
+        }
+        if (out->overlap == 0) {
             dst_rel_pose(Ra, xa, Rb, xb, &pba);
-            dst_rel_apply(&pba, b->tri[0], v);
-            if (dst_bvh_contains(a, v)) out->overlap = 2;
+            for (int k = 0; k < b->n_components && out->overlap == 0; ++k) {
+                dst_rel_apply(&pba, b->tri[b->component_tri[k]], v);
+                if (dst_bvh_contains(a, v)) out->overlap = 2;
+            }
         }
         if (out->overlap == 0) return st;
     } else {

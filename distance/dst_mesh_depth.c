@@ -231,14 +231,16 @@ static int outside_root_box(const DstBvh *y, const double c[3], double r)
  * (eq. 11.12): when that point is the foot of the perpendicular in the open face of a triangle,
  * the segment from v to it crosses no surface, so v is inside iff it lies behind that face's
  * outward normal; otherwise (closest point on an edge or a vertex, or v almost on the surface)
- * by ray parity. 1 inside, 0 outside. */
+ * by ray parity (winding number for several shells, eq. 11.13). 1 inside, 0 outside. */
 static int side_of(Side *s, const double v[3], const PointHit *h)
 {
     if (h->region == REGION_FACE && h->d > s->margin) {
         const double *nrm = s->y->nrm[h->tri];
         double w[3] = {v[0] - h->q[0], v[1] - h->q[1], v[2] - h->q[2]};
         double dn = dst_dot3(w, nrm);
-        if (fabs(dn) >= DEPTH_SIDE_COS * h->d) {
+        /* several shells (eq. 11.13): behind a face is inside its shell, so inside the union;
+         * in front of it may still be inside another, overlapping shell: the rays decide */
+        if (fabs(dn) >= DEPTH_SIDE_COS * h->d && (dn < 0.0 || s->y->n_components <= 1)) {
             ++s->sided;
             return dn < 0.0;
         }

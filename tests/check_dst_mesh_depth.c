@@ -6,7 +6,8 @@
  * dst_bvh_contains, all triangles; witnesses too); its bound properties (-depth_V above the
  * lower end of dst_bvh_distance; below the EPA depth for convex meshes); its gradients in A's
  * position and rotation against central differences; its continuity (1-Lipschitz in a
- * translation) and bad input. */
+ * translation) and bad input; several shells in one mesh (overlapping, one inside the other
+ * body, volumes adding up to the hull's). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -663,6 +664,221 @@ START_TEST(test_depth_continuity)
 }
 END_TEST
 
+/* the disjoint union of meshes a and b (b's vertices after a's, no vertex shared) */
+static DstMesh union_mesh(const DstMesh *a, const DstMesh *b)
+{
+    int nv = a->n_vertices + b->n_vertices, nt = a->n_triangles + b->n_triangles;
+    double *V = malloc((size_t)nv * 3 * sizeof *V);
+    int *T = malloc((size_t)nt * 3 * sizeof *T);
+    DstMesh m;
+    ck_assert_ptr_nonnull(V);
+    ck_assert_ptr_nonnull(T);
+    memcpy(V, a->vertices, (size_t)a->n_vertices * 3 * sizeof *V);
+    memcpy(V + 3 * a->n_vertices, b->vertices, (size_t)b->n_vertices * 3 * sizeof *V);
+    for (int t = 0; t < a->n_triangles; ++t) {
+        for (int k = 0; k < 3; ++k) T[3 * t + k] = a->triangles[t][k];
+    }
+    for (int t = 0; t < b->n_triangles; ++t) {
+        for (int k = 0; k < 3; ++k) T[3 * (a->n_triangles + t) + k] = b->triangles[t][k] + a->n_vertices;
+    }
+    ck_assert_int_eq(dst_mesh_create(V, nv, T, nt, &m, NULL, 0), DST_OK);
+    free(V), free(T);
+    return m;
+}
+
+/* Several shells in one mesh (a link made of several collision elements): two overlapping
+ * boxes. Inside by winding number (eq. 11.13): a point in both boxes is inside (parity would
+ * say outside), one in a single box too; a small cube inside the first box whose nearest
+ * face is the second box's (interior) face is found inside, at the brute-force depth (the
+ * closest-face rule alone, eq. 11.12, would call it outside). */
+START_TEST(test_depth_overlapping_shells)
+{
+    const double lo1[3] = {0, 0, 0}, hi1[3] = {2, 1, 1}, lo2[3] = {1.5, -0.5, 0}, hi2[3] = {2.5, 1.5, 1};
+    DstMesh b1 = mg_box(lo1, hi1), b2 = mg_box(lo2, hi2), u = union_mesh(&b1, &b2);
+    DstBvh bu, bc;
+    ck_assert_int_eq(dst_bvh_create(&u, &bu, NULL, 0), DST_OK);
+    ck_assert_int_eq(bu.n_components, 2);
+    ck_assert(bu.closed);
+    ck_assert(!bu.convex);
+    const double both[3] = {1.8, 0.5, 0.5}, one[3] = {0.5, 0.5, 0.5}, two[3] = {2.2, -0.3, 0.5};
+    const double near_inner[3] = {1.45, 0.5, 0.5}, out1[3] = {3, 0.5, 0.5}, out2[3] = {1.0, 1.2, 0.5};
+    ck_assert_int_eq(dst_bvh_contains(&bu, both), 1);
+    ck_assert_int_eq(dst_bvh_contains(&bu, one), 1);
+    ck_assert_int_eq(dst_bvh_contains(&bu, two), 1);
+    ck_assert_int_eq(dst_bvh_contains(&bu, near_inner), 1);
+    ck_assert_int_eq(dst_bvh_contains(&bu, out1), 0);
+    ck_assert_int_eq(dst_bvh_contains(&bu, out2), 0);
+    /* a cube of half side 0.01 about (1.45, 0.2, 0.8), off the faces' diagonals: every
+     * vertex inside box 1 only, nearest the x = 1.5 face of box 2 (0.04 to 0.06 away:
+     * depth_V 0.06) */
+    const double clo[3] = {1.44, 0.19, 0.79}, chi[3] = {1.46, 0.21, 0.81};
+    DstMesh c = mg_box(clo, chi);
+    ck_assert_int_eq(dst_bvh_create(&c, &bc, NULL, 0), DST_OK);
+    double I[9], z[3] = {0, 0, 0};
+    identity(I);
+    for (int order = 0; order < 2; ++order) {
+        DstVertexDepth d;
+        int any;
+        const DstBvh *a = order ? &bu : &bc, *b = order ? &bc : &bu;
+        DstStatus st = dst_mesh_vertex_depth(a, I, z, b, I, z, &d);
+        double ref = ref_depth(a, I, z, b, I, z, &any);
+        ck_assert(any);
+        ck_assert_int_eq(st, DST_PENETRATING);
+        ck_assert_msg(fabs(d.depth - ref) <= DEPTH_EXACT_TOL, "order %d: depth %.17g, brute force %.17g",
+                      order, d.depth, ref);
+        ck_assert_msg(fabs(d.depth - 0.06) <= DEPTH_EXACT_TOL, "depth %.17g", d.depth);
+        check_witnesses(&d);
+    }
+    dst_bvh_destroy(&bc);
+    dst_mesh_destroy(&c);
+    dst_bvh_destroy(&bu);
+    dst_mesh_destroy(&u);
+    dst_mesh_destroy(&b1);
+    dst_mesh_destroy(&b2);
+}
+END_TEST
+
+/* Two shells whose union is not convex but whose volumes add up to their hull's: an L of
+ * boxes [0,2]x[0,1]x[0,1] and [0,2/3]x[0,2]x[0,1] (10/3 m^3 both). The convex flag stays 0,
+ * so no exact EPA depth is claimed for it. */
+START_TEST(test_shells_never_convex)
+{
+    const double lo1[3] = {0, 0, 0}, hi1[3] = {2, 1, 1}, lo2[3] = {0, 0, 0}, hi2[3] = {2.0 / 3.0, 2, 1};
+    DstMesh b1 = mg_box(lo1, hi1), b2 = mg_box(lo2, hi2), u = union_mesh(&b1, &b2);
+    DstBvh bu;
+    DstMeshReport rep;
+    ck_assert_int_eq(dst_mesh_validate(&u, &rep), DST_OK);
+    ck_assert(fabs(rep.volume - 10.0 / 3.0) <= DEPTH_EXACT_TOL);
+    ck_assert_int_eq(dst_bvh_create(&u, &bu, NULL, 0), DST_OK);
+    ck_assert(bu.closed && bu.has_hull && !bu.hull_is_box);
+    ck_assert_int_eq(bu.n_components, 2);
+    ck_assert(!bu.convex);
+    dst_bvh_destroy(&bu);
+    dst_mesh_destroy(&u);
+    dst_mesh_destroy(&b1);
+    dst_mesh_destroy(&b2);
+}
+END_TEST
+
+/* Containment with apart surfaces, one shell of A inside B and the other far away: the signed
+ * distance is <= 0 (overlap 2) whichever shell comes first in A, and in either order of the
+ * pair (dst_bvh_distance checks one vertex of every shell) */
+START_TEST(test_shell_inside_other)
+{
+    const double lo1[3] = {0, 0, 0}, hi1[3] = {1, 1, 1}, lo2[3] = {5, 0, 0}, hi2[3] = {6, 1, 1};
+    const double blo[3] = {4, -1, -1}, bhi[3] = {7, 2, 2};
+    DstMesh b1 = mg_box(lo1, hi1), b2 = mg_box(lo2, hi2), big = mg_box(blo, bhi);
+    DstBvh bb;
+    double I[9], z[3] = {0, 0, 0};
+    identity(I);
+    ck_assert_int_eq(dst_bvh_create(&big, &bb, NULL, 0), DST_OK);
+    for (int first = 0; first < 2; ++first) {
+        DstMesh u = first ? union_mesh(&b2, &b1) : union_mesh(&b1, &b2);
+        DstBvh bu;
+        ck_assert_int_eq(dst_bvh_create(&u, &bu, NULL, 0), DST_OK);
+        ck_assert_int_eq(bu.n_components, 2);
+        for (int order = 0; order < 2; ++order) {
+            DstMeshDistance md;
+            if (order) dst_bvh_distance(&bb, I, z, &bu, I, z, NULL, &md);
+            else dst_bvh_distance(&bu, I, z, &bb, I, z, NULL, &md);
+            ck_assert_msg(md.overlap == 2, "first %d order %d: overlap %d, distance %g", first, order,
+                          md.overlap, md.distance);
+            ck_assert(md.upper <= 0.0 && md.lower <= md.upper);
+            /* the inner shell's surface is 1 m from the outer one: no translation under 1 m separates */
+            ck_assert(md.upper <= -1.0 + DEPTH_EXACT_TOL);
+        }
+        dst_bvh_destroy(&bu);
+        dst_mesh_destroy(&u);
+    }
+    dst_bvh_destroy(&bb);
+    dst_mesh_destroy(&big);
+    dst_mesh_destroy(&b1);
+    dst_mesh_destroy(&b2);
+}
+END_TEST
+
+/* brute force of eq. (11.1) for a mesh U made of the shells S[0..n-1]: inside U when inside
+ * any shell (each by its own parity, independent of the winding number of eq. 11.13), the
+ * distance to all of U's triangles */
+static double ref_depth_shells(const DstBvh *u, const DstBvh *const *S, int n, const double Ru[9], const double xu[3],
+                               const DstBvh *o, const double Ro[9], const double xo[3], int *any)
+{
+    double best = 0.0;
+    *any = 0;
+    for (int t = 0; t < o->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            double v[3];
+            int in = 0;
+            map_point(Ro, xo, Ru, xu, o->tri[t] + 3 * k, v);
+            for (int i = 0; i < n && !in; ++i) in = dst_bvh_contains(S[i], v);
+            if (!in) continue;
+            *any = 1;
+            best = fmax(best, ref_point_mesh(u, v));
+        }
+    }
+    for (int t = 0; t < u->n_tris; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            double v[3];
+            map_point(Ru, xu, Ro, xo, u->tri[t] + 3 * k, v);
+            if (!dst_bvh_contains(o, v)) continue;
+            *any = 1;
+            best = fmax(best, ref_point_mesh(o, v));
+        }
+    }
+    return best;
+}
+
+/* Three overlapping shells in one mesh (two faceted spheres and a box) against a torus at
+ * random poses: inside-U by winding number equals inside-any-shell at random points (some in
+ * two or three shells), and depth_V equals the brute force over the shells */
+START_TEST(test_shells_random_vs_brute_force)
+{
+    TgRng r = {77};
+    const double c1[3] = {0, 0, 0}, c2[3] = {0.3, 0, 0}, lo[3] = {-0.2, -0.1, -0.1}, hi[3] = {0.5, 0.1, 0.45};
+    DstMesh s1 = mg_sphere(0.3, c1, 8, 12), s2 = mg_sphere(0.25, c2, 8, 12), s3 = mg_box(lo, hi);
+    DstMesh u12 = union_mesh(&s1, &s2), u = union_mesh(&u12, &s3), mt = mg_torus(0.5, 0.15, 16, 8);
+    DstBvh B1, B2, B3, U, T;
+    make_bvh(&s1, &B1), make_bvh(&s2, &B2), make_bvh(&s3, &B3), make_bvh(&u, &U), make_bvh(&mt, &T);
+    const DstBvh *S[3] = {&B1, &B2, &B3};
+    ck_assert_int_eq(U.n_components, 3);
+    int multi = 0, inside = 0;
+    for (int n = 0; n < DEPTH_POINTS; ++n) {
+        double p[3];
+        int k = 0;
+        const double plo[3] = {-0.35, -0.35, -0.35}, phi[3] = {0.6, 0.35, 0.5};
+        for (int i = 0; i < 3; ++i) p[i] = tg_uniform(&r, plo[i], phi[i]);
+        for (int i = 0; i < 3; ++i) k += dst_bvh_contains(S[i], p);
+        ck_assert_int_eq(dst_bvh_contains(&U, p), k > 0);
+        multi += k >= 2;
+        inside += k > 0;
+    }
+    ck_assert_int_gt(multi, DEPTH_POINTS / 50);
+    int pen = 0;
+    for (int n = 0; n < DEPTH_RANDOM_POSES; ++n) {
+        double Ru[9], xu[3], Rt[9], xt[3];
+        random_pose(&r, 0.3, Ru, xu);
+        random_pose(&r, 0.3, Rt, xt);
+        for (int order = 0; order < 2; ++order) {
+            DstVertexDepth d;
+            int any;
+            DstStatus st = order ? dst_mesh_vertex_depth(&T, Rt, xt, &U, Ru, xu, &d)
+                                 : dst_mesh_vertex_depth(&U, Ru, xu, &T, Rt, xt, &d);
+            double ref = ref_depth_shells(&U, S, 3, Ru, xu, &T, Rt, xt, &any);
+            ck_assert_int_eq(st, any ? DST_PENETRATING : DST_SEPARATED);
+            ck_assert_msg(fabs(d.depth - ref) <= DEPTH_BRUTE_REL * (1.0 + ref), "pose %d: %.17g brute %.17g", n,
+                          d.depth, ref);
+            check_witnesses(&d);
+            pen += any;
+        }
+    }
+    ck_assert_int_gt(pen, 0);
+    ck_assert_int_gt(inside, 0);
+    dst_bvh_destroy(&B1), dst_bvh_destroy(&B2), dst_bvh_destroy(&B3), dst_bvh_destroy(&U), dst_bvh_destroy(&T);
+    dst_mesh_destroy(&s1), dst_mesh_destroy(&s2), dst_mesh_destroy(&s3);
+    dst_mesh_destroy(&u12), dst_mesh_destroy(&u), dst_mesh_destroy(&mt);
+}
+END_TEST
+
 START_TEST(test_depth_bad_input)
 {
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
@@ -708,11 +924,15 @@ Suite *dst_mesh_depth_suite(void)
     tcase_add_test(tc, test_depth_cube_inside_box);
     tcase_add_test(tc, test_depth_peg_in_cup);
     tcase_add_test(tc, test_depth_hand_in_ring);
+    tcase_add_test(tc, test_depth_overlapping_shells);
+    tcase_add_test(tc, test_shells_never_convex);
+    tcase_add_test(tc, test_shell_inside_other);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_depth_random_vs_brute_force);
     tcase_add_test(tc, test_depth_nested_vs_brute_force);
+    tcase_add_test(tc, test_shells_random_vs_brute_force);
     tcase_add_test(tc, test_depth_convex_below_epa);
     suite_add_tcase(s, tc);
     tc = tcase_create("continuity");

@@ -16,6 +16,7 @@
 #include "kin_fixture.h"
 #include "model/pln_dyn.h"
 #include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 #include "model/pln_robot.h"
 
 #define FRAME_TOL 1e-12   /* m and rotation entries */
@@ -142,6 +143,24 @@ static void check_same_robot(PlnRobot *file, int root, uint64_t seed)
                 pln_kin_point(kf, f, file->links[f].geometry.capsule_p1, b);
                 ck_assert_double_lt(max_abs_diff(a, b, 3), FRAME_TOL);
             }
+            if (trial == 0 && pln_link_has_mesh(&rr.links[l].geometry)) {
+                /* the link's mesh (a file, or the union of its collision parts) lands where
+                 * the file's model puts it */
+                DstMesh mr, mf;
+                ck_assert_int_eq(pln_link_mesh_read(&rr, l, &mr, err, sizeof err), PLN_OK);
+                ck_assert_int_eq(pln_link_mesh_read(file, f, &mf, err, sizeof err), PLN_OK);
+                ck_assert_int_eq(mr.n_vertices, mf.n_vertices);
+                for (int v = 0; v < mr.n_vertices; v += 1 + mr.n_vertices / 64) {
+                    double xr[3], xf[3];
+                    pln_link_file_point(&rr.links[l].geometry, mr.vertices[v], xr);
+                    pln_link_file_point(&file->links[f].geometry, mf.vertices[v], xf);
+                    pln_kin_point(kr, l, xr, a);
+                    pln_kin_point(kf, f, xf, b);
+                    ck_assert_double_lt(max_abs_diff(a, b, 3), FRAME_TOL);
+                }
+                dst_mesh_destroy(&mr);
+                dst_mesh_destroy(&mf);
+            }
         }
         for (int s = 0; s < rr.n_soles; ++s) {
             double a[3], b[3];
@@ -252,6 +271,24 @@ START_TEST(test_reroot_hrp2_at_each_foot)
 }
 END_TEST
 
+/* a URDF robot whose links are made of collision elements (arm4: a cylinder, a box, meshes,
+ * a sphere), rooted at the hand (a sphere) and at the forearm (a mesh) */
+START_TEST(test_reroot_urdf_parts)
+{
+    PlnRobot rb;
+    char err[512];
+    const char *roots[2] = {"hand", "forearm"};
+    ck_assert_msg(pln_robot_load("robots/arm4/arm4.urdf", &rb, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_gt(rb.n_parts, 0);
+    for (int i = 0; i < 2; ++i) {
+        int l = pln_robot_find_link(&rb, roots[i]);
+        ck_assert_int_ge(l, 0);
+        check_same_robot(&rb, l, 200 + (uint64_t)i);
+    }
+    pln_robot_destroy(&rb);
+}
+END_TEST
+
 /* rotated joint frames, random axes; roots: a foot, a hand's fixed tool link (a fixed
  * joint on the path), a chest link, and the old root itself */
 START_TEST(test_reroot_random_trees)
@@ -327,6 +364,7 @@ Suite *pln_robot_reroot_suite(void)
     TCase *tc = tcase_create("reroot");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_reroot_hrp2_at_each_foot);
+    tcase_add_test(tc, test_reroot_urdf_parts);
     tcase_add_test(tc, test_reroot_random_trees);
     tcase_add_test(tc, test_reroot_twice);
     tcase_add_test(tc, test_reroot_prismatic);

@@ -6,8 +6,12 @@
  * loader's model; package:// through the options and $ROS_PACKAGE_PATH; warnings with
  * file:line; the round trip YAML -> URDF -> model with forward kinematics equal to 1e-12
  * (robots/hrp2.yaml, robots/arm4/arm4.urdf); `hrpplan robot --urdf`, and a plan of
- * scenarios/arm4_reach.yaml (a URDF robot) through hrpplan. Run from the top directory. */
+ * scenarios/arm4_reach.yaml (a URDF robot) through hrpplan; a link of several elements
+ * (meshes and a box) measured in `geometry: mesh` as the least of its elements' distances;
+ * zero sizes refused. Run from the top directory. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <check.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,7 @@
 #include "dst_mesh.h"
 #include "model/pln_capfit.h"
 #include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 #include "model/pln_robot.h"
 #include "model/pln_urdf.h"
 #include "problem/pln_plan.h"
@@ -302,6 +307,159 @@ START_TEST(test_scaled_mesh_geometry)
 }
 END_TEST
 
+/* writes a one-joint URDF (revolute q about z) whose link "body" has the collision
+ * elements `collisions` (XML) */
+static void write_body_urdf(const char *path, const char *collisions)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "<?xml version=\"1.0\"?>\n<robot name=\"multi\">\n  <link name=\"base\"/>\n"
+               "  <link name=\"body\">%s</link>\n"
+               "  <joint name=\"q\" type=\"revolute\"><parent link=\"base\"/><child link=\"body\"/>"
+               "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"2\" velocity=\"1\"/>"
+               "</joint>\n</robot>\n", collisions);
+    fclose(f);
+}
+
+/* a scenario on `robot` measuring the one pair body - block in `geometry` */
+static void write_block_scenario(const char *path, const char *robot, const char *geometry)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "name: s\nrobot: %s\nduration: 1\njoints: [q]\n"
+               "environment: [{name: block, type: box, center: [0.25, 0.1, 0.3], size: [0.06, 0.06, 0.06]}]\n"
+               "collision: {geometry: %s, pairs: [[body, block]]}\n", robot, geometry);
+    fclose(f);
+}
+
+/* A link of two mesh elements (one scaled, both placed) and a box: it loads without a
+ * warning, its mesh is the union of the three (a triangle count that adds up), and its
+ * `geometry: mesh` pair distance at several joint values equals the least of the three
+ * elements' own distances, each measured with a link of that element alone (1e-12). */
+START_TEST(test_multi_element_mesh)
+{
+    static const char *elems[3] = {
+        "<collision><geometry><mesh filename=\"%s/robots/arm4/meshes/upper_arm.stl\"/></geometry></collision>",
+        "<collision><origin xyz=\"0 0.15 0\" rpy=\"0 0 0.3\"/><geometry><mesh filename=\"%s/robots/arm4/meshes/forearm.stl\" "
+        "scale=\"1 0.5 1.5\"/></geometry></collision>",
+        "<collision><origin xyz=\"0.1 -0.15 0.05\" rpy=\"0.2 0 0\"/><geometry><box size=\"0.08 0.06 0.04\"/></geometry></collision>"};
+    const double qv[5] = {-0.9, -0.4, 0.0, 0.5, 0.95};
+    char dir[256], cwd[1024], all[4096] = "", one[1400], urdf[4][600], scen[4][600], err[512];
+    int argmin_seen[3] = {0, 0, 0};
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ckutil_mkdtemp(dir, sizeof dir);
+    for (int k = 0; k < 3; ++k) {
+        snprintf(one, sizeof one, elems[k], cwd);
+        strcat(all, one);
+        snprintf(urdf[k], sizeof urdf[k], "%s/one%d.urdf", dir, k);
+        write_body_urdf(urdf[k], one);
+    }
+    snprintf(urdf[3], sizeof urdf[3], "%s/all.urdf", dir);
+    write_body_urdf(urdf[3], all);
+    {
+        /* no warning; the mesh of the three elements */
+        char wbuf[4096] = "";
+        FILE *w = fmemopen(wbuf, sizeof wbuf, "w");
+        PlnUrdfOptions opt = {NULL, w};
+        PlnRobot r = load_ok(urdf[3], &opt);
+        fclose(w);
+        ck_assert_msg(wbuf[0] == '\0', "warnings: %s", wbuf);
+        const PlnLinkGeometry *g = &r.links[1].geometry;
+        ck_assert(g->mesh_path[0] == '\0');
+        ck_assert_int_eq(g->n_parts, 3);
+        ck_assert_int_eq(r.parts[g->part_first].type, PLN_PART_MESH);
+        ck_assert_int_eq(r.parts[g->part_first + 1].has_scale, 1);
+        ck_assert_int_eq(r.parts[g->part_first + 2].type, PLN_PART_BOX);
+        {
+            DstMesh m, a, b;
+            ck_assert_int_eq(pln_link_mesh_read(&r, 1, &m, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/upper_arm.stl", &a, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/forearm.stl", &b, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(m.n_triangles, a.n_triangles + b.n_triangles + 12);
+            ck_assert_int_eq(g->mesh_triangles, m.n_triangles);
+            dst_mesh_destroy(&m), dst_mesh_destroy(&a), dst_mesh_destroy(&b);
+        }
+        pln_robot_destroy(&r);
+    }
+    for (int k = 0; k < 4; ++k) {
+        snprintf(scen[k], sizeof scen[k], "%s/s%d.yaml", dir, k);
+        write_block_scenario(scen[k], urdf[k], "mesh");
+    }
+    for (int i = 0; i < 5; ++i) {
+        double d = pair_distance_at(scen[3], qv[i]), best = INFINITY;
+        int arg = -1;
+        for (int k = 0; k < 3; ++k) {
+            double dk = pair_distance_at(scen[k], qv[i]);
+            ck_assert(dk > 0.0);
+            if (dk < best) best = dk, arg = k;
+        }
+        ck_assert_msg(fabs(d - best) <= 1e-12, "q = %g: the link's distance %.17g, the least element's %.17g",
+                      qv[i], d, best);
+        argmin_seen[arg] = 1;
+    }
+    /* the nearest element changes with q: more than one of them decides a distance */
+    ck_assert_int_ge(argmin_seen[0] + argmin_seen[1] + argmin_seen[2], 2);
+    ckutil_rm_flat(dir);
+    rmdir(dir);
+}
+END_TEST
+
+/* the fingerprint covers the mesh files of a link's collision elements: a link of a box and
+ * a mesh changes its fingerprint when the mesh file changes */
+START_TEST(test_fingerprint_parts)
+{
+    char dir[256], stl[512], urdf[512], xml[1200], err[512], h0[65], h1[65];
+    DstMesh m;
+    PlnUrdfOptions quiet = {NULL, NULL};
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(stl, sizeof stl, "%s/part.stl", dir);
+    snprintf(urdf, sizeof urdf, "%s/fp.urdf", dir);
+    ck_assert_int_eq(pln_mesh_read("robots/arm4/meshes/forearm.stl", &m, err, sizeof err), PLN_OK);
+    write_stl(stl, &m);
+    snprintf(xml, sizeof xml, "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>"
+             "<collision><geometry><mesh filename=\"%s\"/></geometry></collision>", stl);
+    write_body_urdf(urdf, xml);
+    for (int k = 0; k < 2; ++k) {
+        PlnRobot r;
+        ck_assert_int_eq(pln_urdf_load(urdf, &quiet, &r, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_robot_fingerprint(&r, urdf, k ? h1 : h0, err, sizeof err), PLN_OK);
+        pln_robot_destroy(&r);
+        /* the same mesh moved by 1 mm */
+        for (int v = 0; v < m.n_vertices; ++v) m.vertices[v][0] += 1e-3;
+        write_stl(stl, &m);
+    }
+    ck_assert_str_ne(h0, h1);
+    dst_mesh_destroy(&m);
+    ckutil_rm_flat(dir);
+    rmdir(dir);
+}
+END_TEST
+
+/* a zero-size box and a zero radius are still refused, naming the file and line */
+START_TEST(test_zero_size_refused)
+{
+    static const char *bad[3] = {
+        "<collision><geometry><box size=\"0.1 0 0.1\"/></geometry></collision>",
+        "<collision><geometry><sphere radius=\"0\"/></geometry></collision>",
+        "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision><collision><geometry>"
+        "<cylinder radius=\"0\" length=\"0.2\"/></geometry></collision>"};
+    static const char *what[3] = {"size: must be > 0", "radius: must be > 0", "radius: must be > 0"};
+    char dir[256], path[600], err[1024], at[700];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/bad.urdf", dir);
+    for (int k = 0; k < 3; ++k) {
+        PlnRobot r;
+        PlnUrdfOptions quiet = {NULL, NULL};
+        write_body_urdf(path, bad[k]);
+        ck_assert_int_eq(pln_urdf_load(path, &quiet, &r, err, sizeof err), PLN_ERR_INVALID);
+        snprintf(at, sizeof at, "%s:4:", path); /* the line of link "body" */
+        ck_assert_msg(strstr(err, at) != NULL && strstr(err, what[k]) != NULL, "%s", err);
+    }
+    ckutil_rm_flat(dir);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_package_paths)
 {
     PlnUrdfOptions opt = {"/nonexistent:robots", NULL};
@@ -419,6 +577,24 @@ static void assert_same_fk(const PlnRobot *a, const PlnRobot *b, unsigned seed)
     pln_kin_destroy(kb);
 }
 
+/* link y of robot rb has exactly one collision part, a capsule whose segment and radius are
+ * link x's capsule (to rounding of the rpy written and read back) */
+static void assert_capsule_part(const PlnLink *x, const PlnRobot *rb, const PlnLink *y)
+{
+    ck_assert(x->geometry.has_capsule);
+    ck_assert_int_eq(y->geometry.n_parts, 1);
+    const PlnCollisionPart *pt = &rb->parts[y->geometry.part_first];
+    ck_assert_int_eq(pt->type, PLN_PART_CAPSULE);
+    ck_assert_double_eq_tol(pt->radius, x->geometry.capsule_radius, FK_TOL);
+    for (int e = -1; e <= 1; e += 2) {
+        const double *end = e < 0 ? x->geometry.capsule_p0 : x->geometry.capsule_p1;
+        for (int r = 0; r < 3; ++r) {
+            double c = pt->pos[r] + e * 0.5 * pt->length * pt->rot[3 * r + 2];
+            ck_assert_double_eq_tol(c, end[r], FK_TOL);
+        }
+    }
+}
+
 static void assert_same_model(const PlnRobot *a, const PlnRobot *b)
 {
     ck_assert_str_eq(a->name, b->name);
@@ -451,7 +627,15 @@ static void assert_same_model(const PlnRobot *a, const PlnRobot *b)
                 ck_assert_double_eq_tol(x->geometry.capsule_p1[k], y->geometry.capsule_p1[k], 1e-15);
             }
         }
-        ck_assert_int_eq(x->geometry.mesh_triangles, y->geometry.mesh_triangles);
+        if (x->geometry.mesh_triangles == 0 && y->geometry.n_parts > 0) {
+            /* a capsule-only link (robot YAML) written as URDF, or given so by hand: its one
+             * <capsule> collision element is the link's capsule, which now also gives the
+             * link a mesh (model/pln_linkmesh.h) */
+            assert_capsule_part(x, b, &b->links[l]);
+        } else {
+            ck_assert_int_eq(x->geometry.mesh_triangles, y->geometry.mesh_triangles);
+            ck_assert_int_eq(x->geometry.n_parts, y->geometry.n_parts);
+        }
         ck_assert_int_eq(x->geometry.has_ellipsoid, y->geometry.has_ellipsoid);
     }
     ck_assert_int_eq(a->n_soles, b->n_soles);
@@ -516,6 +700,31 @@ static void round_trip(const char *path, unsigned seed)
     assert_same_model(&a, &b);
     assert_same_fk(&a, &b, seed);
     for (int l = 0; l < a.n_links; ++l) {
+        /* the collision elements, as read */
+        const PlnLinkGeometry *ga = &a.links[l].geometry, *gb = &b.links[l].geometry;
+        if (ga->n_parts > 0) {
+            ck_assert_int_eq(ga->n_parts, gb->n_parts);
+            for (int k = 0; k < ga->n_parts; ++k) {
+                const PlnCollisionPart *x = &a.parts[ga->part_first + k], *y = &b.parts[gb->part_first + k];
+                ck_assert_int_eq(x->type, y->type);
+                for (int i = 0; i < 3; ++i) {
+                    ck_assert_double_eq_tol(x->pos[i], y->pos[i], FK_TOL);
+                    ck_assert_double_eq(x->size[i], y->size[i]);
+                    ck_assert_double_eq(x->scale[i], y->scale[i]);
+                }
+                for (int i = 0; i < 9; ++i) ck_assert_double_eq_tol(x->rot[i], y->rot[i], FK_TOL);
+                ck_assert_double_eq(x->radius, y->radius);
+                ck_assert_double_eq(x->length, y->length);
+                ck_assert_int_eq(x->has_scale, y->has_scale);
+                if (x->type == PLN_PART_MESH) {
+                    /* written as an absolute path */
+                    char px[PATH_MAX], py[PATH_MAX];
+                    ck_assert_ptr_nonnull(realpath(x->path, px));
+                    ck_assert_ptr_nonnull(realpath(y->path, py));
+                    ck_assert_str_eq(px, py);
+                }
+            }
+        }
         ck_assert_int_eq(a.links[l].geometry.has_file_pose, b.links[l].geometry.has_file_pose);
         if (a.links[l].geometry.has_file_pose) {
             for (int k = 0; k < 9; ++k) ck_assert_double_eq_tol(a.links[l].geometry.file_rot[k], b.links[l].geometry.file_rot[k], FK_TOL);
@@ -529,6 +738,7 @@ START_TEST(test_round_trip)
 {
     round_trip("robots/hrp2.yaml", 1);
     round_trip("robots/arm4/arm4.urdf", 2);
+    round_trip(D "multi.urdf", 6);
     round_trip("tests/data/urdf/joints.urdf", 3);
     round_trip("tests/data/arm3p.yaml", 4);
     round_trip("tests/data/urdf/arm3p.urdf", 5);
@@ -605,6 +815,54 @@ START_TEST(test_plan_arm4)
     snprintf(path, sizeof path, "%s/out", dir);
     ckutil_rm_flat(path);
     rmdir(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* scenarios/arm4_reach.yaml in `geometry: mesh`: every link of arm4 has collision elements
+ * (a cylinder, a box, two STL meshes, a sphere and a cylinder), so with the default pairs
+ * none is left out as no_geometry, and the plan certifies */
+START_TEST(test_plan_arm4_mesh)
+{
+    static char text[1 << 16], out[1 << 16], errs[1 << 16], report[1 << 18];
+    char dir[256], path[512], scen[512], cwd[1024];
+    const char *key = "collision: {method: hybrid, eps: 0.002}\n", *robot = "robot: ../robots/arm4/arm4.urdf\n";
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert_int_gt(ckutil_read_file("scenarios/arm4_reach.yaml", text, sizeof text), 0);
+    char *at = strstr(text, key), *rb = strstr(text, robot);
+    ck_assert(at != NULL && rb != NULL && rb < at);
+    snprintf(scen, sizeof scen, "%s/arm4_mesh.yaml", dir);
+    FILE *f = fopen(scen, "w");
+    ck_assert_ptr_nonnull(f);
+    fwrite(text, 1, (size_t)(rb - text), f);
+    fprintf(f, "robot: %s/robots/arm4/arm4.urdf\n", cwd);
+    fwrite(rb + strlen(robot), 1, (size_t)(at - rb - (long)strlen(robot)), f);
+    fputs("collision: {method: hybrid, eps: 0.002, geometry: mesh}\n", f);
+    fputs(at + strlen(key), f);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/out", dir);
+    ck_assert_int_eq(run("plan", scen, "-q", "-o", path, "--max-time=86400", out, errs, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/out/report.json", dir);
+    ck_assert_int_gt(ckutil_read_file(path, report, sizeof report), 0);
+    ck_assert_ptr_nonnull(strstr(report, "\"status\": \"certified\""));
+    ck_assert_msg(strstr(report, "no_geometry") == NULL, "a pair left out as no_geometry");
+    /* the hand (a sphere) and the base (a cylinder), once left out, are measured */
+    ck_assert_ptr_nonnull(strstr(report, "{\"a\": \"hand\", \"b\": \"crate\", \"mcd_lower\""));
+    ck_assert_ptr_nonnull(strstr(report, "{\"a\": \"base\", \"b\": \"hand\", \"mcd_lower\""));
+    ck_assert(strstr(errs, "several collision elements") == NULL);
+    {
+        /* the viewer draws every link's mesh, the primitives' ones too */
+        static char page[1 << 23];
+        snprintf(path, sizeof path, "%s/out/view.html", dir);
+        ck_assert_int_gt(ckutil_read_file(path, page, sizeof page), 0);
+        ck_assert_ptr_nonnull(strstr(page, "\"link\": \"hand\""));
+        ck_assert_ptr_nonnull(strstr(page, "\"link\": \"base\""));
+    }
+    snprintf(path, sizeof path, "%s/out", dir);
+    ckutil_rm_flat(path);
+    rmdir(path);
+    unlink(scen);
     rmdir(dir);
 }
 END_TEST
@@ -730,6 +988,9 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_primitives_enclosed);
     tcase_add_test(tc, test_meshes);
     tcase_add_test(tc, test_scaled_mesh_geometry);
+    tcase_add_test(tc, test_multi_element_mesh);
+    tcase_add_test(tc, test_zero_size_refused);
+    tcase_add_test(tc, test_fingerprint_parts);
     tcase_add_test(tc, test_package_paths);
     tcase_add_test(tc, test_joints_and_inertial);
     tcase_add_test(tc, test_warnings);
@@ -739,6 +1000,7 @@ Suite *pln_urdf_suite(void)
     tcase_add_test(tc, test_matrix_to_rpy);
     tcase_add_test(tc, test_cli);
     tcase_add_test(tc, test_plan_arm4);
+    tcase_add_test(tc, test_plan_arm4_mesh);
     tcase_add_test(tc, test_export_portable);
     tcase_add_test(tc, test_yaml_capsule_fit);
     suite_add_tcase(s, tc);

@@ -14,7 +14,8 @@
  * distance; the BVH only prunes pairs that cannot be closer). The signed distance
  * (dst_bvh_distance) treats closed meshes as solids: it is the separation when the solids
  * are apart, and minus the penetration depth when they overlap (surfaces intersect, or one
- * solid contains the other, detected by ray parity). The depth is exact (EPA on the convex
+ * solid contains the other, detected by ray parity; by winding number for a mesh of several
+ * components, one vertex of each tested). The depth is exact (EPA on the convex
  * hulls) when both meshes are convex; otherwise only a bracket is known: lower = minus the
  * depth of the convex hulls (a valid lower bound because hulls contain the meshes), upper
  * = 0, or minus the separation of the surfaces when one solid contains the other
@@ -66,7 +67,12 @@ typedef struct DstBvh {
     int depth;             /* levels of the tree (1 for a single leaf) */
     double radius;         /* max |vertex| about the mesh-frame origin, metres (eq. 4.7 max_j |p_j|) */
     int closed;            /* 1: closed and consistently oriented: a solid with an inside */
-    int convex;            /* 1: closed, and its volume equals its hull's (DST_BVH_CONVEX_VOL_REL) */
+    int convex;            /* 1: closed, one component, and its volume equals its hull's
+                            * (DST_BVH_CONVEX_VOL_REL) */
+    int n_components;      /* connected components (triangles joined through shared vertex
+                            * indices): several closed shells, possibly overlapping, such as a
+                            * link made of several collision elements */
+    int *component_tri;    /* owned; one triangle (leaf order) of each component, n_components */
     int has_hull;          /* 1: hull built (the vertices span 3-D) */
     int hull_is_box;       /* 1: more than DST_BVH_HULL_MAX_VERTS vertices: `hull` is the
                             * mesh-frame bounding box instead (contains the mesh; convex = 0) */
@@ -146,9 +152,13 @@ DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double
                                const double Rb[9], const double xb[3], double tol, double ref, double rel,
                                DstBvhCache *cache, DstMeshDistance *out);
 
-/* 1 when the point p (mesh frame of bvh, metres) lies inside the closed mesh, by the
- * parity of crossings of three rays (majority vote, robust to a ray grazing an edge);
- * 0 outside or when the mesh is not closed. */
+/* 1 when the point p (mesh frame of bvh, metres) lies inside the closed mesh, by three
+ * rays (majority vote, robust to a ray grazing an edge): for a mesh of one component the
+ * parity of the ray's crossings; for several components (shells that may overlap: the
+ * solid is their union) the winding number, the signed count of crossings (+1 leaving
+ * through an outward face, -1 entering), which is the number of shells holding p, so p is
+ * inside when it is > 0 (docs/math/mesh_mcd.md eq. 11.13). 0 outside or when the mesh is
+ * not closed. */
 int dst_bvh_contains(const DstBvh *bvh, const double p[3]);
 
 #endif /* DST_BVH_H */

@@ -58,6 +58,12 @@
 #define PLN_CAPFIT_ROUND_REL 1e-12
 #define PLN_CAPFIT_MIN_RADIUS_M 1e-6
 
+/* Link meshes of primitives (model/pln_linkmesh.c, docs/URDF.md eq. LM1-LM4): the
+ * polygon and polyhedron that stand in for a cylinder, sphere or capsule are widened by
+ * this relative amount beyond the exact circumscribing size, room for the rounding of their
+ * vertices (sin, cos: a few ulps) so that they still enclose the primitive. */
+#define PLN_LINKMESH_ROUND_REL 1e-12
+
 /* Joint-limit margins of a plan (scenario `limits`, docs/SCENARIO_FORMAT.md): the spline's
  * control points keep this far inside every position limit (rad), and the velocity rows
  * aim at this fraction of every velocity limit, so that a plan ends with room before the

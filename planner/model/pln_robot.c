@@ -809,6 +809,13 @@ PlnStatus pln_robot_fingerprint(const PlnRobot *robot, const char *path, char he
             pln_sha256_update(&h, robot->links[l].name, strlen(robot->links[l].name) + 1);
             st = pln_sha256_file(&h, files[k], "mesh file", PLN_MAX_MESH_BYTES, err, err_size);
         }
+        /* the mesh files of its collision parts (the primitives are in the robot file) */
+        for (int k = 0; k < g->n_parts && st == PLN_OK; ++k) {
+            const PlnCollisionPart *part = &robot->parts[g->part_first + k];
+            if (part->type != PLN_PART_MESH) continue;
+            pln_sha256_update(&h, robot->links[l].name, strlen(robot->links[l].name) + 1);
+            st = pln_sha256_file(&h, part->path, "mesh file", PLN_MAX_MESH_BYTES, err, err_size);
+        }
     }
     if (st == PLN_OK) pln_sha256_hex(&h, hex);
     return st;
@@ -826,6 +833,7 @@ void pln_robot_destroy(PlnRobot *robot)
     free(robot->joints);
     free(robot->links);
     free(robot->collision_pairs);
+    free(robot->parts);
     memset(robot, 0, sizeof *robot);
 }
 

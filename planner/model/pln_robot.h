@@ -41,6 +41,32 @@ const char *pln_joint_velocity_unit(PlnJointType t);
 const char *pln_joint_effort_unit(PlnJointType t);
 
 /* Collision geometry of a link, in the link frame. Any of the kinds may be absent. */
+/* The kind of one collision element of a link (a URDF <collision>'s shape). */
+typedef enum PlnPartType {
+    PLN_PART_MESH,      /* a mesh file */
+    PLN_PART_BOX,       /* a box centred on its frame, sides along its axes */
+    PLN_PART_SPHERE,    /* a sphere centred on its frame */
+    PLN_PART_CYLINDER,  /* a cylinder along its frame's z, centred */
+    PLN_PART_CAPSULE    /* a capsule whose segment runs along its frame's z, centred */
+} PlnPartType;
+
+/* One collision element of a link made of several elements or of primitives (a URDF link
+ * whose collision is not one single mesh). The link's triangle mesh is the union of its
+ * parts (model/pln_linkmesh.h): a mesh's triangles, a box's 12, and an enclosing polyhedron
+ * of a sphere, cylinder or capsule. */
+typedef struct PlnCollisionPart {
+    PlnPartType type;
+    double pos[3], rot[9];  /* the element's frame in the link's file frame (the frame
+                             * file_pos, file_rot place; row-major rotation) */
+    double size[3];         /* box: full side lengths, m, > 0 */
+    double radius;          /* sphere, cylinder, capsule: m, > 0 */
+    double length;          /* cylinder, capsule: length along z, m, >= 0 (capsule: of its
+                             * segment) */
+    int has_scale;          /* mesh: 1 when scale is not (1, 1, 1) */
+    double scale[3];        /* mesh: per-axis factors > 0 on the file's vertices */
+    char path[512];         /* mesh: resolved file */
+} PlnCollisionPart;
+
 typedef struct PlnLinkGeometry {
     int has_capsule;
     double capsule_p0[3], capsule_p1[3];  /* segment endpoints, metres */
@@ -52,7 +78,12 @@ typedef struct PlnLinkGeometry {
                                            * mesh_scale (a URDF <mesh scale>, each > 0) in the
                                            * file's frame, before file_pos/file_rot; 0: not */
     double mesh_scale[3];
-    int mesh_triangles;                   /* triangle count of the mesh, 0 if none */
+    int mesh_triangles;                   /* triangle count of the mesh (of the union of
+                                           * its parts), 0 if none */
+    int part_first, n_parts;              /* the link's collision elements when it has no
+                                           * single mesh_path: robot->parts[part_first ..
+                                           * part_first + n_parts - 1]; n_parts 0 otherwise
+                                           * (mesh_path and parts never both) */
     char convex_path[512];                /* resolved path of a convex hull, "" if none */
     int has_ellipsoid;
     double ellipsoid_center[3];           /* centre in the link frame, metres */
@@ -119,6 +150,8 @@ typedef struct PlnRobot {
     int has_effort;            /* 1 when every joint has effort_max (all or none) */
     int n_soles;
     PlnSole soles[PLN_ROBOT_MAX_SOLES];
+    int n_parts;               /* collision elements of links without a single mesh */
+    PlnCollisionPart *parts;   /* owned, n_parts (NULL when 0); links index them */
     int file_root;             /* the file's root link (the waist), index in this model:
                                 * 0, or where pln_robot_reroot moved it */
 } PlnRobot;
@@ -154,8 +187,8 @@ typedef struct PlnRobot {
 PlnStatus pln_robot_load(const char *path, PlnRobot *robot, char *err, size_t err_size);
 
 /* The robot's content fingerprint: SHA-256 (base/pln_sha256.h) over the bytes of the
- * robot file `path`, then of every link's mesh and convex file in the order of the links'
- * names (so that a re-rooted model has its file's fingerprint), each preceded by the
+ * robot file `path`, then of every link's mesh and convex file and of the mesh files of its
+ * collision parts, in the order of the links' names (so that a re-rooted model has its file's fingerprint), each preceded by the
  * link's name. trajectory.json records it (robot_sha256) so that
  * `hrpplan export` can refuse a robot that is not the one the plan was made for, wherever
  * the files have moved. hex[65] receives lowercase hex. Errors: the file's. */

@@ -8,17 +8,38 @@
 
 #include "dst_mesh.h"
 #include "model/pln_capfit.h"
+#include "model/pln_linkmesh.h"
 #include "model/pln_robot.h"
 
 /* Largest value over the mesh vertices of the capsule distance minus radius (metres;
  * <= 0: the capsule encloses the mesh) and of |R^T (x - c) / radii|^2 (<= 1: the ellipsoid
  * encloses it); -inf for a geometry the link does not have. *info: what the reader found. */
-static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *ellipsoid,
+static PlnStatus mesh_excess(const PlnRobot *robot, int l, double *capsule, double *ellipsoid,
                              PlnMeshInfo *info, char *err, size_t err_size)
 {
+    const PlnLinkGeometry *g = &robot->links[l].geometry;
     DstMesh m;
     char derr[512];
-    PlnStatus st = pln_mesh_read_info(g->mesh_path, &m, info, derr, sizeof derr);
+    PlnStatus st;
+    if (g->mesh_path[0] != '\0') {
+        /* a mesh file: what its reader found, and its vertices scaled as every consumer
+         * sees them (pln_link_mesh_read) */
+        st = pln_mesh_read_info(g->mesh_path, &m, info, derr, sizeof derr);
+        if (st == PLN_OK && g->has_mesh_scale) {
+            for (int v = 0; v < m.n_vertices; ++v) {
+                for (int d = 0; d < 3; ++d) m.vertices[v][d] *= g->mesh_scale[d];
+            }
+        }
+    } else {
+        /* collision parts: their union, checked as a whole */
+        memset(info, 0, sizeof *info);
+        st = pln_link_mesh_read(robot, l, &m, derr, sizeof derr);
+        if (st == PLN_OK && dst_mesh_validate(&m, &info->report) != DST_OK) {
+            dst_mesh_destroy(&m);
+            return pln_errorf(PLN_ERR_NOMEM, err, err_size, "link '%s': mesh check failed",
+                              robot->links[l].name);
+        }
+    }
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", derr);
     *capsule = *ellipsoid = -INFINITY;
     for (int i = 0; i < m.n_vertices; ++i) {
@@ -40,6 +61,40 @@ static PlnStatus mesh_excess(const PlnLinkGeometry *g, double *capsule, double *
         }
     }
     dst_mesh_destroy(&m);
+    if (g->has_capsule && g->mesh_path[0] == '\0') {
+        /* collision parts: the capsule is checked against the shapes themselves, a sphere or
+         * capsule exactly (the distance to the segment is convex along the shape's own
+         * segment: largest at its ends), not against their enclosing tessellation, which
+         * stands out of a sphere's exact capsule by design */
+        *capsule = -INFINITY;
+        for (int k = 0; k < g->n_parts; ++k) {
+            const PlnCollisionPart *pt = &robot->parts[g->part_first + k];
+            if (pt->type == PLN_PART_SPHERE || pt->type == PLN_PART_CAPSULE) {
+                double h = pt->type == PLN_PART_CAPSULE ? 0.5 * pt->length : 0.0;
+                for (int e = -1; e <= 1; e += 2) {
+                    double c[3], x[3];
+                    for (int r = 0; r < 3; ++r) c[r] = pt->pos[r] + e * h * pt->rot[3 * r + 2];
+                    pln_link_file_point(g, c, x);
+                    double d = pln_capfit_segment_distance(x, g->capsule_p0, g->capsule_p1) + pt->radius -
+                               g->capsule_radius;
+                    *capsule = fmax(*capsule, d);
+                }
+                continue;
+            }
+            /* a mesh's or a box's vertices; a cylinder's circumscribed prism (what the fit
+             * certified, eq. CF5) */
+            DstMesh pm;
+            st = pln_part_mesh(pt, &pm, derr, sizeof derr);
+            if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", derr);
+            for (int i = 0; i < pm.n_vertices; ++i) {
+                double x[3];
+                pln_link_file_point(g, pm.vertices[i], x);
+                *capsule = fmax(*capsule, pln_capfit_segment_distance(x, g->capsule_p0, g->capsule_p1) -
+                                              g->capsule_radius);
+            }
+            dst_mesh_destroy(&pm);
+        }
+    }
     return PLN_OK;
 }
 
@@ -107,13 +162,13 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
                      g->capsule_p1[0] + 0.0, g->capsule_p1[1] + 0.0, g->capsule_p1[2] + 0.0,
                      g->capsule_radius, g->capsule_fitted ? " fit" : "");
         }
-        if (g->mesh_path[0] != '\0') {
+        if (pln_link_has_mesh(g)) {
             triangles += g->mesh_triangles;
             ++meshes;
             {
                 double excess = 0.0, ell = 0.0;
                 PlnMeshInfo info;
-                PlnStatus st = mesh_excess(g, &excess, &ell, &info, err, err_size);
+                PlnStatus st = mesh_excess(robot, k, &excess, &ell, &info, err, err_size);
                 if (st != PLN_OK) return st;
                 if (pln_mesh_info_warnings(&info, warn, sizeof warn) > 0) ++flawed;
                 if (!g->has_capsule) {
@@ -136,10 +191,13 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
                 }
             }
         }
+        char mesh_name[600] = "-";
+        if (g->mesh_path[0] != '\0') snprintf(mesh_name, sizeof mesh_name, "%s", base_name(g->mesh_path));
+        else if (g->n_parts > 0) snprintf(mesh_name, sizeof mesh_name, "%d element%s", g->n_parts, g->n_parts > 1 ? "s" : "");
         fprintf(out, "  %3d  %-16s %-16s %-16s %8.3f  %-26s %-46s %-22s %9d %s\n", k, l->name,
                 l->parent >= 0 ? robot->links[l->parent].name : "(root)",
                 l->joint >= 0 ? robot->joints[l->joint].name : "(fixed)", l->mass, com, cap,
-                g->mesh_path[0] ? base_name(g->mesh_path) : "-", g->mesh_triangles, enc);
+                mesh_name, g->mesh_triangles, enc);
         if (g->has_ellipsoid) {
             const double *R = g->ellipsoid_rot;
             /* rpy back from R = Rz(yaw) Ry(pitch) Rx(roll) */
@@ -156,7 +214,7 @@ PlnStatus pln_robot_print(const PlnRobot *robot, const char *source, FILE *out, 
         if (g->convex_path[0] != '\0') {
             fprintf(out, "       convex hull: %s\n", g->convex_path);
         }
-        if (warn[0] != '\0') fprintf(out, "       mesh warning: %s: %s\n", g->mesh_path, warn);
+        if (warn[0] != '\0') fprintf(out, "       mesh warning: %s: %s\n", g->mesh_path[0] ? g->mesh_path : mesh_name, warn);
     }
     fprintf(out, "\nsoles (in the link frame, m):");
     if (robot->n_soles == 0) fprintf(out, " none (dynamic balance unavailable)");

@@ -123,13 +123,18 @@ PlnStatus pln_robot_reroot(const PlnRobot *in, int root, const double root_pos[3
     if (in->n_collision_pairs > 0) {
         out->collision_pairs = calloc((size_t)in->n_collision_pairs, sizeof *out->collision_pairs);
     }
+    if (in->n_parts > 0) out->parts = malloc((size_t)in->n_parts * sizeof *out->parts);
     if (!on_path || !new_parent || !order || !new_of || !stack || !links || !out->links ||
-        !out->joints || (in->n_collision_pairs > 0 && out->collision_pairs == NULL)) {
+        !out->joints || (in->n_collision_pairs > 0 && out->collision_pairs == NULL) ||
+        (in->n_parts > 0 && out->parts == NULL)) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         goto done;
     }
     memcpy(links, in->links, (size_t)nl * sizeof *links);
     memcpy(out->joints, in->joints, (size_t)nj * sizeof *out->joints);
+    /* the collision parts stay in the links' file frames (file_pos, file_rot move them) */
+    if (in->n_parts > 0) memcpy(out->parts, in->parts, (size_t)in->n_parts * sizeof *out->parts);
+    out->n_parts = in->n_parts;
 
     /* the tree turned round along the path (K10-K13), links still in the input's order */
     for (int l = 0; l < nl; ++l) new_parent[l] = in->links[l].parent;

@@ -23,6 +23,7 @@
 #include "base/pln_tolerance.h"
 #include "model/pln_capfit.h"
 #include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 
 #define INVALID PLN_ERR_INVALID
 
@@ -851,7 +852,7 @@ static int rot_is_identity(const double R[9], const double p[3])
 /* The model from the records: topological order, joints in file order. */
 static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
 {
-    int root_link = -1, nj = 0, placed = 0, sp = 0;
+    int root_link = -1, nj = 0, placed = 0, sp = 0, n_parts = 0;
     int *order = NULL, *stack = NULL, *pos_of = NULL, *jindex = NULL;
     PlnStatus st = PLN_OK;
     if (c->n_links == 0) return fail(c, root, INVALID, "<robot> has no <link>");
@@ -872,7 +873,14 @@ static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
     robot->links = calloc((size_t)c->n_links, sizeof *robot->links);
     for (int j = 0; j < c->n_joints; ++j) nj += !c->joints[j].fixed;
     robot->joints = calloc((size_t)nj + 1, sizeof *robot->joints);
-    if (order == NULL || stack == NULL || pos_of == NULL || jindex == NULL || robot->links == NULL || robot->joints == NULL) {
+    /* room for the collision parts of every link without a single mesh */
+    for (int i = 0; i < c->n_links; ++i) {
+        const UrdfLink *u = &c->links[i];
+        if (!(u->n_geoms == 1 && u->geoms[0].type == G_MESH)) n_parts += u->n_geoms;
+    }
+    if (n_parts > 0) robot->parts = calloc((size_t)n_parts, sizeof *robot->parts);
+    if (order == NULL || stack == NULL || pos_of == NULL || jindex == NULL || robot->links == NULL ||
+        robot->joints == NULL || (n_parts > 0 && robot->parts == NULL)) {
         st = fail(c, NULL, PLN_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -971,17 +979,40 @@ static PlnStatus build(Ctx *c, const xmlNode *root, PlnRobot *robot)
                 memcpy(g->file_rot, ug->rot, sizeof g->file_rot);
             }
         } else if (u->n_geoms > 0) {
-            int meshes = 0;
-            for (int q = 0; q < u->n_geoms; ++q) meshes += u->geoms[q].type == G_MESH;
-            if (meshes > 0) {
-                FILE *w = c->opt != NULL ? c->opt->warnings : stderr;
-                if (w != NULL) {
-                    fprintf(w, "%s:%ld: warning: link '%s': several collision elements; the mesh "
-                            "geometry (geometry: mesh, convex, the viewer) uses a link's single "
-                            "mesh, so this link is measured by its fitted capsule only\n",
-                            c->path, u->line, u->name);
+            /* several elements, or primitives: the link's mesh is the union of its parts
+             * (model/pln_linkmesh.h), each in the link's frame at its collision origin */
+            DstMesh m;
+            char derr[512];
+            g->part_first = robot->n_parts;
+            for (int q = 0; q < u->n_geoms; ++q) {
+                const UrdfGeom *ug = &u->geoms[q];
+                PlnCollisionPart *part = &robot->parts[robot->n_parts];
+                static const PlnPartType types[] = {[G_BOX] = PLN_PART_BOX, [G_CYLINDER] = PLN_PART_CYLINDER,
+                                                    [G_SPHERE] = PLN_PART_SPHERE, [G_CAPSULE] = PLN_PART_CAPSULE,
+                                                    [G_MESH] = PLN_PART_MESH};
+                part->type = types[ug->type];
+                memcpy(part->pos, ug->pos, sizeof part->pos);
+                memcpy(part->rot, ug->rot, sizeof part->rot);
+                memcpy(part->size, ug->size, sizeof part->size);
+                part->radius = ug->radius;
+                part->length = ug->length;
+                if (ug->type == G_MESH) {
+                    memcpy(part->scale, ug->scale, sizeof part->scale);
+                    part->has_scale = ug->scale[0] != 1.0 || ug->scale[1] != 1.0 || ug->scale[2] != 1.0;
+                    if ((size_t)snprintf(part->path, sizeof part->path, "%s", ug->path) >= sizeof part->path) {
+                        st = pln_errorf(INVALID, c->err, c->err_size, "%s:%ld: mesh path longer than %zu characters", c->path, ug->line, sizeof part->path - 1);
+                        goto done;
+                    }
                 }
+                robot->n_parts++;
             }
+            g->n_parts = u->n_geoms;
+            if ((st = pln_parts_mesh(robot->parts + g->part_first, g->n_parts, &m, derr, sizeof derr)) != PLN_OK) {
+                st = pln_errorf(st, c->err, c->err_size, "%s:%ld: link '%s': bad collision mesh: %s", c->path, u->line, u->name, derr);
+                goto done;
+            }
+            g->mesh_triangles = m.n_triangles;
+            dst_mesh_destroy(&m);
         }
         if (u->convex_path[0] != '\0' &&
             (size_t)snprintf(g->convex_path, sizeof g->convex_path, "%s", u->convex_path) >= sizeof g->convex_path) {
@@ -1258,6 +1289,37 @@ PlnStatus pln_urdf_write(const PlnRobot *robot, const char *source, FILE *out, c
                         g->mesh_scale[2]);
             }
             fputs("\"/></geometry>\n    </collision>\n", out);
+        } else if (g->n_parts > 0) {
+            /* every collision element as read, at its origin in the link frame */
+            for (int k = 0; k < g->n_parts; ++k) {
+                const PlnCollisionPart *pt = &robot->parts[g->part_first + k];
+                fputs("    <collision>\n", out);
+                origin_xml(out, "      ", pt->pos, pt->rot);
+                fputs("      <geometry>", out);
+                switch (pt->type) {
+                case PLN_PART_BOX:
+                    fprintf(out, "<box size=\"%.17g %.17g %.17g\"/>", pt->size[0], pt->size[1], pt->size[2]);
+                    break;
+                case PLN_PART_SPHERE: fprintf(out, "<sphere radius=\"%.17g\"/>", pt->radius); break;
+                case PLN_PART_CYLINDER:
+                case PLN_PART_CAPSULE:
+                    fprintf(out, "<%s radius=\"%.17g\" length=\"%.17g\"/>",
+                            pt->type == PLN_PART_CYLINDER ? "cylinder" : "capsule", pt->radius, pt->length);
+                    break;
+                case PLN_PART_MESH: {
+                    char ap[PATH_MAX];
+                    abs_path(pt->path, ap, sizeof ap);
+                    fputs("<mesh filename=\"", out);
+                    xml_text(out, ap);
+                    if (pt->has_scale) {
+                        fprintf(out, "\" scale=\"%.17g %.17g %.17g", pt->scale[0], pt->scale[1], pt->scale[2]);
+                    }
+                    fputs("\"/>", out);
+                    break;
+                }
+                }
+                fputs("</geometry>\n    </collision>\n", out);
+            }
         } else if (g->has_capsule) {
             /* a capsule along z of a frame at the segment's middle */
             double d[3], len = 0.0, mid[3], R[9], z[3];

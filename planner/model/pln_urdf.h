@@ -18,8 +18,10 @@
  *
  * Geometry: every link with collision elements gets a capsule enclosing all of them
  * (model/pln_capfit.h; exact for a lone sphere, capsule or cylinder), unless <hrpplan>
- * gives its capsule; a link whose collision is one unscaled mesh also gets that
- * mesh (at the collision origin) for the mesh, convex and viewer geometry.
+ * gives its capsule; for the mesh, convex and viewer geometry, a link whose collision is
+ * one mesh gets that mesh (mesh_path, scaled, at the collision origin), any other link with
+ * collision elements the union of its elements (robot->parts, model/pln_linkmesh.h:
+ * meshes, exact boxes, enclosing polyhedra of spheres, cylinders and capsules).
  *
  * Mesh file names: "package://pkg/rest" is looked up in each directory D of
  * opt->package_path and then of $ROS_PACKAGE_PATH (colon-separated) as D/pkg/rest,
@@ -50,7 +52,7 @@ PlnStatus pln_urdf_load(const char *path, const PlnUrdfOptions *opt, PlnRobot *r
                         char *err, size_t err_size);
 
 /* Writes `robot` as URDF to `out`: links, joints, inertials, each link's mesh (absolute
- * path) and capsule as <collision>, and an <hrpplan> element with everything URDF cannot
+ * path), or its collision parts as read, or else its capsule as <collision>, and an <hrpplan> element with everything URDF cannot
  * say, so that pln_urdf_load gives back the same model (forward kinematics equal to
  * rounding). `source` names the original file in a comment (nullable). PLN_ERR_IO on a
  * write error; PLN_ERR_INVALID for a re-rooted model (write the file's model). */

@@ -12,6 +12,7 @@
 #include "base/pln_atomic.h"
 #include "base/pln_json.h"
 #include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 #include "output/pln_output.h"
 #include "output/pln_view_assets.h"
 #include "motion/pln_table.h"
@@ -405,8 +406,11 @@ static PlnStatus view_meshes(const PlnProblem *p, ViewMesh **out, int *n_out, ch
             st = ellipsoid_mesh(g, &src, err, err_size);
         } else if (sc->geometry == PLN_GEOMETRY_CONVEX && g->convex_path[0] != '\0') {
             st = read_mesh(g->convex_path, NULL, &src, err, err_size);
-        } else if (g->mesh_path[0] != '\0') {
-            st = read_mesh(g->mesh_path, g->has_mesh_scale ? g->mesh_scale : NULL, &src, err, err_size);
+        } else if (pln_link_has_mesh(g)) {
+            /* its mesh file, or the union of its collision parts */
+            char derr[768];
+            st = pln_link_mesh_read(robot, l, &src, derr, sizeof derr);
+            if (st != PLN_OK) st = pln_errorf(st, err, err_size, "viewer: %s", derr);
         } else {
             continue;
         }

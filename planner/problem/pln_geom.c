@@ -11,9 +11,9 @@
 #include "dst_mesh_depth.h"
 #include "dst_mesh_mcd.h"
 #include "base/pln_tolerance.h"
+#include "model/pln_linkmesh.h"
 
 static const double IDENTITY[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-static const double ONES[3] = {1, 1, 1};
 
 /* a distance routine computed nothing usable */
 static int failed(DstStatus s)
@@ -81,46 +81,60 @@ static PlnStatus phong_model(PlnGeomShape *s, const DstMesh *mesh, const char *w
     return PLN_OK;
 }
 
+/* The BVH (and Phong model) of a mesh already read, consumed (destroyed here). `source` names
+ * it in messages (a file, or a link's collision parts); scale: the factors it was read with
+ * (an obstacle's `scale`, a URDF link's <mesh scale>), for the message of a mesh too large;
+ * NULL for none. */
+static PlnStatus bvh_from_mesh(PlnGeomShape *s, DstMesh *mesh, const char *source, const double *scale,
+                               const char *what, int phong, long *triangles, char *err, size_t err_size)
+{
+    char merr[512];
+    DstStatus ds;
+    PlnStatus st;
+    for (int v = 0; v < mesh->n_vertices; ++v) {
+        for (int d = 0; d < 3; ++d) {
+            if (fabs(mesh->vertices[v][d]) > PLN_MAX_WORLD_M) {
+                char by[96] = "";
+                if (scale == NULL) {
+                    snprintf(by, sizeof by, " ");
+                } else if (scale[0] == scale[1] && scale[1] == scale[2]) {
+                    snprintf(by, sizeof by, " scaled by %g, ", scale[0]);
+                } else {
+                    snprintf(by, sizeof by, " scaled by (%g, %g, %g), ", scale[0], scale[1], scale[2]);
+                }
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s: %s:%sthe mesh reaches %g m from its origin, "
+                                "beyond the scene's extent of %g m (wrong units or scale?)",
+                                what, source, by, fabs(mesh->vertices[v][d]), PLN_MAX_WORLD_M);
+                dst_mesh_destroy(mesh);
+                return st;
+            }
+        }
+    }
+    ds = dst_bvh_create(mesh, &s->bvh, merr, sizeof merr);
+    *triangles += mesh->n_triangles;
+    if (ds != DST_OK) {
+        dst_mesh_destroy(mesh);
+        return pln_errorf(ds == DST_FAILED ? PLN_ERR_NOMEM : PLN_ERR_INVALID, err, err_size,
+                          "%s: %s: %s", what, source, merr);
+    }
+    s->has_bvh = 1;
+    s->reach = s->bvh.radius;
+    st = phong ? phong_model(s, mesh, what, source, err, err_size) : PLN_OK;
+    dst_mesh_destroy(mesh);
+    return st;
+}
+
 /* scale: the file's vertices are multiplied by scale[d] along axis d (an obstacle's
- * `scale`, a URDF link's <mesh scale>) */
+ * `scale`) */
 static PlnStatus load_bvh(PlnGeomShape *s, const char *path, const double scale[3], const char *what,
                           int phong, long *triangles, char *err, size_t err_size)
 {
     DstMesh mesh;
     char merr[512];
-    DstStatus ds;
     PlnStatus st = pln_mesh_read_scaled(path, scale, &mesh, merr, sizeof merr);
     if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
-    for (int v = 0; v < mesh.n_vertices; ++v) {
-        for (int d = 0; d < 3; ++d) {
-            if (fabs(mesh.vertices[v][d]) > PLN_MAX_WORLD_M) {
-                char by[96];
-                if (scale[0] == scale[1] && scale[1] == scale[2]) {
-                    snprintf(by, sizeof by, "%g", scale[0]);
-                } else {
-                    snprintf(by, sizeof by, "(%g, %g, %g)", scale[0], scale[1], scale[2]);
-                }
-                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                "%s: %s: scaled by %s, the mesh reaches %g m from its origin, "
-                                "beyond the scene's extent of %g m (wrong units or scale?)",
-                                what, path, by, fabs(mesh.vertices[v][d]), PLN_MAX_WORLD_M);
-                dst_mesh_destroy(&mesh);
-                return st;
-            }
-        }
-    }
-    ds = dst_bvh_create(&mesh, &s->bvh, merr, sizeof merr);
-    *triangles += mesh.n_triangles;
-    if (ds != DST_OK) {
-        dst_mesh_destroy(&mesh);
-        return pln_errorf(ds == DST_FAILED ? PLN_ERR_NOMEM : PLN_ERR_INVALID, err, err_size,
-                          "%s: %s: %s", what, path, merr);
-    }
-    s->has_bvh = 1;
-    s->reach = s->bvh.radius;
-    st = phong ? phong_model(s, &mesh, what, path, err, err_size) : PLN_OK;
-    dst_mesh_destroy(&mesh);
-    return st;
+    return bvh_from_mesh(s, &mesh, path, scale, what, phong, triangles, err, err_size);
 }
 
 /* the 12-triangle mesh of a box with half extents h, outward-oriented */
@@ -157,35 +171,56 @@ static PlnStatus box_bvh(PlnGeomShape *s, const double h[3], const char *what, i
 
 /* the convex hull of a mesh file's vertices (link geometry `convex`); the margin covers
  * the points the hull's face tolerance may leave outside (dst_hull_build) */
-static PlnStatus load_hull(PlnGeomShape *s, const char *path, const double *scale, const char *what,
-                           char *err, size_t err_size)
+/* The convex hull of a mesh already read, consumed (destroyed here); `source` names it. */
+static PlnStatus hull_from_mesh(PlnGeomShape *s, DstMesh *mesh, const char *source, const char *what,
+                                char *err, size_t err_size)
 {
-    DstMesh mesh;
     char merr[512];
     double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     double diag = 0.0, reach = 0.0;
     DstStatus ds;
-    PlnStatus st = pln_mesh_read_scaled(path, scale, &mesh, merr, sizeof merr);
-    if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
-    ds = dst_hull_build(&mesh.vertices[0][0], mesh.n_vertices, 0.0, &s->hull, merr, sizeof merr);
-    for (int v = 0; v < mesh.n_vertices; ++v) {
+    ds = dst_hull_build(&mesh->vertices[0][0], mesh->n_vertices, 0.0, &s->hull, merr, sizeof merr);
+    for (int v = 0; v < mesh->n_vertices; ++v) {
         for (int d = 0; d < 3; ++d) {
-            lo[d] = fmin(lo[d], mesh.vertices[v][d]);
-            hi[d] = fmax(hi[d], mesh.vertices[v][d]);
+            lo[d] = fmin(lo[d], mesh->vertices[v][d]);
+            hi[d] = fmax(hi[d], mesh->vertices[v][d]);
         }
-        reach = fmax(reach, sqrt(mesh.vertices[v][0] * mesh.vertices[v][0] +
-                                 mesh.vertices[v][1] * mesh.vertices[v][1] +
-                                 mesh.vertices[v][2] * mesh.vertices[v][2]));
+        reach = fmax(reach, sqrt(mesh->vertices[v][0] * mesh->vertices[v][0] +
+                                 mesh->vertices[v][1] * mesh->vertices[v][1] +
+                                 mesh->vertices[v][2] * mesh->vertices[v][2]));
     }
-    dst_mesh_destroy(&mesh);
+    dst_mesh_destroy(mesh);
     if (ds != DST_OK) {
-        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s: convex hull: %s", what, path, merr);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: %s: convex hull: %s", what, source, merr);
     }
     s->has_hull = 1;
     for (int d = 0; d < 3; ++d) diag += (hi[d] - lo[d]) * (hi[d] - lo[d]);
     s->convex = dst_hull_convex(&s->hull);
     s->convex.margin = s->hull.tol * sqrt(diag) * (1.0 + PLN_GEOM_HULL_MARGIN_REL);
     s->reach = reach + s->convex.margin;
+    return PLN_OK;
+}
+
+static PlnStatus load_hull(PlnGeomShape *s, const char *path, const char *what, char *err, size_t err_size)
+{
+    DstMesh mesh;
+    char merr[512];
+    PlnStatus st = pln_mesh_read(path, &mesh, merr, sizeof merr);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
+    return hull_from_mesh(s, &mesh, path, what, err, err_size);
+}
+
+/* A link's mesh (its file, or the union of its collision parts: model/pln_linkmesh.h) and
+ * the name of where it comes from, for messages. */
+static PlnStatus read_link_mesh(const PlnRobot *r, int l, DstMesh *mesh, char *source, size_t size,
+                                const char *what, char *err, size_t err_size)
+{
+    char merr[512];
+    const PlnLinkGeometry *lg = &r->links[l].geometry;
+    PlnStatus st = pln_link_mesh_read(r, l, mesh, merr, sizeof merr);
+    if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s: %s", what, merr);
+    if (lg->mesh_path[0] != '\0') snprintf(source, size, "%s", lg->mesh_path);
+    else snprintf(source, size, "its %d collision elements", lg->n_parts);
     return PLN_OK;
 }
 
@@ -222,16 +257,24 @@ static PlnStatus load_link(PlnGeom *g, int l, char *err, size_t err_size)
     memset(s->pos, 0, sizeof s->pos);
     switch (g->kind) {
     case PLN_GEOMETRY_CAPSULE: break;
-    case PLN_GEOMETRY_MESH:
-        st = load_bvh(s, lg->mesh_path, lg->has_mesh_scale ? lg->mesh_scale : ONES, what,
-                      g->distance == PLN_DISTANCE_PHONG, &g->triangles, err, err_size);
+    case PLN_GEOMETRY_MESH: {
+        DstMesh mesh;
+        char source[600];
+        st = read_link_mesh(g->robot, l, &mesh, source, sizeof source, what, err, err_size);
+        if (st == PLN_OK) {
+            st = bvh_from_mesh(s, &mesh, source, lg->has_mesh_scale ? lg->mesh_scale : NULL, what,
+                               g->distance == PLN_DISTANCE_PHONG, &g->triangles, err, err_size);
+        }
         break;
+    }
     case PLN_GEOMETRY_CONVEX:
         if (lg->convex_path[0] != '\0') {
-            st = load_hull(s, lg->convex_path, NULL, what, err, err_size);
+            st = load_hull(s, lg->convex_path, what, err, err_size);
         } else {
-            st = load_hull(s, lg->mesh_path, lg->has_mesh_scale ? lg->mesh_scale : NULL, what, err,
-                           err_size);
+            DstMesh mesh;
+            char source[600];
+            st = read_link_mesh(g->robot, l, &mesh, source, sizeof source, what, err, err_size);
+            if (st == PLN_OK) st = hull_from_mesh(s, &mesh, source, what, err, err_size);
         }
         break;
     case PLN_GEOMETRY_ELLIPSOID:

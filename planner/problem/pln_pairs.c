@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 #include "problem/pln_geom.h"
 
 /* 1 when joint j is one of the scenario's moving joints */
@@ -36,9 +37,9 @@ static const char *missing_kind(PlnGeometryKind kind, const PlnLinkGeometry *g)
 {
     switch (kind) {
     case PLN_GEOMETRY_CAPSULE: return g->has_capsule ? NULL : "capsule";
-    case PLN_GEOMETRY_CONVEX: return (g->convex_path[0] || g->mesh_path[0]) ? NULL : "convex";
+    case PLN_GEOMETRY_CONVEX: return (g->convex_path[0] || pln_link_has_mesh(g)) ? NULL : "convex";
     case PLN_GEOMETRY_ELLIPSOID: return g->has_ellipsoid ? NULL : "ellipsoid";
-    case PLN_GEOMETRY_MESH: return g->mesh_path[0] ? NULL : "mesh";
+    case PLN_GEOMETRY_MESH: return pln_link_has_mesh(g) ? NULL : "mesh";
     }
     return "known";
 }

@@ -10,6 +10,7 @@
 #include "dst_convex_mcd.h"
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "model/pln_linkmesh.h"
 #include "problem/pln_dynrows.h"
 
 PlnPlanOptions pln_plan_options_default(void)
@@ -104,7 +105,7 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
                 }
             }
         }
-        if (r->links[l].geometry.mesh_path[0] == '\0') {
+        if (!pln_link_has_mesh(&r->links[l].geometry)) {
             return pln_errorf(PLN_ERR_INVALID, err, err_size,
                               "%s:%d:%d: balance.support[%d]: %s has no mesh to take its sole from",
                               sc->path, sc->support[s].line, sc->support[s].column, s, r->links[l].name);
@@ -117,9 +118,7 @@ static PlnStatus support_polygon(PlnProblem *p, char *err, size_t err_size)
     for (int s = 0; s < sc->n_support && st == PLN_OK; ++s) {
         const PlnLink *link = &r->links[sc->support[s].index];
         char merr[512];
-        PlnStatus mst = pln_mesh_read_scaled(link->geometry.mesh_path,
-                                             link->geometry.has_mesh_scale ? link->geometry.mesh_scale : NULL,
-                                             &meshes[s], merr, sizeof merr);
+        PlnStatus mst = pln_link_mesh_read(r, sc->support[s].index, &meshes[s], merr, sizeof merr);
         if (mst != PLN_OK) {
             st = pln_errorf(mst, err, err_size, "balance.support[%d]: %s", s, merr);
             break;

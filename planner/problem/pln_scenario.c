@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_yaml.h"
 #include "problem/pln_pairs.h"
@@ -1062,9 +1063,9 @@ static const char *link_geometry_missing(PlnGeometryKind kind, const PlnLinkGeom
     switch (kind) {
     case PLN_GEOMETRY_CAPSULE: return g->has_capsule ? NULL : "capsule";
     case PLN_GEOMETRY_CONVEX:
-        return (g->convex_path[0] != '\0' || g->mesh_path[0] != '\0') ? NULL : "convex (or mesh)";
+        return (g->convex_path[0] != '\0' || pln_link_has_mesh(g)) ? NULL : "convex (or mesh)";
     case PLN_GEOMETRY_ELLIPSOID: return g->has_ellipsoid ? NULL : "ellipsoid";
-    case PLN_GEOMETRY_MESH: return g->mesh_path[0] != '\0' ? NULL : "mesh";
+    case PLN_GEOMETRY_MESH: return pln_link_has_mesh(g) ? NULL : "mesh";
     }
     return "known";
 }
