@@ -363,8 +363,26 @@ START_TEST(test_certificate_ranking)
     ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
     /* different causes other than a task: the kept one stays */
     b.cause = PLN_CAUSE_DYNAMICS;
+    b.zmp_margin_min = -0.002;
     ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 0);
     ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    /* unless one is a ZMP short of its margin but inside the polygon, all else passing: it
+     * beats a contact, and loses to a missed task */
+    a.cause = PLN_CAUSE_CONTACT;
+    a.min_clearance = -0.0014;
+    b.zmp_margin_min = 0.0095;
+    b.torque_joint = -1;
+    b.friction_ratio_max = 0.1;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    b.torque_joint = 2;
+    b.torque_ratio_max = 1.3; /* a torque over its limit too: not margin-only */
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 0);
+    b.torque_joint = -1;
+    a.cause = PLN_CAUSE_TASK;
+    a.max_task_violation = 0.1;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 0);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 1);
 }
 END_TEST
 

@@ -629,11 +629,25 @@ static double cause_shortfall(const PlnProblem *p, const PlnCertificate *c)
     return 0.0;
 }
 
+/* 1 when the only failed check is the ZMP's margin and the ZMP stays inside the support
+ * polygon: the motion balances, with less margin than asked (eq. P20b) */
+static int zmp_margin_only(const PlnCertificate *c)
+{
+    return c->cause == PLN_CAUSE_DYNAMICS && c->zmp_margin_min >= 0.0 &&
+           c->fz_min_rel >= PLN_DYN_MIN_FZ_REL - PLN_CERT_SLACK &&
+           c->friction_ratio_max <= 1.0 + PLN_CERT_SLACK &&
+           (c->torque_joint < 0 || c->torque_ratio_max <= 1.0 + PLN_CERT_SLACK) &&
+           (!c->stance_checked || (c->stance_pos_max <= PLN_STANCE_POS_TOL_M + PLN_CERT_SLACK &&
+                                   c->stance_rot_max <= PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK));
+}
+
 int pln_certificate_better(const PlnProblem *p, const PlnCertificate *a, const PlnCertificate *b)
 {
     if (a->certified) return 0;
     if (b->certified) return 1;
     if (b->cause == PLN_CAUSE_TASK && a->cause != PLN_CAUSE_TASK) return 1;
+    if (a->cause == PLN_CAUSE_TASK && b->cause != PLN_CAUSE_TASK) return 0;
+    if (zmp_margin_only(b) != zmp_margin_only(a)) return zmp_margin_only(b);
     if (b->cause != a->cause) return 0;
     if (b->cause == PLN_CAUSE_TASK) return b->max_task_violation < a->max_task_violation;
     return cause_shortfall(p, b) < cause_shortfall(p, a);

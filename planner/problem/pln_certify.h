@@ -118,7 +118,9 @@ typedef struct PlnCertificate {
 /* 1 when certificate b is better than a, the rule that chooses between a plan's runs
  * (first run, the point of least worst row, restarts, elastic phase; docs/math/planner.md
  * sec. 5c, eq. P20b): a certified one; else a missed task over any other failure (the
- * motion is safe, only a target is missed); else, for the same cause, the smaller miss on
+ * motion is safe, only a target is missed); else a ZMP short of its margin but inside the
+ * support polygon, every other check passed, over any other failure (the motion balances);
+ * else, for the same cause, the smaller miss on
  * it: the task violation, the contact depth, the limit or balance excess, the largest
  * dynamic excess relative to its bound (floor force, ZMP margin, friction, torque), or
  * the stance slide or turn relative to its tolerance. Different causes other than a task
