@@ -348,11 +348,17 @@ START_TEST(test_certificate_ranking)
     b.zmp_margin_min = 0.009;
     ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
     ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
-    /* a torque excess of 2 % ranks against a ZMP 1 mm short (10 % of the margin) */
+    /* a ZMP 1 mm short of its margin but inside the polygon (the motion balances) ranks
+     * above a torque 2 % over its limit; 1 mm outside the polygon (110 % of the margin
+     * short) ranks below it */
     a.zmp_margin_min = 0.05;
     a.torque_joint = 3;
     a.torque_ratio_max = 1.02;
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 0);
+    b.zmp_margin_min = -0.001;
     ck_assert_int_eq(pln_certificate_better(&pb, &b, &a), 1);
+    ck_assert_int_eq(pln_certificate_better(&pb, &a, &b), 0);
     /* stance: the slide and the turn each relative to its tolerance */
     a.cause = b.cause = PLN_CAUSE_STANCE;
     a.stance_pos_max = 0.9 * PLN_STANCE_POS_TOL_M;
