@@ -15,6 +15,8 @@
 #include "model/pln_robot.h"
 #include "problem/pln_scenario.h"
 #include "base/pln_tolerance.h"
+#include "model/pln_kin.h"
+#include "model/pln_linkmesh.h"
 
 /* samples of the exact distance per constraint interval */
 #define GEOM_SAMPLES 48
@@ -537,6 +539,95 @@ START_TEST(test_phong_needs_closed_meshes)
 }
 END_TEST
 
+/* geometry mesh measures a sphere or capsule obstacle as the polyhedron that encloses it
+ * (pln_geom load_obstacle, docs/SCENARIO_FORMAT.md "Geometry"): random points of the true
+ * surfaces, placed in the world, lie inside the obstacle's mesh where the scenario puts it,
+ * and at random postures every pair's distance lies between the exact distance of the link
+ * mesh to the true shape (triangles against the centre or the segment, dst_tri_distance)
+ * minus 1 % of the radius and that exact distance */
+START_TEST(test_mesh_sphere_capsule_obstacles_enclose)
+{
+    Fixture f;
+    Rng rng = {0x5fe4eULL};
+    int checked = 0;
+    load(&f, "tests/data/geom_mesh_round.yaml", -1);
+    for (int k = 0; k < f.sc.n_obstacles; ++k) {
+        const PlnObstacle *o = &f.sc.obstacles[k];
+        const PlnGeomShape *sh = &f.p->geom->obstacles[k];
+        ck_assert(sh->loaded && sh->has_bvh);
+        for (int i = 0; i < 2000; ++i) {
+            double u[3], n = 0.0, t = rng_uniform(&rng, 0.0, 1.0), pw[3], pl[3];
+            for (int d = 0; d < 3; ++d) {
+                u[d] = rng_uniform(&rng, -1.0, 1.0);
+                n += u[d] * u[d];
+            }
+            n = sqrt(n);
+            if (n < 1e-3) continue;
+            for (int d = 0; d < 3; ++d) {
+                double c = o->type == PLN_OBSTACLE_SPHERE ? o->p0[d] : o->p0[d] + t * (o->p1[d] - o->p0[d]);
+                pw[d] = c + o->radius * u[d] / n;
+            }
+            for (int r = 0; r < 3; ++r) {
+                pl[r] = 0.0;
+                for (int d = 0; d < 3; ++d) pl[r] += sh->rot[3 * d + r] * (pw[d] - sh->pos[d]);
+            }
+            ck_assert_msg(dst_bvh_contains(&sh->bvh, pl), "obstacle %d: surface point %d outside", k, i);
+        }
+    }
+    for (int trial = 0; trial < 40; ++trial) {
+        double *q = calloc((size_t)f.p->n_joints, sizeof *q);
+        memcpy(q, f.p->q_init, (size_t)f.p->n_joints * sizeof *q);
+        for (int a = 0; a < f.p->n_active; ++a) q[f.p->active[a]] += rng_uniform(&rng, -0.8, 0.8);
+        ck_assert_int_eq(pln_kin_forward(f.kin, &f.robot, q), PLN_OK);
+        for (int pr = 0; pr < f.sc.n_pairs; ++pr) {
+            const PlnPair *pair = &f.sc.pairs[pr];
+            const PlnObstacle *o = &f.sc.obstacles[pair->b.index];
+            const PlnGeomShape *ls = &f.p->geom->links[pair->a.index];
+            const double *R = pln_kin_link_rot(f.kin, pair->a.index), *x = pln_kin_link_pos(f.kin, pair->a.index);
+            double seg[9], exact = HUGE_VAL;
+            PlnPairDistance dist;
+            DstMesh m;
+            char err[512];
+            ck_assert_int_eq(pair->b_is_obstacle, 1);
+            for (int d = 0; d < 3; ++d) {
+                seg[d] = o->p0[d];
+                seg[3 + d] = seg[6 + d] = o->type == PLN_OBSTACLE_SPHERE ? o->p0[d] : o->p1[d];
+            }
+            ck_assert_msg(pln_link_mesh_read(&f.robot, pair->a.index, &m, err, sizeof err) == PLN_OK, "%s", err);
+            for (int tr = 0; tr < m.n_triangles; ++tr) {
+                double tri[9];
+                DstTriPair tp;
+                for (int c = 0; c < 3; ++c) {
+                    const double *v = m.vertices[m.triangles[tr][c]];
+                    double vl[3];
+                    for (int r = 0; r < 3; ++r) {
+                        vl[r] = ls->pos[r];
+                        for (int d = 0; d < 3; ++d) vl[r] += ls->rot[3 * r + d] * v[d];
+                    }
+                    for (int r = 0; r < 3; ++r) {
+                        tri[3 * c + r] = x[r];
+                        for (int d = 0; d < 3; ++d) tri[3 * c + r] += R[3 * r + d] * vl[d];
+                    }
+                }
+                dst_tri_distance(tri, seg, &tp);
+                if (tp.dist < exact) exact = tp.dist;
+            }
+            dst_mesh_destroy(&m);
+            exact -= o->radius;
+            if (!(exact > 1e-3)) continue; /* overlapping: the depth is another test's */
+            ck_assert_int_eq(pln_geom_pair_distance(f.p->geom, f.kin, pr, NULL, &dist), DST_OK);
+            ck_assert_msg(dist.distance <= exact + 1e-12 && dist.distance >= exact - 0.01 * o->radius,
+                          "pair %d trial %d: %.9f vs exact %.9f (radius %g)", pr, trial,
+                          dist.distance, exact, o->radius);
+            ++checked;
+        }
+        free(q);
+    }
+    ck_assert_int_gt(checked, 40);
+    unload(&f);
+}
+END_TEST
+
 Suite *pln_geom_suite(void)
 {
     Suite *s = suite_create("pln_geom");
@@ -555,6 +646,7 @@ Suite *pln_geom_suite(void)
     tc = tcase_create("load");
     tcase_set_timeout(tc, 60); /* robot loads and PhongDist models on a loaded machine */
     tcase_add_test(tc, test_mesh_obstacle_scaled_and_placed);
+    tcase_add_test(tc, test_mesh_sphere_capsule_obstacles_enclose);
     tcase_add_test(tc, test_mesh_overlap_reads_vertex_depth);
     tcase_add_test(tc, test_mesh_file_errors);
     tcase_add_test(tc, test_phong_needs_closed_meshes);

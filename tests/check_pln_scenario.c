@@ -321,9 +321,6 @@ static const BadScenario BAD[] = {
     {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: mesh, file: o.stl}\n"
           "collision: {pairs: [[L1, o]]}\n",
      2, "L1 - o: a mesh obstacle needs collision.geometry: mesh"},
-    {HEAD "joints: [J0]\nenvironment:\n  - {name: o, type: sphere, center: [0, 0, 0], radius: 1}\n"
-          "collision: {geometry: mesh, pairs: [[L1, o]]}\n",
-     2, "L1 - o: with collision.geometry: mesh, obstacles must be boxes or meshes"},
     {HEAD "joints: [J0]\ncollision: {geometry: mesh, pairs: [[L1, L2]]}\n", 2,
      "L1 - L2: a link of the pair has no mesh geometry"},
     /* issue 19: PhongDist measures meshes only */

@@ -307,13 +307,47 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
     memcpy(s->rot, o->rot, sizeof s->rot);
     memcpy(s->pos, o->pos, sizeof s->pos);
     if (g->kind == PLN_GEOMETRY_MESH) {
-        /* the scenario allows only boxes and meshes here (pln_scenario_resolve) */
         if (o->type == PLN_OBSTACLE_MESH) {
             const double scale[3] = {o->scale, o->scale, o->scale};
             st = load_bvh(s, o->mesh_path, scale, what, g->distance == PLN_DISTANCE_PHONG,
                           &g->triangles, err, err_size);
-        } else {
+        } else if (o->type == PLN_OBSTACLE_BOX) {
             st = box_bvh(s, o->half, what, g->distance == PLN_DISTANCE_PHONG, err, err_size);
+        } else {
+            /* a sphere or capsule: the polyhedron that encloses it (model/pln_linkmesh.h,
+             * docs/URDF.md eq. LM2-LM4), so its distances never exceed the true shape's */
+            PlnCollisionPart part;
+            DstMesh mesh;
+            char merr[512];
+            double axis[3], len = 0.0;
+            memset(&part, 0, sizeof part);
+            memcpy(part.rot, IDENTITY, sizeof part.rot);
+            memcpy(s->rot, IDENTITY, sizeof s->rot);
+            part.radius = o->radius;
+            if (o->type == PLN_OBSTACLE_SPHERE) {
+                part.type = PLN_PART_SPHERE;
+                memcpy(s->pos, o->p0, sizeof s->pos);
+            } else {
+                part.type = PLN_PART_CAPSULE;
+                for (int d = 0; d < 3; ++d) {
+                    axis[d] = o->p1[d] - o->p0[d];
+                    len += axis[d] * axis[d];
+                    s->pos[d] = 0.5 * (o->p0[d] + o->p1[d]);
+                }
+                len = sqrt(len);
+                if (len > 0.0) {
+                    for (int d = 0; d < 3; ++d) axis[d] /= len;
+                    frame_with_z(axis, s->rot);
+                }
+                part.length = len;
+            }
+            st = pln_part_mesh(&part, &mesh, merr, sizeof merr);
+            if (st != PLN_OK) {
+                st = pln_errorf(st, err, err_size, "%s: %s", what, merr);
+            } else {
+                st = bvh_from_mesh(s, &mesh, o->type == PLN_OBSTACLE_SPHERE ? "sphere" : "capsule", NULL,
+                                   what, g->distance == PLN_DISTANCE_PHONG, &g->triangles, err, err_size);
+            }
         }
     } else if (g->kind != PLN_GEOMETRY_CAPSULE) {
         double axis[3], len = 0.0;

@@ -46,8 +46,9 @@ static const char *missing_kind(PlnGeometryKind kind, const PlnLinkGeometry *g)
 
 static int obstacle_measurable(PlnGeometryKind kind, const PlnObstacle *o)
 {
-    int is_mesh = o->type == PLN_OBSTACLE_MESH;
-    return kind == PLN_GEOMETRY_MESH ? (is_mesh || o->type == PLN_OBSTACLE_BOX) : !is_mesh;
+    /* geometry mesh takes every obstacle (a sphere or capsule as the polyhedron that
+     * encloses it, pln_geom); the others every obstacle but a mesh */
+    return kind == PLN_GEOMETRY_MESH || o->type != PLN_OBSTACLE_MESH;
 }
 
 static PlnStatus push_excluded(PlnScenario *sc, const PlnPair *p, PlnPairExclusion why,

@@ -1344,17 +1344,13 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
         } else if (p->b_is_obstacle) {
             const PlnObstacle *o = &sc->obstacles[p->b.index];
             int is_mesh = o->type == PLN_OBSTACLE_MESH;
-            int ok = sc->geometry == PLN_GEOMETRY_MESH
-                         ? (is_mesh || o->type == PLN_OBSTACLE_BOX)
-                         : !is_mesh;
-            if (!ok) {
+            /* with geometry mesh, a sphere or capsule obstacle is the polyhedron that
+             * encloses it (pln_geom, model/pln_linkmesh.h) */
+            if (is_mesh && sc->geometry != PLN_GEOMETRY_MESH) {
                 st = pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                "%s:%d: collision.pairs[%d]: %s - %s: %s", sc->path, p->b.line, i,
-                                p->a.name, p->b.name,
-                                is_mesh ? "a mesh obstacle needs collision.geometry: mesh"
-                                        : "with collision.geometry: mesh, obstacles must be "
-                                          "boxes or meshes (a tessellated sphere or capsule "
-                                          "would not enclose the true shape)");
+                                "%s:%d: collision.pairs[%d]: %s - %s: a mesh obstacle needs "
+                                "collision.geometry: mesh", sc->path, p->b.line, i, p->a.name,
+                                p->b.name);
             }
         }
     }
