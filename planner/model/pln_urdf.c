@@ -346,6 +346,10 @@ static PlnStatus read_collision(Ctx *c, const xmlNode *n, UrdfLink *l, int index
         if ((st = numbers(c, shape, sub, "radius", 1, PLN_MAX_BODY_M, &geo.radius, NULL)) != PLN_OK) return st;
         if ((st = numbers(c, shape, sub, "length", 1, PLN_MAX_BODY_M, &geo.length, NULL)) != PLN_OK) return st;
         if (!(geo.radius > 0.0)) return fail(c, shape, INVALID, "%s radius: must be > 0 (metres), found %g", sub, geo.radius);
+        if (geo.type == G_CYLINDER && !(geo.length > 0.0)) {
+            /* a disc encloses no volume: its mesh would be a flat prism */
+            return fail(c, shape, INVALID, "%s length: must be > 0 (metres), found %g", sub, geo.length);
+        }
         if (!(geo.length >= 0.0)) return fail(c, shape, INVALID, "%s length: must be >= 0 (metres), found %g", sub, geo.length);
     } else if (is(shape, "sphere")) {
         geo.type = G_SPHERE;
