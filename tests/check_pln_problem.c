@@ -502,6 +502,52 @@ START_TEST(test_joints_at_matches_spline_and_fixed_joints)
 }
 END_TEST
 
+/* A fresh evaluation bounds a dynamic row that its interval's Taylor models break on the
+ * halves of a bisection (pln_dynrows.c fresh_bounds, docs/math/planner.md eq. P6b): on
+ * violent random motions of the floating-base legs, every fresh row lies at or below the
+ * whole-interval bound and at or above every exact sample of the same evaluation, and the
+ * bisection tightens some rows (the soundness of the part bounds themselves is
+ * check_pln_certify's test_dynamics_bounds_sound, on the same functions) */
+START_TEST(test_fresh_dynamics_rows_refined)
+{
+    Fixture f;
+    Rng rng = {0xd1a5ULL};
+    int tighter = 0, checked = 0;
+    load(&f, "tests/data/stance_knees.yaml");
+    ck_assert_int_gt(f.p->n_dyn_rows, 0);
+    double *x = calloc((size_t)f.p->n_vars, sizeof *x), *c = calloc((size_t)f.p->m, sizeof *c);
+    double *coarse = calloc((size_t)f.p->n_dyn_rows, sizeof *coarse);
+    for (int trial = 0; trial < 12; ++trial) {
+        char err[512];
+        random_x(f.p, x, &rng, 0.5);
+        ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+        for (int i = 0; i < f.p->n_intervals; ++i) {
+            ck_assert_int_eq(pln_problem_interval_motion(f.p, f.w, f.w->ctrl, i, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_dynrows_interval_bounds(f.p, f.w, i, NULL, err, sizeof err), PLN_OK);
+            for (int d = 0; d < f.p->n_dyn; ++d) {
+                int row = f.p->dyn_row[(size_t)d * f.p->n_intervals + i];
+                if (row >= 0) coarse[row - f.p->row_dynamics] = f.w->dyn_bound[row - f.p->row_dynamics];
+            }
+        }
+        for (int k = 0; k < f.p->n_dyn_rows; ++k) {
+            double v = c[f.p->row_dynamics + k];
+            ck_assert_msg(v <= coarse[k] + 1e-12, "trial %d row %d: %.9g above the whole-interval bound %.9g",
+                          trial, k, v, coarse[k]);
+            ck_assert_msg(v >= f.w->dyn_sample[k] - 1e-9, "trial %d row %d: %.9g below a sample %.9g", trial,
+                          k, v, f.w->dyn_sample[k]);
+            tighter += v < coarse[k] - 1e-9;
+            ++checked;
+        }
+    }
+    ck_assert_int_gt(checked, 0);
+    ck_assert_int_gt(tighter, 0);
+    free(x);
+    free(c);
+    free(coarse);
+    unload(&f);
+}
+END_TEST
+
 Suite *pln_problem_suite(void)
 {
     Suite *s = suite_create("pln_problem");
@@ -513,6 +559,7 @@ Suite *pln_problem_suite(void)
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_cost_gradient_fd);
+    tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
     tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);
     tcase_add_loop_test(tc, test_phong_rows_gradient_fd, 0, 3);

@@ -282,6 +282,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     int nj = p->n_joints, nv = 6 + nj, nr = p->n_dyn_rows > 0 ? p->n_dyn_rows : 1;
     PlnStatus st;
     w->dyn_bound = calloc((size_t)nr, sizeof *w->dyn_bound);
+    w->dyn_part = calloc((size_t)nr, sizeof *w->dyn_part);
     w->dyn_sample = calloc((size_t)nr, sizeof *w->dyn_sample);
     w->dyn_t = calloc((size_t)nr, sizeof *w->dyn_t);
     w->qd = calloc((size_t)nj, sizeof *w->qd);
@@ -295,7 +296,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->t2_y = calloc((size_t)nv, sizeof *w->t2_y);
     w->t2_g = calloc((size_t)3 * nv, sizeof *w->t2_g);
     w->t2_geo = calloc((size_t)nv, sizeof *w->t2_geo);
-    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
+    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
         !w->tau || !w->dtau_dq || !w->dtau_dnu || !w->mass) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -310,6 +311,7 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     pln_dynmotion_destroy(w->dm);
     pln_dyn_destroy(w->dw);
     free(w->dyn_bound);
+    free(w->dyn_part);
     free(w->dyn_sample);
     free(w->dyn_t);
     free(w->qd);
@@ -472,6 +474,78 @@ static int phase_at(const PlnProblem *p, int ph, double t)
     return ph < 0 || (t >= p->phases[ph].t0 - PLN_PHASE_TIME_TOL_S && t <= p->phases[ph].t1 + PLN_PHASE_TIME_TOL_S);
 }
 
+/* 1 when a row of interval i has a bound (w->dyn_bound) above zero */
+static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i)
+{
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+        if (row >= 0 && w->dyn_bound[row - p->row_dynamics] > 0.0) return 1;
+    }
+    return 0;
+}
+
+/* The stretch [a, b] (fractions) of interval i, whose bounds break a row: bisected, each
+ * half's rows bounded on its own link motion (tighter Taylor models), a half that still
+ * breaks one bisected again down to PLN_CERT_REFINE_DEPTH levels, as the certificate does
+ * (pln_certify dyn_refine); w->dyn_part takes each row's largest part bound. */
+static PlnStatus refine_bounds(const PlnProblem *p, PlnProblemWork *w, int i, double a, double b,
+                               int depth, char *err, size_t err_size)
+{
+    double mid = 0.5 * (a + b);
+    for (int half = 0; half < 2; ++half) {
+        double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
+        PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
+        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+        if (st != PLN_OK) return st;
+        if (depth + 1 < PLN_CERT_REFINE_DEPTH && interval_violated(p, w, i)) {
+            st = refine_bounds(p, w, i, u, v, depth + 1, err, err_size);
+            if (st != PLN_OK) return st;
+            continue;
+        }
+        for (int d = 0; d < p->n_dyn; ++d) {
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+            if (row < 0) continue;
+            k = row - p->row_dynamics;
+            w->dyn_part[k] = fmax(w->dyn_part[k], w->dyn_bound[k]);
+        }
+    }
+    return PLN_OK;
+}
+
+/* The certified bounds of interval i's rows in a fresh evaluation (eq. P6b): the Taylor
+ * models over the whole interval, and, when one of them breaks its row, over the halves
+ * of a bisection (refine_bounds), each row keeping the smaller of the two rigorous
+ * bounds. The loop then judges a motion as the certificate will (which bisects the same
+ * way), and the margins it freezes (bound - sample, eq. P6) are not the width of a coarse
+ * enclosure, which goes stale as the motion moves. */
+static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, char *err, size_t err_size)
+{
+    PlnStatus st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+    if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+    if (st != PLN_OK || !interval_violated(p, w, i)) return st;
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+        if (row >= 0) w->dyn_part[row - p->row_dynamics] = -HUGE_VAL;
+    }
+    {
+        /* the coarse bounds, kept while the parts overwrite dyn_bound */
+        for (int d = 0; d < p->n_dyn; ++d) {
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+            if (row >= 0) w->dyn_sample[row - p->row_dynamics] = w->dyn_bound[row - p->row_dynamics];
+        }
+    }
+    st = refine_bounds(p, w, i, 0.0, 1.0, 0, err, err_size);
+    if (st == PLN_OK) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+    if (st != PLN_OK) return st;
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+        if (row < 0) continue;
+        k = row - p->row_dynamics;
+        w->dyn_bound[k] = fmin(w->dyn_sample[k], w->dyn_part[k]);
+    }
+    return PLN_OK;
+}
+
 PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
                            char *err, size_t err_size)
 {
@@ -487,8 +561,7 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
         int have_bound = 0;
         pln_problem_interval(p, i, &t0, &t1);
         if (w->frozen_margin == NULL) {
-            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-            if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+            st = fresh_bounds(p, w, i, err, err_size);
             if (st != PLN_OK) break;
             have_bound = 1;
         }

@@ -238,6 +238,8 @@ typedef struct PlnProblemWork {
     const double *coef_used;        /* the polynomials of the last interval motion */
     double h_used;                  /* and its length, s */
     double *dyn_bound;              /* [n_dyn_rows] certified value of each dynamic row */
+    double *dyn_part;               /* [n_dyn_rows] scratch: the largest part bound of a row
+                                       while its interval is bisected (pln_dynrows.c) */
     double *dyn_sample;             /* [n_dyn_rows] sampled maximum */
     double *dyn_t;                  /* [n_dyn_rows] time of the sampled maximum, s */
     double *qd, *qdd;               /* [n_joints] */
