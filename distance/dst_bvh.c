@@ -721,7 +721,10 @@ DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const doub
         cache->tri_b < b->n_tris) {
         try_pair(a, b, &p, cache->tri_a, cache->tri_b, &best, out);
     }
-    traverse(a, b, &p, &best, out);
+    /* cold: best-first (eq. 5c) finds a near answer early; warm, the cached pair already gave
+     * one, and the depth-first order expands the same pairs without queue operations */
+    if (best.d < INFINITY) traverse_dfs(a, b, &p, &best, 0, 0, -INFINITY, out);
+    else traverse(a, b, &p, &best, out);
     if (cache != NULL) cache->tri_a = best.ta, cache->tri_b = best.tb;
     to_world(Ra, xa, best.pa, out->pa);
     to_world(Ra, xa, best.pb, out->pb);
