@@ -564,8 +564,8 @@ static int expand_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, co
 }
 
 /* Depth-first traversal from the node pair (ia, ib) with the nearer child pair first; a pair
- * is pruned when its bound is not below the best distance found (sec. II.B). Used for the
- * pairs that do not fit the best-first queue of traverse(). */
+ * is pruned when its bound is not below the best distance found (sec. II.B). Used for
+ * warm-started queries and for the pairs that do not fit the best-first queue of traverse(). */
 static void traverse_dfs(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best *best, int ia0, int ib0,
                          double lb0, DstMeshDistance *out)
 {
