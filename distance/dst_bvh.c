@@ -15,6 +15,14 @@
  * so the stack never holds more than depth_a + depth_b + 2 pairs */
 #define DST_BVH_STACK 256
 
+/* capacity of the best-first queue of node pairs (16 bytes each, on the stack); pairs that
+ * do not fit are searched depth-first at once, which gives the same minimum */
+#define DST_BVH_HEAP 2048
+/* node pairs with at most this many triangles under them (both nodes) skip the queue and are
+ * searched depth-first: measured 8-32 alike, 0 (all queued) +5-15 % at far clearance, 128
+ * loses the plates' gain (docs/perf/mesh.md Session 15) */
+#define DST_BVH_QUEUE_MIN 16
+
 static void set_err(char *err, size_t err_size, const char *msg)
 {
     if (err != NULL && err_size > 0) snprintf(err, err_size, "%s", msg);
@@ -158,9 +166,22 @@ static int build_node(Builder *b, int first, int count, int level)
     /* split along the node box's longest axis (its principal direction) at the mean of the
      * triangle centroids' projections, kept within the middle half of the triangles so the
      * depth stays within log_{4/3} of the count */
+    /* the axis is the node box axis along which the triangle centroids spread most: the box's
+     * longest axis is the same on compact triangles, but where slivers each span the node's
+     * length (a finely cut thin rim) their centroids coincide along it and a split there would
+     * leave both children as long as the parent (docs/math/mesh_mcd.md sec. 2) */
+    double cmin[3] = {INFINITY, INFINITY, INFINITY}, cmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = 0; t < count; ++t) {
+        const double *v = b->src[b->order[first + t]];
+        double cs[3] = {v[0] + v[3] + v[6], v[1] + v[4] + v[7], v[2] + v[5] + v[8]};
+        for (int i = 0; i < 3; ++i) {
+            double q = dst_dot3(nd->ax + 3 * i, cs);
+            cmin[i] = fmin(cmin[i], q), cmax[i] = fmax(cmax[i], q);
+        }
+    }
     int k = 0;
-    if (nd->h[1] > nd->h[k]) k = 1;
-    if (nd->h[2] > nd->h[k]) k = 2;
+    if (cmax[1] - cmin[1] > cmax[k] - cmin[k]) k = 1;
+    if (cmax[2] - cmin[2] > cmax[k] - cmin[k]) k = 2;
     const double *u = nd->ax + 3 * k;
     double mean = 0.0;
     for (int t = 0; t < count; ++t) {
@@ -568,20 +589,52 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int 
     }
 }
 
-/* Depth-first traversal with the nearer child pair first; a pair is pruned when its
- * sphere bound is not below the best distance found (sec. II.B). */
-static void traverse(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best *best, DstMeshDistance *out)
+/* Children of the node pair (ia, ib) whose bounds may still beat the best: the larger sphere
+ * (or the node that is not a leaf) is split. c[0] gets the farther pair, c[1] the nearer;
+ * returns how many of them are kept (the nearer is the last kept), 0 when both are pruned. */
+static int expand_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, const Best *best, int ia, int ib,
+                       int c[2][2], double l[2], DstMeshDistance *out)
+{
+    const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
+    if (nb->left < 0 || (na->left >= 0 && na->r >= nb->r)) {
+        c[0][0] = na->left, c[0][1] = ib, c[1][0] = na->right, c[1][1] = ib;
+    } else {
+        c[0][0] = ia, c[0][1] = nb->left, c[1][0] = ia, c[1][1] = nb->right;
+    }
+    l[0] = node_lb(&a->nodes[c[0][0]], &b->nodes[c[0][1]], p, best);
+    l[1] = node_lb(&a->nodes[c[1][0]], &b->nodes[c[1][1]], p, best);
+    out->node_pairs += 2;
+    if (l[0] < l[1]) {
+        int t0 = c[0][0], t1 = c[0][1];
+        c[0][0] = c[1][0], c[0][1] = c[1][1], c[1][0] = t0, c[1][1] = t1;
+        double tl = l[0];
+        l[0] = l[1], l[1] = tl;
+    }
+    /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
+    int keep1 = l[1] < best->thr || l[1] <= 0.0, keep0 = l[0] < best->thr || l[0] <= 0.0;
+    if (!keep1) return 0; /* l0 >= l1 > 0 and l1 >= thr: both pruned */
+    if (!keep0) {
+        c[0][0] = c[1][0], c[0][1] = c[1][1], l[0] = l[1];
+        return 1;
+    }
+    return 2;
+}
+
+/* Depth-first traversal from the node pair (ia, ib) with the nearer child pair first; a pair
+ * is pruned when its bound is not below the best distance found (sec. II.B). Used for
+ * warm-started queries and for the pairs that do not fit the best-first queue of traverse(). */
+static void traverse_dfs(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best *best, int ia0, int ib0,
+                         double lb0, DstMeshDistance *out)
 {
     /* each entry keeps the bound computed when it was pushed: best only falls, so a bound
      * that prunes now would have pruned then, and the pair is dropped without a retest */
     int stack[DST_BVH_STACK][2], top = 0;
     double stack_lb[DST_BVH_STACK];
-    stack[top][0] = 0, stack[top][1] = 0, stack_lb[top] = -INFINITY, ++top;
+    stack[top][0] = ia0, stack[top][1] = ib0, stack_lb[top] = lb0, ++top;
     while (top > 0 && best->d > 0.0) {
         --top;
         int ia = stack[top][0], ib = stack[top][1];
         double lb = stack_lb[top];
-        /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
         if (lb >= best->thr && lb > 0.0) continue;
         const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
         if (na->left < 0 && nb->left < 0) {
@@ -590,29 +643,105 @@ static void traverse(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best
             }
             continue;
         }
-        /* split the larger sphere (or the one that is not a leaf) */
-        int c0[2], c1[2];
-        if (nb->left < 0 || (na->left >= 0 && na->r >= nb->r)) {
-            c0[0] = na->left, c0[1] = ib, c1[0] = na->right, c1[1] = ib;
+        int c[2][2];
+        double l[2];
+        int n = expand_pair(a, b, p, best, ia, ib, c, l, out);
+        /* the farther first so that the nearer is expanded next; the stack never holds more
+         * than depth_a + depth_b + 2 entries (one sibling per descent level) */
+        for (int k = 2 - n; k < 2 && n > 0; ++k) {
+            int s = n == 1 ? 0 : k;
+            if (top < DST_BVH_STACK) stack[top][0] = c[s][0], stack[top][1] = c[s][1], stack_lb[top] = l[s], ++top;
+        }
+    }
+}
+
+/* queue of node pairs for the best-first order, a binary min-heap on the bound */
+typedef struct PairEntry {
+    double lb;
+    int ia, ib;
+} PairEntry;
+
+static void heap_push(PairEntry *h, int *n, PairEntry e)
+{
+    int i = (*n)++;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (h[up].lb <= e.lb) break;
+        h[i] = h[up];
+        i = up;
+    }
+    h[i] = e;
+}
+
+static PairEntry heap_pop(PairEntry *h, int *n)
+{
+    PairEntry top = h[0], e = h[--*n];
+    int i = 0;
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= *n) break;
+        if (k + 1 < *n && h[k + 1].lb < h[k].lb) ++k;
+        if (e.lb <= h[k].lb) break;
+        h[i] = h[k];
+        i = k;
+    }
+    if (*n > 0) h[i] = e;
+    return top;
+}
+
+/* Best-first traversal with dives (docs/math/mesh_mcd.md sec. 2, eq. 5c): the pair of least
+ * bound is taken from the queue and followed down its nearer children to a leaf pair, the
+ * farther sibling of each step going to the queue (or, when few triangles lie under it, to a
+ * depth-first stack searched first). The first dive finds a near answer at once; after it, no
+ * pair is expanded while a pair of smaller bound waits, so pairs whose bound lies between the
+ * final distance and an early, poorer best are left alone. Every pair is either expanded or
+ * pruned by a bound not below the threshold, as in the depth-first order: the result is the
+ * same minimum. */
+static void traverse(const DstBvh *a, const DstBvh *b, const DstRelPose *p, Best *best, DstMeshDistance *out)
+{
+    PairEntry heap[DST_BVH_HEAP];
+    int n = 0;
+    /* small pairs (few triangles under them) wait on a depth-first stack, searched before the
+     * queue is consulted again: the order among them matters little, a queue operation costs */
+    PairEntry stack[DST_BVH_STACK];
+    int top = 0;
+    heap[n++] = (PairEntry){-INFINITY, 0, 0};
+    while ((n > 0 || top > 0) && best->d > 0.0) {
+        PairEntry e;
+        if (top > 0) {
+            e = stack[--top];
+            if (e.lb >= best->thr && e.lb > 0.0) continue;
         } else {
-            c0[0] = ia, c0[1] = nb->left, c1[0] = ia, c1[1] = nb->right;
+            e = heap_pop(heap, &n);
+            /* the least bound of the queue prunes: so does every other */
+            if (e.lb >= best->thr && e.lb > 0.0) break;
         }
-        double l0 = node_lb(&a->nodes[c0[0]], &b->nodes[c0[1]], p, best);
-        double l1 = node_lb(&a->nodes[c1[0]], &b->nodes[c1[1]], p, best);
-        out->node_pairs += 2;
-        if (l0 < l1) {
-            int t0 = c0[0], t1 = c0[1];
-            c0[0] = c1[0], c0[1] = c1[1], c1[0] = t0, c1[1] = t1;
-            double tl = l0;
-            l0 = l1, l1 = tl;
-        }
-        /* push the farther (c0) first so that the nearer is expanded next; the stack never
-         * holds more than depth_a + depth_b + 2 entries (one sibling per descent level) */
-        if ((l0 < best->thr || l0 <= 0.0) && top < DST_BVH_STACK) {
-            stack[top][0] = c0[0], stack[top][1] = c0[1], stack_lb[top] = l0, ++top;
-        }
-        if ((l1 < best->thr || l1 <= 0.0) && top < DST_BVH_STACK) {
-            stack[top][0] = c1[0], stack[top][1] = c1[1], stack_lb[top] = l1, ++top;
+        int ia = e.ia, ib = e.ib;
+        for (;;) {
+            const DstBvhNode *na = &a->nodes[ia], *nb = &b->nodes[ib];
+            if (na->left < 0 && nb->left < 0) {
+                for (int i = na->first; i < na->first + na->count; ++i) {
+                    for (int j = nb->first; j < nb->first + nb->count; ++j) try_pair(a, b, p, i, j, best, out);
+                }
+                break;
+            }
+            int c[2][2];
+            double l[2];
+            int k = expand_pair(a, b, p, best, ia, ib, c, l, out);
+            if (k == 0) break;
+            if (k == 2) {
+                PairEntry f = {l[0], c[0][0], c[0][1]};
+                if (a->nodes[f.ia].count + b->nodes[f.ib].count <= DST_BVH_QUEUE_MIN && top < DST_BVH_STACK) {
+                    stack[top++] = f;
+                } else if (n < DST_BVH_HEAP) {
+                    heap_push(heap, &n, f);
+                } else {
+                    /* the farther sibling is searched at once when the queue is full */
+                    traverse_dfs(a, b, p, best, f.ia, f.ib, f.lb, out);
+                }
+            }
+            ia = c[1][0], ib = c[1][1];
+            if (!(best->d > 0.0)) break;
         }
     }
 }
@@ -649,7 +778,10 @@ DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const doub
         cache->tri_b < b->n_tris) {
         try_pair(a, b, &p, cache->tri_a, cache->tri_b, &best, out);
     }
-    traverse(a, b, &p, &best, out);
+    /* cold: best-first (eq. 5c) finds a near answer early; warm, the cached pair already gave
+     * one, and the depth-first order expands the same pairs without queue operations */
+    if (best.d < INFINITY) traverse_dfs(a, b, &p, &best, 0, 0, -INFINITY, out);
+    else traverse(a, b, &p, &best, out);
     if (cache != NULL) cache->tri_a = best.ta, cache->tri_b = best.tb;
     to_world(Ra, xa, best.pa, out->pa);
     to_world(Ra, xa, best.pb, out->pb);

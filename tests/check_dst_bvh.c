@@ -1,6 +1,7 @@
 /* check_dst_bvh.c — tests of distance/dst_bvh.c: tree invariants (every sphere contains its
  * triangles), separation against brute force over all triangle pairs on random poses
- * (touching, intersecting and apart; 0 mismatches above MESH_BRUTE_REL), warm start (same
+ * (touching, intersecting and apart; 0 mismatches above MESH_BRUTE_REL), flat plates and a
+ * sliver-rimmed thin box face to face (the traversal queue overflows), warm start (same
  * answers, fewer triangle tests on coherent poses), point containment, signed distance
  * with known answers (overlapping and nested convex meshes exact; a non-convex overlap
  * bracketed) and bad input. */
@@ -220,6 +221,90 @@ START_TEST(test_bvh_separation_bands_vs_brute_force)
 }
 END_TEST
 
+/* each triangle of m cut into 4^levels by its edge midpoints (vertices not shared: a
+ * triangle soup, enough for the separation); a thin box gives long rim slivers */
+static DstMesh subdivided(const DstMesh *m, int levels)
+{
+    int nt = m->n_triangles;
+    double *V = malloc((size_t)nt * 9 * sizeof *V);
+    for (int t = 0; t < nt; ++t) {
+        for (int k = 0; k < 3; ++k) memcpy(V + 9 * t + 3 * k, m->vertices[m->triangles[t][k]], 3 * sizeof(double));
+    }
+    for (int l = 0; l < levels; ++l, nt *= 4) {
+        double *W = malloc((size_t)nt * 36 * sizeof *W);
+        for (int t = 0; t < nt; ++t) {
+            const double *a = V + 9 * t, *b = a + 3, *c = a + 6;
+            double ab[3], bc[3], ca[3];
+            for (int i = 0; i < 3; ++i) ab[i] = 0.5 * (a[i] + b[i]), bc[i] = 0.5 * (b[i] + c[i]), ca[i] = 0.5 * (c[i] + a[i]);
+            const double *q[4][3] = {{a, ab, ca}, {ab, b, bc}, {ca, bc, c}, {ab, bc, ca}};
+            for (int s = 0; s < 4; ++s) {
+                for (int k = 0; k < 3; ++k) memcpy(W + 36 * t + 9 * s + 3 * k, q[s][k], 3 * sizeof(double));
+            }
+        }
+        free(V);
+        V = W;
+    }
+    int *T = malloc((size_t)nt * 3 * sizeof *T);
+    for (int i = 0; i < 3 * nt; ++i) T[i] = i;
+    DstMesh out;
+    memset(&out, 0, sizeof out);
+    dst_mesh_create(V, 3 * nt, T, nt, &out, NULL, 0);
+    free(V), free(T);
+    return out;
+}
+
+/* Parallel and nearly parallel plates face to face (every lateral neighbour at about the
+ * same distance: thousands of node pairs with bounds below the answer, so the best-first
+ * queue of the traversal fills up and the depth-first fallback runs), and a thin box with
+ * 100:1 rim slivers (the issue-20 plate) at contact, near, mid and far clearance: the
+ * separation equals brute force, cold and warm. */
+START_TEST(test_bvh_separation_flat_vs_brute_force)
+{
+    TgRng r = {2015};
+    double lo[3] = {0, 0, 0}, hi[3] = {0.4, 0.3, 0.004};
+    DstMesh box = mg_box(lo, hi), mp = plate_mesh(0.4, 28), mt = subdivided(&box, 3);
+    DstBvh P, T;
+    ck_assert_int_eq(dst_bvh_create(&mp, &P, NULL, 0), DST_OK);
+    ck_assert_int_eq(dst_bvh_create(&mt, &T, NULL, 0), DST_OK);
+    static const double gap[4] = {1e-4, 5e-3, 0.04, 0.3};
+    int n_poses = TG_ASAN ? 4 : 12;
+    for (int n = 0; n < n_poses; ++n) {
+        const DstBvh *a = n % 2 ? &T : &P, *b = a;
+        double Ra[9], xa[3] = {0, 0, 0}, Rb[9], xb[3], k[3];
+        identity(Ra);
+        /* B: A turned by up to 0.02 rad (0 for the first poses), shifted sideways, lifted by a gap */
+        tg_unit(&r, k);
+        tg_rot(k, n < 4 ? 0.0 : tg_uniform(&r, -0.02, 0.02), Rb);
+        xb[0] = tg_uniform(&r, -0.05, 0.05), xb[1] = tg_uniform(&r, -0.05, 0.05);
+        /* lift B so that its lowest vertex is gap above A's highest (the plates face each other) */
+        double top = -INFINITY, low = INFINITY;
+        for (int t = 0; t < a->n_tris; ++t) {
+            for (int v = 0; v < 3; ++v) {
+                const double *q = a->tri[t] + 3 * v;
+                top = fmax(top, q[2]);
+                low = fmin(low, Rb[6] * q[0] + Rb[7] * q[1] + Rb[8] * q[2]);
+            }
+        }
+        xb[2] = top - low + gap[n % 4];
+        DstMeshDistance d;
+        DstStatus st = dst_bvh_separation(a, Ra, xa, b, Rb, xb, NULL, &d);
+        ck_assert(st == DST_SEPARATED || st == DST_TOUCHING);
+        double ref = mg_brute_separation(a, Ra, xa, b, Rb, xb);
+        ck_assert_msg(fabs(d.distance - ref) <= MESH_BRUTE_REL * ref, "pose %d: bvh %.17g brute %.17g", n, d.distance,
+                      ref);
+        ck_assert(d.lower <= ref && ref <= d.upper);
+        DstBvhCache cache;
+        dst_bvh_cache_reset(&cache);
+        cache.tri_a = (3 * n) % a->n_tris, cache.tri_b = (11 * n) % b->n_tris;
+        dst_bvh_separation(a, Ra, xa, b, Rb, xb, &cache, &d);
+        ck_assert_msg(fabs(d.distance - ref) <= MESH_BRUTE_REL * ref, "pose %d: warm %.17g brute %.17g", n,
+                      d.distance, ref);
+    }
+    dst_bvh_destroy(&P), dst_bvh_destroy(&T);
+    dst_mesh_destroy(&mp), dst_mesh_destroy(&mt), dst_mesh_destroy(&box);
+}
+END_TEST
+
 START_TEST(test_bvh_warm_start)
 {
     double c0[3] = {0, 0, 0};
@@ -372,6 +457,7 @@ Suite *dst_bvh_suite(void)
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, test_bvh_separation_vs_brute_force);
     tcase_add_test(tc, test_bvh_separation_bands_vs_brute_force);
+    tcase_add_test(tc, test_bvh_separation_flat_vs_brute_force);
     tcase_add_test(tc, test_bvh_warm_start);
     suite_add_tcase(s, tc);
     tc = tcase_create("containment");
