@@ -294,6 +294,25 @@ static PlnStatus load_link(PlnGeom *g, int l, char *err, size_t err_size)
     return st;
 }
 
+/* A capsule obstacle's frame: origin at its segment's middle, z along the segment
+ * (identity for a zero-length one); returns the segment's length */
+static double capsule_frame(const PlnObstacle *o, PlnGeomShape *s)
+{
+    double axis[3], len = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        axis[d] = o->p1[d] - o->p0[d];
+        len += axis[d] * axis[d];
+        s->pos[d] = 0.5 * (o->p0[d] + o->p1[d]);
+    }
+    len = sqrt(len);
+    memcpy(s->rot, IDENTITY, sizeof s->rot);
+    if (len > 0.0) {
+        for (int d = 0; d < 3; ++d) axis[d] /= len;
+        frame_with_z(axis, s->rot);
+    }
+    return len;
+}
+
 static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
 {
     PlnGeomShape *s = &g->obstacles[k];
@@ -319,7 +338,6 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
             PlnCollisionPart part;
             DstMesh mesh;
             char merr[512];
-            double axis[3], len = 0.0;
             memset(&part, 0, sizeof part);
             memcpy(part.rot, IDENTITY, sizeof part.rot);
             memcpy(s->rot, IDENTITY, sizeof s->rot);
@@ -329,17 +347,7 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
                 memcpy(s->pos, o->p0, sizeof s->pos);
             } else {
                 part.type = PLN_PART_CAPSULE;
-                for (int d = 0; d < 3; ++d) {
-                    axis[d] = o->p1[d] - o->p0[d];
-                    len += axis[d] * axis[d];
-                    s->pos[d] = 0.5 * (o->p0[d] + o->p1[d]);
-                }
-                len = sqrt(len);
-                if (len > 0.0) {
-                    for (int d = 0; d < 3; ++d) axis[d] /= len;
-                    frame_with_z(axis, s->rot);
-                }
-                part.length = len;
+                part.length = capsule_frame(o, s);
             }
             st = pln_part_mesh(&part, &mesh, merr, sizeof merr);
             if (st != PLN_OK) {
@@ -350,21 +358,10 @@ static PlnStatus load_obstacle(PlnGeom *g, int k, char *err, size_t err_size)
             }
         }
     } else if (g->kind != PLN_GEOMETRY_CAPSULE) {
-        double axis[3], len = 0.0;
+        double len;
         switch (o->type) {
         case PLN_OBSTACLE_CAPSULE:
-            for (int d = 0; d < 3; ++d) {
-                axis[d] = o->p1[d] - o->p0[d];
-                len += axis[d] * axis[d];
-                s->pos[d] = 0.5 * (o->p0[d] + o->p1[d]);
-            }
-            len = sqrt(len);
-            if (len > 0.0) {
-                for (int d = 0; d < 3; ++d) axis[d] /= len;
-                frame_with_z(axis, s->rot);
-            } else {
-                memcpy(s->rot, IDENTITY, sizeof s->rot);
-            }
+            len = capsule_frame(o, s);
             s->convex = dst_convex_capsule(o->radius, 0.5 * len);
             s->reach = 0.5 * len + o->radius;
             break;
