@@ -320,6 +320,32 @@ START_TEST(test_batch_crash_recorded)
 }
 END_TEST
 
+/* --timeout goes to every plan: a plan past it is recorded not certified (exit 3) with
+ * the timeout as its cause, and the batch goes on to the next */
+START_TEST(test_batch_timeout_passed_to_plans)
+{
+    char dir[256], out[300], args[1024], path[400], line[2048];
+    static char text[BATCH_TEXT_MAX];
+    char *f[8];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "scenarios/twist_mesh.yaml %s -q -o '%s' --timeout 0.4", GOOD_A, out);
+    ck_assert_int_eq(run_batch(dir, args), PLN_EXIT_NOT_CERTIFIED);
+    snprintf(path, sizeof path, "%s/summary.csv", out);
+    ck_assert(ckutil_read_file(path, text, sizeof text) > 0);
+    nth_line(text, 1, line, sizeof line);
+    ck_assert_int_eq(split_csv(line, f, 8), 8);
+    ck_assert_str_eq(f[2], "not_certified");
+    ck_assert_str_eq(f[3], "3");
+    ck_assert_msg(strstr(f[7], "timeout: the run exceeded its time limit of 0.4 s") != NULL, "%s", f[7]);
+    ck_assert(!exists(out, "twist_mesh/report.json"));
+    nth_line(text, 2, line, sizeof line);
+    ck_assert_int_eq(split_csv(line, f, 8), 8);
+    ck_assert_str_eq(f[0], GOOD_A);
+    rm_tree(dir);
+}
+END_TEST
+
 /* docs/scale-out.md's Slurm path without Slurm: the array script run as tasks 1..3 of
  * a list with a repeated stem, then --summarize, gives batch's folders and rows */
 START_TEST(test_batch_array_script_and_summarize)
@@ -398,6 +424,7 @@ Suite *pln_batch_suite(void)
     tc = tcase_create("run");
     tcase_set_timeout(tc, 300); /* a few fast plans each, several under valgrind */
     tcase_add_test(tc, test_batch_rows_exit_code_and_folders);
+    tcase_add_test(tc, test_batch_timeout_passed_to_plans);
     tcase_add_test(tc, test_batch_jobs_same_summary);
     tcase_add_test(tc, test_batch_crash_recorded);
     tcase_add_test(tc, test_batch_array_script_and_summarize);

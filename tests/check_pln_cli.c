@@ -1,6 +1,7 @@
 /* check_pln_cli.c — tests of planner/cli/pln_cli.c: parsing, help, exit codes, and the
  * real hrpplan process (its path comes from $HRPPLAN_BIN, set by `make test`). */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -51,6 +52,28 @@ START_TEST(test_parse_plan_all_options)
     ck_assert_str_eq(a.dump_queries, "q.bin");
     ck_assert_str_eq(a.geometry, "mesh");
     ck_assert_str_eq(a.distance, "phong");
+}
+END_TEST
+
+/* --timeout: seconds in (0, PLN_TIMEOUT_MAX_S], on plan, check, simulate and batch only */
+START_TEST(test_parse_timeout)
+{
+    static const char *const bad[] = {"0", "-1", "nan", "inf", "1e9", "abc", ""};
+    PlnCliArgs a;
+    char err[512];
+    char *ok[] = {"hrpplan", "check", "s.yaml", "t.json", "--timeout", "2.5"};
+    char *none[] = {"hrpplan", "plan", "s.yaml"};
+    char *robot[] = {"hrpplan", "robot", "r.yaml", "--timeout", "5"};
+    ck_assert_int_eq(parse(ARGC(ok), ok, &a, err), PLN_OK);
+    ck_assert_double_eq(a.timeout, 2.5);
+    ck_assert_int_eq(parse(ARGC(none), none, &a, err), PLN_OK);
+    ck_assert(isnan(a.timeout));
+    ck_assert_int_eq(parse(ARGC(robot), robot, &a, err), PLN_ERR_USAGE);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char *argv[] = {"hrpplan", "plan", "s.yaml", "--timeout", (char *)bad[i]};
+        ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_ERR_USAGE);
+        ck_assert_msg(strstr(err, "--timeout") != NULL, "%s", err);
+    }
 }
 END_TEST
 
@@ -221,6 +244,34 @@ START_TEST(test_plan_max_time)
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
         ck_assert_int_eq(system(cmd), 0);
     }
+}
+END_TEST
+
+/* the real binary past its --timeout: exit 3, the step named on stderr, the failure
+ * document on stdout with --json, and nothing written: not the output directory it
+ * would have made, not a hidden temporary */
+START_TEST(test_process_timeout_writes_nothing)
+{
+    const char *bin = getenv("HRPPLAN_BIN");
+    char dir[256], cmd[1200], args[600], path[400];
+    static char buf[8192];
+    int st;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(args, sizeof args, "plan scenarios/twist_mesh.yaml --timeout 0.5 --json -q -o '%s/out'", dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s/stdout' 2>'%s/stderr'", bin && *bin ? bin : "build/hrpplan",
+             args, dir, dir);
+    st = system(cmd);
+    ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 3, "%s: status %d", cmd, st);
+    snprintf(path, sizeof path, "%s/stderr", dir);
+    ck_assert(ckutil_read_file(path, buf, sizeof buf) > 0);
+    ck_assert_msg(strstr(buf, "hrpplan plan: timeout: the run exceeded its time limit of 0.5 s while ") != NULL,
+                  "%s", buf);
+    ck_assert_msg(strstr(buf, "; nothing was written") != NULL, "%s", buf);
+    snprintf(path, sizeof path, "%s/stdout", dir);
+    ck_assert(ckutil_read_file(path, buf, sizeof buf) > 0);
+    ck_assert_msg(strstr(buf, "\"status\": \"failed\", \"exit_code\": 3") != NULL, "%s", buf);
+    ck_assert_int_eq(ckutil_count_entries(dir), 2); /* stdout, stderr: no out/ */
+    ckutil_rm_flat(dir);
 }
 END_TEST
 
@@ -438,6 +489,7 @@ Suite *pln_cli_suite(void)
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, test_parse_plan_defaults);
     tcase_add_test(tc, test_parse_plan_all_options);
+    tcase_add_test(tc, test_parse_timeout);
     tcase_add_test(tc, test_parse_check_geometry);
     tcase_add_test(tc, test_parse_check_and_robot);
     tcase_add_test(tc, test_parse_export);
@@ -461,6 +513,7 @@ Suite *pln_cli_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("process");
     tcase_add_test(tc, test_process_exit_codes);
+    tcase_add_test(tc, test_process_timeout_writes_nothing);
     suite_add_tcase(s, tc);
     return s;
 }

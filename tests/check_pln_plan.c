@@ -798,7 +798,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_torque2_cost_lowers_torques);
     tcase_add_test(tc, test_time_cost_shortens);
     suite_add_tcase(s, tc);
-    /* planning on meshes takes minutes under ASan: `make asan` excludes this tag (the
+    /* planning on meshes takes minutes under ASan: `make asan-ci` excludes this tag (the
      * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */
     tc = tcase_create("mesh_scenarios");
     tcase_set_tags(tc, "mesh_plan");

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,50 @@ static void split_path(const char *path, char *dir, size_t dir_size, const char 
     } else {
         snprintf(dir, dir_size, "%.*s", (int)(slash - path), path);
         *base = slash + 1;
+    }
+}
+
+/* Every temporary the process holds, for pln_atomic_unlink_temporaries() (a signal
+ * handler's cleanup). A slot is 0 free, 1 being filled, 2 holding a path; the handler
+ * reads only slots in state 2, and a slot is cleared to 0 before it is reused, so no
+ * lock is needed (a handler cannot take one). Beyond PLN_ATOMIC_TRACK_MAX temporaries
+ * at once the extra ones are not tracked: a signal can then leave them, hidden. */
+static char g_track_path[PLN_ATOMIC_TRACK_MAX][PLN_PATH_MAX];
+static atomic_int g_track_state[PLN_ATOMIC_TRACK_MAX];
+
+static void track(const char *tmp)
+{
+    for (int i = 0; i < PLN_ATOMIC_TRACK_MAX; ++i) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&g_track_state[i], &expected, 1)) {
+            snprintf(g_track_path[i], sizeof g_track_path[i], "%s", tmp);
+            atomic_store(&g_track_state[i], 2);
+            return;
+        }
+    }
+}
+
+static void untrack(const char *tmp)
+{
+    for (int i = 0; i < PLN_ATOMIC_TRACK_MAX; ++i) {
+        if (atomic_load(&g_track_state[i]) == 2 && strcmp(g_track_path[i], tmp) == 0) {
+            atomic_store(&g_track_state[i], 0);
+            return;
+        }
+    }
+}
+
+/* unlinks the temporary `tmp` and forgets it */
+static void drop_temporary(const char *tmp)
+{
+    untrack(tmp);
+    unlink(tmp);
+}
+
+void pln_atomic_unlink_temporaries(void)
+{
+    for (int i = 0; i < PLN_ATOMIC_TRACK_MAX; ++i) {
+        if (atomic_load(&g_track_state[i]) == 2) unlink(g_track_path[i]);
     }
 }
 
@@ -77,6 +122,7 @@ PlnStatus pln_atomic_open(PlnAtomicFile *f, const char *path, char *err, size_t 
         return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot create file: %s", path,
                           strerror(e));
     }
+    track(f->tmp);
     /* mkstemp creates 0600; outputs are ordinary files, readable like any other */
     {
         mode_t mask = umask(0);
@@ -87,7 +133,7 @@ PlnStatus pln_atomic_open(PlnAtomicFile *f, const char *path, char *err, size_t 
     if (f->fp == NULL) {
         int e = errno;
         close(fd);
-        unlink(f->tmp);
+        drop_temporary(f->tmp);
         f->tmp[0] = '\0';
         return pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot open stream: %s", path,
                           strerror(e));
@@ -154,10 +200,11 @@ PlnStatus pln_atomic_commit(PlnAtomicFile *f, char *err, size_t err_size)
         what = "rename failed";
     }
     if (what != NULL) {
-        unlink(f->tmp);
+        drop_temporary(f->tmp);
         f->tmp[0] = '\0';
         return pln_errorf(PLN_ERR_IO, err, err_size, "%s: %s: %s", f->path, what, strerror(e));
     }
+    untrack(f->tmp); /* after the rename: a signal in between finds nothing to remove */
     f->tmp[0] = '\0';
     sync_directory(f->path);
     return PLN_OK;
@@ -170,7 +217,7 @@ void pln_atomic_abort(PlnAtomicFile *f)
         f->fp = NULL;
     }
     if (f->tmp[0] != '\0') {
-        unlink(f->tmp);
+        drop_temporary(f->tmp);
         f->tmp[0] = '\0';
     }
 }
@@ -217,7 +264,7 @@ PlnStatus pln_atomic_set_end(int commit, int *n_entries, char *err, size_t err_s
         SetEntry *s = &g_set.e[i];
         if (!commit || st != PLN_OK) {
             /* abandoned: no target changes */
-            if (s->tmp[0] != '\0') unlink(s->tmp);
+            if (s->tmp[0] != '\0') drop_temporary(s->tmp);
         } else if (s->tmp[0] == '\0') {
             if (unlink(s->path) != 0 && errno != ENOENT) {
                 st = pln_errorf(PLN_ERR_IO, err, err_size, "%s: cannot remove: %s", s->path,
@@ -226,8 +273,9 @@ PlnStatus pln_atomic_set_end(int commit, int *n_entries, char *err, size_t err_s
         } else if (rename(s->tmp, s->path) != 0) {
             st = pln_errorf(PLN_ERR_IO, err, err_size, "%s: rename failed: %s", s->path,
                             strerror(errno));
-            unlink(s->tmp);
+            drop_temporary(s->tmp);
         } else {
+            untrack(s->tmp);
             sync_directory(s->path);
         }
     }

@@ -52,6 +52,12 @@ PlnStatus pln_atomic_set_begin(char *err, size_t err_size);
 /* n_entries (may be NULL) receives how many files the set held */
 PlnStatus pln_atomic_set_end(int commit, int *n_entries, char *err, size_t err_size);
 
+/* Unlinks every temporary of the process (open, or finished and waiting in an output
+ * set), PLN_ATOMIC_TRACK_MAX of them at most (more at once are not tracked). Async-signal-safe: it calls
+ * only unlink(2), for the handlers of base/pln_watchdog.h; the targets stay as they were. */
+#define PLN_ATOMIC_TRACK_MAX 96
+void pln_atomic_unlink_temporaries(void);
+
 /* Writes `size` bytes to `path` atomically (open + fwrite + commit). */
 PlnStatus pln_atomic_write(const char *path, const void *data, size_t size, char *err,
                            size_t err_size);

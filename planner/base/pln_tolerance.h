@@ -132,6 +132,18 @@
  * documents are refused before they are loaded. */
 #define PLN_YAML_MAX_DEPTH 64
 
+/* The wall-clock limit of last resort of a run (base/pln_watchdog.h, --timeout): plan,
+ * check and simulate stop after PLN_TIMEOUT_DEFAULT_S, and plan after
+ * PLN_TIMEOUT_BUDGET_FACTOR times its optimiser budget when that is longer (the budget
+ * bounds the optimiser only; the certificate, the outputs and, with --simulate, the
+ * simulation come after it). The default sits far above any plan of the shipped
+ * scenarios (minutes at most): it exists for the runs that no budget bounds (a
+ * pathological mesh, a certificate that subdivides without end), so that an unattended
+ * batch never hangs. --timeout accepts up to PLN_TIMEOUT_MAX_S (30 days). */
+#define PLN_TIMEOUT_DEFAULT_S 3600.0
+#define PLN_TIMEOUT_BUDGET_FACTOR 3.0
+#define PLN_TIMEOUT_MAX_S 2592000.0
+
 /* Most constraint intervals (knot spans x subdivisions) of one scenario. */
 #define PLN_MAX_INTERVALS 2000
 

@@ -12,6 +12,7 @@
 #include "base/pln_atomic.h"
 #include "base/pln_file.h"
 #include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 #include "cli/pln_cmd.h"
 #include "problem/pln_problem.h"
 
@@ -64,7 +65,7 @@ static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
     "                    [--distance euclidean|phong] [--threads N] [--max-time S]\n"
-    "                    [--simulate] [--json] [-q | -v]\n"
+    "                    [--timeout S] [--simulate] [--json] [-q | -v]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
     "DIR (default out/<scenario name>/): trajectory.json, trajectory.csv, report.json,\n"
@@ -88,6 +89,10 @@ static const char HELP_PLAN[] =
     "  --threads N               distance queries on N threads (default 1)\n"
     "  --max-time S              stop optimising after S seconds (default the scenario's\n"
     "                            optimizer.time_limit); the result is then certified as is\n"
+    "  --timeout S               end the whole run after S seconds of wall time, writing\n"
+    "                            nothing, with the step it was in (exit 3). Default 3600 s,\n"
+    "                            or 3 times the optimiser's budget when that is longer: a\n"
+    "                            limit for runs no budget bounds (e.g. pathological meshes)\n"
     "  --dump-queries FILE       write every distance query of the run to FILE\n"
     "  --simulate                then replay the plan in MuJoCo (as `hrpplan simulate`):\n"
     "                            sim.json and sim.svg, and its one-line verdict\n"
@@ -105,6 +110,7 @@ static const char HELP_PLAN[] =
 static const char HELP_SIMULATE[] =
     "usage: hrpplan simulate SCENARIO.yaml TRAJECTORY [-o DIR] [--speed K]\n"
     "                        [--no-feedforward] [--mjcf FILE] [--static-balance]\n"
+    "                        [--timeout S]\n"
     "\n"
     "Replays a trajectory (trajectory.json from plan, or a .pos / .csv table) in MuJoCo\n"
     "physics at 1 kHz: the robot free on its soles on a floor, the scenario's obstacles,\n"
@@ -121,6 +127,8 @@ static const char HELP_SIMULATE[] =
     "  --no-feedforward          the PD servo alone, no inverse-dynamics torque\n"
     "  --mjcf FILE               also write the simulated MuJoCo model to FILE\n"
     "  --static-balance          load the scenario without dynamics (as plan did with it)\n"
+    "  --timeout S               end the run after S seconds (default 3600), writing\n"
+    "                            nothing (exit 3)\n"
     "  -h, --help                this text\n"
     "\n"
     "exit codes: 0 it stands, tracks and touches nothing; 3 it fell, a foot slipped or\n"
@@ -129,6 +137,7 @@ static const char HELP_SIMULATE[] =
 
 static const char HELP_CHECK[] =
     "usage: hrpplan check SCENARIO.yaml TRAJECTORY [--geometry KIND] [--json]\n"
+    "                     [--timeout S]\n"
     "\n"
     "Re-certifies a trajectory (trajectory.json, .pos or .csv) against a scenario: the\n"
     "certified clearance of every pair, joint position and velocity margins, balance.\n"
@@ -139,13 +148,15 @@ static const char HELP_CHECK[] =
     "                            a plan made on capsules against the link meshes)\n"
     "  --json                    print the certificate as JSON on stdout (the document of\n"
     "                            plan's report.json), the table on stderr\n"
+    "  --timeout S               give up after S seconds of wall time (default 3600):\n"
+    "                            not certified (exit 3), with the step it was in\n"
     "\n"
     "exit codes: 0 certified, 2 bad input or usage, 3 violation found, 1 internal\n";
 
 static const char HELP_BATCH[] =
     "usage: hrpplan batch SCENARIO.yaml... [-j N] [-o OUTDIR] [-q]\n"
     "                     [--max-time S] [--threads N] [--method M] [--geometry KIND]\n"
-    "                     [--no-collision] [--static-balance]\n"
+    "                     [--no-collision] [--static-balance] [--timeout S]\n"
     "       hrpplan batch --summarize OUTDIR [SCENARIO.yaml...]\n"
     "\n"
     "Plans every scenario into its own folder OUTDIR/<stem>/ (stem: the file name without\n"
@@ -167,8 +178,8 @@ static const char HELP_BATCH[] =
     "  -j, --jobs N              plans at once, 1 to 64 (default 1)\n"
     "  -o, --output OUTDIR       where the folders and the summary go (default out/batch)\n"
     "  --summarize OUTDIR        only rebuild OUTDIR/summary.csv and summary.json\n"
-    "  --max-time, --threads, --method, --geometry, --no-collision, --static-balance\n"
-    "                            passed to every plan (see `hrpplan plan --help`)\n"
+    "  --max-time, --timeout, --threads, --method, --geometry, --no-collision,\n"
+    "  --static-balance          passed to every plan (see `hrpplan plan --help`)\n"
     "  -q, --quiet               no progress on stderr\n"
     "  -h, --help                this text\n"
     "\n"
@@ -337,7 +348,8 @@ enum {
     OPT_JSON = 1 << 26,
     OPT_VERBOSE = 1 << 27,
     OPT_ROBOT = 1 << 28,
-    OPT_DISTANCE = 1 << 29
+    OPT_DISTANCE = 1 << 29,
+    OPT_TIMEOUT = 1 << 30
 };
 
 typedef struct OptionSpec {
@@ -363,6 +375,7 @@ static const OptionSpec OPTIONS[] = {
     {"robot", 0, OPT_ROBOT, 1},       {"distance", 0, OPT_DISTANCE, 1},
     {"jobs", 'j', OPT_JOBS, 1},       {"summarize", 0, OPT_SUMMARIZE, 1},
     {"json", 0, OPT_JSON, 0},         {"verbose", 'v', OPT_VERBOSE, 0},
+    {"timeout", 0, OPT_TIMEOUT, 1},
 };
 
 static const OptionSpec *find_option(const char *arg, const char **inline_value)
@@ -479,13 +492,14 @@ static int allowed_command_options(PlnCommand cmd)
     case PLN_CMD_PLAN:
         return OPT_OUTPUT | OPT_NO_COLLISION | OPT_METHOD | OPT_THREADS | OPT_QUIET | OPT_DUMP |
                OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_SIMULATE | OPT_MAX_TIME | OPT_JSON |
-               OPT_VERBOSE | OPT_DISTANCE;
+               OPT_VERBOSE | OPT_DISTANCE | OPT_TIMEOUT;
     case PLN_CMD_BATCH:
         return OPT_OUTPUT | OPT_JOBS | OPT_SUMMARIZE | OPT_QUIET | OPT_NO_COLLISION | OPT_METHOD |
-               OPT_THREADS | OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_MAX_TIME;
+               OPT_THREADS | OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_MAX_TIME | OPT_TIMEOUT;
     case PLN_CMD_SIMULATE:
-        return OPT_OUTPUT | OPT_SPEED | OPT_NO_FEEDFORWARD | OPT_MJCF | OPT_STATIC_BALANCE;
-    case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_JSON;
+        return OPT_OUTPUT | OPT_SPEED | OPT_NO_FEEDFORWARD | OPT_MJCF | OPT_STATIC_BALANCE |
+               OPT_TIMEOUT;
+    case PLN_CMD_CHECK: return OPT_GEOMETRY | OPT_STATIC_BALANCE | OPT_JSON | OPT_TIMEOUT;
     case PLN_CMD_EXPORT: return OPT_OUTPUT | OPT_FORMAT | OPT_RATE | OPT_FORCE | OPT_ROBOT;
     case PLN_CMD_EXPORT_MJCF: return OPT_OUTPUT | OPT_FIXED_BASE;
     case PLN_CMD_ROBOT: return OPT_URDF | OPT_OUTPUT;
@@ -567,6 +581,13 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         if (!parse_positive(value, &args->max_time) || args->max_time > 86400.0) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
                               "hrpplan %s: --max-time '%s': expected seconds in (0, 86400]", cmd, value);
+        }
+        return PLN_OK;
+    case OPT_TIMEOUT:
+        if (!parse_positive(value, &args->timeout) || args->timeout > PLN_TIMEOUT_MAX_S) {
+            return pln_errorf(PLN_ERR_USAGE, err, err_size,
+                              "hrpplan %s: --timeout '%s': expected seconds in (0, %.0f]", cmd, value,
+                              PLN_TIMEOUT_MAX_S);
         }
         return PLN_OK;
     case OPT_PAIR:
@@ -714,6 +735,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
     args->at = NAN;
     args->friction = NAN;
     args->max_time = NAN;
+    args->timeout = NAN;
 
     if (argc < 2) {
         args->command = PLN_CMD_NONE;
@@ -988,6 +1010,16 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
     /* every file a command writes is one output set: all of it lands, or none of it
      * (a bad input, usage or internal failure leaves every target as it was) */
     st = pln_atomic_set_begin(err, sizeof err);
+    if (st == PLN_OK) {
+        /* a signal, or the wall-clock limit of plan, check and simulate, ends the run
+         * with nothing written (base/pln_watchdog.h); batch's plans each have their own */
+        int timed = args.command == PLN_CMD_PLAN || args.command == PLN_CMD_CHECK ||
+                    args.command == PLN_CMD_SIMULATE;
+        double limit = !timed ? 0.0 : !isnan(args.timeout) ? args.timeout : PLN_TIMEOUT_DEFAULT_S;
+        st = pln_watchdog_begin(pln_command_string(args.command), limit, PLN_EXIT_NOT_CERTIFIED,
+                                args.json, err, sizeof err);
+        if (st != PLN_OK) pln_atomic_set_end(0, NULL, err, sizeof err);
+    }
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);
         return pln_status_exit_code(st);
@@ -1010,6 +1042,8 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
              * lands whenever it was written in full */
             int commit = code == PLN_EXIT_OK || code == PLN_EXIT_NOT_CERTIFIED || wrote;
             int n_files = 0;
+            /* the work is done: no timeout may cut the final renames short */
+            pln_watchdog_end();
             st = pln_atomic_set_end(commit, &n_files, err, sizeof err);
             if (st != PLN_OK) {
                 fprintf(errs, "hrpplan %s: %s\n", pln_command_string(args.command), err);
@@ -1020,6 +1054,7 @@ int pln_cli_main(int argc, char *const argv[], FILE *out, FILE *errs)
             }
             return code;
         }
+        pln_watchdog_end();
         pln_atomic_set_end(0, NULL, err, sizeof err);
     }
     fprintf(errs, "hrpplan: internal error: unhandled command\n");

@@ -61,6 +61,9 @@ typedef struct PlnCliArgs {
     int threads;               /* plan --threads N (>= 1) */
     double max_time;           /* plan --max-time S: the optimiser's budget, s (NAN: the
                                   scenario's optimizer.time_limit) */
+    double timeout;            /* plan, check, simulate, batch --timeout S: the whole run's
+                                  wall-clock limit, s (NAN: the default, base/pln_watchdog.h
+                                  and PLN_TIMEOUT_DEFAULT_S) */
     int quiet;                 /* plan -q */
     int verbose;               /* plan -v: a progress line after every evaluation */
     int force;                 /* export --force */

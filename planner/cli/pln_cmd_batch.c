@@ -320,8 +320,8 @@ static void print_totals(const BatchRow *rows, int n, const char *outdir, FILE *
  * on /dev/null and stderr into an anonymous temporary file. Returns 0, or an errno. */
 static int spawn_plan(const char *exe, const PlnCliArgs *args, BatchRow *r)
 {
-    char max_time[64], threads[32];
-    const char *argv[20];
+    char max_time[64], timeout[64], threads[32];
+    const char *argv[22];
     int n = 0, rc, fd;
     posix_spawn_file_actions_t fa;
 
@@ -334,6 +334,11 @@ static int spawn_plan(const char *exe, const PlnCliArgs *args, BatchRow *r)
         snprintf(max_time, sizeof max_time, "%.17g", args->max_time);
         argv[n++] = "--max-time";
         argv[n++] = max_time;
+    }
+    if (!isnan(args->timeout)) {
+        snprintf(timeout, sizeof timeout, "%.17g", args->timeout);
+        argv[n++] = "--timeout";
+        argv[n++] = timeout;
     }
     if (args->threads != 1) {
         snprintf(threads, sizeof threads, "%d", args->threads);

@@ -10,6 +10,8 @@
 
 #include "base/pln_atomic.h"
 #include "base/pln_clock.h"
+#include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 #include "output/pln_export.h"
 #include "output/pln_output.h"
 #include "output/pln_view.h"
@@ -91,6 +93,17 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     }
     /* --max-time: the optimiser's budget instead of the scenario's (shorter or longer) */
     if (!isnan(args->max_time)) l.sc.time_limit = args->max_time;
+    /* without --timeout, the whole run's limit grows with a long optimiser budget */
+    if (isnan(args->timeout) && PLN_TIMEOUT_BUDGET_FACTOR * l.sc.time_limit > PLN_TIMEOUT_DEFAULT_S) {
+        double limit = PLN_TIMEOUT_BUDGET_FACTOR * l.sc.time_limit;
+        double left = limit - (pln_clock_s() - start);
+        st = pln_watchdog_rearm(left > 0.0 ? left : 1e-3, limit, err, sizeof err);
+        if (st != PLN_OK) {
+            fprintf(errs, "hrpplan plan: %s\n", err);
+            pln_plan_unload(&l);
+            return pln_status_exit_code(st);
+        }
+    }
     /* output directory: -o, the scenario's, or out/<name> */
     if (args->out_dir != NULL) snprintf(dir, sizeof dir, "%s", args->out_dir);
     else if (l.sc.out_dir[0] != '\0') snprintf(dir, sizeof dir, "%s", l.sc.out_dir);
@@ -100,6 +113,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         dir_created = stat(dir, &sb) != 0;
     }
     st = pln_output_mkdirs(dir, err, sizeof err);
+    if (st == PLN_OK && dir_created) pln_watchdog_created_dir(dir);
     if (st != PLN_OK) {
         fprintf(errs, "hrpplan plan: %s\n", err);
         if (args->json) pln_output_failure_print(out, pln_status_exit_code(st), err);
@@ -191,7 +205,9 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     code = st != PLN_OK ? pln_status_exit_code(st)
                         : cert.certified ? PLN_EXIT_OK : PLN_EXIT_NOT_CERTIFIED;
     if (st == PLN_OK) {
-        PlnStatus wst = pln_output_sample(l.p, ctrl, l.sc.rate_hz, &table, err, sizeof err);
+        PlnStatus wst;
+        pln_watchdog_phase("writing the outputs");
+        wst = pln_output_sample(l.p, ctrl, l.sc.rate_hz, &table, err, sizeof err);
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.json", err, sizeof err);
         if (wst == PLN_OK) {
             wst = pln_output_trajectory_json(path, l.p, ctrl, &table, cert.certified, err, sizeof err);

@@ -10,6 +10,7 @@
 
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 #include "model/pln_contact.h"
 #include "model/pln_dyn.h"
 #include "model/pln_kin.h"
@@ -807,6 +808,7 @@ static PlnStatus check_options(const PlnSimOptions *o, const PlnSimReference *re
 PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const PlnSimOptions *opt,
                       PlnSimResult *res, char *err, size_t err_size)
 {
+    pln_watchdog_phase("simulating");
     PlnSimOptions o = opt != NULL ? *opt : pln_sim_options_default();
     const PlnRobot *r = p->robot;
     int n = r->n_joints;

@@ -8,6 +8,7 @@
 
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 #include "problem/pln_dynrows.h"
 
 void pln_certificate_destroy(PlnCertificate *c)
@@ -802,6 +803,7 @@ static PlnStatus spline_joints_at(const PlnProblem *p, const void *src, double t
 PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps_ratio,
                              PlnCertificate *c, char *err, size_t err_size)
 {
+    pln_watchdog_phase("certifying");
     PlnProblemWork *w;
     DstMcdOptions opt = cert_options(p, eps_ratio);
     double *vel;
@@ -929,6 +931,7 @@ static PlnStatus table_joints_at(const PlnProblem *p, const void *src, double t,
 PlnStatus pln_certify_table(const PlnProblem *p, const PlnTable *tb, double eps_ratio,
                             PlnCertificate *c, char *err, size_t err_size)
 {
+    pln_watchdog_phase("certifying");
     PlnProblemWork *w;
     DstMcdOptions opt = cert_options(p, eps_ratio);
     int *joint_of, nj = p->n_joints;

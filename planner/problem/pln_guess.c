@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 #include "model/pln_ik.h"
 
 /* Passes of the interpolation of eq. G2 that hold at their limit the variables it pushes
@@ -425,6 +426,7 @@ static PlnStatus fit_joint(const PlnProblem *p, Guess *g, int n_way, int a, char
 PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *report, char *err,
                               size_t err_size)
 {
+    pln_watchdog_phase("computing the initial guess");
     const PlnScenario *sc = p->scenario;
     const int nt = sc->n_tasks, nj = p->n_joints, nc = p->n_ctrl;
     PlnGuessReport rep = {0, 0, -1, 0.0};

@@ -8,6 +8,7 @@
 
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 #include "base/pln_yaml.h"
 #include "problem/pln_certify.h"
 #include "problem/pln_guess.h"
@@ -107,6 +108,7 @@ static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOpt
 PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoaded *l,
                         char *err, size_t err_size)
 {
+    pln_watchdog_phase("loading the scenario, its robot and meshes");
     PlnStatus st;
     memset(l, 0, sizeof *l);
     st = pln_scenario_parse(scenario, &l->sc, err, err_size);

@@ -9,6 +9,7 @@
 
 #include "base/pln_clock.h"
 #include "base/pln_tolerance.h"
+#include "base/pln_watchdog.h"
 
 /* Seconds between two progress lines. */
 #define PLN_PROGRESS_PERIOD_S 0.5
@@ -540,6 +541,7 @@ static void binding_rows(const SipContext *ctx, char *buf, size_t size)
 PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
                         PlnSipResult *result, char *err, size_t err_size)
 {
+    pln_watchdog_phase("optimising");
     FILE *progress = run->progress;
     const PlnScenario *sc = p->scenario;
     SipContext ctx;
