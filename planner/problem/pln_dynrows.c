@@ -283,6 +283,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     PlnStatus st;
     w->dyn_bound = calloc((size_t)nr, sizeof *w->dyn_bound);
     w->dyn_part = calloc((size_t)nr, sizeof *w->dyn_part);
+    w->dyn_whole = calloc((size_t)nr, sizeof *w->dyn_whole);
     w->dyn_sample = calloc((size_t)nr, sizeof *w->dyn_sample);
     w->dyn_t = calloc((size_t)nr, sizeof *w->dyn_t);
     w->qd = calloc((size_t)nj, sizeof *w->qd);
@@ -296,7 +297,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->t2_y = calloc((size_t)nv, sizeof *w->t2_y);
     w->t2_g = calloc((size_t)3 * nv, sizeof *w->t2_g);
     w->t2_geo = calloc((size_t)nv, sizeof *w->t2_geo);
-    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
+    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_whole || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
         !w->tau || !w->dtau_dq || !w->dtau_dnu || !w->mass) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -312,6 +313,7 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     pln_dyn_destroy(w->dw);
     free(w->dyn_bound);
     free(w->dyn_part);
+    free(w->dyn_whole);
     free(w->dyn_sample);
     free(w->dyn_t);
     free(w->qd);
@@ -527,12 +529,10 @@ static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, cha
         int row = p->dyn_row[(size_t)d * p->n_intervals + i];
         if (row >= 0) w->dyn_part[row - p->row_dynamics] = -HUGE_VAL;
     }
-    {
-        /* the coarse bounds, kept while the parts overwrite dyn_bound */
-        for (int d = 0; d < p->n_dyn; ++d) {
-            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-            if (row >= 0) w->dyn_sample[row - p->row_dynamics] = w->dyn_bound[row - p->row_dynamics];
-        }
+    /* the coarse bounds, kept while the parts overwrite dyn_bound */
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+        if (row >= 0) w->dyn_whole[row - p->row_dynamics] = w->dyn_bound[row - p->row_dynamics];
     }
     st = refine_bounds(p, w, i, 0.0, 1.0, 0, err, err_size);
     if (st == PLN_OK) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
@@ -541,7 +541,7 @@ static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, cha
         int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
         if (row < 0) continue;
         k = row - p->row_dynamics;
-        w->dyn_bound[k] = fmin(w->dyn_sample[k], w->dyn_part[k]);
+        w->dyn_bound[k] = fmin(w->dyn_whole[k], w->dyn_part[k]);
     }
     return PLN_OK;
 }

@@ -240,6 +240,8 @@ typedef struct PlnProblemWork {
     double *dyn_bound;              /* [n_dyn_rows] certified value of each dynamic row */
     double *dyn_part;               /* [n_dyn_rows] scratch: the largest part bound of a row
                                        while its interval is bisected (pln_dynrows.c) */
+    double *dyn_whole;              /* [n_dyn_rows] scratch: the whole-interval bounds while
+                                       the bisection overwrites dyn_bound (eq. P6b) */
     double *dyn_sample;             /* [n_dyn_rows] sampled maximum */
     double *dyn_t;                  /* [n_dyn_rows] time of the sampled maximum, s */
     double *qd, *qdd;               /* [n_joints] */
