@@ -88,7 +88,7 @@ bench() {
   [ -n "$REPORT" ] || fail "the page $1 wrote no bench report"
   read -r -a N <<< "$(field frames)"
   [ "${N[0]:-0}" -gt 0 ] || fail "the page $1 drew no frame in its bench"
-  echo "test-browser: bench $2: $(field fps | tr -d ' ') frames/s ($(field frames) frames in $(field seconds) s, $(field triangles) triangles a frame)"
+  echo "test-browser: bench $2: $(field fps | tr -d ' ') frames/s ($(field frames) frames in $(field seconds) s, $(field triangles) triangles a frame; page $(field page_ms) ms, raster $(field raster_ms) ms a frame)"
 }
 field() { echo "$REPORT" | sed -n "s/.*\"$1\":\[\([0-9.,]*\)\].*/\1/p" | tr ',' ' '; }
 check_frames() {

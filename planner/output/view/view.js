@@ -650,10 +650,14 @@
   /* #bench: renders frames back to back for 2 s (the motion advancing and the camera
      turning each frame), each one waited for by reading a pixel back, and reports in
      <pre id=bench> the frames, the seconds and the frames per second, with the
-     triangles of one frame; five frames before the clock starts warm it up */
+     triangles of one frame; five frames before the clock starts warm it up. It also
+     splits a frame's time: page_ms, the page's own work (draw(): poses, colours, the
+     plot, the labels, and handing the frame to WebGL), and raster_ms, the wait for the
+     pixels (WebGL's rasterisation, in the GPU process: on SwiftShader the CPU, on
+     hardware the GPU). 1000 / page_ms bounds the frame rate whatever renders. */
   function bench() {
     var gl = renderer ? renderer.getContext() : null, px = new Uint8Array(4);
-    var n = 0, t0, t1, w;
+    var n = 0, t0, t1, w, tp = 0, tr = 0;
     /* warm up: the first frames compile the shaders */
     for (w = 0; gl && w < 5; w++) {
       draw();
@@ -663,13 +667,18 @@
     while (gl && t1 - t0 < 2000) {
       state.time = data.duration * ((n * 0.01) % 1);
       cam.az += 0.01;
+      var ta = performance.now();
       draw();
+      var tb = performance.now();
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
       n++;
       t1 = performance.now();
+      tp += tb - ta;
+      tr += t1 - tb;
     }
     var s = (t1 - t0) / 1000;
     report('bench', {antialias: state.antialias, frames: [n], seconds: [+s.toFixed(3)], fps: [+(n / Math.max(s, 1e-9)).toFixed(1)],
+                     page_ms: [+(tp / Math.max(n, 1)).toFixed(2)], raster_ms: [+(tr / Math.max(n, 1)).toFixed(2)],
                      triangles: [renderer ? renderer.info.render.triangles : 0], mesh_triangles: [state.triangles]});
   }
   drawPlotBackground();
