@@ -5,6 +5,7 @@
 #include "dst_frame_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,16 @@
  * searched depth-first: measured 8-32 alike, 0 (all queued) +5-15 % at far clearance, 128
  * loses the plates' gain (docs/perf/mesh.md Session 15) */
 #define DST_BVH_QUEUE_MIN 16
+
+/* four doubles: the box test's 3 x 3 products, one lane per axis of B (GCC/Clang vector
+ * extension; without AVX the compiler splits it into scalar or two-lane operations, each lane
+ * rounding exactly as the scalar expression it stands for) */
+typedef double DstV4 __attribute__((vector_size(32)));
+typedef long long DstV4i __attribute__((vector_size(32)));
+
+/* |x| lane by lane (clears the sign bits); a macro, since a function taking or returning a
+ * 32-byte vector has another ABI with and without AVX (-Wpsabi) */
+#define DST_V4_ABS(x) ((DstV4)((DstV4i)(x) & (DstV4i){INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}))
 
 static void set_err(char *err, size_t err_size, const char *msg)
 {
@@ -477,28 +488,32 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPo
     double hmin_a = dst_mind(na->h[0], dst_mind(na->h[1], na->h[2]));
     double hmin_b = dst_mind(nb->h[0], dst_mind(nb->h[1], nb->h[2]));
     if (dd - hmin_a - hmin_b < best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
-    /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j) */
-    double Bx[9], M[9], dA[3];
-    for (int j = 0; j < 3; ++j) {
-        const double *bj = nb->ax + 3 * j;
-        for (int i = 0; i < 3; ++i) Bx[3 * j + i] = p->R[3 * i] * bj[0] + p->R[3 * i + 1] * bj[1] + p->R[3 * i + 2] * bj[2];
-    }
+    /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j). Four-lane
+     * vectors over j (lane 3 unused) with the scalar sums' order, so every value is the one
+     * the scalar form gives bit for bit: T_i[j] = (R b_j)_i, Mr_k[j] = M[k][j] */
+    DstV4 b0 = {nb->ax[0], nb->ax[3], nb->ax[6], 0.0}, b1 = {nb->ax[1], nb->ax[4], nb->ax[7], 0.0},
+          b2 = {nb->ax[2], nb->ax[5], nb->ax[8], 0.0};
+    DstV4 T[3], Mr[3];
+    for (int i = 0; i < 3; ++i) T[i] = p->R[3 * i] * b0 + p->R[3 * i + 1] * b1 + p->R[3 * i + 2] * b2;
+    double dA[3];
     for (int k = 0; k < 3; ++k) {
-        dA[k] = dst_dot3(na->ax + 3 * k, D);
-        for (int j = 0; j < 3; ++j) M[3 * k + j] = dst_dot3(na->ax + 3 * k, Bx + 3 * j);
+        const double *ak = na->ax + 3 * k;
+        dA[k] = dst_dot3(ak, D);
+        Mr[k] = DST_V4_ABS(ak[0] * T[0] + ak[1] * T[1] + ak[2] * T[2]);
     }
+    DstV4 hb = {nb->h[0], nb->h[1], nb->h[2], 0.0};
+    /* A's face axes: |a_k . D| - h_k - sum_j hb_j |M[k][j]| */
     for (int k = 0; k < 3; ++k) {
-        double g = fabs(dA[k]) - na->h[k] - nb->h[0] * fabs(M[3 * k]) - nb->h[1] * fabs(M[3 * k + 1]) -
-                   nb->h[2] * fabs(M[3 * k + 2]);
+        DstV4 q = hb * Mr[k];
+        double g = fabs(dA[k]) - na->h[k] - q[0] - q[1] - q[2];
         lb = dst_maxd(lb, g);
     }
-    double rq = 0.0;
-    for (int j = 0; j < 3; ++j) {
-        double bd = dst_dot3(Bx + 3 * j, D);
-        double g = fabs(bd) - nb->h[j] - na->h[0] * fabs(M[j]) - na->h[1] * fabs(M[3 + j]) - na->h[2] * fabs(M[6 + j]);
-        lb = dst_maxd(lb, g);
-        rq += nb->h[j] * fabs(bd);
-    }
+    /* B's face axes: |(R b_j) . D| - hb_j - sum_k h_k |M[k][j]| */
+    DstV4 bd = DST_V4_ABS(T[0] * D[0] + T[1] * D[1] + T[2] * D[2]);
+    DstV4 gb = bd - hb - na->h[0] * Mr[0] - na->h[1] * Mr[1] - na->h[2] * Mr[2];
+    lb = dst_maxd(lb, dst_maxd(gb[0], dst_maxd(gb[1], gb[2])));
+    DstV4 rb = hb * bd;
+    double rq = 0.0 + rb[0] + rb[1] + rb[2];
     /* and along the centre line D itself (diagonal configurations, where face axes are weak) */
     if (dd > DST_MIN_DENOM) {
         double rp = na->h[0] * fabs(dA[0]) + na->h[1] * fabs(dA[1]) + na->h[2] * fabs(dA[2]);
