@@ -457,29 +457,64 @@ typedef struct Best {
     double w[3], wb[3];  /* unit (pa - pb) / |pa - pb| of the best pair, A frame; R^T w, B frame */
 } Best;
 
-/* Lower bound of the distance between node na (A frame) and node nb (B frame): the sphere
+/* One node as node_lb needs it beside the other node of the pair: B's centre in A's frame,
+ * each box's half width along the witness axis, B's axes in A's frame. The two child pairs
+ * of one expansion share a node; its view is computed once for both (on first need), with
+ * the same operations in the same order as for one pair, so no bound changes by a bit. */
+typedef struct NodeView {
+    const DstBvhNode *nd;
+    int has_s, has_t; /* 1: s (half width along w), T (B's axes in A's frame) filled */
+    double c[3];      /* centre in A's frame (B nodes: R c + t) */
+    double s;
+    DstV4 T[3];       /* B nodes: T_i[j] = (R b_j)_i, lane 3 zero */
+} NodeView;
+
+static void view_a(NodeView *v, const DstBvhNode *nd)
+{
+    v->nd = nd;
+    v->has_s = v->has_t = 0;
+    for (int i = 0; i < 3; ++i) v->c[i] = nd->c[i];
+}
+
+static void view_b(NodeView *v, const DstBvhNode *nd, const DstRelPose *p)
+{
+    v->nd = nd;
+    v->has_s = v->has_t = 0;
+    dst_rel_apply(p, nd->c, v->c);
+}
+
+/* half width of the node's box along the unit axis u (its own frame): sum h_i |axis_i . u| */
+static double view_width(NodeView *v, const double u[3])
+{
+    if (!v->has_s) {
+        const DstBvhNode *n = v->nd;
+        v->s = n->h[0] * fabs(dst_dot3(n->ax, u)) + n->h[1] * fabs(dst_dot3(n->ax + 3, u)) +
+               n->h[2] * fabs(dst_dot3(n->ax + 6, u));
+        v->has_s = 1;
+    }
+    return v->s;
+}
+
+/* Lower bound of the distance between node va (A frame) and node vb (B frame): the sphere
  * gap; the gap of the two oriented boxes along the witness axis of the best pair so far
  * (the direction of the closest points found: node pairs near the answer are separated
  * along about that direction, so the bound stays tight at any clearance); and when the
  * spheres are close, the largest gap of the two boxes along their 6 face axes and the
  * centre line (any unit axis separates by at most the distance; sec. 2). */
-static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPose *p, const Best *bs)
+static double node_lb(NodeView *va, NodeView *vb, const DstRelPose *p, const Best *bs)
 {
+    const DstBvhNode *na = va->nd, *nb = vb->nd;
     double best = bs->thr;
-    double c[3];
-    dst_rel_apply(p, nb->c, c);
+    const double *c = vb->c;
     double D[3] = {c[0] - na->c[0], c[1] - na->c[1], c[2] - na->c[2]};
     double dd = sqrt(dst_dot3(D, D));
     double lb = dd - na->r - nb->r;
     if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
     if (bs->has_w) {
         /* projections of the boxes on the unit axis w: half widths sum h_i |axis_i . w| */
-        const double *w = bs->w, *wb = bs->wb;
-        double sa = na->h[0] * fabs(dst_dot3(na->ax, w)) + na->h[1] * fabs(dst_dot3(na->ax + 3, w)) +
-                    na->h[2] * fabs(dst_dot3(na->ax + 6, w));
-        double sb = nb->h[0] * fabs(dst_dot3(nb->ax, wb)) + nb->h[1] * fabs(dst_dot3(nb->ax + 3, wb)) +
-                    nb->h[2] * fabs(dst_dot3(nb->ax + 6, wb));
-        lb = dst_maxd(lb, fabs(dst_dot3(D, w)) - sa - sb);
+        double sa = view_width(va, bs->w);
+        double sb = view_width(vb, bs->wb);
+        lb = dst_maxd(lb, fabs(dst_dot3(D, bs->w)) - sa - sb);
         if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
     }
     /* every axis gap of (4) is at most |D| minus the two thinnest half extents (the axes' unit
@@ -491,10 +526,14 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPo
     /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j). Four-lane
      * vectors over j (lane 3 unused) with the scalar sums' order, so every value is the one
      * the scalar form gives bit for bit: T_i[j] = (R b_j)_i, Mr_k[j] = M[k][j] */
-    DstV4 b0 = {nb->ax[0], nb->ax[3], nb->ax[6], 0.0}, b1 = {nb->ax[1], nb->ax[4], nb->ax[7], 0.0},
-          b2 = {nb->ax[2], nb->ax[5], nb->ax[8], 0.0};
-    DstV4 T[3], Mr[3];
-    for (int i = 0; i < 3; ++i) T[i] = p->R[3 * i] * b0 + p->R[3 * i + 1] * b1 + p->R[3 * i + 2] * b2;
+    if (!vb->has_t) {
+        DstV4 b0 = {nb->ax[0], nb->ax[3], nb->ax[6], 0.0}, b1 = {nb->ax[1], nb->ax[4], nb->ax[7], 0.0},
+              b2 = {nb->ax[2], nb->ax[5], nb->ax[8], 0.0};
+        for (int i = 0; i < 3; ++i) vb->T[i] = p->R[3 * i] * b0 + p->R[3 * i + 1] * b1 + p->R[3 * i + 2] * b2;
+        vb->has_t = 1;
+    }
+    const DstV4 *T = vb->T;
+    DstV4 Mr[3];
     double dA[3];
     for (int k = 0; k < 3; ++k) {
         const double *ak = na->ax + 3 * k;
@@ -616,8 +655,19 @@ static int expand_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, co
     } else {
         c[0][0] = ia, c[0][1] = nb->left, c[1][0] = ia, c[1][1] = nb->right;
     }
-    l[0] = node_lb(&a->nodes[c[0][0]], &b->nodes[c[0][1]], p, best);
-    l[1] = node_lb(&a->nodes[c[1][0]], &b->nodes[c[1][1]], p, best);
+    /* the node both child pairs share is seen once */
+    NodeView va[2], vb[2];
+    if (c[0][1] == c[1][1]) {
+        view_a(&va[0], &a->nodes[c[0][0]]), view_a(&va[1], &a->nodes[c[1][0]]);
+        view_b(&vb[0], &b->nodes[ib], p);
+        l[0] = node_lb(&va[0], &vb[0], p, best);
+        l[1] = node_lb(&va[1], &vb[0], p, best);
+    } else {
+        view_a(&va[0], na);
+        view_b(&vb[0], &b->nodes[c[0][1]], p), view_b(&vb[1], &b->nodes[c[1][1]], p);
+        l[0] = node_lb(&va[0], &vb[0], p, best);
+        l[1] = node_lb(&va[0], &vb[1], p, best);
+    }
     out->node_pairs += 2;
     if (l[0] < l[1]) {
         int t0 = c[0][0], t1 = c[0][1];
