@@ -464,7 +464,7 @@ typedef struct Best {
 typedef struct NodeView {
     const DstBvhNode *nd;
     int has_s, has_t; /* 1: s (half width along w), T (B's axes in A's frame) filled */
-    double c[3];      /* centre in A's frame (B nodes: R c + t) */
+    double c[3];      /* B nodes: the centre in A's frame, R c + t (A nodes: unused) */
     double s;
     DstV4 T[3];       /* B nodes: T_i[j] = (R b_j)_i, lane 3 zero */
 } NodeView;
@@ -473,7 +473,6 @@ static void view_a(NodeView *v, const DstBvhNode *nd)
 {
     v->nd = nd;
     v->has_s = v->has_t = 0;
-    for (int i = 0; i < 3; ++i) v->c[i] = nd->c[i];
 }
 
 static void view_b(NodeView *v, const DstBvhNode *nd, const DstRelPose *p)
