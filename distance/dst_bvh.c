@@ -5,6 +5,7 @@
 #include "dst_frame_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,16 @@
  * searched depth-first: measured 8-32 alike, 0 (all queued) +5-15 % at far clearance, 128
  * loses the plates' gain (docs/perf/mesh.md Session 15) */
 #define DST_BVH_QUEUE_MIN 16
+
+/* four doubles: the box test's 3 x 3 products, one lane per axis of B (GCC/Clang vector
+ * extension; without AVX the compiler splits it into scalar or two-lane operations, each lane
+ * rounding exactly as the scalar expression it stands for) */
+typedef double DstV4 __attribute__((vector_size(32)));
+typedef long long DstV4i __attribute__((vector_size(32)));
+
+/* |x| lane by lane (clears the sign bits); a macro, since a function taking or returning a
+ * 32-byte vector has another ABI with and without AVX (-Wpsabi) */
+#define DST_V4_ABS(x) ((DstV4)((DstV4i)(x) & (DstV4i){INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}))
 
 static void set_err(char *err, size_t err_size, const char *msg)
 {
@@ -446,29 +457,63 @@ typedef struct Best {
     double w[3], wb[3];  /* unit (pa - pb) / |pa - pb| of the best pair, A frame; R^T w, B frame */
 } Best;
 
-/* Lower bound of the distance between node na (A frame) and node nb (B frame): the sphere
+/* One node as node_lb needs it beside the other node of the pair: B's centre in A's frame,
+ * each box's half width along the witness axis, B's axes in A's frame. The two child pairs
+ * of one expansion share a node; its view is computed once for both (on first need), with
+ * the same operations in the same order as for one pair, so no bound changes by a bit. */
+typedef struct NodeView {
+    const DstBvhNode *nd;
+    int has_s, has_t; /* 1: s (half width along w), T (B's axes in A's frame) filled */
+    double c[3];      /* B nodes: the centre in A's frame, R c + t (A nodes: unused) */
+    double s;
+    DstV4 T[3];       /* B nodes: T_i[j] = (R b_j)_i, lane 3 zero */
+} NodeView;
+
+static void view_a(NodeView *v, const DstBvhNode *nd)
+{
+    v->nd = nd;
+    v->has_s = v->has_t = 0;
+}
+
+static void view_b(NodeView *v, const DstBvhNode *nd, const DstRelPose *p)
+{
+    v->nd = nd;
+    v->has_s = v->has_t = 0;
+    dst_rel_apply(p, nd->c, v->c);
+}
+
+/* half width of the node's box along the unit axis u (its own frame): sum h_i |axis_i . u| */
+static double view_width(NodeView *v, const double u[3])
+{
+    if (!v->has_s) {
+        const DstBvhNode *n = v->nd;
+        v->s = n->h[0] * fabs(dst_dot3(n->ax, u)) + n->h[1] * fabs(dst_dot3(n->ax + 3, u)) +
+               n->h[2] * fabs(dst_dot3(n->ax + 6, u));
+        v->has_s = 1;
+    }
+    return v->s;
+}
+
+/* Lower bound of the distance between node va (A frame) and node vb (B frame): the sphere
  * gap; the gap of the two oriented boxes along the witness axis of the best pair so far
  * (the direction of the closest points found: node pairs near the answer are separated
  * along about that direction, so the bound stays tight at any clearance); and when the
  * spheres are close, the largest gap of the two boxes along their 6 face axes and the
  * centre line (any unit axis separates by at most the distance; sec. 2). */
-static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPose *p, const Best *bs)
+static double node_lb(NodeView *va, NodeView *vb, const DstRelPose *p, const Best *bs)
 {
+    const DstBvhNode *na = va->nd, *nb = vb->nd;
     double best = bs->thr;
-    double c[3];
-    dst_rel_apply(p, nb->c, c);
+    const double *c = vb->c;
     double D[3] = {c[0] - na->c[0], c[1] - na->c[1], c[2] - na->c[2]};
     double dd = sqrt(dst_dot3(D, D));
     double lb = dd - na->r - nb->r;
     if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
     if (bs->has_w) {
         /* projections of the boxes on the unit axis w: half widths sum h_i |axis_i . w| */
-        const double *w = bs->w, *wb = bs->wb;
-        double sa = na->h[0] * fabs(dst_dot3(na->ax, w)) + na->h[1] * fabs(dst_dot3(na->ax + 3, w)) +
-                    na->h[2] * fabs(dst_dot3(na->ax + 6, w));
-        double sb = nb->h[0] * fabs(dst_dot3(nb->ax, wb)) + nb->h[1] * fabs(dst_dot3(nb->ax + 3, wb)) +
-                    nb->h[2] * fabs(dst_dot3(nb->ax + 6, wb));
-        lb = dst_maxd(lb, fabs(dst_dot3(D, w)) - sa - sb);
+        double sa = view_width(va, bs->w);
+        double sb = view_width(vb, bs->wb);
+        lb = dst_maxd(lb, fabs(dst_dot3(D, bs->w)) - sa - sb);
         if (lb >= best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
     }
     /* every axis gap of (4) is at most |D| minus the two thinnest half extents (the axes' unit
@@ -477,28 +522,36 @@ static double node_lb(const DstBvhNode *na, const DstBvhNode *nb, const DstRelPo
     double hmin_a = dst_mind(na->h[0], dst_mind(na->h[1], na->h[2]));
     double hmin_b = dst_mind(nb->h[0], dst_mind(nb->h[1], nb->h[2]));
     if (dd - hmin_a - hmin_b < best) return lb - DST_ROUND_REL * (dd + na->r + nb->r);
-    /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j) */
-    double Bx[9], M[9], dA[3];
-    for (int j = 0; j < 3; ++j) {
-        const double *bj = nb->ax + 3 * j;
-        for (int i = 0; i < 3; ++i) Bx[3 * j + i] = p->R[3 * i] * bj[0] + p->R[3 * i + 1] * bj[1] + p->R[3 * i + 2] * bj[2];
+    /* B's axes in A's frame, then in A's box basis: M[k][j] = a_k . (R b_j). Four-lane
+     * vectors over j (lane 3 unused) with the scalar sums' order, so every value is the one
+     * the scalar form gives bit for bit: T_i[j] = (R b_j)_i, Mr_k[j] = M[k][j] */
+    if (!vb->has_t) {
+        DstV4 b0 = {nb->ax[0], nb->ax[3], nb->ax[6], 0.0}, b1 = {nb->ax[1], nb->ax[4], nb->ax[7], 0.0},
+              b2 = {nb->ax[2], nb->ax[5], nb->ax[8], 0.0};
+        for (int i = 0; i < 3; ++i) vb->T[i] = p->R[3 * i] * b0 + p->R[3 * i + 1] * b1 + p->R[3 * i + 2] * b2;
+        vb->has_t = 1;
     }
+    const DstV4 *T = vb->T;
+    DstV4 Mr[3];
+    double dA[3];
     for (int k = 0; k < 3; ++k) {
-        dA[k] = dst_dot3(na->ax + 3 * k, D);
-        for (int j = 0; j < 3; ++j) M[3 * k + j] = dst_dot3(na->ax + 3 * k, Bx + 3 * j);
+        const double *ak = na->ax + 3 * k;
+        dA[k] = dst_dot3(ak, D);
+        Mr[k] = DST_V4_ABS(ak[0] * T[0] + ak[1] * T[1] + ak[2] * T[2]);
     }
+    DstV4 hb = {nb->h[0], nb->h[1], nb->h[2], 0.0};
+    /* A's face axes: |a_k . D| - h_k - sum_j hb_j |M[k][j]| */
     for (int k = 0; k < 3; ++k) {
-        double g = fabs(dA[k]) - na->h[k] - nb->h[0] * fabs(M[3 * k]) - nb->h[1] * fabs(M[3 * k + 1]) -
-                   nb->h[2] * fabs(M[3 * k + 2]);
+        DstV4 q = hb * Mr[k];
+        double g = fabs(dA[k]) - na->h[k] - q[0] - q[1] - q[2];
         lb = dst_maxd(lb, g);
     }
-    double rq = 0.0;
-    for (int j = 0; j < 3; ++j) {
-        double bd = dst_dot3(Bx + 3 * j, D);
-        double g = fabs(bd) - nb->h[j] - na->h[0] * fabs(M[j]) - na->h[1] * fabs(M[3 + j]) - na->h[2] * fabs(M[6 + j]);
-        lb = dst_maxd(lb, g);
-        rq += nb->h[j] * fabs(bd);
-    }
+    /* B's face axes: |(R b_j) . D| - hb_j - sum_k h_k |M[k][j]| */
+    DstV4 bd = DST_V4_ABS(T[0] * D[0] + T[1] * D[1] + T[2] * D[2]);
+    DstV4 gb = bd - hb - na->h[0] * Mr[0] - na->h[1] * Mr[1] - na->h[2] * Mr[2];
+    lb = dst_maxd(lb, dst_maxd(gb[0], dst_maxd(gb[1], gb[2])));
+    DstV4 rb = hb * bd;
+    double rq = 0.0 + rb[0] + rb[1] + rb[2];
     /* and along the centre line D itself (diagonal configurations, where face axes are weak) */
     if (dd > DST_MIN_DENOM) {
         double rp = na->h[0] * fabs(dA[0]) + na->h[1] * fabs(dA[1]) + na->h[2] * fabs(dA[2]);
@@ -601,8 +654,19 @@ static int expand_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, co
     } else {
         c[0][0] = ia, c[0][1] = nb->left, c[1][0] = ia, c[1][1] = nb->right;
     }
-    l[0] = node_lb(&a->nodes[c[0][0]], &b->nodes[c[0][1]], p, best);
-    l[1] = node_lb(&a->nodes[c[1][0]], &b->nodes[c[1][1]], p, best);
+    /* the node both child pairs share is seen once */
+    NodeView va[2], vb[2];
+    if (c[0][1] == c[1][1]) {
+        view_a(&va[0], &a->nodes[c[0][0]]), view_a(&va[1], &a->nodes[c[1][0]]);
+        view_b(&vb[0], &b->nodes[ib], p);
+        l[0] = node_lb(&va[0], &vb[0], p, best);
+        l[1] = node_lb(&va[1], &vb[0], p, best);
+    } else {
+        view_a(&va[0], na);
+        view_b(&vb[0], &b->nodes[c[0][1]], p), view_b(&vb[1], &b->nodes[c[1][1]], p);
+        l[0] = node_lb(&va[0], &vb[0], p, best);
+        l[1] = node_lb(&va[0], &vb[1], p, best);
+    }
     out->node_pairs += 2;
     if (l[0] < l[1]) {
         int t0 = c[0][0], t1 = c[0][1];
