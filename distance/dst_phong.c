@@ -1002,23 +1002,36 @@ static double poly_area(const double (*P)[2], int n)
     return 0.5 * fabs(a);
 }
 
+/* The cut of facet f along the plane of g (phong.md sec. 3, eq. P5e): the plane value
+ * a x + b y + c of f's 2-D corners (n_G . (c0_F + x f1 + y f2 - c0_G)), the pieces on either side
+ * and their areas. Returns +1 when the piece on the positive side is kept (the larger), else -1. */
+typedef struct PhCut {
+    double a, b, c;
+    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
+    int nf, nb;
+} PhCut;
+
+static double cut_by(const PhGeo *f, const PhGeo *g, PhCut *k)
+{
+    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
+    k->a = dst_dot3(g->n, f->f1), k->b = dst_dot3(g->n, f->f2), k->c = dst_dot3(g->n, w);
+    k->nf = clip_poly((const double(*)[2])f->p2, f->nc, k->a, k->b, k->c, k->Qf);
+    k->nb = clip_poly((const double(*)[2])f->p2, f->nc, -k->a, -k->b, -k->c, k->Qb);
+    double af = k->nf >= 3 ? poly_area((const double(*)[2])k->Qf, k->nf) : 0.0;
+    double ab = k->nb >= 3 ? poly_area((const double(*)[2])k->Qb, k->nb) : 0.0;
+    return af >= ab ? 1.0 : -1.0;
+}
+
 /* Cuts each facet along the planes of the facets it crosses and keeps the larger piece: at a
  * concave crease the crossing facets overhang each other by a short wing that lies inside M; at
  * a convex edge a slight misalignment makes a sliver stick out, and the larger piece is again the
- * boundary (phong.md sec. 6). */
+ * boundary (phong.md sec. 3). */
 static void trim_by(PhGeo *f, const PhGeo *g)
 {
     if (!g->ok || f->nc < 3) return;
-    /* n_G . (c0_F + x f1 + y f2 - c0_G) */
-    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
-    double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
-    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
-    int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
-    int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
-    double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
-    double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
-    if (af >= ab) memcpy(f->p2, Qf, (size_t)nf * sizeof Qf[0]), f->nc = nf;
-    else memcpy(f->p2, Qb, (size_t)nb * sizeof Qb[0]), f->nc = nb;
+    PhCut cut;
+    if (cut_by(f, g, &cut) > 0.0) memcpy(f->p2, cut.Qf, (size_t)cut.nf * sizeof cut.Qf[0]), f->nc = cut.nf;
+    else memcpy(f->p2, cut.Qb, (size_t)cut.nb * sizeof cut.Qb[0]), f->nc = cut.nb;
     if (f->nc < 3) f->nc = 0;
 }
 
@@ -1030,14 +1043,8 @@ static void trim_by(PhGeo *f, const PhGeo *g)
 static void trim_by_d(PhGeo *f, double (*dP)[6][3], const PhGeo *g, const PhGeoD *gd)
 {
     if (!g->ok || f->nc < 3) return;
-    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
-    double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
-    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
-    int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
-    int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
-    double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
-    double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
-    double sg = af >= ab ? 1.0 : -1.0, sa = sg * a, sb = sg * b, sc = sg * c0;
+    PhCut cut;
+    double sg = cut_by(f, g, &cut), sa = sg * cut.a, sb = sg * cut.b, sc = sg * cut.c;
     /* the plane value of each corner and its partials */
     double fv[PH_MAXV], df[PH_MAXV][6], X[PH_MAXV][3];
     for (int k = 0; k < f->nc; ++k) {
