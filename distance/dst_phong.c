@@ -61,6 +61,18 @@ static void rot3t(const double R[9], const double v[3], double o[3])
     for (int i = 0; i < 3; ++i) o[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
 }
 
+/* min and max of two finite numbers, inline (the library's fmin/fmax are calls); not for NaN, nor
+ * where the sign of a zero result matters */
+static inline double ph_min(double a, double b)
+{
+    return b < a ? b : a;
+}
+
+static inline double ph_max(double a, double b)
+{
+    return b > a ? b : a;
+}
+
 static int finite3(const double v[3])
 {
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
@@ -609,6 +621,13 @@ typedef struct PhFNode {
     int left, right, first, count;
 } PhFNode;
 
+/* a node or item of B's trees in A's frame, cached per pass (walk_pair): its centre R c + t,
+ * the centre of its Gauss cap for -B, -R c_cap, and the pass that computed them */
+typedef struct PhBNode {
+    double v[6];
+    uint32_t stamp;
+} PhBNode;
+
 struct DstPhongWorkspace {
     int cap, n;
     PhRaw *raw;
@@ -627,8 +646,7 @@ struct DstPhongWorkspace {
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
      * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
      * valid when stamp == pass (slots beyond cap: per visit) */
-    double (*bnode)[6];
-    uint32_t *bstamp;
+    PhBNode *bnode;
     uint32_t pass;
 };
 
@@ -652,10 +670,9 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
-    ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
-    ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
+    ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
+    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -665,7 +682,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
+    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode);
     free(ws);
 }
 
@@ -705,7 +722,7 @@ static void facet_geo(const PhRaw *f, const double R[9], const double t[3], PhGe
     double r2 = 0.0;
     for (int i = 0; i < g->nc; ++i) {
         double dx = g->p2[i][0] - (w * (l1 + ex)), dy = g->p2[i][1] - w * ey;
-        r2 = fmax(r2, dx * dx + dy * dy);
+        r2 = ph_max(r2, dx * dx + dy * dy);
     }
     g->rad = sqrt(r2) * (1.0 + DST_ROUND_REL);
 }
@@ -771,7 +788,7 @@ static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const
         double t = z[k] / (z[k] - z[k1]), p[3];
         for (int i = 0; i < 3; ++i) p[i] = x[k][i] + t * (x[k1][i] - x[k][i]);
         double a = dst_dot3(p, L);
-        iv[0] = fmin(iv[0], a), iv[1] = fmax(iv[1], a);
+        iv[0] = ph_min(iv[0], a), iv[1] = ph_max(iv[1], a);
     }
     return iv[0] <= iv[1];
 }
@@ -815,7 +832,7 @@ static void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhSweep *sp, const
     if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) return;
     /* a crease, not a corner touch: the common segment is a fair part of the facets */
     double l = norm3(L);
-    if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) return;
+    if (ph_min(a[1], b[1]) - ph_max(a[0], b[0]) < DST_PHONG_TRIM_REL * l * ph_max(f->rad, g->rad)) return;
     uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
     add_partner(raw + i, ckey[i], key, j);
     add_partner(raw + j, ckey[j], key, i);
@@ -939,7 +956,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         memcpy(sw[m].c, g->ctr, sizeof g->ctr), sw[m].c[3] = g->rad;
         memcpy(sw[m].n, g->n, sizeof g->n);
         sw[m].i = i, ++m;
-        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], g->ctr[k]), hi[k] = fmax(hi[k], g->ctr[k]);
+        for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
     /* the ranks along x order the pairs */
     qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
@@ -1215,7 +1232,7 @@ typedef struct PhCtx {
  * point, h(x) = beta |x| + h_min, capped */
 static double radius_at(const PhCtx *c, const double x[3])
 {
-    return fmin(c->beta * norm3(x) + c->hmin, c->hmax);
+    return ph_min(c->beta * norm3(x) + c->hmin, c->hmax);
 }
 
 /* The Phong residual of eq. (5.4) at the point x of facet g (geometry array geos): the part of
@@ -1546,16 +1563,17 @@ static void pair_ee(PhCtx *c, int ea, int eb, const double cen[3], double rcol)
 
 /* A node or item of one of B's trees (centre c, cap centre cc; cache slot slot) in A's frame:
  * its centre R c + t and the centre of its Gauss cap for -B, -R cc */
-static const double *bnode(PhCtx *c, const double cn[3], const double cc[3], int slot, double tmp[6])
+static inline const double *bnode(PhCtx *c, const double cn[3], const double cc[3], int slot, double tmp[6])
 {
     DstPhongWorkspace *ws = c->ws;
-    double *o = slot < ws->cap ? ws->bnode[slot] : tmp;
-    if (slot < ws->cap && ws->bstamp[slot] == ws->pass) return o;
+    PhBNode *b = slot < ws->cap ? ws->bnode + slot : NULL;
+    if (b != NULL && b->stamp == ws->pass) return b->v;
+    double *o = b != NULL ? b->v : tmp;
     rot3(c->R, cn, o);
     for (int k = 0; k < 3; ++k) o[k] += c->t[k];
     rot3(c->R, cc, o + 3);
     for (int k = 3; k < 6; ++k) o[k] = -o[k];
-    if (slot < ws->cap) ws->bstamp[slot] = ws->pass;
+    if (b != NULL) b->stamp = ws->pass;
     return o;
 }
 
@@ -1610,7 +1628,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        double sa = na->r + la_scale * fmin(ca[3], PH_PI), sb = nb->r + lb_scale * fmin(cb0[3], PH_PI);
+        double sa = na->r + la_scale * ph_min(ca[3], PH_PI), sb = nb->r + lb_scale * ph_min(cb0[3], PH_PI);
         if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
             /* both about as large: both split at once */
             ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
@@ -1673,7 +1691,7 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
     DstPhongWorkspace *ws = c->ws;
     ws->n = 0;
     if (++ws->pass == 0) {
-        memset(ws->bstamp, 0, (size_t)ws->cap * sizeof *ws->bstamp);
+        for (int i = 0; i < ws->cap; ++i) ws->bnode[i].stamp = 0;
         ws->pass = 1;
     }
     const DstPhongModel *B = c->b;
@@ -1723,7 +1741,7 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     if (!collect_pass(c, cen, rcol)) return 0;
     double maxrad = 0.0;
     for (int i = 0; i < c->ws->n; ++i) {
-        if (c->ws->geo[i].ok) maxrad = fmax(maxrad, c->ws->geo[i].rad);
+        if (c->ws->geo[i].ok) maxrad = ph_max(maxrad, c->ws->geo[i].rad);
     }
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
