@@ -615,6 +615,13 @@ typedef struct PhOrder {
     int sub, idx;
 } PhOrder;
 
+/* a facet's corners and plane for the crossing test (find_crossings): the corners as
+ * facet_corner() gives them, c0 and the unit normal n, |ctr| */
+typedef struct PhCorners {
+    double x[4][3], c0[3], n[3], cnorm;
+    int nc;
+} PhCorners;
+
 /* a node of the sphere tree over the facets that finds the crossing pairs (find_crossings) */
 typedef struct PhFNode {
     double c[4];             /* bounding sphere: centre, radius */
@@ -642,6 +649,7 @@ struct DstPhongWorkspace {
     TreeKey *fkey;           /* scratch of its build */
     uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
     PhSweep *sweep;
+    PhCorners *corn;         /* the facets' corners and planes (find_crossings) */
     int (*stack)[2];
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
      * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
@@ -670,9 +678,10 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
+    ws->corn = malloc((size_t)max_facets * sizeof *ws->corn);
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode) {
+    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->corn || !ws->stack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -682,7 +691,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode);
+    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->corn), free(ws->stack), free(ws->bnode);
     free(ws);
 }
 
@@ -816,18 +825,25 @@ static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
     keys[k] = key, r->clip[k] = partner;
 }
 
-/* The crossing test of a pair of facets whose bounding spheres meet (sweep records sp, sq):
- * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
- * a crossing pair is recorded in both partner lists (add_partner). */
-static void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhSweep *sp, const PhSweep *sq, const int *rank,
-                          uint64_t (*ckey)[PH_MAXCLIP])
+/* 1 when the corners of f lie on both sides of g's plane, by more than tol: the first test of
+ * cross_interval(), on the corners computed once (nearly every pair of the sweep fails it) */
+static int corners_both_sides(const PhCorners *f, const PhCorners *g, double tol)
 {
-    if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
-    /* the pair in the order of the sweep along x */
-    int i = sp->i, j = sq->i;
-    if (rank[i] > rank[j]) i = sq->i, j = sp->i;
+    int neg = 0, pos = 0;
+    for (int k = 0; k < f->nc; ++k) {
+        double w[3] = {f->x[k][0] - g->c0[0], f->x[k][1] - g->c0[1], f->x[k][2] - g->c0[2]};
+        double z = dst_dot3(w, g->n);
+        neg += z < -tol, pos += z > tol;
+    }
+    return neg && pos;
+}
+
+/* the rest of crossing_pair() for a pair whose corners lie on both sides of each other's plane */
+static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double tol, const int *rank,
+                             uint64_t (*ckey)[PH_MAXCLIP])
+{
     const PhGeo *f = geo + i, *g = geo + j;
-    double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
+    double L[3], a[2], b[2];
     cross3(f->n, g->n, L);
     if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) return;
     /* a crease, not a corner touch: the common segment is a fair part of the facets */
@@ -836,6 +852,22 @@ static void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhSweep *sp, const
     uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
     add_partner(raw + i, ckey[i], key, j);
     add_partner(raw + j, ckey[j], key, i);
+}
+
+/* The crossing test of a pair of facets whose bounding spheres meet (sweep records sp, sq):
+ * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
+ * a crossing pair is recorded in both partner lists (add_partner). The cheap tests here, inline
+ * in the sweep; the few pairs that pass them go on to crossing_confirm(). */
+static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *corn, const PhSweep *sp,
+                                 const PhSweep *sq, const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
+{
+    if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
+    /* the pair in the order of the sweep along x */
+    int i = sp->i, j = sq->i;
+    if (rank[i] > rank[j]) i = sq->i, j = sp->i;
+    double tol = DST_ROUND_REL * (geo[i].rad + geo[j].rad + corn[i].cnorm);
+    if (!corners_both_sides(corn + i, corn + j, tol) || !corners_both_sides(corn + j, corn + i, tol)) return;
+    crossing_confirm(raw, geo, i, j, tol, rank, ckey);
 }
 
 /* the two bounding spheres (centre, radius) meet */
@@ -917,7 +949,7 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
             for (int i = na->first; i < na->first + na->count; ++i) {
                 for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
                     const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
-                    if (spheres_meet(s1->c, s2->c)) crossing_pair(raw, geo, s1, s2, rank, ckey);
+                    if (spheres_meet(s1->c, s2->c)) crossing_pair(raw, geo, ws->corn, s1, s2, rank, ckey);
                 }
             }
             continue;
@@ -956,6 +988,10 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         memcpy(sw[m].c, g->ctr, sizeof g->ctr), sw[m].c[3] = g->rad;
         memcpy(sw[m].n, g->n, sizeof g->n);
         sw[m].i = i, ++m;
+        PhCorners *cr = ws->corn + i;
+        cr->nc = raw[i].para ? 4 : 3, cr->cnorm = norm3(g->ctr);
+        for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, cr->x[k]);
+        memcpy(cr->c0, g->c0, sizeof cr->c0), memcpy(cr->n, g->n, sizeof cr->n);
         for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
     /* the ranks along x order the pairs */
@@ -981,7 +1017,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         for (int q = p + 1; q < m && slo[q] <= sw[p].hi; ++q) {
             double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
             if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
-            crossing_pair(raw, geo, sw + p, sw + q, rank, ckey);
+            crossing_pair(raw, geo, ws->corn, sw + p, sw + q, rank, ckey);
         }
     }
     /* the same clip order whatever the sweep order: ascending partner index */
