@@ -639,7 +639,7 @@ struct DstPhongWorkspace {
     int cap, n;
     PhRaw *raw;
     PhGeo *geo, *tmp;
-    PhOrder *order;          /* sort records of the facets */
+    PhOrder *order, *otmp;   /* sort records of the facets, and the sort's scratch */
     int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
     double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
@@ -667,6 +667,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->cap = max_facets;
     ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
     ws->order = malloc((size_t)max_facets * sizeof *ws->order);
+    ws->otmp = malloc((size_t)max_facets * sizeof *ws->otmp);
     ws->near = malloc((size_t)max_facets * sizeof *ws->near);
     ws->rank = malloc((size_t)max_facets * sizeof *ws->rank);
     ws->soa = malloc((size_t)5 * max_facets * sizeof *ws->soa);
@@ -681,7 +682,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->corn = malloc((size_t)max_facets * sizeof *ws->corn);
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->corn || !ws->stack || !ws->bnode) {
+    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->corn || !ws->stack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -691,7 +692,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->corn), free(ws->stack), free(ws->bnode);
+    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->corn), free(ws->stack), free(ws->bnode);
     free(ws);
 }
 
@@ -1710,14 +1711,38 @@ static void order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
     }
 }
 
-static int order_cmp(const void *x, const void *y)
+/* a before b in the order of the facets (key, place in the pair, then index) */
+static inline int order_less(const PhOrder *a, const PhOrder *b)
 {
-    const PhOrder *a = x, *b = y;
-    for (int i = 0; i < 2; ++i) {
-        if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+    if (a->k[0] != b->k[0]) return a->k[0] < b->k[0];
+    if (a->k[1] != b->k[1]) return a->k[1] < b->k[1];
+    if (a->sub != b->sub) return a->sub < b->sub;
+    return a->idx < b->idx;
+}
+
+/* Sorts a[0 .. n-1] by order_less (a total order): insertion sort of runs of 16, then merges
+ * through tmp (n records). */
+static void order_sort(PhOrder *a, PhOrder *tmp, int n)
+{
+    enum { RUN = 16 };
+    for (int lo = 0; lo < n; lo += RUN) {
+        int hi = lo + RUN < n ? lo + RUN : n;
+        for (int i = lo + 1; i < hi; ++i) {
+            PhOrder x = a[i];
+            int j = i;
+            while (j > lo && order_less(&x, a + j - 1)) a[j] = a[j - 1], --j;
+            a[j] = x;
+        }
     }
-    if (a->sub != b->sub) return a->sub < b->sub ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
+    for (int w = RUN; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = order_less(a + j, a + i) ? a[j++] : a[i++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, (size_t)n * sizeof *a);
+    }
 }
 
 /* One collection of dM(S) for the ball (cen, rcol) (see collect()): the three walks, then the
@@ -1742,7 +1767,7 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
         order_key(c, ws->raw[i].fa, ws->raw[i].fb, ws->order[i].k);
         ws->order[i].sub = ws->raw[i].sub, ws->order[i].idx = i;
     }
-    qsort(ws->order, (size_t)ws->n, sizeof ws->order[0], order_cmp);
+    order_sort(ws->order, ws->otmp, ws->n);
     /* in place, cycle by cycle: slot j takes the facet of slot order[j].idx (-1: placed) */
     for (int i = 0; i < ws->n; ++i) {
         if (ws->order[i].idx < 0) continue;
