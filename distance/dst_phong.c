@@ -30,7 +30,7 @@
 #define PH_TREE_ANGLE_SCALE 1.0
 /* facets from which the crossing pairs are found by a sphere tree over them rather than by a
  * sweep, and most facets in a leaf of that tree */
-#define PH_FTREE_MIN 1000
+#define PH_FTREE_MIN 3000
 #define PH_FTREE_LEAF 4
 /* most features in a leaf of a Gauss-and-space tree */
 #define PH_TREE_LEAF 2
@@ -603,7 +603,7 @@ typedef struct PhGeo {
 /* a facet in the search for crossing facets: its interval along the sweep axis, its sphere */
 typedef struct PhSweep {
     double lo, hi;           /* the bounding sphere's extent along the sweep axis */
-    double c[4], n[3];       /* its centre and radius, the facet's normal (a compact copy) */
+    double c[4];             /* its centre and radius (a compact copy) */
     int i;
 } PhSweep;
 
@@ -615,11 +615,12 @@ typedef struct PhOrder {
     int sub, idx;
 } PhOrder;
 
-/* a facet's corners and plane for the crossing test (find_crossings): the corners as
- * facet_corner() gives them, c0 and the unit normal n, |ctr| */
+/* what the crossing test (find_crossings) reads of a facet, in one record, the records in the
+ * order of the sweep: the corners as facet_corner() gives them, c0 and the unit normal n, the
+ * bounding sphere's radius and |ctr|, the facet's index and its rank along x */
 typedef struct PhCorners {
-    double x[4][3], c0[3], n[3], cnorm;
-    int nc;
+    double x[4][3], c0[3], n[3], rad, cnorm;
+    int nc, i, rank;
 } PhCorners;
 
 /* a node of the sphere tree over the facets that finds the crossing pairs (find_crossings) */
@@ -859,16 +860,31 @@ static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double 
  * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
  * a crossing pair is recorded in both partner lists (add_partner). The cheap tests here, inline
  * in the sweep; the few pairs that pass them go on to crossing_confirm(). */
-static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *corn, const PhSweep *sp,
-                                 const PhSweep *sq, const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
+static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *cp, const PhCorners *cq,
+                                 const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
 {
-    if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
+    if (dst_dot3(cp->n, cq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
     /* the pair in the order of the sweep along x */
-    int i = sp->i, j = sq->i;
-    if (rank[i] > rank[j]) i = sq->i, j = sp->i;
-    double tol = DST_ROUND_REL * (geo[i].rad + geo[j].rad + corn[i].cnorm);
-    if (!corners_both_sides(corn + i, corn + j, tol) || !corners_both_sides(corn + j, corn + i, tol)) return;
-    crossing_confirm(raw, geo, i, j, tol, rank, ckey);
+    const PhCorners *ci = cp, *cj = cq;
+    if (cp->rank > cq->rank) ci = cq, cj = cp;
+    double tol = DST_ROUND_REL * (ci->rad + cj->rad + ci->cnorm);
+    if (!corners_both_sides(ci, cj, tol) || !corners_both_sides(cj, ci, tol)) return;
+    crossing_confirm(raw, geo, ci->i, cj->i, tol, rank, ckey);
+}
+
+/* the crossing records of the facets sw[0 .. m-1], in that order */
+static void corner_records(const PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, const int *rank,
+                           PhCorners *corn)
+{
+    for (int p = 0; p < m; ++p) {
+        int i = sw[p].i;
+        const PhGeo *g = geo + i;
+        PhCorners *cr = corn + p;
+        cr->nc = raw[i].para ? 4 : 3, cr->i = i, cr->rank = rank[i];
+        cr->rad = g->rad, cr->cnorm = norm3(g->ctr);
+        for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, cr->x[k]);
+        memcpy(cr->c0, g->c0, sizeof cr->c0), memcpy(cr->n, g->n, sizeof cr->n);
+    }
 }
 
 /* the two bounding spheres (centre, radius) meet */
@@ -937,6 +953,7 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
 {
     int nn = 0, sp = 0;
     for (int p = 0; p < m; ++p) ws->fitem[p] = p;
+    corner_records(raw, geo, sw, m, rank, ws->corn);
     ftree_node(sw, ws->fitem, ws->fkey, ws->fnode, &nn, 0, m);
     const PhFNode *nd = ws->fnode;
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
@@ -950,7 +967,8 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
             for (int i = na->first; i < na->first + na->count; ++i) {
                 for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
                     const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
-                    if (spheres_meet(s1->c, s2->c)) crossing_pair(raw, geo, ws->corn, s1, s2, rank, ckey);
+                    if (spheres_meet(s1->c, s2->c))
+                        crossing_pair(raw, geo, ws->corn + ws->fitem[i], ws->corn + ws->fitem[j], rank, ckey);
                 }
             }
             continue;
@@ -987,12 +1005,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         const PhGeo *g = geo + i;
         sw[m].lo = g->ctr[0] - g->rad, sw[m].hi = g->ctr[0] + g->rad;
         memcpy(sw[m].c, g->ctr, sizeof g->ctr), sw[m].c[3] = g->rad;
-        memcpy(sw[m].n, g->n, sizeof g->n);
         sw[m].i = i, ++m;
-        PhCorners *cr = ws->corn + i;
-        cr->nc = raw[i].para ? 4 : 3, cr->cnorm = norm3(g->ctr);
-        for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, cr->x[k]);
-        memcpy(cr->c0, g->c0, sizeof cr->c0), memcpy(cr->n, g->n, sizeof cr->n);
         for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
     /* the ranks along x order the pairs */
@@ -1014,11 +1027,12 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     for (int p = 0; p < m && !by_tree; ++p) {
         slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
     }
+    if (!by_tree) corner_records(raw, geo, sw, m, rank, ws->corn);
     for (int p = 0; p < m && !by_tree; ++p) {
         for (int q = p + 1; q < m && slo[q] <= sw[p].hi; ++q) {
             double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
             if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
-            crossing_pair(raw, geo, ws->corn, sw + p, sw + q, rank, ckey);
+            crossing_pair(raw, geo, ws->corn + p, ws->corn + q, rank, ckey);
         }
     }
     /* the same clip order whatever the sweep order: ascending partner index */
