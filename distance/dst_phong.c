@@ -649,7 +649,7 @@ struct DstPhongWorkspace {
     int *fitem;              /* its records, leaf by leaf */
     TreeKey *fkey;           /* scratch of its build */
     uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
-    PhSweep *sweep;
+    PhSweep *sweep, *sweep_tmp; /* the sweep's records, and its sort's scratch */
     PhCorners *corn;         /* the facets' corners and planes (find_crossings) */
     int (*stack)[2];
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
@@ -680,10 +680,11 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
+    ws->sweep_tmp = malloc((size_t)max_facets * sizeof *ws->sweep_tmp);
     ws->corn = malloc((size_t)max_facets * sizeof *ws->corn);
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->corn || !ws->stack || !ws->bnode) {
+    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -693,7 +694,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->corn), free(ws->stack), free(ws->bnode);
+    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->bnode);
     free(ws);
 }
 
@@ -805,11 +806,30 @@ static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const
 }
 
 /* Trimming (phong.md sec. 6): the untrimmed convolution facets cross each other where dM has a
- * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). */
-static int sweep_cmp(const void *x, const void *y)
+ * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). The sweep
+ * records sorted by lo, stably (records of equal lo keep their order): insertion sort of runs
+ * of 16, then merges through tmp (n records). */
+static void sweep_sort(PhSweep *a, PhSweep *tmp, int n)
 {
-    const PhSweep *a = x, *b = y;
-    return (a->lo > b->lo) - (a->lo < b->lo);
+    enum { RUN = 16 };
+    for (int lo = 0; lo < n; lo += RUN) {
+        int hi = lo + RUN < n ? lo + RUN : n;
+        for (int i = lo + 1; i < hi; ++i) {
+            PhSweep x = a[i];
+            int j = i;
+            while (j > lo && x.lo < a[j - 1].lo) a[j] = a[j - 1], --j;
+            a[j] = x;
+        }
+    }
+    for (int w = RUN; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = a[j].lo < a[i].lo ? a[j++] : a[i++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, (size_t)n * sizeof *a);
+    }
 }
 
 /* partner of r found by a crossing pair of order key key: r keeps the PH_MAXCLIP partners of
@@ -1009,7 +1029,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
     /* the ranks along x order the pairs */
-    qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    sweep_sort(sw, ws->sweep_tmp, m);
     for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
     int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, sw, m, rank, ckey, ws);
     if (!by_tree && m >= PH_FTREE_MIN) {
@@ -1019,7 +1039,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
     if (!by_tree && ax != 0) {
         for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
-        qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+        sweep_sort(sw, ws->sweep_tmp, m);
     }
     /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
      * the axis and their spheres copied into arrays of their own, read in sequence) */
