@@ -640,7 +640,7 @@ struct DstPhongWorkspace {
     int cap, n;
     PhRaw *raw;
     PhGeo *geo, *tmp;
-    PhOrder *order, *otmp;   /* sort records of the facets, and the sort's scratch */
+    PhOrder *order, *otmp;   /* sort records of the facets (then of the sweep), the sort's scratch */
     int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
     double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
@@ -649,7 +649,7 @@ struct DstPhongWorkspace {
     int *fitem;              /* its records, leaf by leaf */
     TreeKey *fkey;           /* scratch of its build */
     uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
-    PhSweep *sweep, *sweep_tmp; /* the sweep's records, and its sort's scratch */
+    PhSweep *sweep, *sweep_tmp; /* the sweep's records, and a copy to permute them */
     PhCorners *corn;         /* the facets' corners and planes (find_crossings) */
     int (*stack)[2];
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
@@ -805,31 +805,63 @@ static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const
     return iv[0] <= iv[1];
 }
 
-/* Trimming (phong.md sec. 6): the untrimmed convolution facets cross each other where dM has a
- * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). The sweep
- * records sorted by lo, stably (records of equal lo keep their order): insertion sort of runs
- * of 16, then merges through tmp (n records). */
-static void sweep_sort(PhSweep *a, PhSweep *tmp, int n)
+/* a before b in the order of the facets (key, place in the pair, then index) */
+static inline int order_less(const PhOrder *a, const PhOrder *b)
+{
+    if (a->k[0] != b->k[0]) return a->k[0] < b->k[0];
+    if (a->k[1] != b->k[1]) return a->k[1] < b->k[1];
+    if (a->sub != b->sub) return a->sub < b->sub;
+    return a->idx < b->idx;
+}
+
+/* Sorts a[0 .. n-1] by order_less (a total order): insertion sort of runs of 16, then merges
+ * through tmp (n records). */
+static void order_sort(PhOrder *a, PhOrder *tmp, int n)
 {
     enum { RUN = 16 };
     for (int lo = 0; lo < n; lo += RUN) {
         int hi = lo + RUN < n ? lo + RUN : n;
         for (int i = lo + 1; i < hi; ++i) {
-            PhSweep x = a[i];
+            PhOrder x = a[i];
             int j = i;
-            while (j > lo && x.lo < a[j - 1].lo) a[j] = a[j - 1], --j;
+            while (j > lo && order_less(&x, a + j - 1)) a[j] = a[j - 1], --j;
             a[j] = x;
         }
     }
     for (int w = RUN; w < n; w *= 2) {
         for (int lo = 0; lo < n; lo += 2 * w) {
             int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = a[j].lo < a[i].lo ? a[j++] : a[i++];
+            while (i < mid && j < hi) tmp[k++] = order_less(a + j, a + i) ? a[j++] : a[i++];
             while (i < mid) tmp[k++] = a[i++];
             while (j < hi) tmp[k++] = a[j++];
         }
         memcpy(a, tmp, (size_t)n * sizeof *a);
     }
+}
+
+/* Trimming (phong.md sec. 6): the untrimmed convolution facets cross each other where dM has a
+ * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). */
+
+/* an integer key of a finite number in the same order (-0 taken as +0) */
+static uint64_t double_key(double d)
+{
+    uint64_t u;
+    if (d == 0.0) d = 0.0;
+    memcpy(&u, &d, sizeof u);
+    return (u >> 63) ? ~u : u | (uint64_t)1 << 63;
+}
+
+/* The sweep records sw[0 .. m-1] sorted by lo, stably (records of equal lo keep their order),
+ * through the order records of the workspace (free once the facets are in their order). */
+static void sweep_sort(DstPhongWorkspace *ws, PhSweep *sw, int m)
+{
+    for (int p = 0; p < m; ++p) {
+        PhOrder *o = ws->order + p;
+        o->k[0] = double_key(sw[p].lo), o->k[1] = 0, o->sub = 0, o->idx = p;
+    }
+    order_sort(ws->order, ws->otmp, m);
+    for (int p = 0; p < m; ++p) ws->sweep_tmp[p] = sw[ws->order[p].idx];
+    memcpy(sw, ws->sweep_tmp, (size_t)m * sizeof *sw);
 }
 
 /* partner of r found by a crossing pair of order key key: r keeps the PH_MAXCLIP partners of
@@ -1029,7 +1061,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
     /* the ranks along x order the pairs */
-    sweep_sort(sw, ws->sweep_tmp, m);
+    sweep_sort(ws, sw, m);
     for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
     int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, sw, m, rank, ckey, ws);
     if (!by_tree && m >= PH_FTREE_MIN) {
@@ -1039,7 +1071,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
     if (!by_tree && ax != 0) {
         for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
-        sweep_sort(sw, ws->sweep_tmp, m);
+        sweep_sort(ws, sw, m);
     }
     /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
      * the axis and their spheres copied into arrays of their own, read in sequence) */
@@ -1742,40 +1774,6 @@ static void order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
         }
         if (nbit < 128 && left) k[nbit >> 6] |= (uint64_t)1 << (63 - (nbit & 63));
         ++nbit;
-    }
-}
-
-/* a before b in the order of the facets (key, place in the pair, then index) */
-static inline int order_less(const PhOrder *a, const PhOrder *b)
-{
-    if (a->k[0] != b->k[0]) return a->k[0] < b->k[0];
-    if (a->k[1] != b->k[1]) return a->k[1] < b->k[1];
-    if (a->sub != b->sub) return a->sub < b->sub;
-    return a->idx < b->idx;
-}
-
-/* Sorts a[0 .. n-1] by order_less (a total order): insertion sort of runs of 16, then merges
- * through tmp (n records). */
-static void order_sort(PhOrder *a, PhOrder *tmp, int n)
-{
-    enum { RUN = 16 };
-    for (int lo = 0; lo < n; lo += RUN) {
-        int hi = lo + RUN < n ? lo + RUN : n;
-        for (int i = lo + 1; i < hi; ++i) {
-            PhOrder x = a[i];
-            int j = i;
-            while (j > lo && order_less(&x, a + j - 1)) a[j] = a[j - 1], --j;
-            a[j] = x;
-        }
-    }
-    for (int w = RUN; w < n; w *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * w) {
-            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = order_less(a + j, a + i) ? a[j++] : a[i++];
-            while (i < mid) tmp[k++] = a[i++];
-            while (j < hi) tmp[k++] = a[j++];
-        }
-        memcpy(a, tmp, (size_t)n * sizeof *a);
     }
 }
 
