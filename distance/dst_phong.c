@@ -30,7 +30,7 @@
 #define PH_TREE_ANGLE_SCALE 1.0
 /* facets from which the crossing pairs are found by a sphere tree over them rather than by a
  * sweep, and most facets in a leaf of that tree */
-#define PH_FTREE_MIN 1000
+#define PH_FTREE_MIN 3000
 #define PH_FTREE_LEAF 4
 /* most features in a leaf of a Gauss-and-space tree */
 #define PH_TREE_LEAF 2
@@ -59,6 +59,18 @@ static void rot3(const double R[9], const double v[3], double o[3])
 static void rot3t(const double R[9], const double v[3], double o[3])
 {
     for (int i = 0; i < 3; ++i) o[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
+}
+
+/* min and max of two finite numbers, inline (the library's fmin/fmax are calls); not for NaN, nor
+ * where the sign of a zero result matters */
+static inline double ph_min(double a, double b)
+{
+    return b < a ? b : a;
+}
+
+static inline double ph_max(double a, double b)
+{
+    return b > a ? b : a;
 }
 
 static int finite3(const double v[3])
@@ -591,7 +603,7 @@ typedef struct PhGeo {
 /* a facet in the search for crossing facets: its interval along the sweep axis, its sphere */
 typedef struct PhSweep {
     double lo, hi;           /* the bounding sphere's extent along the sweep axis */
-    double c[4], n[3];       /* its centre and radius, the facet's normal (a compact copy) */
+    double c[4];             /* its centre and radius (a compact copy) */
     int i;
 } PhSweep;
 
@@ -603,17 +615,32 @@ typedef struct PhOrder {
     int sub, idx;
 } PhOrder;
 
+/* what the crossing test (find_crossings) reads of a facet, in one record, the records in the
+ * order of the sweep: the corners as facet_corner() gives them, c0 and the unit normal n, the
+ * bounding sphere's radius and |ctr|, the facet's index and its rank along x */
+typedef struct PhCorners {
+    double x[4][3], c0[3], n[3], rad, cnorm;
+    int nc, i, rank;
+} PhCorners;
+
 /* a node of the sphere tree over the facets that finds the crossing pairs (find_crossings) */
 typedef struct PhFNode {
     double c[4];             /* bounding sphere: centre, radius */
     int left, right, first, count;
 } PhFNode;
 
+/* a node or item of B's trees in A's frame, cached per pass (walk_pair): its centre R c + t,
+ * the centre of its Gauss cap for -B, -R c_cap, and the pass that computed them */
+typedef struct PhBNode {
+    double v[6];
+    uint32_t stamp;
+} PhBNode;
+
 struct DstPhongWorkspace {
     int cap, n;
     PhRaw *raw;
     PhGeo *geo, *tmp;
-    PhOrder *order;          /* sort records of the facets */
+    PhOrder *order, *otmp;   /* sort records of the facets (then of the sweep), the sort's scratch */
     int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
     double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
@@ -622,13 +649,13 @@ struct DstPhongWorkspace {
     int *fitem;              /* its records, leaf by leaf */
     TreeKey *fkey;           /* scratch of its build */
     uint64_t (*ckey)[PH_MAXCLIP]; /* order keys of the partners a facet keeps (find_crossings) */
-    PhSweep *sweep;
+    PhSweep *sweep, *sweep_tmp; /* the sweep's records, and a copy to permute them */
+    PhCorners *corn;         /* the facets' corners and planes (find_crossings) */
     int (*stack)[2];
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
      * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
      * valid when stamp == pass (slots beyond cap: per visit) */
-    double (*bnode)[6];
-    uint32_t *bstamp;
+    PhBNode *bnode;
     uint32_t pass;
 };
 
@@ -641,6 +668,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->cap = max_facets;
     ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
     ws->order = malloc((size_t)max_facets * sizeof *ws->order);
+    ws->otmp = malloc((size_t)max_facets * sizeof *ws->otmp);
     ws->near = malloc((size_t)max_facets * sizeof *ws->near);
     ws->rank = malloc((size_t)max_facets * sizeof *ws->rank);
     ws->soa = malloc((size_t)5 * max_facets * sizeof *ws->soa);
@@ -652,10 +680,11 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->geo = malloc((size_t)max_facets * sizeof *ws->geo);
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
-    ws->bnode = malloc((size_t)max_facets * sizeof *ws->bnode);
-    ws->bstamp = calloc((size_t)max_facets, sizeof *ws->bstamp);
+    ws->sweep_tmp = malloc((size_t)max_facets * sizeof *ws->sweep_tmp);
+    ws->corn = malloc((size_t)max_facets * sizeof *ws->corn);
+    ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->stack || !ws->bnode || !ws->bstamp) {
+    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -665,7 +694,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->stack), free(ws->bnode), free(ws->bstamp);
+    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->bnode);
     free(ws);
 }
 
@@ -705,7 +734,7 @@ static void facet_geo(const PhRaw *f, const double R[9], const double t[3], PhGe
     double r2 = 0.0;
     for (int i = 0; i < g->nc; ++i) {
         double dx = g->p2[i][0] - (w * (l1 + ex)), dy = g->p2[i][1] - w * ey;
-        r2 = fmax(r2, dx * dx + dy * dy);
+        r2 = ph_max(r2, dx * dx + dy * dy);
     }
     g->rad = sqrt(r2) * (1.0 + DST_ROUND_REL);
 }
@@ -771,17 +800,68 @@ static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const
         double t = z[k] / (z[k] - z[k1]), p[3];
         for (int i = 0; i < 3; ++i) p[i] = x[k][i] + t * (x[k1][i] - x[k][i]);
         double a = dst_dot3(p, L);
-        iv[0] = fmin(iv[0], a), iv[1] = fmax(iv[1], a);
+        iv[0] = ph_min(iv[0], a), iv[1] = ph_max(iv[1], a);
     }
     return iv[0] <= iv[1];
 }
 
+/* a before b in the order of the facets (key, place in the pair, then index) */
+static inline int order_less(const PhOrder *a, const PhOrder *b)
+{
+    if (a->k[0] != b->k[0]) return a->k[0] < b->k[0];
+    if (a->k[1] != b->k[1]) return a->k[1] < b->k[1];
+    if (a->sub != b->sub) return a->sub < b->sub;
+    return a->idx < b->idx;
+}
+
+/* Sorts a[0 .. n-1] by order_less (a total order): insertion sort of runs of 16, then merges
+ * through tmp (n records). */
+static void order_sort(PhOrder *a, PhOrder *tmp, int n)
+{
+    enum { RUN = 16 };
+    for (int lo = 0; lo < n; lo += RUN) {
+        int hi = lo + RUN < n ? lo + RUN : n;
+        for (int i = lo + 1; i < hi; ++i) {
+            PhOrder x = a[i];
+            int j = i;
+            while (j > lo && order_less(&x, a + j - 1)) a[j] = a[j - 1], --j;
+            a[j] = x;
+        }
+    }
+    for (int w = RUN; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = order_less(a + j, a + i) ? a[j++] : a[i++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, (size_t)n * sizeof *a);
+    }
+}
+
 /* Trimming (phong.md sec. 6): the untrimmed convolution facets cross each other where dM has a
  * concave crease. Records the crossing pairs of dM(S) (on the untrimmed facets). */
-static int sweep_cmp(const void *x, const void *y)
+
+/* an integer key of a finite number in the same order (-0 taken as +0) */
+static uint64_t double_key(double d)
 {
-    const PhSweep *a = x, *b = y;
-    return (a->lo > b->lo) - (a->lo < b->lo);
+    uint64_t u;
+    if (d == 0.0) d = 0.0;
+    memcpy(&u, &d, sizeof u);
+    return (u >> 63) ? ~u : u | (uint64_t)1 << 63;
+}
+
+/* The sweep records sw[0 .. m-1] sorted by lo, stably (records of equal lo keep their order),
+ * through the order records of the workspace (free once the facets are in their order). */
+static void sweep_sort(DstPhongWorkspace *ws, PhSweep *sw, int m)
+{
+    for (int p = 0; p < m; ++p) {
+        PhOrder *o = ws->order + p;
+        o->k[0] = double_key(sw[p].lo), o->k[1] = 0, o->sub = 0, o->idx = p;
+    }
+    order_sort(ws->order, ws->otmp, m);
+    for (int p = 0; p < m; ++p) ws->sweep_tmp[p] = sw[ws->order[p].idx];
+    memcpy(sw, ws->sweep_tmp, (size_t)m * sizeof *sw);
 }
 
 /* partner of r found by a crossing pair of order key key: r keeps the PH_MAXCLIP partners of
@@ -799,26 +879,64 @@ static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
     keys[k] = key, r->clip[k] = partner;
 }
 
-/* The crossing test of a pair of facets whose bounding spheres meet (sweep records sp, sq):
- * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
- * a crossing pair is recorded in both partner lists (add_partner). */
-static void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhSweep *sp, const PhSweep *sq, const int *rank,
-                          uint64_t (*ckey)[PH_MAXCLIP])
+/* 1 when the corners of f lie on both sides of g's plane, by more than tol: the first test of
+ * cross_interval(), on the corners computed once (nearly every pair of the sweep fails it) */
+static int corners_both_sides(const PhCorners *f, const PhCorners *g, double tol)
 {
-    if (dst_dot3(sp->n, sq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
-    /* the pair in the order of the sweep along x */
-    int i = sp->i, j = sq->i;
-    if (rank[i] > rank[j]) i = sq->i, j = sp->i;
+    int neg = 0, pos = 0;
+    for (int k = 0; k < f->nc; ++k) {
+        double w[3] = {f->x[k][0] - g->c0[0], f->x[k][1] - g->c0[1], f->x[k][2] - g->c0[2]};
+        double z = dst_dot3(w, g->n);
+        neg += z < -tol, pos += z > tol;
+    }
+    return neg && pos;
+}
+
+/* the rest of crossing_pair() for a pair whose corners lie on both sides of each other's plane */
+static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double tol, const int *rank,
+                             uint64_t (*ckey)[PH_MAXCLIP])
+{
     const PhGeo *f = geo + i, *g = geo + j;
-    double L[3], tol = DST_ROUND_REL * (f->rad + g->rad + norm3(f->ctr)), a[2], b[2];
+    double L[3], a[2], b[2];
     cross3(f->n, g->n, L);
     if (!cross_interval(raw + i, f, g, L, tol, a) || !cross_interval(raw + j, g, f, L, tol, b)) return;
     /* a crease, not a corner touch: the common segment is a fair part of the facets */
     double l = norm3(L);
-    if (fmin(a[1], b[1]) - fmax(a[0], b[0]) < DST_PHONG_TRIM_REL * l * fmax(f->rad, g->rad)) return;
+    if (ph_min(a[1], b[1]) - ph_max(a[0], b[0]) < DST_PHONG_TRIM_REL * l * ph_max(f->rad, g->rad)) return;
     uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
     add_partner(raw + i, ckey[i], key, j);
     add_partner(raw + j, ckey[j], key, i);
+}
+
+/* The crossing test of a pair of facets whose bounding spheres meet (sweep records sp, sq):
+ * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
+ * a crossing pair is recorded in both partner lists (add_partner). The cheap tests here, inline
+ * in the sweep; the few pairs that pass them go on to crossing_confirm(). */
+static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *cp, const PhCorners *cq,
+                                 const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
+{
+    if (dst_dot3(cp->n, cq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
+    /* the pair in the order of the sweep along x */
+    const PhCorners *ci = cp, *cj = cq;
+    if (cp->rank > cq->rank) ci = cq, cj = cp;
+    double tol = DST_ROUND_REL * (ci->rad + cj->rad + ci->cnorm);
+    if (!corners_both_sides(ci, cj, tol) || !corners_both_sides(cj, ci, tol)) return;
+    crossing_confirm(raw, geo, ci->i, cj->i, tol, rank, ckey);
+}
+
+/* the crossing records of the facets sw[0 .. m-1], in that order */
+static void corner_records(const PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, const int *rank,
+                           PhCorners *corn)
+{
+    for (int p = 0; p < m; ++p) {
+        int i = sw[p].i;
+        const PhGeo *g = geo + i;
+        PhCorners *cr = corn + p;
+        cr->nc = raw[i].para ? 4 : 3, cr->i = i, cr->rank = rank[i];
+        cr->rad = g->rad, cr->cnorm = norm3(g->ctr);
+        for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, cr->x[k]);
+        memcpy(cr->c0, g->c0, sizeof cr->c0), memcpy(cr->n, g->n, sizeof cr->n);
+    }
 }
 
 /* the two bounding spheres (centre, radius) meet */
@@ -887,6 +1005,7 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
 {
     int nn = 0, sp = 0;
     for (int p = 0; p < m; ++p) ws->fitem[p] = p;
+    corner_records(raw, geo, sw, m, rank, ws->corn);
     ftree_node(sw, ws->fitem, ws->fkey, ws->fnode, &nn, 0, m);
     const PhFNode *nd = ws->fnode;
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
@@ -900,7 +1019,8 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
             for (int i = na->first; i < na->first + na->count; ++i) {
                 for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
                     const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
-                    if (spheres_meet(s1->c, s2->c)) crossing_pair(raw, geo, s1, s2, rank, ckey);
+                    if (spheres_meet(s1->c, s2->c))
+                        crossing_pair(raw, geo, ws->corn + ws->fitem[i], ws->corn + ws->fitem[j], rank, ckey);
                 }
             }
             continue;
@@ -937,12 +1057,11 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         const PhGeo *g = geo + i;
         sw[m].lo = g->ctr[0] - g->rad, sw[m].hi = g->ctr[0] + g->rad;
         memcpy(sw[m].c, g->ctr, sizeof g->ctr), sw[m].c[3] = g->rad;
-        memcpy(sw[m].n, g->n, sizeof g->n);
         sw[m].i = i, ++m;
-        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], g->ctr[k]), hi[k] = fmax(hi[k], g->ctr[k]);
+        for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
     /* the ranks along x order the pairs */
-    qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+    sweep_sort(ws, sw, m);
     for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
     int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, sw, m, rank, ckey, ws);
     if (!by_tree && m >= PH_FTREE_MIN) {
@@ -952,7 +1071,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
     if (!by_tree && ax != 0) {
         for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
-        qsort(sw, (size_t)m, sizeof *sw, sweep_cmp);
+        sweep_sort(ws, sw, m);
     }
     /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
      * the axis and their spheres copied into arrays of their own, read in sequence) */
@@ -960,11 +1079,12 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     for (int p = 0; p < m && !by_tree; ++p) {
         slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
     }
+    if (!by_tree) corner_records(raw, geo, sw, m, rank, ws->corn);
     for (int p = 0; p < m && !by_tree; ++p) {
         for (int q = p + 1; q < m && slo[q] <= sw[p].hi; ++q) {
             double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
             if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
-            crossing_pair(raw, geo, sw + p, sw + q, rank, ckey);
+            crossing_pair(raw, geo, ws->corn + p, ws->corn + q, rank, ckey);
         }
     }
     /* the same clip order whatever the sweep order: ascending partner index */
@@ -1002,23 +1122,36 @@ static double poly_area(const double (*P)[2], int n)
     return 0.5 * fabs(a);
 }
 
+/* The cut of facet f along the plane of g (phong.md sec. 3, eq. P5e): the plane value
+ * a x + b y + c of f's 2-D corners (n_G . (c0_F + x f1 + y f2 - c0_G)), the pieces on either side
+ * and their areas. Returns +1 when the piece on the positive side is kept (the larger), else -1. */
+typedef struct PhCut {
+    double a, b, c;
+    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
+    int nf, nb;
+} PhCut;
+
+static double cut_by(const PhGeo *f, const PhGeo *g, PhCut *k)
+{
+    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
+    k->a = dst_dot3(g->n, f->f1), k->b = dst_dot3(g->n, f->f2), k->c = dst_dot3(g->n, w);
+    k->nf = clip_poly((const double(*)[2])f->p2, f->nc, k->a, k->b, k->c, k->Qf);
+    k->nb = clip_poly((const double(*)[2])f->p2, f->nc, -k->a, -k->b, -k->c, k->Qb);
+    double af = k->nf >= 3 ? poly_area((const double(*)[2])k->Qf, k->nf) : 0.0;
+    double ab = k->nb >= 3 ? poly_area((const double(*)[2])k->Qb, k->nb) : 0.0;
+    return af >= ab ? 1.0 : -1.0;
+}
+
 /* Cuts each facet along the planes of the facets it crosses and keeps the larger piece: at a
  * concave crease the crossing facets overhang each other by a short wing that lies inside M; at
  * a convex edge a slight misalignment makes a sliver stick out, and the larger piece is again the
- * boundary (phong.md sec. 6). */
+ * boundary (phong.md sec. 3). */
 static void trim_by(PhGeo *f, const PhGeo *g)
 {
     if (!g->ok || f->nc < 3) return;
-    /* n_G . (c0_F + x f1 + y f2 - c0_G) */
-    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
-    double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
-    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
-    int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
-    int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
-    double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
-    double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
-    if (af >= ab) memcpy(f->p2, Qf, (size_t)nf * sizeof Qf[0]), f->nc = nf;
-    else memcpy(f->p2, Qb, (size_t)nb * sizeof Qb[0]), f->nc = nb;
+    PhCut cut;
+    if (cut_by(f, g, &cut) > 0.0) memcpy(f->p2, cut.Qf, (size_t)cut.nf * sizeof cut.Qf[0]), f->nc = cut.nf;
+    else memcpy(f->p2, cut.Qb, (size_t)cut.nb * sizeof cut.Qb[0]), f->nc = cut.nb;
     if (f->nc < 3) f->nc = 0;
 }
 
@@ -1030,14 +1163,8 @@ static void trim_by(PhGeo *f, const PhGeo *g)
 static void trim_by_d(PhGeo *f, double (*dP)[6][3], const PhGeo *g, const PhGeoD *gd)
 {
     if (!g->ok || f->nc < 3) return;
-    double w[3] = {f->c0[0] - g->c0[0], f->c0[1] - g->c0[1], f->c0[2] - g->c0[2]};
-    double a = dst_dot3(g->n, f->f1), b = dst_dot3(g->n, f->f2), c0 = dst_dot3(g->n, w);
-    double Qf[PH_MAXV][2], Qb[PH_MAXV][2];
-    int nf = clip_poly((const double(*)[2])f->p2, f->nc, a, b, c0, Qf);
-    int nb = clip_poly((const double(*)[2])f->p2, f->nc, -a, -b, -c0, Qb);
-    double af = nf >= 3 ? poly_area((const double(*)[2])Qf, nf) : 0.0;
-    double ab = nb >= 3 ? poly_area((const double(*)[2])Qb, nb) : 0.0;
-    double sg = af >= ab ? 1.0 : -1.0, sa = sg * a, sb = sg * b, sc = sg * c0;
+    PhCut cut;
+    double sg = cut_by(f, g, &cut), sa = sg * cut.a, sb = sg * cut.b, sc = sg * cut.c;
     /* the plane value of each corner and its partials */
     double fv[PH_MAXV], df[PH_MAXV][6], X[PH_MAXV][3];
     for (int k = 0; k < f->nc; ++k) {
@@ -1208,7 +1335,7 @@ typedef struct PhCtx {
  * point, h(x) = beta |x| + h_min, capped */
 static double radius_at(const PhCtx *c, const double x[3])
 {
-    return fmin(c->beta * norm3(x) + c->hmin, c->hmax);
+    return ph_min(c->beta * norm3(x) + c->hmin, c->hmax);
 }
 
 /* The Phong residual of eq. (5.4) at the point x of facet g (geometry array geos): the part of
@@ -1539,16 +1666,17 @@ static void pair_ee(PhCtx *c, int ea, int eb, const double cen[3], double rcol)
 
 /* A node or item of one of B's trees (centre c, cap centre cc; cache slot slot) in A's frame:
  * its centre R c + t and the centre of its Gauss cap for -B, -R cc */
-static const double *bnode(PhCtx *c, const double cn[3], const double cc[3], int slot, double tmp[6])
+static inline const double *bnode(PhCtx *c, const double cn[3], const double cc[3], int slot, double tmp[6])
 {
     DstPhongWorkspace *ws = c->ws;
-    double *o = slot < ws->cap ? ws->bnode[slot] : tmp;
-    if (slot < ws->cap && ws->bstamp[slot] == ws->pass) return o;
+    PhBNode *b = slot < ws->cap ? ws->bnode + slot : NULL;
+    if (b != NULL && b->stamp == ws->pass) return b->v;
+    double *o = b != NULL ? b->v : tmp;
     rot3(c->R, cn, o);
     for (int k = 0; k < 3; ++k) o[k] += c->t[k];
     rot3(c->R, cc, o + 3);
     for (int k = 3; k < 6; ++k) o[k] = -o[k];
-    if (slot < ws->cap) ws->bstamp[slot] = ws->pass;
+    if (b != NULL) b->stamp = ws->pass;
     return o;
 }
 
@@ -1603,7 +1731,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        double sa = na->r + la_scale * fmin(ca[3], PH_PI), sb = nb->r + lb_scale * fmin(cb0[3], PH_PI);
+        double sa = na->r + la_scale * ph_min(ca[3], PH_PI), sb = nb->r + lb_scale * ph_min(cb0[3], PH_PI);
         if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
             /* both about as large: both split at once */
             ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
@@ -1649,16 +1777,6 @@ static void order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
     }
 }
 
-static int order_cmp(const void *x, const void *y)
-{
-    const PhOrder *a = x, *b = y;
-    for (int i = 0; i < 2; ++i) {
-        if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
-    }
-    if (a->sub != b->sub) return a->sub < b->sub ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 /* One collection of dM(S) for the ball (cen, rcol) (see collect()): the three walks, then the
  * facets in their canonical order, so that dM(S) does not depend on the order of the walks. */
 static int collect_pass(PhCtx *c, const double cen[3], double rcol)
@@ -1666,7 +1784,7 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
     DstPhongWorkspace *ws = c->ws;
     ws->n = 0;
     if (++ws->pass == 0) {
-        memset(ws->bstamp, 0, (size_t)ws->cap * sizeof *ws->bstamp);
+        for (int i = 0; i < ws->cap; ++i) ws->bnode[i].stamp = 0;
         ws->pass = 1;
     }
     const DstPhongModel *B = c->b;
@@ -1681,7 +1799,7 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
         order_key(c, ws->raw[i].fa, ws->raw[i].fb, ws->order[i].k);
         ws->order[i].sub = ws->raw[i].sub, ws->order[i].idx = i;
     }
-    qsort(ws->order, (size_t)ws->n, sizeof ws->order[0], order_cmp);
+    order_sort(ws->order, ws->otmp, ws->n);
     /* in place, cycle by cycle: slot j takes the facet of slot order[j].idx (-1: placed) */
     for (int i = 0; i < ws->n; ++i) {
         if (ws->order[i].idx < 0) continue;
@@ -1716,7 +1834,7 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     if (!collect_pass(c, cen, rcol)) return 0;
     double maxrad = 0.0;
     for (int i = 0; i < c->ws->n; ++i) {
-        if (c->ws->geo[i].ok) maxrad = fmax(maxrad, c->ws->geo[i].rad);
+        if (c->ws->geo[i].ok) maxrad = ph_max(maxrad, c->ws->geo[i].rad);
     }
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
