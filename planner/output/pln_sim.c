@@ -808,7 +808,6 @@ static PlnStatus check_options(const PlnSimOptions *o, const PlnSimReference *re
 PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const PlnSimOptions *opt,
                       PlnSimResult *res, char *err, size_t err_size)
 {
-    pln_watchdog_phase("simulating");
     PlnSimOptions o = opt != NULL ? *opt : pln_sim_options_default();
     const PlnRobot *r = p->robot;
     int n = r->n_joints;
@@ -819,6 +818,7 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
     double foot0[PLN_ROBOT_MAX_SOLES][3], sq_err = 0.0, next_series = 0.0;
     long n_cmp = 0, n_steps;
     int cap;
+    pln_watchdog_phase("simulating");
     memset(res, 0, sizeof *res);
     memset(&s, 0, sizeof s);
     memset(&w, 0, sizeof w);
@@ -861,7 +861,6 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
                  "collide in the simulation", PLN_SIM_MAX_PRISMS);
     }
     snprintf(res->note, sizeof res->note, "%s", s.note);
-
     /* the first posture, the gains on each joint's own inertia (mass-matrix diagonal at
      * the start plus armature): kp = I w^2, kd = 2 I w (critical damping). The diagonal is
      * the robot's as its file roots it (at the waist): in a model re-rooted at a stance

@@ -803,11 +803,12 @@ static PlnStatus spline_joints_at(const PlnProblem *p, const void *src, double t
 PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps_ratio,
                              PlnCertificate *c, char *err, size_t err_size)
 {
-    pln_watchdog_phase("certifying");
     PlnProblemWork *w;
     DstMcdOptions opt = cert_options(p, eps_ratio);
     double *vel;
-    PlnStatus st = cert_alloc(c, p->scenario->n_pairs, p->n_intervals, p->scenario->n_tasks, err,
+    PlnStatus st;
+    pln_watchdog_phase("certifying");
+    st = cert_alloc(c, p->scenario->n_pairs, p->n_intervals, p->scenario->n_tasks, err,
                               err_size);
     if (st != PLN_OK) return st;
     st = pln_problem_work_create(p, &w, err, err_size);
@@ -931,12 +932,12 @@ static PlnStatus table_joints_at(const PlnProblem *p, const void *src, double t,
 PlnStatus pln_certify_table(const PlnProblem *p, const PlnTable *tb, double eps_ratio,
                             PlnCertificate *c, char *err, size_t err_size)
 {
-    pln_watchdog_phase("certifying");
     PlnProblemWork *w;
     DstMcdOptions opt = cert_options(p, eps_ratio);
     int *joint_of, nj = p->n_joints;
     TableSource src;
     PlnStatus st;
+    pln_watchdog_phase("certifying");
 
     if (tb->n_rows < 2) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "the trajectory needs two samples or more");

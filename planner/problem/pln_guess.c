@@ -426,7 +426,6 @@ static PlnStatus fit_joint(const PlnProblem *p, Guess *g, int n_way, int a, char
 PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *report, char *err,
                               size_t err_size)
 {
-    pln_watchdog_phase("computing the initial guess");
     const PlnScenario *sc = p->scenario;
     const int nt = sc->n_tasks, nj = p->n_joints, nc = p->n_ctrl;
     PlnGuessReport rep = {0, 0, -1, 0.0};
@@ -434,6 +433,7 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
     int n_way = 0;
     PlnStatus st = PLN_OK;
 
+    pln_watchdog_phase("computing the initial guess");
     memset(&g, 0, sizeof g);
     pln_problem_initial_x(p, x);
     if (report != NULL) *report = rep;

@@ -108,8 +108,8 @@ static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOpt
 PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoaded *l,
                         char *err, size_t err_size)
 {
-    pln_watchdog_phase("loading the scenario, its robot and meshes");
     PlnStatus st;
+    pln_watchdog_phase("loading the scenario, its robot and meshes");
     memset(l, 0, sizeof *l);
     st = pln_scenario_parse(scenario, &l->sc, err, err_size);
     if (st != PLN_OK) return st;

@@ -541,7 +541,6 @@ static void binding_rows(const SipContext *ctx, char *buf, size_t size)
 PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
                         PlnSipResult *result, char *err, size_t err_size)
 {
-    pln_watchdog_phase("optimising");
     FILE *progress = run->progress;
     const PlnScenario *sc = p->scenario;
     SipContext ctx;
@@ -549,6 +548,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     PlnStatus st;
     double *x_main = NULL;
 
+    pln_watchdog_phase("optimising");
     memset(result, 0, sizeof *result);
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
