@@ -135,6 +135,71 @@ static double seg_seg_sq(const double p0[3], const double d1[3], const double q0
     return dst_dot3(w, w);
 }
 
+/* four doubles, one segment pair per lane (GCC/Clang vector extension; without AVX the
+ * compiler splits it into two-lane or scalar operations, each lane rounding exactly as the
+ * scalar expression it stands for: ISO C mode keeps -ffp-contract=off, so no FMA either) */
+typedef double TriV4 __attribute__((vector_size(32)));
+typedef long long TriV4i __attribute__((vector_size(32)));
+
+/* lane-wise m ? x : y for a comparison mask m (all bits set or clear per lane); macros, since
+ * a function taking a 32-byte vector has another ABI with and without AVX (-Wpsabi) */
+#define TRI_V4_SEL(m, x, y) ((TriV4)(((TriV4i)(m) & (TriV4i)(x)) | (~(TriV4i)(m) & (TriV4i)(y))))
+/* dst_clamp01 lane-wise: x < 0 ? 0 : (x > 1 ? 1 : x) */
+#define TRI_V4_CLAMP01(x) TRI_V4_SEL((x) < zero4, zero4, TRI_V4_SEL((x) > one4, one4, (x)))
+
+/* The 9 edge-edge pairs of seg_seg_sq (pair k = 3 i + j of A's edge i and B's edge j): for
+ * each edge of A, B's three edges in lanes 0-2 (lane 3 repeats lane 2). The general case
+ * (both segments longer than DST_MIN_DENOM, not parallel) is computed lane-wise with
+ * seg_seg_sq's operations in its order, so every value equals the scalar one bit for bit; a
+ * lane outside the general case is redone by seg_seg_sq itself. */
+static void seg_seg_sq9(const double a[9], const double *const ea[3], const double b[9], const double *const eb[3],
+                        double d2[9], double s_out[9], double t_out[9])
+{
+    const TriV4 zero4 = {0.0, 0.0, 0.0, 0.0}, one4 = {1.0, 1.0, 1.0, 1.0};
+    const TriV4 min4 = {DST_MIN_DENOM, DST_MIN_DENOM, DST_MIN_DENOM, DST_MIN_DENOM};
+    /* B's edges j: start points q0 and directions e2, component by component */
+    TriV4 q0[3], e2[3];
+    for (int c = 0; c < 3; ++c) {
+        q0[c] = (TriV4){b[c], b[3 + c], b[6 + c], b[6 + c]};
+        e2[c] = (TriV4){eb[0][c], eb[1][c], eb[2][c], eb[2][c]};
+    }
+    TriV4 ev = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
+    TriV4i e_ok = (TriV4i)(ev > min4);
+    for (int i = 0; i < 3; ++i) {
+        const double *p0 = a + 3 * i, *d1 = ea[i];
+        TriV4 r0 = p0[0] - q0[0], r1 = p0[1] - q0[1], r2 = p0[2] - q0[2];
+        /* seg_seg_sq's general case, lane-wise (its scalar statements in the same order) */
+        double av = dst_dot3(d1, d1);
+        TriV4 fv = e2[0] * r0 + e2[1] * r1 + e2[2] * r2;
+        TriV4 cv = d1[0] * r0 + d1[1] * r1 + d1[2] * r2;
+        TriV4 bv = d1[0] * e2[0] + d1[1] * e2[1] + d1[2] * e2[2];
+        TriV4 x0 = d1[1] * e2[2] - d1[2] * e2[1], x1 = d1[2] * e2[0] - d1[0] * e2[2],
+              x2 = d1[0] * e2[1] - d1[1] * e2[0];
+        TriV4 denom = x0 * x0 + x1 * x1 + x2 * x2;
+        TriV4 y0 = r1 * e2[2] - r2 * e2[1], y1 = r2 * e2[0] - r0 * e2[2], y2 = r0 * e2[1] - r1 * e2[0];
+        TriV4 xy = x0 * y0 + x1 * y1 + x2 * y2;
+        TriV4 sv = -xy / denom;
+        sv = TRI_V4_CLAMP01(sv);
+        TriV4 tv = (bv * sv + fv) / ev;
+        TriV4 tc = TRI_V4_CLAMP01(tv);
+        TriV4 s2 = (bv * tc - cv) / av;
+        s2 = TRI_V4_CLAMP01(s2);
+        sv = TRI_V4_SEL(tc != tv, s2, sv);
+        tv = tc;
+        TriV4 w0 = r0 + sv * d1[0] - tv * e2[0], w1 = r1 + sv * d1[1] - tv * e2[1], w2 = r2 + sv * d1[2] - tv * e2[2];
+        TriV4 dv = w0 * w0 + w1 * w1 + w2 * w2;
+        TriV4i gen = e_ok & (TriV4i)(denom > DST_PARALLEL_SIN2 * av * ev);
+        for (int j = 0; j < 3; ++j) {
+            int k = 3 * i + j;
+            if (av > DST_MIN_DENOM && gen[j] != 0) {
+                d2[k] = dv[j], s_out[k] = sv[j], t_out[k] = tv[j];
+            } else {
+                d2[k] = seg_seg_sq(p0, d1, b + 3 * j, eb[j], &s_out[k], &t_out[k]);
+            }
+        }
+    }
+}
+
 /* Triangle-triangle distance, docs/math/mesh_mcd.md eq. (1)-(2). */
 void dst_tri_distance(const double a[9], const double b[9], DstTriPair *out)
 {
@@ -145,15 +210,14 @@ void dst_tri_distance(const double a[9], const double b[9], DstTriPair *out)
     tri_plane(b, scale, &pb);
     out->dist = INFINITY;
     /* edge-edge: 9 segment pairs (covers vertex-edge and vertex-vertex too); squared
-     * distances compared, the witnesses of the best pair only */
-    const double *ea[3] = {pa.e0, pa.e1, pa.e2}, *eb[3] = {pb.e0, pb.e1, pb.e2};
+     * distances compared in the pair order, the witnesses of the best pair only */
+    const double *const ea[3] = {pa.e0, pa.e1, pa.e2}, *const eb[3] = {pb.e0, pb.e1, pb.e2};
+    double d2[9], sk[9], tk[9];
+    seg_seg_sq9(a, ea, b, eb, d2, sk, tk);
     double best2 = INFINITY, bs = 0.0, bt = 0.0;
     int bi = 0, bj = 0;
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) {
-            double s, t, d2 = seg_seg_sq(a + 3 * i, ea[i], b + 3 * j, eb[j], &s, &t);
-            if (d2 < best2) best2 = d2, bs = s, bt = t, bi = i, bj = j;
-        }
+    for (int k = 0; k < 9; ++k) {
+        if (d2[k] < best2) best2 = d2[k], bs = sk[k], bt = tk[k], bi = k / 3, bj = k % 3;
     }
     for (int k = 0; k < 3; ++k) {
         out->pa[k] = a[3 * bi + k] + bs * ea[bi][k];
