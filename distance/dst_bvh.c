@@ -669,12 +669,14 @@ static int expand_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, co
         l[1] = node_lb(&va[0], &vb[1], p, best);
     }
     out->node_pairs += 2;
-    if (l[0] < l[1]) {
-        int t0 = c[0][0], t1 = c[0][1];
-        c[0][0] = c[1][0], c[0][1] = c[1][1], c[1][0] = t0, c[1][1] = t1;
-        double tl = l[0];
-        l[0] = l[1], l[1] = tl;
-    }
+    /* the nearer pair last; a selection, not a branch: which child is nearer is data, and the
+     * bounds it compares end long chains (square root, division), so a mispredicted branch
+     * here would cost their whole latency */
+    int sw = l[0] < l[1];
+    int c00 = sw ? c[1][0] : c[0][0], c01 = sw ? c[1][1] : c[0][1];
+    int c10 = sw ? c[0][0] : c[1][0], c11 = sw ? c[0][1] : c[1][1];
+    double l0 = sw ? l[1] : l[0], l1 = sw ? l[0] : l[1];
+    c[0][0] = c00, c[0][1] = c01, c[1][0] = c10, c[1][1] = c11, l[0] = l0, l[1] = l1;
     /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
     int keep1 = l[1] < best->thr || l[1] <= 0.0, keep0 = l[0] < best->thr || l[0] <= 0.0;
     if (!keep1) return 0; /* l0 >= l1 > 0 and l1 >= thr: both pruned */
