@@ -561,9 +561,10 @@ static double node_lb(NodeView *va, NodeView *vb, const DstRelPose *p, const Bes
     return lb - DST_ROUND_REL * (dd + na->r + nb->r);
 }
 
-/* Gap of two vertex triples along the axis u (|u| = ul > 0): a lower bound of their
- * distance (any axis gives one), widened for rounding; negative when the projections overlap. */
-static double axis_gap(const double u[3], double ul, const double *ta, const double *tb)
+/* Gap of two vertex triples along the axis u, times |u|: divided by |u| > 0, a lower bound of
+ * their distance (any axis gives one), widened for rounding; negative when the projections
+ * overlap. For a unit axis it is the gap itself (x / 1 is x, bit for bit: no division). */
+static double axis_gap(const double u[3], const double *ta, const double *tb)
 {
     double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, mag = 0.0;
     for (int k = 0; k < 3; ++k) {
@@ -572,7 +573,7 @@ static double axis_gap(const double u[3], double ul, const double *ta, const dou
         bmin = dst_mind(bmin, y), bmax = dst_maxd(bmax, y);
         mag = dst_maxd(mag, dst_maxd(fabs(x), fabs(y)));
     }
-    return (dst_maxd(amin - bmax, bmin - amax) - 4.0 * DST_ROUND_REL * mag) / ul;
+    return dst_maxd(amin - bmax, bmin - amax) - 4.0 * DST_ROUND_REL * mag;
 }
 
 /* the pruning threshold for the best distance d: d - max(tol, rel (d - ref)); it grows with
@@ -598,26 +599,26 @@ static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int 
     if (best->d < INFINITY) {
         if (best->has_w) {
             /* the witness axis of the best pair (unit): tight for the pairs near the answer */
-            double g = axis_gap(best->w, 1.0, ta9, tbw);
+            double g = axis_gap(best->w, ta9, tbw);
             if (g >= thr && g > 0.0) return;
         }
         double w[3];
         for (int i = 0; i < 3; ++i) w[i] = (ta9[i] + ta9[3 + i] + ta9[6 + i]) - (tbw[i] + tbw[3 + i] + tbw[6 + i]);
         double wl = sqrt(dst_dot3(w, w));
         if (wl > DST_MIN_DENOM) {
-            double g = axis_gap(w, wl, ta9, tbw);
+            double g = axis_gap(w, ta9, tbw) / wl;
             if (g >= thr && g > 0.0) return;
         }
         const double *na = a->nrm[ta];
         if (na[0] != 0.0 || na[1] != 0.0 || na[2] != 0.0) {
-            double g = axis_gap(na, 1.0, ta9, tbw);
+            double g = axis_gap(na, ta9, tbw);
             if (g >= thr && g > 0.0) return;
         }
         const double *nb = b->nrm[tb];
         if (nb[0] != 0.0 || nb[1] != 0.0 || nb[2] != 0.0) {
             double nw[3];
             for (int i = 0; i < 3; ++i) nw[i] = p->R[3 * i] * nb[0] + p->R[3 * i + 1] * nb[1] + p->R[3 * i + 2] * nb[2];
-            double g = axis_gap(nw, 1.0, ta9, tbw);
+            double g = axis_gap(nw, ta9, tbw);
             if (g >= thr && g > 0.0) return;
         }
     }
@@ -668,12 +669,14 @@ static int expand_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, co
         l[1] = node_lb(&va[0], &vb[1], p, best);
     }
     out->node_pairs += 2;
-    if (l[0] < l[1]) {
-        int t0 = c[0][0], t1 = c[0][1];
-        c[0][0] = c[1][0], c[0][1] = c[1][1], c[1][0] = t0, c[1][1] = t1;
-        double tl = l[0];
-        l[0] = l[1], l[1] = tl;
-    }
+    /* the nearer pair last; a selection, not a branch: which child is nearer is data, and the
+     * bounds it compares end long chains (square root, division), so a mispredicted branch
+     * here would cost their whole latency */
+    int sw = l[0] < l[1];
+    int c00 = sw ? c[1][0] : c[0][0], c01 = sw ? c[1][1] : c[0][1];
+    int c10 = sw ? c[0][0] : c[1][0], c11 = sw ? c[0][1] : c[1][1];
+    double l0 = sw ? l[1] : l[0], l1 = sw ? l[0] : l[1];
+    c[0][0] = c00, c[0][1] = c01, c[1][0] = c10, c[1][1] = c11, l[0] = l0, l[1] = l1;
     /* relaxed pruning never skips a pair that might touch (lb <= 0): overlap must be seen */
     int keep1 = l[1] < best->thr || l[1] <= 0.0, keep0 = l[0] < best->thr || l[0] <= 0.0;
     if (!keep1) return 0; /* l0 >= l1 > 0 and l1 >= thr: both pruned */

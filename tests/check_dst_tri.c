@@ -1,14 +1,17 @@
 /* check_dst_tri.c — tests of the triangle-triangle distance kernel (distance/dst_tri.c):
  * against GJK on the two triangles as convex point sets (an independent method) on random
  * pairs including near-parallel, coplanar, intersecting and degenerate ones; witness
- * points on their triangles at the reported distance; known answers. */
+ * points on their triangles at the reported distance; known answers; bit for bit equal to
+ * the scalar form of the kernel (tests/dst_tri_reference.h). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dst_bvh.h"
 #include "dst_capsule_testgen.h"
 #include "dst_convex.h"
+#include "dst_tri_reference.h"
 
 #define TRI_RANDOM_PAIRS (TG_ASAN ? 3000 : 20000)
 /* agreement with GJK (stops at 1e-10 relative), relative to the pair's size */
@@ -119,6 +122,68 @@ START_TEST(test_tri_known_answers)
 }
 END_TEST
 
+/* Session 16b: the lane-wise kernel equals the scalar one bit for bit (distance and both
+ * witnesses), on random pairs and on the cases whose lanes leave the general segment formula:
+ * parallel edges (translated copies), zero-length edges (points, repeated vertices), edges
+ * below DST_MIN_DENOM in squared length, integer grids (exact ties and touching), and a
+ * degenerate A as well as B. */
+START_TEST(test_tri_scalar_reference)
+{
+    TgRng r = {29};
+    int differ = 0, fallback_kinds = 0;
+    for (int n = 0; n < TRI_RANDOM_PAIRS; ++n) {
+        double a[9], b[9], off[3];
+        int kind = n % 8;
+        random_tri(&r, 1.0, a);
+        random_tri(&r, 1.0, b);
+        tg_unit(&r, off);
+        double sh = tg_uniform(&r, 0.0, 1.5);
+        if (kind == 1) {
+            /* translated copy: every edge of b parallel to one of a */
+            for (int i = 0; i < 9; ++i) b[i] = a[i] + sh * off[i % 3];
+        } else if (kind == 2) {
+            /* b a point or a segment with a repeated vertex; a with a repeated vertex */
+            memcpy(b + 3, b, 3 * sizeof(double));
+            if (n % 16 == 2) memcpy(b + 6, b, 3 * sizeof(double));
+            else memcpy(a + 6, a + 3, 3 * sizeof(double));
+        } else if (kind == 3) {
+            /* an edge of squared length below DST_MIN_DENOM on each */
+            for (int i = 0; i < 3; ++i) b[3 + i] = b[i] + 1e-160 * off[i], a[6 + i] = a[i] + 1e-155 * off[i];
+        } else if (kind == 4) {
+            /* small integer grid: coplanar, touching, shared edges, exact ties */
+            for (int i = 0; i < 9; ++i) a[i] = floor(3.0 * a[i]), b[i] = floor(3.0 * b[i]);
+        } else if (kind == 5) {
+            /* coplanar */
+            for (int v = 0; v < 3; ++v) a[3 * v + 2] = 0.0, b[3 * v + 2] = 0.0;
+        } else if (kind == 6) {
+            /* collinear b (a sliver) near a's face */
+            for (int i = 0; i < 3; ++i) b[6 + i] = 0.5 * (b[i] + b[3 + i]);
+        } else if (kind == 7) {
+            /* far apart and large */
+            for (int i = 0; i < 9; ++i) a[i] *= 100.0, b[i] = 100.0 * b[i] + 500.0 * off[i % 3];
+        }
+        if (kind >= 1 && kind <= 3) ++fallback_kinds;
+        DstTriPair got, ref;
+        dst_tri_distance(a, b, &got);
+        ref_tri_distance(a, b, &ref);
+        int same = memcmp(&got.dist, &ref.dist, sizeof got.dist) == 0 && memcmp(got.pa, ref.pa, sizeof got.pa) == 0 &&
+                   memcmp(got.pb, ref.pb, sizeof got.pb) == 0;
+        if (!same && differ++ < 5) {
+            fprintf(stderr, "pair %d kind %d: %.17g (%.17g %.17g %.17g) vs scalar %.17g (%.17g %.17g %.17g)\n", n, kind,
+                    got.dist, got.pa[0], got.pa[1], got.pa[2], ref.dist, ref.pa[0], ref.pa[1], ref.pa[2]);
+        }
+        /* and with the roles swapped */
+        dst_tri_distance(b, a, &got);
+        ref_tri_distance(b, a, &ref);
+        same = memcmp(&got.dist, &ref.dist, sizeof got.dist) == 0 && memcmp(got.pa, ref.pa, sizeof got.pa) == 0 &&
+               memcmp(got.pb, ref.pb, sizeof got.pb) == 0;
+        if (!same && differ++ < 5) fprintf(stderr, "pair %d kind %d swapped differs\n", n, kind);
+    }
+    ck_assert_int_gt(fallback_kinds, TRI_RANDOM_PAIRS / 4);
+    ck_assert_msg(differ == 0, "%d of %d pairs differ from the scalar kernel", differ, 2 * TRI_RANDOM_PAIRS);
+}
+END_TEST
+
 Suite *dst_tri_suite(void)
 {
     Suite *s = suite_create("dst_tri");
@@ -128,6 +193,10 @@ Suite *dst_tri_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("known_answers");
     tcase_add_test(tc, test_tri_known_answers);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("scalar_reference");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tri_scalar_reference);
     suite_add_tcase(s, tc);
     return s;
 }
