@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pln_tolerance.h"
 #include "check_rng.h"
 #include "model/pln_kin.h"
 #include "problem/pln_dynrows.h"
@@ -548,6 +549,78 @@ START_TEST(test_fresh_dynamics_rows_refined)
 }
 END_TEST
 
+/* The stance rows (docs/math/planner.md eq. P13): 12 per sample, +-each coordinate of the
+ * sole centre's offset from where the foot stands and of the rotation error
+ * vee(M - M^T) / 2, M = R R*^T, less the row tolerance; computed here from the forward
+ * kinematics at the sample's time. At the motionless start every offset is zero. */
+START_TEST(test_stance_rows_values)
+{
+    Fixture f;
+    Rng seed = {0x5a7ceULL};
+    char err[512];
+    const double rho = PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M;
+    const double rho_r = sin(PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD);
+    double *x, *c, *ctrl, *q;
+    PlnKinWork *kin;
+    int samples = 0, moved = 0;
+    load(&f, "tests/data/stance_knees.yaml");
+    ck_assert_int_gt(f.p->n_stance, 0);
+    x = calloc((size_t)f.p->n_vars, sizeof *x);
+    c = calloc((size_t)f.p->m, sizeof *c);
+    ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);
+    q = calloc((size_t)f.p->n_joints, sizeof *q);
+    ck_assert_int_eq(pln_kin_create(f.p->robot, &kin, err, sizeof err), PLN_OK);
+    for (int trial = 0; trial < 2; ++trial) {
+        if (trial == 0) pln_problem_initial_x(f.p, x);
+        else random_x(f.p, x, &seed, 0.2);
+        ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+        pln_problem_ctrl(f.p, x, ctrl);
+        for (int r = 0; r < f.p->m; ++r) {
+            const PlnRow *row = &f.p->rows[r];
+            const PlnStance *st;
+            double pt[3], e[6], M[9];
+            const double *R;
+            if (row->kind != PLN_ROW_STANCE) continue;
+            for (int k = 1; k < PLN_STANCE_ROWS; ++k) {
+                ck_assert(f.p->rows[r + k].kind == PLN_ROW_STANCE && f.p->rows[r + k].sub == row->sub);
+            }
+            st = &f.p->stance[row->index];
+            ck_assert_int_eq(pln_problem_joints_at(f.p, ctrl, f.p->stance_time[row->sub], q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(kin, f.p->robot, q), PLN_OK);
+            pln_kin_point(kin, st->link, st->point, pt);
+            R = pln_kin_link_rot(kin, st->link);
+            for (int i = 0; i < 9; ++i) {
+                M[i] = 0.0;
+                for (int l = 0; l < 3; ++l) M[i] += R[3 * (i / 3) + l] * st->target_rot[3 * (i % 3) + l];
+            }
+            for (int i = 0; i < 3; ++i) e[i] = pt[i] - st->target[i];
+            e[3] = 0.5 * (M[7] - M[5]);
+            e[4] = 0.5 * (M[2] - M[6]);
+            e[5] = 0.5 * (M[3] - M[1]);
+            for (int k = 0; k < 6; ++k) {
+                double tol = k < 3 ? rho : rho_r;
+                if (trial == 0) ck_assert_msg(fabs(e[k]) < 1e-12, "the start moves a stance foot: %g", e[k]);
+                ck_assert_msg(fabs(c[r + 2 * k] - (e[k] - tol)) < 1e-12, "row %d", r + 2 * k);
+                ck_assert_msg(fabs(c[r + 2 * k + 1] - (-e[k] - tol)) < 1e-12, "row %d", r + 2 * k + 1);
+            }
+            /* the random motion moves the foot (after the start, which is the initial
+             * posture): the rows see it */
+            moved += trial == 1 && fabs(e[0]) + fabs(e[1]) + fabs(e[2]) > 10.0 * rho;
+            samples += trial == 1;
+            r += PLN_STANCE_ROWS - 1;
+        }
+    }
+    ck_assert_int_gt(samples, 2 * PLN_STANCE_SAMPLES);
+    ck_assert_int_ge(moved, samples - 2);
+    pln_kin_destroy(kin);
+    free(x);
+    free(c);
+    free(ctrl);
+    free(q);
+    unload(&f);
+}
+END_TEST
+
 Suite *pln_problem_suite(void)
 {
     Suite *s = suite_create("pln_problem");
@@ -555,6 +628,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_variable_map_rest_and_start);
     tcase_add_test(tc, test_limit_margins);
     tcase_add_test(tc, test_joints_at_matches_spline_and_fixed_joints);
+    tcase_add_test(tc, test_stance_rows_values);
     suite_add_tcase(s, tc);
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);

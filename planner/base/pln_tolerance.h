@@ -226,6 +226,9 @@
  * the foot should not move at all, and the room left covers the drift between samples
  * and the Taylor models' width. */
 #define PLN_STANCE_ROW_FRACTION 0.25
+/* rows per stance sample: +- each coordinate of the sole centre's offset and of the
+ * rotation error (docs/math/planner.md eq. P13) */
+#define PLN_STANCE_ROWS 12
 
 /* The optimiser's ZMP rows keep the ZMP this much further inside than zmp_margin, so that a
  * round that stops a hair outside its rows (SLSQP's ftol stop) still certifies; the

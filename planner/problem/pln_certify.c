@@ -258,8 +258,9 @@ static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertif
 /* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
 /* The stance feet on [t0, t1] (interval i, or the part of it whose link motion is in
  * w->lm): Taylor-model bounds of how far each sole centre may be from where it stood,
- * |x(t) - x*| <= |(max |x_k - x*_k|)_k|, and of its frame's turn, 1 - cos angle =
- * (3 - sum_kl R*_kl R_kl(t)) / 2 (planner.md eq. P13). Only the stances whose phase covers
+ * |x(t) - x*| <= |(max |x_k - x*_k|)_k|, and of its frame's turn, sin angle =
+ * |vee(M - M^T)| / 2 with M = R*^T R(t), once tr M > 1 is certified (planner.md sec. 4d;
+ * the optimiser's rows are eq. P13). Only the stances whose phase covers
  * [t0, t1], or all that overlap it when `overlapping` (a conservative check). */
 typedef struct StanceAcc {
     int checked;

@@ -385,7 +385,7 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
 
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks +
-               2 * p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
+               PLN_STANCE_ROWS * p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
                (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals +
                p->n_dyn * p->n_intervals;
     p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
@@ -426,8 +426,10 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
             double t = (double)k * T / ns;
             if (t < g->t0 - PLN_PHASE_TIME_TOL_S || t > g->t1 + PLN_PHASE_TIME_TOL_S) continue;
             p->stance_time[p->n_stance_times] = fmin(fmax(t, g->t0), g->t1);
-            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times++, 1.0, PLN_ROW_TOL);
-            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times - 1, 1.0, PLN_ROW_TOL);
+            for (int k2 = 0; k2 < PLN_STANCE_ROWS; ++k2) {
+                add_row(p, PLN_ROW_STANCE, si, p->n_stance_times, 1.0, PLN_ROW_TOL);
+            }
+            ++p->n_stance_times;
         }
         /* the phase's own ends, when they fall between samples */
         for (int e = 0; e < 2; ++e) {
@@ -435,8 +437,10 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
             double off = fabs(t / step - floor(t / step + 0.5)) * step;
             if (off <= PLN_PHASE_TIME_TOL_S) continue;
             p->stance_time[p->n_stance_times] = t;
-            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times++, 1.0, PLN_ROW_TOL);
-            add_row(p, PLN_ROW_STANCE, si, p->n_stance_times - 1, 1.0, PLN_ROW_TOL);
+            for (int k2 = 0; k2 < PLN_STANCE_ROWS; ++k2) {
+                add_row(p, PLN_ROW_STANCE, si, p->n_stance_times, 1.0, PLN_ROW_TOL);
+            }
+            ++p->n_stance_times;
         }
     }
     p->row_collision = p->m;
@@ -1244,14 +1248,72 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
                        PLN_TASK_INNER_FRACTION * task->orientation_tolerance, r, c, grad);
 }
 
-/* a stance foot at one sample of its phase: where it stood, how it was turned */
+/* a stance foot at one sample of its phase (docs/math/planner.md eq. P13): each
+ * coordinate of the sole centre's offset e = x - x* from where it stands, and of the
+ * rotation error e_R = vee(M - M^T) / 2, M = R R*^T (sin(angle) times the axis, IK4),
+ * within +-rho and +-sin(rho_R): 12 rows, each linear in the motion at the stance, so
+ * that SLSQP's linearisation bounds every direction in which the foot can slide or turn.
+ * de_R/dq_j = vee(A - A^T) / 2 with A = [w_j] M, w_j the joint's angular-velocity
+ * column. */
 static PlnStatus stance_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRow *row, int r,
                              double *c, double *grad)
 {
     const PlnStance *s = &p->stance[row->index];
-    return target_rows(p, w, p->stance_time[row->sub], s->link, s->point, s->target,
-                       PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M, s->target_rot,
-                       PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD, r, c, grad);
+    const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    const double t = p->stance_time[row->sub];
+    const double rho = PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M;
+    const double rho_r = sin(PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD);
+    double x[3], e[6], M[9], N[PLN_BSPLINE_MAX_ORDER];
+    const double *R, *Rt = s->target_rot;
+    int first;
+    PlnStatus st = pln_problem_joints_at(p, w->ctrl, t, w->q);
+    if (st != PLN_OK) return st;
+    st = pln_kin_forward(w->kin, p->robot, w->q);
+    if (st != PLN_OK) return st;
+    pln_kin_point(w->kin, s->link, s->point, x);
+    R = pln_kin_link_rot(w->kin, s->link);
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            M[3 * i + j] = R[3 * i] * Rt[3 * j] + R[3 * i + 1] * Rt[3 * j + 1] + R[3 * i + 2] * Rt[3 * j + 2];
+        }
+    }
+    for (int i = 0; i < 3; ++i) e[i] = x[i] - s->target[i];
+    e[3] = 0.5 * (M[7] - M[5]);
+    e[4] = 0.5 * (M[2] - M[6]);
+    e[5] = 0.5 * (M[3] - M[1]);
+    for (int k = 0; k < 6; ++k) {
+        double tol = k < 3 ? rho : rho_r;
+        c[r + 2 * k] = e[k] - tol;
+        c[r + 2 * k + 1] = -e[k] - tol;
+    }
+    if (grad == NULL) return PLN_OK;
+    pln_kin_jacobian_point(w->kin, p->robot, s->link, s->point, w->jac_a);
+    pln_kin_jacobian_rot(w->kin, p->robot, s->link, w->jac_b);
+    pln_bspline_basis(p->bs, t, 0, N, &first);
+    for (int a = 0; a < p->n_active; ++a) {
+        int j = p->active[a];
+        const double wx = w->jac_b[j], wy = w->jac_b[nj + j], wz = w->jac_b[2 * nj + j];
+        double de[6], A[9];
+        /* A = [w] M, [w] = [[0, -wz, wy], [wz, 0, -wx], [-wy, wx, 0]] */
+        for (int col = 0; col < 3; ++col) {
+            A[col] = -wz * M[3 + col] + wy * M[6 + col];
+            A[3 + col] = wz * M[col] - wx * M[6 + col];
+            A[6 + col] = -wy * M[col] + wx * M[3 + col];
+        }
+        for (int i = 0; i < 3; ++i) de[i] = w->jac_a[i * nj + j];
+        de[3] = 0.5 * (A[7] - A[5]);
+        de[4] = 0.5 * (A[2] - A[6]);
+        de[5] = 0.5 * (A[3] - A[1]);
+        for (int m = 0; m < k1; ++m) {
+            int v = p->var_of[a * p->n_ctrl + first + m];
+            if (v < 0) continue;
+            for (int k = 0; k < 6; ++k) {
+                grad[(size_t)(r + 2 * k) * n + v] += de[k] * N[m];
+                grad[(size_t)(r + 2 * k + 1) * n + v] -= de[k] * N[m];
+            }
+        }
+    }
+    return PLN_OK;
 }
 
 int pln_problem_row_is_task(const PlnProblem *p, int row)
@@ -1308,7 +1370,7 @@ PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, con
             r += p->scenario->tasks[row->index].has_orientation ? 2 : 1;
         } else if (row->kind == PLN_ROW_STANCE) {
             st = stance_rows(p, w, row, r, c, grad);
-            r += 2;
+            r += PLN_STANCE_ROWS;
         } else {
             st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
         }
