@@ -212,6 +212,74 @@ START_TEST(test_stance_bounds_sound)
 }
 END_TEST
 
+/* The lifted sole's certified lowest corner (eq. P13c: the lower end of each corner's
+ * Taylor-model height over the phase where the foot is off the floor, a part of an
+ * interval included) is never above what dense sampling finds, on random leg motions of
+ * growing size (tests/data/stance_knees.yaml: the left foot is off the floor over [1, 2]
+ * s). At rest it is on the floor; motions that push the foot down are not certified. */
+START_TEST(test_floor_bound_sound)
+{
+    const double amps[4] = {0.0, 0.003, 0.03, 0.15};
+    char err[2048];
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnKinWork *kin = NULL;
+    Rng r = {1313};
+    int below = 0;
+    ck_assert_msg(pln_plan_load("tests/data/stance_knees.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(l.p->n_swing, 1);
+    ck_assert_str_eq(l.robot.links[l.p->swing[0].link].name, "LLEG_LINK5");
+    ck_assert(pln_kin_create(&l.robot, &kin, err, sizeof err) == PLN_OK);
+    for (int trial = 0; trial < 16; ++trial) {
+        const PlnSwing *sw = &l.p->swing[0];
+        const PlnPhaseGeom *g = &l.p->phases[sw->phase];
+        double amp = amps[trial % 4], lowest = HUGE_VAL, q[64];
+        double *x = calloc((size_t)l.p->n_vars, sizeof *x);
+        double *ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
+        PlnCertificate c;
+        ck_assert(x != NULL && ctrl != NULL);
+        pln_problem_initial_x(l.p, x);
+        for (int v = 0; v < l.p->n_vars; ++v) {
+            x[v] = fmin(fmax(x[v] + amp * rng_uniform(&r, -1.0, 1.0), l.p->lb[v]), l.p->ub[v]);
+        }
+        pln_problem_ctrl(l.p, x, ctrl);
+        for (int k = 0; k <= 4000; ++k) {
+            double t = g->t0 + (g->t1 - g->t0) * k / 4000.0;
+            ck_assert_int_eq(pln_problem_joints_at(l.p, ctrl, t, q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(kin, &l.robot, q), PLN_OK);
+            for (int k2 = 0; k2 < 4; ++k2) {
+                double local[3], pt[3];
+                pln_sole_corner(&l.robot.soles[sw->sole], k2, local);
+                pln_kin_point(kin, sw->link, local, pt);
+                lowest = fmin(lowest, pt[2] - g->support.floor_z);
+            }
+        }
+        ck_assert_msg(pln_certify_spline(l.p, ctrl, opt.cert_eps_ratio, &c, err, sizeof err) == PLN_OK,
+                      "%s", err);
+        ck_assert(c.floor_checked);
+        ck_assert_msg(c.floor_min <= lowest + 1e-12, "trial %d (amplitude %g): bound %.9g m above the sampled %.9g m",
+                      trial, amp, c.floor_min, lowest);
+        if (amp == 0.0) ck_assert_msg(fabs(c.floor_min) < 1e-9, "at rest: %g", c.floor_min);
+        if (lowest < -2.0 * PLN_STANCE_POS_TOL_M) {
+            /* a foot in the floor is never certified (the reason names the first failed
+             * check, often the stance foot's slide or the dynamics of so wild a motion) */
+            ck_assert(!c.certified);
+            ck_assert(c.floor_min < -PLN_STANCE_POS_TOL_M && c.floor_link == sw->link);
+            if (c.cause == PLN_CAUSE_STANCE && strstr(c.reason, "below the floor") != NULL) {
+                ck_assert_ptr_nonnull(strstr(c.reason, "LLEG_LINK5"));
+            }
+            ++below;
+        }
+        pln_certificate_destroy(&c);
+        free(x);
+        free(ctrl);
+    }
+    ck_assert_int_gt(below, 0);
+    pln_kin_destroy(kin);
+    pln_plan_unload(&l);
+}
+END_TEST
+
 /* The certified dynamics of fast motions against dense sampling of the point-wise inverse
  * dynamics (pln_dyn_rnea, pln_contact_split, eq. D16-D21): every certified bound holds
  * (torque ratio and friction ratio above, ZMP distance and floor force below the sampled
@@ -399,6 +467,7 @@ Suite *pln_certify_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_clear_fast_motions_certify);
     tcase_add_test(tc, test_stance_bounds_sound);
+    tcase_add_test(tc, test_floor_bound_sound);
     tcase_add_test(tc, test_dynamics_bounds_sound);
     tcase_add_test(tc, test_certificate_ranking);
     suite_add_tcase(s, tc);

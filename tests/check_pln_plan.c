@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "base/pln_tolerance.h"
 #include "check_util.h"
 #include "motion/pln_table.h"
 
@@ -659,6 +660,34 @@ static int plan_arm2(const char *name, const char *head, const char *tasks, char
     return code;
 }
 
+/* Issue 16 (docs/math/planner.md eq. P13c): a lifted foot stays above the floor. The
+ * scenario asks for the left sole 3 cm below the floor while the robot stands on its
+ * right foot; the plan misses that target (cause task, not certified), and the certified
+ * lowest corner of the lifted sole is within PLN_STANCE_POS_TOL_M of the floor. Before
+ * eq. P13c the plan certified with the foot in the floor. */
+START_TEST(test_lifted_foot_stays_above_floor)
+{
+    char dir[256], out[300], args[1024], log[512], v[64], text[16384];
+    const char *at;
+    double lowest;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan tests/data/foot_below_floor.yaml -o '%s'", out);
+    ck_assert_int_eq(hrpplan(args, log), 3);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert(report_value(out, "status", v, sizeof v));
+    ck_assert_str_eq(v, "not_certified");
+    ck_assert(report_value(out, "cause", v, sizeof v));
+    ck_assert_str_eq(v, "task");
+    at = strstr(text, "the lifted foot LLEG_LINK5: its lowest sole corner at ");
+    ck_assert_msg(at != NULL, "%s", text);
+    lowest = strtod(at + strlen("the lifted foot LLEG_LINK5: its lowest sole corner at "), NULL);
+    ck_assert_msg(lowest >= -1e3 * PLN_STANCE_POS_TOL_M && lowest < 5.0, "lowest corner %g mm", lowest);
+    ck_assert_msg(strstr(text, "floor under LLEG_LINK5") != NULL, "%s", text);
+}
+END_TEST
+
 /* a target beyond the arm's reach is named before the optimiser starts (stderr and
  * report.json's initial_guess), and the plan ends not certified */
 START_TEST(test_unreachable_task_named_up_front)
@@ -811,6 +840,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_fast_reach_ends_on_nearest_safe_motion);
     tcase_add_test(tc, test_restarts_bounded_and_deterministic);
     tcase_add_test(tc, test_elastic_from_a_joint_at_its_limit);
+    tcase_add_test(tc, test_lifted_foot_stays_above_floor);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_input_exits_2);
     suite_add_tcase(s, tc);

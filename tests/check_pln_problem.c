@@ -254,10 +254,11 @@ START_TEST(test_constraint_gradients_fd)
     Rng seed = {0xc0ffeeULL + (uint64_t)_i};
     char err[512];
     double *x, *c, *cp, *cm, *g, *margin, *tw;
-    int n, m, checked_collision = 0, checked_balance = 0, checked_dynamics = 0, stopped = 0;
+    int n, m, checked_collision = 0, checked_balance = 0, checked_dynamics = 0, checked_floor = 0, stopped = 0;
     /* twist has dynamic rows too (static balance rows with --static-balance, case 5),
      * reach_box a box obstacle, geom_mesh mesh geometry, stance_knees a floating base
-     * (stance rows; torque rows of leg joints whose axes move, in double support) */
+     * (stance rows; floor rows of the lifted foot; torque rows of leg joints whose axes
+     * move, in double support) */
     load_with(&f, _i == 2 || _i == 5 ? "scenarios/twist.yaml"
                   : _i == 3          ? "tests/data/reach_box.yaml"
                   : _i == 6          ? "tests/data/stance_knees.yaml"
@@ -323,9 +324,11 @@ START_TEST(test_constraint_gradients_fd)
             checked_collision += f.p->rows[r].kind == PLN_ROW_COLLISION && fabs(an) > 0.0;
             checked_balance += f.p->rows[r].kind == PLN_ROW_BALANCE && fabs(an) > 0.0;
             checked_dynamics += f.p->rows[r].kind == PLN_ROW_DYNAMICS && fabs(an) > 0.0;
+            checked_floor += f.p->rows[r].kind == PLN_ROW_FLOOR && fabs(an) > 0.0;
         }
     }
     if (_i == 2 || _i == 6) ck_assert_int_gt(checked_dynamics, 0);
+    if (_i == 6) ck_assert_int_gt(checked_floor, 0); /* the left foot's lifted phase (eq. P13c) */
     ck_assert_int_gt(checked_collision, 0); /* the witness rows were really exercised */
     if (_i == 5) ck_assert_int_gt(checked_balance, 0);
     if (_i == 4) ck_assert_int_gt(stopped, 0); /* geom_mesh has far pairs */

@@ -229,6 +229,11 @@
 /* rows per stance sample: +- each coordinate of the sole centre's offset and of the
  * rotation error (docs/math/planner.md eq. P13) */
 #define PLN_STANCE_ROWS 12
+/* A sole off the floor (a lifted foot that moving joints carry) keeps its four corners
+ * above the floor, to within PLN_STANCE_POS_TOL_M (as a stance foot may sink); the
+ * optimiser's rows, at the stance rows' samples, allow PLN_STANCE_ROW_FRACTION of it
+ * (docs/math/planner.md eq. P13c). One row per corner. */
+#define PLN_FLOOR_ROWS 4
 
 /* The optimiser's ZMP rows keep the ZMP this much further inside than zmp_margin, so that a
  * round that stops a hair outside its rows (SLSQP's ftol stop) still certifies; the

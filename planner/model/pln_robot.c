@@ -859,6 +859,13 @@ int pln_robot_find_sole(const PlnRobot *robot, int link)
     return -1;
 }
 
+void pln_sole_corner(const PlnSole *sole, int k, double out[3])
+{
+    out[0] = sole->offset[0] + (k & 1 ? 0.5 : -0.5) * sole->size[0];
+    out[1] = sole->offset[1] + (k & 2 ? 0.5 : -0.5) * sole->size[1];
+    out[2] = sole->offset[2];
+}
+
 const char *pln_joint_type_name(PlnJointType t)
 {
     switch (t) {

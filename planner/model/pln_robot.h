@@ -230,6 +230,10 @@ void pln_link_file_point(const PlnLinkGeometry *g, const double x[3], double out
 /* Index of the sole of `link` in robot->soles, or -1. */
 int pln_robot_find_sole(const PlnRobot *robot, int link);
 
+/* Corner k (0..3) of a sole in its link frame: offset +- size / 2 along link x (k & 1)
+ * and y (k & 2). */
+void pln_sole_corner(const PlnSole *sole, int k, double out[3]);
+
 /* 1 when link `l` is link `below` or one of its ancestors (so that a force on `below`
  * passes through l's joint), 0 otherwise. */
 int pln_robot_link_below(const PlnRobot *robot, int below, int l);

@@ -309,6 +309,13 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
                     pln_json_kv_number(&w, "stance_slide_tol_m", PLN_STANCE_POS_TOL_M);
                     pln_json_kv_number(&w, "stance_turn_tol_rad", PLN_STANCE_ROT_TOL_RAD);
                 }
+                if (cert->floor_checked) {
+                    /* lifted soles above the floor (eq. P13c) */
+                    pln_json_kv_string(&w, "lifted_foot", cert->floor_link >= 0 ? p->robot->links[cert->floor_link].name : "");
+                    pln_json_kv_number(&w, "lifted_floor_min_m", isfinite(cert->floor_min) ? cert->floor_min : -1e300);
+                    pln_json_kv_number(&w, "lifted_floor_t", cert->floor_t);
+                    pln_json_kv_number(&w, "lifted_floor_tol_m", PLN_STANCE_POS_TOL_M);
+                }
                 pln_json_end_object(&w);
             } else {
                 pln_json_null(&w);
@@ -745,6 +752,12 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
                     p->robot->links[c->stance_link].name, 1e3 * c->stance_pos_max,
                     1e3 * c->stance_rot_max, 1e3 * PLN_STANCE_POS_TOL_M,
                     1e3 * PLN_STANCE_ROT_TOL_RAD);
+        }
+        if (c->floor_checked) {
+            fprintf(out, "; the lifted foot %s: its lowest sole corner at %+.3f mm from the floor "
+                         "(certified; at least -%g mm)",
+                    c->floor_link >= 0 ? p->robot->links[c->floor_link].name : "?", 1e3 * c->floor_min,
+                    1e3 * PLN_STANCE_POS_TOL_M);
         }
         fputc('\n', out);
     }

@@ -42,6 +42,8 @@ static PlnStatus cert_alloc(PlnCertificate *c, int n_pairs, int n_intervals, int
     c->zmp_margin_min = INFINITY;
     c->fz_min_rel = INFINITY;
     c->stance_link = -1;
+    c->floor_link = -1;
+    c->floor_min = HUGE_VAL;
     c->torque_joint = -1;
     c->torque2 = NAN;
     c->task_error = calloc((size_t)(n_tasks > 0 ? n_tasks : 1), sizeof *c->task_error);
@@ -267,7 +269,13 @@ typedef struct StanceAcc {
     double pos_max, rot_max;   /* m, rad */
     int link;                  /* the stance foot of the largest ratio, -1 none */
     double t;
+    int floor_checked;         /* lifted soles (eq. P13c) */
+    double floor_min;          /* least corner height above the floor, m */
+    int floor_link;
+    double floor_t;
 } StanceAcc;
+
+#define STANCE_ACC_EMPTY {0, 0.0, 0.0, -1, 0.0, 0, HUGE_VAL, -1, 0.0}
 
 static void stance_measure(const PlnProblem *p, PlnProblemWork *w, StanceAcc *c, double t0,
                            double t1, int overlapping)
@@ -323,11 +331,42 @@ static void stance_measure(const PlnProblem *p, PlnProblemWork *w, StanceAcc *c,
             c->t = t0;
         }
     }
+    /* lifted soles: each corner's height above the floor, the lower end of its Taylor
+     * model's z (eq. P13c) */
+    for (int s = 0; s < p->n_swing; ++s) {
+        const PlnSwing *sw = &p->swing[s];
+        const PlnPhaseGeom *g = &p->phases[sw->phase];
+        int covers = g->t0 <= t0 + PLN_PHASE_TIME_TOL_S && g->t1 >= t1 - PLN_PHASE_TIME_TOL_S;
+        int overlaps = t1 > g->t0 + PLN_PHASE_TIME_TOL_S && t0 < g->t1 - PLN_PHASE_TIME_TOL_S;
+        if (!(covers || (overlapping && overlaps))) continue;
+        c->floor_checked = 1;
+        for (int k = 0; k < PLN_FLOOR_ROWS; ++k) {
+            double local[3], lo, hi;
+            PlnTaylor x[3];
+            pln_sole_corner(&p->robot->soles[sw->sole], k, local);
+            pln_linkmotion_point_tm(w->lm, sw->link, local, x);
+            pln_taylor_bound(&x[2], &lo, &hi);
+            lo = isfinite(lo) ? lo - g->support.floor_z : -HUGE_VAL;
+            if (lo < c->floor_min) {
+                c->floor_min = lo;
+                c->floor_link = sw->link;
+                c->floor_t = t0;
+            }
+        }
+    }
 }
 
 static void stance_merge(StanceAcc *acc, const StanceAcc *m)
 {
     double ra, rm;
+    if (m->floor_checked) {
+        acc->floor_checked = 1;
+        if (m->floor_min < acc->floor_min) {
+            acc->floor_min = m->floor_min;
+            acc->floor_link = m->floor_link;
+            acc->floor_t = m->floor_t;
+        }
+    }
     if (!m->checked) return;
     ra = acc->checked ? fmax(acc->pos_max / PLN_STANCE_POS_TOL_M, acc->rot_max / PLN_STANCE_ROT_TOL_RAD) : -1.0;
     rm = fmax(m->pos_max / PLN_STANCE_POS_TOL_M, m->rot_max / PLN_STANCE_ROT_TOL_RAD);
@@ -342,8 +381,9 @@ static void stance_merge(StanceAcc *acc, const StanceAcc *m)
 
 static int stance_violates(const StanceAcc *m)
 {
-    return m->checked && (m->pos_max > PLN_STANCE_POS_TOL_M + PLN_CERT_SLACK ||
-                          m->rot_max > PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK);
+    return (m->checked && (m->pos_max > PLN_STANCE_POS_TOL_M + PLN_CERT_SLACK ||
+                           m->rot_max > PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK)) ||
+           (m->floor_checked && !(m->floor_min >= -PLN_STANCE_POS_TOL_M - PLN_CERT_SLACK));
 }
 
 /* the stance bounds of the part [a, b] (fractions) of spline interval i, bisected while
@@ -356,7 +396,7 @@ static PlnStatus stance_refine(const PlnProblem *p, PlnProblemWork *w, const Pln
     double h = c->t1[i] - c->t0[i], mid = 0.5 * (a + b);
     for (int half = 0; half < 2; ++half) {
         double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
-        StanceAcc m = {0, 0.0, 0.0, -1, 0.0};
+        StanceAcc m = STANCE_ACC_EMPTY;
         PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
         if (st != PLN_OK) return st;
         stance_measure(p, w, &m, c->t0[i] + u * h, c->t0[i] + v * h, overlapping);
@@ -376,12 +416,13 @@ static PlnStatus stance_refine(const PlnProblem *p, PlnProblemWork *w, const Pln
 static PlnStatus cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
                              double t0, double t1, int overlapping, char *err, size_t err_size)
 {
-    StanceAcc m = {0, 0.0, 0.0, -1, 0.0}, acc = {c->stance_checked, c->stance_pos_max,
-                                                c->stance_rot_max, c->stance_link, c->stance_t};
+    StanceAcc m = STANCE_ACC_EMPTY, acc = {c->stance_checked, c->stance_pos_max, c->stance_rot_max,
+                                          c->stance_link,   c->stance_t,       c->floor_checked,
+                                          c->floor_min,     c->floor_link,     c->floor_t};
     stance_measure(p, w, &m, t0, t1, overlapping);
     if (c->spline && stance_violates(&m)) {
         double h = c->t1[i] - c->t0[i], fa = (t0 - c->t0[i]) / h, fb = fmin(1.0, (t1 - c->t0[i]) / h);
-        StanceAcc r = {0, 0.0, 0.0, -1, 0.0};
+        StanceAcc r = STANCE_ACC_EMPTY;
         PlnStatus st = stance_refine(p, w, c, i, fa, fb, 0, overlapping, &r, err, err_size);
         if (st == PLN_OK) st = pln_problem_interval_motion_part(p, w, w->ctrl, i, fa, fb, err, err_size);
         if (st != PLN_OK) return st;
@@ -393,6 +434,10 @@ static PlnStatus cert_stance(const PlnProblem *p, PlnProblemWork *w, PlnCertific
     c->stance_rot_max = acc.rot_max;
     c->stance_link = acc.link;
     c->stance_t = acc.t;
+    c->floor_checked = acc.floor_checked;
+    c->floor_min = acc.floor_min;
+    c->floor_link = acc.floor_link;
+    c->floor_t = acc.floor_t;
     return PLN_OK;
 }
 
@@ -624,7 +669,8 @@ static double cause_shortfall(const PlnProblem *p, const PlnCertificate *c)
                     fmax(c->friction_ratio_max - 1.0,
                          c->torque_joint >= 0 ? c->torque_ratio_max - 1.0 : -HUGE_VAL));
     case PLN_CAUSE_STANCE:
-        return fmax(c->stance_pos_max / PLN_STANCE_POS_TOL_M, c->stance_rot_max / PLN_STANCE_ROT_TOL_RAD);
+        return fmax(fmax(c->stance_pos_max / PLN_STANCE_POS_TOL_M, c->stance_rot_max / PLN_STANCE_ROT_TOL_RAD),
+                    c->floor_checked ? -c->floor_min / PLN_STANCE_POS_TOL_M : -HUGE_VAL);
     case PLN_CAUSE_TASK:
     case PLN_CAUSE_NONE: break;
     }
@@ -640,7 +686,8 @@ static int zmp_margin_only(const PlnCertificate *c)
            c->friction_ratio_max <= 1.0 + PLN_CERT_SLACK &&
            (c->torque_joint < 0 || c->torque_ratio_max <= 1.0 + PLN_CERT_SLACK) &&
            (!c->stance_checked || (c->stance_pos_max <= PLN_STANCE_POS_TOL_M + PLN_CERT_SLACK &&
-                                   c->stance_rot_max <= PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK));
+                                   c->stance_rot_max <= PLN_STANCE_ROT_TOL_RAD + PLN_CERT_SLACK)) &&
+           (!c->floor_checked || c->floor_min >= -PLN_STANCE_POS_TOL_M - PLN_CERT_SLACK);
 }
 
 int pln_certificate_better(const PlnProblem *p, const PlnCertificate *a, const PlnCertificate *b)
@@ -750,6 +797,13 @@ static void cert_finish(const PlnProblem *p, PlnCertificate *c)
                  1e3 * PLN_STANCE_ROT_TOL_RAD);
         c->certified = 0;
         c->cause = PLN_CAUSE_STANCE;
+    } else if (c->floor_checked && !(c->floor_min >= -PLN_STANCE_POS_TOL_M - PLN_CERT_SLACK)) {
+        snprintf(c->reason, sizeof c->reason,
+                 "the lifted foot %s may go %.3g mm below the floor near t = %.3f s (at most %g mm)",
+                 c->floor_link >= 0 ? p->robot->links[c->floor_link].name : "?",
+                 -1e3 * c->floor_min, c->floor_t, 1e3 * PLN_STANCE_POS_TOL_M);
+        c->certified = 0;
+        c->cause = PLN_CAUSE_STANCE;
     } else if (c->max_task_violation > PLN_CERT_SLACK) {
         const PlnTask *task = &p->scenario->tasks[c->worst_task];
         snprintf(c->reason, sizeof c->reason,
@@ -842,10 +896,12 @@ PlnStatus pln_certify_spline(const PlnProblem *p, const double *ctrl, double eps
             }
         }
     }
-    /* stance feet on the parts of intervals that a phase covers only in part */
+    /* stance feet and lifted soles on the parts of intervals that a phase covers only in
+     * part */
     for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
-        for (int s = 0; s < p->n_stance && st == PLN_OK; ++s) {
-            const PlnPhaseGeom *g = &p->phases[p->stance[s].phase];
+        for (int s = 0; s < p->n_stance + p->n_swing && st == PLN_OK; ++s) {
+            const PlnPhaseGeom *g = &p->phases[s < p->n_stance ? p->stance[s].phase
+                                                               : p->swing[s - p->n_stance].phase];
             double a = fmax(g->t0, c->t0[i]), b = fmin(g->t1, c->t1[i]), h = c->t1[i] - c->t0[i];
             if (!(b > a + PLN_PHASE_TIME_TOL_S)) continue;
             if (a <= c->t0[i] + PLN_PHASE_TIME_TOL_S && b >= c->t1[i] - PLN_PHASE_TIME_TOL_S) continue;

@@ -104,6 +104,12 @@ typedef struct PlnCertificate {
     double stance_rot_max;            /* rad */
     int stance_link;                  /* the foot of the larger ratio to its tolerance */
     double stance_t;                  /* start of its interval, s */
+    /* lifted soles (p->n_swing > 0): the least height of a sole corner above the floor over
+     * the phases where the foot is off it (Taylor-model bound; eq. P13c) */
+    int floor_checked;
+    double floor_min;                 /* m, >= -PLN_STANCE_POS_TOL_M to certify */
+    int floor_link;                   /* the foot of that height */
+    double floor_t;                   /* start of its interval, s */
     int n_tasks;
     double *task_error;               /* [n_tasks] achieved error: m (position), rad (joint,
                                          orientation angle; the larger for position+orientation

@@ -54,9 +54,8 @@ void pln_phase_polygon(const PlnRobot *r, const PlnKinWork *kin, double margin, 
         int foot = g->support.link[k];
         const PlnSole *sole = &r->soles[pln_robot_find_sole(r, foot)];
         for (int c = 0; c < 4; ++c) {
-            double local[3] = {sole->offset[0] + (c & 1 ? 0.5 : -0.5) * sole->size[0],
-                               sole->offset[1] + (c & 2 ? 0.5 : -0.5) * sole->size[1],
-                               sole->offset[2]}, x[3];
+            double local[3], x[3];
+            pln_sole_corner(sole, c, local);
             pln_kin_point(kin, foot, local, x);
             pts[np][0] = x[0];
             pts[np][1] = x[1];
@@ -114,12 +113,13 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
     p->n_phases = sc->n_phases;
     p->phases = calloc((size_t)sc->n_phases, sizeof *p->phases);
     p->stance = calloc((size_t)sc->n_phases * PLN_MAX_PHASE_FEET, sizeof *p->stance);
+    p->swing = calloc((size_t)sc->n_phases * (r->n_soles > 0 ? r->n_soles : 1), sizeof *p->swing);
     /* FZ, FRICTION, ZMP edges and torques of every phase */
     p->dyn = calloc((size_t)(2 + sc->n_phases * (PLN_MAX_PHASE_EDGES + r->n_joints)), sizeof *p->dyn);
     moves_below = calloc((size_t)r->n_links, 1);
     nu = calloc((size_t)nv, sizeof *nu);
     tau = calloc((size_t)nv, sizeof *tau);
-    if (!p->phases || !p->stance || !p->dyn || !moves_below || !nu || !tau) {
+    if (!p->phases || !p->stance || !p->swing || !p->dyn || !moves_below || !nu || !tau) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
         goto done;
     }
@@ -171,6 +171,19 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
             st = pln_errorf(PLN_ERR_INVALID, err, err_size, "%s:%d: support[%d]: %s", sc->path,
                             sp->line, ph, inner);
             goto done;
+        }
+        /* a sole that moving joints carry and that is off the floor in this phase keeps
+         * its corners above the floor (sec. 4d, eq. P13c) */
+        for (int so = 0; so < r->n_soles; ++so) {
+            int foot = r->soles[so].link, on = 0;
+            for (int k = 0; k < sp->n_feet; ++k) on |= feet[k] == foot;
+            for (int a = foot; a >= 0 && !on; a = r->links[a].parent) {
+                int j = r->links[a].joint;
+                if (j >= 0 && p->moving[j]) {
+                    p->swing[p->n_swing++] = (PlnSwing){ph, foot, so};
+                    break;
+                }
+            }
         }
         pln_phase_polygon(r, kin, sc->zmp_margin, g);
         /* the shrunk polygon must keep its centre (for a sole: half its smaller side) */

@@ -61,6 +61,8 @@ void pln_problem_destroy(PlnProblem *p)
     free(p->dyn_row);
     free(p->stance);
     free(p->stance_time);
+    free(p->swing);
+    free(p->swing_time);
     free(p->moving);
     pln_geom_destroy(p->geom);
     free(p);
@@ -386,13 +388,16 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
     /* rows */
     max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks +
                PLN_STANCE_ROWS * p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
+               PLN_FLOOR_ROWS * p->n_swing * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
                (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals +
                p->n_dyn * p->n_intervals;
     p->rows = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->rows);
     p->row_tol = calloc((size_t)(max_rows > 0 ? max_rows : 1), sizeof *p->row_tol);
     p->stance_time = calloc((size_t)(p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) + 1),
                             sizeof *p->stance_time);
-    if (p->rows == NULL || p->row_tol == NULL || p->stance_time == NULL) {
+    p->swing_time = calloc((size_t)(p->n_swing * (p->n_intervals * PLN_STANCE_SAMPLES + 3) + 1),
+                           sizeof *p->swing_time);
+    if (p->rows == NULL || p->row_tol == NULL || p->stance_time == NULL || p->swing_time == NULL) {
         pln_problem_destroy(p);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -441,6 +446,22 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
                 add_row(p, PLN_ROW_STANCE, si, p->n_stance_times, 1.0, PLN_ROW_TOL);
             }
             ++p->n_stance_times;
+        }
+    }
+    /* lifted soles: the same samples over their phase, a row per corner (eq. P13c) */
+    for (int si = 0; si < p->n_swing; ++si) {
+        const PlnPhaseGeom *g = &p->phases[p->swing[si].phase];
+        int ns = p->n_intervals * PLN_STANCE_SAMPLES;
+        for (int k = 0; k <= ns + 2; ++k) {
+            /* samples k = 0..ns, then the phase's own ends when they fall between them */
+            double step = T / ns, t = k <= ns ? (double)k * step : (k == ns + 1 ? g->t0 : g->t1);
+            if (k <= ns && (t < g->t0 - PLN_PHASE_TIME_TOL_S || t > g->t1 + PLN_PHASE_TIME_TOL_S)) continue;
+            if (k > ns && fabs(t / step - floor(t / step + 0.5)) * step <= PLN_PHASE_TIME_TOL_S) continue;
+            p->swing_time[p->n_swing_times] = fmin(fmax(t, g->t0), g->t1);
+            for (int k2 = 0; k2 < PLN_FLOOR_ROWS; ++k2) {
+                add_row(p, PLN_ROW_FLOOR, si, p->n_swing_times, 1.0, PLN_ROW_TOL);
+            }
+            ++p->n_swing_times;
         }
     }
     p->row_collision = p->m;
@@ -1316,6 +1337,43 @@ static PlnStatus stance_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRo
     return PLN_OK;
 }
 
+/* a lifted sole at one sample of its phase (docs/math/planner.md eq. P13c): each corner's
+ * height z above the floor z_f of the phase, (z_f - rho) - z <= 0, rho =
+ * PLN_STANCE_ROW_FRACTION PLN_STANCE_POS_TOL_M; dc/dq_j = -J_z,j of the corner */
+static PlnStatus floor_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRow *row, int r,
+                            double *c, double *grad)
+{
+    const PlnSwing *s = &p->swing[row->index];
+    const PlnSole *so = &p->robot->soles[s->sole];
+    const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1;
+    const double t = p->swing_time[row->sub];
+    const double floor_z = p->phases[s->phase].support.floor_z;
+    const double rho = PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M;
+    double N[PLN_BSPLINE_MAX_ORDER];
+    int first;
+    PlnStatus st = pln_problem_joints_at(p, w->ctrl, t, w->q);
+    if (st != PLN_OK) return st;
+    st = pln_kin_forward(w->kin, p->robot, w->q);
+    if (st != PLN_OK) return st;
+    if (grad != NULL) pln_bspline_basis(p->bs, t, 0, N, &first);
+    for (int k = 0; k < PLN_FLOOR_ROWS; ++k) {
+        double local[3], x[3];
+        pln_sole_corner(so, k, local);
+        pln_kin_point(w->kin, s->link, local, x);
+        c[r + k] = floor_z - rho - x[2];
+        if (grad == NULL) continue;
+        pln_kin_jacobian_point(w->kin, p->robot, s->link, local, w->jac_a);
+        for (int a = 0; a < p->n_active; ++a) {
+            double dz = w->jac_a[2 * nj + p->active[a]];
+            for (int m = 0; m < k1; ++m) {
+                int v = p->var_of[a * p->n_ctrl + first + m];
+                if (v >= 0) grad[(size_t)(r + k) * n + v] -= dz * N[m];
+            }
+        }
+    }
+    return PLN_OK;
+}
+
 int pln_problem_row_is_task(const PlnProblem *p, int row)
 {
     PlnRowKind k = p->rows[row].kind;
@@ -1371,6 +1429,9 @@ PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, con
         } else if (row->kind == PLN_ROW_STANCE) {
             st = stance_rows(p, w, row, r, c, grad);
             r += PLN_STANCE_ROWS;
+        } else if (row->kind == PLN_ROW_FLOOR) {
+            st = floor_rows(p, w, row, r, c, grad);
+            r += PLN_FLOOR_ROWS;
         } else {
             st = pln_errorf(PLN_ERR_INTERNAL, err, err_size, "constraint row %d out of order", r);
         }
@@ -1414,6 +1475,12 @@ void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
         const PlnStance *st = &p->stance[r->index];
         snprintf(buf, size, "stance %s (support[%d]) at %g s", p->robot->links[st->link].name,
                  st->phase, p->stance_time[r->sub]);
+        break;
+    }
+    case PLN_ROW_FLOOR: {
+        const PlnSwing *sw = &p->swing[r->index];
+        snprintf(buf, size, "floor under %s (support[%d]) at %g s", p->robot->links[sw->link].name,
+                 sw->phase, p->swing_time[r->sub]);
         break;
     }
     case PLN_ROW_BALANCE: {

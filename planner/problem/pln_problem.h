@@ -70,7 +70,8 @@ typedef enum PlnRowKind {
     PLN_ROW_COLLISION,
     PLN_ROW_BALANCE,
     PLN_ROW_DYNAMICS,
-    PLN_ROW_STANCE
+    PLN_ROW_STANCE,
+    PLN_ROW_FLOOR
 } PlnRowKind;
 
 /* The dynamic constraints (pln_dynrows.c, docs/math/planner.md sec. 4c), each a row per
@@ -115,6 +116,15 @@ typedef struct PlnStance {
     double target[3];                     /* that point at the initial posture, world, m */
     double target_rot[9];                 /* the foot's orientation there */
 } PlnStance;
+
+/* A sole that moving joints carry, off the floor in a support phase (not among its feet):
+ * its corners stay above the floor over the phase (docs/math/planner.md sec. 4d, eq.
+ * P13c). */
+typedef struct PlnSwing {
+    int phase;                            /* support phase */
+    int link;                             /* the foot */
+    int sole;                             /* index in robot->soles */
+} PlnSwing;
 
 /* What a constraint row is (for reports and messages). */
 typedef struct PlnRow {
@@ -189,6 +199,11 @@ typedef struct PlnProblem {
     int n_stance_times;
     double *stance_time;            /* [n_stance_times] sample time of each stance row
                                        pair (PLN_ROW_STANCE: index = stance, sub = sample) */
+    int n_swing;                    /* lifted soles held above the floor (0 unless re-rooted) */
+    PlnSwing *swing;                /* [n_swing] */
+    int n_swing_times;
+    double *swing_time;             /* [n_swing_times] sample time of each group of floor rows
+                                       (PLN_ROW_FLOOR: index = swing, sub = sample) */
     double weight;                  /* m g, N */
     double min_fz;                  /* N */
     unsigned char *moving;          /* [n_joints] 1 for the moving joints */

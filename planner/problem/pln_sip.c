@@ -39,7 +39,8 @@ typedef struct SipContext {
     double *g_all;         /* [m * n] their gradients */
     int *working;          /* [m_work] rows given to NLopt one by one */
     int m_work;
-    int agg[4];            /* an aggregate row for the velocity / collision / balance rows outside */
+    int agg[5];            /* an aggregate row for the velocity / collision / balance /
+                              dynamics / floor rows outside */
     char *in_work;         /* [m] row is in the working set */
     double *margin;        /* [m] frozen margin of each collision and balance row in a round */
     double trust;          /* box trust region of a round, rad per variable (0: none) */
@@ -74,7 +75,7 @@ static void print_progress(SipContext *ctx, int final)
     if (ctx->worst_row >= 0) pln_problem_row_name(ctx->p, ctx->worst_row, row, sizeof row);
     fprintf(ctx->progress, "%s eval %5d  cost %.6e  worst %+.3e (%s)  rows %d/%d  mcd %ld  %.2f s\n",
             final ? "done" : "    ", ctx->evaluations, ctx->cost, ctx->worst, row,
-            ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3], ctx->p->m, ctx->w->mcd_calls,
+            ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3] + ctx->agg[4], ctx->p->m, ctx->w->mcd_calls,
             t - ctx->start);
     fflush(ctx->progress);
 }
@@ -159,10 +160,10 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
     return PLN_OK;
 }
 
-/* aggregated kinds: velocity, collision, balance, dynamics */
-#define N_AGG 4
+/* aggregated kinds: velocity, collision, balance, dynamics, floor */
+#define N_AGG 5
 static const PlnRowKind AGG_KIND[N_AGG] = {PLN_ROW_VELOCITY, PLN_ROW_COLLISION, PLN_ROW_BALANCE,
-                                           PLN_ROW_DYNAMICS};
+                                           PLN_ROW_DYNAMICS, PLN_ROW_FLOOR};
 
 /* the largest row of `kind` outside the working set, or -1 */
 static int outside_max(const SipContext *ctx, PlnRowKind kind)
@@ -251,6 +252,7 @@ static int near_active(const PlnProblem *p, int row, double c)
     case PLN_ROW_COLLISION: return c > -PLN_SIP_COLLISION_MARGIN_M;
     case PLN_ROW_BALANCE: return c > -PLN_SIP_BALANCE_MARGIN_M;
     case PLN_ROW_DYNAMICS: return c > -PLN_SIP_DYNAMICS_MARGIN;
+    case PLN_ROW_FLOOR: return c > -PLN_SIP_COLLISION_MARGIN_M; /* a sole near the floor */
     default: return 1;
     }
 }
@@ -309,7 +311,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
 {
     const PlnProblem *p = ctx->p;
     const PlnScenario *sc = p->scenario;
-    int m = ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3];
+    int m = ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3] + ctx->agg[4];
     double f = 0.0, *tol;
     nlopt_result res;
 
