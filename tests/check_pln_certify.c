@@ -133,6 +133,17 @@ START_TEST(test_clear_fast_motions_certify)
 }
 END_TEST
 
+/* control points around the start (x of the start plus amp U[-1, 1], inside the bounds)
+ * and their spline, for the stance and floor tests */
+static void random_motion(const PlnProblem *p, double amp, Rng *r, double *x, double *ctrl)
+{
+    pln_problem_initial_x(p, x);
+    for (int v = 0; v < p->n_vars; ++v) {
+        x[v] = fmin(fmax(x[v] + amp * rng_uniform(r, -1.0, 1.0), p->lb[v]), p->ub[v]);
+    }
+    pln_problem_ctrl(p, x, ctrl);
+}
+
 /* The stance foot's certified slide and turn (Taylor-model bounds over its phase, a part
  * of an interval included) are never below what dense sampling of the motion finds:
  * random leg motions of growing size under a floating base (tests/data/stance_knees.yaml).
@@ -158,11 +169,7 @@ START_TEST(test_stance_bounds_sound)
         double *ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
         PlnCertificate c;
         ck_assert(x != NULL && ctrl != NULL);
-        pln_problem_initial_x(l.p, x);
-        for (int v = 0; v < l.p->n_vars; ++v) {
-            x[v] = fmin(fmax(x[v] + amp * rng_uniform(&r, -1.0, 1.0), l.p->lb[v]), l.p->ub[v]);
-        }
-        pln_problem_ctrl(l.p, x, ctrl);
+        random_motion(l.p, amp, &r, x, ctrl);
         for (int k = 0; k <= 4000; ++k) {
             double t = 1.0 * k / 4000.0, p[3], e = 0.0, tr = 0.0;
             const double *R;
@@ -238,11 +245,7 @@ START_TEST(test_floor_bound_sound)
         double *ctrl = calloc((size_t)l.p->n_active * l.p->n_ctrl, sizeof *ctrl);
         PlnCertificate c;
         ck_assert(x != NULL && ctrl != NULL);
-        pln_problem_initial_x(l.p, x);
-        for (int v = 0; v < l.p->n_vars; ++v) {
-            x[v] = fmin(fmax(x[v] + amp * rng_uniform(&r, -1.0, 1.0), l.p->lb[v]), l.p->ub[v]);
-        }
-        pln_problem_ctrl(l.p, x, ctrl);
+        random_motion(l.p, amp, &r, x, ctrl);
         for (int k = 0; k <= 4000; ++k) {
             double t = g->t0 + (g->t1 - g->t0) * k / 4000.0;
             ck_assert_int_eq(pln_problem_joints_at(l.p, ctrl, t, q), PLN_OK);
@@ -310,11 +313,7 @@ START_TEST(test_dynamics_bounds_sound)
         double *nudot = calloc((size_t)nv, sizeof *nudot), *tau = calloc((size_t)nv, sizeof *tau);
         PlnCertificate c;
         ck_assert(x && ctrl && q && qd && qdd && nu && nudot && tau);
-        pln_problem_initial_x(l.p, x);
-        for (int v = 0; v < l.p->n_vars; ++v) {
-            x[v] = fmin(fmax(x[v] + amp * rng_uniform(&r, -1.0, 1.0), l.p->lb[v]), l.p->ub[v]);
-        }
-        pln_problem_ctrl(l.p, x, ctrl);
+        random_motion(l.p, amp, &r, x, ctrl);
         for (int k = 0; k <= 3000; ++k) {
             double t = l.sc.duration * k / 3000.0;
             PlnDynState s;
