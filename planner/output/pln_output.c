@@ -755,7 +755,7 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
         }
         if (c->floor_checked) {
             fprintf(out, "; the lifted foot %s: its lowest sole corner at %+.3f mm from the floor "
-                         "(certified; at least -%g mm)",
+                         "(a certified bound; limit -%g mm)",
                     c->floor_link >= 0 ? p->robot->links[c->floor_link].name : "?", 1e3 * c->floor_min,
                     1e3 * PLN_STANCE_POS_TOL_M);
         }
