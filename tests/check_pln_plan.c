@@ -688,6 +688,21 @@ START_TEST(test_lifted_foot_stays_above_floor)
 }
 END_TEST
 
+/* `check` of a table whose lifted foot goes into the floor (tests/data/foot_in_floor.csv:
+ * a plan of foot_below_floor.yaml that the planner certified before eq. P13c, every 50
+ * ms) exits 3 and names the foot and its depth. */
+START_TEST(test_check_finds_foot_in_floor)
+{
+    char dir[256], log[512], text[16384];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    ck_assert_int_eq(hrpplan("check tests/data/foot_below_floor.yaml tests/data/foot_in_floor.csv", log), 3);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_msg(strstr(text, "not_certified: the lifted foot LLEG_LINK5 may go 53.2 mm below the floor") != NULL,
+                  "%s", text);
+}
+END_TEST
+
 /* a target beyond the arm's reach is named before the optimiser starts (stderr and
  * report.json's initial_guess), and the plan ends not certified */
 START_TEST(test_unreachable_task_named_up_front)
@@ -841,6 +856,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_restarts_bounded_and_deterministic);
     tcase_add_test(tc, test_elastic_from_a_joint_at_its_limit);
     tcase_add_test(tc, test_lifted_foot_stays_above_floor);
+    tcase_add_test(tc, test_check_finds_foot_in_floor);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_input_exits_2);
     suite_add_tcase(s, tc);
