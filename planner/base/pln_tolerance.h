@@ -378,6 +378,11 @@
  * support polygon's edge during the motion, m (it cannot leave the polygon; at its edge
  * the soles tilt). */
 #define PLN_SIM_COP_EDGE_M 1e-3
+/* A sole whose contacts carry more than this fraction of the robot's weight stands on the
+ * floor for the centre-of-pressure check, even outside its planned phase (a foot that
+ * touches down a few milliseconds early under the servos' tracking error): the check
+ * then judges the CoP by the adjacent phase that stands on that foot. */
+#define PLN_SIM_TOUCH_FZ_REL 0.02
 /* A joint lost track of the plan when it was this far from it, rad (3 degrees). */
 #define PLN_SIM_TRACK_MAX_RAD 0.0524
 /* The joint servo: a critically damped PD loop of this bandwidth on each joint's own

@@ -430,7 +430,7 @@ static PlnStatus own_phase(SimScene *s, const PlnKinWork *kin, double duration, 
                           "%s: no floor under the feet at the start, so the robot cannot stand "
                           "in simulation: %s", s->sc->path, inner);
     }
-    pln_phase_polygon(r, kin, 0.0, g);
+    pln_phase_polygon(r, rot, pos, 0.0, g);
     g->t0 = 0.0;
     g->t1 = duration;
     s->phases = g;
@@ -444,6 +444,32 @@ static const PlnPhaseGeom *phase_at(const SimScene *s, double t)
         if (t <= s->phases[k].t1 || k + 1 == s->n_phases) return &s->phases[k];
     }
     return NULL;
+}
+
+/* the phase whose polygon judges the centre of pressure at time t: g, unless a sole that
+ * g leaves off the floor carries more than min_fz (N); then the adjacent phase nearer in
+ * time that stands on every loaded sole (the next one in g's second half: a foot touching
+ * down early; the one before in its first half: a foot lifting late), else g */
+static const PlnPhaseGeom *loaded_phase(const SimScene *s, const PlnPhaseGeom *g, double t,
+                                        const double *sole_fz, double min_fz)
+{
+    const PlnRobot *r = s->r;
+    int k = (int)(g - s->phases), late = t > 0.5 * (g->t0 + g->t1);
+    for (int d = 0; d < 2; ++d) {
+        int kk = d == 0 ? k : (late ? k + 1 : k - 1);
+        const PlnPhaseGeom *h;
+        int all = 1;
+        if (kk < 0 || kk >= s->n_phases) continue;
+        h = &s->phases[kk];
+        for (int i = 0; i < r->n_soles && all; ++i) {
+            int on = 0;
+            if (!(sole_fz[i] > min_fz)) continue;
+            for (int f = 0; f < h->support.n_feet; ++f) on |= h->support.link[f] == r->soles[i].link;
+            all = on;
+        }
+        if (all) return h;
+    }
+    return g;
 }
 
 /* signed distance of xy inside the polygon of g (its unshrunk edges), m */
@@ -815,7 +841,8 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
     SimRun w;
     PlnStatus st;
     double t_start = pln_clock_s(), h, T, total, w_bw, z0 = 0.0, zaxis0[3] = {0, 0, 1};
-    double foot0[PLN_ROBOT_MAX_SOLES][3], sq_err = 0.0, next_series = 0.0;
+    double foot0[PLN_ROBOT_MAX_SOLES][3], sole_fz[PLN_ROBOT_MAX_SOLES], sq_err = 0.0, next_series = 0.0;
+    const double weight = r->total_mass * PLN_GRAVITY_MS2;
     long n_cmp = 0, n_steps;
     int cap;
     pln_watchdog_phase("simulating");
@@ -905,9 +932,24 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
         z0 = w.d->xpos[3 * w.root_body + 2];
         for (int i = 0; i < 3; ++i) zaxis0[i] = w.d->xmat[9 * w.root_body + 3 * i + 2];
     }
+    /* foot0: each sole centre's offset at the start from where the first phase stands it
+     * (zero up to rounding: MuJoCo's world is the plan's), subtracted from the slip and
+     * lift measured against each phase's place */
     for (int i = 0; i < r->n_soles; ++i) {
         int b = w.sole_body[i] = mj_name2id(w.m, mjOBJ_BODY, r->links[r->soles[i].link].name);
-        for (int k = 0; k < 3; ++k) foot0[i][k] = b > 0 ? w.d->xpos[3 * b + k] : 0.0;
+        const PlnPhaseGeom *g0 = s.floating ? phase_at(&s, 0.0) : NULL;
+        for (int k = 0; k < 3; ++k) foot0[i][k] = 0.0;
+        for (int k = 0; g0 != NULL && b > 0 && k < g0->support.n_feet; ++k) {
+            const double *off = r->soles[i].offset;
+            if (g0->support.link[k] != r->soles[i].link) continue;
+            for (int d = 0; d < 3; ++d) {
+                const double *xm = w.d->xmat + 9 * b + 3 * d;
+                foot0[i][d] = w.d->xpos[3 * b + d] + xm[0] * off[0] + xm[1] * off[1] + xm[2] * off[2];
+            }
+            foot0[i][0] -= g0->support.centre[k][0];
+            foot0[i][1] -= g0->support.centre[k][1];
+            foot0[i][2] -= g0->support.floor_z;
+        }
     }
 
     for (long step = 0; step < n_steps; ++step) {
@@ -969,15 +1011,18 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
         /* contacts: the soles' centre of pressure, and anything else */
         {
             double cx = 0.0, cy = 0.0;
+            for (int i = 0; i < r->n_soles; ++i) sole_fz[i] = 0.0;
             for (int c = 0; c < w.d->ncon; ++c) {
                 const mjContact *con = &w.d->contact[c];
                 int a = w.owner[con->geom1], b = w.owner[con->geom2];
                 if ((w.is_sole[con->geom1] && b == -2) || (w.is_sole[con->geom2] && a == -2)) {
                     mjtNum f[6];
+                    int so = pln_robot_find_sole(r, b == -2 ? a : b);
                     mj_contactForce(w.m, w.d, c, f);
                     cx += f[0] * con->pos[0];
                     cy += f[0] * con->pos[1];
                     fz += f[0];
+                    if (so >= 0) sole_fz[so] += f[0];
                     continue;
                 }
                 note_contact(res, &s, a, b, tshow, fmax(0.0, -con->dist));
@@ -998,16 +1043,20 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
                 res->fell = 1;
                 res->fell_t = tshow;
             }
+            /* each foot of the phase against where the plan stands it (its sole centre: where
+             * it stood at the start, or where a `place` landed it) */
             for (int k = 0; g != NULL && k < g->support.n_feet; ++k) {
                 int l = g->support.link[k], i = pln_robot_find_sole(r, l);
                 int bdy = i >= 0 ? w.sole_body[i] : -1;
-                double dx, dy, dz, slip, lift;
+                double c[3], slip, lift;
                 if (i < 0 || bdy <= 0) continue;
-                dx = w.d->xpos[3 * bdy] - foot0[i][0];
-                dy = w.d->xpos[3 * bdy + 1] - foot0[i][1];
-                dz = w.d->xpos[3 * bdy + 2] - foot0[i][2];
-                slip = 1e3 * hypot(dx, dy);
-                lift = 1e3 * dz;
+                for (int d = 0; d < 3; ++d) {
+                    const double *xm = w.d->xmat + 9 * bdy + 3 * d, *off = r->soles[i].offset;
+                    c[d] = w.d->xpos[3 * bdy + d] + xm[0] * off[0] + xm[1] * off[1] + xm[2] * off[2];
+                }
+                slip = 1e3 * hypot(c[0] - g->support.centre[k][0] - foot0[i][0],
+                                   c[1] - g->support.centre[k][1] - foot0[i][1]);
+                lift = 1e3 * (c[2] - g->support.floor_z - foot0[i][2]);
                 if (slip > res->slip_max_mm) {
                     res->slip_max_mm = slip;
                     res->slip_link = l;
@@ -1019,7 +1068,7 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
             }
             if (in_motion) {
                 if (fz > 1e-9 && g != NULL) {
-                    double mg = inside_margin(g, cop);
+                    double mg = inside_margin(loaded_phase(&s, g, tref, sole_fz, PLN_SIM_TOUCH_FZ_REL * weight), cop);
                     if (!(mg >= res->cop_margin_min_m)) {
                         res->cop_margin_min_m = mg;
                         res->cop_margin_t = tshow;

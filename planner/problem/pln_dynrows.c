@@ -45,7 +45,8 @@ int pln_hull2d(double (*pts)[2], int n, double (*hull)[2])
     return k > 1 ? k - 1 : k;
 }
 
-void pln_phase_polygon(const PlnRobot *r, const PlnKinWork *kin, double margin, PlnPhaseGeom *g)
+void pln_phase_polygon(const PlnRobot *r, const double *const *rot, const double *const *pos,
+                       double margin, PlnPhaseGeom *g)
 {
     double pts[4 * PLN_MAX_PHASE_FEET][2], hull[4 * PLN_MAX_PHASE_FEET + 1][2];
     int np = 0, h;
@@ -54,9 +55,12 @@ void pln_phase_polygon(const PlnRobot *r, const PlnKinWork *kin, double margin, 
         int foot = g->support.link[k];
         const PlnSole *sole = &r->soles[pln_robot_find_sole(r, foot)];
         for (int c = 0; c < 4; ++c) {
+            const double *R = rot[k];
             double local[3], x[3];
             pln_sole_corner(sole, c, local);
-            pln_kin_point(kin, foot, local, x);
+            for (int d = 0; d < 3; ++d) {
+                x[d] = pos[k][d] + R[3 * d] * local[0] + R[3 * d + 1] * local[1] + R[3 * d + 2] * local[2];
+            }
             pts[np][0] = x[0];
             pts[np][1] = x[1];
             ++np;
@@ -97,8 +101,31 @@ static double torque_with_contact(const PlnProblem *p, const PlnPhaseGeom *g,
     return pln_contact_joint_torque(p->robot, &g->support, sp, j, tau0, z, pos, dW);
 }
 
+/* support phase sp places its foot (`place`: sole centre x, y and yaw; eq. P13d): the foot
+ * turns about the vertical to the yaw of its x axis, and its sole centre moves to (x, y)
+ * at the height where it stood */
+static void place_foot(const PlnRobot *r, const PlnSupportPhase *sp, double (*foot_rot)[9],
+                       double (*foot_pos)[3])
+{
+    int so = pln_robot_find_sole(r, sp->place_foot.index);
+    const double *off = r->soles[so].offset;
+    double *R = foot_rot[so], *x = foot_pos[so], Rn[9], c[3];
+    double dyaw = sp->place[2] - atan2(R[3], R[0]), cz = cos(dyaw), sz = sin(dyaw);
+    for (int d = 0; d < 3; ++d) c[d] = x[d] + R[3 * d] * off[0] + R[3 * d + 1] * off[1] + R[3 * d + 2] * off[2];
+    for (int col = 0; col < 3; ++col) {
+        Rn[col] = cz * R[col] - sz * R[3 + col];
+        Rn[3 + col] = sz * R[col] + cz * R[3 + col];
+        Rn[6 + col] = R[6 + col];
+    }
+    c[0] = sp->place[0];
+    c[1] = sp->place[1];
+    for (int d = 0; d < 3; ++d) x[d] = c[d] - (Rn[3 * d] * off[0] + Rn[3 * d + 1] * off[1] + Rn[3 * d + 2] * off[2]);
+    memcpy(R, Rn, sizeof Rn);
+}
+
 PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
 {
+    double foot_rot[PLN_ROBOT_MAX_SOLES][9], foot_pos[PLN_ROBOT_MAX_SOLES][3];
     const PlnRobot *r = p->robot;
     const PlnScenario *sc = p->scenario;
     PlnKinWork *kin = NULL;
@@ -136,6 +163,12 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
         if (j >= 0 && p->moving[j]) moves_below[l] = 1;
         if (moves_below[l] && r->links[l].parent >= 0) moves_below[r->links[l].parent] = 1;
     }
+    /* where each sole's foot stands: at the initial posture, until a phase places it
+     * elsewhere (`place`, sec. 4d eq. P13d) */
+    for (int so = 0; so < r->n_soles && so < PLN_ROBOT_MAX_SOLES; ++so) {
+        memcpy(foot_rot[so], pln_kin_link_rot(kin, r->soles[so].link), sizeof foot_rot[so]);
+        memcpy(foot_pos[so], pln_kin_link_pos(kin, r->soles[so].link), sizeof foot_pos[so]);
+    }
     for (int ph = 0; ph < sc->n_phases && st == PLN_OK; ++ph) {
         const PlnSupportPhase *sp = &sc->phases[ph];
         PlnPhaseGeom *g = &p->phases[ph];
@@ -143,24 +176,36 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
         const double *rot[PLN_MAX_PHASE_FEET], *pos[PLN_MAX_PHASE_FEET];
         g->t0 = sp->t0;
         g->t1 = sp->t1;
+        if (sp->has_place) place_foot(r, sp, foot_rot, foot_pos);
         for (int k = 0; k < sp->n_feet; ++k) {
+            int so_k = pln_robot_find_sole(r, sp->feet[k].index), carried = 0;
             feet[k] = sp->feet[k].index;
-            rot[k] = pln_kin_link_rot(kin, feet[k]);
-            pos[k] = pln_kin_link_pos(kin, feet[k]);
+            rot[k] = foot_rot[so_k];
+            pos[k] = foot_pos[so_k];
             /* a stance foot that moving joints carry (the model stands on another foot,
              * pln_robot_reroot) is held where it stands by the stance rows (sec. 4d) */
-            for (int a = feet[k]; a >= 0; a = r->links[a].parent) {
+            for (int a = feet[k]; a >= 0 && !carried; a = r->links[a].parent) {
                 int j = r->links[a].joint;
                 if (j >= 0 && p->moving[j]) {
                     PlnStance *s = &p->stance[p->n_stance++];
-                    const PlnSole *so = &r->soles[pln_robot_find_sole(r, feet[k])];
+                    const PlnSole *so = &r->soles[so_k];
                     s->phase = ph;
                     s->link = feet[k];
                     memcpy(s->point, so->offset, sizeof s->point);
-                    pln_kin_point(kin, feet[k], so->offset, s->target);
+                    for (int d = 0; d < 3; ++d) {
+                        s->target[d] = pos[k][d] + rot[k][3 * d] * so->offset[0] +
+                                       rot[k][3 * d + 1] * so->offset[1] + rot[k][3 * d + 2] * so->offset[2];
+                    }
                     memcpy(s->target_rot, rot[k], sizeof s->target_rot);
-                    break;
+                    carried = 1;
                 }
+            }
+            if (!carried && sp->has_place && sp->place_foot.index == feet[k]) {
+                st = pln_errorf(PLN_ERR_INVALID, err, err_size,
+                                "%s:%d: support[%d].place: no moving joint carries %s, so it cannot "
+                                "step (add its leg's joints to `joints`)",
+                                sc->path, sp->place_line, ph, r->links[feet[k]].name);
+                goto done;
             }
         }
         st = pln_contact_support(r, feet, sp->n_feet, rot, pos, PLN_SOLE_FLAT_TOL_M, &g->support,
@@ -185,7 +230,7 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
                 }
             }
         }
-        pln_phase_polygon(r, kin, sc->zmp_margin, g);
+        pln_phase_polygon(r, rot, pos, sc->zmp_margin, g);
         /* the shrunk polygon must keep its centre (for a sole: half its smaller side) */
         {
             double ctr[2] = {0.0, 0.0}, room = HUGE_VAL;

@@ -14,11 +14,12 @@
  * its size. Reorders pts. */
 int pln_hull2d(double (*pts)[2], int n, double (*hull)[2]);
 
-/* The support polygon of g->support (its feet named, model/pln_contact.h) at the posture
- * of kin: the hull of the sole corners, counter-clockwise (eq. D16), with outward edge
+/* The support polygon of g->support (its feet named, model/pln_contact.h), foot k's frame
+ * being rot[k] (row-major) and pos[k] in the world: the hull of the sole corners, counter-clockwise (eq. D16), with outward edge
  * normals and offsets n . p <= b shrunk by `margin` (m). Fills g->n_edges, polygon,
  * edge_n, edge_b. */
-void pln_phase_polygon(const PlnRobot *r, const PlnKinWork *kin, double margin, PlnPhaseGeom *g);
+void pln_phase_polygon(const PlnRobot *r, const double *const *rot, const double *const *pos,
+                       double margin, PlnPhaseGeom *g);
 
 /* Phases, polygons and the list of dynamic constraints of p (p->moving, q_init and the
  * knot vector set). PLN_ERR_INVALID, naming the scenario and field, when a stance foot

@@ -668,10 +668,28 @@ static PlnStatus parse_dynamics(PlnYaml *y, const yaml_node_t *node, PlnScenario
     return st;
 }
 
-/* support: [{feet: [LINK, ...], from: t0, to: t1}, ...] */
+/* support[i].place: {foot: LINK, at: [x, y, yaw]} */
+static PlnStatus parse_place(PlnYaml *y, const yaml_node_t *item, const char *field, PlnSupportPhase *ph)
+{
+    static const char *const keys[] = {"foot", "at", NULL};
+    char sub[96];
+    yaml_node_t *v = pln_yaml_get(y, item, "place");
+    PlnStatus st;
+    if (v == NULL) return PLN_OK;
+    pln_yaml_field(sub, sizeof sub, field, "place");
+    st = pln_yaml_check_mapping(y, v, sub, keys);
+    if (st == PLN_OK) st = read_name_key(y, v, sub, "foot", &ph->place_foot);
+    if (st == PLN_OK) st = pln_yaml_vector_bounded(y, v, sub, "at", 1, 3, 1e3, WORLD_WHAT, ph->place);
+    if (st != PLN_OK) return st;
+    ph->place_line = (int)pln_yaml_get(y, v, "at")->start_mark.line + 1;
+    ph->has_place = 1;
+    return PLN_OK;
+}
+
+/* support: [{feet: [LINK, ...], from: t0, to: t1, place: {foot: LINK, at: [x, y, yaw]}}, ...] */
 static PlnStatus parse_support(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
-    static const char *const keys[] = {"feet", "from", "to", NULL};
+    static const char *const keys[] = {"feet", "from", "to", "place", NULL};
     int n;
     PlnStatus st = pln_yaml_sequence(y, node, "support", &n);
     if (st != PLN_OK) return st;
@@ -716,6 +734,7 @@ static PlnStatus parse_support(PlnYaml *y, const yaml_node_t *node, PlnScenario 
         if (st == PLN_OK && nf == 2 && strcmp(ph->feet[0].name, ph->feet[1].name) == 0) {
             st = pln_yaml_error(y, v, sub, PLN_ERR_INVALID, "'%s' is named twice", ph->feet[0].name);
         }
+        if (st == PLN_OK) st = parse_place(y, item, field, ph);
     }
     sc->n_phases = n;
     return st;
@@ -968,6 +987,43 @@ static PlnStatus resolve_joint(const PlnScenario *sc, const PlnRobot *robot, Pln
 static PlnStatus resolve_link(const PlnScenario *sc, const PlnRobot *robot, PlnNameRef *ref,
                               const char *field, char *err, size_t err_size);
 
+/* support[i].place: the foot is one of the phase's feet, off the floor in the phase
+ * before (a foot lands where it is placed; one on the floor cannot jump there) */
+static PlnStatus resolve_place(PlnScenario *sc, const PlnRobot *robot, int i, char *err,
+                               size_t err_size)
+{
+    PlnSupportPhase *ph = &sc->phases[i];
+    char field[64];
+    int in = 0;
+    PlnStatus st;
+    snprintf(field, sizeof field, "support[%d].place.foot", i);
+    st = resolve_link(sc, robot, &ph->place_foot, field, err, err_size);
+    if (st != PLN_OK) return st;
+    for (int k = 0; k < ph->n_feet; ++k) in |= ph->feet[k].index == ph->place_foot.index;
+    if (!in) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s:%d: %s: '%s' is not among this phase's feet, so it does not land here",
+                          sc->path, ph->place_foot.line, field, ph->place_foot.name);
+    }
+    if (i == 0) {
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s:%d: %s: the first phase's feet stand where the initial posture puts "
+                          "them; a foot lands at a new place only after a phase without it",
+                          sc->path, ph->place_foot.line, field);
+    }
+    for (int k = 0; k < sc->phases[i - 1].n_feet; ++k) {
+        if (sc->phases[i - 1].feet[k].index == ph->place_foot.index) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s:%d: %s: '%s' stands on the floor in support[%d] (line %d), so it "
+                              "cannot land elsewhere; a foot lands at a new place only after a "
+                              "phase without it",
+                              sc->path, ph->place_foot.line, field, ph->place_foot.name, i - 1,
+                              sc->phases[i - 1].line);
+        }
+    }
+    return PLN_OK;
+}
+
 /* Dynamics on or off, the support phases (given, or one phase over the whole motion on
  * balance.support or on every sole of the robot), and their checks against the soles. */
 static PlnStatus resolve_dynamics(PlnScenario *sc, const PlnRobot *robot, char *err,
@@ -1039,6 +1095,7 @@ static PlnStatus resolve_dynamics(PlnScenario *sc, const PlnRobot *robot, char *
                                 sc->path, ph->feet[k].line, field, ph->feet[k].name, sc->robot_path);
             }
         }
+        if (st == PLN_OK && ph->has_place) st = resolve_place(sc, robot, i, err, err_size);
         if (st != PLN_OK) break;
     }
     return st;

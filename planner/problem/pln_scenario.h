@@ -44,6 +44,11 @@ typedef struct PlnSupportPhase {
     int n_feet;              /* 1..PLN_MAX_PHASE_FEET */
     PlnNameRef feet[PLN_MAX_PHASE_FEET];  /* links with a sole in the robot file */
     int line, column;        /* of the phase in the scenario, 1-based */
+    int has_place;           /* a foot lands at a new place in this phase (`place`) */
+    PlnNameRef place_foot;   /* the foot (one of `feet`, off the floor in the phase before) */
+    double place[3];         /* its sole centre's world x, y (m) and the yaw of its x axis
+                                about the vertical (rad) */
+    int place_line;          /* of `place.at` */
 } PlnSupportPhase;
 
 typedef enum PlnTaskType {
