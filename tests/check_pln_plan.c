@@ -508,6 +508,12 @@ static const char *const DYN_BAD[][2] = {
     {"unknown_foot", "support[0].feet[0]: link 'RARM_LINK6' has no sole"},
     {"torque2_static", ":6: cost.type: torque2 needs the dynamics model, which is off"},
     {"../time_bad", "time_bad.yaml:10: cost.min_duration: 5 s is not below the duration (4 s)"},
+    /* support[i].place (stepping, planner.md eq. P13d) */
+    {"place_first_phase", ":6: support[0].place.foot: the first phase's feet stand where the initial posture puts them"},
+    {"place_not_in_feet", ":7: support[1].place.foot: 'LLEG_LINK5' is not among this phase's feet"},
+    {"place_on_floor", ":7: support[1].place.foot: 'LLEG_LINK5' stands on the floor in support[0] (line 6)"},
+    {"place_not_carried", ":9: support[2].place: no moving joint carries LLEG_LINK5, so it cannot step"},
+    {"place_short", ":8:88: support[2].place.at: expected 3 numbers, got 2"},
 };
 
 START_TEST(test_dynamics_bad_input)
@@ -659,6 +665,36 @@ static int plan_arm2(const char *name, const char *head, const char *tasks, char
     ck_assert(ckutil_read_file(log, text, text_size) > 0);
     return code;
 }
+
+/* Stepping (issue 16, planner.md eq. P13c-d): scenarios/step.yaml swings the left foot 10 cm
+ * forward and sets it down at its `place`. The plan certifies (the landed foot held within
+ * 1 mm of the place, the swinging sole above the floor), check re-certifies it, the third
+ * phase's support polygon holds the placed sole, and the robot stands in MuJoCo with its
+ * feet within 5 mm of where each phase places them. */
+START_TEST(test_step_certified_and_stands)
+{
+    char dir[256], out[300], args[1024], log[512], v[64], text[32768];
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan scenarios/step.yaml -o '%s'", out);
+    ck_assert_msg(hrpplan(args, log) == 0, "step was not certified (see %s)", log);
+    ck_assert(report_value(out, "status", v, sizeof v));
+    ck_assert_str_eq(v, "certified");
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    ck_assert_msg(strstr(text, "the lifted foot LLEG_LINK5: its lowest sole corner at") != NULL, "%s", text);
+    /* the placed sole spans x 0.1215 +- 0.1086 in the landed phase's polygon */
+    {
+        char path[400], json[65536];
+        snprintf(path, sizeof path, "%s/report.json", out);
+        ck_assert(ckutil_read_file(path, json, sizeof json) > 0);
+        ck_assert_msg(strstr(strstr(json, "support_phases"), "[0.2301") != NULL, "%s", strstr(json, "support_phases"));
+    }
+    snprintf(args, sizeof args, "check scenarios/step.yaml '%s/trajectory.json'", out);
+    ck_assert_msg(hrpplan(args, log) == 0, "check of the json failed, see %s", log);
+    assert_stands("scenarios/step.yaml", out);
+}
+END_TEST
 
 /* Issue 16 (docs/math/planner.md eq. P13c): a lifted foot stays above the floor. The
  * scenario asks for the left sole 3 cm below the floor while the robot stands on its
@@ -839,6 +875,7 @@ Suite *pln_plan_suite(void)
     tcase_add_loop_test(tc, test_dynamics_bad_input, 0, (int)(sizeof DYN_BAD / sizeof DYN_BAD[0]));
     tcase_add_test(tc, test_box_obstacle);
     tcase_add_test(tc, test_floating_base_squat);
+    tcase_add_test(tc, test_step_certified_and_stands);
     tcase_add_test(tc, test_torque2_cost_lowers_torques);
     tcase_add_test(tc, test_time_cost_shortens);
     suite_add_tcase(s, tc);

@@ -624,6 +624,50 @@ START_TEST(test_stance_rows_values)
 }
 END_TEST
 
+/* support[i].place (eq. P13d): the landed foot's stance target is the place (sole centre x,
+ * y at the height where it stood; its x axis turned about the vertical to the yaw, still
+ * flat), and the phase's support polygon holds the placed sole's corners. */
+START_TEST(test_place_moves_stance_target)
+{
+    Fixture f;
+    int found = 0;
+    load(&f, "tests/data/step_yaw.yaml");
+    ck_assert_int_eq(f.p->n_phases, 3);
+    for (int si = 0; si < f.p->n_stance; ++si) {
+        const PlnStance *st = &f.p->stance[si];
+        const PlnStance *st0 = NULL;
+        const PlnPhaseGeom *g = &f.p->phases[st->phase];
+        const PlnSole *so;
+        if (st->phase != 2 || strcmp(f.robot.links[st->link].name, "LLEG_LINK5") != 0) continue;
+        for (int k = 0; k < f.p->n_stance; ++k) {
+            if (f.p->stance[k].phase == 0 && f.p->stance[k].link == st->link) st0 = &f.p->stance[k];
+        }
+        ck_assert_ptr_nonnull(st0);
+        ck_assert(fabs(st->target[0] - 0.1215) < 1e-12 && fabs(st->target[1] - 0.12) < 1e-12);
+        ck_assert(fabs(st->target[2] - st0->target[2]) < 1e-12);
+        ck_assert(fabs(atan2(st->target_rot[3], st->target_rot[0]) - 0.3) < 1e-12);
+        for (int k = 6; k < 9; ++k) ck_assert(fabs(st->target_rot[k] - st0->target_rot[k]) < 1e-12);
+        /* the placed sole's corners are vertices of, or inside, the landed phase's polygon */
+        so = &f.robot.soles[pln_robot_find_sole(&f.robot, st->link)];
+        for (int c = 0; c < 4; ++c) {
+            double local[3], x[3];
+            pln_sole_corner(so, c, local);
+            for (int d = 0; d < 2; ++d) {
+                x[d] = st->target[d];
+                for (int e = 0; e < 3; ++e) x[d] += st->target_rot[3 * d + e] * (local[e] - so->offset[e]);
+            }
+            for (int e = 0; e < g->n_edges; ++e) {
+                double out = g->edge_n[e][0] * x[0] + g->edge_n[e][1] * x[1] - (g->edge_b[e] + f.sc.zmp_margin);
+                ck_assert_msg(out < 1e-12, "corner %d is %g m outside edge %d", c, out, e);
+            }
+        }
+        ++found;
+    }
+    ck_assert_int_eq(found, 1);
+    unload(&f);
+}
+END_TEST
+
 Suite *pln_problem_suite(void)
 {
     Suite *s = suite_create("pln_problem");
@@ -632,6 +676,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_limit_margins);
     tcase_add_test(tc, test_joints_at_matches_spline_and_fixed_joints);
     tcase_add_test(tc, test_stance_rows_values);
+    tcase_add_test(tc, test_place_moves_stance_target);
     suite_add_tcase(s, tc);
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);
