@@ -37,13 +37,16 @@
  * above at a time in [0.25 T, T]; arms start at half-sitting + U[-0.2, 0.2] rad; T
  * U[3.5, 5] s, 8-10 spans; no obstacles. The robot must shift its weight over the
  * standing foot before the other one leaves the floor: dynamics (ZMP, torques, friction)
- * and the stance feet decide these plans.
+ * and the stance feet decide these plans. `--steps` (implies --support) makes the lifted
+ * foot land elsewhere (issue 16, `place`): moved by U[-0.08, 0.12] m forwards, U[-0.01,
+ * 0.05] m outwards (away from the standing foot) and U[-0.25, 0.25] rad about the
+ * vertical; the lift target lies halfway between where it stood and where it lands.
  * Each problem is reproducible from (seed, index): `--keep DIR` leaves them as YAML
  * (`--write-only` with it: write them, plan none).
  * Prints `name: value` lines: random_certified_fraction, random_median_s, random_p95_s,
  * and the count of each failure cause; a line per problem goes to stderr.
  * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] [--pairs all|robot]
- *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline] [--support] [--write-only]
+ *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline] [--support] [--steps] [--write-only]
  * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
  * no-collision baseline). `--algorithm` plans the same problems with another of NLopt's
  * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms"); `--no-baseline` skips the
@@ -124,6 +127,8 @@ typedef struct Problem {
     int spans, jerk, family;       /* family 0 joint, 1 hands, 2 mixed, 3 support */
     int stand;                     /* support: the foot that stands throughout (0 right, 1 left) */
     double t1, t2, lift[3];        /* support: single-support phase, the lift of the other foot */
+    int step;                      /* --steps: the lifted foot lands elsewhere */
+    double step_at[3];             /* its move (dx, dy outwards, dyaw) from where it stood */
     int hand_task;                 /* support: a hand target too */
     double q0[MAX_UPPER];          /* start posture of the moving joints */
     int n_way;
@@ -143,6 +148,7 @@ typedef struct Ctx {
                                       link-obstacle pair); 0: Table 6.1 + OBSTACLE_LINKS */
     const char *algorithm;         /* optimizer.algorithm of every problem */
     int support;                   /* --support: support-phase problems */
+    int steps;                     /* --steps (with --support): the lifted foot steps */
     int legs[12], n_legs;
     int foot[2];                   /* RLEG_LINK5, LLEG_LINK5 */
     double sole[2][3];             /* their sole centres, link frame */
@@ -197,6 +203,12 @@ static void draw_support(const Ctx *c, Rng *r, Problem *pb)
     pb->lift[1] = 0.0;
     pb->lift[2] = uni(r, 0.03, 0.08);
     pb->hand_task = uni(r, 0.0, 1.0) < 0.5;
+    pb->step = c->steps;
+    if (c->steps) {
+        pb->step_at[0] = uni(r, -0.08, 0.12);
+        pb->step_at[1] = uni(r, -0.01, 0.05);
+        pb->step_at[2] = uni(r, -0.25, 0.25);
+    }
     for (int u = 0; u < c->n_upper; ++u) {
         const PlnJoint *jt = &c->robot->joints[c->upper[u]];
         pb->q0[u] = clampd(jt->initial + uni(r, -0.2, 0.2), jt->lower + LIMIT_MARGIN,
@@ -233,8 +245,7 @@ static int write_support(const Ctx *c, const Problem *pb, Rng *r, const char *pa
     fprintf(f, "  - {feet: [RLEG_LINK5, LLEG_LINK5], from: 0.0, to: %.4f}\n", pb->t1);
     fprintf(f, "  - {feet: [%s], from: %.4f, to: %.4f}\n", rb->links[c->foot[pb->stand]].name,
             pb->t1, pb->t2);
-    fprintf(f, "  - {feet: [RLEG_LINK5, LLEG_LINK5], from: %.4f, to: %.2f}\n", pb->t2, pb->duration);
-    /* the lifted foot's sole centre where it stands at the start, raised */
+    /* the lifted foot's sole centre where it stands at the start */
     for (int j = 0; j < rb->n_joints && j < 256; ++j) q[j] = rb->joints[j].initial;
     for (int u = 0; u < c->n_upper; ++u) q[c->upper[u]] = pb->q0[u];
     if (pln_kin_forward(c->kin, rb, q) != PLN_OK) {
@@ -242,6 +253,18 @@ static int write_support(const Ctx *c, const Problem *pb, Rng *r, const char *pa
         return 0;
     }
     pln_kin_point(c->kin, c->foot[lifted], c->sole[lifted], x);
+    fprintf(f, "  - {feet: [RLEG_LINK5, LLEG_LINK5], from: %.4f, to: %.2f", pb->t2, pb->duration);
+    if (pb->step) {
+        /* --steps: it lands moved by step_at (y outwards, away from the standing foot) */
+        const double *R = pln_kin_link_rot(c->kin, c->foot[lifted]);
+        double out = lifted == 0 ? -1.0 : 1.0;
+        fprintf(f, ", place: {foot: %s, at: [%.6f, %.6f, %.6f]}", rb->links[c->foot[lifted]].name,
+                x[0] + pb->step_at[0], x[1] + out * pb->step_at[1], atan2(R[3], R[0]) + pb->step_at[2]);
+        /* the lift target halfway between where it stood and where it lands */
+        x[0] += 0.5 * pb->step_at[0];
+        x[1] += 0.5 * out * pb->step_at[1];
+    }
+    fprintf(f, "}\n");
     fprintf(f, "tasks:\n  - {type: position, link: %s, point: [%.4f, %.4f, %.4f], target: [%.6f, "
                "%.6f, %.6f], time: %.4f, tolerance: 0.01}\n",
             rb->links[c->foot[lifted]].name, c->sole[lifted][0], c->sole[lifted][1],
@@ -432,7 +455,7 @@ int main(int argc, char **argv)
     const char *algorithm = "slsqp";
     double *evals;
     int fam_total[4] = {0, 0, 0, 0}, fam_cert[4] = {0, 0, 0, 0}, causes[16] = {0}, errors = 0;
-    int support = 0, relaxed = 0, write_only = 0;
+    int support = 0, steps = 0, relaxed = 0, write_only = 0;
     int stops_timeout = 0, stops_maxeval = 0, stops_roundoff = 0, ik_unmet = 0;
     long rejected = 0;
     double *t_plan, *t_base;
@@ -459,12 +482,15 @@ int main(int argc, char **argv)
             baseline = 0;
         } else if (strcmp(argv[i], "--support") == 0) {
             support = 1;
+        } else if (strcmp(argv[i], "--steps") == 0) {
+            support = 1;
+            steps = 1;
         } else if (strcmp(argv[i], "--write-only") == 0) {
             write_only = 1;
         } else {
             fprintf(stderr, "usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] "
                             "[--pairs all|robot] [--algorithm slsqp|mma|ccsaq|auglag] "
-                            "[--no-baseline] [--support] [--write-only]\n");
+                            "[--no-baseline] [--support] [--steps] [--write-only]\n");
             return 2;
         }
     }
@@ -492,6 +518,7 @@ int main(int argc, char **argv)
     c.robot_path = robot_path;
     c.algorithm = algorithm;
     c.support = support;
+    c.steps = steps;
     for (int j = 0; j < robot.n_joints && c.n_legs < 12; ++j) {
         if (strstr(robot.joints[j].name, "LEG") != NULL) c.legs[c.n_legs++] = j;
     }
