@@ -472,6 +472,15 @@ static const PlnPhaseGeom *loaded_phase(const SimScene *s, const PlnPhaseGeom *g
     return g;
 }
 
+/* the world position of a sole's centre (offset in its link frame) on MuJoCo body b */
+static void sole_centre(const mjData *d, int b, const double off[3], double c[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        const mjtNum *xm = d->xmat + 9 * b + 3 * k;
+        c[k] = d->xpos[3 * b + k] + xm[0] * off[0] + xm[1] * off[1] + xm[2] * off[2];
+    }
+}
+
 /* signed distance of xy inside the polygon of g (its unshrunk edges), m */
 static double inside_margin(const PlnPhaseGeom *g, const double xy[2])
 {
@@ -940,12 +949,8 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
         const PlnPhaseGeom *g0 = s.floating ? phase_at(&s, 0.0) : NULL;
         for (int k = 0; k < 3; ++k) foot0[i][k] = 0.0;
         for (int k = 0; g0 != NULL && b > 0 && k < g0->support.n_feet; ++k) {
-            const double *off = r->soles[i].offset;
             if (g0->support.link[k] != r->soles[i].link) continue;
-            for (int d = 0; d < 3; ++d) {
-                const double *xm = w.d->xmat + 9 * b + 3 * d;
-                foot0[i][d] = w.d->xpos[3 * b + d] + xm[0] * off[0] + xm[1] * off[1] + xm[2] * off[2];
-            }
+            sole_centre(w.d, b, r->soles[i].offset, foot0[i]);
             foot0[i][0] -= g0->support.centre[k][0];
             foot0[i][1] -= g0->support.centre[k][1];
             foot0[i][2] -= g0->support.floor_z;
@@ -1050,10 +1055,7 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
                 int bdy = i >= 0 ? w.sole_body[i] : -1;
                 double c[3], slip, lift;
                 if (i < 0 || bdy <= 0) continue;
-                for (int d = 0; d < 3; ++d) {
-                    const double *xm = w.d->xmat + 9 * bdy + 3 * d, *off = r->soles[i].offset;
-                    c[d] = w.d->xpos[3 * bdy + d] + xm[0] * off[0] + xm[1] * off[1] + xm[2] * off[2];
-                }
+                sole_centre(w.d, bdy, r->soles[i].offset, c);
                 slip = 1e3 * hypot(c[0] - g->support.centre[k][0] - foot0[i][0],
                                    c[1] - g->support.centre[k][1] - foot0[i][1]);
                 lift = 1e3 * (c[2] - g->support.floor_z - foot0[i][2]);
