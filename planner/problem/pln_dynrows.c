@@ -101,6 +101,13 @@ static double torque_with_contact(const PlnProblem *p, const PlnPhaseGeom *g,
     return pln_contact_joint_torque(p->robot, &g->support, sp, j, tau0, z, pos, dW);
 }
 
+/* p + s R off: a point given in a frame (R row-major, origin p), s = +1, or the origin
+ * that puts the frame's point off at p, s = -1 */
+static void frame_point(const double R[9], const double p[3], double s, const double off[3], double out[3])
+{
+    for (int d = 0; d < 3; ++d) out[d] = p[d] + s * (R[3 * d] * off[0] + R[3 * d + 1] * off[1] + R[3 * d + 2] * off[2]);
+}
+
 /* support phase sp places its foot (`place`: sole centre x, y and yaw; eq. P13d): the foot
  * turns about the vertical to the yaw of its x axis, and its sole centre moves to (x, y)
  * at the height where it stood */
@@ -111,7 +118,7 @@ static void place_foot(const PlnRobot *r, const PlnSupportPhase *sp, double (*fo
     const double *off = r->soles[so].offset;
     double *R = foot_rot[so], *x = foot_pos[so], Rn[9], c[3];
     double dyaw = sp->place[2] - atan2(R[3], R[0]), cz = cos(dyaw), sz = sin(dyaw);
-    for (int d = 0; d < 3; ++d) c[d] = x[d] + R[3 * d] * off[0] + R[3 * d + 1] * off[1] + R[3 * d + 2] * off[2];
+    frame_point(R, x, 1.0, off, c);
     for (int col = 0; col < 3; ++col) {
         Rn[col] = cz * R[col] - sz * R[3 + col];
         Rn[3 + col] = sz * R[col] + cz * R[3 + col];
@@ -119,7 +126,7 @@ static void place_foot(const PlnRobot *r, const PlnSupportPhase *sp, double (*fo
     }
     c[0] = sp->place[0];
     c[1] = sp->place[1];
-    for (int d = 0; d < 3; ++d) x[d] = c[d] - (Rn[3 * d] * off[0] + Rn[3 * d + 1] * off[1] + Rn[3 * d + 2] * off[2]);
+    frame_point(Rn, c, -1.0, off, x);
     memcpy(R, Rn, sizeof Rn);
 }
 
@@ -192,10 +199,7 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
                     s->phase = ph;
                     s->link = feet[k];
                     memcpy(s->point, so->offset, sizeof s->point);
-                    for (int d = 0; d < 3; ++d) {
-                        s->target[d] = pos[k][d] + rot[k][3 * d] * so->offset[0] +
-                                       rot[k][3 * d + 1] * so->offset[1] + rot[k][3 * d + 2] * so->offset[2];
-                    }
+                    frame_point(rot[k], pos[k], 1.0, so->offset, s->target);
                     memcpy(s->target_rot, rot[k], sizeof s->target_rot);
                     carried = 1;
                 }
