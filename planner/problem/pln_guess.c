@@ -21,6 +21,13 @@
  * within this distance of it, m (PLN_IK_COM's tolerance). */
 #define PLN_GUESS_BALANCE_ACTIVE_M 0.005
 
+/* The swing foot of the guess (eq. G4): its sole centre rises at least this far above the
+ * line between where it lifts off and where it lands, at the middle of the swing, m; and
+ * the IK holds it to its path within these tolerances (a posture target below the tasks). */
+#define PLN_GUESS_SWING_LIFT_M 0.03
+#define PLN_GUESS_SWING_TOL_M 0.005
+#define PLN_GUESS_SWING_TOL_RAD 0.02
+
 /* edges of the guess's balance polygon: a phase's and the next phase's, translated */
 #define PLN_GUESS_COM_EDGES (2 * PLN_MAX_PHASE_EDGES)
 
@@ -28,10 +35,11 @@
 typedef struct Guess {
     PlnKinWork *kin;
     PlnIkWork *ik;
-    PlnIkTarget *targets;   /* [n_tasks + n_stance + 1] */
-    int *target_task;       /* [n_tasks + n_stance + 1] scenario task of each target (-1: a
-                               stance foot or the balance band) */
-    double *miss;           /* [n_tasks + n_stance + 1] each target's miss after the IK */
+    PlnIkTarget *targets;   /* [n_tasks + n_stance + n_swing + 1] */
+    int *target_task;       /* [n_tasks + n_stance + n_swing + 1] scenario task of each
+                               target (-1: a stance foot, the balance band or a swing foot) */
+    double *miss;           /* [n_tasks + n_stance + n_swing + 1] each target's miss after
+                               the IK */
     double *times;          /* [n_tasks + n_phases + 2] waypoint times: 0, task times and
                                phase boundaries, T */
     double *q_way;          /* [(n_tasks + n_phases + 3) * n_joints] waypoint postures and a
@@ -130,12 +138,128 @@ static int balance_polygon(const PlnProblem *p, Guess *g, double t)
     return 0;
 }
 
-/* The targets that outrank the tasks at time t (docs/math/planner.md sec. 8, eq. IK3):
- * every stance foot whose phase covers t where it stands (priority 0), and balance
- * (priority 1): the centre of mass inside the balance polygon of the guess at t
- * (balance_polygon: the static polygon or the phases' ZMP polygons, shrunk by their
- * margins), an inequality (IK5). Appends to g->targets from n; returns the new count. */
-static int outranking_targets(const PlnProblem *p, Guess *g, double t, int n)
+/* R = A Rot(axis, angle) with the axis in A's frame (Rodrigues), row-major 3x3. */
+static void rot_about(const double A[9], const double axis[3], double angle, double R[9])
+{
+    const double c = cos(angle), s = sin(angle), v = 1.0 - c;
+    const double x = axis[0], y = axis[1], z = axis[2];
+    const double E[9] = {c + x * x * v, x * y * v - z * s, x * z * v + y * s,
+                         y * x * v + z * s, c + y * y * v, y * z * v - x * s,
+                         z * x * v - y * s, z * y * v + x * s, c + z * z * v};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            R[3 * i + j] = A[3 * i] * E[j] + A[3 * i + 1] * E[3 + j] + A[3 * i + 2] * E[6 + j];
+        }
+    }
+}
+
+/* The orientation a fraction u of the way from A to B: A Rot(w, u theta) with (w, theta)
+ * the axis and angle of A^T B (eq. G4). A half turn or more has no unique way: A. */
+static void rot_between(const double A[9], const double B[9], double u, double R[9])
+{
+    double M[9], w[3], sn, cs, theta;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            M[3 * i + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
+        }
+    }
+    w[0] = 0.5 * (M[7] - M[5]), w[1] = 0.5 * (M[2] - M[6]), w[2] = 0.5 * (M[3] - M[1]);
+    sn = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    cs = 0.5 * (M[0] + M[4] + M[8] - 1.0);
+    theta = atan2(sn, cs);
+    if (!(sn > 1e-12) || cs < 0.0) {
+        memcpy(R, A, 9 * sizeof *R);
+        return;
+    }
+    for (int i = 0; i < 3; ++i) w[i] /= sn;
+    rot_about(A, w, u * theta, R);
+}
+
+/* The stance entry of `link` in the nearest phase before (dir -1) or after (dir +1) phase
+ * ph, or -1. */
+static int stance_near(const PlnProblem *p, int link, int ph, int dir)
+{
+    int best = -1;
+    for (int s = 0; s < p->n_stance; ++s) {
+        const PlnStance *st = &p->stance[s];
+        if (st->link != link || (st->phase - ph) * dir <= 0) continue;
+        if (best < 0 || (st->phase - p->stance[best].phase) * dir < 0) best = s;
+    }
+    return best;
+}
+
+/* The swing foot's pose in the guess at time t (eq. G4): a foot that a support phase
+ * lifts (p->swing) goes from where it stood before the phase (its stance target, or where
+ * it will land when it starts lifted) to where it lands after it, through the position
+ * tasks given to that foot in between, linearly in time, its orientation turning
+ * uniformly, and its sole centre at least PLN_GUESS_SWING_LIFT_M sin(pi u) above the line
+ * between the two ends (u the fraction of the swing gone by), so that it clears the floor.
+ * Without it the guess left a lifted leg where the tasks of the rest of the body carried
+ * it (42 cm from where it had to land on a random support problem). Fills *tg as a frame
+ * target of priority 3 (below the tasks, above the posture) and returns 1; 0 when t is
+ * not in a phase that lifts swing entry sw. */
+static int swing_target(const PlnProblem *p, int sw, double t, PlnIkTarget *tg)
+{
+    const PlnScenario *sc = p->scenario;
+    const PlnSwing *w = &p->swing[sw];
+    const PlnPhaseGeom *ph = &p->phases[w->phase];
+    int a = stance_near(p, w->link, w->phase, -1), b = stance_near(p, w->link, w->phase, +1);
+    double ta, tb, pa[3], pb[3], Ra[9], Rb[9], u, lo[3], hi[3], tlo, thi, line_z;
+    const PlnStance *ref;
+    if (t < ph->t0 - PLN_PHASE_TIME_TOL_S || t > ph->t1 + PLN_PHASE_TIME_TOL_S) return 0;
+    if (a < 0 && b < 0) return 0;
+    ref = &p->stance[a >= 0 ? a : b];
+    if (a < 0) a = b;
+    if (b < 0) b = a;
+    ta = p->stance[a].phase < w->phase ? p->phases[p->stance[a].phase].t1 : 0.0;
+    tb = p->stance[b].phase > w->phase ? p->phases[p->stance[b].phase].t0 : sc->duration;
+    memcpy(pa, p->stance[a].target, sizeof pa);
+    memcpy(pb, p->stance[b].target, sizeof pb);
+    memcpy(Ra, p->stance[a].target_rot, sizeof Ra);
+    memcpy(Rb, p->stance[b].target_rot, sizeof Rb);
+    u = tb > ta ? fmin(fmax((t - ta) / (tb - ta), 0.0), 1.0) : 0.5;
+    memset(tg, 0, sizeof *tg);
+    tg->kind = PLN_IK_FRAME;
+    tg->link = w->link;
+    memcpy(tg->point, ref->point, sizeof tg->point);
+    rot_between(Ra, Rb, u, tg->target_rot);
+    /* the keys around t: the ends and the foot's position tasks, each task's point moved
+     * to the sole centre with the orientation of its time */
+    tlo = ta, thi = tb;
+    memcpy(lo, pa, sizeof lo);
+    memcpy(hi, pb, sizeof hi);
+    for (int k = 0; k < sc->n_tasks; ++k) {
+        const PlnTask *task = &sc->tasks[k];
+        double Rk[9], key[3];
+        if (task->type != PLN_TASK_POSITION || task->link.index != w->link) continue;
+        if (!(task->time > ta && task->time < tb)) continue;
+        rot_between(Ra, Rb, (task->time - ta) / (tb - ta), Rk);
+        for (int i = 0; i < 3; ++i) {
+            key[i] = task->target[i];
+            for (int j = 0; j < 3; ++j) key[i] += Rk[3 * i + j] * (ref->point[j] - task->point[j]);
+        }
+        if (task->time <= t && task->time >= tlo) tlo = task->time, memcpy(lo, key, sizeof lo);
+        if (task->time >= t && task->time <= thi) thi = task->time, memcpy(hi, key, sizeof hi);
+    }
+    {
+        const double s = thi > tlo ? fmin(fmax((t - tlo) / (thi - tlo), 0.0), 1.0) : 0.0;
+        for (int i = 0; i < 3; ++i) tg->target[i] = lo[i] + s * (hi[i] - lo[i]);
+    }
+    line_z = pa[2] + u * (pb[2] - pa[2]);
+    tg->target[2] = fmax(tg->target[2], line_z + PLN_GUESS_SWING_LIFT_M * sin(PLN_PI * u));
+    tg->tolerance = PLN_GUESS_SWING_TOL_M;
+    tg->rot_tolerance = PLN_GUESS_SWING_TOL_RAD;
+    tg->priority = 3;
+    return 1;
+}
+
+/* The support's targets at time t (docs/math/planner.md sec. 8, eq. IK3): every stance
+ * foot whose phase covers t where it stands (priority 0), and balance (priority 1): the
+ * centre of mass inside the balance polygon of the guess at t (balance_polygon: the static
+ * polygon or the phases' ZMP polygons, shrunk by their margins), an inequality (IK5); both
+ * outrank the tasks. And every lifted foot on its path (priority 3, below the tasks: eq.
+ * G4). Appends to g->targets from n; returns the new count. */
+static int support_targets(const PlnProblem *p, Guess *g, double t, int n)
 {
     const double (*en)[2] = NULL;
     const double *eb = NULL;
@@ -155,6 +279,10 @@ static int outranking_targets(const PlnProblem *p, Guess *g, double t, int n)
         tg->rot_tolerance = PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD;
         tg->priority = 0;
         g->target_task[n++] = -1;
+    }
+    /* and, below the tasks, each lifted foot on its way (eq. G4) */
+    for (int w = 0; w < p->n_swing; ++w) {
+        if (swing_target(p, w, t, &g->targets[n])) g->target_task[n++] = -1;
     }
     ne = balance_polygon(p, g, t);
     en = (const double (*)[2])g->com_n, eb = g->com_b;
@@ -251,7 +379,7 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
             g->target_task[n_t++] = t;
         }
         n_task_targets = n_t;
-        n_t = outranking_targets(p, g, time, n_t);
+        n_t = support_targets(p, g, time, n_t);
         if (n_t == 0) continue;   /* a phase boundary with nothing to hold */
         /* from the posture of the group before */
         memcpy(q + (size_t)w * nj, q + (size_t)(w - 1) * nj, (size_t)nj * sizeof *q);
@@ -302,8 +430,8 @@ static PlnStatus solve_waypoints(const PlnProblem *p, Guess *g, int *n_way, PlnG
 
 /* The posture of every control point: the path's posture at its Greville abscissa xi_i
  * (eq. G1); with stance rows (eq. G0), that of a free one projected by the IK onto the
- * targets that outrank the tasks at xi_i (the stance feet of the phases covering it,
- * balance in balance_polygon), from the path's posture without restarts, so the change is
+ * support's targets at xi_i (the stance feet of the phases covering it, balance in
+ * balance_polygon, the lifted feet on their paths of eq. G4), from the path's posture without restarts, so the change is
  * the least that holds them. The waypoints hold them at their times only; between them a
  * joint-space path lets a stance foot of a closed chain slide and the centre of mass leave
  * a one-foot polygon. A target the IK cannot meet is left to the optimiser. */
@@ -326,7 +454,7 @@ static PlnStatus ctrl_postures(const PlnProblem *p, Guess *g, int n_way, char *e
         for (int j = 0; j < nj; ++j) q[j] = path_at(g, n_way, nj, j, xi);
         for (int a = 0; a < p->n_active; ++a) free_point |= p->var_of[a * nc + i] >= 0;
         if (!free_point || p->n_stance == 0) continue;
-        n_t = outranking_targets(p, g, xi, 0);
+        n_t = support_targets(p, g, xi, 0);
         if (n_t == 0) continue;
         st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt, q,
                           &res, err, err_size);
@@ -422,6 +550,59 @@ static PlnStatus fit_joint(const PlnProblem *p, Guess *g, int n_way, int a, char
     return PLN_OK;
 }
 
+/* eq. G5: the support once more, after the fit. (G2) changes each joint's control points
+ * on its own, by the least change that passes through the waypoints; with degree 5 on few
+ * spans a control point reaches over most of the motion, so a kink at one waypoint moved
+ * the hips of control points far from it, against each other, and a stance foot slid by
+ * up to 35 cm between waypoints on random support problems. Each free control point's
+ * posture is projected again onto the support's targets at its Greville abscissa (no
+ * restarts: the least change), and a variable shared by several points (the tied rest)
+ * takes the first one's value. The spline then passes near, not through, the waypoints;
+ * the optimiser's task rows finish the job. */
+static PlnStatus reproject_ctrl(const PlnProblem *p, Guess *g, char *err, size_t err_size)
+{
+    const PlnBspline *bs = p->bs;
+    const int nc = p->n_ctrl, k = bs->degree, nj = p->n_joints;
+    PlnIkOptions opt = pln_ik_options_default();
+    double *q = g->q_ctrl;   /* the first row serves as scratch: (G1) is done with them */
+    opt.aim = 0.5 * PLN_TASK_INNER_FRACTION;
+    opt.limit_margin = PLN_GUESS_LIMIT_MARGIN_RAD;
+    opt.restarts = 0;
+    if (p->n_stance == 0) return PLN_OK;
+    for (int i = 0; i < nc; ++i) {
+        double xi = 0.0;
+        int free_point = 0, n_t;
+        PlnIkResult res;
+        PlnStatus st;
+        for (int a = 0; a < p->n_active; ++a) {
+            int v = p->var_of[a * nc + i], first = 1;
+            for (int j = 0; j < i && v >= 0; ++j) first &= p->var_of[a * nc + j] != v;
+            free_point |= v >= 0 && first;
+        }
+        if (!free_point) continue;
+        for (int l = 1; l <= k; ++l) xi += bs->knots[i + l];
+        xi /= k;
+        memcpy(q, p->q_init, (size_t)nj * sizeof *q);
+        for (int a = 0; a < p->n_active; ++a) q[p->active[a]] = g->ctrl[(size_t)a * nc + i];
+        n_t = support_targets(p, g, xi, 0);
+        if (n_t == 0) continue;
+        st = pln_ik_solve(g->ik, g->kin, p->robot, p->active, p->n_active, g->targets, n_t, &opt, q,
+                          &res, err, err_size);
+        if (st != PLN_OK) return st;
+        for (int a = 0; a < p->n_active; ++a) {
+            int v = p->var_of[a * nc + i], first = 1;
+            double value;
+            for (int j = 0; j < i && v >= 0; ++j) first &= p->var_of[a * nc + j] != v;
+            if (v < 0 || !first) continue;
+            value = fmin(fmax(q[p->active[a]], p->lb[v]), p->ub[v]);
+            for (int j = i; j < nc; ++j) {
+                if (p->var_of[a * nc + j] == v) g->ctrl[(size_t)a * nc + j] = value;
+            }
+        }
+    }
+    return PLN_OK;
+}
+
 /* Initial guess: IK waypoints, then splines through them (docs/math/planner.md sec. 8). */
 PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *report, char *err,
                               size_t err_size)
@@ -441,11 +622,12 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
 
     st = pln_kin_create(p->robot, &g.kin, err, err_size);
     if (st == PLN_OK) {
-        st = pln_ik_create(p->robot, nt + p->n_stance + 1, p->n_active, &g.ik, err, err_size);
+        st = pln_ik_create(p->robot, nt + p->n_stance + p->n_swing + 1, p->n_active, &g.ik, err,
+                           err_size);
     }
     if (st == PLN_OK) {
         const int nw = nt + p->n_phases;   /* waypoints: task times and phase boundaries */
-        int rows = nw + 2 > nc ? nw + 2 : nc, nmax = nt + p->n_stance + 1;
+        int rows = nw + 2 > nc ? nw + 2 : nc, nmax = nt + p->n_stance + p->n_swing + 1;
         g.targets = calloc((size_t)nmax, sizeof *g.targets);
         g.target_task = calloc((size_t)nmax, sizeof *g.target_task);
         g.miss = calloc((size_t)nmax, sizeof *g.miss);
@@ -473,6 +655,7 @@ PlnStatus pln_guess_initial_x(const PlnProblem *p, double *x, PlnGuessReport *re
             st = fit_joint(p, &g, n_way, a, err, err_size);
         }
     }
+    if (st == PLN_OK) st = reproject_ctrl(p, &g, err, err_size);
     if (st == PLN_OK) {
         pln_problem_x_from_ctrl(p, g.ctrl, x);
         for (int v = 0; v < p->n_vars; ++v) x[v] = fmin(fmax(x[v], p->lb[v]), p->ub[v]);
