@@ -1329,6 +1329,8 @@ typedef struct PhCtx {
     double R[9], t[3];
     double alpha, beta, hmin, hmax;
     DstPhongWorkspace *ws;
+    DstPhongCache *cache;    /* NULL: dM(S) by the walks of the trees only */
+    int hits, builds;        /* collections from the cache, and (re)builds of it */
 } PhCtx;
 
 /* averaging radius at x (phong.md eq. P1): the proportionality of eq. (5.12) applied at the
@@ -1820,6 +1822,335 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
     return 1;
 }
 
+/* ---------------------------------------------------------------- the cache of dM(S) across queries */
+
+/* A candidate feature pair of a DstPhongCache: kind 0 (VF: A's vertex, B's face), 1 (FV) or 2
+ * (EE), and the indices of its two features in the items of A's and B's trees of that kind. */
+typedef struct PhCand {
+    int kind, ia, ib;
+} PhCand;
+
+struct DstPhongCache {
+    int cap, n;
+    PhCand *cand, *ctmp;     /* the candidates in the order of dM(S) (order_key()), a scratch copy */
+    PhOrder *order, *otmp;   /* their sort records, the sort's scratch */
+    int valid;
+    const DstPhongModel *a, *b; /* the pair it was built for (borrowed) */
+    double R[9], t[3];       /* B's pose when it was built */
+    double cen[3], rad;      /* its collection ball (A's frame) */
+    double turn;             /* the widening of its Gauss tests: ||R - R_cache||_F it admits */
+    double rho_b;            /* the largest |c| of an item of B's trees (B's frame): bounds the
+                              * motion R c of an item under a change of rotation */
+};
+
+DstPhongCache *dst_phong_cache_create(int max_candidates)
+{
+    if (max_candidates <= 0) max_candidates = DST_PHONG_DEFAULT_MAX_CANDIDATES;
+    if (max_candidates > (1 << 26)) return NULL;
+    DstPhongCache *k = calloc(1, sizeof *k);
+    if (k == NULL) return NULL;
+    k->cap = max_candidates;
+    k->cand = malloc((size_t)max_candidates * sizeof *k->cand);
+    k->ctmp = malloc((size_t)max_candidates * sizeof *k->ctmp);
+    k->order = malloc((size_t)max_candidates * sizeof *k->order);
+    k->otmp = malloc((size_t)max_candidates * sizeof *k->otmp);
+    if (!k->cand || !k->ctmp || !k->order || !k->otmp) {
+        dst_phong_cache_destroy(k);
+        return NULL;
+    }
+    return k;
+}
+
+void dst_phong_cache_reset(DstPhongCache *cache)
+{
+    if (cache == NULL) return;
+    cache->valid = 0, cache->n = 0, cache->a = cache->b = NULL;
+}
+
+void dst_phong_cache_destroy(DstPhongCache *cache)
+{
+    if (cache == NULL) return;
+    free(cache->cand), free(cache->ctmp), free(cache->order), free(cache->otmp);
+    free(cache);
+}
+
+/* ||R1 - R2||_F: bounds |R1 v - R2 v| / |v| for every v (phong.md eq. C1) */
+static double rot_change(const double R1[9], const double R2[9])
+{
+    double s = 0.0;
+    for (int i = 0; i < 9; ++i) s += (R1[i] - R2[i]) * (R1[i] - R2[i]);
+    return sqrt(s);
+}
+
+/* 1 when the cache holds every feature pair that collect_pass() can find for the ball (cen, rcol)
+ * at the pose of c (phong.md sec. 12, eq. C1-C2): the same models, a rotation within the turn the
+ * Gauss tests were widened for, and the ball, moved by the change of its centre, of t and of
+ * B's items by the rotation, inside the cache's ball. */
+static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
+{
+    const DstPhongCache *k = c->cache;
+    if (!k->valid || k->a != c->a || k->b != c->b) return 0;
+    double om = rot_change(c->R, k->R);
+    if (!(om <= k->turn)) return 0;
+    double dt[3], dc[3];
+    for (int i = 0; i < 3; ++i) dt[i] = c->t[i] - k->t[i], dc[i] = cen[i] - k->cen[i];
+    double need = rcol + norm3(dt) + norm3(dc) + om * k->rho_b;
+    /* rounding of the walks' sphere tests: far below this margin */
+    need = need * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * (c->a->diag + c->b->diag + norm3(cen) + norm3(c->t));
+    return need <= k->rad;
+}
+
+/* vertex_supports() widened for a direction known to within om (|d - d'| <= om, phong.md eq.
+ * C3): 1 whenever some d' that close passes vertex_supports() */
+static int vertex_supports_wide(const DstPhongModel *m, int v, const double d[3], double om)
+{
+    double tol = (DST_PHONG_GAUSS_TOL + om) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL;
+    for (int i = m->ring_start[v]; i < m->ring_start[v + 1]; ++i) {
+        const double *w = m->v[m->ring[i]];
+        double e[3] = {w[0] - m->v[v][0], w[1] - m->v[v][1], w[2] - m->v[v][2]};
+        double de = dst_dot3(d, e);
+        if (de > 0.0 && de * de > tol * tol * dst_dot3(e, e)) return 0;
+    }
+    return 1;
+}
+
+/* arcs_cross() widened for arcs (C, D) of -B known to within a rotation change om (phong.md eq.
+ * C4): each triple product moves by at most om times the length of its cross product, so a sign
+ * condition fails only where both of its values are beyond that margin */
+static int arcs_cross_wide(const double A[3], const double B[3], const double C[3], const double D[3], double om)
+{
+    double bxa[3], dxc[3];
+    cross3(B, A, bxa), cross3(D, C, dxc);
+    double cba = dst_dot3(C, bxa), dba = dst_dot3(D, bxa), adc = dst_dot3(A, dxc), bdc = dst_dot3(B, dxc);
+    double m1 = om * norm3(bxa) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL;
+    double m2 = om * norm3(dxc) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL;
+    if ((cba > m1 && dba > m1) || (cba < -m1 && dba < -m1)) return 0;  /* cba * dba < 0 impossible */
+    if ((adc > m2 && bdc > m2) || (adc < -m2 && bdc < -m2)) return 0;  /* adc * bdc < 0 impossible */
+    if ((cba > m1 && bdc < -m2) || (cba < -m1 && bdc > m2)) return 0;  /* cba * bdc > 0 impossible */
+    return 1;
+}
+
+/* The exact Gauss test of a feature pair (pair_vf(), pair_fv(), pair_ee()) widened by the turn om
+ * of the cache (sec. V.E, Fig 5.6; phong.md eq. C3-C4) */
+static int gauss_wide(const PhCtx *c, int kind, int ida, int idb, double om)
+{
+    const DstPhongModel *A = c->a, *B = c->b;
+    double d[3];
+    if (kind == 0) {
+        rot3(c->R, B->fn[idb], d);
+        for (int i = 0; i < 3; ++i) d[i] = -d[i];
+        return vertex_supports_wide(A, ida, d, om);
+    }
+    if (kind == 1) {
+        rot3t(c->R, A->fn[ida], d);
+        for (int i = 0; i < 3; ++i) d[i] = -d[i];
+        return vertex_supports_wide(B, idb, d, om);
+    }
+    double m1[3], m2[3];
+    rot3(c->R, B->fn[B->ef[idb][0]], m1), rot3(c->R, B->fn[B->ef[idb][1]], m2);
+    for (int i = 0; i < 3; ++i) m1[i] = -m1[i], m2[i] = -m2[i];
+    return arcs_cross_wide(A->fn[A->ef[ida][0]], A->fn[A->ef[ida][1]], m1, m2, om);
+}
+
+/* walk_pair() for the cache (phong.md sec. 12, eq. C2-C4): the ball (cen, rcol) is the cache's,
+ * the caps' test is widened by the angle ang and the leaves' Gauss tests by the turn om; the
+ * feature pairs that pass are kept as candidates (no facet is built). Returns 0 when the stack
+ * or the cache overflowed. */
+static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
+                          const double cen[3], double rcol, double ang, double om)
+{
+    DstPhongWorkspace *ws = c->ws;
+    DstPhongCache *k = c->cache;
+    if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
+    const DstPhongNode *ta = TA->node, *tb = TB->node;
+    double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
+    double cw = cos(ang), sw = sin(ang);
+    int sp = 0;
+    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    while (sp > 0) {
+        --sp;
+        int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
+        const DstPhongNode *na = ta + ia, *nb = tb + ib;
+        double tmp[6];
+        const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
+        double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
+        double lim = na->r + nb->r + rcol;
+        if (dst_dot3(d, d) > lim * lim) continue;
+        /* the caps within ang of meeting: cos(a + b + ang) by the sum formula */
+        const double *ca = na->cap, *cb0 = nb->cap;
+        if (ca[3] + cb0[3] + ang < PH_PI) {
+            double cs = ca[4] * cb0[4] - ca[5] * cb0[5], sn = ca[5] * cb0[4] + ca[4] * cb0[5];
+            if (dst_dot3(ca, bn + 3) < cs * cw - sn * sw - DST_PHONG_CAP_SLACK) continue;
+        }
+        int la = na->left < 0, lb = nb->left < 0;
+        if (la && lb) {
+            for (int j = 0; j < nb->count; ++j) {
+                const DstPhongItem *ib_ = TB->items + nb->first + j;
+                const double *bi = bnode(c, ib_->c, ib_->cap, off + TB->n_nodes + nb->first + j, tmp);
+                for (int i = 0; i < na->count; ++i) {
+                    const DstPhongItem *ia_ = TA->items + na->first + i;
+                    double e[3] = {ia_->c[0] - bi[0] - cen[0], ia_->c[1] - bi[1] - cen[1], ia_->c[2] - bi[2] - cen[2]};
+                    double lm = ia_->r + ib_->r + rcol;
+                    if (dst_dot3(e, e) > lm * lm) continue;
+                    const double *ci = ia_->cap, *cj = ib_->cap;
+                    if (ci[3] + cj[3] + ang < PH_PI) {
+                        double cs = ci[4] * cj[4] - ci[5] * cj[5], sn = ci[5] * cj[4] + ci[4] * cj[5];
+                        if (dst_dot3(ci, bi + 3) < cs * cw - sn * sw - DST_PHONG_CAP_SLACK) continue;
+                    }
+                    if (!gauss_wide(c, kind, ia_->id, ib_->id, om)) continue;
+                    if (k->n >= k->cap) return 0;
+                    k->cand[k->n].kind = kind, k->cand[k->n].ia = na->first + i, k->cand[k->n].ib = nb->first + j;
+                    ++k->n;
+                }
+            }
+            continue;
+        }
+        if (sp + 4 > PH_STACK) return 0;
+        double sa = na->r + la_scale * ph_min(ca[3], PH_PI), sb = nb->r + lb_scale * ph_min(cb0[3], PH_PI);
+        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->right, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->right, ++sp;
+        } else if (lb || (!la && sa >= sb)) {
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
+        } else {
+            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->left, ++sp;
+            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
+        }
+    }
+    return 1;
+}
+
+/* the trees of a kind of candidate: A's, B's */
+static void cand_trees(const PhCtx *c, int kind, const DstPhongTree **TA, const DstPhongTree **TB)
+{
+    *TA = kind == 0 ? &c->a->vtree : kind == 1 ? &c->a->ftree : &c->a->etree;
+    *TB = kind == 0 ? &c->b->ftree : kind == 1 ? &c->b->vtree : &c->b->etree;
+}
+
+/* the triangle pair and place of the facet of a candidate, as pair_vf(), pair_fv() and pair_ee()
+ * set them (the order key of collect_pass()) */
+static void cand_place(const PhCtx *c, const PhCand *cd, int *fa, int *fb, int *sub)
+{
+    const DstPhongModel *A = c->a, *B = c->b;
+    const DstPhongTree *TA, *TB;
+    cand_trees(c, cd->kind, &TA, &TB);
+    int ida = TA->items[cd->ia].id, idb = TB->items[cd->ib].id;
+    if (cd->kind == 0) {
+        *fa = A->vface[ida], *fb = idb;
+        *sub = 2 * (A->f[*fa][0] == ida ? 0 : A->f[*fa][1] == ida ? 1 : 2);
+    } else if (cd->kind == 1) {
+        *fa = ida, *fb = B->vface[idb];
+        *sub = 1 + 2 * (B->f[*fb][0] == idb ? 0 : B->f[*fb][1] == idb ? 1 : 2);
+    } else {
+        *fa = A->ef[ida][0], *fb = B->ef[idb][0];
+        *sub = 6 + 3 * (A->fe[*fa][0] == ida ? 0 : A->fe[*fa][1] == ida ? 1 : 2) +
+               (B->fe[*fb][0] == idb ? 0 : B->fe[*fb][1] == idb ? 1 : 2);
+    }
+}
+
+/* starts a new pass of B's transformed nodes (bnode()) */
+static void new_pass(DstPhongWorkspace *ws)
+{
+    if (++ws->pass == 0) {
+        for (int i = 0; i < ws->cap; ++i) ws->bnode[i].stamp = 0;
+        ws->pass = 1;
+    }
+}
+
+/* (Re)builds the cache for the ball (cen, rcol) at the pose of c (phong.md sec. 12): the three
+ * walks of collect_pass() with the ball and the Gauss tests widened (eq. C2-C4), the candidates
+ * sorted into the order of dM(S) (order_key()). Returns 0 when it overflowed (the cache is then
+ * empty). */
+static int cache_build(PhCtx *c, const double cen[3], double rcol)
+{
+    DstPhongCache *k = c->cache;
+    k->valid = 0, k->n = 0;
+    new_pass(c->ws);
+    double om = DST_PHONG_CACHE_TURN;
+    /* an angle whose chord is om, and the angle by which the caps' cosine slack can hide */
+    double ang = 2.0 * asin(ph_min(1.0, 0.5 * om)) + acos(1.0 - DST_PHONG_CAP_SLACK) + DST_ROUND_REL;
+    const DstPhongModel *B = c->b;
+    int off1 = B->ftree.n_nodes + B->ftree.n_items, off2 = off1 + B->vtree.n_nodes + B->vtree.n_items;
+    if (!walk_pair_wide(c, &c->a->vtree, &B->ftree, 0, 0, cen, rcol, ang, om) ||
+        !walk_pair_wide(c, &c->a->ftree, &B->vtree, 1, off1, cen, rcol, ang, om) ||
+        !walk_pair_wide(c, &c->a->etree, &B->etree, 2, off2, cen, rcol, ang, om)) {
+        k->n = 0;
+        return 0;
+    }
+    for (int i = 0; i < k->n; ++i) {
+        int fa, fb, sub;
+        cand_place(c, k->cand + i, &fa, &fb, &sub);
+        order_key(c, fa, fb, k->order[i].k);
+        k->order[i].sub = sub, k->order[i].idx = i;
+    }
+    order_sort(k->order, k->otmp, k->n);
+    for (int i = 0; i < k->n; ++i) k->ctmp[i] = k->cand[k->order[i].idx];
+    PhCand *sw = k->cand;
+    k->cand = k->ctmp, k->ctmp = sw;
+    /* the largest distance of an item of B's trees from B's origin */
+    double rho = 0.0;
+    const DstPhongTree *tb[3] = {&B->vtree, &B->ftree, &B->etree};
+    for (int j = 0; j < 3; ++j) {
+        for (int i = 0; i < tb[j]->n_items; ++i) rho = ph_max(rho, norm3(tb[j]->items[i].c));
+    }
+    k->rho_b = rho * (1.0 + DST_ROUND_REL);
+    k->a = c->a, k->b = c->b;
+    memcpy(k->R, c->R, sizeof k->R), memcpy(k->t, c->t, sizeof k->t), memcpy(k->cen, cen, sizeof k->cen);
+    k->rad = rcol, k->turn = om, k->valid = 1;
+    return 1;
+}
+
+/* collect_pass() from the cache's candidates (phong.md sec. 12): each goes through the tests of
+ * the walks' leaves at the pose of c (the items' spheres and caps, then pair_vf(), pair_fv(),
+ * pair_ee()) in the order of dM(S), so that the facets and their order are those of the walks. */
+static int cache_pass(PhCtx *c, const double cen[3], double rcol)
+{
+    DstPhongWorkspace *ws = c->ws;
+    const DstPhongCache *k = c->cache;
+    ws->n = 0;
+    for (int i = 0; i < k->n; ++i) {
+        const PhCand *cd = k->cand + i;
+        const DstPhongTree *TA, *TB;
+        cand_trees(c, cd->kind, &TA, &TB);
+        const DstPhongItem *ia_ = TA->items + cd->ia, *ib_ = TB->items + cd->ib;
+        /* the item of B in A's frame, as bnode() computes it */
+        double bi[6];
+        rot3(c->R, ib_->c, bi);
+        for (int j = 0; j < 3; ++j) bi[j] += c->t[j];
+        rot3(c->R, ib_->cap, bi + 3);
+        for (int j = 3; j < 6; ++j) bi[j] = -bi[j];
+        double e[3] = {ia_->c[0] - bi[0] - cen[0], ia_->c[1] - bi[1] - cen[1], ia_->c[2] - bi[2] - cen[2]};
+        double lm = ia_->r + ib_->r + rcol;
+        if (dst_dot3(e, e) > lm * lm) continue;
+        if (ia_->cap[3] + ib_->cap[3] < PH_PI &&
+            dst_dot3(ia_->cap, bi + 3) < ia_->cap[4] * ib_->cap[4] - ia_->cap[5] * ib_->cap[5] - DST_PHONG_CAP_SLACK)
+            continue;
+        if (cd->kind == 0) pair_vf(c, ia_->id, ib_->id, cen, rcol);
+        else if (cd->kind == 1) pair_fv(c, ia_->id, ib_->id, cen, rcol);
+        else pair_ee(c, ia_->id, ib_->id, cen, rcol);
+    }
+    return ws->n < ws->cap;
+}
+
+/* One collection of dM(S) for the ball (cen, rcol): from the cache when it covers the ball at
+ * this pose (rebuilt, with the slack DST_PHONG_CACHE_SLACK_REL, when it does not), else by the
+ * walks (collect_pass()); the same facets in the same order either way. */
+static int collect_any(PhCtx *c, const double cen[3], double rcol)
+{
+    if (c->cache == NULL) return collect_pass(c, cen, rcol);
+    if (cache_covers(c, cen, rcol)) {
+        ++c->hits;
+        return cache_pass(c, cen, rcol);
+    }
+    double slack = DST_PHONG_CACHE_SLACK_REL * (c->a->diag + c->b->diag);
+    if (!cache_build(c, cen, rcol + slack)) return collect_pass(c, cen, rcol); /* overflow: the walks */
+    ++c->builds;
+    return cache_pass(c, cen, rcol);
+}
+
 /* dM(S) for the ball (cen, rcol): the Gauss-and-space trees of A and B are walked together, a
  * tree of A with one of B for each kind of facet (VF, FV, EE); a node pair whose Minkowski sum
  * of spheres (centre c_a - (R c_b + t), radius r_a + r_b) misses the ball, or whose Gauss-map
@@ -1831,14 +2162,14 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
  * of the workspace overflowed. */
 static int collect(PhCtx *c, const double cen[3], double rcol)
 {
-    if (!collect_pass(c, cen, rcol)) return 0;
+    if (!collect_any(c, cen, rcol)) return 0;
     double maxrad = 0.0;
     for (int i = 0; i < c->ws->n; ++i) {
         if (c->ws->geo[i].ok) maxrad = ph_max(maxrad, c->ws->geo[i].rad);
     }
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
-    if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_pass(c, cen, rcol + 2.0 * maxrad)) return 0;
+    if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_any(c, cen, rcol + 2.0 * maxrad)) return 0;
     find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey, c->ws);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
     /* compact copies of the bounding spheres for the searches (a facet left out: infinitely far) */
@@ -2115,14 +2446,24 @@ static void ctx_init(PhCtx *c, const DstPhongModel *a, const DstPhongModel *b, c
 {
     double scale = a->diag + b->diag;
     c->a = a, c->b = b, c->ws = ws, c->alpha = o->alpha, c->beta = o->beta;
+    c->cache = NULL, c->hits = c->builds = 0;
     memcpy(c->R, R, sizeof c->R), memcpy(c->t, t, sizeof c->t);
     c->hmin = o->min_radius_rel * scale, c->hmax = o->max_radius_rel * scale;
 }
 
-/* PhongDist, Algorithm 5.1 ComputePhongDist. */
+/* PhongDist, Algorithm 5.1 ComputePhongDist, without a cache. */
 DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, const double R[9],
                              const double t[3], const DstPhongOptions *opt, const double *warm_q,
                              DstPhongWorkspace *ws, DstPhongResult *out)
+{
+    return dst_phong_distance_cached(a, b, R, t, opt, warm_q, NULL, ws, out);
+}
+
+/* PhongDist, Algorithm 5.1 ComputePhongDist; line 8's dM(S) from the cache when it covers the
+ * sphere (phong.md sec. 12). */
+DstStatus dst_phong_distance_cached(const DstPhongModel *a, const DstPhongModel *b, const double R[9],
+                                    const double t[3], const DstPhongOptions *opt, const double *warm_q,
+                                    DstPhongCache *cache, DstPhongWorkspace *ws, DstPhongResult *out)
 {
     if (out == NULL) return DST_INVALID_INPUT;
     memset(out, 0, sizeof *out);
@@ -2140,6 +2481,7 @@ DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, con
     if (warm_q != NULL && !finite3(warm_q)) return fail(out, DST_INVALID_INPUT);
     PhCtx c;
     ctx_init(&c, a, b, R, t, &o, ws);
+    c.cache = cache;
     double scale = a->diag + b->diag;
 
     /* lines 1-5: q0 from the previous answer, or from the Euclidean distance */
@@ -2209,6 +2551,7 @@ DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, con
     out->distance = best.delta;
     out->residual = best.res;
     out->radius = radius_at(&c, best.x);
+    out->cache_hits = c.hits, out->cache_builds = c.builds;
     if (o.gradient && !gradient(&c, &best, out->grad)) return fail(out, DST_FAILED);
     if (!converged) {
         out->status = DST_ITER_LIMIT;

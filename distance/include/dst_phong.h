@@ -136,6 +136,8 @@ typedef struct DstPhongResult {
     int facets;              /* facets of the last partial Minkowski boundary dM(S) */
     int spheres;             /* search spheres S_i used (Algorithm 5.1 line 7) */
     int newton_steps;        /* Newton steps in all */
+    int cache_hits;          /* collections of dM(S) served from the DstPhongCache (0 without one) */
+    int cache_builds;        /* collections that (re)built the DstPhongCache */
 } DstPhongResult;
 
 /* PhongDist of model A (at the identity) and model B posed at (R, t) in A's frame (thesis
@@ -145,5 +147,35 @@ typedef struct DstPhongResult {
 DstStatus dst_phong_distance(const DstPhongModel *a, const DstPhongModel *b, const double R[9],
                              const double t[3], const DstPhongOptions *opt, const double *warm_q,
                              DstPhongWorkspace *ws, DstPhongResult *out);
+
+/* Cache of the enumeration of dM(S) across the queries of one model pair along a coherent motion
+ * (Algorithm 5.1 line 2 with motion coherence; docs/math/phong.md sec. 12). It holds the
+ * candidate feature pairs (vertex-face, face-vertex, edge-edge) of a collection ball widened by
+ * a slack, for every rotation within a turn of the pose at which it was built, in the order of
+ * dM(S). A query whose ball and pose stay within that slack (a test on the pose change, not on
+ * the answer) re-tests only the candidates, exactly as the walks of the trees would, and gets the
+ * same dM(S), hence the same answer bit for bit as without the cache; otherwise the cache is
+ * rebuilt. An explicit argument of the query (never state of the workspace): one cache per model
+ * pair and thread; it borrows the two models, which must outlive it or be followed by
+ * dst_phong_cache_reset(). */
+typedef struct DstPhongCache DstPhongCache;
+
+/* Allocates a cache of up to max_candidates feature pairs (<= 0: DST_PHONG_DEFAULT_MAX_CANDIDATES).
+ * Returns NULL when out of memory. */
+DstPhongCache *dst_phong_cache_create(int max_candidates);
+
+/* Empties a cache (the next query rebuilds it). Nullable: cache. */
+void dst_phong_cache_reset(DstPhongCache *cache);
+
+/* Frees a cache. Nullable: cache. */
+void dst_phong_cache_destroy(DstPhongCache *cache);
+
+/* dst_phong_distance() with the enumeration of dM(S) cached in cache (see DstPhongCache): the same
+ * result, bit for bit, as dst_phong_distance() with the same arguments; faster on a sequence of
+ * nearby poses. A cache overflow falls back to the walks of the trees for that query.
+ * Nullable: opt, warm_q, cache (NULL: dst_phong_distance()). */
+DstStatus dst_phong_distance_cached(const DstPhongModel *a, const DstPhongModel *b, const double R[9],
+                                    const double t[3], const DstPhongOptions *opt, const double *warm_q,
+                                    DstPhongCache *cache, DstPhongWorkspace *ws, DstPhongResult *out);
 
 #endif /* DST_PHONG_H */

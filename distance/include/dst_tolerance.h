@@ -299,4 +299,18 @@
  * of the rotated normals is ~1e-15; a cap never culls a pair this close to meeting. */
 #define DST_PHONG_CAP_SLACK 1e-9
 
+/* DstPhongCache (docs/math/phong.md sec. 12): the cache's collection ball exceeds the query's by
+ * this fraction of diag(A) + diag(B) (dimensionless). The query may move the ball's centre, B's
+ * translation and B's points (by rotation) by this much in all before the cache is rebuilt;
+ * larger keeps it longer but holds more candidates to re-test. */
+#define DST_PHONG_CACHE_SLACK_REL 0.02
+
+/* DstPhongCache: the largest change of B's rotation, ||R - R_cache||_F (dimensionless, about the
+ * angle in radians), for which the cache's Gauss-map tests are widened; beyond it the cache is
+ * rebuilt. */
+#define DST_PHONG_CACHE_TURN 0.02
+
+/* Default capacity of a DstPhongCache: candidate feature pairs. */
+#define DST_PHONG_DEFAULT_MAX_CANDIDATES 262144
+
 #endif /* DST_TOLERANCE_H */

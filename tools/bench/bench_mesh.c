@@ -404,9 +404,15 @@ static void bench_statue(void)
  * BENCH_REPEAT cold queries (no warm start): euclid_us_same_pair = dst_bvh_distance,
  * phong_us = dst_phong_distance with its gradient (Euclidean prediction included),
  * phong_nograd_us without the gradient; phong_warm_us: 10 steps of 0.2 mm along a coherent path,
- * each warm-started from the previous q (Algorithm 5.1 line 2), gradient included. Medians over
- * the poses. */
+ * each warm-started from the previous q (Algorithm 5.1 line 2), gradient included.
+ * phong_coherent_us: BENCH_PHONG_COHERENT steps of 0.2 mm along the same direction with B turning
+ * by 1 mrad per step about a seeded axis (the kind of pose sequence a planner's iterations make),
+ * each warm-started from the previous q and with a DstPhongCache that starts empty at the first
+ * step (its builds included in the mean); phong_coherent_nocache_us: the same steps without the
+ * cache. Both give the same answers bit for bit (checked here; phong_coherent_mismatch counts the
+ * steps that do not). Medians over the poses. */
 #define BENCH_PHONG_POSES 40
+#define BENCH_PHONG_COHERENT 20
 static void bench_phong(TgRng *rng)
 {
     DstMesh ma, mb;
@@ -420,12 +426,16 @@ static void bench_phong(TgRng *rng)
         exit(1);
     }
     DstPhongWorkspace *ws = dst_phong_workspace_create(0);
+    DstPhongCache *cache = dst_phong_cache_create(0);
+    if (ws == NULL || cache == NULL) exit(1);
     DstPhongOptions og = dst_phong_options_default(), on = og;
     on.gradient = 0;
     double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, z[3] = {0, 0, 0};
     double te[BENCH_PHONG_POSES], tp[BENCH_PHONG_POSES], tn[BENCH_PHONG_POSES], tw[BENCH_PHONG_POSES];
     double fac[BENCH_PHONG_POSES], rep[BENCH_REPEAT], rep2[BENCH_REPEAT], rep3[BENCH_REPEAT];
-    int converged = 0;
+    double tc[BENCH_PHONG_POSES], tcn[BENCH_PHONG_POSES];
+    int converged = 0, mismatch = 0, builds = 0, hits = 0;
+    TgRng crng = {BENCH_SEED + 19u}; /* the turning axes, apart from rng so that the poses are unchanged */
     for (int n = 0; n < BENCH_PHONG_POSES; ++n) {
         double k[3], R[9], dir[3], t[3], gap = tg_uniform(rng, 0.002, 0.02), lo = 0.0, hi = 1.0;
         tg_unit(rng, k);
@@ -466,6 +476,29 @@ static void bench_phong(TgRng *rng)
             memcpy(qprev, r.q, sizeof qprev);
         }
         tw[n] = 1e6 * (bench_now() - t0) / 10.0;
+        /* the coherent sequence: with the cache, then the same steps without it */
+        double ax[3], qc[3], qn[3], tcs = 0.0, tns = 0.0;
+        tg_unit(&crng, ax);
+        memcpy(qc, qprev, sizeof qc), memcpy(qn, qprev, sizeof qn);
+        dst_phong_cache_reset(cache);
+        for (int q = 1; q <= BENCH_PHONG_COHERENT; ++q) {
+            double tq[3], E[9], Rq[9];
+            for (int i = 0; i < 3; ++i) tq[i] = t[i] + 2e-4 * q * dir[i];
+            tg_rot(ax, 1e-3 * q, E);
+            tg_matmul(E, R, Rq);
+            DstPhongResult rc, rn;
+            double c0 = bench_now();
+            dst_phong_distance_cached(&A, &B, Rq, tq, &og, qc, cache, ws, &rc);
+            double c1 = bench_now();
+            dst_phong_distance(&A, &B, Rq, tq, &og, qn, ws, &rn);
+            double c2 = bench_now();
+            tcs += c1 - c0, tns += c2 - c1;
+            builds += rc.cache_builds, hits += rc.cache_hits;
+            mismatch += rc.status != rn.status || rc.distance != rn.distance || memcmp(rc.q, rn.q, sizeof rc.q) ||
+                        memcmp(rc.grad, rn.grad, sizeof rc.grad);
+            memcpy(qc, rc.q, sizeof qc), memcpy(qn, rn.q, sizeof qn);
+        }
+        tc[n] = 1e6 * tcs / BENCH_PHONG_COHERENT, tcn[n] = 1e6 * tns / BENCH_PHONG_COHERENT;
     }
     printf("phong_pair: rarm_link6 (%d tris) vs larm_link6 (%d tris), %d poses, gaps 2-20 mm, alpha %.1f beta %.1f\n",
            A.n_faces, B.n_faces, BENCH_PHONG_POSES, og.alpha, og.beta);
@@ -473,8 +506,13 @@ static void bench_phong(TgRng *rng)
     printf("phong_us: %.1f\n", bench_median(tp, BENCH_PHONG_POSES));
     printf("phong_nograd_us: %.1f\n", bench_median(tn, BENCH_PHONG_POSES));
     printf("phong_warm_us: %.1f\n", bench_median(tw, BENCH_PHONG_POSES));
+    printf("phong_coherent_us: %.1f\n", bench_median(tc, BENCH_PHONG_POSES));
+    printf("phong_coherent_nocache_us: %.1f\n", bench_median(tcn, BENCH_PHONG_POSES));
+    printf("phong_coherent_cache: %d builds, %d hits, %d steps, %d mismatches with the uncached answers\n", builds,
+           hits, BENCH_PHONG_POSES * BENCH_PHONG_COHERENT, mismatch);
     printf("phong_facets_median: %.0f (converged %d of %d)\n", bench_median(fac, BENCH_PHONG_POSES), converged,
            BENCH_PHONG_POSES);
+    dst_phong_cache_destroy(cache);
     dst_phong_workspace_destroy(ws);
     dst_phong_model_destroy(&A), dst_phong_model_destroy(&B);
     dst_bvh_destroy(&ba), dst_bvh_destroy(&bb);
