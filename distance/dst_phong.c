@@ -1839,8 +1839,9 @@ struct DstPhongCache {
     double R[9], t[3];       /* B's pose when it was built */
     double cen[3], rad;      /* its collection ball (A's frame) */
     double turn;             /* the widening of its Gauss tests: ||R - R_cache||_F it admits */
-    double rho_b;            /* the largest |c| of an item of B's trees (B's frame): bounds the
-                              * motion R c of an item under a change of rotation */
+    double bref[3];          /* a reference point of B (its frame; the centre of its vertex tree's
+                              * root): a change of pose moves a point b of B by
+                              * (R' - R) (b - bref) plus the common shift (R' - R) bref + t' - t */
 };
 
 DstPhongCache *dst_phong_cache_create(int max_candidates)
@@ -1894,7 +1895,11 @@ static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
     if (!(om <= k->turn)) return 0;
     double dt[3], dc[3];
     for (int i = 0; i < 3; ++i) dt[i] = c->t[i] - k->t[i], dc[i] = cen[i] - k->cen[i];
-    double need = rcol + norm3(dt) + norm3(dc) + om * k->rho_b;
+    /* the common shift of B's points, (R - R_cache) bref + t - t_cache (eq. C2) */
+    double rb[3], rb0[3], sh[3];
+    rot3(c->R, k->bref, rb), rot3(k->R, k->bref, rb0);
+    for (int i = 0; i < 3; ++i) sh[i] = rb[i] - rb0[i] + dt[i];
+    double need = rcol + norm3(sh) + norm3(dc);
     /* rounding of the walks' sphere tests: far below this margin */
     need = need * (1.0 + DST_ROUND_REL) + DST_ROUND_REL * (c->a->diag + c->b->diag + norm3(cen) + norm3(c->t));
     return need <= k->rad;
@@ -1959,6 +1964,7 @@ static int gauss_wide(const PhCtx *c, int kind, int ida, int idb, double om)
 static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
                           const double cen[3], double rcol, double ang, double om)
 {
+    const double *bref = c->cache->bref;
     DstPhongWorkspace *ws = c->ws;
     DstPhongCache *k = c->cache;
     if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
@@ -1974,7 +1980,9 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
         double tmp[6];
         const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
         double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
-        double lim = na->r + nb->r + rcol;
+        double db[3] = {nb->c[0] - bref[0], nb->c[1] - bref[1], nb->c[2] - bref[2]};
+        /* B's node turned by up to om about bref (eq. C2) */
+        double lim = na->r + nb->r + rcol + om * (norm3(db) + nb->r) * (1.0 + DST_ROUND_REL);
         if (dst_dot3(d, d) > lim * lim) continue;
         /* the caps within ang of meeting: cos(a + b + ang) by the sum formula */
         const double *ca = na->cap, *cb0 = nb->cap;
@@ -1990,7 +1998,8 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
                 for (int i = 0; i < na->count; ++i) {
                     const DstPhongItem *ia_ = TA->items + na->first + i;
                     double e[3] = {ia_->c[0] - bi[0] - cen[0], ia_->c[1] - bi[1] - cen[1], ia_->c[2] - bi[2] - cen[2]};
-                    double lm = ia_->r + ib_->r + rcol;
+                    double eb[3] = {ib_->c[0] - bref[0], ib_->c[1] - bref[1], ib_->c[2] - bref[2]};
+                    double lm = ia_->r + ib_->r + rcol + om * norm3(eb) * (1.0 + DST_ROUND_REL);
                     if (dst_dot3(e, e) > lm * lm) continue;
                     const double *ci = ia_->cap, *cj = ib_->cap;
                     if (ci[3] + cj[3] + ang < PH_PI) {
@@ -2073,6 +2082,8 @@ static int cache_build(PhCtx *c, const double cen[3], double rcol)
     /* an angle whose chord is om, and the angle by which the caps' cosine slack can hide */
     double ang = 2.0 * asin(ph_min(1.0, 0.5 * om)) + acos(1.0 - DST_PHONG_CAP_SLACK) + DST_ROUND_REL;
     const DstPhongModel *B = c->b;
+    if (B->vtree.n_nodes > 0) memcpy(k->bref, B->vtree.node[0].c, sizeof k->bref);
+    else memset(k->bref, 0, sizeof k->bref);
     int off1 = B->ftree.n_nodes + B->ftree.n_items, off2 = off1 + B->vtree.n_nodes + B->vtree.n_items;
     if (!walk_pair_wide(c, &c->a->vtree, &B->ftree, 0, 0, cen, rcol, ang, om) ||
         !walk_pair_wide(c, &c->a->ftree, &B->vtree, 1, off1, cen, rcol, ang, om) ||
@@ -2090,13 +2101,6 @@ static int cache_build(PhCtx *c, const double cen[3], double rcol)
     for (int i = 0; i < k->n; ++i) k->ctmp[i] = k->cand[k->order[i].idx];
     PhCand *sw = k->cand;
     k->cand = k->ctmp, k->ctmp = sw;
-    /* the largest distance of an item of B's trees from B's origin */
-    double rho = 0.0;
-    const DstPhongTree *tb[3] = {&B->vtree, &B->ftree, &B->etree};
-    for (int j = 0; j < 3; ++j) {
-        for (int i = 0; i < tb[j]->n_items; ++i) rho = ph_max(rho, norm3(tb[j]->items[i].c));
-    }
-    k->rho_b = rho * (1.0 + DST_ROUND_REL);
     k->a = c->a, k->b = c->b;
     memcpy(k->R, c->R, sizeof k->R), memcpy(k->t, c->t, sizeof k->t), memcpy(k->cen, cen, sizeof k->cen);
     k->rad = rcol, k->turn = om, k->valid = 1;
