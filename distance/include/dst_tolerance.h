@@ -300,14 +300,16 @@
 #define DST_PHONG_CAP_SLACK 1e-9
 
 /* DstPhongCache (docs/math/phong.md sec. 12): the cache's collection ball exceeds the query's by
- * this fraction of diag(A) + diag(B) (dimensionless). The query may move the ball's centre, B's
- * translation and B's points (by rotation) by this much in all before the cache is rebuilt;
- * larger keeps it longer but holds more candidates to re-test. */
+ * this fraction of diag(A) + diag(B) (dimensionless). Later queries may grow the ball and move its
+ * centre and B (the shift common to B's points) by this much in all before the cache is rebuilt;
+ * larger keeps it longer but holds more candidates to re-test. 0.01 and 0.04 were no faster on
+ * the bench's coherent steps (phong.md sec. 12). */
 #define DST_PHONG_CACHE_SLACK_REL 0.02
 
-/* DstPhongCache: the largest change of B's rotation, ||R - R_cache||_F (dimensionless, about the
- * angle in radians), for which the cache's Gauss-map tests are widened; beyond it the cache is
- * rebuilt. */
+/* DstPhongCache: the largest change of B's rotation, ||R - R_cache||_F (dimensionless; sqrt(2)
+ * times the angle for small turns), for which the cache's Gauss-map tests and spheres are
+ * widened; beyond it the cache is rebuilt. 0.01 and 0.04 were no faster on the bench's coherent
+ * steps (phong.md sec. 12). */
 #define DST_PHONG_CACHE_TURN 0.02
 
 /* Default capacity of a DstPhongCache: candidate feature pairs. */
