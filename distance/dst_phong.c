@@ -1844,6 +1844,8 @@ struct DstPhongCache {
                               * (R' - R) (b - bref) plus the common shift (R' - R) bref + t' - t */
 };
 
+/* The cache of the convolution's feature pairs across queries (thesis sec. V.E, the convex map's
+ * role; Algorithm 5.1 line 2 with motion coherence): allocated once, no allocation in a query. */
 DstPhongCache *dst_phong_cache_create(int max_candidates)
 {
     if (max_candidates <= 0) max_candidates = DST_PHONG_DEFAULT_MAX_CANDIDATES;
@@ -1862,12 +1864,14 @@ DstPhongCache *dst_phong_cache_create(int max_candidates)
     return k;
 }
 
+/* Empties the cache: the next collection (Algorithm 5.1 line 8) rebuilds it. */
 void dst_phong_cache_reset(DstPhongCache *cache)
 {
     if (cache == NULL) return;
     cache->valid = 0, cache->n = 0, cache->a = cache->b = NULL;
 }
 
+/* Frees the cache (its models are borrowed, not freed). */
 void dst_phong_cache_destroy(DstPhongCache *cache)
 {
     if (cache == NULL) return;
@@ -1875,7 +1879,8 @@ void dst_phong_cache_destroy(DstPhongCache *cache)
     free(cache);
 }
 
-/* ||R1 - R2||_F: bounds |R1 v - R2 v| / |v| for every v (phong.md eq. C1) */
+/* ||R1 - R2||_F: bounds |R1 v - R2 v| / |v| for every v (phong.md eq. C1), the change of the
+ * rotation part of the pose q_g of eq. (5.14) */
 static double rot_change(const double R1[9], const double R2[9])
 {
     double s = 0.0;
@@ -1883,8 +1888,8 @@ static double rot_change(const double R1[9], const double R2[9])
     return sqrt(s);
 }
 
-/* 1 when the cache holds every feature pair that collect_pass() can find for the ball (cen, rcol)
- * at the pose of c (phong.md sec. 12, eq. C1-C2): the same models, a rotation within the turn the
+/* Algorithm 5.1 line 8 from the cache: 1 when the cache holds every feature pair that
+ * collect_pass() can find for the ball (cen, rcol) at the pose of c (phong.md sec. 12, eq. C1-C2): the same models, a rotation within the turn the
  * Gauss tests were widened for, and the ball, moved by the change of its centre, of t and of
  * B's items by the rotation, inside the cache's ball. */
 static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
@@ -1905,7 +1910,8 @@ static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
     return need <= k->rad;
 }
 
-/* vertex_supports() widened for a direction known to within om (|d - d'| <= om, phong.md eq.
+/* The Gauss region of a vertex (sec. V.E, Fig 5.6b): vertex_supports() widened for a direction
+ * known to within om (|d - d'| <= om, phong.md eq.
  * C3): 1 whenever some d' that close passes vertex_supports() */
 static int vertex_supports_wide(const DstPhongModel *m, int v, const double d[3], double om)
 {
@@ -1919,7 +1925,8 @@ static int vertex_supports_wide(const DstPhongModel *m, int v, const double d[3]
     return 1;
 }
 
-/* arcs_cross() widened for arcs (C, D) of -B known to within a rotation change om (phong.md eq.
+/* The Gauss arcs of two edges (sec. V.E, Fig 5.6c): arcs_cross() widened for arcs (C, D) of -B
+ * known to within a rotation change om (phong.md eq.
  * C4): each triple product moves by at most om times the length of its cross product, so a sign
  * condition fails only where both of its values are beyond that margin */
 static int arcs_cross_wide(const double A[3], const double B[3], const double C[3], const double D[3], double om)
@@ -1957,7 +1964,7 @@ static int gauss_wide(const PhCtx *c, int kind, int ida, int idb, double om)
     return arcs_cross_wide(A->fn[A->ef[ida][0]], A->fn[A->ef[ida][1]], m1, m2, om);
 }
 
-/* walk_pair() for the cache (phong.md sec. 12, eq. C2-C4): the ball (cen, rcol) is the cache's,
+/* The enumeration of sec. V.E for the cache: walk_pair() (phong.md sec. 12, eq. C2-C4): the ball (cen, rcol) is the cache's,
  * the caps' test is widened by the angle ang and the leaves' Gauss tests by the turn om; the
  * feature pairs that pass are kept as candidates (no facet is built). Returns 0 when the stack
  * or the cache overflowed. */
@@ -2032,7 +2039,7 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
     return 1;
 }
 
-/* the trees of a kind of candidate: A's, B's */
+/* the trees of a kind of candidate (sec. V.E: VF, FV, EE): A's, B's */
 static void cand_trees(const PhCtx *c, int kind, const DstPhongTree **TA, const DstPhongTree **TB)
 {
     *TA = kind == 0 ? &c->a->vtree : kind == 1 ? &c->a->ftree : &c->a->etree;
@@ -2060,7 +2067,7 @@ static void cand_place(const PhCtx *c, const PhCand *cd, int *fa, int *fb, int *
     }
 }
 
-/* starts a new pass of B's transformed nodes (bnode()) */
+/* starts a new pass of B's transformed nodes (bnode(); a collection of Algorithm 5.1 line 8) */
 static void new_pass(DstPhongWorkspace *ws)
 {
     if (++ws->pass == 0) {
@@ -2069,10 +2076,10 @@ static void new_pass(DstPhongWorkspace *ws)
     }
 }
 
-/* (Re)builds the cache for the ball (cen, rcol) at the pose of c (phong.md sec. 12): the three
- * walks of collect_pass() with the ball and the Gauss tests widened (eq. C2-C4), the candidates
- * sorted into the order of dM(S) (order_key()). Returns 0 when it overflowed (the cache is then
- * empty). */
+/* Algorithm 5.1 line 8 for the cache, sec. V.E: (re)builds the cache for the ball (cen, rcol) at
+ * the pose of c (phong.md sec. 12): the three walks of collect_pass() with the ball and the Gauss
+ * tests widened (eq. C2-C4), the candidates sorted into the order of dM(S) (order_key()).
+ * Returns 0 when it overflowed (the cache is then empty). */
 static int cache_build(PhCtx *c, const double cen[3], double rcol)
 {
     DstPhongCache *k = c->cache;
@@ -2107,9 +2114,10 @@ static int cache_build(PhCtx *c, const double cen[3], double rcol)
     return 1;
 }
 
-/* collect_pass() from the cache's candidates (phong.md sec. 12): each goes through the tests of
- * the walks' leaves at the pose of c (the items' spheres and caps, then pair_vf(), pair_fv(),
- * pair_ee()) in the order of dM(S), so that the facets and their order are those of the walks. */
+/* Algorithm 5.1 line 8, dM(S) of sec. V.E: collect_pass() from the cache's candidates (phong.md
+ * sec. 12): each goes through the tests of the walks' leaves at the pose of c (the items' spheres
+ * and caps, then pair_vf(), pair_fv(), pair_ee()) in the order of dM(S), so that the facets and
+ * their order are those of the walks. */
 static int cache_pass(PhCtx *c, const double cen[3], double rcol)
 {
     DstPhongWorkspace *ws = c->ws;
@@ -2139,7 +2147,7 @@ static int cache_pass(PhCtx *c, const double cen[3], double rcol)
     return ws->n < ws->cap;
 }
 
-/* One collection of dM(S) for the ball (cen, rcol): from the cache when it covers the ball at
+/* One collection of dM(S) for the ball (cen, rcol) (Algorithm 5.1 line 8): from the cache when it covers the ball at
  * this pose (rebuilt, with the slack DST_PHONG_CACHE_SLACK_REL, when it does not), else by the
  * walks (collect_pass()); the same facets in the same order either way. */
 static int collect_any(PhCtx *c, const double cen[3], double rcol)
