@@ -14,9 +14,10 @@
  * A DstPhongModel is built once per mesh (its BVH, edges, 1-rings, normals, and the trees of its
  * features by position and Gauss direction) and is immutable;
  * the mesh must be closed and consistently oriented (a solid). A DstPhongWorkspace holds every
- * scratch buffer of a query: nothing is allocated during a query. Queries take the pose of B
- * in A's frame, x_A = R x_B + t (R row-major, orthonormal within DST_ROTATION_TOL; metres), and
- * answer in A's frame. A workspace serves one query at a time; models may be shared between
+ * scratch buffer of a query: nothing is allocated during a query; a DstPhongCache (optional, an
+ * explicit argument) keeps the enumeration of dM(S) across the queries of a coherent motion
+ * without changing any answer. Queries take the pose of B in A's frame, x_A = R x_B + t (R
+ * row-major, orthonormal within DST_ROTATION_TOL; metres), and answer in A's frame. A workspace serves one query at a time; models may be shared between
  * threads. */
 #ifndef DST_PHONG_H
 #define DST_PHONG_H
