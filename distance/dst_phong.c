@@ -1889,9 +1889,10 @@ static double rot_change(const double R1[9], const double R2[9])
 }
 
 /* Algorithm 5.1 line 8 from the cache: 1 when the cache holds every feature pair that
- * collect_pass() can find for the ball (cen, rcol) at the pose of c (phong.md sec. 12, eq. C1-C2): the same models, a rotation within the turn the
- * Gauss tests were widened for, and the ball, moved by the change of its centre, of t and of
- * B's items by the rotation, inside the cache's ball. */
+ * collect_pass() can find for the ball (cen, rcol) at the pose of c (phong.md sec. 12, eq.
+ * C1-C2): the same models, a rotation within the turn its walks were widened for, and the ball,
+ * moved by the change of its centre and by the shift common to B's points, inside the cache's
+ * ball (the turn about bref is in the widening of each node and item, walk_pair_wide()). */
 static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
 {
     const DstPhongCache *k = c->cache;
@@ -1911,8 +1912,8 @@ static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
 }
 
 /* The Gauss region of a vertex (sec. V.E, Fig 5.6b): vertex_supports() widened for a direction
- * known to within om (|d - d'| <= om, phong.md eq.
- * C3): 1 whenever some d' that close passes vertex_supports() */
+ * known to within om (|d - d'| <= om, phong.md eq. C3): 1 whenever some d' that close passes
+ * vertex_supports() */
 static int vertex_supports_wide(const DstPhongModel *m, int v, const double d[3], double om)
 {
     double tol = (DST_PHONG_GAUSS_TOL + om) * (1.0 + DST_ROUND_REL) + DST_ROUND_REL;
@@ -1926,9 +1927,9 @@ static int vertex_supports_wide(const DstPhongModel *m, int v, const double d[3]
 }
 
 /* The Gauss arcs of two edges (sec. V.E, Fig 5.6c): arcs_cross() widened for arcs (C, D) of -B
- * known to within a rotation change om (phong.md eq.
- * C4): each triple product moves by at most om times the length of its cross product, so a sign
- * condition fails only where both of its values are beyond that margin */
+ * known to within a rotation change om (phong.md eq. C4): each triple product moves by at most om
+ * times the length of its cross product, so a sign condition fails only where both of its values
+ * are beyond that margin */
 static int arcs_cross_wide(const double A[3], const double B[3], const double C[3], const double D[3], double om)
 {
     double bxa[3], dxc[3];
