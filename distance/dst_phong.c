@@ -1682,6 +1682,29 @@ static inline const double *bnode(PhCtx *c, const double cn[3], const double cc[
     return o;
 }
 
+/* The descent of the walks of two feature trees (sec. V.E): the pair of nodes (ia, ib), leaves
+ * la / lb, with sizes sa / sb (sphere radius plus the cap's angle counted as a length), pushes
+ * its children on ws->stack from sp: both split at once when they are about as large, else the
+ * larger (a leaf is never split). The caller has checked that four entries fit. Returns the
+ * new stack size. */
+static int push_children(DstPhongWorkspace *ws, int sp, int ia, int ib, const DstPhongNode *na,
+                         const DstPhongNode *nb, int la, int lb, double sa, double sb)
+{
+    if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
+        ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
+        ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->right, ++sp;
+        ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->left, ++sp;
+        ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->right, ++sp;
+    } else if (lb || (!la && sa >= sb)) {
+        ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
+        ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
+    } else {
+        ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->left, ++sp;
+        ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
+    }
+    return sp;
+}
+
 /* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
  * B's vertices, 2: the convex edges of both) for the ball (cen, rcol) (see collect()); B's
  * transformed nodes are cached from slot off on. */
@@ -1733,20 +1756,8 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        double sa = na->r + la_scale * ph_min(ca[3], PH_PI), sb = nb->r + lb_scale * ph_min(cb0[3], PH_PI);
-        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
-            /* both about as large: both split at once */
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->right, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->right, ++sp;
-        } else if (lb || (!la && sa >= sb)) {
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
-        } else {
-            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
-        }
+        sp = push_children(ws, sp, ia, ib, na, nb, la, lb, na->r + la_scale * ph_min(ca[3], PH_PI),
+                           nb->r + lb_scale * ph_min(cb0[3], PH_PI));
     }
     return 1;
 }
@@ -2023,19 +2034,8 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        double sa = na->r + la_scale * ph_min(ca[3], PH_PI), sb = nb->r + lb_scale * ph_min(cb0[3], PH_PI);
-        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->right, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->right, ++sp;
-        } else if (lb || (!la && sa >= sb)) {
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
-        } else {
-            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
-        }
+        sp = push_children(ws, sp, ia, ib, na, nb, la, lb, na->r + la_scale * ph_min(ca[3], PH_PI),
+                           nb->r + lb_scale * ph_min(cb0[3], PH_PI));
     }
     return 1;
 }
