@@ -154,7 +154,7 @@ static void rot_about(const double A[9], const double axis[3], double angle, dou
 }
 
 /* The orientation a fraction u of the way from A to B: A Rot(w, u theta) with (w, theta)
- * the axis and angle of A^T B (eq. G4). A half turn or more has no unique way: A. */
+ * the axis and angle of A^T B (eq. G4). No turn, or a half turn (no unique axis): A. */
 static void rot_between(const double A[9], const double B[9], double u, double R[9])
 {
     double M[9], w[3], sn, cs, theta;
@@ -167,7 +167,7 @@ static void rot_between(const double A[9], const double B[9], double u, double R
     sn = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
     cs = 0.5 * (M[0] + M[4] + M[8] - 1.0);
     theta = atan2(sn, cs);
-    if (!(sn > 1e-12) || cs < 0.0) {
+    if (!(sn > 1e-12)) {
         memcpy(R, A, 9 * sizeof *R);
         return;
     }
