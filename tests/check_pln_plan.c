@@ -864,6 +864,43 @@ START_TEST(test_elastic_from_a_joint_at_its_limit)
 }
 END_TEST
 
+/* A round ends on the best point it evaluated (docs/math/planner.md eq. P7b), whatever
+ * stopped it. tests/data/converge_outside.yaml converges from outside its rows (no iterate
+ * after the second holds every row to NLopt's tolerance PLN_ROW_TOL), and NLopt's own
+ * answer was then its second evaluation: certified, of cost 0.0905, where the run had
+ * converged to 0.0077. The plan's cost is at most that of the run's last evaluations. */
+START_TEST(test_plan_ends_on_its_best_point)
+{
+    static char text[1 << 18];
+    char dir[256], out[512], args[1024], log[512];
+    double last_min = HUGE_VAL, final = NAN, c[10];
+    int n_eval = 0;
+    const char *s;
+    ckutil_mkdtemp(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(args, sizeof args, "plan tests/data/converge_outside.yaml -v -o '%s'", out);
+    ck_assert_int_eq(hrpplan(args, log), 0);
+    ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+    /* the costs of the last ten evaluations ("     eval   N  cost C ...") */
+    for (s = strstr(text, "     eval "); s != NULL; s = strstr(s + 1, "     eval ")) {
+        const char *k = strstr(s, "cost ");
+        if (k == NULL) break;
+        c[n_eval++ % 10] = strtod(k + 5, NULL);
+    }
+    ck_assert_msg(n_eval >= 10, "%d evaluations traced:\n%s", n_eval, text);
+    for (int i = 0; i < 10; ++i) last_min = fmin(last_min, c[i]);
+    s = strstr(text, "optimiser: ");
+    ck_assert_msg(s != NULL && strstr(s, "cost ") != NULL, "%s", text);
+    final = strtod(strstr(s, "cost ") + 5, NULL);
+    ck_assert_msg(final <= 1.01 * last_min, "the plan's cost %g, the last evaluations' least %g", final,
+                  last_min);
+    unlink(log);
+    ckutil_rm_flat(out);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -882,6 +919,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_step_certified_and_stands);
     tcase_add_test(tc, test_torque2_cost_lowers_torques);
     tcase_add_test(tc, test_time_cost_shortens);
+    tcase_add_test(tc, test_plan_ends_on_its_best_point);
     suite_add_tcase(s, tc);
     /* planning on meshes takes minutes under ASan: `make asan-ci` excludes this tag (the
      * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */

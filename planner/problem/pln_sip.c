@@ -363,11 +363,13 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     memset(ctx->x_obj, 0, (size_t)p->n_vars * sizeof *ctx->x_obj);
     ctx->cost_obj = NAN;
     res = nlopt_optimize(ctx->opt, x, &f);
-    if ((res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) && ctx->have_seen &&
-        memcmp(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x) != 0) {
-        /* stopped by its budget: NLopt returns its last iterate, which may be a line
-         * search's trial point; the round ends on the best point it evaluated (eq. P7b)
-         * unless the last one is as good (its rows, frozen margins, evaluated once more) */
+    if (res != NLOPT_FORCED_STOP && res != NLOPT_OUT_OF_MEMORY && res != NLOPT_INVALID_ARGS &&
+        ctx->have_seen && memcmp(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x) != 0) {
+        /* NLopt returns its best point feasible to within the rows' tolerance (PLN_ROW_TOL,
+         * far below PLN_SIP_FEASIBLE, which SLSQP's iterates rarely reach: then it returns
+         * an early iterate), or, stopped by its budget, its last iterate, which may be a
+         * line search's trial point. The round ends on the best point it evaluated (eq. P7b)
+         * unless NLopt's is as good (its rows, frozen margins, evaluated once more) */
         double seen_worst = ctx->seen_worst, seen_cost = ctx->seen_cost;
         double cost_x = objective((unsigned)p->n_vars, x, NULL, ctx);
         PlnStatus st = ctx->failure == PLN_OK ? evaluate_all(ctx, x, 0, 1) : ctx->failure;
