@@ -39,6 +39,7 @@ typedef struct SipContext {
     double *g_all;         /* [m * n] their gradients */
     int *working;          /* [m_work] rows given to NLopt one by one */
     int m_work;
+    int m_round;           /* rows NLopt sees in the current round (working + aggregates) */
     int agg[5];            /* an aggregate row for the velocity / collision / balance /
                               dynamics / floor rows outside */
     char *in_work;         /* [m] row is in the working set */
@@ -132,7 +133,9 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     memcpy(ctx->x_obj, x, (size_t)n * sizeof *x);
     ctx->cost_obj = ctx->cost;
     ++ctx->evaluations;
-    print_progress(ctx, 0);
+    /* with rows, the line is printed once they are evaluated at this x (constraints()),
+     * so that its worst row is this point's, not the previous one's */
+    if (ctx->m_round == 0) print_progress(ctx, 0);
     return ctx->cost;
 }
 
@@ -214,6 +217,7 @@ static void constraints(unsigned m, double *c, unsigned n, const double *x, doub
         return;
     }
     track_seen(ctx, n, x);
+    print_progress(ctx, 0);
     for (; k < ctx->m_work; ++k) {
         int r = ctx->working[k];
         c[k] = ctx->c_all[r];
@@ -315,6 +319,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     double f = 0.0, *tol;
     nlopt_result res;
 
+    ctx->m_round = m;
     ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
     if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
     for (int i = 0; i < p->n_vars; ++i) {
