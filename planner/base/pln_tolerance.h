@@ -342,13 +342,13 @@
  * On twist_mesh an evaluation took 1.85 s at 0.5 mm and 0.36 s at 2 mm (docs/perf). */
 #define PLN_MESH_OPT_MCD_EPS_M 2e-3
 
-/* Mesh collision rows: the box trust region of one round of the exchange loop, rad per
- * control point (pln_sip.c). A round may not carry a link deep into a non-convex mesh,
- * where the rows have no depth to lead it out, before the rows are evaluated afresh. */
 /* Certification of mesh pairs that may touch: the time of first contact is bracketed to
  * within this many seconds (dst_mesh_first_contact, time_tol). */
 #define PLN_CONTACT_TIME_TOL_S 1e-3
 
+/* Mesh collision rows: the box trust region of one round of the exchange loop, rad per
+ * control point (pln_sip.c, eq. P10). A round may not carry a link deep into a non-convex
+ * mesh, where the rows have no depth to lead it out, before the rows are evaluated afresh. */
 #define PLN_SIP_MESH_TRUST_RAD 0.5
 
 /* Mesh collision rows: a round of the exchange loop takes at most this many evaluations,
