@@ -120,6 +120,14 @@ static void check_derivatives(const PlnRobot *rb, uint64_t seed)
         double scale[3] = {0, 0, 0}, worst[3] = {0, 0, 0};
         random_state(&rng, nj, nv, &s, q, nu, nud);
         ck_assert_int_eq(pln_dyn_rnea_derivatives(w, rb, &s, GRAVITY, tau, DQ, DV, M), PLN_OK);
+        /* pln_dyn_rnea works in link coordinates (dynamics.md D28-D30), the derivatives in
+         * world coordinates (D3-D5): the same tau to rounding */
+        ck_assert_int_eq(pln_dyn_rnea(w, rb, &s, GRAVITY, tp), PLN_OK);
+        for (r = 0; r < nv; ++r) {
+            ck_assert_msg(fabs(tp[r] - tau[r]) <= DYN_ROUND_REL_TOL * fmax(1.0, max_abs(tau, nv)),
+                          "%s trial %d: tau[%d] link frame %.17g, world %.17g", rb->name, trial,
+                          r, tp[r], tau[r]);
+        }
         for (c = 0; c < nv; ++c) {
             for (int kind = 0; kind < 3; ++kind) {
                 /* column c of d tau/d q (configuration), d tau/d nu, M = d tau/d nudot */
@@ -173,6 +181,11 @@ START_TEST(test_derivatives_fd_hrp2)
     char err[512];
     ck_assert_msg(pln_robot_load("robots/hrp2.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
     check_derivatives(&rb, 11);
+    /* every other axis reversed: the coordinate-axis turns of D28 with a = -e_k */
+    for (int j = 1; j < rb.n_joints; j += 2) {
+        for (int k = 0; k < 3; ++k) rb.joints[j].axis[k] = -rb.joints[j].axis[k];
+    }
+    check_derivatives(&rb, 16);
     pln_robot_destroy(&rb);
 }
 END_TEST

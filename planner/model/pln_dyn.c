@@ -21,6 +21,14 @@
 enum { IN = 13 };
 /* the rate of a spatial inertia (eq. D9): [0..2] hdot, [3..11] Ibar' (row-major 3x3) */
 enum { BN = 12 };
+/* constants of a link for the RNEA in link coordinates (eq. D28-D30): [0..26] P0, P1, P2
+ * with E(q) = P0 + sin q P1 + cos q P2, [27..29] the joint origin in the parent frame,
+ * [30..32] O a (a prismatic joint's direction in the parent frame), [33..35] the joint
+ * axis a, [36] the mass, [37..39] the centre of mass, [40..48] the rotational inertia
+ * about it (link frame), [49] +-1: the sign of a coordinate axis a = +-e_k */
+enum { LC = 50, LC_R0 = 27, LC_OA = 30, LC_AX = 33, LC_M = 36, LC_C = 37, LC_IC = 40, LC_SG = 49 };
+/* what moves a link, for the RNEA in link coordinates */
+enum { LINK_STILL = 0, LINK_REVOLUTE, LINK_PRISMATIC };
 
 struct PlnDynWork {
     int n_links, n_joints, nv;
@@ -40,6 +48,13 @@ struct PlnDynWork {
     double *BC;          /* [n_links][BN] composite inertia rate of the subtree (eq. D9) */
     double *hC;          /* [n_links][6] composite momentum of the subtree */
     double *r1, *r4;     /* [n_links][6] IC S and BC S - S x* hC (eq. D10) */
+    int *move;           /* [n_links] LINK_STILL, LINK_REVOLUTE or LINK_PRISMATIC */
+    int *rax;            /* [n_links] k when E(q) turns about coordinate axis k (O = 1 and
+                          * a = +-e_k, or O = 1 without a turn), else -1 (eq. D28) */
+    int *rzero;          /* [n_links] 1 when the joint origin is the parent's origin, r = 0 */
+    double *lc;          /* [n_links][LC] constants of the link-coordinate RNEA (eq. D28) */
+    double *lx;          /* [n_links][12] E (9) and r (3) of the parent-to-link transform */
+    double *vl, *al, *fl; /* [n_links][6] v, a, f in link coordinates (eq. D29) */
     double *Mf;          /* [nv * nv] factor of forward dynamics */
     double *rhs;         /* [nv] */
 };
@@ -135,6 +150,70 @@ static int all_finite(const double *v, int n)
 
 /* ---- workspace ------------------------------------------------------------------------ */
 
+/* The per-model constants of link i for the RNEA in link coordinates (eq. D28): with
+ * K = [a]x and O the joint frame's rotation in the parent, E(q) = Rot(a, q)^T O^T =
+ * (1 + K^2) O^T - sin q K O^T - cos q K^2 O^T for a revolute joint, O^T otherwise; the
+ * coordinate-axis form (*rax) when O = 1 and a = +-e_k (then E(q) = Rot(e_k, +-q)^T), or
+ * O = 1 and nothing turns (k = 0 with cos = 1, sin = 0); the link's mass, centre of mass
+ * and rotational inertia in its own frame (eq. D30). */
+static void link_constants(const PlnRobot *robot, int i, int dof, int *move, int *rax,
+                           int *rzero, double *C)
+{
+    const PlnLink *L = &robot->links[i];
+    const double *O = L->origin_rot, *p0 = L->origin_pos;
+    double OT[9];
+    int r, k, unit_o = 1;
+    for (r = 0; r < 3; ++r) {
+        for (k = 0; k < 3; ++k) {
+            OT[3 * r + k] = O[3 * k + r];
+            if (O[3 * r + k] != (r == k ? 1.0 : 0.0)) unit_o = 0;
+        }
+    }
+    *move = dof < 0 ? LINK_STILL
+                    : (robot->joints[dof].type == PLN_JOINT_PRISMATIC ? LINK_PRISMATIC
+                                                                       : LINK_REVOLUTE);
+    *rax = -1;
+    memset(C, 0, LC * sizeof(double));
+    memcpy(C, OT, sizeof OT);
+    if (*move == LINK_REVOLUTE) {
+        const double *a = robot->joints[dof].axis;
+        double K[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0}, K2[9];
+        for (r = 0; r < 3; ++r) {
+            for (k = 0; k < 3; ++k) {
+                K2[3 * r + k] = K[3 * r] * K[k] + K[3 * r + 1] * K[3 + k] + K[3 * r + 2] * K[6 + k];
+            }
+        }
+        for (r = 0; r < 3; ++r) {
+            for (k = 0; k < 3; ++k) {
+                double kO = K[3 * r] * OT[k] + K[3 * r + 1] * OT[3 + k] + K[3 * r + 2] * OT[6 + k];
+                double k2O =
+                    K2[3 * r] * OT[k] + K2[3 * r + 1] * OT[3 + k] + K2[3 * r + 2] * OT[6 + k];
+                C[3 * r + k] = OT[3 * r + k] + k2O;
+                C[9 + 3 * r + k] = -kO;
+                C[18 + 3 * r + k] = -k2O;
+            }
+        }
+        for (k = 0; k < 3 && unit_o; ++k) {
+            if (fabs(a[k]) == 1.0 && a[(k + 1) % 3] == 0.0 && a[(k + 2) % 3] == 0.0) {
+                *rax = k;
+                C[LC_SG] = a[k];
+            }
+        }
+    } else if (unit_o) {
+        *rax = 0;
+    }
+    memcpy(C + LC_R0, p0, 3 * sizeof(double));
+    *rzero = *move != LINK_PRISMATIC && p0[0] == 0.0 && p0[1] == 0.0 && p0[2] == 0.0;
+    if (dof >= 0) {
+        const double *a = robot->joints[dof].axis;
+        memcpy(C + LC_AX, a, 3 * sizeof(double));
+        if (*move == LINK_PRISMATIC) mv3(O, a, C + LC_OA);
+    }
+    C[LC_M] = L->mass;
+    memcpy(C + LC_C, L->com, 3 * sizeof(double));
+    memcpy(C + LC_IC, L->inertia, 9 * sizeof(double));
+}
+
 PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, size_t err_size)
 {
     PlnDynWork *w;
@@ -151,9 +230,9 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     if (st != PLN_OK) return st;
     nl = (size_t)robot->n_links;
     nv = 6 + (size_t)robot->n_joints;
-    nd = nl * (6 * 4 + IN * 2 + BN + 6 * 3) + nv * nv + nv;
+    nd = nl * (6 * 4 + IN * 2 + BN + 6 * 3 + LC + 12 + 6 * 3) + nv * nv + nv;
     block = malloc(sizeof *w + nd * sizeof(double) +
-                   (7 * nl + (size_t)robot->n_joints) * sizeof(int));
+                   (10 * nl + (size_t)robot->n_joints) * sizeof(int));
     if (block == NULL) {
         pln_kin_destroy(kin);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_dyn_create: out of memory");
@@ -173,14 +252,22 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->hC = w->BC + BN * nl;
     w->r1 = w->hC + 6 * nl;
     w->r4 = w->r1 + 6 * nl;
-    w->Mf = w->r4 + 6 * nl;
+    w->lc = w->r4 + 6 * nl;
+    w->lx = w->lc + LC * nl;
+    w->vl = w->lx + 12 * nl;
+    w->al = w->vl + 6 * nl;
+    w->fl = w->al + 6 * nl;
+    w->Mf = w->fl + 6 * nl;
     w->rhs = w->Mf + nv * nv;
     w->dof = (int *)(w->rhs + nv);
     w->order = w->dof + nl;
     w->pos = w->order + nl;
     w->last = w->pos + nl;
     w->ic_diag = w->last + nl;
-    w->fixed = w->ic_diag + nl; /* then 2 nl ints of scratch for the preorder */
+    w->move = w->ic_diag + nl;
+    w->rax = w->move + nl;
+    w->rzero = w->rax + nl;
+    w->fixed = w->rzero + nl; /* then 2 nl ints of scratch for the preorder */
     memset(w->S, 0, nd * sizeof(double));
     w->mass = 0.0;
     for (i = 0; i < robot->n_joints; ++i) {
@@ -193,6 +280,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
         w->mass += robot->links[i].mass;
         w->ic_diag[i] = Ic[1] == 0.0 && Ic[2] == 0.0 && Ic[3] == 0.0 && Ic[5] == 0.0 &&
                         Ic[6] == 0.0 && Ic[7] == 0.0;
+        link_constants(robot, i, w->dof[i], w->move + i, w->rax + i, w->rzero + i, w->lc + LC * i);
     }
     /* a depth-first preorder of the links (children in index order), so that every
      * subtree is a contiguous run order[pos[i]] .. order[last[i]] whatever the model's
@@ -463,14 +551,227 @@ static void gather_tau(const PlnDynWork *w, const PlnRobot *robot, const PlnDynS
     }
 }
 
+/* y = E x for E a turn about coordinate axis k, stored as (c, s) (eq. D28):
+ * y_k = x_k, y_k1 = c x_k1 + s x_k2, y_k2 = c x_k2 - s x_k1 with (k, k1, k2) cyclic;
+ * E^T x is the same with -s */
+static inline void rot_axis(int k, double c, double s, const double *x, double *y)
+{
+    switch (k) {
+    case 0:
+        y[0] = x[0];
+        y[1] = c * x[1] + s * x[2];
+        y[2] = c * x[2] - s * x[1];
+        break;
+    case 1:
+        y[1] = x[1];
+        y[2] = c * x[2] + s * x[0];
+        y[0] = c * x[0] - s * x[2];
+        break;
+    default:
+        y[2] = x[2];
+        y[0] = c * x[0] + s * x[1];
+        y[1] = c * x[1] - s * x[0];
+        break;
+    }
+}
+
+/* y = E x for a link's parent-to-link rotation: a coordinate turn (k >= 0) or 3 x 3 */
+static inline void rot_apply(int k, const double *E, const double *x, double *y)
+{
+    if (k >= 0) rot_axis(k, E[0], E[1], x, y);
+    else mv3(E, x, y);
+}
+
+/* y = E^T x */
+static inline void rot_apply_t(int k, const double *E, const double *x, double *y)
+{
+    if (k >= 0) {
+        rot_axis(k, E[0], -E[1], x, y);
+    } else {
+        y[0] = E[0] * x[0] + E[3] * x[1] + E[6] * x[2];
+        y[1] = E[1] * x[0] + E[4] * x[1] + E[7] * x[2];
+        y[2] = E[2] * x[0] + E[5] * x[1] + E[8] * x[2];
+    }
+}
+
+/* o = X m for the Plucker transform X = (E, r) (eq. D28): [E w; E (v - r x w)]; rz: r = 0 */
+static inline void xf_motion(int k, int rz, const double *E, const double *r, const double *m,
+                             double *o)
+{
+    double t[3];
+    rot_apply(k, E, m, o);
+    if (rz) {
+        rot_apply(k, E, m + 3, o + 3);
+        return;
+    }
+    cross3(r, m, t);
+    t[0] = m[3] - t[0];
+    t[1] = m[4] - t[1];
+    t[2] = m[5] - t[2];
+    rot_apply(k, E, t, o + 3);
+}
+
+/* o += X^T f for X = (E, r) (eq. D28): [E^T n + r x E^T f; E^T f] */
+static inline void xf_force_add(int k, int rz, const double *E, const double *r,
+                                const double *f, double *o)
+{
+    double n[3], g[3], t[3];
+    rot_apply_t(k, E, f, n);
+    rot_apply_t(k, E, f + 3, g);
+    if (!rz) {
+        cross3(r, g, t);
+        n[0] += t[0];
+        n[1] += t[1];
+        n[2] += t[2];
+    }
+    o[0] += n[0];
+    o[1] += n[1];
+    o[2] += n[2];
+    o[3] += g[0];
+    o[4] += g[1];
+    o[5] += g[2];
+}
+
+/* The force a link needs, f = I a + v x* I v, in its own frame from its mass m, centre of
+ * mass c and rotational inertia Ic about c (eq. D30): f = m (a_O + w x v_O + al x c +
+ * w x (w x c)), n_O = Ic al + w x Ic w + c x f. diag: Ic is diagonal. */
+static inline void link_force(const double *C, int diag, const double *v, const double *a,
+                              double *f)
+{
+    const double m = C[LC_M], *c = C + LC_C, *Ic = C + LC_IC;
+    double u[3], t[3], ac[3], Iw[3], Ia[3];
+    int k;
+    cross3(v, v + 3, ac);
+    cross3(a, c, t);
+    cross3(v, c, u);
+    for (k = 0; k < 3; ++k) ac[k] += a[3 + k] + t[k];
+    cross3(v, u, t);
+    for (k = 0; k < 3; ++k) f[3 + k] = m * (ac[k] + t[k]);
+    if (diag) {
+        for (k = 0; k < 3; ++k) {
+            Iw[k] = Ic[4 * k] * v[k];
+            Ia[k] = Ic[4 * k] * a[k];
+        }
+    } else {
+        mv3(Ic, v, Iw);
+        mv3(Ic, a, Ia);
+    }
+    cross3(v, Iw, t);
+    cross3(c, f + 3, u);
+    for (k = 0; k < 3; ++k) f[k] = Ia[k] + t[k] + u[k];
+}
+
+/* The RNEA in link coordinates (eq. D28-D30, RBDA Table 5.1): the base frame's motion from
+ * the world's by X_0, every link's from its parent's by its joint transform, the link's
+ * force from its constant inertia, forces back to the parent by X^T and the base's to the
+ * world at O. No world kinematics and no world inertias: pln_dyn_rnea alone. */
+static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+                           const double *gravity, double *tau)
+{
+    const double *Rb = s->base_rot, *pb = s->base_pos, *nu = s->nu, *nudot = s->nudot;
+    double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
+    double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], F0[6] = {0}, n[3], f[3], t[3];
+    int i, k;
+    /* the joint transforms first (eq. D28): independent of each other, so the sines and
+     * cosines overlap */
+    for (i = 0; i < w->n_links; ++i) {
+        const double *C = w->lc + LC * i;
+        double *E = w->lx + 12 * i, *r = E + 9;
+        int j = w->dof[i], mv = w->move[i];
+        r[0] = C[LC_R0];
+        r[1] = C[LC_R0 + 1];
+        r[2] = C[LC_R0 + 2];
+        if (mv == LINK_REVOLUTE) {
+            double sq = sin(s->q[j]), cq = cos(s->q[j]);
+            if (w->rax[i] >= 0) {
+                E[0] = cq;
+                E[1] = C[LC_SG] * sq;
+            } else {
+                for (k = 0; k < 9; ++k) E[k] = C[k] + sq * C[9 + k] + cq * C[18 + k];
+            }
+        } else {
+            if (w->rax[i] >= 0) {
+                E[0] = 1.0;
+                E[1] = 0.0;
+            } else {
+                memcpy(E, C, 9 * sizeof(double));
+            }
+            if (mv == LINK_PRISMATIC) {
+                r[0] += s->q[j] * C[LC_OA];
+                r[1] += s->q[j] * C[LC_OA + 1];
+                r[2] += s->q[j] * C[LC_OA + 2];
+            }
+        }
+    }
+    if (nu != NULL) memcpy(vw, nu, sizeof vw);
+    if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
+    /* gravity as an upward acceleration of the base (RBDA ch. 5) */
+    if (gravity != NULL) {
+        aw[3] -= gravity[0];
+        aw[4] -= gravity[1];
+        aw[5] -= gravity[2];
+    }
+    /* the base frame's motion in its own coordinates: X_0 = (R_b^T, p_b) */
+    xf_motion(-1, 0, Eb, pb, vw, v0);
+    xf_motion(-1, 0, Eb, pb, aw, a0);
+    /* forward (eq. D29): v_i = X_i v_p + S_i qd, a_i = X_i a_p + S_i qdd + v_i x S_i qd,
+     * f_i = I_i a_i + v_i x* I_i v_i (eq. D30) */
+    for (i = 0; i < w->n_links; ++i) {
+        const double *C = w->lc + LC * i, *ax = C + LC_AX, *E = w->lx + 12 * i;
+        int par = robot->links[i].parent, j = w->dof[i], mv = w->move[i], rk = w->rax[i];
+        int rz = w->rzero[i];
+        const double *vp = par < 0 ? v0 : w->vl + 6 * par;
+        const double *ap = par < 0 ? a0 : w->al + 6 * par;
+        double *v = w->vl + 6 * i, *a = w->al + 6 * i;
+        xf_motion(rk, rz, E, E + 9, vp, v);
+        xf_motion(rk, rz, E, E + 9, ap, a);
+        if (mv != LINK_STILL) {
+            double qd = nu != NULL ? nu[6 + j] : 0.0;
+            double qdd = nudot != NULL ? nudot[6 + j] : 0.0;
+            double sq3[3] = {ax[0] * qd, ax[1] * qd, ax[2] * qd};
+            /* revolute S = [a; 0]: v x S qd = [w x a qd; v_O x a qd]; prismatic S = [0; a]:
+             * [0; w x a qd] */
+            int off = mv == LINK_REVOLUTE ? 0 : 3;
+            for (k = 0; k < 3; ++k) v[off + k] += sq3[k];
+            cross3(v, sq3, t);
+            for (k = 0; k < 3; ++k) a[off + k] += ax[k] * qdd + t[k];
+            if (mv == LINK_REVOLUTE) {
+                cross3(v + 3, sq3, t);
+                for (k = 0; k < 3; ++k) a[3 + k] += t[k];
+            }
+        }
+        link_force(C, w->ic_diag[i], v, a, w->fl + 6 * i);
+    }
+    /* backward: tau_i = S_i . f_i, f_p += X_i^T f_i, the base's force F_0 (eq. D29) */
+    for (i = w->n_links - 1; i >= 0; --i) {
+        const double *E = w->lx + 12 * i, *fi = w->fl + 6 * i, *ax = w->lc + LC * i + LC_AX;
+        int par = robot->links[i].parent;
+        if (w->move[i] == LINK_REVOLUTE) tau[6 + w->dof[i]] = dot3(ax, fi);
+        else if (w->move[i] == LINK_PRISMATIC) tau[6 + w->dof[i]] = dot3(ax, fi + 3);
+        xf_force_add(w->rax[i], w->rzero[i], E, E + 9, fi, par < 0 ? F0 : w->fl + 6 * par);
+    }
+    /* the base's row in the world at O: X_0^T F_0 = [R_b n + p_b x R_b f; R_b f] */
+    mv3(Rb, F0, n);
+    mv3(Rb, F0 + 3, f);
+    cross3(pb, f, t);
+    for (k = 0; k < 3; ++k) {
+        tau[k] = n[k] + t[k];
+        tau[3 + k] = f[k];
+    }
+    /* fixed joints: a decoupled unit inertia */
+    for (i = 0; i < w->n_joints; ++i) {
+        if (w->fixed[i]) tau[6 + i] = nudot != NULL ? nudot[6 + i] : 0.0;
+    }
+}
+
+/* Inverse dynamics in link coordinates (eq. D28-D29); the same tau as eq. D3-D5, which
+ * the derivatives, the CRBA and forward dynamics evaluate in world coordinates. */
 PlnStatus pln_dyn_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
                        const double *gravity, double *tau)
 {
     if (w == NULL || robot == NULL || tau == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
     if (gravity != NULL && !all_finite(gravity, 3)) return PLN_ERR_INVALID;
-    pass_geometry(w, robot, s);
-    pass_rnea(w, robot, s, gravity, 0);
-    gather_tau(w, robot, s, tau);
+    pass_rnea_link(w, robot, s, gravity, tau);
     return PLN_OK;
 }
 
