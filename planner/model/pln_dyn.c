@@ -7,7 +7,11 @@
  * product with S_j (eq. D6). A prismatic joint has S_i = [0; a_i] (RBDA Table 4.1, eq.
  * D1b): the same algorithms hold for it unchanged, with that S. Spatial inertias are kept in their structured form
  * (m, h = m c, Ibar = rotational inertia about the origin): 13 doubles, applied without
- * forming 6x6 matrices. */
+ * forming 6x6 matrices.
+ *
+ * pln_dyn_rnea alone runs the same recursion in link coordinates (eq. D28-D30), where a
+ * link's inertia is a constant and HRP-2's joints turn about coordinate axes: no world
+ * kinematics and no world inertias; its inputs and outputs are the world ones above. */
 #include "model/pln_dyn.h"
 
 #include <lapacke.h>
