@@ -48,10 +48,14 @@ struct PlnDynWork {
     double *v, *a;       /* [n_links][6] spatial velocity, acceleration (gravity included) */
     double *F;           /* [n_links][6] composite force of the subtree (eq. D4-D5) */
     double *Ib;           /* [n_links][IN] world inertia of the link */
+    double *Icw;         /* [n_links][9] its rotational inertia about the centre of mass,
+                          * R Ic R^T (eq. D3) */
+    double *invm;        /* [n_links] 1 / mass, 0 for a massless link */
     double *IC;          /* [n_links][IN] composite inertia of the subtree */
     double *BC;          /* [n_links][BN] composite inertia rate of the subtree (eq. D9) */
     double *hC;          /* [n_links][6] composite momentum of the subtree */
-    double *r1, *r4;     /* [n_links][6] IC S and BC S - S x* hC (eq. D10) */
+    double *rr;          /* [n_links][12] r1 = IC S and r4 = BC S - S x* hC (eq. D10), by
+                          * position in order[] */
     int *move;           /* [n_links] LINK_STILL, LINK_REVOLUTE or LINK_PRISMATIC */
     int *rax;            /* [n_links] k when E(q) turns about coordinate axis k (O = 1 and
                           * a = +-e_k, or O = 1 without a turn), else -1 (eq. D28) */
@@ -80,6 +84,15 @@ static inline double dot3(const double *a, const double *b)
 static inline double dot6(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+/* a . b for 12-vectors, as three 4-lane products summed lane by lane (vectorizable) */
+static inline double dot12(const double *a, const double *b)
+{
+    double p[4];
+    int k;
+    for (k = 0; k < 4; ++k) p[k] = a[k] * b[k] + a[4 + k] * b[4 + k] + a[8 + k] * b[8 + k];
+    return (p[0] + p[1]) + (p[2] + p[3]);
 }
 
 static inline void mv3(const double *A, const double *x, double *y)
@@ -234,7 +247,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     if (st != PLN_OK) return st;
     nl = (size_t)robot->n_links;
     nv = 6 + (size_t)robot->n_joints;
-    nd = nl * (6 * 4 + IN * 2 + BN + 6 * 3 + LC + 12 + 6 * 3) + nv * nv + nv;
+    nd = nl * (6 * 4 + IN * 2 + 9 + 1 + BN + 6 * 3 + LC + 12 + 6 * 3) + nv * nv + nv;
     block = malloc(sizeof *w + nd * sizeof(double) +
                    (10 * nl + (size_t)robot->n_joints) * sizeof(int));
     if (block == NULL) {
@@ -251,12 +264,13 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->a = w->v + 6 * nl;
     w->F = w->a + 6 * nl;
     w->Ib = w->F + 6 * nl;
-    w->IC = w->Ib + IN * nl;
+    w->Icw = w->Ib + IN * nl;
+    w->invm = w->Icw + 9 * nl;
+    w->IC = w->invm + nl;
     w->BC = w->IC + IN * nl;
     w->hC = w->BC + BN * nl;
-    w->r1 = w->hC + 6 * nl;
-    w->r4 = w->r1 + 6 * nl;
-    w->lc = w->r4 + 6 * nl;
+    w->rr = w->hC + 6 * nl;
+    w->lc = w->rr + 12 * nl;
     w->lx = w->lc + LC * nl;
     w->vl = w->lx + 12 * nl;
     w->al = w->vl + 6 * nl;
@@ -282,6 +296,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
         const double *Ic = robot->links[i].inertia;
         w->dof[i] = (j >= 0 && !w->fixed[j]) ? j : -1;
         w->mass += robot->links[i].mass;
+        w->invm[i] = robot->links[i].mass > 0.0 ? 1.0 / robot->links[i].mass : 0.0;
         w->ic_diag[i] = Ic[1] == 0.0 && Ic[2] == 0.0 && Ic[3] == 0.0 && Ic[5] == 0.0 &&
                         Ic[6] == 0.0 && Ic[7] == 0.0;
         link_constants(robot, i, w->dof[i], w->move + i, w->rax + i, w->rzero + i, w->lc + LC * i);
@@ -426,6 +441,7 @@ static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
             for (k = r; k < 3; ++k) {
                 double v = RI[3 * r] * R[3 * k] + RI[3 * r + 1] * R[3 * k + 1] +
                            RI[3 * r + 2] * R[3 * k + 2];
+                w->Icw[9 * i + 3 * r + k] = w->Icw[9 * i + 3 * k + r] = v;
                 Ib[4 + 3 * r + k] = Ib[4 + 3 * k + r] =
                     v + L->mass * ((r == k ? cc : 0.0) - c[r] * c[k]);
             }
@@ -479,47 +495,35 @@ static void pass_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s
         for (k = 0; k < 6; ++k) f[k] += t[k];
         if (composite) {
             double *IC = w->IC + IN * i, *B = w->BC + BN * i, *h = w->hC + 6 * i;
-            const double *om = v, *vo = v + 3;
-            double vc[3], Icw[9], W[9], cvc;
+            const double *om = v, *vo = v + 3, *hh = Ib + 1, *Icw = w->Icw + 9 * i;
+            double im = w->invm[i], hhd, X[9];
             int r;
             memcpy(IC, Ib, IN * sizeof(double));
             memcpy(h, Iv, 6 * sizeof(double));
             /* the rate of the inertia (eq. D9): h' = m (v_O + w x c) = m v_O + w x h,
-             * Ibar' = [w]x Icw - Icw [w]x + m (2 (c.vc) 1 - vc c^T - c vc^T) */
-            cross3(om, Ib + 1, vc);
-            B[0] = Ib[0] * vo[0] + vc[0];
-            B[1] = Ib[0] * vo[1] + vc[1];
-            B[2] = Ib[0] * vo[2] + vc[2];
-            if (Ib[0] > 0.0) {
-                double c[3] = {Ib[1] / Ib[0], Ib[2] / Ib[0], Ib[3] / Ib[0]}, cc = dot3(c, c);
-                cross3(om, c, vc);
-                vc[0] += vo[0];
-                vc[1] += vo[1];
-                vc[2] += vo[2];
-                cvc = dot3(c, vc);
-                for (r = 0; r < 9; ++r) {
-                    int rr = r / 3, kk = r % 3;
-                    Icw[r] = Ib[4 + r] - Ib[0] * ((rr == kk ? cc : 0.0) - c[rr] * c[kk]);
-                    W[r] = Ib[0] * ((rr == kk ? 2.0 * cvc : 0.0) - vc[rr] * c[kk] - c[rr] * vc[kk]);
-                }
-            } else {
-                memcpy(Icw, Ib + 4, sizeof Icw);
-                memset(W, 0, sizeof W);
+             * Ibar' = [w]x Icw - Icw [w]x + m (2 (c.c') 1 - c' c^T - c c'^T), the last
+             * term written with h = m c, h' = m c': (2 (h.h') 1 - h' h^T - h h'^T) / m
+             * (zero for a massless link, whose h and h' are zero) */
+            cross3(om, hh, B);
+            B[0] += Ib[0] * vo[0];
+            B[1] += Ib[0] * vo[1];
+            B[2] += Ib[0] * vo[2];
+            hhd = 2.0 * dot3(hh, B);
+            /* [w]x Icw - Icw [w]x = X + X^T with X = [w]x Icw (Icw symmetric, so
+             * Icw [w]x = -([w]x Icw)^T) */
+            for (r = 0; r < 3; ++r) {
+                double col[3] = {Icw[r], Icw[3 + r], Icw[6 + r]}, t3[3];
+                cross3(om, col, t3);
+                X[r] = t3[0];
+                X[3 + r] = t3[1];
+                X[6 + r] = t3[2];
             }
-            {
-                /* [w]x Icw - Icw [w]x = X + X^T with X = [w]x Icw (Icw symmetric, so
-                 * Icw [w]x = -([w]x Icw)^T) */
-                double X[9];
-                for (r = 0; r < 3; ++r) {
-                    double col[3] = {Icw[r], Icw[3 + r], Icw[6 + r]}, t3[3];
-                    cross3(om, col, t3);
-                    X[r] = t3[0];
-                    X[3 + r] = t3[1];
-                    X[6 + r] = t3[2];
-                }
-                for (r = 0; r < 9; ++r) {
-                    int rr = r / 3, kk = r % 3;
-                    B[3 + r] = X[r] + X[3 * kk + rr] + W[r];
+            for (r = 0; r < 3; ++r) {
+                int kk;
+                for (kk = 0; kk < 3; ++kk) {
+                    B[3 + 3 * r + kk] = X[3 * r + kk] + X[3 * kk + r] +
+                                        im * ((r == kk ? hhd : 0.0) - B[r] * hh[kk] -
+                                              hh[r] * B[kk]);
                 }
             }
         }
@@ -892,22 +896,27 @@ static void derivative_column(const PlnDynWork *w, const PlnRobot *robot, int r,
                               double *dq, double *dnu)
 {
     int nv = w->nv, i, k, last;
-    double wv[6], y[6], t[6], u[6], Tr[6], Dr[6], SF[6];
+    double wv[6], y[6], t[6], u[6], Tr[6], Dr[6], SF[6], cq[12], cv[12];
     /* w = S x v_p, y = S x a_p - w x v_p (eq. D7) */
     crm(S, vp, wv);
     crm(S, ap, y);
     crm(wv, vp, t);
     for (k = 0; k < 6; ++k) y[k] -= t[k];
+    /* the row vectors [r1; r4] meet cq = -[y; w] and cv = [-kq w; S] (eq. D10) */
+    for (k = 0; k < 6; ++k) {
+        cq[k] = -y[k];
+        cq[6 + k] = -wv[k];
+        cv[k] = -kq * wv[k];
+        cv[6 + k] = S[k];
+    }
     /* rows of the subtree of r */
     last = w->last[r];
     for (k = w->pos[r]; k <= last; ++k) {
         int i = w->order[k], j = w->dof[i];
         if (j < 0) continue;
         /* dtau_i/dq = -(r1 . y + r4 . w), dtau_i/dnu = r4 . S - kq r1 . w (eq. D10) */
-        dq[(6 + j) * nv + col] = -(dot6(w->r1 + 6 * i, y) + dot6(w->r4 + 6 * i, wv));
-        if (dnu != NULL) {
-            dnu[(6 + j) * nv + col] = dot6(w->r4 + 6 * i, S) - kq * dot6(w->r1 + 6 * i, wv);
-        }
+        dq[(6 + j) * nv + col] = dot12(w->rr + 12 * k, cq);
+        if (dnu != NULL) dnu[(6 + j) * nv + col] = dot12(w->rr + 12 * k, cv);
     }
     /* T_r = IC y + BC w + w x* hC, D_r = BC S - kq IC w + S x* hC (eq. D8, D11) */
     in_apply(w->IC + IN * r, y, Tr);
@@ -949,14 +958,15 @@ PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
     if (M != NULL) fill_mass_matrix(w, robot, M);
     memset(dtau_dq, 0, (size_t)nv * (size_t)nv * sizeof(double));
     if (dtau_dnu != NULL) memset(dtau_dnu, 0, (size_t)nv * (size_t)nv * sizeof(double));
-    /* per link: r1 = IC S, r4 = BC S - S x* hC (eq. D10) */
+    /* per link, by position in the preorder: r1 = IC S, r4 = BC S - S x* hC (eq. D10) */
     for (i = 0; i < w->n_links; ++i) {
         double t[6];
         if (w->dof[i] < 0) continue;
-        in_apply(w->IC + IN * i, w->S + 6 * i, w->r1 + 6 * i);
-        bn_apply(w->BC + BN * i, w->S + 6 * i, w->r4 + 6 * i);
+        double *r1 = w->rr + 12 * w->pos[i], *r4 = r1 + 6;
+        in_apply(w->IC + IN * i, w->S + 6 * i, r1);
+        bn_apply(w->BC + BN * i, w->S + 6 * i, r4);
         crf(w->S + 6 * i, w->hC + 6 * i, t);
-        for (k = 0; k < 6; ++k) w->r4[6 * i + k] -= t[k];
+        for (k = 0; k < 6; ++k) r4[k] -= t[k];
     }
     if (s->nu != NULL) memcpy(vb, s->nu, sizeof vb);
     if (s->nudot != NULL) memcpy(ab, s->nudot, sizeof ab);
