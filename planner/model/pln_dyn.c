@@ -16,6 +16,7 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,13 +157,18 @@ static inline void bn_apply(const double *B, const double *x, double *o)
     o[5] = -t[2];
 }
 
+/* 1 when no v[i] is an infinity or a NaN (exponent bits all ones); branch-free, so that
+ * the compiler can run it on several numbers at once */
 static int all_finite(const double *v, int n)
 {
+    uint64_t bad = 0;
     int i;
     for (i = 0; i < n; ++i) {
-        if (!isfinite(v[i])) return 0;
+        uint64_t b;
+        memcpy(&b, v + i, sizeof b);
+        bad |= (uint64_t)((b & 0x7ff0000000000000u) == 0x7ff0000000000000u);
     }
-    return 1;
+    return bad == 0;
 }
 
 /* ---- workspace ------------------------------------------------------------------------ */
@@ -733,7 +739,19 @@ static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynSta
         double *v = w->vl + 6 * i, *a = w->al + 6 * i;
         xf_motion(rk, rz, E, E + 9, vp, v);
         xf_motion(rk, rz, E, E + 9, ap, a);
-        if (mv != LINK_STILL) {
+        if (mv == LINK_REVOLUTE && rk >= 0) {
+            /* S = [+-e_k; 0]: v_k += +-qd, and v x S qd = +-qd [w x e_k; v_O x e_k] with
+             * (w x e_k)_k1 = w_k2, (w x e_k)_k2 = -w_k1 ((k, k1, k2) cyclic) */
+            static const int K1[3] = {1, 2, 0}, K2[3] = {2, 0, 1};
+            int k1 = K1[rk], k2 = K2[rk];
+            double wq = nu != NULL ? C[LC_SG] * nu[6 + j] : 0.0;
+            v[rk] += wq;
+            a[rk] += nudot != NULL ? C[LC_SG] * nudot[6 + j] : 0.0;
+            a[k1] += v[k2] * wq;
+            a[k2] -= v[k1] * wq;
+            a[3 + k1] += v[3 + k2] * wq;
+            a[3 + k2] -= v[3 + k1] * wq;
+        } else if (mv != LINK_STILL) {
             double qd = nu != NULL ? nu[6 + j] : 0.0;
             double qdd = nudot != NULL ? nudot[6 + j] : 0.0;
             double sq3[3] = {ax[0] * qd, ax[1] * qd, ax[2] * qd};
