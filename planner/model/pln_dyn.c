@@ -911,7 +911,7 @@ PlnStatus pln_dyn_forward(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
  * base. Rows: joints in the subtree (eq. D10), joints above r and the base (eq. D11). */
 static void derivative_column(const PlnDynWork *w, const PlnRobot *robot, int r, const double *S,
                               const double *vp, const double *ap, double kq, int col,
-                              double *dq, double *dnu)
+                              int subtree, double *dq, double *dnu)
 {
     int nv = w->nv, i, k, last;
     double wv[6], y[6], t[6], u[6], Tr[6], Dr[6], SF[6], cq[12], cv[12];
@@ -927,8 +927,8 @@ static void derivative_column(const PlnDynWork *w, const PlnRobot *robot, int r,
         cv[k] = -kq * wv[k];
         cv[6 + k] = S[k];
     }
-    /* rows of the subtree of r */
-    last = w->last[r];
+    /* rows of the subtree of r (unless the caller fills them, as for the base) */
+    last = subtree ? w->last[r] : -1;
     for (k = w->pos[r]; k <= last; ++k) {
         int i = w->order[k], j = w->dof[i];
         if (j < 0) continue;
@@ -993,14 +993,31 @@ PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
         ab[4] -= gravity[1];
         ab[5] -= gravity[2];
     }
-    /* the base's six screws act on every root's subtree, seen from the base */
+    /* the base's six screws act on every root's subtree, seen from the base: the base
+     * rows by D11, the joint rows of all six columns at once (eq. D10b: D10 with S = e_c):
+     * with g = v_b x* r1, dtau_i/dnu_c = (r4 - g)_c and
+     * dtau_i/dq_c = -(a_b x* r1 + v_b x* (r4 - g))_c */
     for (i = 0; i < w->n_links; ++i) {
         int c;
         if (robot->links[i].parent >= 0) continue;
         for (c = 0; c < 6; ++c) {
             double e[6] = {0};
             e[c] = 1.0;
-            derivative_column(w, robot, i, e, vb, ab, 1.0, c, dtau_dq, dtau_dnu);
+            derivative_column(w, robot, i, e, vb, ab, 1.0, c, 0, dtau_dq, dtau_dnu);
+        }
+        for (k = w->pos[i]; k <= w->last[i]; ++k) {
+            const double *r1 = w->rr + 12 * k, *r4 = r1 + 6;
+            double g[6], u[6], t[6];
+            int j = w->dof[w->order[k]];
+            if (j < 0) continue;
+            crf(vb, r1, g);
+            for (c = 0; c < 6; ++c) u[c] = r4[c] - g[c];
+            crf(ab, r1, g);
+            crf(vb, u, t);
+            for (c = 0; c < 6; ++c) {
+                dtau_dq[(6 + j) * nv + c] = -(g[c] + t[c]);
+                if (dtau_dnu != NULL) dtau_dnu[(6 + j) * nv + c] = u[c];
+            }
         }
     }
     /* each joint on its own subtree, seen from its parent */
@@ -1008,7 +1025,7 @@ PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
         int j = w->dof[i], par = robot->links[i].parent;
         if (j < 0) continue;
         derivative_column(w, robot, i, w->S + 6 * i, par < 0 ? vb : w->v + 6 * par,
-                          par < 0 ? ab : w->a + 6 * par, 2.0, 6 + j, dtau_dq, dtau_dnu);
+                          par < 0 ? ab : w->a + 6 * par, 2.0, 6 + j, 1, dtau_dq, dtau_dnu);
     }
     return PLN_OK;
 }
