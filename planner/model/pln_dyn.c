@@ -38,7 +38,6 @@ enum { LINK_STILL = 0, LINK_REVOLUTE, LINK_PRISMATIC };
 struct PlnDynWork {
     int n_links, n_joints, nv;
     double mass;         /* kg */
-    PlnKinWork *kin;
     int *dof;            /* [n_links] revolute or prismatic joint moving the link, -1 if none */
     int *order;          /* [n_links] links in depth-first preorder */
     int *pos;            /* [n_links] position of each link in order[] */
@@ -64,6 +63,8 @@ struct PlnDynWork {
     double *lc;          /* [n_links][LC] constants of the link-coordinate RNEA (eq. D28) */
     double *lx;          /* [n_links][12] E (9) and r (3) of the parent-to-link transform */
     double *vl, *al, *fl; /* [n_links][6] v, a, f in link coordinates (eq. D29) */
+    double *Rw, *pw, *aw; /* [n_links][9], [3], [3] world rotation, origin, joint axis (D31) */
+    int *parent;         /* [n_links] the model's parent links, -1 for the root */
     double *Mf;          /* [nv * nv] factor of forward dynamics */
     double *rhs;         /* [nv] */
 };
@@ -240,7 +241,6 @@ static void link_constants(const PlnRobot *robot, int i, int dof, int *move, int
 PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, size_t err_size)
 {
     PlnDynWork *w;
-    PlnKinWork *kin = NULL;
     PlnStatus st;
     size_t nl, nv, nd;
     unsigned char *block;
@@ -249,22 +249,20 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_dyn_create: NULL out");
     }
     *out = NULL;
-    st = pln_kin_create(robot, &kin, err, err_size);
+    st = pln_kin_validate(robot, err, err_size);
     if (st != PLN_OK) return st;
     nl = (size_t)robot->n_links;
     nv = 6 + (size_t)robot->n_joints;
-    nd = nl * (6 * 4 + IN * 2 + 9 + 1 + BN + 6 * 3 + LC + 12 + 6 * 3) + nv * nv + nv;
+    nd = nl * (6 * 4 + IN * 2 + 9 + 1 + BN + 6 * 3 + LC + 12 + 6 * 3 + 15) + nv * nv + nv;
     block = malloc(sizeof *w + nd * sizeof(double) +
-                   (10 * nl + (size_t)robot->n_joints) * sizeof(int));
+                   (11 * nl + (size_t)robot->n_joints) * sizeof(int));
     if (block == NULL) {
-        pln_kin_destroy(kin);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_dyn_create: out of memory");
     }
     w = (PlnDynWork *)block;
     w->n_links = robot->n_links;
     w->n_joints = robot->n_joints;
     w->nv = (int)nv;
-    w->kin = kin;
     w->S = (double *)(block + sizeof *w);
     w->v = w->S + 6 * nl;
     w->a = w->v + 6 * nl;
@@ -281,7 +279,10 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->vl = w->lx + 12 * nl;
     w->al = w->vl + 6 * nl;
     w->fl = w->al + 6 * nl;
-    w->Mf = w->fl + 6 * nl;
+    w->Rw = w->fl + 6 * nl;
+    w->pw = w->Rw + 9 * nl;
+    w->aw = w->pw + 3 * nl;
+    w->Mf = w->aw + 3 * nl;
     w->rhs = w->Mf + nv * nv;
     w->dof = (int *)(w->rhs + nv);
     w->order = w->dof + nl;
@@ -291,7 +292,8 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->move = w->ic_diag + nl;
     w->rax = w->move + nl;
     w->rzero = w->rax + nl;
-    w->fixed = w->rzero + nl; /* then 2 nl ints of scratch for the preorder */
+    w->parent = w->rzero + nl;
+    w->fixed = w->parent + nl; /* then 2 nl ints of scratch for the preorder */
     memset(w->S, 0, nd * sizeof(double));
     w->mass = 0.0;
     for (i = 0; i < robot->n_joints; ++i) {
@@ -301,6 +303,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
         int j = robot->links[i].joint;
         const double *Ic = robot->links[i].inertia;
         w->dof[i] = (j >= 0 && !w->fixed[j]) ? j : -1;
+        w->parent[i] = robot->links[i].parent;
         w->mass += robot->links[i].mass;
         w->invm[i] = robot->links[i].mass > 0.0 ? 1.0 / robot->links[i].mass : 0.0;
         w->ic_diag[i] = Ic[1] == 0.0 && Ic[2] == 0.0 && Ic[3] == 0.0 && Ic[5] == 0.0 &&
@@ -340,8 +343,6 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
 
 void pln_dyn_destroy(PlnDynWork *w)
 {
-    if (w == NULL) return;
-    pln_kin_destroy(w->kin);
     free(w);
 }
 
@@ -380,6 +381,87 @@ void pln_dyn_base_acceleration(const double p_base[3], const double v_base[3],
     nudot6[5] = a_base[2] - t[2] - u[2];
 }
 
+/* y = E x for E a turn about coordinate axis k, stored as (c, s) (eq. D28):
+ * y_k = x_k, y_k1 = c x_k1 + s x_k2, y_k2 = c x_k2 - s x_k1 with (k, k1, k2) cyclic;
+ * E^T x is the same with -s */
+static inline void rot_axis(int k, double c, double s, const double *x, double *y)
+{
+    switch (k) {
+    case 0:
+        y[0] = x[0];
+        y[1] = c * x[1] + s * x[2];
+        y[2] = c * x[2] - s * x[1];
+        break;
+    case 1:
+        y[1] = x[1];
+        y[2] = c * x[2] + s * x[0];
+        y[0] = c * x[0] - s * x[2];
+        break;
+    default:
+        y[2] = x[2];
+        y[0] = c * x[0] + s * x[1];
+        y[1] = c * x[1] - s * x[0];
+        break;
+    }
+}
+
+/* y = E x for a link's parent-to-link rotation: a coordinate turn (k >= 0) or 3 x 3 */
+static inline void rot_apply(int k, const double *E, const double *x, double *y)
+{
+    if (k >= 0) rot_axis(k, E[0], E[1], x, y);
+    else mv3(E, x, y);
+}
+
+/* y = E^T x */
+static inline void rot_apply_t(int k, const double *E, const double *x, double *y)
+{
+    if (k >= 0) {
+        rot_axis(k, E[0], -E[1], x, y);
+    } else {
+        y[0] = E[0] * x[0] + E[3] * x[1] + E[6] * x[2];
+        y[1] = E[1] * x[0] + E[4] * x[1] + E[7] * x[2];
+        y[2] = E[2] * x[0] + E[5] * x[1] + E[8] * x[2];
+    }
+}
+
+/* o = X m for the Plucker transform X = (E, r) (eq. D28): [E w; E (v - r x w)]; rz: r = 0 */
+static inline void xf_motion(int k, int rz, const double *E, const double *r, const double *m,
+                             double *o)
+{
+    double t[3];
+    rot_apply(k, E, m, o);
+    if (rz) {
+        rot_apply(k, E, m + 3, o + 3);
+        return;
+    }
+    cross3(r, m, t);
+    t[0] = m[3] - t[0];
+    t[1] = m[4] - t[1];
+    t[2] = m[5] - t[2];
+    rot_apply(k, E, t, o + 3);
+}
+
+/* o += X^T f for X = (E, r) (eq. D28): [E^T n + r x E^T f; E^T f] */
+static inline void xf_force_add(int k, int rz, const double *E, const double *r,
+                                const double *f, double *o)
+{
+    double n[3], g[3], t[3];
+    rot_apply_t(k, E, f, n);
+    rot_apply_t(k, E, f + 3, g);
+    if (!rz) {
+        cross3(r, g, t);
+        n[0] += t[0];
+        n[1] += t[1];
+        n[2] += t[2];
+    }
+    o[0] += n[0];
+    o[1] += n[1];
+    o[2] += n[2];
+    o[3] += g[0];
+    o[4] += g[1];
+    o[5] += g[2];
+}
+
 /* ---- the passes ----------------------------------------------------------------------- */
 
 static int state_ok(const PlnDynWork *w, const PlnDynState *s)
@@ -392,28 +474,91 @@ static int state_ok(const PlnDynWork *w, const PlnDynState *s)
     return 1;
 }
 
-/* Kinematics, motion subspaces and world inertias (eq. D1, D3), and when `rate` the
- * inertia rates (eq. D9) which need the velocities: everything of the forward pass that
- * does not depend on nudot. */
+/* The parent-to-link transforms X_i = (E_i, r_i) of every link for joint positions q
+ * (eq. D28), into w->lx: independent of each other, so the sines and cosines overlap. */
+static void joint_transforms(PlnDynWork *w, const PlnRobot *robot, const double *q)
+{
+    int i, k;
+    (void)robot;
+    for (i = 0; i < w->n_links; ++i) {
+        const double *C = w->lc + LC * i;
+        double *E = w->lx + 12 * i, *r = E + 9;
+        int j = w->dof[i], mv = w->move[i];
+        r[0] = C[LC_R0];
+        r[1] = C[LC_R0 + 1];
+        r[2] = C[LC_R0 + 2];
+        if (mv == LINK_REVOLUTE) {
+            double sq = sin(q[j]), cq = cos(q[j]);
+            if (w->rax[i] >= 0) {
+                E[0] = cq;
+                E[1] = C[LC_SG] * sq;
+            } else {
+                for (k = 0; k < 9; ++k) E[k] = C[k] + sq * C[9 + k] + cq * C[18 + k];
+            }
+        } else {
+            if (w->rax[i] >= 0) {
+                E[0] = 1.0;
+                E[1] = 0.0;
+            } else {
+                memcpy(E, C, 9 * sizeof(double));
+            }
+            if (mv == LINK_PRISMATIC) {
+                r[0] += q[j] * C[LC_OA];
+                r[1] += q[j] * C[LC_OA + 1];
+                r[2] += q[j] * C[LC_OA + 2];
+            }
+        }
+    }
+}
+
+/* World poses of the links from the joint transforms (eq. D31): R_i = R_p E_i^T (row m of
+ * R_i is E_i applied to row m of R_p), p_i = p_p + R_p r_i, from the base pose; and the
+ * joint axes in the world, R_i a (= R_p O a). */
+static void world_poses(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s)
+{
+    int i, m;
+    joint_transforms(w, robot, s->q);
+    for (i = 0; i < w->n_links; ++i) {
+        int par = w->parent[i], rk = w->rax[i];
+        const double *E = w->lx + 12 * i, *Rp = par < 0 ? s->base_rot : w->Rw + 9 * par;
+        const double *pp = par < 0 ? s->base_pos : w->pw + 3 * par;
+        double *R = w->Rw + 9 * i, *p = w->pw + 3 * i;
+        for (m = 0; m < 3; ++m) rot_apply(rk, E, Rp + 3 * m, R + 3 * m);
+        if (w->rzero[i]) {
+            p[0] = pp[0];
+            p[1] = pp[1];
+            p[2] = pp[2];
+        } else {
+            mv3(Rp, E + 9, p);
+            p[0] += pp[0];
+            p[1] += pp[1];
+            p[2] += pp[2];
+        }
+        if (w->move[i] != LINK_STILL) mv3(R, w->lc + LC * i + LC_AX, w->aw + 3 * i);
+    }
+}
+
+/* World kinematics (eq. D31), motion subspaces (eq. D1, D1b) and world inertias (eq. D3):
+ * everything of the world-frame passes that depends on the configuration alone. */
 static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s)
 {
     int i;
-    pln_kin_forward_base(w->kin, robot, s->base_pos, s->base_rot, s->q);
+    world_poses(w, robot, s);
     for (i = 0; i < w->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
-        const double *R = pln_kin_link_rot(w->kin, i), *p = pln_kin_link_pos(w->kin, i);
+        const double *R = w->Rw + 9 * i, *p = w->pw + 3 * i;
         double *S = w->S + 6 * i, *Ib = w->Ib + IN * i;
         double c[3], RI[9], cc;
         int r, k;
         /* S = [a; p x a] (eq. D1), prismatic S = [0; a] (eq. D1b) */
-        if (w->dof[i] >= 0 && robot->joints[w->dof[i]].type == PLN_JOINT_PRISMATIC) {
-            const double *ax = pln_kin_joint_axis(w->kin, i);
+        if (w->move[i] == LINK_PRISMATIC) {
+            const double *ax = w->aw + 3 * i;
             S[0] = S[1] = S[2] = 0.0;
             S[3] = ax[0];
             S[4] = ax[1];
             S[5] = ax[2];
-        } else if (w->dof[i] >= 0) {
-            const double *ax = pln_kin_joint_axis(w->kin, i);
+        } else if (w->move[i] == LINK_REVOLUTE) {
+            const double *ax = w->aw + 3 * i;
             S[0] = ax[0];
             S[1] = ax[1];
             S[2] = ax[2];
@@ -565,87 +710,6 @@ static void gather_tau(const PlnDynWork *w, const PlnRobot *robot, const PlnDynS
     }
 }
 
-/* y = E x for E a turn about coordinate axis k, stored as (c, s) (eq. D28):
- * y_k = x_k, y_k1 = c x_k1 + s x_k2, y_k2 = c x_k2 - s x_k1 with (k, k1, k2) cyclic;
- * E^T x is the same with -s */
-static inline void rot_axis(int k, double c, double s, const double *x, double *y)
-{
-    switch (k) {
-    case 0:
-        y[0] = x[0];
-        y[1] = c * x[1] + s * x[2];
-        y[2] = c * x[2] - s * x[1];
-        break;
-    case 1:
-        y[1] = x[1];
-        y[2] = c * x[2] + s * x[0];
-        y[0] = c * x[0] - s * x[2];
-        break;
-    default:
-        y[2] = x[2];
-        y[0] = c * x[0] + s * x[1];
-        y[1] = c * x[1] - s * x[0];
-        break;
-    }
-}
-
-/* y = E x for a link's parent-to-link rotation: a coordinate turn (k >= 0) or 3 x 3 */
-static inline void rot_apply(int k, const double *E, const double *x, double *y)
-{
-    if (k >= 0) rot_axis(k, E[0], E[1], x, y);
-    else mv3(E, x, y);
-}
-
-/* y = E^T x */
-static inline void rot_apply_t(int k, const double *E, const double *x, double *y)
-{
-    if (k >= 0) {
-        rot_axis(k, E[0], -E[1], x, y);
-    } else {
-        y[0] = E[0] * x[0] + E[3] * x[1] + E[6] * x[2];
-        y[1] = E[1] * x[0] + E[4] * x[1] + E[7] * x[2];
-        y[2] = E[2] * x[0] + E[5] * x[1] + E[8] * x[2];
-    }
-}
-
-/* o = X m for the Plucker transform X = (E, r) (eq. D28): [E w; E (v - r x w)]; rz: r = 0 */
-static inline void xf_motion(int k, int rz, const double *E, const double *r, const double *m,
-                             double *o)
-{
-    double t[3];
-    rot_apply(k, E, m, o);
-    if (rz) {
-        rot_apply(k, E, m + 3, o + 3);
-        return;
-    }
-    cross3(r, m, t);
-    t[0] = m[3] - t[0];
-    t[1] = m[4] - t[1];
-    t[2] = m[5] - t[2];
-    rot_apply(k, E, t, o + 3);
-}
-
-/* o += X^T f for X = (E, r) (eq. D28): [E^T n + r x E^T f; E^T f] */
-static inline void xf_force_add(int k, int rz, const double *E, const double *r,
-                                const double *f, double *o)
-{
-    double n[3], g[3], t[3];
-    rot_apply_t(k, E, f, n);
-    rot_apply_t(k, E, f + 3, g);
-    if (!rz) {
-        cross3(r, g, t);
-        n[0] += t[0];
-        n[1] += t[1];
-        n[2] += t[2];
-    }
-    o[0] += n[0];
-    o[1] += n[1];
-    o[2] += n[2];
-    o[3] += g[0];
-    o[4] += g[1];
-    o[5] += g[2];
-}
-
 /* The force a link needs, f = I a + v x* I v, in its own frame from its mass m, centre of
  * mass c and rotational inertia Ic about c (eq. D30): f = m (a_O + w x v_O + al x c +
  * w x (w x c)), n_O = Ic al + w x Ic w + c x f. diag: Ic is diagonal. */
@@ -686,37 +750,7 @@ static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynSta
     double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
     double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], F0[6] = {0}, n[3], f[3], t[3];
     int i, k;
-    /* the joint transforms first (eq. D28): independent of each other, so the sines and
-     * cosines overlap */
-    for (i = 0; i < w->n_links; ++i) {
-        const double *C = w->lc + LC * i;
-        double *E = w->lx + 12 * i, *r = E + 9;
-        int j = w->dof[i], mv = w->move[i];
-        r[0] = C[LC_R0];
-        r[1] = C[LC_R0 + 1];
-        r[2] = C[LC_R0 + 2];
-        if (mv == LINK_REVOLUTE) {
-            double sq = sin(s->q[j]), cq = cos(s->q[j]);
-            if (w->rax[i] >= 0) {
-                E[0] = cq;
-                E[1] = C[LC_SG] * sq;
-            } else {
-                for (k = 0; k < 9; ++k) E[k] = C[k] + sq * C[9 + k] + cq * C[18 + k];
-            }
-        } else {
-            if (w->rax[i] >= 0) {
-                E[0] = 1.0;
-                E[1] = 0.0;
-            } else {
-                memcpy(E, C, 9 * sizeof(double));
-            }
-            if (mv == LINK_PRISMATIC) {
-                r[0] += s->q[j] * C[LC_OA];
-                r[1] += s->q[j] * C[LC_OA + 1];
-                r[2] += s->q[j] * C[LC_OA + 2];
-            }
-        }
-    }
+    joint_transforms(w, robot, s->q);
     if (nu != NULL) memcpy(vw, nu, sizeof vw);
     if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
     /* gravity as an upward acceleration of the base (RBDA ch. 5) */
