@@ -770,7 +770,7 @@ static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynSta
         int rz = w->rzero[i];
         const double *vp = par < 0 ? v0 : w->vl + 6 * par;
         const double *ap = par < 0 ? a0 : w->al + 6 * par;
-        double *v = w->vl + 6 * i, *a = w->al + 6 * i;
+        double v[6], a[6]; /* local, then stored: no aliasing with the arrays read */
         xf_motion(rk, rz, E, E + 9, vp, v);
         xf_motion(rk, rz, E, E + 9, ap, a);
         if (mv == LINK_REVOLUTE && rk >= 0) {
@@ -801,6 +801,8 @@ static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynSta
             }
         }
         link_force(C, w->ic_diag[i], v, a, w->fl + 6 * i);
+        memcpy(w->vl + 6 * i, v, sizeof v);
+        memcpy(w->al + 6 * i, a, sizeof a);
     }
     /* backward: tau_i = S_i . f_i, f_p += X_i^T f_i, the base's force F_0 (eq. D29) */
     for (i = w->n_links - 1; i >= 0; --i) {
