@@ -476,10 +476,9 @@ static int state_ok(const PlnDynWork *w, const PlnDynState *s)
 
 /* The parent-to-link transforms X_i = (E_i, r_i) of every link for joint positions q
  * (eq. D28), into w->lx: independent of each other, so the sines and cosines overlap. */
-static void joint_transforms(PlnDynWork *w, const PlnRobot *robot, const double *q)
+static void joint_transforms(PlnDynWork *w, const double *q)
 {
     int i, k;
-    (void)robot;
     for (i = 0; i < w->n_links; ++i) {
         const double *C = w->lc + LC * i;
         double *E = w->lx + 12 * i, *r = E + 9;
@@ -514,10 +513,10 @@ static void joint_transforms(PlnDynWork *w, const PlnRobot *robot, const double 
 /* World poses of the links from the joint transforms (eq. D31): R_i = R_p E_i^T (row m of
  * R_i is E_i applied to row m of R_p), p_i = p_p + R_p r_i, from the base pose; and the
  * joint axes in the world, R_i a (= R_p O a). */
-static void world_poses(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s)
+static void world_poses(PlnDynWork *w, const PlnDynState *s)
 {
     int i, m;
-    joint_transforms(w, robot, s->q);
+    joint_transforms(w, s->q);
     for (i = 0; i < w->n_links; ++i) {
         int par = w->parent[i], rk = w->rax[i];
         const double *E = w->lx + 12 * i, *Rp = par < 0 ? s->base_rot : w->Rw + 9 * par;
@@ -540,12 +539,12 @@ static void world_poses(PlnDynWork *w, const PlnRobot *robot, const PlnDynState 
 
 /* World kinematics (eq. D31), motion subspaces (eq. D1, D1b) and world inertias (eq. D3):
  * everything of the world-frame passes that depends on the configuration alone. */
-static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s)
+static void pass_geometry(PlnDynWork *w, const PlnDynState *s)
 {
     int i;
-    world_poses(w, robot, s);
+    world_poses(w, s);
     for (i = 0; i < w->n_links; ++i) {
-        const PlnLink *L = &robot->links[i];
+        const double *C = w->lc + LC * i, mass = C[LC_M], *com = C + LC_C, *Ic = C + LC_IC;
         const double *R = w->Rw + 9 * i, *p = w->pw + 3 * i;
         double *S = w->S + 6 * i, *Ib = w->Ib + IN * i;
         double c[3], RI[9], cc;
@@ -567,23 +566,23 @@ static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
             memset(S, 0, 6 * sizeof(double));
         }
         /* world inertia: c = p + R com, h = m c, Ibar = R Ic R^T + m((c.c) 1 - c c^T) */
-        mv3(R, L->com, c);
+        mv3(R, com, c);
         c[0] += p[0];
         c[1] += p[1];
         c[2] += p[2];
-        Ib[0] = L->mass;
-        Ib[1] = L->mass * c[0];
-        Ib[2] = L->mass * c[1];
-        Ib[3] = L->mass * c[2];
+        Ib[0] = mass;
+        Ib[1] = mass * c[0];
+        Ib[2] = mass * c[1];
+        Ib[3] = mass * c[2];
         /* R Ic (a column scaling when Ic is diagonal, as for most links), then the upper
          * triangle of (R Ic) R^T, mirrored */
         if (w->ic_diag[i]) {
-            for (r = 0; r < 9; ++r) RI[r] = R[r] * L->inertia[4 * (r % 3)];
+            for (r = 0; r < 9; ++r) RI[r] = R[r] * Ic[4 * (r % 3)];
         } else {
             for (r = 0; r < 3; ++r) {
                 for (k = 0; k < 3; ++k) {
-                    RI[3 * r + k] = R[3 * r] * L->inertia[k] + R[3 * r + 1] * L->inertia[3 + k] +
-                                    R[3 * r + 2] * L->inertia[6 + k];
+                    RI[3 * r + k] = R[3 * r] * Ic[k] + R[3 * r + 1] * Ic[3 + k] +
+                                    R[3 * r + 2] * Ic[6 + k];
                 }
             }
         }
@@ -594,7 +593,7 @@ static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
                            RI[3 * r + 2] * R[3 * k + 2];
                 w->Icw[9 * i + 3 * r + k] = w->Icw[9 * i + 3 * k + r] = v;
                 Ib[4 + 3 * r + k] = Ib[4 + 3 * k + r] =
-                    v + L->mass * ((r == k ? cc : 0.0) - c[r] * c[k]);
+                    v + mass * ((r == k ? cc : 0.0) - c[r] * c[k]);
             }
         }
     }
@@ -604,7 +603,7 @@ static void pass_geometry(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
  * v, a (with the fictitious gravity acceleration of the base), own forces summed into the
  * composite forces F. With `composite`, also the composite inertias IC, rates BC and
  * momenta hC that the CRBA and the derivatives need. */
-static void pass_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+static void pass_rnea(PlnDynWork *w, const PlnDynState *s,
                       const double *gravity, int composite)
 {
     double vb[6] = {0}, ab[6] = {0};
@@ -619,7 +618,7 @@ static void pass_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s
     }
     /* forward: v_i = v_p + S qd, a_i = a_p + S qdd + v_i x S qd (eq. D4) */
     for (i = 0; i < w->n_links; ++i) {
-        int par = robot->links[i].parent, j = w->dof[i];
+        int par = w->parent[i], j = w->dof[i];
         const double *vp = par < 0 ? vb : w->v + 6 * par;
         const double *ap = par < 0 ? ab : w->a + 6 * par;
         double *v = w->v + 6 * i, *a = w->a + 6 * i, *f = w->F + 6 * i;
@@ -681,7 +680,7 @@ static void pass_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s
     }
     /* backward: F_p += F_i, and the composites (eq. D5, D8) */
     for (i = w->n_links - 1; i > 0; --i) {
-        int par = robot->links[i].parent;
+        int par = w->parent[i];
         if (par < 0) continue;
         for (k = 0; k < 6; ++k) w->F[6 * par + k] += w->F[6 * i + k];
         if (composite) {
@@ -693,13 +692,13 @@ static void pass_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s
 }
 
 /* tau from the composite forces: tau_j = S_j . F_i, base = the sum of the roots' F */
-static void gather_tau(const PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+static void gather_tau(const PlnDynWork *w, const PlnDynState *s,
                        double *tau)
 {
     int i, k;
     memset(tau, 0, (size_t)w->nv * sizeof(double));
     for (i = 0; i < w->n_links; ++i) {
-        if (robot->links[i].parent < 0) {
+        if (w->parent[i] < 0) {
             for (k = 0; k < 6; ++k) tau[k] += w->F[6 * i + k];
         }
         if (w->dof[i] >= 0) tau[6 + w->dof[i]] = dot6(w->S + 6 * i, w->F + 6 * i);
@@ -743,14 +742,14 @@ static inline void link_force(const double *C, int diag, const double *v, const 
  * the world's by X_0, every link's from its parent's by its joint transform, the link's
  * force from its constant inertia, forces back to the parent by X^T and the base's to the
  * world at O. No world kinematics and no world inertias: pln_dyn_rnea alone. */
-static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
+static void pass_rnea_link(PlnDynWork *w, const PlnDynState *s,
                            const double *gravity, double *tau)
 {
     const double *Rb = s->base_rot, *pb = s->base_pos, *nu = s->nu, *nudot = s->nudot;
     double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
     double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], F0[6] = {0}, n[3], f[3], t[3];
     int i, k;
-    joint_transforms(w, robot, s->q);
+    joint_transforms(w, s->q);
     if (nu != NULL) memcpy(vw, nu, sizeof vw);
     if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
     /* gravity as an upward acceleration of the base (RBDA ch. 5) */
@@ -766,7 +765,7 @@ static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynSta
      * f_i = I_i a_i + v_i x* I_i v_i (eq. D30) */
     for (i = 0; i < w->n_links; ++i) {
         const double *C = w->lc + LC * i, *ax = C + LC_AX, *E = w->lx + 12 * i;
-        int par = robot->links[i].parent, j = w->dof[i], mv = w->move[i], rk = w->rax[i];
+        int par = w->parent[i], j = w->dof[i], mv = w->move[i], rk = w->rax[i];
         int rz = w->rzero[i];
         const double *vp = par < 0 ? v0 : w->vl + 6 * par;
         const double *ap = par < 0 ? a0 : w->al + 6 * par;
@@ -807,7 +806,7 @@ static void pass_rnea_link(PlnDynWork *w, const PlnRobot *robot, const PlnDynSta
     /* backward: tau_i = S_i . f_i, f_p += X_i^T f_i, the base's force F_0 (eq. D29) */
     for (i = w->n_links - 1; i >= 0; --i) {
         const double *E = w->lx + 12 * i, *fi = w->fl + 6 * i, *ax = w->lc + LC * i + LC_AX;
-        int par = robot->links[i].parent;
+        int par = w->parent[i];
         if (w->move[i] == LINK_REVOLUTE) tau[6 + w->dof[i]] = dot3(ax, fi);
         else if (w->move[i] == LINK_PRISMATIC) tau[6 + w->dof[i]] = dot3(ax, fi + 3);
         xf_force_add(w->rax[i], w->rzero[i], E, E + 9, fi, par < 0 ? F0 : w->fl + 6 * par);
@@ -833,17 +832,17 @@ PlnStatus pln_dyn_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *
 {
     if (w == NULL || robot == NULL || tau == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
     if (gravity != NULL && !all_finite(gravity, 3)) return PLN_ERR_INVALID;
-    pass_rnea_link(w, robot, s, gravity, tau);
+    pass_rnea_link(w, s, gravity, tau);
     return PLN_OK;
 }
 
 /* composite inertias alone (the CRBA needs no velocities) */
-static void pass_composite_inertia(PlnDynWork *w, const PlnRobot *robot)
+static void pass_composite_inertia(PlnDynWork *w)
 {
     int i, k;
     memcpy(w->IC, w->Ib, (size_t)w->n_links * IN * sizeof(double));
     for (i = w->n_links - 1; i > 0; --i) {
-        int par = robot->links[i].parent;
+        int par = w->parent[i];
         if (par < 0) continue;
         for (k = 0; k < IN; ++k) w->IC[IN * par + k] += w->IC[IN * i + k];
     }
@@ -851,12 +850,12 @@ static void pass_composite_inertia(PlnDynWork *w, const PlnRobot *robot)
 
 /* CRBA on the composites (eq. D12): M_bb = IC_root, M_b,i = IC_i S_i, M_ij = S_j . IC_i S_i
  * for joint j on the path from link i to the root. */
-static void fill_mass_matrix(PlnDynWork *w, const PlnRobot *robot, double *M)
+static void fill_mass_matrix(PlnDynWork *w, double *M)
 {
     int nv = w->nv, i, r, c;
     memset(M, 0, (size_t)nv * (size_t)nv * sizeof(double));
     for (i = 0; i < w->n_links; ++i) {
-        if (robot->links[i].parent < 0) {
+        if (w->parent[i] < 0) {
             /* the base block: IC of the root as a 6x6 matrix, column by column */
             for (c = 0; c < 6; ++c) {
                 double e[6] = {0}, col[6];
@@ -872,7 +871,7 @@ static void fill_mass_matrix(PlnDynWork *w, const PlnRobot *robot, double *M)
         if (j < 0) continue;
         in_apply(w->IC + IN * i, w->S + 6 * i, Fi);
         M[(6 + j) * nv + 6 + j] = dot6(w->S + 6 * i, Fi);
-        for (k = robot->links[i].parent; k >= 0; k = robot->links[k].parent) {
+        for (k = w->parent[i]; k >= 0; k = w->parent[k]) {
             int jk = w->dof[k];
             if (jk < 0) continue;
             M[(6 + jk) * nv + 6 + j] = M[(6 + j) * nv + 6 + jk] = dot6(w->S + 6 * k, Fi);
@@ -891,9 +890,9 @@ PlnStatus pln_dyn_crba(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *
     g = *s;
     g.nu = g.nudot = NULL;
     if (!state_ok(w, &g)) return PLN_ERR_INVALID;
-    pass_geometry(w, robot, &g);
-    pass_composite_inertia(w, robot);
-    fill_mass_matrix(w, robot, M);
+    pass_geometry(w, &g);
+    pass_composite_inertia(w);
+    fill_mass_matrix(w, M);
     return PLN_OK;
 }
 
@@ -918,12 +917,12 @@ PlnStatus pln_dyn_forward(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "pln_dyn_forward: bad state");
     }
     /* bias C nu - g by the RNEA with nudot = 0, and M from the same geometry */
-    pass_geometry(w, robot, &b);
-    pass_rnea(w, robot, &b, gravity, 0);
-    gather_tau(w, robot, &b, w->rhs);
+    pass_geometry(w, &b);
+    pass_rnea(w, &b, gravity, 0);
+    gather_tau(w, &b, w->rhs);
     for (i = 0; i < nv; ++i) w->rhs[i] = tau[i] - w->rhs[i];
-    pass_composite_inertia(w, robot);
-    fill_mass_matrix(w, robot, w->Mf);
+    pass_composite_inertia(w);
+    fill_mass_matrix(w, w->Mf);
     /* M is symmetric: row- and column-major storage are the same matrix */
     info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', nv, w->Mf, nv);
     if (info != 0) {
@@ -945,7 +944,7 @@ PlnStatus pln_dyn_forward(PlnDynWork *w, const PlnRobot *robot, const PlnDynStat
  * motion subspace, or a unit screw of the base) acting on the subtree of link r whose
  * parent moves with (vp, ap); kq = 2 for a joint (its own velocity-product term), 1 for the
  * base. Rows: joints in the subtree (eq. D10), joints above r and the base (eq. D11). */
-static void derivative_column(const PlnDynWork *w, const PlnRobot *robot, int r, const double *S,
+static void derivative_column(const PlnDynWork *w, int r, const double *S,
                               const double *vp, const double *ap, double kq, int col,
                               int subtree, double *dq, double *dnu)
 {
@@ -984,7 +983,7 @@ static void derivative_column(const PlnDynWork *w, const PlnRobot *robot, int r,
     crf(S, w->hC + 6 * r, u);
     for (k = 0; k < 6; ++k) Dr[k] += u[k] - kq * t[k];
     /* joints above r, then the base rows (S_base = identity) */
-    for (i = robot->links[r].parent; i >= 0; i = robot->links[i].parent) {
+    for (i = w->parent[r]; i >= 0; i = w->parent[i]) {
         int j = w->dof[i];
         if (j < 0) continue;
         dq[(6 + j) * nv + col] = dot6(w->S + 6 * i, SF);
@@ -1006,10 +1005,10 @@ PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
     if (w == NULL || robot == NULL || dtau_dq == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
     if (gravity != NULL && !all_finite(gravity, 3)) return PLN_ERR_INVALID;
     nv = w->nv;
-    pass_geometry(w, robot, s);
-    pass_rnea(w, robot, s, gravity, 1);
-    if (tau != NULL) gather_tau(w, robot, s, tau);
-    if (M != NULL) fill_mass_matrix(w, robot, M);
+    pass_geometry(w, s);
+    pass_rnea(w, s, gravity, 1);
+    if (tau != NULL) gather_tau(w, s, tau);
+    if (M != NULL) fill_mass_matrix(w, M);
     memset(dtau_dq, 0, (size_t)nv * (size_t)nv * sizeof(double));
     if (dtau_dnu != NULL) memset(dtau_dnu, 0, (size_t)nv * (size_t)nv * sizeof(double));
     /* per link, by position in the preorder: r1 = IC S, r4 = BC S - S x* hC (eq. D10) */
@@ -1035,11 +1034,11 @@ PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
      * dtau_i/dq_c = -(a_b x* r1 + v_b x* (r4 - g))_c */
     for (i = 0; i < w->n_links; ++i) {
         int c;
-        if (robot->links[i].parent >= 0) continue;
+        if (w->parent[i] >= 0) continue;
         for (c = 0; c < 6; ++c) {
             double e[6] = {0};
             e[c] = 1.0;
-            derivative_column(w, robot, i, e, vb, ab, 1.0, c, 0, dtau_dq, dtau_dnu);
+            derivative_column(w, i, e, vb, ab, 1.0, c, 0, dtau_dq, dtau_dnu);
         }
         for (k = w->pos[i]; k <= w->last[i]; ++k) {
             const double *r1 = w->rr + 12 * k, *r4 = r1 + 6;
@@ -1058,9 +1057,9 @@ PlnStatus pln_dyn_rnea_derivatives(PlnDynWork *w, const PlnRobot *robot,
     }
     /* each joint on its own subtree, seen from its parent */
     for (i = 0; i < w->n_links; ++i) {
-        int j = w->dof[i], par = robot->links[i].parent;
+        int j = w->dof[i], par = w->parent[i];
         if (j < 0) continue;
-        derivative_column(w, robot, i, w->S + 6 * i, par < 0 ? vb : w->v + 6 * par,
+        derivative_column(w, i, w->S + 6 * i, par < 0 ? vb : w->v + 6 * par,
                           par < 0 ? ab : w->a + 6 * par, 2.0, 6 + j, 1, dtau_dq, dtau_dnu);
     }
     return PLN_OK;
@@ -1074,10 +1073,10 @@ PlnStatus pln_dyn_centroidal(PlnDynWork *w, const PlnRobot *robot, const PlnDynS
     int i, k;
     if (w == NULL || robot == NULL || com == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
     if (!(w->mass > 0.0)) return PLN_ERR_INVALID;
-    pass_geometry(w, robot, s);
-    pass_rnea(w, robot, s, NULL, 1);
+    pass_geometry(w, s);
+    pass_rnea(w, s, NULL, 1);
     for (i = 0; i < w->n_links; ++i) {
-        if (robot->links[i].parent >= 0) continue;
+        if (w->parent[i] >= 0) continue;
         m += w->IC[IN * i];
         for (k = 0; k < 3; ++k) mc[k] += w->IC[IN * i + 1 + k];
         for (k = 0; k < 6; ++k) {
@@ -1115,8 +1114,8 @@ PlnStatus pln_dyn_kinetic_energy(PlnDynWork *w, const PlnRobot *robot, const Pln
     b = *s;
     b.nudot = NULL;
     if (!state_ok(w, &b)) return PLN_ERR_INVALID;
-    pass_geometry(w, robot, &b);
-    pass_rnea(w, robot, &b, NULL, 0);
+    pass_geometry(w, &b);
+    pass_rnea(w, &b, NULL, 0);
     for (i = 0; i < w->n_links; ++i) {
         double Iv[6];
         in_apply(w->Ib + IN * i, w->v + 6 * i, Iv);
