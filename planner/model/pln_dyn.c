@@ -691,6 +691,15 @@ static void pass_rnea(PlnDynWork *w, const PlnDynState *s,
     }
 }
 
+/* fixed joints: a decoupled unit inertia, tau = nudot on their rows */
+static void fixed_joint_rows(const PlnDynWork *w, const PlnDynState *s, double *tau)
+{
+    int i;
+    for (i = 0; i < w->n_joints; ++i) {
+        if (w->fixed[i]) tau[6 + i] = s->nudot != NULL ? s->nudot[6 + i] : 0.0;
+    }
+}
+
 /* tau from the composite forces: tau_j = S_j . F_i, base = the sum of the roots' F */
 static void gather_tau(const PlnDynWork *w, const PlnDynState *s,
                        double *tau)
@@ -703,10 +712,7 @@ static void gather_tau(const PlnDynWork *w, const PlnDynState *s,
         }
         if (w->dof[i] >= 0) tau[6 + w->dof[i]] = dot6(w->S + 6 * i, w->F + 6 * i);
     }
-    /* fixed joints: a decoupled unit inertia */
-    for (i = 0; i < w->n_joints; ++i) {
-        if (w->fixed[i]) tau[6 + i] = s->nudot != NULL ? s->nudot[6 + i] : 0.0;
-    }
+    fixed_joint_rows(w, s, tau);
 }
 
 /* The force a link needs, f = I a + v x* I v, in its own frame from its mass m, centre of
@@ -819,10 +825,7 @@ static void pass_rnea_link(PlnDynWork *w, const PlnDynState *s,
         tau[k] = n[k] + t[k];
         tau[3 + k] = f[k];
     }
-    /* fixed joints: a decoupled unit inertia */
-    for (i = 0; i < w->n_joints; ++i) {
-        if (w->fixed[i]) tau[6 + i] = nudot != NULL ? nudot[6 + i] : 0.0;
-    }
+    fixed_joint_rows(w, s, tau);
 }
 
 /* Inverse dynamics in link coordinates (eq. D28-D29); the same tau as eq. D3-D5, which
