@@ -18,7 +18,8 @@
  *   rnea_vs_mujoco, crba_vs_mujoco, fd_vs_mujoco
  *                      our time / MuJoCo's (< 1: ours is faster)
  * Timings: CPU time of the thread, median of 31 repeats of 2000 calls over 64 random states,
- * after a warm-up. Run from the top directory. */
+ * after a warm-up; within each repeat every kind runs once, in the order above. Run from
+ * the top directory. */
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <stdio.h>
@@ -97,7 +98,7 @@ int main(void)
     char err[1000], dir[] = "/tmp/hrpplan_bench_dyn_XXXXXX", path[96];
     PlnMjcfOptions o = pln_mjcf_options_default();
     KfRng rng = {2026};
-    double med[N_KINDS];
+    double med[N_KINDS], t[N_KINDS][REPEATS];
     int i, k, kind, r;
     if (pln_robot_load("robots/hrp2.yaml", &b.rb, err, sizeof err) != PLN_OK ||
         pln_dyn_create(&b.rb, &b.w, err, sizeof err) != PLN_OK) {
@@ -156,11 +157,12 @@ int main(void)
         for (i = 7; i < b.m->nq; ++i) b.mq[k * b.m->nq + i] = kf_uniform(&rng, -1.0, 1.0);
     }
     for (kind = 0; kind < N_KINDS; ++kind) run(&b, kind); /* warm-up */
-    for (kind = 0; kind < N_KINDS; ++kind) {
-        double t[REPEATS];
-        for (r = 0; r < REPEATS; ++r) t[r] = run(&b, kind);
-        med[kind] = bench_median(t, REPEATS);
+    /* the kinds take turns within each repeat, so that a change in the machine's load
+     * during the run reaches all of them (ours and MuJoCo's) alike */
+    for (r = 0; r < REPEATS; ++r) {
+        for (kind = 0; kind < N_KINDS; ++kind) t[kind][r] = run(&b, kind);
     }
+    for (kind = 0; kind < N_KINDS; ++kind) med[kind] = bench_median(t[kind], REPEATS);
     printf("dyn_model: hrp2 nv %d (30 joints + floating base), MuJoCo %s\n", b.nv, mj_versionString());
     printf("rnea_ns: %.0f\n", med[RNEA]);
     printf("crba_ns: %.0f\n", med[CRBA]);
