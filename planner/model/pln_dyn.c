@@ -621,9 +621,8 @@ static void pass_rnea(PlnDynWork *w, const PlnDynState *s,
         int par = w->parent[i], j = w->dof[i];
         const double *vp = par < 0 ? vb : w->v + 6 * par;
         const double *ap = par < 0 ? ab : w->a + 6 * par;
-        double *v = w->v + 6 * i, *a = w->a + 6 * i, *f = w->F + 6 * i;
         const double *S = w->S + 6 * i, *Ib = w->Ib + IN * i;
-        double Iv[6], t[6];
+        double v[6], a[6], f[6], Iv[6], t[6]; /* local, then stored: no aliasing */
         if (j >= 0) {
             double qd = s->nu != NULL ? s->nu[6 + j] : 0.0;
             double qdd = s->nudot != NULL ? s->nudot[6 + j] : 0.0;
@@ -643,6 +642,9 @@ static void pass_rnea(PlnDynWork *w, const PlnDynState *s,
         in_apply(Ib, v, Iv);
         crf(v, Iv, t);
         for (k = 0; k < 6; ++k) f[k] += t[k];
+        memcpy(w->v + 6 * i, v, sizeof v);
+        memcpy(w->a + 6 * i, a, sizeof a);
+        memcpy(w->F + 6 * i, f, sizeof f);
         if (composite) {
             double *IC = w->IC + IN * i, *B = w->BC + BN * i, *h = w->hC + 6 * i;
             const double *om = v, *vo = v + 3, *hh = Ib + 1, *Icw = w->Icw + 9 * i;
