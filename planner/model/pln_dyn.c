@@ -88,7 +88,8 @@ static inline double dot6(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-/* a . b for 12-vectors, as three 4-lane products summed lane by lane (vectorizable) */
+/* a . b for 12-vectors, as three 4-lane products summed lane by lane (vectorizable): the
+ * rows [r1; r4] of eq. D10 */
 static inline double dot12(const double *a, const double *b)
 {
     double p[4];
@@ -405,14 +406,15 @@ static inline void rot_axis(int k, double c, double s, const double *x, double *
     }
 }
 
-/* y = E x for a link's parent-to-link rotation: a coordinate turn (k >= 0) or 3 x 3 */
+/* y = E x for a link's parent-to-link rotation (eq. D28): a coordinate turn (k >= 0) or
+ * 3 x 3 */
 static inline void rot_apply(int k, const double *E, const double *x, double *y)
 {
     if (k >= 0) rot_axis(k, E[0], E[1], x, y);
     else mv3(E, x, y);
 }
 
-/* y = E^T x */
+/* y = E^T x (eq. D28) */
 static inline void rot_apply_t(int k, const double *E, const double *x, double *y)
 {
     if (k >= 0) {
@@ -693,7 +695,8 @@ static void pass_rnea(PlnDynWork *w, const PlnDynState *s,
     }
 }
 
-/* fixed joints: a decoupled unit inertia, tau = nudot on their rows */
+/* fixed joints: a decoupled unit inertia, tau = nudot on their rows (dynamics.md, "Fixed
+ * joints") */
 static void fixed_joint_rows(const PlnDynWork *w, const PlnDynState *s, double *tau)
 {
     int i;
