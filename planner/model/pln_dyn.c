@@ -236,7 +236,13 @@ static void link_constants(const PlnRobot *robot, int i, int dof, int *move, int
     }
     C[LC_M] = L->mass;
     memcpy(C + LC_C, L->com, 3 * sizeof(double));
-    memcpy(C + LC_IC, L->inertia, 9 * sizeof(double));
+    /* the symmetric part of Ic (the model's is symmetric to PLN_ROBOT_INERTIA_SYM_TOL;
+     * exactly Ic when it is symmetric), for the link- and the world-frame passes alike */
+    for (r = 0; r < 3; ++r) {
+        for (k = 0; k < 3; ++k) {
+            C[LC_IC + 3 * r + k] = 0.5 * (L->inertia[3 * r + k] + L->inertia[3 * k + r]);
+        }
+    }
 }
 
 PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, size_t err_size)
