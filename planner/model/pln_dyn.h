@@ -79,10 +79,10 @@ void pln_dyn_base_acceleration(const double p_base[3], const double v_base[3],
                                const double omega[3], const double a_base[3],
                                const double alpha[3], double nudot6[6]);
 
-/* Inverse dynamics by the recursive Newton-Euler algorithm (RBDA ch. 5) in world
- * coordinates (dynamics.md eq. D3-D5): tau[nv] = M(q) nudot +
- * C(q, nu) nu - g(q), the generalized forces that produce nudot. PLN_ERR_INVALID on a
- * NULL or non-finite input (tau untouched). */
+/* Inverse dynamics by the recursive Newton-Euler algorithm (RBDA ch. 5): tau[nv] = M(q)
+ * nudot + C(q, nu) nu - g(q), the generalized forces that produce nudot, in the world
+ * coordinates above (dynamics.md eq. D3-D5); computed in link coordinates (RBDA Table
+ * 5.1, eq. D28-D30). PLN_ERR_INVALID on a NULL or non-finite input (tau untouched). */
 PlnStatus pln_dyn_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
                        const double *gravity, double *tau);
 
