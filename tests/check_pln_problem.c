@@ -122,6 +122,28 @@ START_TEST(test_limit_margins)
 }
 END_TEST
 
+/* The evaluation budget (docs/math/planner.md eq. P22): optimizer.max_iterations as the
+ * scenario writes it, else max(300, 4 n) for n variables: 300 for tests/data/bow.yaml (56
+ * variables), 4 n for tests/data/stance_knees.yaml (84) */
+START_TEST(test_evaluation_budget)
+{
+    const char *paths[3] = {"scenarios/hand_cross.yaml", "tests/data/bow.yaml", "tests/data/stance_knees.yaml"};
+    for (int k = 0; k < 3; ++k) {
+        Fixture f;
+        load(&f, paths[k]);
+        if (k == 0) {
+            ck_assert_int_gt(f.sc.max_iterations, 0);
+            ck_assert_int_eq(f.p->max_evaluations, f.sc.max_iterations);
+        } else {
+            ck_assert_int_eq(f.sc.max_iterations, 0);
+            ck_assert_int_eq(f.p->max_evaluations, k == 1 ? PLN_SIP_DEFAULT_EVALS : PLN_SIP_DEFAULT_EVALS_PER_VAR * f.p->n_vars);
+            ck_assert_int_eq(f.p->max_evaluations, k == 1 ? 300 : 336);
+        }
+        unload(&f);
+    }
+}
+END_TEST
+
 START_TEST(test_cost_gradient_fd)
 {
     Fixture f;
@@ -674,6 +696,7 @@ Suite *pln_problem_suite(void)
     TCase *tc = tcase_create("variables");
     tcase_add_test(tc, test_variable_map_rest_and_start);
     tcase_add_test(tc, test_limit_margins);
+    tcase_add_test(tc, test_evaluation_budget);
     tcase_add_test(tc, test_joints_at_matches_spline_and_fixed_joints);
     tcase_add_test(tc, test_stance_rows_values);
     tcase_add_test(tc, test_place_moves_stance_target);

@@ -177,6 +177,13 @@
 #define PLN_SIP_BALANCE_MARGIN_M 0.02
 #define PLN_SIP_FEASIBLE 1e-5
 
+/* The evaluation cap of a scenario that sets no optimizer.max_iterations (eq. P22):
+ * max(PLN_SIP_DEFAULT_EVALS, PLN_SIP_DEFAULT_EVALS_PER_VAR x the optimiser's variables).
+ * 300 was the fixed cap before session 19; whole-body support problems (224 variables)
+ * needed a median 411 evaluations, one 875 (docs/PERFORMANCE.md, session 19). */
+#define PLN_SIP_DEFAULT_EVALS 300
+#define PLN_SIP_DEFAULT_EVALS_PER_VAR 4
+
 /* Elastic phase of the SIP loop (pln_sip.c, docs/math/planner.md eq. P15): when a run ends
  * with a row violated, the task rows leave the constraints and enter the objective as
  * W sum (max(0, c) / s)^2, s the task's tolerance (at least PLN_SIP_ELASTIC_MIN_SCALE, m,

@@ -219,7 +219,7 @@ static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const 
             break;
         }
         rrun.x_last = NULL;
-        rrun.max_evaluations = (p->scenario->max_iterations + 1) / 2;
+        rrun.max_evaluations = (p->max_evaluations + 1) / 2;
         restart_start(p, x0, k, rx);
         if (run->progress != NULL) {
             fprintf(run->progress, "     restart %d of %d from the perturbed initial guess (%s)\n", k + 1,

@@ -163,6 +163,9 @@ typedef struct PlnProblem {
     int n_active;                   /* moving joints */
     int n_ctrl;                     /* control points per moving joint */
     int n_vars;                     /* optimiser variables */
+    int max_evaluations;            /* evaluation cap: the scenario's optimizer.max_iterations,
+                                       or when not written max(PLN_SIP_DEFAULT_EVALS,
+                                       PLN_SIP_DEFAULT_EVALS_PER_VAR n_vars) (eq. P22) */
     int n_intervals;                /* constraint intervals: spans * subdivisions */
     int collision;                  /* collision rows present */
     DstMcdMethod method;            /* the optimiser's MCD method */

@@ -815,7 +815,7 @@ static void set_defaults(PlnScenario *sc)
     sc->mu = PLN_DEFAULT_MU;
     sc->torque_asked = -1;
     sc->algorithm = PLN_ALGORITHM_SLSQP;
-    sc->max_iterations = 300;
+    sc->max_iterations = 0; /* not written: pln_problem_create sizes it (eq. P22) */
     sc->time_limit = 120.0;
     sc->xtol_rel = 1e-6;
     sc->ftol_rel = 1e-4; /* an infeasible stop on it is restarted by the exchange loop */

@@ -233,7 +233,8 @@ typedef struct PlnScenario {
     int phases_line;              /* line of `support:` (0 when absent) */
 
     PlnAlgorithm algorithm;
-    int max_iterations;
+    int max_iterations;           /* evaluation cap; 0 when not written: the problem's
+                                     max_evaluations then follows its size (eq. P22) */
     double time_limit;            /* s, > 0 */
     double xtol_rel, ftol_rel;
 

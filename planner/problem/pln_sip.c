@@ -645,7 +645,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
                                                                           : "the initial posture");
         }
         exchange(&ctx);
-        st = exchange_loop(&ctx, x, (sc->max_iterations + 1) / 2, &res, err, err_size);
+        st = exchange_loop(&ctx, x, (p->max_evaluations + 1) / 2, &res, err, err_size);
         if (st != PLN_OK) goto done;
         ctx.elastic = 0;
         binding_rows(&ctx, binding, sizeof binding);
@@ -660,7 +660,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         }
     } else {
         exchange(&ctx);
-        st = exchange_loop(&ctx, x, run->max_evaluations > 0 ? run->max_evaluations : sc->max_iterations,
+        st = exchange_loop(&ctx, x, run->max_evaluations > 0 ? run->max_evaluations : p->max_evaluations,
                            &res, err, err_size);
         if (st != PLN_OK) goto done;
         snprintf(result->message, sizeof result->message, "%s", stop_name(res));
