@@ -335,10 +335,9 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
     /* eq. P22: a budget that grows with the variables, unless the scenario sets one (SLSQP
      * builds its quasi-Newton model one step at a time, so a larger problem needs more
      * evaluations to converge) */
-    p->max_evaluations = sc->max_iterations > 0 ? sc->max_iterations
-                                                : (p->n_vars * PLN_SIP_DEFAULT_EVALS_PER_VAR > PLN_SIP_DEFAULT_EVALS
-                                                       ? p->n_vars * PLN_SIP_DEFAULT_EVALS_PER_VAR
-                                                       : PLN_SIP_DEFAULT_EVALS);
+    p->max_evaluations = PLN_SIP_DEFAULT_EVALS_PER_VAR * p->n_vars;
+    if (p->max_evaluations < PLN_SIP_DEFAULT_EVALS) p->max_evaluations = PLN_SIP_DEFAULT_EVALS;
+    if (sc->max_iterations > 0) p->max_evaluations = sc->max_iterations;
     order = sc->cost == PLN_COST_JERK ? PLN_BSPLINE_COST_JERK : PLN_BSPLINE_COST_ACCEL;
     st = pln_bspline_cost_matrix(p->bs, (PlnBsplineCostOrder)order, p->H);
     if (st != PLN_OK) {
