@@ -88,8 +88,9 @@ ASAN_VARS = BUILD=build/asan OPT=-O1 \
             SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 # `make asan`: the whole suite, the mesh planning tests included (CK_TIMEOUT_MULTIPLIER
 # gives Check's per-case timeouts room for the sanitizers' slowdown). `make asan-ci`: the
-# subset CI runs (docs/ARCHITECTURE.md "Checks"): all but the mesh planning cases, which
-# take tens of minutes under ASan; every loader and every subcommand is in it.
+# subset CI runs (docs/ARCHITECTURE.md "Checks"): all but the mesh planning cases and the
+# free-base stepping plan (tags mesh_plan, long_plan), which take tens of minutes under
+# ASan; every loader and every subcommand is in it.
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
            CK_TIMEOUT_MULTIPLIER=4
 .PHONY: asan-ci valgrind valgrind-ci
@@ -98,7 +99,7 @@ asan: deps
 	@$(ASAN_RUN) $(MAKE) --no-print-directory $(ASAN_VARS) check-run
 asan-ci: deps
 	@$(MAKE) --no-print-directory $(ASAN_VARS) all
-	@$(ASAN_RUN) CK_EXCLUDE_TAGS=mesh_plan $(MAKE) --no-print-directory $(ASAN_VARS) check-run
+	@$(ASAN_RUN) CK_EXCLUDE_TAGS="mesh_plan long_plan" $(MAKE) --no-print-directory $(ASAN_VARS) check-run
 
 # `make valgrind`: the whole suite under valgrind's memcheck, on the -O2 -g build: the
 # forked test processes and every hrpplan the tests start (--trace-children) are

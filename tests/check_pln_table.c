@@ -180,12 +180,49 @@ START_TEST(test_read_tolerates_comments_and_crlf)
 }
 END_TEST
 
+/* the first n joints of a table, with its derivatives (a free base's body joints) */
+START_TEST(test_first_joints)
+{
+    PlnTable src, dst;
+    char err[256];
+    ck_assert_int_eq(pln_table_create(&src, 3, 4, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(pln_table_add_derivatives(&src, err, sizeof err), PLN_OK);
+    for (int j = 0; j < 3; ++j) snprintf(src.names[j], PLN_NAME_MAX, "j%d", j);
+    for (int r = 0; r < 4; ++r) {
+        src.t[r] = 0.5 * r;
+        for (int j = 0; j < 3; ++j) {
+            src.q[r * 3 + j] = 10 * r + j;
+            src.qd[r * 3 + j] = 100 * r + j;
+            src.qdd[r * 3 + j] = 1000 * r + j;
+        }
+    }
+    ck_assert_int_eq(pln_table_first_joints(&src, 2, &dst, err, sizeof err), PLN_OK);
+    ck_assert_int_eq(dst.n_joints, 2);
+    ck_assert_int_eq(dst.n_rows, 4);
+    ck_assert_str_eq(dst.names[1], "j1");
+    for (int r = 0; r < 4; ++r) {
+        ck_assert_double_eq(dst.t[r], 0.5 * r);
+        for (int j = 0; j < 2; ++j) {
+            ck_assert_double_eq(dst.q[r * 2 + j], 10 * r + j);
+            ck_assert_double_eq(dst.qd[r * 2 + j], 100 * r + j);
+            ck_assert_double_eq(dst.qdd[r * 2 + j], 1000 * r + j);
+        }
+    }
+    pln_table_destroy(&dst);
+    ck_assert_int_eq(pln_table_first_joints(&src, 4, &dst, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_int_eq(pln_table_first_joints(&src, 0, &dst, err, sizeof err), PLN_ERR_INVALID);
+    ck_assert_ptr_null(dst.q);
+    pln_table_destroy(&src);
+}
+END_TEST
+
 Suite *pln_table_suite(void)
 {
     Suite *s = suite_create("pln_table");
     TCase *tc = tcase_create("times");
     tcase_add_test(tc, test_times_end_exactly);
     tcase_add_test(tc, test_times_invalid);
+    tcase_add_test(tc, test_first_joints);
     suite_add_tcase(s, tc);
     tc = tcase_create("roundtrip");
     tcase_add_test(tc, test_round_trip_pos);

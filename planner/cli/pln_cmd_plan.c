@@ -60,7 +60,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     PlnRunInfo info;
     PlnGuessReport guess;
     int have_guess = 0;
-    PlnTable table;
+    PlnTable table, body;
     double *x = NULL, *ctrl = NULL, start = pln_clock_s();
     int have_cert = 0, code, dir_created = 0, report_ok = 0;
     /* the human summary: stdout, or with --json stderr (nowhere when also quiet) */
@@ -71,6 +71,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
 
     memset(&cert, 0, sizeof cert);
     memset(&table, 0, sizeof table);
+    memset(&body, 0, sizeof body);
     memset(&tsearch, 0, sizeof tsearch);
     opt.no_collision = args->no_collision;
     opt.static_balance = args->static_balance;
@@ -212,9 +213,15 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
         if (wst == PLN_OK) {
             wst = pln_output_trajectory_json(path, l.p, ctrl, &table, cert.certified, err, sizeof err);
         }
+        /* the controller's files carry the robot's own joints: a free base's virtual
+         * joints go to .waist (pln_robot_free_base) */
+        if (wst == PLN_OK) {
+            wst = pln_table_first_joints(&table, pln_robot_body_joints(l.p->robot), &body, err,
+                                         sizeof err);
+        }
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.csv", err, sizeof err);
         if (wst == PLN_OK) {
-            wst = pln_table_write_csv(&table, path, cert.certified ? NULL : "NOT CERTIFIED", err,
+            wst = pln_table_write_csv(&body, path, cert.certified ? NULL : "NOT CERTIFIED", err,
                                       sizeof err);
         }
         if (wst == PLN_OK) wst = join_path(path, sizeof path, dir, "trajectory.pos", err, sizeof err);
@@ -222,7 +229,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
             if (cert.certified) {
                 /* hrpsys companions (.waist, .zmp) first, then the .pos */
                 wst = pln_export_hrpsys_companions(&table, l.p->robot, path, NULL, err, sizeof err);
-                if (wst == PLN_OK) wst = pln_table_write_pos(&table, path, NULL, err, sizeof err);
+                if (wst == PLN_OK) wst = pln_table_write_pos(&body, path, NULL, err, sizeof err);
             } else {
                 /* a stale .pos (and companions) of an earlier certified run must not survive */
                 wst = remove_hrpsys_files(path, err, sizeof err);
@@ -323,6 +330,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     }
 
     pln_table_destroy(&table);
+    pln_table_destroy(&body);
     if (have_cert) pln_certificate_destroy(&cert);
     free(x);
     free(ctrl);

@@ -98,6 +98,13 @@ static PlnStatus table_ref_create(TableRef *s, const PlnProblem *p, const PlnTab
     if (s->joint_of == NULL || s->qd == NULL || s->qdd == NULL) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
+    if (p->robot->free_base) {
+        /* the waist of a free base is six joints that a .pos or .csv does not carry */
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "%s: the scenario steps from foot to foot, so its waist floats free "
+                          "(six virtual joints): simulate its trajectory.json, which carries the "
+                          "waist; a .pos or .csv holds only the robot's joints", path);
+    }
     if (tb->names[0][0] == '\0') {
         if (nc != p->n_joints) {
             return pln_errorf(PLN_ERR_INVALID, err, err_size,

@@ -153,7 +153,11 @@ typedef struct PlnRobot {
     int n_parts;               /* collision elements of links without a single mesh */
     PlnCollisionPart *parts;   /* owned, n_parts (NULL when 0); links index them */
     int file_root;             /* the file's root link (the waist), index in this model:
-                                * 0, or where pln_robot_reroot moved it */
+                                * 0, or where pln_robot_reroot or pln_robot_free_base
+                                * moved it */
+    int free_base;             /* 1: the model hangs the waist from the world by six
+                                * virtual joints, the last six joints
+                                * (pln_robot_free_base); 0: not */
 } PlnRobot;
 
 /* ---- loading (pln_robot.c) ---------------------------------------------------------
@@ -218,6 +222,39 @@ void pln_robot_destroy(PlnRobot *robot);
  * overwritten; free it with pln_robot_destroy (also after a failure). */
 PlnStatus pln_robot_reroot(const PlnRobot *robot, int root, const double root_pos[3],
                            const double root_rot[9], PlnRobot *out, char *err, size_t err_size);
+
+/* ---- the free base (pln_robot_freebase.c) -------------------------------------------
+ *
+ * The same robot with its file's root link (the waist) hung from a massless world link by
+ * six virtual joints: prismatic along the world's x, y, z, then revolute about z, y, x
+ * through the waist's origin (yaw, pitch, roll), all at zero in the file's base pose
+ * (docs/math/kinematics.md eq. K17-K18). The floating base of a robot that steps from one
+ * foot to the other, whose feet the planner holds on the floor by constraints. The file's
+ * joints keep their index; the virtual joints BASE_X, BASE_Y, BASE_Z, BASE_YAW,
+ * BASE_PITCH, BASE_ROLL follow them (no effort limit: they carry nothing); links shift
+ * by six (the world link first, then BASE_X_LINK .. BASE_PITCH_LINK, then the file's).
+ * The virtual joints' position limits are a box for the planner, not a robot's:
+ * PLN_FREE_BASE_RANGE_XY_M, _RANGE_Z_M, yaw +-pi, pitch and roll +-PLN_FREE_BASE_TILT_RAD,
+ * speeds PLN_FREE_BASE_SPEED_MS and PLN_FREE_BASE_RATE_RADS.
+ * PLN_ERR_INVALID when the input is re-rooted or already free, or has a link or joint
+ * of one of those names. *out is overwritten; free it with pln_robot_destroy. */
+#define PLN_FREE_BASE_JOINTS 6
+#define PLN_FREE_BASE_WORLD_LINK "BASE_WORLD"
+#define PLN_FREE_BASE_RANGE_XY_M 10.0  /* |x|, |y| of the waist's displacement */
+#define PLN_FREE_BASE_RANGE_Z_M 1.0    /* |z| of it */
+#define PLN_FREE_BASE_TILT_RAD 1.2     /* |pitch|, |roll| (below the Z-Y-X singularity) */
+#define PLN_FREE_BASE_SPEED_MS 5.0     /* |x'|, |y'|, |z'| */
+#define PLN_FREE_BASE_RATE_RADS 10.0   /* |yaw'|, |pitch'|, |roll'| */
+PlnStatus pln_robot_free_base(const PlnRobot *robot, PlnRobot *out, char *err, size_t err_size);
+
+/* The name of virtual joint k (0..5: BASE_X .. BASE_ROLL), "?" else. */
+const char *pln_robot_free_base_joint_name(int k);
+
+/* 1 when joint j is one of a free base's virtual joints, 0 otherwise. */
+int pln_robot_joint_is_virtual(const PlnRobot *robot, int j);
+
+/* The robot's own joints: n_joints less the virtual ones (they come first). */
+int pln_robot_body_joints(const PlnRobot *robot);
 
 /* The file's frame of link l from the model's (T_world_link): applies l's shift. */
 void pln_robot_file_frame(const PlnRobot *robot, int l, const double R[9], const double p[3],

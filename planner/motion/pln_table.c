@@ -33,6 +33,34 @@ PlnStatus pln_table_create(PlnTable *table, int n_joints, int n_rows, char *err,
     return PLN_OK;
 }
 
+PlnStatus pln_table_first_joints(const PlnTable *src, int n, PlnTable *dst, char *err,
+                                 size_t err_size)
+{
+    PlnStatus st;
+    if (n < 1 || n > src->n_joints) {
+        memset(dst, 0, sizeof *dst);
+        return pln_errorf(PLN_ERR_INVALID, err, err_size, "table: %d of its %d joints", n,
+                          src->n_joints);
+    }
+    st = pln_table_create(dst, n, src->n_rows, err, err_size);
+    if (st == PLN_OK && src->qd != NULL && src->qdd != NULL) st = pln_table_add_derivatives(dst, err, err_size);
+    if (st != PLN_OK) {
+        pln_table_destroy(dst);
+        return st;
+    }
+    memcpy(dst->names, src->names, (size_t)n * sizeof *dst->names);
+    memcpy(dst->t, src->t, (size_t)src->n_rows * sizeof *dst->t);
+    for (int r = 0; r < src->n_rows; ++r) {
+        size_t a = (size_t)r * (size_t)src->n_joints, b = (size_t)r * (size_t)n;
+        memcpy(dst->q + b, src->q + a, (size_t)n * sizeof *dst->q);
+        if (dst->qd != NULL) {
+            memcpy(dst->qd + b, src->qd + a, (size_t)n * sizeof *dst->qd);
+            memcpy(dst->qdd + b, src->qdd + a, (size_t)n * sizeof *dst->qdd);
+        }
+    }
+    return PLN_OK;
+}
+
 PlnStatus pln_table_add_derivatives(PlnTable *table, char *err, size_t err_size)
 {
     size_t n = (size_t)table->n_rows * (size_t)table->n_joints;

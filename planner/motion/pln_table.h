@@ -33,6 +33,13 @@ PlnStatus pln_table_create(PlnTable *table, int n_joints, int n_rows, char *err,
 /* Allocates the table's qd and qdd (zero), for a sampler that knows them. */
 PlnStatus pln_table_add_derivatives(PlnTable *table, char *err, size_t err_size);
 
+/* A new table *dst of the first n joints of src (names, times, positions and, when src
+ * has them, derivatives): the robot's own joints of a plan on a free base, whose six
+ * virtual joints come last (model/pln_robot.h pln_robot_free_base). PLN_ERR_INVALID
+ * unless 1 <= n <= src->n_joints. Destroy *dst with pln_table_destroy (also on failure). */
+PlnStatus pln_table_first_joints(const PlnTable *src, int n, PlnTable *dst, char *err,
+                                 size_t err_size);
+
 /* Frees what a table owns; safe on a zeroed or already destroyed table. */
 void pln_table_destroy(PlnTable *table);
 

@@ -268,9 +268,10 @@ PlnStatus pln_export_trajectory_read(const char *path, PlnExportTrajectory *tr, 
     if (st == PLN_OK) st = pln_yaml_node_numbers(&y, in, "initial", tr->n_joints, tr->initial);
     if (st == PLN_OK) st = read_spline(&y, sp, tr);
     if (st == PLN_OK && pln_yaml_get(&y, root, "base") != NULL) {
-        static const char *const bkeys[] = {"link", "position", "rotation", NULL};
+        static const char *const bkeys[] = {"link", "free", "position", "rotation", NULL};
         yaml_node_t *b = pln_yaml_get(&y, root, "base");
         st = pln_yaml_check_mapping(&y, b, "base", bkeys);
+        if (st == PLN_OK) st = pln_yaml_bool(&y, b, "base", "free", 0, &tr->base_free);
         if (st == PLN_OK) st = pln_yaml_string(&y, b, "base", "link", 1, tr->base_link, sizeof tr->base_link);
         if (st == PLN_OK) st = pln_yaml_vector(&y, b, "base", "position", 1, 3, tr->base_pos);
         if (st == PLN_OK) st = pln_yaml_vector(&y, b, "base", "rotation", 1, 9, tr->base_rot);
@@ -288,6 +289,19 @@ PlnStatus pln_export_trajectory_robot(const PlnExportTrajectory *tr, PlnRobot *r
     int l;
     PlnStatus st;
     if (!tr->has_base) return PLN_OK;
+    if (tr->base_free) {
+        /* the waist on six virtual joints (pln_robot_free_base) */
+        if (strcmp(tr->base_link, robot->links[robot->file_root].name) != 0) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "%s: base.link: '%s' is not the root link of %s ('%s')", tr->path,
+                              tr->base_link, tr->robot_file, robot->links[robot->file_root].name);
+        }
+        st = pln_robot_free_base(robot, &rr, err, err_size);
+        if (st != PLN_OK) return st;
+        pln_robot_destroy(robot);
+        *robot = rr;
+        return PLN_OK;
+    }
     l = pln_robot_find_link(robot, tr->base_link);
     if (l < 0) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "%s: base.link: '%s' is not a link of %s",
@@ -613,9 +627,10 @@ static void yaml_vector(FILE *fp, const char *prefix, const char *key, const dou
     fputs("]\n", fp);
 }
 
-/* trajectory_msgs/JointTrajectory as YAML (the ROS 2 message layout) */
-static PlnStatus write_ros(const PlnExportTrajectory *tr, const PlnTable *tb, const char *path,
-                           const char *comment, char *err, size_t err_size)
+/* trajectory_msgs/JointTrajectory as YAML (the ROS 2 message layout), of the first nb
+ * joints (the robot's own: a free base's virtual joints come last) */
+static PlnStatus write_ros(const PlnExportTrajectory *tr, const PlnTable *tb, int nb,
+                           const char *path, const char *comment, char *err, size_t err_size)
 {
     const int n = tr->n_joints;
     PlnAtomicFile f;
@@ -631,7 +646,7 @@ static PlnStatus write_ros(const PlnExportTrajectory *tr, const PlnTable *tb, co
     fputs("# trajectory_msgs/JointTrajectory written by hrpplan export\n", f.fp);
     if (comment != NULL) fprintf(f.fp, "# %s\n", comment);
     fputs("header:\n  stamp: {sec: 0, nanosec: 0}\n  frame_id: \"\"\njoint_names: [", f.fp);
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < nb; ++j) {
         if (j) fputs(", ", f.fp);
         yaml_quoted(f.fp, tr->joints[j]);
     }
@@ -655,9 +670,9 @@ static PlnStatus write_ros(const PlnExportTrajectory *tr, const PlnTable *tb, co
         st = pln_export_state_at(tr, t, state);
         if (st != PLN_OK) break;
         for (int j = 0; j < n; ++j) state[j] = tb->q[(size_t)r * n + j]; /* the checked samples */
-        yaml_vector(f.fp, "  - ", "positions", state, n);
-        yaml_vector(f.fp, "    ", "velocities", state + n, n);
-        yaml_vector(f.fp, "    ", "accelerations", state + 2 * n, n);
+        yaml_vector(f.fp, "  - ", "positions", state, nb);
+        yaml_vector(f.fp, "    ", "velocities", state + n, nb);
+        yaml_vector(f.fp, "    ", "accelerations", state + 2 * n, nb);
         fputs("    effort: []\n", f.fp);
         fprintf(f.fp, "    time_from_start: {sec: %lld, nanosec: %lld}\n", sec, ns);
     }
@@ -674,7 +689,7 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
                            char *err, size_t err_size)
 {
     const char *comment = NULL;
-    PlnTable tb;
+    PlnTable tb, body;
     PlnStatus st;
 
     if (!tr->certified) {
@@ -688,15 +703,22 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
     }
     st = pln_export_sample_checked(tr, robot, opt->rate_hz, &tb, err, err_size);
     if (st != PLN_OK) return st;
+    /* the controller's files carry the robot's own joints: a free base's virtual joints
+     * go to .waist (pln_robot_free_base) */
+    st = pln_table_first_joints(&tb, pln_robot_body_joints(robot), &body, err, err_size);
+    if (st != PLN_OK) {
+        pln_table_destroy(&tb);
+        return st;
+    }
     switch (opt->format) {
     case PLN_FORMAT_POS:
         /* the companions first: a .pos never exists without them. hrpsys files hold
          * numbers only (a comment line can stop SequencePlayer): a forced export says
          * NOT CERTIFIED on stderr, not in the files */
         st = pln_export_hrpsys_companions(&tb, robot, path, NULL, err, err_size);
-        if (st == PLN_OK) st = pln_table_write_pos(&tb, path, NULL, err, err_size);
+        if (st == PLN_OK) st = pln_table_write_pos(&body, path, NULL, err, err_size);
         break;
-    case PLN_FORMAT_CSV: st = pln_table_write_csv(&tb, path, comment, err, err_size); break;
+    case PLN_FORMAT_CSV: st = pln_table_write_csv(&body, path, comment, err, err_size); break;
     case PLN_FORMAT_JSON: {
         PlnTrajectoryDoc doc = {tr->scenario, robot, tr->robot_file, tr->certified, comment,
                                 tr->initial, tr->bs, tr->n_active, tr->active, tr->ctrl, &tb,
@@ -704,13 +726,14 @@ PlnStatus pln_export_write(const PlnExportTrajectory *tr, const PlnRobot *robot,
         st = pln_output_trajectory_doc(path, &doc, err, err_size);
         break;
     }
-    case PLN_FORMAT_ROS: st = write_ros(tr, &tb, path, comment, err, err_size); break;
+    case PLN_FORMAT_ROS: st = write_ros(tr, &tb, body.n_joints, path, comment, err, err_size); break;
     default:
         st = pln_errorf(PLN_ERR_USAGE, err, err_size, "no export format given");
         break;
     }
     if (st == PLN_OK && n_samples != NULL) *n_samples = tb.n_rows;
     pln_table_destroy(&tb);
+    pln_table_destroy(&body);
     return st;
 }
 

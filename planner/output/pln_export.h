@@ -80,6 +80,8 @@ typedef struct PlnExportTrajectory {
     int has_base;                     /* `base`: the plan stood on a foot (floating base) */
     char base_link[PLN_NAME_MAX];     /* the link it stood on */
     double base_pos[3], base_rot[9];  /* where that link was held, world (rotation row-major) */
+    int base_free;                    /* `base.free`: the waist on six virtual joints
+                                       * (pln_robot_free_base); base_link is the waist */
 } PlnExportTrajectory;
 
 typedef struct PlnExportOptions {

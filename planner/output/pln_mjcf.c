@@ -118,25 +118,42 @@ static void indent(FILE *out, int depth)
     for (i = 0; i < depth; ++i) fputs("  ", out);
 }
 
+/* 1 when link is the root body of the MJCF: the model's root, or on a free base
+ * (pln_robot_free_base) the waist, whose virtual joints and links MuJoCo does not get (its
+ * free joint stands for them) */
+static int body_is_root(const PlnRobot *rb, int link)
+{
+    return rb->free_base ? link == rb->file_root : rb->links[link].parent < 0;
+}
+
 /* one body and, depth-first, its children */
 static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, int depth,
                        FILE *out)
 {
     const PlnLink *L = &rb->links[link];
     double pos[3], rot[9], quat[4];
-    int i;
-    if (L->parent < 0) {
-        /* the root: base pose composed with the root's origin */
-        for (i = 0; i < 3; ++i) {
-            pos[i] = rb->base_pos[i] + rb->base_rot[3 * i] * L->origin_pos[0] +
-                     rb->base_rot[3 * i + 1] * L->origin_pos[1] +
-                     rb->base_rot[3 * i + 2] * L->origin_pos[2];
-        }
-        for (i = 0; i < 9; ++i) {
-            int r = i / 3, c = i % 3;
-            rot[i] = rb->base_rot[3 * r] * L->origin_rot[c] +
-                     rb->base_rot[3 * r + 1] * L->origin_rot[3 + c] +
-                     rb->base_rot[3 * r + 2] * L->origin_rot[6 + c];
+    int i, root = body_is_root(rb, link);
+    if (root) {
+        /* the root: base pose composed with the origins down to it (on a free base, the
+         * waist with its virtual joints at zero: the file's base pose, kinematics.md K17) */
+        int path[PLN_FREE_BASE_JOINTS + 1], n = 0;
+        memcpy(pos, rb->base_pos, sizeof pos);
+        memcpy(rot, rb->base_rot, sizeof rot);
+        for (int a = link; a >= 0 && n <= PLN_FREE_BASE_JOINTS; a = rb->links[a].parent) path[n++] = a;
+        while (n-- > 0) {
+            const PlnLink *A = &rb->links[path[n]];
+            double p2[3], r2[9];
+            for (i = 0; i < 3; ++i) {
+                p2[i] = pos[i] + rot[3 * i] * A->origin_pos[0] + rot[3 * i + 1] * A->origin_pos[1] +
+                        rot[3 * i + 2] * A->origin_pos[2];
+            }
+            for (i = 0; i < 9; ++i) {
+                int r = i / 3, c = i % 3;
+                r2[i] = rot[3 * r] * A->origin_rot[c] + rot[3 * r + 1] * A->origin_rot[3 + c] +
+                        rot[3 * r + 2] * A->origin_rot[6 + c];
+            }
+            memcpy(pos, p2, sizeof pos);
+            memcpy(rot, r2, sizeof rot);
         }
     } else {
         memcpy(pos, L->origin_pos, sizeof pos);
@@ -151,11 +168,11 @@ static void write_body(const PlnRobot *rb, const PlnMjcfOptions *o, int link, in
     fputs("\" quat=\"", out);
     pln_mjcf_put_nums(out, quat, 4);
     fputs("\">\n", out);
-    if (L->parent < 0 && o->floating_base) {
+    if (root && o->floating_base) {
         indent(out, depth + 1);
         fputs("<freejoint name=\"base\"/>\n", out);
     }
-    if (L->joint >= 0 && rb->joints[L->joint].type != PLN_JOINT_FIXED) {
+    if (!root && L->joint >= 0 && rb->joints[L->joint].type != PLN_JOINT_FIXED) {
         /* a hinge about the axis through the body origin, or a slide along it (MuJoCo's
          * slide joint translates the body by q axis in the body frame at q = 0, which is
          * T_parent O Trans(q a) of pln_robot.h) */
@@ -260,7 +277,7 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
                               robot->joints[i].name);
         }
     }
-    for (i = 0; i < robot->n_links; ++i) {
+    for (i = 0; i < robot->n_links && !robot->free_base; ++i) {
         const PlnLink *L = &robot->links[i];
         if (L->parent < 0 && L->joint >= 0 && o.floating_base &&
             robot->joints[L->joint].type != PLN_JOINT_FIXED) {
@@ -299,7 +316,7 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
     }
     if (o.extra != NULL) o.extra(o.extra_ctx, PLN_MJCF_WORLD, -1, out);
     for (i = 0; i < robot->n_links; ++i) {
-        if (robot->links[i].parent < 0) write_body(robot, &o, i, 2, out);
+        if (body_is_root(robot, i)) write_body(robot, &o, i, 2, out);
     }
     fputs("  </worldbody>\n", out);
     if (o.extra != NULL) {
@@ -311,7 +328,7 @@ PlnStatus pln_mjcf_write(const PlnRobot *robot, const PlnMjcfOptions *opt, FILE 
         fputs("  <actuator>\n", out);
         for (i = 0; o.motors && i < robot->n_joints; ++i) {
             const PlnJoint *J = &robot->joints[i];
-            if (J->type == PLN_JOINT_FIXED) continue;
+            if (J->type == PLN_JOINT_FIXED || pln_robot_joint_is_virtual(robot, i)) continue;
             fputs("    <motor name=\"", out);
             pln_mjcf_put_escaped(out, J->name);
             fputs("\" joint=\"", out);

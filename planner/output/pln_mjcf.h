@@ -10,7 +10,8 @@
  * capsule geom per link capsule. The root body carries a free joint (floating base,
  * MuJoCo's qpos = root position and quaternion, qvel = root velocity in the world and
  * angular velocity in the root frame) or none (fixed base: welded at the robot's base
- * pose). Numbers are printed in the shortest form that reads back as the same double
+ * pose). A robot on a free base (pln_robot_free_base) is written without its virtual
+ * links and joints: the waist is the root body, at the file's base pose. Numbers are printed in the shortest form that reads back as the same double
  * (at most 17 digits), so the model carries every bit of the YAML's. Names are escaped
  * for XML. Meshes are not written by the writer itself (the capsules enclose them); a
  * caller adds them, or anything else, through the `extra` hook at each section.

@@ -114,7 +114,24 @@ PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *do
     }
     if (doc->robot_sha256 != NULL) pln_json_kv_string(&w, "robot_sha256", doc->robot_sha256);
     pln_json_kv_bool(&w, "certified", doc->certified);
-    if (robot->file_root != 0) {
+    if (robot->free_base) {
+        /* the free base: the waist on six virtual joints (pln_robot_free_base), at this
+         * pose when they are zero (the file's base pose, kinematics.md K17) */
+        const PlnLink *W = &robot->links[robot->file_root];
+        pln_json_key(&w, "base");
+        pln_json_begin_object(&w);
+        pln_json_kv_string(&w, "link", W->name);
+        pln_json_kv_bool(&w, "free", 1);
+        pln_json_key(&w, "position");
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 3; ++k) pln_json_number(&w, robot->links[1].origin_pos[k]);
+        pln_json_end_array(&w);
+        pln_json_key(&w, "rotation");
+        pln_json_begin_array(&w);
+        for (int k = 0; k < 9; ++k) pln_json_number(&w, W->origin_rot[k]);
+        pln_json_end_array(&w);
+        pln_json_end_object(&w);
+    } else if (robot->file_root != 0) {
         /* the floating base: the robot stands on this link, held here (pln_robot_reroot) */
         pln_json_key(&w, "base");
         pln_json_begin_object(&w);
@@ -300,7 +317,9 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
             pln_json_key(&w, "floating_base");
             if (p->robot->file_root != 0) {
                 pln_json_begin_object(&w);
-                pln_json_kv_string(&w, "stands_on", p->robot->links[0].name);
+                /* a re-rooted model stands on its root foot; a free base on none */
+                if (p->robot->free_base) pln_json_kv_string(&w, "stands_on", "free");
+                else pln_json_kv_string(&w, "stands_on", p->robot->links[0].name);
                 if (cert->stance_checked) {
                     pln_json_kv_string(&w, "stance_foot", p->robot->links[cert->stance_link].name);
                     pln_json_kv_number(&w, "stance_slide_max_m", isfinite(cert->stance_pos_max) ? cert->stance_pos_max : 1e300);
@@ -743,9 +762,14 @@ void pln_output_print_certificate(const PlnProblem *p, const PlnCertificate *c, 
     } else {
         fprintf(out, "dynamics: off (static balance only)\n");
     }
-    if (p->robot->file_root != 0) {
+    if (p->robot->free_base) {
+        fprintf(out, "floating base: free (the waist on six virtual joints, every stance foot "
+                     "held where it stands)");
+    } else if (p->robot->file_root != 0) {
         fprintf(out, "floating base: the robot stands on %s, the waist moves with the legs",
                 p->robot->links[0].name);
+    }
+    if (p->robot->file_root != 0) {
         if (c->stance_checked) {
             fprintf(out, "; the stance foot %s slides at most %.3f mm and turns at most %.3f "
                          "mrad (certified; limits %g mm, %g mrad)",

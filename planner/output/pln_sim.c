@@ -767,7 +767,10 @@ static PlnStatus run_create(SimRun *w, SimScene *s, const PlnSimOptions *o, char
         for (int l = 0; b > 0 && name != NULL && l < r->n_links; ++l) {
             if (strcmp(r->links[l].name, name) == 0) w->body_link[b] = l;
         }
-        if (b > 0 && w->body_link[b] >= 0 && r->links[w->body_link[b]].parent < 0) w->root_body = b;
+        if (b > 0 && w->body_link[b] >= 0 &&
+            (r->free_base ? w->body_link[b] == r->file_root : r->links[w->body_link[b]].parent < 0)) {
+            w->root_body = b;
+        }
     }
     for (int g = 0; g < w->m->ngeom; ++g) {
         const char *name = mj_id2name(w->m, mjOBJ_GEOM, g);
@@ -911,7 +914,7 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
         const PlnRobot *rm = r;
         PlnDynWork *dm = w.dyn;
         memset(&file, 0, sizeof file);
-        if (r->file_root != 0) {
+        if (r->file_root != 0 && !r->free_base) {
             st = pln_robot_reroot(r, r->file_root, r->base_pos, r->base_rot, &file, err, err_size);
             if (st == PLN_OK) st = pln_dyn_create(&file, &fdyn, err, err_size);
             rm = &file;
@@ -1038,9 +1041,17 @@ PlnStatus pln_sim_run(const PlnProblem *p, const PlnSimReference *ref, const Pln
             }
         }
         if (s.floating) {
+            /* the root body (the waist, or the foot a re-rooted model stands on) against
+             * where the plan puts it at this time: its height and its z axis */
             const double *x = w.d->xpos + 3 * w.root_body, *R = w.d->xmat + 9 * w.root_body;
-            double drop = z0 - x[2];
-            double c = R[2] * zaxis0[0] + R[5] * zaxis0[1] + R[8] * zaxis0[2];
+            double drop, c;
+            if (w.root_body > 0 && pln_kin_forward(w.kin, r, w.q) == PLN_OK) {
+                const double *Rp = pln_kin_link_rot(w.kin, w.body_link[w.root_body]);
+                z0 = pln_kin_link_pos(w.kin, w.body_link[w.root_body])[2];
+                for (int i = 0; i < 3; ++i) zaxis0[i] = Rp[3 * i + 2];
+            }
+            drop = z0 - x[2];
+            c = R[2] * zaxis0[0] + R[5] * zaxis0[1] + R[8] * zaxis0[2];
             double tilt = acos(fmin(1.0, fmax(-1.0, c))) * 180.0 / PLN_PI;
             res->waist_drop_max_m = fmax(res->waist_drop_max_m, drop);
             res->waist_tilt_max_deg = fmax(res->waist_tilt_max_deg, tilt);

@@ -68,7 +68,9 @@ typedef struct PlnSimContact {
 typedef struct PlnSimResult {
     int ok;               /* stands, tracks and collides with nothing: exit 0 */
     int floating;         /* 1: free-floating on its soles; 0: welded (no soles) */
-    int fell;             /* waist dropped > PLN_SIM_FALL_DROP_M or tilted > ..._TILT_DEG */
+    int fell;             /* the root body (waist, or the foot a re-rooted model stands
+                             on) dropped > PLN_SIM_FALL_DROP_M below, or tilted > ..._TILT_DEG
+                             from, where the plan puts it at that time */
     double fell_t;        /* time of the fall, s (NAN if it stood); every time reported is
                              trajectory time during the motion, and after it the duration
                              plus the seconds of the hold */

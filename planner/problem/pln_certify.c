@@ -147,7 +147,8 @@ static PlnStatus dyn_measure(const PlnProblem *p, PlnProblemWork *w, int i, doub
         }
         for (int j = 0; j < p->robot->n_joints && sc->torque_limits; ++j) {
             const PlnJoint *jt = &p->robot->joints[j];
-            if (jt->type == PLN_JOINT_FIXED) continue;
+            /* a free base's virtual joints carry nothing (kinematics.md K18) */
+            if (jt->type == PLN_JOINT_FIXED || pln_robot_joint_is_virtual(p->robot, j)) continue;
             ratio = pln_taylor_bound_abs(&pln_dynmotion_torque(w->dm)[j]) / jt->effort_max;
             if (ratio > m->torque_max) {
                 m->torque_max = ratio;
@@ -1006,6 +1007,13 @@ PlnStatus pln_certify_table(const PlnProblem *p, const PlnTable *tb, double eps_
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
                           "samples from %.9g s to %.9g s: they must lie within the scenario's "
                           "[0, %.9g] s", tb->t[0], tb->t[tb->n_rows - 1], p->scenario->duration);
+    }
+    if (p->robot->free_base) {
+        /* the waist of a free base is six joints that a .pos or .csv does not carry */
+        return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                          "the scenario steps from foot to foot, so its waist floats free "
+                          "(six virtual joints): check its trajectory.json, which carries the "
+                          "waist; a .pos or .csv holds only the robot's joints");
     }
     joint_of = calloc((size_t)tb->n_joints, sizeof *joint_of);
     if (joint_of == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");

@@ -300,7 +300,8 @@ PlnStatus pln_dynrows_setup(PlnProblem *p, char *err, size_t err_size)
         }
         for (int j = 0; j < r->n_joints && st == PLN_OK && sc->torque_limits; ++j) {
             int l = r->joints[j].link, on_path = 0;
-            if (r->joints[j].type == PLN_JOINT_FIXED) continue;
+            /* a free base's virtual joints carry nothing (kinematics.md K18) */
+            if (r->joints[j].type == PLN_JOINT_FIXED || pln_robot_joint_is_virtual(r, j)) continue;
             for (int k = 0; k < g->support.n_feet; ++k) on_path |= pln_robot_link_below(r, g->support.link[k], l);
             if (moves_below[l] || (on_path && p->n_active > 0)) {
                 p->dyn[p->n_dyn++] = (PlnDynCon){PLN_DYN_TORQUE, ph, 0, j};

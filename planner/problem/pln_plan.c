@@ -27,11 +27,13 @@ void pln_plan_unload(PlnLoaded *l)
  * on and a stance foot that a moving joint carries, the waist cannot stay where the file
  * puts it: the robot is re-rooted at a foot that stands through every phase, held where it
  * stands at the initial posture, and the scenario is read again against that model (its
- * link indices change). The other stance feet get stance rows (pln_problem.h). */
+ * link indices change). The other stance feet get stance rows (pln_problem.h). When no
+ * foot stands through every phase, the waist hangs from six virtual joints instead
+ * (pln_robot_free_base, kinematics.md K17) and every stance foot gets stance rows. */
 PlnStatus pln_plan_stance_root(const PlnScenario *sc, const PlnRobot *r, int *root, char *err,
                                size_t err_size)
 {
-    int moved = -1, moved_joint = -1;
+    int moved = -1;
     *root = -1;
     if (!sc->dynamics || r->file_root != 0 || r->links[0].parent >= 0) return PLN_OK;
     for (int ph = 0; ph < sc->n_phases && moved < 0; ++ph) {
@@ -40,7 +42,6 @@ PlnStatus pln_plan_stance_root(const PlnScenario *sc, const PlnRobot *r, int *ro
                 for (int m = 0; m < sc->n_active; ++m) {
                     if (r->links[a].joint >= 0 && sc->active[m].index == r->links[a].joint) {
                         moved = sc->phases[ph].feet[k].index;
-                        moved_joint = r->links[a].joint;
                         break;
                     }
                 }
@@ -60,12 +61,11 @@ PlnStatus pln_plan_stance_root(const PlnScenario *sc, const PlnRobot *r, int *ro
             return PLN_OK;
         }
     }
-    return pln_errorf(PLN_ERR_INVALID, err, err_size,
-                      "%s:%d: support: the moving joint %s carries the stance foot %s, so the "
-                      "waist floats on the feet; but no foot stays on the floor through every "
-                      "phase (stepping from one foot to the other needs a new stance foot per "
-                      "phase, which is not supported yet)",
-                      sc->path, sc->phases_line, r->joints[moved_joint].name, r->links[moved].name);
+    /* no foot stands throughout (stepping from one foot to the other): a free base */
+    (void)err;
+    (void)err_size;
+    *root = PLN_PLAN_FREE_BASE;
+    return PLN_OK;
 }
 
 static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOptions *opt,
@@ -76,14 +76,16 @@ static PlnStatus float_base(PlnLoaded *l, const char *scenario, const PlnPlanOpt
     double *q = NULL, R[9], pos[3];
     int root;
     PlnStatus st = pln_plan_stance_root(&l->sc, &l->robot, &root, err, err_size);
-    if (st != PLN_OK || root < 0) return st;
+    if (st != PLN_OK || root == -1) return st;
     q = calloc((size_t)l->robot.n_joints + 1, sizeof *q);
     if (q == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     for (int j = 0; j < l->robot.n_joints; ++j) q[j] = l->robot.joints[j].initial;
     for (int i = 0; i < l->sc.n_initial; ++i) q[l->sc.initial_joint[i].index] = l->sc.initial_value[i];
     st = pln_kin_create(&l->robot, &kin, err, err_size);
     if (st == PLN_OK) st = pln_kin_forward(kin, &l->robot, q);
-    if (st == PLN_OK) {
+    if (st == PLN_OK && root == PLN_PLAN_FREE_BASE) {
+        st = pln_robot_free_base(&l->robot, &rr, err, err_size);
+    } else if (st == PLN_OK) {
         memcpy(R, pln_kin_link_rot(kin, root), sizeof R);
         memcpy(pos, pln_kin_link_pos(kin, root), sizeof pos);
         st = pln_robot_reroot(&l->robot, root, pos, R, &rr, err, err_size);
@@ -496,10 +498,19 @@ PlnStatus pln_plan_read_trajectory_json(const char *path, const PlnProblem *p, d
     /* the floating base must be the one this problem stands on */
     if (st == PLN_OK) {
         yaml_node_t *b = pln_yaml_get(&y, root, "base");
-        const char *want = p->robot->file_root != 0 ? p->robot->links[0].name : NULL;
+        /* a re-rooted model stands on its root; a free base names the waist, free: true */
+        const char *want = p->robot->free_base ? p->robot->links[p->robot->file_root].name
+                           : p->robot->file_root != 0 ? p->robot->links[0].name : NULL;
         char link[PLN_NAME_MAX] = "";
+        int free_base = 0;
         if (b != NULL && b->type == YAML_MAPPING_NODE) {
             st = pln_yaml_string(&y, b, "base", "link", 1, link, sizeof link);
+            if (st == PLN_OK) st = pln_yaml_bool(&y, b, "base", "free", 0, &free_base);
+            if (st == PLN_OK && free_base != p->robot->free_base) {
+                st = pln_yaml_error(&y, b, "base.free", PLN_ERR_INVALID,
+                                    p->robot->free_base ? "missing: the scenario steps from foot to foot, so its waist floats free"
+                                                        : "the plan's waist floated free, but this scenario stands on a foot or on the waist");
+            }
         }
         if (st == PLN_OK && (b == NULL) != (want == NULL)) {
             st = pln_yaml_error(&y, b != NULL ? b : root, "base", PLN_ERR_INVALID,

@@ -35,8 +35,11 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *options, Pln
 
 /* The link the floating base stands on: with dynamics on and a stance foot carried by a
  * moving joint, a foot on the floor in every phase (*root, index in r); -1 when the waist
- * stays where the robot file puts it. PLN_ERR_INVALID (file:line) when the feet move but
- * none stands throughout. pln_plan_load() re-roots the robot there (pln_robot_reroot). */
+ * stays where the robot file puts it; PLN_PLAN_FREE_BASE when the feet move but none
+ * stands throughout (stepping from one foot to the other). pln_plan_load() re-roots the
+ * robot at the foot (pln_robot_reroot), or hangs its waist from six virtual joints
+ * (pln_robot_free_base). */
+#define PLN_PLAN_FREE_BASE (-2)
 PlnStatus pln_plan_stance_root(const PlnScenario *sc, const PlnRobot *r, int *root, char *err,
                                size_t err_size);
 

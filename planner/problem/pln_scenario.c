@@ -1273,6 +1273,20 @@ PlnStatus pln_scenario_resolve(PlnScenario *sc, const PlnRobot *robot, char *err
                           "%s:%d: cost.min_duration: %g s is not below the duration (%g s)", sc->path,
                           sc->cost_line, sc->cost_min_duration, sc->duration);
     }
+    if (robot->free_base) {
+        /* a robot on a free base (pln_robot_free_base): its six virtual joints move too,
+         * after the listed ones (docs/math/planner.md sec. 4d). A scenario cannot name
+         * them: it is resolved against the robot file first, which has none. */
+        PlnNameRef *a = realloc(sc->active, (size_t)(sc->n_active + PLN_FREE_BASE_JOINTS) * sizeof *a);
+        if (a == NULL) return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
+        sc->active = a;
+        for (int k = 0; k < PLN_FREE_BASE_JOINTS; ++k) {
+            memset(&sc->active[sc->n_active], 0, sizeof *a);
+            snprintf(sc->active[sc->n_active].name, PLN_NAME_MAX, "%s", pln_robot_free_base_joint_name(k));
+            sc->active[sc->n_active].index = -1;
+            sc->n_active++;
+        }
+    }
     for (int i = 0; i < sc->n_active && st == PLN_OK; ++i) {
         snprintf(field, sizeof field, "joints[%d]", i);
         st = resolve_joint(sc, robot, &sc->active[i], field, err, err_size);
