@@ -114,35 +114,25 @@ PlnStatus pln_output_trajectory_doc(const char *path, const PlnTrajectoryDoc *do
     }
     if (doc->robot_sha256 != NULL) pln_json_kv_string(&w, "robot_sha256", doc->robot_sha256);
     pln_json_kv_bool(&w, "certified", doc->certified);
-    if (robot->free_base) {
-        /* the free base: the waist on six virtual joints (pln_robot_free_base), at this
-         * pose when they are zero (the file's base pose, kinematics.md K17) */
+    if (robot->file_root != 0) {
+        /* the floating base: the link the robot stands on, held at this pose
+         * (pln_robot_reroot); or, free, the waist on six virtual joints
+         * (pln_robot_free_base) and its pose when they are zero (the file's base pose,
+         * kinematics.md K17) */
         const PlnLink *W = &robot->links[robot->file_root];
+        const double *pos = robot->free_base ? robot->links[1].origin_pos : robot->base_pos;
+        const double *rot = robot->free_base ? W->origin_rot : robot->base_rot;
         pln_json_key(&w, "base");
         pln_json_begin_object(&w);
-        pln_json_kv_string(&w, "link", W->name);
-        pln_json_kv_bool(&w, "free", 1);
+        pln_json_kv_string(&w, "link", robot->free_base ? W->name : robot->links[0].name);
+        if (robot->free_base) pln_json_kv_bool(&w, "free", 1);
         pln_json_key(&w, "position");
         pln_json_begin_array(&w);
-        for (int k = 0; k < 3; ++k) pln_json_number(&w, robot->links[1].origin_pos[k]);
+        for (int k = 0; k < 3; ++k) pln_json_number(&w, pos[k]);
         pln_json_end_array(&w);
         pln_json_key(&w, "rotation");
         pln_json_begin_array(&w);
-        for (int k = 0; k < 9; ++k) pln_json_number(&w, W->origin_rot[k]);
-        pln_json_end_array(&w);
-        pln_json_end_object(&w);
-    } else if (robot->file_root != 0) {
-        /* the floating base: the robot stands on this link, held here (pln_robot_reroot) */
-        pln_json_key(&w, "base");
-        pln_json_begin_object(&w);
-        pln_json_kv_string(&w, "link", robot->links[0].name);
-        pln_json_key(&w, "position");
-        pln_json_begin_array(&w);
-        for (int k = 0; k < 3; ++k) pln_json_number(&w, robot->base_pos[k]);
-        pln_json_end_array(&w);
-        pln_json_key(&w, "rotation");
-        pln_json_begin_array(&w);
-        for (int k = 0; k < 9; ++k) pln_json_number(&w, robot->base_rot[k]);
+        for (int k = 0; k < 9; ++k) pln_json_number(&w, rot[k]);
         pln_json_end_array(&w);
         pln_json_end_object(&w);
     }
