@@ -12,6 +12,7 @@
 
 #include "kin_fixture.h"
 #include "model/pln_dyn.h"
+#include "model/pln_dyn_internal.h"
 #include "model/pln_kin.h"
 #include "output/pln_mjcf.h"
 
@@ -33,6 +34,10 @@
 /* MuJoCo oracle: states and the relative agreement (the bound) */
 #define DYN_MJ_STATES 1000
 #define DYN_MJ_REL_TOL 1e-9
+/* pln_dyn_sincos against libm, in units in the last place of libm's value (dynamics.md
+ * D33: one unit but for about one angle in a million) */
+#define DYN_SINCOS_ULPS 2.0
+#define DYN_SINCOS_ANGLES 400000
 
 static const double GRAVITY[3] = {0.0, 0.0, -PLN_GRAVITY_MS2};
 
@@ -739,6 +744,59 @@ START_TEST(test_mujoco_oracle_prismatic)
 }
 END_TEST
 
+/* units in the last place of b between a and b */
+static double ulps(double a, double b)
+{
+    return fabs(a - b) / (nextafter(fabs(b), INFINITY) - fabs(b));
+}
+
+/* the joint angles' sines and cosines (dynamics.md D33) against libm: random angles up to
+ * the polynomial path's bound, the multiples of pi/2 (where the reduction cancels), odd
+ * counts (the tail of the blocks of four), and libm itself beyond the bound */
+START_TEST(test_sincos)
+{
+    enum { N = 1000 };
+    static const double special[] = {0.0, -0.0, 1.5707963267948966, -1.5707963267948966,
+                                     3.1415926535897931, 4.7123889803846897,
+                                     6.2831853071795862, 1e-300, 0.78539816339744828,
+                                     0.78539816339744839, 1000.0, -1000.0, 999.99999999999989};
+    static double x[N], sn[N], cs[N];
+    const double scale[4] = {4.0, 100.0, 1000.0, 1e-3};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    KfRng rng = {77};
+    double worst = 0.0;
+    int rep, i;
+    for (rep = 0; rep < DYN_SINCOS_ANGLES / N; ++rep) {
+        int n = N - rep % 4; /* counts that are not multiples of four */
+        for (i = 0; i < n; ++i) x[i] = kf_uniform(&rng, -1.0, 1.0) * scale[rep % 4];
+        if (rep == 0) memcpy(x, special, sizeof special);
+        pln_dyn_sincos(n, x, sn, cs);
+        for (i = 0; i < n; ++i) {
+            double e = fmax(ulps(sn[i], sin(x[i])), ulps(cs[i], cos(x[i])));
+            ck_assert_msg(e <= DYN_SINCOS_ULPS, "x = %.17g: sin %.17g (libm %.17g), cos %.17g (libm %.17g)",
+                          x[i], sn[i], sin(x[i]), cs[i], cos(x[i]));
+            worst = fmax(worst, e);
+        }
+    }
+    /* the special angles alone, one at a time (the tail) */
+    for (i = 0; i < ns; ++i) {
+        pln_dyn_sincos(1, special + i, sn, cs);
+        ck_assert(ulps(sn[0], sin(special[i])) <= DYN_SINCOS_ULPS);
+        ck_assert(ulps(cs[0], cos(special[i])) <= DYN_SINCOS_ULPS);
+    }
+    /* beyond 1000 rad: libm for all */
+    x[0] = 0.5;
+    x[1] = 1000.5;
+    x[2] = -1e10;
+    pln_dyn_sincos(3, x, sn, cs);
+    for (i = 0; i < 3; ++i) {
+        ck_assert(sn[i] == sin(x[i]));
+        ck_assert(cs[i] == cos(x[i]));
+    }
+    ck_assert(worst <= DYN_SINCOS_ULPS);
+}
+END_TEST
+
 Suite *pln_dyn_suite(void)
 {
     Suite *s = suite_create("pln_dyn");
@@ -757,6 +815,7 @@ Suite *pln_dyn_suite(void)
     tcase_add_test(tc, test_centroidal_momentum);
     tcase_add_test(tc, test_fixed_joint_decoupled);
     tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_sincos);
     suite_add_tcase(s, tc);
     tc = tcase_create("mujoco");
     tcase_set_timeout(tc, 120);

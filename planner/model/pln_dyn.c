@@ -11,7 +11,10 @@
  *
  * pln_dyn_rnea alone runs the same recursion in link coordinates (eq. D28-D30), where a
  * link's inertia is a constant and HRP-2's joints turn about coordinate axes: no world
- * kinematics and no world inertias; its inputs and outputs are the world ones above. */
+ * kinematics and no world inertias; its inputs and outputs are the world ones above. When
+ * every joint turns about a coordinate axis it runs in turned link frames, four links at
+ * once (eq. D32). The joint angles' sines and cosines come four at a time from
+ * pln_dyn_sincos (eq. D33). */
 #include "model/pln_dyn.h"
 
 #include <lapacke.h>
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/pln_dyn_internal.h"
 #include "model/pln_kin.h"
 
 /* a world spatial inertia: [0] m, [1..3] h = m c, [4..12] Ibar (row-major 3x3) */
@@ -32,6 +36,16 @@ enum { BN = 12 };
  * axis a, [36] the mass, [37..39] the centre of mass, [40..48] the rotational inertia
  * about it (link frame), [49] +-1: the sign of a coordinate axis a = +-e_k */
 enum { LC = 50, LC_R0 = 27, LC_OA = 30, LC_AX = 33, LC_M = 36, LC_C = 37, LC_IC = 40, LC_SG = 49 };
+/* constants of a link for the RNEA in turned link coordinates (eq. D32), when every link
+ * turns about a coordinate axis: [0..2] the joint origin r, [3..5] the centre of mass,
+ * [6..14] the rotational inertia about it (all three relabelled so that the joint axis is
+ * the third coordinate), [15] the mass, [16] +-1 for a revolute joint's a = +-e_k, 0 for a
+ * link without a joint */
+enum { LZ = 17, LZ_R = 0, LZ_C = 3, LZ_IC = 6, LZ_M = 15, LZ_SG = 16 };
+/* lanes of the turned-frame RNEA: links computed at once (eq. D32) */
+enum { GL = 4 };
+/* n joints rounded up to a multiple of 4, the block of pln_dyn_sincos */
+#define JPAD(n) (((n) + 3) / 4 * 4)
 /* what moves a link, for the RNEA in link coordinates */
 enum { LINK_STILL = 0, LINK_REVOLUTE, LINK_PRISMATIC };
 
@@ -65,8 +79,38 @@ struct PlnDynWork {
     double *vl, *al, *fl; /* [n_links][6] v, a, f in link coordinates (eq. D29) */
     double *Rw, *pw, *aw; /* [n_links][9], [3], [3] world rotation, origin, joint axis (D31) */
     int *parent;         /* [n_links] the model's parent links, -1 for the root */
+    int turned;          /* 1 when every link is still or revolute about +-e_k with O = 1:
+                          * pln_dyn_rnea then runs in turned link coordinates (eq. D32) */
+    int *zix;            /* [n_links][3] where coordinate m of link i's turned frame sits in
+                          * its parent's turned frame (eq. D32) */
+    int *bfs;            /* [n_links] links in breadth-first order, children in index order */
+    /* the turned-frame RNEA runs GL links at once, one in each lane (eq. D32): groups of
+     * up to GL links in breadth-first order, none the parent of another in its group;
+     * everything by group g, lane l as [g][field][l] */
+    int n_groups;
+    int *glink;          /* [n_links][GL] the link in each lane, -1 for an empty lane */
+    int *gsrc;           /* [n_links][3][GL] where the parent's v_m of turned coordinate m
+                          * sits in gs (+3 GL: its linear part; +6 GL, +9 GL: of a) */
+    int *gdst;           /* [n_links][3][GL] where the parent's moment n_m sits in gf
+                          * (+3 GL: its force f_m) */
+    double *gz;          /* [n_links][LZ][GL] the links' constants (eq. D32), 0 in an
+                          * empty lane */
+    double *gs;          /* [n_groups + 2][12][GL] v (6) and a (6) of each link; group
+                          * n_groups lane 0 holds the base frame's, n_groups + 1 zeros */
+    double *gf;          /* [n_groups + 1][6][GL] the forces f = [n; f] of the links, summed
+                          * over their subtrees; group n_groups lane 0 the base's */
+    double *gcs;         /* [n_links][2][GL] cos q and +-sin q of each lane's turn */
+    int *gdof;           /* [n_links][GL] each lane's joint, nj4 for none (reads 0 from sq,
+                          * qd, qdd and 1 from cq) */
+    double *lz;          /* [n_links][LZ] constants of the turned-frame RNEA (eq. D32) */
     double *Mf;          /* [nv * nv] factor of forward dynamics */
     double *rhs;         /* [nv] */
+    int nj4;             /* n_joints rounded up to a multiple of 4 */
+    double *q4;          /* [nj4] the joint angles, zeros after them */
+    double *sq, *cq;     /* [nj4 + 1] sin q, cos q (eq. D33); 0 and 1 at nj4 */
+    double *qd, *qdd;    /* [nj4 + 1] the joints' velocities and accelerations (0 for a NULL
+                          * nu, nudot); 0 after them */
+    int any_fixed;       /* 1 when a joint is PLN_JOINT_FIXED */
 };
 
 /* ---- small vector algebra ------------------------------------------------------------ */
@@ -173,6 +217,81 @@ static int all_finite(const double *v, int n)
     return bad == 0;
 }
 
+/* ---- sines and cosines of the joint angles -------------------------------------------- */
+
+/* 2 / pi, and pi / 2 in three parts: its first 33 bits, the next 33 (so that j times
+ * either is exact for |j| < 2^20) and the rest (fdlibm's invpio2, pio2_1, pio2_2,
+ * pio2_2t) */
+#define SC_2_PI 6.36619772367581382433e-01
+#define SC_PIO2_1 1.57079632673412561417e+00
+#define SC_PIO2_2 6.07710050630396597660e-11
+#define SC_PIO2_3 2.02226624879595063154e-21
+/* 1.5 * 2^52: y + SC_ROUND - SC_ROUND is y rounded to the nearest integer (|y| < 2^51),
+ * which sits in the low bits of y + SC_ROUND */
+#define SC_ROUND 6755399441055744.0
+/* the bound on |x| of the polynomial path (quadrant |j| < 2^10; measured within one unit
+ * in the last place of libm up to it but for about one angle in a million, two units);
+ * beyond it, libm */
+#define SC_MAX 1.0e3
+
+/* sin x and cos x by eq. D33: x = j pi/2 + r with |r| <= pi/4, the minimax polynomials of
+ * fdlibm's __kernel_sin and __kernel_cos on r, swapped and signed by j mod 4; branch-free.
+ * Returns 1 when |x| > SC_MAX (or x is not a number), where the result is not to be
+ * used. */
+static inline int sincos_kernel(double x, double *s, double *c)
+{
+    const double y = x * SC_2_PI + SC_ROUND, jd = y - SC_ROUND;
+    const double r = ((x - jd * SC_PIO2_1) - jd * SC_PIO2_2) - jd * SC_PIO2_3;
+    const double z = r * r;
+    const double ps = -1.66666666666666324348e-01 +
+                      z * (8.33333333332248946124e-03 +
+                           z * (-1.98412698298579493134e-04 +
+                                z * (2.75573137070700676789e-06 +
+                                     z * (-2.50507602534068634195e-08 +
+                                          z * 1.58969099521155010221e-10))));
+    const double pc = 4.16666666666666019037e-02 +
+                      z * (-1.38888888888741095749e-03 +
+                           z * (2.48015872894767294178e-05 +
+                                z * (-2.75573143513906633035e-07 +
+                                     z * (2.08757232129817482790e-09 +
+                                          z * -1.13596475577881948265e-11))));
+    const double sr = r + (z * r) * ps, hz = 0.5 * z, wc = 1.0 - hz;
+    const double cr = wc + (((1.0 - wc) - hz) + z * (z * pc));
+    uint64_t j, bs, bc;
+    memcpy(&j, &y, sizeof j);
+    /* sin x = (sin r, cos r, -sin r, -cos r) and cos x = (cos r, -sin r, -cos r, sin r)
+     * for j mod 4 = 0, 1, 2, 3 */
+    {
+        const double ss = (j & 1u) ? cr : sr, cc = (j & 1u) ? sr : cr;
+        memcpy(&bs, &ss, sizeof bs);
+        memcpy(&bc, &cc, sizeof bc);
+    }
+    bs ^= (j & 2u) << 62;
+    bc ^= ((j + 1u) & 2u) << 62;
+    memcpy(s, &bs, sizeof bs);
+    memcpy(c, &bc, sizeof bc);
+    return !(fabs(x) <= SC_MAX);
+}
+
+/* sin and cos of x[0..n-1] (eq. D33), four at a time (the compiler runs each four at
+ * once), within about one unit in the last place of libm's sin and cos
+ * (tests/check_pln_dyn.c); libm for all when one |x| > SC_MAX. */
+void pln_dyn_sincos(int n, const double *restrict x, double *restrict s, double *restrict c)
+{
+    int i, l, far = 0;
+    for (i = 0; i + 4 <= n; i += 4) {
+        for (l = 0; l < 4; ++l) far |= sincos_kernel(x[i + l], s + i + l, c + i + l);
+    }
+    for (; i < n; ++i) far |= sincos_kernel(x[i], s + i, c + i);
+    /* an angle beyond SC_MAX (or not a number): libm for all */
+    if (far) {
+        for (i = 0; i < n; ++i) {
+            s[i] = sin(x[i]);
+            c[i] = cos(x[i]);
+        }
+    }
+}
+
 /* ---- workspace ------------------------------------------------------------------------ */
 
 /* The per-model constants of link i for the RNEA in link coordinates (eq. D28): with
@@ -245,6 +364,99 @@ static void link_constants(const PlnRobot *robot, int i, int dof, int *move, int
     }
 }
 
+/* The lanes of the turned-frame RNEA (eq. D32): the links in breadth-first order cut into
+ * groups of at most GL, a new group wherever a link's parent is in the current one; each
+ * lane's constants, and where its parent's motion is read and its force is added.
+ * gpos: scratch of n_links ints. */
+static void turned_groups(PlnDynWork *w, int *gpos)
+{
+    int n, g = -1, l = GL, k, f;
+    for (n = 0; n < w->n_links * GL; ++n) w->glink[n] = -1;
+    for (n = 0; n < w->n_links; ++n) {
+        int i = w->bfs[n], par = w->parent[i];
+        if (l == GL || (par >= 0 && gpos[par] / GL == g)) {
+            ++g;
+            l = 0;
+        }
+        w->glink[g * GL + l] = i;
+        gpos[i] = g * GL + l++;
+    }
+    w->n_groups = g + 1;
+    memset(w->gz, 0, (size_t)(GL * LZ * w->n_links) * sizeof(double));
+    memset(w->gs, 0, (size_t)(GL * 12 * (w->n_links + 2)) * sizeof(double));
+    for (g = 0; g < w->n_groups; ++g) {
+        for (l = 0; l < GL; ++l) {
+            int i = w->glink[g * GL + l], par, pg, pl;
+            w->gdof[g * GL + l] = (i < 0 || w->dof[i] < 0) ? w->nj4 : w->dof[i];
+            if (i < 0) {
+                /* an empty lane reads zeros and adds nothing */
+                for (k = 0; k < 3; ++k) {
+                    w->gsrc[(3 * g + k) * GL + l] = ((w->n_groups + 1) * 12 + k) * GL;
+                    w->gdst[(3 * g + k) * GL + l] = -1;
+                }
+                continue;
+            }
+            par = w->parent[i];
+            pg = par < 0 ? w->n_groups : gpos[par] / GL;
+            pl = par < 0 ? 0 : gpos[par] % GL;
+            for (k = 0; k < 3; ++k) {
+                int m = w->zix[3 * i + k];
+                w->gsrc[(3 * g + k) * GL + l] = (pg * 12 + m) * GL + pl;
+                w->gdst[(3 * g + k) * GL + l] = (pg * 6 + m) * GL + pl;
+            }
+            for (f = 0; f < LZ; ++f) w->gz[(g * LZ + f) * GL + l] = w->lz[LZ * i + f];
+        }
+    }
+}
+
+/* The turned link frames of eq. D32, when every link is still or turns about a coordinate
+ * axis with O = 1 (w->turned): link i's frame relabelled by the cyclic shift sh_i that makes
+ * its joint axis the third coordinate (coordinate m of the turned frame is coordinate
+ * (m + sh_i) mod 3 of the link frame; a link without a joint keeps its parent's shift),
+ * the relabelled constants, and where each turned coordinate of the link sits in its
+ * parent's turned frame, (m + sh_i - sh_p) mod 3 (sh = 0 for the base frame). */
+static void turned_groups(PlnDynWork *w, int *gpos);
+
+static void turned_constants(PlnDynWork *w)
+{
+    int *sh = w->fixed + w->n_joints; /* scratch: the shift of each link */
+    int i, n, m, l;
+    w->turned = 1;
+    for (i = 0; i < w->n_links; ++i) {
+        if (w->rax[i] < 0 || w->move[i] == LINK_PRISMATIC) w->turned = 0;
+    }
+    if (!w->turned) return;
+    /* breadth-first: the roots, then the children of each link taken in turn */
+    for (n = i = 0; i < w->n_links; ++i) {
+        if (w->parent[i] < 0) w->bfs[n++] = i;
+    }
+    for (m = 0; m < n; ++m) {
+        for (i = 0; i < w->n_links; ++i) {
+            if (w->parent[i] == w->bfs[m]) w->bfs[n++] = i;
+        }
+    }
+    for (n = 0; n < w->n_links; ++n) {
+        const double *C;
+        double *Z;
+        int sp;
+        i = w->order[n];
+        C = w->lc + LC * i;
+        Z = w->lz + LZ * i;
+        sp = w->parent[i] < 0 ? 0 : sh[w->parent[i]];
+        sh[i] = w->move[i] == LINK_REVOLUTE ? (w->rax[i] + 1) % 3 : sp;
+        for (m = 0; m < 3; ++m) {
+            int u = (m + sh[i]) % 3;
+            w->zix[3 * i + m] = (m + sh[i] - sp + 3) % 3;
+            Z[LZ_R + m] = C[LC_R0 + u];
+            Z[LZ_C + m] = C[LC_C + u];
+            for (l = 0; l < 3; ++l) Z[LZ_IC + 3 * m + l] = C[LC_IC + 3 * u + (l + sh[i]) % 3];
+        }
+        Z[LZ_M] = C[LC_M];
+        Z[LZ_SG] = w->move[i] == LINK_REVOLUTE ? C[LC_SG] : 0.0;
+    }
+    turned_groups(w, sh + w->n_links);
+}
+
 PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, size_t err_size)
 {
     PlnDynWork *w;
@@ -260,9 +472,10 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     if (st != PLN_OK) return st;
     nl = (size_t)robot->n_links;
     nv = 6 + (size_t)robot->n_joints;
-    nd = nl * (6 * 4 + IN * 2 + 9 + 1 + BN + 6 * 3 + LC + 12 + 6 * 3 + 15) + nv * nv + nv;
+    nd = nl * (6 * 4 + IN * 2 + 9 + 1 + BN + 6 * 3 + LC + 12 + 6 * 3 + 15 + LZ) + nv * nv + nv +
+         5 * ((size_t)JPAD(robot->n_joints) + 1) + GL * (nl * LZ + (nl + 2) * 12 + (nl + 1) * 6 + nl * 2);
     block = malloc(sizeof *w + nd * sizeof(double) +
-                   (11 * nl + (size_t)robot->n_joints) * sizeof(int));
+                   ((15 + 8 * GL) * nl + (size_t)robot->n_joints) * sizeof(int));
     if (block == NULL) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_dyn_create: out of memory");
     }
@@ -291,7 +504,18 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->aw = w->pw + 3 * nl;
     w->Mf = w->aw + 3 * nl;
     w->rhs = w->Mf + nv * nv;
-    w->dof = (int *)(w->rhs + nv);
+    w->lz = w->rhs + nv;
+    w->nj4 = JPAD(robot->n_joints);
+    w->sq = w->lz + LZ * nl;
+    w->cq = w->sq + w->nj4 + 1;
+    w->qd = w->cq + w->nj4 + 1;
+    w->qdd = w->qd + w->nj4 + 1;
+    w->q4 = w->qdd + w->nj4 + 1;
+    w->gz = w->q4 + w->nj4 + 1;
+    w->gs = w->gz + GL * LZ * nl;
+    w->gf = w->gs + GL * 12 * (nl + 2);
+    w->gcs = w->gf + GL * 6 * (nl + 1);
+    w->dof = (int *)(w->gcs + GL * 2 * nl);
     w->order = w->dof + nl;
     w->pos = w->order + nl;
     w->last = w->pos + nl;
@@ -300,12 +524,21 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->rax = w->move + nl;
     w->rzero = w->rax + nl;
     w->parent = w->rzero + nl;
-    w->fixed = w->parent + nl; /* then 2 nl ints of scratch for the preorder */
+    w->zix = w->parent + nl;
+    w->bfs = w->zix + 3 * nl;
+    w->glink = w->bfs + nl;
+    w->gsrc = w->glink + GL * nl;
+    w->gdst = w->gsrc + GL * 3 * nl;
+    w->gdof = w->gdst + GL * 3 * nl;
+    w->fixed = w->gdof + GL * nl; /* then 2 nl ints of scratch for the preorder */
     memset(w->S, 0, nd * sizeof(double));
     w->mass = 0.0;
+    w->any_fixed = 0;
     for (i = 0; i < robot->n_joints; ++i) {
         w->fixed[i] = robot->joints[i].type == PLN_JOINT_FIXED;
+        w->any_fixed |= w->fixed[i];
     }
+    w->cq[w->nj4] = 1.0; /* sq, qd, qdd, q4: 0 from the memset */
     for (i = 0; i < robot->n_links; ++i) {
         int j = robot->links[i].joint;
         const double *Ic = robot->links[i].inertia;
@@ -344,6 +577,7 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
             }
         }
     }
+    turned_constants(w);
     *out = w;
     return PLN_OK;
 }
@@ -483,10 +717,11 @@ static int state_ok(const PlnDynWork *w, const PlnDynState *s)
 }
 
 /* The parent-to-link transforms X_i = (E_i, r_i) of every link for joint positions q
- * (eq. D28), into w->lx: independent of each other, so the sines and cosines overlap. */
+ * (eq. D28), into w->lx, from the sines and cosines of all joint angles at once (eq. D33). */
 static void joint_transforms(PlnDynWork *w, const double *q)
 {
     int i, k;
+    pln_dyn_sincos(w->n_joints, q, w->sq, w->cq);
     for (i = 0; i < w->n_links; ++i) {
         const double *C = w->lc + LC * i;
         double *E = w->lx + 12 * i, *r = E + 9;
@@ -495,7 +730,7 @@ static void joint_transforms(PlnDynWork *w, const double *q)
         r[1] = C[LC_R0 + 1];
         r[2] = C[LC_R0 + 2];
         if (mv == LINK_REVOLUTE) {
-            double sq = sin(q[j]), cq = cos(q[j]);
+            double sq = w->sq[j], cq = w->cq[j];
             if (w->rax[i] >= 0) {
                 E[0] = cq;
                 E[1] = C[LC_SG] * sq;
@@ -706,6 +941,7 @@ static void pass_rnea(PlnDynWork *w, const PlnDynState *s,
 static void fixed_joint_rows(const PlnDynWork *w, const PlnDynState *s, double *tau)
 {
     int i;
+    if (!w->any_fixed) return;
     for (i = 0; i < w->n_joints; ++i) {
         if (w->fixed[i]) tau[6 + i] = s->nudot != NULL ? s->nudot[6 + i] : 0.0;
     }
@@ -729,10 +965,9 @@ static void gather_tau(const PlnDynWork *w, const PlnDynState *s,
 /* The force a link needs, f = I a + v x* I v, in its own frame from its mass m, centre of
  * mass c and rotational inertia Ic about c (eq. D30): f = m (a_O + w x v_O + al x c +
  * w x (w x c)), n_O = Ic al + w x Ic w + c x f. diag: Ic is diagonal. */
-static inline void link_force(const double *C, int diag, const double *v, const double *a,
-                              double *f)
+static inline void link_force(double m, const double *c, const double *Ic, int diag,
+                              const double *v, const double *a, double *f)
 {
-    const double m = C[LC_M], *c = C + LC_C, *Ic = C + LC_IC;
     double u[3], t[3], ac[3], Iw[3], Ia[3];
     int k;
     cross3(v, v + 3, ac);
@@ -816,7 +1051,7 @@ static void pass_rnea_link(PlnDynWork *w, const PlnDynState *s,
                 for (k = 0; k < 3; ++k) a[3 + k] += t[k];
             }
         }
-        link_force(C, w->ic_diag[i], v, a, w->fl + 6 * i);
+        link_force(C[LC_M], C + LC_C, C + LC_IC, w->ic_diag[i], v, a, w->fl + 6 * i);
         memcpy(w->vl + 6 * i, v, sizeof v);
         memcpy(w->al + 6 * i, a, sizeof a);
     }
@@ -839,6 +1074,200 @@ static void pass_rnea_link(PlnDynWork *w, const PlnDynState *s,
     fixed_joint_rows(w, s, tau);
 }
 
+/* GL doubles, one per lane: the same operation on GL links at once (eq. D32) */
+typedef double DynV __attribute__((vector_size(GL * sizeof(double))));
+
+/* (vectors pass by pointer: by value they would take another calling convention in a
+ * build without wide registers, which -Wpsabi reports) */
+static inline void dv_load(DynV *x, const double *p)
+{
+    memcpy(x, p, sizeof *x);
+}
+
+static inline void dv_store(double *p, const DynV *x)
+{
+    memcpy(p, x, sizeof *x);
+}
+
+/* the lanes of x from p[idx[0]], ..., p[idx[GL - 1]] */
+static inline void dv_gather(DynV *x, const double *p, const int *idx)
+{
+    double t[GL];
+    int l;
+    for (l = 0; l < GL; ++l) t[l] = p[idx[l]];
+    memcpy(x, t, sizeof t);
+}
+
+/* o = a x b, lane by lane */
+static inline void dv_cross(const DynV *a, const DynV *b, DynV *o)
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The RNEA of pass_rnea_link in turned link coordinates (eq. D32), for a model whose
+ * links are all still or revolute about +-e_k with O = 1 (w->turned): every joint turns
+ * about the third coordinate, so a link's transform is a relabelling of its parent's
+ * coordinates (read straight from the parent's vectors, w->gsrc) and a turn about z, the
+ * same straight-line code for every link: GL links, none the parent of another, run at
+ * once, one in each lane. The same products and sums as pass_rnea_link, relabelled (the
+ * cross product commutes with a cyclic shift; a diagonal Ic multiplied in full adds
+ * zeros); the inertia products of a link whose Ic is not diagonal sum in another order. */
+static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
+                             const double *gravity, double *tau)
+{
+    const double *Rb = s->base_rot, *pb = s->base_pos, *nu = s->nu, *nudot = s->nudot;
+    double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
+    double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], nb[3], fb[3], t[3];
+    double *base = w->gs + w->n_groups * 12 * GL, *F0 = w->gf + w->n_groups * 6 * GL;
+    int k, g, l;
+    /* the sines and cosines, four at a time over the padded angles (eq. D33) */
+    memcpy(w->q4, s->q, (size_t)w->n_joints * sizeof(double));
+    pln_dyn_sincos(w->nj4, w->q4, w->sq, w->cq);
+    if (nu != NULL) memcpy(vw, nu, sizeof vw);
+    if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
+    /* the joints' rates, 0 for NULL */
+    if (nu != NULL) memcpy(w->qd, nu + 6, (size_t)w->n_joints * sizeof(double));
+    else memset(w->qd, 0, (size_t)w->n_joints * sizeof(double));
+    if (nudot != NULL) memcpy(w->qdd, nudot + 6, (size_t)w->n_joints * sizeof(double));
+    else memset(w->qdd, 0, (size_t)w->n_joints * sizeof(double));
+    /* gravity as an upward acceleration of the base (RBDA ch. 5) */
+    if (gravity != NULL) {
+        aw[3] -= gravity[0];
+        aw[4] -= gravity[1];
+        aw[5] -= gravity[2];
+    }
+    /* the base frame's motion in its own coordinates: X_0 = (R_b^T, p_b), lane 0 of the
+     * base's group */
+    xf_motion(-1, 0, Eb, pb, vw, v0);
+    xf_motion(-1, 0, Eb, pb, aw, a0);
+    for (k = 0; k < 6; ++k) {
+        base[k * GL] = v0[k];
+        base[(6 + k) * GL] = a0[k];
+        F0[k * GL] = 0.0;
+    }
+    /* forward (eq. D29, D32): x = the parent's v, a relabelled, v = Rz [x_w; x_v - r x
+     * x_w] + S qd, a likewise + S qdd + v x S qd; the link's force (eq. D30) */
+    for (g = 0; g < w->n_groups; ++g) {
+        const double *Z = w->gz + g * LZ * GL;
+        const int *src = w->gsrc + 3 * g * GL;
+        double *o = w->gs + g * 12 * GL, *of = w->gf + g * 6 * GL;
+        DynV r[3], cm[3], X[3], L[3], XA[3], LA[3], T[3], V[6], A[6], U[3], W[3], F[3], N[3];
+        DynV c, sn, wq, sq, qdd, m, sg, Ic[9], NF;
+        dv_load(&m, Z + LZ_M * GL);
+        dv_load(&sg, Z + LZ_SG * GL);
+        dv_gather(&c, w->cq, w->gdof + g * GL);
+        dv_gather(&sq, w->sq, w->gdof + g * GL);
+        dv_gather(&wq, w->qd, w->gdof + g * GL);
+        dv_gather(&qdd, w->qdd, w->gdof + g * GL);
+        sn = sg * sq;
+        wq = sg * wq;
+        for (k = 0; k < 3; ++k) {
+            dv_load(r + k, Z + (LZ_R + k) * GL);
+            dv_load(cm + k, Z + (LZ_C + k) * GL);
+            dv_gather(X + k, w->gs, src + k * GL);
+            dv_gather(L + k, w->gs + 3 * GL, src + k * GL);
+            dv_gather(XA + k, w->gs + 6 * GL, src + k * GL);
+            dv_gather(LA + k, w->gs + 9 * GL, src + k * GL);
+        }
+        for (k = 0; k < 9; ++k) dv_load(Ic + k, Z + (LZ_IC + k) * GL);
+        /* X x = [E x_w; E (x_v - r x x_w)], E = (c, s) about z (eq. D28) */
+        dv_cross(r, X, T);
+        for (k = 0; k < 3; ++k) T[k] = L[k] - T[k];
+        V[0] = c * X[0] + sn * X[1];
+        V[1] = c * X[1] - sn * X[0];
+        V[2] = X[2];
+        V[3] = c * T[0] + sn * T[1];
+        V[4] = c * T[1] - sn * T[0];
+        V[5] = T[2];
+        dv_cross(r, XA, T);
+        for (k = 0; k < 3; ++k) T[k] = LA[k] - T[k];
+        A[0] = c * XA[0] + sn * XA[1];
+        A[1] = c * XA[1] - sn * XA[0];
+        A[2] = XA[2];
+        A[3] = c * T[0] + sn * T[1];
+        A[4] = c * T[1] - sn * T[0];
+        A[5] = T[2];
+        /* S = [+-e_z; 0]: v_z += +-qd, v x S qd = +-qd [w x e_z; v_O x e_z] (eq. D29) */
+        V[2] += wq;
+        A[2] += sg * qdd;
+        A[0] += V[1] * wq;
+        A[1] -= V[0] * wq;
+        A[3] += V[4] * wq;
+        A[4] -= V[3] * wq;
+        for (k = 0; k < 6; ++k) {
+            dv_store(o + k * GL, V + k);
+            dv_store(o + (6 + k) * GL, A + k);
+        }
+        /* the link's force (eq. D30, link_force): f = m (a_O + w x v_O + al x c +
+         * w x (w x c)), n = Ic al + w x Ic w + c x f */
+        dv_cross(V, V + 3, W);
+        dv_cross(A, cm, T);
+        dv_cross(V, cm, U);
+        for (k = 0; k < 3; ++k) W[k] += A[3 + k] + T[k];
+        dv_cross(V, U, T);
+        for (k = 0; k < 3; ++k) F[k] = m * (W[k] + T[k]);
+        for (k = 0; k < 3; ++k) {
+            U[k] = Ic[3 * k] * V[0] + Ic[3 * k + 1] * V[1] + Ic[3 * k + 2] * V[2];
+            N[k] = Ic[3 * k] * A[0] + Ic[3 * k + 1] * A[1] + Ic[3 * k + 2] * A[2];
+        }
+        dv_cross(V, U, T);
+        dv_cross(cm, F, U);
+        for (k = 0; k < 3; ++k) {
+            NF = N[k] + T[k] + U[k];
+            dv_store(of + k * GL, &NF);
+            dv_store(of + (3 + k) * GL, F + k);
+        }
+        dv_store(w->gcs + 2 * g * GL, &c);
+        dv_store(w->gcs + (2 * g + 1) * GL, &sn);
+    }
+    /* backward (eq. D29, D32): tau_i = +-n_z, X^T f = [E^T n + r x E^T f; E^T f] added to
+     * the parent's force at its relabelled coordinates, lanes and groups in the reverse
+     * of the forward order (children in decreasing index, as pass_rnea_link) */
+    for (g = w->n_groups - 1; g >= 0; --g) {
+        const double *Z = w->gz + g * LZ * GL, *of = w->gf + g * 6 * GL;
+        const int *dst = w->gdst + 3 * g * GL, *lk = w->glink + g * GL;
+        DynV c, sn, n[3], f[3], r[3], M[3], G[3], T[3];
+        dv_load(&c, w->gcs + 2 * g * GL);
+        dv_load(&sn, w->gcs + (2 * g + 1) * GL);
+        for (k = 0; k < 3; ++k) {
+            dv_load(n + k, of + k * GL);
+            dv_load(f + k, of + (3 + k) * GL);
+            dv_load(r + k, Z + (LZ_R + k) * GL);
+        }
+        M[0] = c * n[0] - sn * n[1];
+        M[1] = c * n[1] + sn * n[0];
+        M[2] = n[2];
+        G[0] = c * f[0] - sn * f[1];
+        G[1] = c * f[1] + sn * f[0];
+        G[2] = f[2];
+        dv_cross(r, G, T);
+        for (k = 0; k < 3; ++k) M[k] = M[k] + T[k];
+        for (l = GL - 1; l >= 0; --l) {
+            int i = lk[l];
+            if (i < 0) continue;
+            if (w->dof[i] >= 0) tau[6 + w->dof[i]] = Z[LZ_SG * GL + l] * n[2][l];
+            for (k = 0; k < 3; ++k) {
+                w->gf[dst[k * GL + l]] += M[k][l];
+                w->gf[dst[k * GL + l] + 3 * GL] += G[k][l];
+            }
+        }
+    }
+    /* the base's row in the world at O: X_0^T F_0 = [R_b n + p_b x R_b f; R_b f] */
+    {
+        double n3[3] = {F0[0], F0[GL], F0[2 * GL]}, f3[3] = {F0[3 * GL], F0[4 * GL], F0[5 * GL]};
+        mv3(Rb, n3, nb);
+        mv3(Rb, f3, fb);
+    }
+    cross3(pb, fb, t);
+    for (k = 0; k < 3; ++k) {
+        tau[k] = nb[k] + t[k];
+        tau[3 + k] = fb[k];
+    }
+    fixed_joint_rows(w, s, tau);
+}
+
 /* Inverse dynamics in link coordinates (eq. D28-D29); the same tau as eq. D3-D5, which
  * the derivatives, the CRBA and forward dynamics evaluate in world coordinates. */
 PlnStatus pln_dyn_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *s,
@@ -846,7 +1275,8 @@ PlnStatus pln_dyn_rnea(PlnDynWork *w, const PlnRobot *robot, const PlnDynState *
 {
     if (w == NULL || robot == NULL || tau == NULL || !state_ok(w, s)) return PLN_ERR_INVALID;
     if (gravity != NULL && !all_finite(gravity, 3)) return PLN_ERR_INVALID;
-    pass_rnea_link(w, s, gravity, tau);
+    if (w->turned) pass_rnea_turned(w, s, gravity, tau);
+    else pass_rnea_link(w, s, gravity, tau);
     return PLN_OK;
 }
 
