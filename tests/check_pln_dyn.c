@@ -744,6 +744,49 @@ START_TEST(test_mujoco_oracle_prismatic)
 }
 END_TEST
 
+/* NULL nu, nudot and gravity are zeros, exactly, in the turned-frame RNEA of HRP-2 (D32)
+ * and in the world-frame one of the derivatives (D3-D5), which agree */
+START_TEST(test_rnea_null_rates)
+{
+    static const double zero3[3] = {0.0, 0.0, 0.0};
+    PlnRobot rb;
+    PlnDynWork *w = NULL;
+    char err[512];
+    KfRng rng = {29};
+    double q[64], nu[64], nud[64], zero[64] = {0}, t0[64], t1[64], tw[64], DQ[64 * 64];
+    int nv, r, trial;
+    ck_assert_msg(pln_robot_load("robots/hrp2.yaml", &rb, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(pln_dyn_create(&rb, &w, err, sizeof err), PLN_OK);
+    nv = pln_dyn_nv(w);
+    ck_assert_int_le(nv, 64);
+    for (trial = 0; trial < 3; ++trial) {
+        PlnDynState s, z;
+        random_state(&rng, rb.n_joints, nv, &s, q, nu, nud);
+        z = s;
+        /* trial 0: no nu; 1: no nudot; 2: neither, and no gravity */
+        if (trial != 1) {
+            s.nu = NULL;
+            z.nu = zero;
+        }
+        if (trial != 0) {
+            s.nudot = NULL;
+            z.nudot = zero;
+        }
+        ck_assert_int_eq(pln_dyn_rnea(w, &rb, &s, trial == 2 ? NULL : GRAVITY, t0), PLN_OK);
+        ck_assert_int_eq(pln_dyn_rnea(w, &rb, &z, trial == 2 ? zero3 : GRAVITY, t1), PLN_OK);
+        ck_assert_int_eq(pln_dyn_rnea_derivatives(w, &rb, &s, trial == 2 ? NULL : GRAVITY, tw, DQ,
+                                                  NULL, NULL),
+                         PLN_OK);
+        for (r = 0; r < nv; ++r) {
+            ck_assert_msg(t0[r] == t1[r], "trial %d row %d: %.17g vs %.17g", trial, r, t0[r], t1[r]);
+            ck_assert(fabs(t0[r] - tw[r]) <= DYN_ROUND_REL_TOL * fmax(1.0, max_abs(tw, nv)));
+        }
+    }
+    pln_dyn_destroy(w);
+    pln_robot_destroy(&rb);
+}
+END_TEST
+
 /* units in the last place of b between a and b */
 static double ulps(double a, double b)
 {
@@ -816,6 +859,7 @@ Suite *pln_dyn_suite(void)
     tcase_add_test(tc, test_fixed_joint_decoupled);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_sincos);
+    tcase_add_test(tc, test_rnea_null_rates);
     suite_add_tcase(s, tc);
     tc = tcase_create("mujoco");
     tcase_set_timeout(tc, 120);

@@ -1122,16 +1122,19 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
     double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], nb[3], fb[3], t[3];
     double *base = w->gs + w->n_groups * 12 * GL, *F0 = w->gf + w->n_groups * 6 * GL;
     int k, g, l;
-    /* the sines and cosines, four at a time over the padded angles (eq. D33) */
-    memcpy(w->q4, s->q, (size_t)w->n_joints * sizeof(double));
-    pln_dyn_sincos(w->nj4, w->q4, w->sq, w->cq);
+    /* the sines and cosines, four at a time over the padded angles (eq. D33); the joints'
+     * rates, 0 for NULL (q is NULL when there is no joint) */
+    if (w->n_joints > 0) {
+        const size_t bytes = (size_t)w->n_joints * sizeof(double);
+        memcpy(w->q4, s->q, bytes);
+        pln_dyn_sincos(w->nj4, w->q4, w->sq, w->cq);
+        if (nu != NULL) memcpy(w->qd, nu + 6, bytes);
+        else memset(w->qd, 0, bytes);
+        if (nudot != NULL) memcpy(w->qdd, nudot + 6, bytes);
+        else memset(w->qdd, 0, bytes);
+    }
     if (nu != NULL) memcpy(vw, nu, sizeof vw);
     if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
-    /* the joints' rates, 0 for NULL */
-    if (nu != NULL) memcpy(w->qd, nu + 6, (size_t)w->n_joints * sizeof(double));
-    else memset(w->qd, 0, (size_t)w->n_joints * sizeof(double));
-    if (nudot != NULL) memcpy(w->qdd, nudot + 6, (size_t)w->n_joints * sizeof(double));
-    else memset(w->qdd, 0, (size_t)w->n_joints * sizeof(double));
     /* gravity as an upward acceleration of the base (RBDA ch. 5) */
     if (gravity != NULL) {
         aw[3] -= gravity[0];
