@@ -91,14 +91,18 @@ struct PlnDynWork {
     int *glink;          /* [n_links][GL] the link in each lane, -1 for an empty lane */
     int *gsrc;           /* [n_links][3][GL] where the parent's v_m of turned coordinate m
                           * sits in gs (+3 GL: its linear part; +6 GL, +9 GL: of a) */
-    int *gdst;           /* [n_links][3][GL] where the parent's moment n_m sits in gf
-                          * (+3 GL: its force f_m) */
+    int *gchs;           /* [n_groups + 1] each group's first child slot in gch */
+    int *gch;            /* [slots][3][GL] child slot c of group g (gchs[g] <= c <
+                          * gchs[g + 1]; the lane's children in decreasing index, then
+                          * none): where the child's X^T f moment adds to the lane's n_m, in
+                          * gc (+3 GL: to f_m) */
     double *gz;          /* [n_links][LZ][GL] the links' constants (eq. D32), 0 in an
                           * empty lane */
     double *gs;          /* [n_groups + 2][12][GL] v (6) and a (6) of each link; group
                           * n_groups lane 0 holds the base frame's, n_groups + 1 zeros */
-    double *gf;          /* [n_groups + 1][6][GL] the forces f = [n; f] of the links, summed
-                          * over their subtrees; group n_groups lane 0 the base's */
+    double *gf;          /* [n_groups][6][GL] the forces f = [n; f] the links need */
+    double *gc;          /* [n_groups + 1][6][GL] X^T F of each link, its subtree's force in
+                          * its parent's frame; group n_groups zeros */
     double *gcs;         /* [n_links][2][GL] cos q and +-sin q of each lane's turn */
     int *gdof;           /* [n_links][GL] each lane's joint, nj4 for none (reads 0 from sq,
                           * qd, qdd and 1 from cq) */
@@ -366,7 +370,8 @@ static void link_constants(const PlnRobot *robot, int i, int dof, int *move, int
 
 /* The lanes of the turned-frame RNEA (eq. D32): the links in breadth-first order cut into
  * groups of at most GL, a new group wherever a link's parent is in the current one; each
- * lane's constants, and where its parent's motion is read and its force is added.
+ * lane's constants, where its parent's motion is read and where its children's forces
+ * are gathered.
  * gpos: scratch of n_links ints. */
 static void turned_groups(PlnDynWork *w, int *gpos)
 {
@@ -392,7 +397,6 @@ static void turned_groups(PlnDynWork *w, int *gpos)
                 /* an empty lane reads zeros and adds nothing */
                 for (k = 0; k < 3; ++k) {
                     w->gsrc[(3 * g + k) * GL + l] = ((w->n_groups + 1) * 12 + k) * GL;
-                    w->gdst[(3 * g + k) * GL + l] = -1;
                 }
                 continue;
             }
@@ -402,11 +406,41 @@ static void turned_groups(PlnDynWork *w, int *gpos)
             for (k = 0; k < 3; ++k) {
                 int m = w->zix[3 * i + k];
                 w->gsrc[(3 * g + k) * GL + l] = (pg * 12 + m) * GL + pl;
-                w->gdst[(3 * g + k) * GL + l] = (pg * 6 + m) * GL + pl;
             }
             for (f = 0; f < LZ; ++f) w->gz[(g * LZ + f) * GL + l] = w->lz[LZ * i + f];
         }
     }
+    /* child slots: lane l's c-th child in decreasing index, its X^T F component k' adding
+     * to the lane's coordinate m = zix[child][k']; none: the zeros of group n_groups */
+    memset(w->gc, 0, (size_t)(GL * 6 * (w->n_groups + 1)) * sizeof(double));
+    for (n = g = 0; g < w->n_groups; ++g) {
+        int c, more = 1;
+        w->gchs[g] = n;
+        for (c = 0; more; ++c) {
+            more = 0;
+            for (l = 0; l < GL; ++l) {
+                int i = w->glink[g * GL + l], child = -1, seen = 0, j;
+                for (j = w->n_links - 1; j >= 0 && i >= 0; --j) {
+                    if (w->parent[j] == i && seen++ == c) {
+                        child = j;
+                        break;
+                    }
+                }
+                for (k = 0; k < 3; ++k) {
+                    w->gch[(3 * n + k) * GL + l] = (w->n_groups * 6 + k) * GL;
+                }
+                if (child < 0) continue;
+                more = 1;
+                for (k = 0; k < 3; ++k) {
+                    int m = w->zix[3 * child + k];
+                    w->gch[(3 * n + m) * GL + l] =
+                        ((gpos[child] / GL) * 6 + k) * GL + gpos[child] % GL;
+                }
+            }
+            if (more) ++n;
+        }
+    }
+    w->gchs[w->n_groups] = n;
 }
 
 /* The turned link frames of eq. D32, when every link is still or turns about a coordinate
@@ -473,9 +507,10 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     nl = (size_t)robot->n_links;
     nv = 6 + (size_t)robot->n_joints;
     nd = nl * (6 * 4 + IN * 2 + 9 + 1 + BN + 6 * 3 + LC + 12 + 6 * 3 + 15 + LZ) + nv * nv + nv +
-         5 * ((size_t)JPAD(robot->n_joints) + 1) + GL * (nl * LZ + (nl + 2) * 12 + (nl + 1) * 6 + nl * 2);
+         5 * ((size_t)JPAD(robot->n_joints) + 1) +
+         GL * (nl * LZ + (nl + 2) * 12 + (nl + 1) * 6 * 2 + nl * 2);
     block = malloc(sizeof *w + nd * sizeof(double) +
-                   ((15 + 8 * GL) * nl + (size_t)robot->n_joints) * sizeof(int));
+                   ((16 + 8 * GL) * nl + 1 + (size_t)robot->n_joints) * sizeof(int));
     if (block == NULL) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_dyn_create: out of memory");
     }
@@ -514,7 +549,8 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->gz = w->q4 + w->nj4 + 1;
     w->gs = w->gz + GL * LZ * nl;
     w->gf = w->gs + GL * 12 * (nl + 2);
-    w->gcs = w->gf + GL * 6 * (nl + 1);
+    w->gc = w->gf + GL * 6 * (nl + 1);
+    w->gcs = w->gc + GL * 6 * (nl + 1);
     w->dof = (int *)(w->gcs + GL * 2 * nl);
     w->order = w->dof + nl;
     w->pos = w->order + nl;
@@ -528,9 +564,10 @@ PlnStatus pln_dyn_create(const PlnRobot *robot, PlnDynWork **out, char *err, siz
     w->bfs = w->zix + 3 * nl;
     w->glink = w->bfs + nl;
     w->gsrc = w->glink + GL * nl;
-    w->gdst = w->gsrc + GL * 3 * nl;
-    w->gdof = w->gdst + GL * 3 * nl;
-    w->fixed = w->gdof + GL * nl; /* then 2 nl ints of scratch for the preorder */
+    w->gch = w->gsrc + GL * 3 * nl;
+    w->gdof = w->gch + GL * 3 * nl;
+    w->gchs = w->gdof + GL * nl;
+    w->fixed = w->gchs + nl + 1; /* then 2 nl ints of scratch for the preorder */
     memset(w->S, 0, nd * sizeof(double));
     w->mass = 0.0;
     w->any_fixed = 0;
@@ -721,7 +758,10 @@ static int state_ok(const PlnDynWork *w, const PlnDynState *s)
 static void joint_transforms(PlnDynWork *w, const double *q)
 {
     int i, k;
-    pln_dyn_sincos(w->n_joints, q, w->sq, w->cq);
+    if (w->n_joints > 0) {
+        memcpy(w->q4, q, (size_t)w->n_joints * sizeof(double));
+        pln_dyn_sincos(w->nj4, w->q4, w->sq, w->cq);
+    }
     for (i = 0; i < w->n_links; ++i) {
         const double *C = w->lc + LC * i;
         double *E = w->lx + 12 * i, *r = E + 9;
@@ -1120,7 +1160,7 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
     const double *Rb = s->base_rot, *pb = s->base_pos, *nu = s->nu, *nudot = s->nudot;
     double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
     double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], nb[3], fb[3], t[3];
-    double *base = w->gs + w->n_groups * 12 * GL, *F0 = w->gf + w->n_groups * 6 * GL;
+    double *base = w->gs + w->n_groups * 12 * GL, F0[6];
     int k, g, l;
     /* the sines and cosines, four at a time over the padded angles (eq. D33); the joints'
      * rates, 0 for NULL (q is NULL when there is no joint) */
@@ -1148,7 +1188,6 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
     for (k = 0; k < 6; ++k) {
         base[k * GL] = v0[k];
         base[(6 + k) * GL] = a0[k];
-        F0[k * GL] = 0.0;
     }
     /* forward (eq. D29, D32): x = the parent's v, a relabelled, v = Rz [x_w; x_v - r x
      * x_w] + S qd, a likewise + S qdd + v x S qd; the link's force (eq. D30) */
@@ -1225,19 +1264,35 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
         dv_store(w->gcs + 2 * g * GL, &c);
         dv_store(w->gcs + (2 * g + 1) * GL, &sn);
     }
-    /* backward (eq. D29, D32): tau_i = +-n_z, X^T f = [E^T n + r x E^T f; E^T f] added to
-     * the parent's force at its relabelled coordinates, lanes and groups in the reverse
-     * of the forward order (children in decreasing index, as pass_rnea_link) */
+    /* backward (eq. D29, D32), groups in the reverse of the forward order: F = the link's
+     * own f plus its children's X^T F (gathered at the relabelled coordinates, in
+     * decreasing index, as pass_rnea_link adds them); tau_i = +-n_z;
+     * X^T F = [E^T n + r x E^T f; E^T f] */
     for (g = w->n_groups - 1; g >= 0; --g) {
         const double *Z = w->gz + g * LZ * GL, *of = w->gf + g * 6 * GL;
-        const int *dst = w->gdst + 3 * g * GL, *lk = w->glink + g * GL;
-        DynV c, sn, n[3], f[3], r[3], M[3], G[3], T[3];
+        const int *jd = w->gdof + g * GL;
+        double *oc = w->gc + g * 6 * GL;
+        DynV c, sn, sg, n[3], f[3], r[3], M[3], G[3], T[3], H;
+        int slot;
         dv_load(&c, w->gcs + 2 * g * GL);
         dv_load(&sn, w->gcs + (2 * g + 1) * GL);
+        dv_load(&sg, Z + LZ_SG * GL);
         for (k = 0; k < 3; ++k) {
             dv_load(n + k, of + k * GL);
             dv_load(f + k, of + (3 + k) * GL);
             dv_load(r + k, Z + (LZ_R + k) * GL);
+        }
+        for (slot = w->gchs[g]; slot < w->gchs[g + 1]; ++slot) {
+            for (k = 0; k < 3; ++k) {
+                dv_gather(&H, w->gc, w->gch + (3 * slot + k) * GL);
+                n[k] += H;
+                dv_gather(&H, w->gc + 3 * GL, w->gch + (3 * slot + k) * GL);
+                f[k] += H;
+            }
+        }
+        H = sg * n[2];
+        for (l = 0; l < GL; ++l) {
+            if (jd[l] < w->n_joints) tau[6 + jd[l]] = H[l];
         }
         M[0] = c * n[0] - sn * n[1];
         M[1] = c * n[1] + sn * n[0];
@@ -1246,23 +1301,24 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
         G[1] = c * f[1] + sn * f[0];
         G[2] = f[2];
         dv_cross(r, G, T);
-        for (k = 0; k < 3; ++k) M[k] = M[k] + T[k];
-        for (l = GL - 1; l >= 0; --l) {
-            int i = lk[l];
-            if (i < 0) continue;
-            if (w->dof[i] >= 0) tau[6 + w->dof[i]] = Z[LZ_SG * GL + l] * n[2][l];
-            for (k = 0; k < 3; ++k) {
-                w->gf[dst[k * GL + l]] += M[k][l];
-                w->gf[dst[k * GL + l] + 3 * GL] += G[k][l];
-            }
+        for (k = 0; k < 3; ++k) {
+            M[k] = M[k] + T[k];
+            dv_store(oc + k * GL, M + k);
+            dv_store(oc + (3 + k) * GL, G + k);
+        }
+    }
+    /* the base's force F_0: the root's X^T F (group 0, lane 0) at the base frame's
+     * coordinates, plus zero as in pass_rnea_link */
+    {
+        const int root = w->glink[0], *ix = w->zix + 3 * root;
+        for (k = 0; k < 3; ++k) {
+            F0[ix[k]] = 0.0 + w->gc[k * GL];
+            F0[3 + ix[k]] = 0.0 + w->gc[(3 + k) * GL];
         }
     }
     /* the base's row in the world at O: X_0^T F_0 = [R_b n + p_b x R_b f; R_b f] */
-    {
-        double n3[3] = {F0[0], F0[GL], F0[2 * GL]}, f3[3] = {F0[3 * GL], F0[4 * GL], F0[5 * GL]};
-        mv3(Rb, n3, nb);
-        mv3(Rb, f3, fb);
-    }
+    mv3(Rb, F0, nb);
+    mv3(Rb, F0 + 3, fb);
     cross3(pb, fb, t);
     for (k = 0; k < 3; ++k) {
         tau[k] = nb[k] + t[k];
