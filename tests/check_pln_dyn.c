@@ -35,7 +35,7 @@
 #define DYN_MJ_STATES 1000
 #define DYN_MJ_REL_TOL 1e-9
 /* pln_dyn_sincos against libm, in units in the last place of libm's value (dynamics.md
- * D33: one unit but for about one angle in a million) */
+ * D33: one unit on 4 million random angles; two allowed) */
 #define DYN_SINCOS_ULPS 2.0
 #define DYN_SINCOS_ANGLES 400000
 

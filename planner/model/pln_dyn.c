@@ -224,8 +224,7 @@ static int all_finite(const double *v, int n)
 /* ---- sines and cosines of the joint angles -------------------------------------------- */
 
 /* 2 / pi, and pi / 2 in three parts: its first 33 bits, the next 33 (so that j times
- * either is exact for |j| < 2^20) and the rest (fdlibm's invpio2, pio2_1, pio2_2,
- * pio2_2t) */
+ * either is exact for |j| < 2^20) and the rest, rounded */
 #define SC_2_PI 6.36619772367581382433e-01
 #define SC_PIO2_1 1.57079632673412561417e+00
 #define SC_PIO2_2 6.07710050630396597660e-11
@@ -233,32 +232,36 @@ static int all_finite(const double *v, int n)
 /* 1.5 * 2^52: y + SC_ROUND - SC_ROUND is y rounded to the nearest integer (|y| < 2^51),
  * which sits in the low bits of y + SC_ROUND */
 #define SC_ROUND 6755399441055744.0
-/* the bound on |x| of the polynomial path (quadrant |j| < 2^10; measured within one unit
- * in the last place of libm up to it but for about one angle in a million, two units);
- * beyond it, libm */
+/* the bound on |x| of the polynomial path (quadrant |j| < 2^10); beyond it, libm */
 #define SC_MAX 1.0e3
 
-/* sin x and cos x by eq. D33: x = j pi/2 + r with |r| <= pi/4, the minimax polynomials of
- * fdlibm's __kernel_sin and __kernel_cos on r, swapped and signed by j mod 4; branch-free.
- * Returns 1 when |x| > SC_MAX (or x is not a number), where the result is not to be
- * used. */
+/* sin x and cos x by eq. D33: x = j pi/2 + r with |r| <= pi/4, the Taylor polynomials of
+ * sin r (to r^17) and cos r (to r^16; truncation below 1e-19 on |r| <= pi/4), the 1 - r^2/2
+ * of cos r with its rounding error carried (e = (1 - w) - r^2/2 is exact), swapped and
+ * signed by j mod 4; branch-free. Returns 1 when |x| > SC_MAX (or x is not a number),
+ * where the result is not to be used. */
 static inline int sincos_kernel(double x, double *s, double *c)
 {
     const double y = x * SC_2_PI + SC_ROUND, jd = y - SC_ROUND;
     const double r = ((x - jd * SC_PIO2_1) - jd * SC_PIO2_2) - jd * SC_PIO2_3;
     const double z = r * r;
-    const double ps = -1.66666666666666324348e-01 +
-                      z * (8.33333333332248946124e-03 +
-                           z * (-1.98412698298579493134e-04 +
-                                z * (2.75573137070700676789e-06 +
-                                     z * (-2.50507602534068634195e-08 +
-                                          z * 1.58969099521155010221e-10))));
-    const double pc = 4.16666666666666019037e-02 +
-                      z * (-1.38888888888741095749e-03 +
-                           z * (2.48015872894767294178e-05 +
-                                z * (-2.75573143513906633035e-07 +
-                                     z * (2.08757232129817482790e-09 +
-                                          z * -1.13596475577881948265e-11))));
+    /* sin r = r + r z ps(z), ps = -1/3! + z/5! - z^2/7! + ... - z^7/17! */
+    const double ps = -1.0 / 6.0 +
+                      z * (1.0 / 120.0 +
+                           z * (-1.0 / 5040.0 +
+                                z * (1.0 / 362880.0 +
+                                     z * (-1.0 / 39916800.0 +
+                                          z * (1.0 / 6227020800.0 +
+                                               z * (-1.0 / 1307674368000.0 +
+                                                    z * (1.0 / 355687428096000.0)))))));
+    /* cos r = 1 - z/2 + z^2 pc(z), pc = 1/4! - z/6! + z^2/8! - ... + z^6/16! */
+    const double pc = 1.0 / 24.0 +
+                      z * (-1.0 / 720.0 +
+                           z * (1.0 / 40320.0 +
+                                z * (-1.0 / 3628800.0 +
+                                     z * (1.0 / 479001600.0 +
+                                          z * (-1.0 / 87178291200.0 +
+                                               z * (1.0 / 20922789888000.0))))));
     const double sr = r + (z * r) * ps, hz = 0.5 * z, wc = 1.0 - hz;
     const double cr = wc + (((1.0 - wc) - hz) + z * (z * pc));
     uint64_t j, bs, bc;
