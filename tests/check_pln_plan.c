@@ -15,6 +15,7 @@
 #include "base/pln_tolerance.h"
 #include "check_util.h"
 #include "motion/pln_table.h"
+#include "problem/pln_plan.h"
 
 /* runs hrpplan with args, stdout+stderr into log; returns the exit status */
 /* Every plan here runs with --max-time 86400: these tests check what a plan gives, and a
@@ -697,6 +698,32 @@ START_TEST(test_step_certified_and_stands)
 }
 END_TEST
 
+/* eq. P22b: without optimizer.time_limit the time limit grows with the evaluation budget,
+ * max(120 s, 0.5 s x the cap); a written one is kept (hand_cross: 60 s). bow.yaml has no
+ * optimizer line (300 evaluations, 150 s); step_in_place.yaml writes 600 evaluations only
+ * (300 s). */
+START_TEST(test_default_time_limit)
+{
+    const char *paths[3] = {"scenarios/hand_cross.yaml", "tests/data/bow.yaml", "tests/data/step_in_place.yaml"};
+    const double want[2] = {60.0, 150.0}; /* bow: 300 evaluations by P22 */
+    for (int k = 0; k < 3; ++k) {
+        PlnLoaded l;
+        char err[1024];
+        PlnPlanOptions opt = pln_plan_options_default();
+        ck_assert_msg(pln_plan_load(paths[k], &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+        ck_assert_int_eq(l.sc.time_limit_written, k == 0);
+        if (k < 2) {
+            ck_assert_double_eq(l.sc.time_limit, want[k]);
+        } else {
+            /* max_iterations 600 written, no time_limit: 300 s */
+            ck_assert_double_eq(l.sc.time_limit, PLN_SIP_DEFAULT_S_PER_EVAL * l.p->max_evaluations);
+            ck_assert_double_eq(l.sc.time_limit, 300.0);
+        }
+        pln_plan_unload(&l);
+    }
+}
+END_TEST
+
 /* Issue 16 (docs/math/planner.md sec. 4d, kinematics.md K17): stepping from one foot to
  * the other. tests/data/step_in_place.yaml lifts each foot in turn, so no foot stands
  * through every phase and the waist floats on six virtual joints: the plan certifies
@@ -980,6 +1007,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_torque2_cost_lowers_torques);
     tcase_add_test(tc, test_time_cost_shortens);
     tcase_add_test(tc, test_plan_ends_on_its_best_point);
+    tcase_add_test(tc, test_default_time_limit);
     suite_add_tcase(s, tc);
     /* planning on meshes takes minutes under ASan: `make asan-ci` excludes this tag (the
      * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */

@@ -183,6 +183,12 @@
  * needed a median 411 evaluations, one 875 (docs/PERFORMANCE.md, session 19). */
 #define PLN_SIP_DEFAULT_EVALS 300
 #define PLN_SIP_DEFAULT_EVALS_PER_VAR 4
+/* ... and its time limit without optimizer.time_limit (eq. P22b): max(PLN_SIP_DEFAULT_TIME_S,
+ * PLN_SIP_DEFAULT_S_PER_EVAL x that cap), s, so that the budget and not the clock ends a
+ * large problem. The fixed 120 s stopped a side step on a free base after 249 of its 1152
+ * evaluations, uncertified; with the budget it certified (docs/PERFORMANCE.md, session 20). */
+#define PLN_SIP_DEFAULT_TIME_S 120.0
+#define PLN_SIP_DEFAULT_S_PER_EVAL 0.5
 
 /* Elastic phase of the SIP loop (pln_sip.c, docs/math/planner.md eq. P15): when a run ends
  * with a row violated, the task rows leave the constraints and enter the objective as

@@ -133,7 +133,12 @@ PlnStatus pln_plan_load(const char *scenario, const PlnPlanOptions *opt, PlnLoad
     if (st != PLN_OK) return st;
     st = float_base(l, scenario, opt, err, err_size);
     if (st != PLN_OK) return st;
-    return pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
+    st = pln_problem_create(&l->p, &l->robot, &l->sc, opt, err, err_size);
+    /* eq. P22b: a time limit not written grows with the evaluation budget */
+    if (st == PLN_OK && !l->sc.time_limit_written) {
+        l->sc.time_limit = fmax(PLN_SIP_DEFAULT_TIME_S, PLN_SIP_DEFAULT_S_PER_EVAL * l->p->max_evaluations);
+    }
+    return st;
 }
 
 /* A further run's result (nx, nctrl, nsip, ncert) against the kept one: its evaluations and

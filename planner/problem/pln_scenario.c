@@ -764,6 +764,7 @@ static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenari
     if (st == PLN_OK) {
         st = read_in_range(y, node, "optimizer", "time_limit", 0, PLN_MIN_TIME_LIMIT_S, 86400.0,
                            "must lie in [0.01, 86400] s", &sc->time_limit);
+        sc->time_limit_written = pln_yaml_get(y, node, "time_limit") != NULL;
     }
     if (st == PLN_OK) {
         st = read_in_range(y, node, "optimizer", "xtol_rel", 0, 0.0, 1.0, "must lie in [0, 1]",
@@ -816,7 +817,7 @@ static void set_defaults(PlnScenario *sc)
     sc->torque_asked = -1;
     sc->algorithm = PLN_ALGORITHM_SLSQP;
     sc->max_iterations = 0; /* not written: pln_problem_create sizes it (eq. P22) */
-    sc->time_limit = 120.0;
+    sc->time_limit = PLN_SIP_DEFAULT_TIME_S; /* not written: pln_plan_load grows it (P22b) */
     sc->xtol_rel = 1e-6;
     sc->ftol_rel = 1e-4; /* an infeasible stop on it is restarted by the exchange loop */
     sc->rate_hz = 200.0;

@@ -235,7 +235,9 @@ typedef struct PlnScenario {
     PlnAlgorithm algorithm;
     int max_iterations;           /* evaluation cap; 0 when not written: the problem's
                                      max_evaluations then follows its size (eq. P22) */
-    double time_limit;            /* s, > 0 */
+    double time_limit;            /* s, > 0; when not written pln_plan_load grows it with
+                                     the evaluation budget (eq. P22b) */
+    int time_limit_written;       /* 1 when optimizer.time_limit is written */
     double xtol_rel, ftol_rel;
 
     double rate_hz;               /* output sampling rate (default 200 Hz) */
