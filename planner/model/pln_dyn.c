@@ -1033,6 +1033,23 @@ static inline void link_force(double m, const double *c, const double *Ic, int d
     for (k = 0; k < 3; ++k) f[k] = Ia[k] + t[k] + u[k];
 }
 
+/* the base's velocity v0 and acceleration a0 in its own coordinates, X_0 = (R_b^T, p_b),
+ * with gravity as an upward acceleration of the base (RBDA ch. 5); Eb = R_b^T */
+static void base_motion(const PlnDynState *s, const double *gravity, const double Eb[9],
+                        double v0[6], double a0[6])
+{
+    double vw[6] = {0}, aw[6] = {0};
+    if (s->nu != NULL) memcpy(vw, s->nu, sizeof vw);
+    if (s->nudot != NULL) memcpy(aw, s->nudot, sizeof aw);
+    if (gravity != NULL) {
+        aw[3] -= gravity[0];
+        aw[4] -= gravity[1];
+        aw[5] -= gravity[2];
+    }
+    xf_motion(-1, 0, Eb, s->base_pos, vw, v0);
+    xf_motion(-1, 0, Eb, s->base_pos, aw, a0);
+}
+
 /* The RNEA in link coordinates (eq. D28-D30, RBDA Table 5.1): the base frame's motion from
  * the world's by X_0, every link's from its parent's by its joint transform, the link's
  * force from its constant inertia, forces back to the parent by X^T and the base's to the
@@ -1042,20 +1059,10 @@ static void pass_rnea_link(PlnDynWork *w, const PlnDynState *s,
 {
     const double *Rb = s->base_rot, *pb = s->base_pos, *nu = s->nu, *nudot = s->nudot;
     double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
-    double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], F0[6] = {0}, n[3], f[3], t[3];
+    double v0[6], a0[6], F0[6] = {0}, n[3], f[3], t[3];
     int i, k;
     joint_transforms(w, s->q);
-    if (nu != NULL) memcpy(vw, nu, sizeof vw);
-    if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
-    /* gravity as an upward acceleration of the base (RBDA ch. 5) */
-    if (gravity != NULL) {
-        aw[3] -= gravity[0];
-        aw[4] -= gravity[1];
-        aw[5] -= gravity[2];
-    }
-    /* the base frame's motion in its own coordinates: X_0 = (R_b^T, p_b) */
-    xf_motion(-1, 0, Eb, pb, vw, v0);
-    xf_motion(-1, 0, Eb, pb, aw, a0);
+    base_motion(s, gravity, Eb, v0, a0);
     /* forward (eq. D29): v_i = X_i v_p + S_i qd, a_i = X_i a_p + S_i qdd + v_i x S_i qd,
      * f_i = I_i a_i + v_i x* I_i v_i (eq. D30) */
     for (i = 0; i < w->n_links; ++i) {
@@ -1162,7 +1169,7 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
 {
     const double *Rb = s->base_rot, *pb = s->base_pos, *nu = s->nu, *nudot = s->nudot;
     double Eb[9] = {Rb[0], Rb[3], Rb[6], Rb[1], Rb[4], Rb[7], Rb[2], Rb[5], Rb[8]};
-    double vw[6] = {0}, aw[6] = {0}, v0[6], a0[6], nb[3], fb[3], t[3];
+    double v0[6], a0[6], nb[3], fb[3], t[3];
     double *base = w->gs + w->n_groups * 12 * GL, F0[6];
     int k, g, l;
     /* the sines and cosines, four at a time over the padded angles (eq. D33); the joints'
@@ -1176,18 +1183,8 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
         if (nudot != NULL) memcpy(w->qdd, nudot + 6, bytes);
         else memset(w->qdd, 0, bytes);
     }
-    if (nu != NULL) memcpy(vw, nu, sizeof vw);
-    if (nudot != NULL) memcpy(aw, nudot, sizeof aw);
-    /* gravity as an upward acceleration of the base (RBDA ch. 5) */
-    if (gravity != NULL) {
-        aw[3] -= gravity[0];
-        aw[4] -= gravity[1];
-        aw[5] -= gravity[2];
-    }
-    /* the base frame's motion in its own coordinates: X_0 = (R_b^T, p_b), lane 0 of the
-     * base's group */
-    xf_motion(-1, 0, Eb, pb, vw, v0);
-    xf_motion(-1, 0, Eb, pb, aw, a0);
+    /* the base frame's motion, lane 0 of the base's group */
+    base_motion(s, gravity, Eb, v0, a0);
     for (k = 0; k < 6; ++k) {
         base[k * GL] = v0[k];
         base[(6 + k) * GL] = a0[k];
