@@ -1156,6 +1156,22 @@ static inline void dv_cross(const DynV *a, const DynV *b, DynV *o)
     o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* a parent's motion vector [x_w; x_v] in a link's turned frame: X x = [E x_w; E (x_v - r x
+ * x_w)], E the turn (c, s) about z (eq. D28) */
+static inline void dv_motion(const DynV *r, DynV c, DynV sn, const DynV *xw, const DynV *xv,
+                             DynV *o)
+{
+    DynV t[3];
+    dv_cross(r, xw, t);
+    for (int k = 0; k < 3; ++k) t[k] = xv[k] - t[k];
+    o[0] = c * xw[0] + sn * xw[1];
+    o[1] = c * xw[1] - sn * xw[0];
+    o[2] = xw[2];
+    o[3] = c * t[0] + sn * t[1];
+    o[4] = c * t[1] - sn * t[0];
+    o[5] = t[2];
+}
+
 /* The RNEA of pass_rnea_link in turned link coordinates (eq. D32), for a model whose
  * links are all still or revolute about +-e_k with O = 1 (w->turned): every joint turns
  * about the third coordinate, so a link's transform is a relabelling of its parent's
@@ -1214,23 +1230,8 @@ static void pass_rnea_turned(PlnDynWork *w, const PlnDynState *s,
             dv_gather(LA + k, w->gs + 9 * GL, src + k * GL);
         }
         for (k = 0; k < 9; ++k) dv_load(Ic + k, Z + (LZ_IC + k) * GL);
-        /* X x = [E x_w; E (x_v - r x x_w)], E = (c, s) about z (eq. D28) */
-        dv_cross(r, X, T);
-        for (k = 0; k < 3; ++k) T[k] = L[k] - T[k];
-        V[0] = c * X[0] + sn * X[1];
-        V[1] = c * X[1] - sn * X[0];
-        V[2] = X[2];
-        V[3] = c * T[0] + sn * T[1];
-        V[4] = c * T[1] - sn * T[0];
-        V[5] = T[2];
-        dv_cross(r, XA, T);
-        for (k = 0; k < 3; ++k) T[k] = LA[k] - T[k];
-        A[0] = c * XA[0] + sn * XA[1];
-        A[1] = c * XA[1] - sn * XA[0];
-        A[2] = XA[2];
-        A[3] = c * T[0] + sn * T[1];
-        A[4] = c * T[1] - sn * T[0];
-        A[5] = T[2];
+        dv_motion(r, c, sn, X, L, V);
+        dv_motion(r, c, sn, XA, LA, A);
         /* S = [+-e_z; 0]: v_z += +-qd, v x S qd = +-qd [w x e_z; v_O x e_z] (eq. D29) */
         V[2] += wq;
         A[2] += sg * qdd;
