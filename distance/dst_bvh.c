@@ -450,6 +450,7 @@ typedef struct Best {
     double d;
     double tol;          /* pairs whose lower bound is above thr (and above 0) are pruned */
     double ref, rel;     /* thr = d - max(tol, rel (d - ref)), 0 <= rel < 1 (eq. 5b) */
+    double level;        /* finite: thr = min(level, d - max(tol, rel (d - ref))) (eq. 5d) */
     double thr;
     int ta, tb;
     double pa[3], pb[3]; /* A frame */
@@ -576,13 +577,15 @@ static double axis_gap(const double u[3], const double *ta, const double *tb)
     return dst_maxd(amin - bmax, bmin - amax) - 4.0 * DST_ROUND_REL * mag;
 }
 
-/* the pruning threshold for the best distance d: d - max(tol, rel (d - ref)); it grows with
- * d (rel < 1), so a pair pruned earlier stays below every later threshold's d */
+/* the pruning threshold for the best distance d: d - max(tol, rel (d - ref)) (eq. 5b), capped
+ * at level (eq. 5d); it grows with d (rel < 1), so a pair pruned earlier stays below every
+ * later threshold's d */
 static double best_thr(const Best *b)
 {
     if (!(b->d < INFINITY)) return INFINITY;
     double t = b->rel > 0.0 ? b->rel * (b->d - b->ref) : 0.0;
-    return b->d - (t > b->tol ? t : b->tol);
+    double thr = b->d - (t > b->tol ? t : b->tol);
+    return b->level < thr ? b->level : thr;
 }
 
 static void try_pair(const DstBvh *a, const DstBvh *b, const DstRelPose *p, int ta, int tb, Best *best,
@@ -831,15 +834,28 @@ DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const doub
                                  const double Rb[9], const double xb[3], double tol, double ref, double rel,
                                  DstBvhCache *cache, DstMeshDistance *out)
 {
+    return dst_bvh_separation_level(a, Ra, xa, b, Rb, xb, tol, ref, rel, INFINITY, cache, out);
+}
+
+DstStatus dst_bvh_separation_level(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                   const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                                   double level, DstBvhCache *cache, DstMeshDistance *out)
+{
     zero_out(out);
     if (a == NULL || b == NULL || a->n_tris <= 0 || b->n_tris <= 0 || !pose_ok(Ra, xa) || !pose_ok(Rb, xb) ||
-        !(tol >= 0.0) || !isfinite(tol) || !(rel >= 0.0 && rel < 1.0) || (rel > 0.0 && !isfinite(ref))) {
+        !(tol >= 0.0) || !isfinite(tol) || !(rel >= 0.0 && rel < 1.0) || (rel > 0.0 && !isfinite(ref)) ||
+        isnan(level)) {
         out->status = DST_INVALID_INPUT;
         return out->status;
     }
     DstRelPose p;
     dst_rel_pose(Ra, xa, Rb, xb, &p);
-    Best best = {INFINITY, tol, ref, rel, INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}};
+    Best best = {INFINITY, tol, ref, rel, level, INFINITY, -1, -1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}};
+    /* the computed minimum is a real distance of two points on the surfaces (rounding of
+     * the witnesses aside); the exact minimum is within the kernel's rounding of it, and
+     * within tol below it when pruning was relaxed */
+    double scale = a->radius + b->radius + sqrt(dst_dot3(p.t, p.t));
+    double slack = DST_ROUND_REL * scale;
     /* warm start: the last closest pair bounds the answer from above */
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->n_tris && cache->tri_b >= 0 &&
         cache->tri_b < b->n_tris) {
@@ -855,12 +871,7 @@ DstStatus dst_bvh_separation_rel(const DstBvh *a, const double Ra[9], const doub
     out->tri_a = a->tri_id[best.ta];
     out->tri_b = b->tri_id[best.tb];
     out->distance = best.d;
-    out->exact = tol == 0.0 && rel == 0.0;
-    /* the computed minimum is a real distance of two points on the surfaces (rounding of
-     * the witnesses aside); the exact minimum is within the kernel's rounding of it, and
-     * within tol below it when pruning was relaxed */
-    double scale = a->radius + b->radius + sqrt(dst_dot3(p.t, p.t));
-    double slack = DST_ROUND_REL * scale;
+    out->exact = tol == 0.0 && rel == 0.0 && level == INFINITY;
     out->lower = fmax(0.0, best.thr - slack);
     out->upper = best.d + slack;
     double w[3] = {out->pa[0] - out->pb[0], out->pa[1] - out->pb[1], out->pa[2] - out->pb[2]};
@@ -998,7 +1009,14 @@ DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double
                                const double Rb[9], const double xb[3], double tol, double ref, double rel,
                                DstBvhCache *cache, DstMeshDistance *out)
 {
-    DstStatus st = dst_bvh_separation_rel(a, Ra, xa, b, Rb, xb, tol, ref, rel, cache, out);
+    return dst_bvh_distance_level(a, Ra, xa, b, Rb, xb, tol, ref, rel, INFINITY, cache, out);
+}
+
+DstStatus dst_bvh_distance_level(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                 const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                                 double level, DstBvhCache *cache, DstMeshDistance *out)
+{
+    DstStatus st = dst_bvh_separation_level(a, Ra, xa, b, Rb, xb, tol, ref, rel, level, cache, out);
     if (st == DST_INVALID_INPUT) return st;
     if (st == DST_SEPARATED) {
         /* apart surfaces: the solids overlap only if one contains the other. A component

@@ -76,17 +76,18 @@ int dst_frame_orthonormalise(const double R[9], double Q[9], double *dev)
 }
 
 static DstStatus nominal_rel(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol, double ref,
-                             double rel, DstBvhCache *cache, DstMeshDistance *out, double *dev);
+                             double rel, double need, DstBvhCache *cache, DstMeshDistance *out, double *dev);
 
 DstStatus dst_mesh_nominal_distance(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol,
                                     DstBvhCache *cache, DstMeshDistance *out, double *dev)
 {
-    return nominal_rel(a, b, s, tol, 0.0, 0.0, cache, out, dev);
+    return nominal_rel(a, b, s, tol, 0.0, 0.0, INFINITY, cache, out, dev);
 }
 
-/* the nominal distance with the pruning of dst_bvh_distance_rel (tolerance growing above ref) */
+/* the nominal distance with the pruning of dst_bvh_distance_rel (tolerance growing above ref),
+ * capped, for a finite need, at the level that shows f(s) - dev(s) >= need (eq. 5d) */
 static DstStatus nominal_rel(const DstMovingMesh *a, const DstMovingMesh *b, double s, double tol, double ref,
-                             double rel, DstBvhCache *cache, DstMeshDistance *out, double *dev)
+                             double rel, double need, DstBvhCache *cache, DstMeshDistance *out, double *dev)
 {
     double Ra[9], xa[3], Rb[9], xb[3], Qa[9], Qb[9], da, db;
     dst_moving_frame_eval(&a->frame, s, Ra, xa);
@@ -96,8 +97,11 @@ static DstStatus nominal_rel(const DstMovingMesh *a, const DstMovingMesh *b, dou
         out->status = DST_FAILED;
         return out->status;
     }
-    if (dev != NULL) dev[0] = (da * a->bvh->radius + db * b->bvh->radius) * (1.0 + DST_ROUND_REL);
-    return dst_bvh_distance_rel(a->bvh, Qa, xa, b->bvh, Qb, xb, tol, ref, rel, cache, out);
+    double dv = (da * a->bvh->radius + db * b->bvh->radius) * (1.0 + DST_ROUND_REL);
+    if (dev != NULL) dev[0] = dv;
+    /* the level the static lower bound must reach: need plus this evaluation's deviation */
+    double level = need < INFINITY ? need + dv + DST_MESH_MCD_LEVEL_MARGIN : INFINITY;
+    return dst_bvh_distance_level(a->bvh, Qa, xa, b->bvh, Qb, xb, tol, ref, rel, level, cache, out);
 }
 
 /* One evaluation: the nominal value and a lower bound of the polynomial shapes' g(s). */
@@ -144,13 +148,16 @@ static void ctx_init(const DstMovingMesh *a, const DstMovingMesh *b, const DstMe
     c->rel = o->tol_rel;
 }
 
-static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e)
+static int eval_need(MeshCtx *c, double s, double target, double tol, double need, MeshEval *e)
 {
     DstMeshDistance md;
     double dev = 0.0;
     /* above UB the value matters ever less: the pruning tolerance grows as rel (d - UB) */
     double ref = c->best_hi < INFINITY ? c->best_hi : 0.0, rel = c->best_hi < INFINITY ? c->rel : 0.0;
-    DstStatus st = nominal_rel(c->a, c->b, s, tol, ref, rel, c->cache, &md, &dev);
+    /* a split point's evaluation capped at its needed level grows its tolerance more slowly:
+     * below the level it is as precise as the sub-intervals it starts may need */
+    if (need < INFINITY) rel *= DST_MESH_MCD_SPLIT_REL_FACTOR;
+    DstStatus st = nominal_rel(c->a, c->b, s, tol, ref, rel, need, c->cache, &md, &dev);
     ++c->out->distance_evals;
     if (st == DST_FAILED || st == DST_INVALID_INPUT) {
         c->failed = 1;
@@ -175,6 +182,11 @@ static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e
         o->tri_a = md.tri_a, o->tri_b = md.tri_b;
     }
     return 1;
+}
+
+static int eval_tol(MeshCtx *c, double s, double target, double tol, MeshEval *e)
+{
+    return eval_need(c, s, target, tol, INFINITY, e);
 }
 
 static int eval_at(MeshCtx *c, double s, double target, MeshEval *e)
@@ -312,6 +324,19 @@ static MeshIv make_iv(const RelMotion *rm, const MeshEval *ea, const MeshEval *e
     return iv;
 }
 
+/* Eq. (15c): the least lower value g_x at a split point that makes eq. (4.8) close both
+ * halves [a, x] (motion bound mu1) and [x, b] (mu2) at the level lam = UB - eps': for each
+ * half, min(g_end, g_x) - max(0, (mu - |g_end - g_x|)/2) >= lam holds exactly when
+ * g_end >= lam and g_x >= max(lam, 2 lam + mu - g_end). +INFINITY when an end is below lam
+ * (that half cannot close whatever g_x is). Widened for lb_48's rounding term. */
+static double split_need(double lam, double ga, double mu1, double gb, double mu2)
+{
+    if (!(ga > lam) || !(gb > lam)) return INFINITY;
+    double n1 = dst_maxd(lam, 2.0 * lam + mu1 - ga), n2 = dst_maxd(lam, 2.0 * lam + mu2 - gb);
+    double n = dst_maxd(n1, n2);
+    return n + 4.0 * DST_ROUND_REL * (fabs(ga) + fabs(gb) + fabs(n) + mu1 + mu2);
+}
+
 /* budget of swept-sphere tests of the first stop_above test (dst_mesh_swept_lower) */
 #define DST_MESH_MCD_SWEPT_BUDGET 48
 
@@ -428,8 +453,13 @@ DstStatus dst_mesh_mcd(const DstMovingMesh *a, const DstMovingMesh *b, double t0
         /* warm start from the closest pair of the end with the lower value */
         const MeshEval *near = iv.ea.hi <= iv.eb.hi ? &iv.ea : &iv.eb;
         if (near->ca >= 0) cache->tri_a = near->ca, cache->tri_b = near->cb;
+        /* the value at the split point that closes both halves (eq. 15c), when both can close */
+        double sx = iv.ea.s + x;
+        double mu1 = motion_bound(&rm, iv.ea.s, sx) * (sx - iv.ea.s);
+        double mu2 = motion_bound(&rm, sx, iv.eb.s) * (iv.eb.s - sx);
+        double need = split_need(c.best_hi - target, iv.ea.lo, mu1, iv.eb.lo, mu2);
         MeshEval em;
-        if (!eval_at(&c, iv.ea.s + x, target, &em)) break;
+        if (!eval_need(&c, sx, target, c.tol, need, &em)) break;
         stack[top++] = make_iv(&rm, &iv.ea, &em, iv.level + 1);
         stack[top++] = make_iv(&rm, &em, &iv.eb, iv.level + 1);
     }

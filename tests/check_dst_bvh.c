@@ -131,6 +131,26 @@ START_TEST(test_bvh_separation_vs_brute_force)
             ck_assert(dr.lower >= fmax(0.0, want) - MESH_SPHERE_TOL);
             if (ref == 0.0) ck_assert(dr.distance == 0.0);
         }
+        /* pruning capped at a level (eq. 5d): a real distance d, lower = min(level, d - max(tol,
+         * rel (d - ref))) <= exact; levels below, at and above the exact value, with and without
+         * growth above a reference */
+        double levels[4] = {ref - 0.05, ref - 0.5 * tol, ref, ref + 0.05};
+        for (int q = 0; q < 4; ++q) {
+            DstMeshDistance dl, dg;
+            double rel = q % 2 ? 0.5 : 0.0;
+            dst_bvh_separation_level(a, Ra, xa, b, Rb, xb, tol, ref, rel, levels[q], NULL, &dl);
+            ck_assert_msg(dl.distance >= ref * (1.0 - MESH_BRUTE_REL), "pose %d: level %.17g exact %.17g", n,
+                          dl.distance, ref);
+            ck_assert_msg(dl.lower <= ref, "pose %d: level lower %.17g exact %.17g", n, dl.lower, ref);
+            double want = fmin(levels[q], dl.distance - fmax(tol, rel * (dl.distance - ref)));
+            ck_assert(dl.lower >= fmax(0.0, want) - MESH_SPHERE_TOL);
+            /* a level the exact distance clears by more than tol is reached */
+            if (ref > levels[q] + tol) ck_assert(dl.lower >= levels[q] - MESH_SPHERE_TOL);
+            if (ref == 0.0) ck_assert(dl.distance == 0.0);
+            /* the signed form agrees with the separation when apart */
+            dst_bvh_distance_level(a, Ra, xa, b, Rb, xb, tol, ref, rel, levels[q], NULL, &dg);
+            if (dg.overlap == 0) ck_assert(dg.lower <= ref && dg.distance >= ref * (1.0 - MESH_BRUTE_REL));
+        }
     }
     ck_assert_int_eq(mismatches, 0);
     ck_assert_int_gt(zero, MESH_RANDOM_POSES / 20);
@@ -442,6 +462,7 @@ START_TEST(test_bvh_invalid_input)
     ck_assert(d.distance == 0.0);
     ck_assert_int_eq(dst_bvh_separation_rel(&b, I, z, &b, I, z, 0.0, 0.0, 1.0, NULL, &d), DST_INVALID_INPUT);
     ck_assert_int_eq(dst_bvh_distance_rel(&b, I, z, &b, I, z, 0.0, NAN, 0.5, NULL, &d), DST_INVALID_INPUT);
+    ck_assert_int_eq(dst_bvh_separation_level(&b, I, z, &b, I, z, 0.0, 0.0, 0.0, NAN, NULL, &d), DST_INVALID_INPUT);
     dst_bvh_destroy(&b);
     dst_mesh_destroy(&m);
 }

@@ -103,9 +103,13 @@ static void free_meshes(Meshes *M)
     }
 }
 
-static void run_random(int sampling)
+/* sampling 1: the eq. (6.3) baseline; 2: the adaptive search with the tolerance growth of its
+ * evaluations varied (tol_rel 0 and 0.9 in turn) on other motions, so that the split points'
+ * evaluations capped at the level that closes both halves (eq. 15c, 5d) run with every growth */
+static void run_random(int mode)
 {
-    TgRng r = {sampling ? 41u : 31u};
+    int sampling = mode == 1;
+    TgRng r = {sampling ? 41u : mode == 2 ? 53u : 31u};
     Meshes M;
     make_meshes(&M);
     static const int pairs[5][2] = {{0, 1}, {2, 2}, {1, 1}, {3, 0}, {0, 2}};
@@ -126,7 +130,8 @@ static void run_random(int sampling)
         DstBvhCache cache;
         dst_bvh_cache_reset(&cache);
         /* every fourth adaptive run closes sub-intervals by prism culling where it can */
-        opt.prism_cull = !sampling && n % 4 == 1;
+        opt.prism_cull = mode == 0 && n % 4 == 1;
+        if (mode == 2) opt.tol_rel = n % 2 ? 0.9 : 0.0;
         DstStatus st = sampling ? dst_mesh_mcd_sampling(&A.m, &B.m, t0, t1, &opt, &cache, &res)
                                 : dst_mesh_mcd(&A.m, &B.m, t0, t1, &opt, &cache, &res);
         ck_assert_msg(st == DST_CERTIFIED || st == DST_NOT_CERTIFIED || st == DST_ITER_LIMIT, "motion %d: %s", n,
@@ -179,7 +184,7 @@ static void run_random(int sampling)
     ck_assert_int_gt(separated, motions / 10);
     ck_assert_int_gt(multi, motions / 50);
     /* the full set (not the shortened ASan one) has sub-intervals closed by culling */
-    if (!sampling && !TG_ASAN) ck_assert_int_gt(prism_closed, 0);
+    if (mode == 0 && !TG_ASAN) ck_assert_int_gt(prism_closed, 0);
     ck_assert_msg(certified >= MCD_MIN_CERTIFIED_SHARE * motions, "certified %d of %d", certified, motions);
     free_meshes(&M);
 }
@@ -193,6 +198,12 @@ END_TEST
 START_TEST(test_mesh_mcd_sampling_vs_dense_reference)
 {
     run_random(1);
+}
+END_TEST
+
+START_TEST(test_mesh_mcd_split_level_vs_dense_reference)
+{
+    run_random(2);
 }
 END_TEST
 
@@ -648,6 +659,10 @@ Suite *dst_mesh_mcd_suite(void)
     TCase *tc = tcase_create("adaptive");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_mesh_mcd_adaptive_vs_dense_reference);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("split_level");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_mesh_mcd_split_level_vs_dense_reference);
     suite_add_tcase(s, tc);
     tc = tcase_create("sampling");
     tcase_set_timeout(tc, 240);

@@ -152,6 +152,20 @@ DstStatus dst_bvh_distance_rel(const DstBvh *a, const double Ra[9], const double
                                const double Rb[9], const double xb[3], double tol, double ref, double rel,
                                DstBvhCache *cache, DstMeshDistance *out);
 
+
+/* The same with the pruning level capped by the caller: pairs whose bound is at or above
+ * thr(d) = min(level, d - max(tol, rel (d - ref))) are skipped, so the result is a real
+ * distance d with lower = thr(d) (less rounding) <= exact <= d; it is only shown to reach
+ * level when d is far enough above it (docs/math/mesh_mcd.md eq. 5d). For a caller that needs
+ * to know whether the distance reaches a level (the MCD: the value that closes both halves of
+ * a split sub-interval). level = +INFINITY is the rel form above; NaN is invalid input. */
+DstStatus dst_bvh_separation_level(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                   const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                                   double level, DstBvhCache *cache, DstMeshDistance *out);
+DstStatus dst_bvh_distance_level(const DstBvh *a, const double Ra[9], const double xa[3], const DstBvh *b,
+                                 const double Rb[9], const double xb[3], double tol, double ref, double rel,
+                                 double level, DstBvhCache *cache, DstMeshDistance *out);
+
 /* 1 when the point p (mesh frame of bvh, metres) lies inside the closed mesh, by three
  * rays (majority vote, robust to a ray grazing an edge): for a mesh of one component the
  * parity of the ray's crossings; for several components (shells that may overlap: the

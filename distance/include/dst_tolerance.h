@@ -214,6 +214,20 @@
  * neighbourhood lies above UB, so its lower bound may sit halfway down (dimensionless, < 1). */
 #define DST_MESH_MCD_TOL_REL 0.5
 
+/* Mesh MCD: an evaluation at a split point aims its BVH pruning level this far above the value
+ * that closes both halves (docs/math/mesh_mcd.md eq. 15c-5d), metres: the static lower bound it
+ * returns carries rounding of DST_ROUND_REL times the pose scale (~1e-15 m), which must not
+ * leave it a hair short of the level. Any value keeps the bounds valid; it only decides how
+ * much work an evaluation does. */
+#define DST_MESH_MCD_LEVEL_MARGIN 1e-9
+
+/* Mesh MCD: the tolerance growth (tol_rel) of a split point's evaluation that is capped at its
+ * needed level is tol_rel times this, dimensionless: capped, such an evaluation prunes far
+ * above UB anyway, and below the level its value starts the two halves' own bounds. Measured
+ * on the HRP-2 hand/chest benchmark (docs/perf/mesh.md Session 21): 0.5 gave 15 evaluations
+ * and the best time, 1 gave 19, 0 gave 13 but slower evaluations. */
+#define DST_MESH_MCD_SPLIT_REL_FACTOR 0.5
+
 /* Time of first contact of two moving meshes: default width of the contact bracket,
  * seconds (1/10 of a 1 ms control period). */
 #define DST_MESH_TOC_TIME_TOL 1e-4
