@@ -988,6 +988,90 @@ START_TEST(test_plan_ends_on_its_best_point)
 }
 END_TEST
 
+/* The largest value of `column` in dir/trajectory.csv (the header names the columns). */
+static double csv_max(const char *dir, const char *column)
+{
+    static char text[1 << 20];
+    char path[1100];
+    int col = -1, k = 0;
+    double best = -HUGE_VAL;
+    snprintf(path, sizeof path, "%s/trajectory.csv", dir);
+    ck_assert(ckutil_read_file(path, text, sizeof text) > 0);
+    char *line = strtok(text, "\n");
+    ck_assert(line != NULL);
+    for (char *f = line, *comma; f != NULL; f = comma ? comma + 1 : NULL, ++k) {
+        comma = strchr(f, ',');
+        if (comma) *comma = '\0';
+        if (strcmp(f, column) == 0) col = k;
+    }
+    ck_assert_msg(col > 0, "no column %s in %s", column, path);
+    while ((line = strtok(NULL, "\n")) != NULL) {
+        char *f = line;
+        for (int c = 0; c < col && f != NULL; ++c) {
+            f = strchr(f, ',');
+            if (f) ++f;
+        }
+        if (f != NULL) best = fmax(best, strtod(f, NULL));
+    }
+    return best;
+}
+
+/* Preconditioned variables (docs/math/planner.md eq. P23): the optimiser works in z = L^T x,
+ * where the control points' bounds are no longer bounds but rows. tests/data/
+ * precondition_limit.yaml is planned as written (optimizer.precondition true by default)
+ * and with `precondition: false`: both certify, the shoulder's limit binds in both (its
+ * largest value reaches the bound, the limit less position_margin, 0.295 rad, and stays
+ * there to within the rows' tolerance), and the two optima agree. */
+START_TEST(test_precondition_keeps_limits)
+{
+    static char text[1 << 16];
+    char dir[256], out[2][512], args[2200], log[512], path[1100], cwd[512];
+    double cost[2];
+    ckutil_mkdtemp(dir, sizeof dir);
+    ck_assert(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(log, sizeof log, "%s.log", dir);
+    /* the same scenario without preconditioning, the robot file named from here */
+    ck_assert(ckutil_read_file("tests/data/precondition_limit.yaml", text, sizeof text) > 0);
+    snprintf(path, sizeof path, "%s/off.yaml", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert(f != NULL);
+    for (const char *line = text; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (strncmp(line, "robot:", 6) == 0) {
+            fprintf(f, "robot: %s/tests/data/arm2_limited.yaml\n", cwd);
+        } else {
+            fwrite(line, 1, len, f);
+        }
+        line += len;
+    }
+    fprintf(f, "optimizer: {precondition: false}\n");
+    ck_assert_int_eq(fclose(f), 0);
+    for (int k = 0; k < 2; ++k) {
+        const char *s;
+        snprintf(out[k], sizeof out[k], "%s/out%d", dir, k);
+        snprintf(args, sizeof args, "plan %s -o '%s'", k == 0 ? "tests/data/precondition_limit.yaml" : path, out[k]);
+        ck_assert_int_eq(hrpplan(args, log), 0);
+        ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
+        ck_assert_msg(strstr(text, "status: certified") != NULL, "%s", text);
+        ck_assert_msg(strstr(text, "joint limit violation: 0 rad") != NULL, "%s", text);
+        s = strstr(text, "optimiser: ");
+        ck_assert_msg(s != NULL && strstr(s, "cost ") != NULL, "%s", text);
+        cost[k] = strtod(strstr(s, "cost ") + 5, NULL);
+        double top = csv_max(out[k], "SHOULDER");
+        ck_assert_msg(top > 0.295 - 1e-6 && top < 0.295 + 1e-6, "precondition %s: shoulder up to %.9f rad",
+                      k == 0 ? "on" : "off", top);
+    }
+    ck_assert_msg(fabs(cost[0] - cost[1]) <= 1e-3 * cost[1], "costs %.9g (preconditioned) and %.9g", cost[0],
+                  cost[1]);
+    unlink(log);
+    unlink(path);
+    ckutil_rm_flat(out[0]);
+    ckutil_rm_flat(out[1]);
+    ckutil_rm_flat(dir);
+}
+END_TEST
+
 Suite *pln_plan_suite(void)
 {
     Suite *s = suite_create("pln_plan");
@@ -1008,6 +1092,7 @@ Suite *pln_plan_suite(void)
     tcase_add_test(tc, test_time_cost_shortens);
     tcase_add_test(tc, test_plan_ends_on_its_best_point);
     tcase_add_test(tc, test_default_time_limit);
+    tcase_add_test(tc, test_precondition_keeps_limits);
     suite_add_tcase(s, tc);
     /* planning on meshes takes minutes under ASan: `make asan-ci` excludes this tag (the
      * same code runs there through check_pln_geom and check_pln_problem on geom_mesh) */

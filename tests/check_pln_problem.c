@@ -173,6 +173,60 @@ START_TEST(test_cost_gradient_fd)
 }
 END_TEST
 
+/* eq. P23: the constant Hessian of the acceleration and jerk costs that the preconditioned
+ * variables are built on, against central differences of the analytic gradient (exact for
+ * a quadratic up to rounding); hand_cross shares one variable among the last three control
+ * points (rest at the end). The torque cost's Hessian is not constant: none is given. */
+static const char *const HESSIAN_SCENARIOS[] = {"scenarios/hand_cross.yaml", "scenarios/twist.yaml",
+                                                "tests/data/lift_right_foot.yaml", "tests/data/pick_torque2.yaml"};
+
+START_TEST(test_cost_hessian_fd)
+{
+    Fixture f;
+    Rng seed = {0x4e55ULL + (unsigned long long)_i};
+    double *x, *gp, *gm, *H;
+    int n;
+    load(&f, HESSIAN_SCENARIOS[_i]);
+    n = f.p->n_vars;
+    x = calloc((size_t)n, sizeof *x);
+    gp = calloc((size_t)n, sizeof *gp);
+    gm = calloc((size_t)n, sizeof *gm);
+    H = calloc((size_t)n * (size_t)n, sizeof *H);
+    if (f.sc.cost == PLN_COST_TORQUE2) {
+        ck_assert_int_eq(pln_problem_cost_hessian(f.p, H), 0);
+    } else {
+        double diag = 0.0;
+        ck_assert_int_eq(pln_problem_cost_hessian(f.p, H), 1);
+        random_x(f.p, x, &seed, 0.3);
+        for (int i = 0; i < n; ++i) {
+            double s = x[i];
+            x[i] = s + FD_STEP;
+            pln_problem_cost(f.p, f.w, x, gp);
+            x[i] = s - FD_STEP;
+            pln_problem_cost(f.p, f.w, x, gm);
+            x[i] = s;
+            diag += H[(size_t)i * n + i];
+            for (int j = 0; j < n; ++j) {
+                double fd = (gp[j] - gm[j]) / (2.0 * FD_STEP);
+                ck_assert_msg(fabs(fd - H[(size_t)i * n + j]) <= 1e-6 * fabs(fd) + 1e-7,
+                              "%s: d2f/dx[%d]dx[%d]: %g, fd %g", HESSIAN_SCENARIOS[_i], i, j,
+                              H[(size_t)i * n + j], fd);
+                ck_assert(fabs(H[(size_t)i * n + j] - H[(size_t)j * n + i]) <= 1e-12 * (1.0 + fabs(H[(size_t)i * n + j])));
+            }
+        }
+        /* a positive curvature along every variable (the regularisation of eq. P23 is
+         * relative to this mean) */
+        ck_assert_msg(diag > 0.0 && isfinite(diag), "mean diagonal %g", diag / n);
+        for (int i = 0; i < n; ++i) ck_assert(H[(size_t)i * n + i] > 0.0);
+    }
+    free(x);
+    free(gp);
+    free(gm);
+    free(H);
+    unload(&f);
+}
+END_TEST
+
 /* The torque cost (eq. P14): its analytic gradient against central differences, on a
  * fixed base and on the floating base (squat: re-rooted at a foot, the other held) */
 static const char *const TORQUE2_SCENARIOS[] = {"tests/data/pick_torque2.yaml",
@@ -704,6 +758,7 @@ Suite *pln_problem_suite(void)
     tc = tcase_create("gradients");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_cost_gradient_fd);
+    tcase_add_loop_test(tc, test_cost_hessian_fd, 0, 4);
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
     tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);

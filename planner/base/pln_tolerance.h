@@ -177,6 +177,15 @@
 #define PLN_SIP_BALANCE_MARGIN_M 0.02
 #define PLN_SIP_FEASIBLE 1e-5
 
+/* Preconditioned variables of the optimiser (docs/math/planner.md eq. P23): z = L^T x
+ * with L L^T = H_x + PLN_SIP_PRECOND_REG h I, H_x the constant Hessian of the acceleration
+ * or jerk cost and h its mean diagonal, so that SLSQP's first quasi-Newton model (the
+ * identity in z) is the cost's own curvature. The regularisation keeps the steps along
+ * the smoothest motions finite (without it, 0, the first step went to the cost's minimum,
+ * far from the tasks); 3e-3 had the fewest evaluations on bench_plan_random of 0, 1e-3,
+ * 3e-3, 1e-2, 3e-2 and 0.1 (docs/PERFORMANCE.md "Session 21"). */
+#define PLN_SIP_PRECOND_REG 3e-3
+
 /* The evaluation cap of a scenario that sets no optimizer.max_iterations (eq. P22):
  * max(PLN_SIP_DEFAULT_EVALS, PLN_SIP_DEFAULT_EVALS_PER_VAR x the optimiser's variables).
  * 300 was the fixed cap before session 19; whole-body support problems (224 variables)

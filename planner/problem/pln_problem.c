@@ -727,6 +727,27 @@ double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x,
     return c * p->cost_scale;
 }
 
+int pln_problem_cost_hessian(const PlnProblem *p, double *hess)
+{
+    const int n = p->n_vars, nc = p->n_ctrl;
+    if (p->scenario->cost == PLN_COST_TORQUE2) return 0;
+    memset(hess, 0, (size_t)n * (size_t)n * sizeof *hess);
+    /* f = cost_scale sum_j P_j^T H P_j with P_j = S_j x + fixed (eq. P1-P2): each pair of
+     * free control points of one joint adds 2 cost_scale H_ab at their variables (several
+     * control points can share a variable: the rest at the end) */
+    for (int j = 0; j < p->n_active; ++j) {
+        for (int a = 0; a < nc; ++a) {
+            int va = p->var_of[j * nc + a];
+            if (va < 0) continue;
+            for (int b = 0; b < nc; ++b) {
+                int vb = p->var_of[j * nc + b];
+                if (vb >= 0) hess[(size_t)va * (size_t)n + (size_t)vb] += 2.0 * p->cost_scale * p->H[a * nc + b];
+            }
+        }
+    }
+    return 1;
+}
+
 void pln_problem_interval(const PlnProblem *p, int i, double *t0, double *t1)
 {
     int sub = p->scenario->subdivisions, span = i / sub, k = i % sub;

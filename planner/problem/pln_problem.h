@@ -328,6 +328,12 @@ PlnStatus pln_problem_state_at(const PlnProblem *p, const double *ctrl, double t
 /* Objective and its gradient grad[n_vars] (nullable). */
 double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x, double *grad);
 
+/* The Hessian of the objective with respect to x, hess[n_vars * n_vars] (symmetric), when
+ * it is constant: the acceleration or jerk cost (eq. P2), 2 cost_scale S^T H S per joint
+ * (docs/math/planner.md eq. P23). Returns 0 and leaves hess alone for the torque cost,
+ * whose Hessian changes with x. */
+int pln_problem_cost_hessian(const PlnProblem *p, double *hess);
+
 /* Every constraint row c[m] <= 0 and its gradient grad[m * n_vars] (row-major, nullable).
  * The collision results of the evaluation are left in w->mcd. */
 PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,

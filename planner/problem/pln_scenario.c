@@ -743,7 +743,7 @@ static PlnStatus parse_support(PlnYaml *y, const yaml_node_t *node, PlnScenario 
 static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenario *sc)
 {
     static const char *const keys[] = {"algorithm", "max_iterations", "time_limit", "xtol_rel",
-                                       "ftol_rel", NULL};
+                                       "ftol_rel", "precondition", NULL};
     char text[32];
     yaml_node_t *v;
     PlnStatus st = pln_yaml_check_mapping(y, node, "optimizer", keys);
@@ -774,6 +774,7 @@ static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenari
         st = read_in_range(y, node, "optimizer", "ftol_rel", 0, 0.0, 1.0, "must lie in [0, 1]",
                            &sc->ftol_rel);
     }
+    if (st == PLN_OK) st = pln_yaml_bool(y, node, "optimizer", "precondition", 0, &sc->precondition);
     return st;
 }
 
@@ -820,6 +821,7 @@ static void set_defaults(PlnScenario *sc)
     sc->time_limit = PLN_SIP_DEFAULT_TIME_S; /* not written: pln_plan_load grows it (P22b) */
     sc->xtol_rel = 1e-6;
     sc->ftol_rel = 1e-4; /* an infeasible stop on it is restarted by the exchange loop */
+    sc->precondition = 1; /* docs/math/planner.md eq. P23 */
     sc->rate_hz = 200.0;
 }
 

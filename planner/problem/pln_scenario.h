@@ -239,6 +239,8 @@ typedef struct PlnScenario {
                                      the evaluation budget (eq. P22b) */
     int time_limit_written;       /* 1 when optimizer.time_limit is written */
     double xtol_rel, ftol_rel;
+    int precondition;             /* optimise in the cost-preconditioned variables (eq. P23;
+                                     `optimizer.precondition`, default 1) */
 
     double rate_hz;               /* output sampling rate (default 200 Hz) */
     char out_dir[1024];           /* "" -> out/<name>/ */

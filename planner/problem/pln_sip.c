@@ -2,6 +2,8 @@
  * semi-infinite programme (thesis sec. VI.A.1, Fig. 6.1; docs/math/planner.md sec. 5). */
 #include "problem/pln_sip.h"
 
+#include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <nlopt.h>
 #include <stdlib.h>
@@ -62,9 +64,46 @@ typedef struct SipContext {
     int have_seen;
     double elastic_norm;   /* the elastic objective is divided by this (its value at the
                               phase's start, at least 1), so that it starts near 1 */
+    /* the round's start and its best point other than the start (eq. P7c) */
+    double *x_first;       /* [n] the round's first evaluated point */
+    double *x_moved;       /* [n] its best evaluated point other than x_first */
+    double moved_worst, moved_cost;
+    int round_points;      /* points of the round track_seen was given */
+    int have_moved;
+    /* the preconditioned variables z = L^T x (eq. P23) */
+    double *pre_L;         /* [n * n] nullable: lower Cholesky factor, column-major */
+    double *pre_linv;      /* [n * n] L^-1, column-major: column i is d x_i / d z */
+    double *pre_x;         /* [n] x of the z NLopt gives */
+    double *pre_free_lb, *pre_free_ub; /* [n] -inf and +inf: NLopt's bounds in z */
+    int pre_on;            /* this round runs in z */
+    int pre_off;           /* a stall happened: the loop's later rounds run in x */
     PlnStatus failure;
     char err[512];
 } SipContext;
+
+/* x = L^-T z (eq. P23) */
+static void pre_to_x(const SipContext *ctx, const double *z, double *x)
+{
+    const int n = ctx->p->n_vars;
+    memcpy(x, z, (size_t)n * sizeof *x);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n, ctx->pre_L, n, x, 1);
+}
+
+/* z = L^T x, in place */
+static void pre_to_z(const SipContext *ctx, double *x)
+{
+    const int n = ctx->p->n_vars;
+    cblas_dtrmv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n, ctx->pre_L, n, x, 1);
+}
+
+/* gradients of `rows` functions (row-major, n each) from x to z: g_z = L^-1 g_x (eq. P23) */
+static void pre_grad(const SipContext *ctx, double *g, int rows)
+{
+    const int n = ctx->p->n_vars;
+    if (rows <= 0) return;
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, rows, 1.0,
+                ctx->pre_L, n, g, n);
+}
 
 static void print_progress(SipContext *ctx, int final)
 {
@@ -110,7 +149,21 @@ static double elastic_penalty(const PlnProblem *p, const double *c, const double
     return sum;
 }
 
+static double objective_x(unsigned n, const double *x, double *grad, void *data);
+
+/* NLopt's objective: in z when the round is preconditioned (eq. P23) */
 static double objective(unsigned n, const double *x, double *grad, void *data)
+{
+    SipContext *ctx = data;
+    double f;
+    if (!ctx->pre_on) return objective_x(n, x, grad, data);
+    pre_to_x(ctx, x, ctx->pre_x);
+    f = objective_x(n, ctx->pre_x, grad, data);
+    if (grad != NULL) pre_grad(ctx, grad, 1);
+    return f;
+}
+
+static double objective_x(unsigned n, const double *x, double *grad, void *data)
 {
     SipContext *ctx = data;
     (void)n;
@@ -193,7 +246,15 @@ static int seen_better(double w1, double f1, double w2, double f2)
  * round's best when the objective was evaluated at the same x and it is better */
 static void track_seen(SipContext *ctx, unsigned n, const double *x)
 {
+    int first = ctx->round_points++ == 0;
+    if (first) memcpy(ctx->x_first, x, (size_t)n * sizeof *x);
     if (memcmp(x, ctx->x_obj, (size_t)n * sizeof *x) != 0 || !isfinite(ctx->cost_obj)) return;
+    if (!first && (!ctx->have_moved || seen_better(ctx->worst, ctx->cost_obj, ctx->moved_worst, ctx->moved_cost))) {
+        memcpy(ctx->x_moved, x, (size_t)n * sizeof *x);
+        ctx->moved_worst = ctx->worst;
+        ctx->moved_cost = ctx->cost_obj;
+        ctx->have_moved = 1;
+    }
     if (ctx->have_seen && !seen_better(ctx->worst, ctx->cost_obj, ctx->seen_worst, ctx->seen_cost)) return;
     memcpy(ctx->x_seen, x, (size_t)n * sizeof *x);
     ctx->seen_worst = ctx->worst;
@@ -204,8 +265,49 @@ static void track_seen(SipContext *ctx, unsigned n, const double *x)
 /* NLopt's vector constraint: the working rows, then the aggregate rows (the largest
  * velocity, collision and balance rows outside the working set; a max of smooth rows, so
  * no row can be violated unseen between exchanges; docs/math/planner.md eq. P7) */
+static void constraints_x(unsigned m, double *c, unsigned n, const double *x, double *grad,
+                          void *data);
+
+/* NLopt's vector constraint: in z when the round is preconditioned (eq. P23) */
 static void constraints(unsigned m, double *c, unsigned n, const double *x, double *grad,
                         void *data)
+{
+    SipContext *ctx = data;
+    if (!ctx->pre_on) {
+        constraints_x(m, c, n, x, grad, data);
+        return;
+    }
+    pre_to_x(ctx, x, ctx->pre_x);
+    constraints_x(m, c, n, ctx->pre_x, grad, data);
+    if (grad != NULL) pre_grad(ctx, grad, (int)m);
+}
+
+/* The joint limits of a preconditioned round (eq. P23): the round's box tlb <= x <= tub on
+ * the control points (the limits, cut to the trust box on meshes) is rows x_i - tub_i <= 0
+ * and tlb_i - x_i <= 0 in z, 2 n of them, with the constant gradients +-(L^-1 e_i) */
+static void limit_rows(unsigned m, double *c, unsigned n, const double *z, double *grad,
+                       void *data)
+{
+    SipContext *ctx = data;
+    (void)m;
+    pre_to_x(ctx, z, ctx->pre_x);
+    for (unsigned i = 0; i < n; ++i) {
+        c[i] = ctx->pre_x[i] - ctx->tub[i];
+        c[n + i] = ctx->tlb[i] - ctx->pre_x[i];
+    }
+    if (grad == NULL) return;
+    for (unsigned i = 0; i < n; ++i) {
+        const double *col = ctx->pre_linv + (size_t)i * n;
+        double *up = grad + (size_t)i * n, *lo = grad + (size_t)(n + i) * n;
+        for (unsigned j = 0; j < n; ++j) {
+            up[j] = col[j];
+            lo[j] = -col[j];
+        }
+    }
+}
+
+static void constraints_x(unsigned m, double *c, unsigned n, const double *x, double *grad,
+                          void *data)
 {
     SipContext *ctx = data;
     PlnStatus st = evaluate_all(ctx, x, grad != NULL, 1);
@@ -318,17 +420,38 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     int m = ctx->m_work + ctx->agg[0] + ctx->agg[1] + ctx->agg[2] + ctx->agg[3] + ctx->agg[4];
     double f = 0.0, *tol;
     nlopt_result res;
+    /* eq. P23: in z, unless the loop stalled since it began (pre_off) or the tasks are in
+     * the objective (the elastic phase: not the cost's Hessian alone) */
+    const int pre = ctx->pre_L != NULL && !ctx->pre_off && !ctx->elastic;
 
     ctx->m_round = m;
+    /* the bounds NLopt enforces hold at the start (the points of a preconditioned round
+     * meet them as rows, to within PLN_ROW_TOL) */
+    for (int i = 0; i < p->n_vars; ++i) x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
     ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
     if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
     for (int i = 0; i < p->n_vars; ++i) {
         ctx->tlb[i] = ctx->trust > 0.0 ? fmax(p->lb[i], x[i] - ctx->trust) : p->lb[i];
         ctx->tub[i] = ctx->trust > 0.0 ? fmin(p->ub[i], x[i] + ctx->trust) : p->ub[i];
     }
-    nlopt_set_lower_bounds(ctx->opt, ctx->tlb);
-    nlopt_set_upper_bounds(ctx->opt, ctx->tub);
+    /* in z the box is rows (limit_rows) and NLopt's bounds are infinite */
+    nlopt_set_lower_bounds(ctx->opt, pre ? ctx->pre_free_lb : ctx->tlb);
+    nlopt_set_upper_bounds(ctx->opt, pre ? ctx->pre_free_ub : ctx->tub);
     nlopt_set_min_objective(ctx->opt, objective, ctx);
+    if (pre) {
+        tol = malloc(2 * (size_t)p->n_vars * sizeof *tol);
+        if (tol == NULL) {
+            nlopt_destroy(ctx->opt);
+            return NLOPT_OUT_OF_MEMORY;
+        }
+        for (int k = 0; k < 2 * p->n_vars; ++k) tol[k] = PLN_ROW_TOL;
+        res = nlopt_add_inequality_mconstraint(ctx->opt, 2 * (unsigned)p->n_vars, limit_rows, ctx, tol);
+        free(tol);
+        if (res < 0) {
+            nlopt_destroy(ctx->opt);
+            return res;
+        }
+    }
     if (m > 0) {
         tol = malloc((size_t)m * sizeof *tol);
         if (tol == NULL) {
@@ -365,10 +488,38 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     nlopt_set_maxeval(ctx->opt, max_evals);
     nlopt_set_maxtime(ctx->opt, max_time);
     ctx->have_seen = 0;
+    ctx->have_moved = 0;
+    ctx->round_points = 0;
     memset(ctx->x_obj, 0, (size_t)p->n_vars * sizeof *ctx->x_obj);
     ctx->cost_obj = NAN;
+    if (pre) pre_to_z(ctx, x);
+    ctx->pre_on = pre;
     res = nlopt_optimize(ctx->opt, x, &f);
-    if (res != NLOPT_FORCED_STOP && res != NLOPT_OUT_OF_MEMORY && res != NLOPT_INVALID_ARGS &&
+    if (pre) {
+        pre_to_x(ctx, x, ctx->pre_x);
+        memcpy(x, ctx->pre_x, (size_t)p->n_vars * sizeof *x);
+        ctx->pre_on = 0;
+    }
+    if (pre && (res == NLOPT_FTOL_REACHED || res == NLOPT_XTOL_REACHED) && ctx->failure == PLN_OK &&
+        ctx->have_moved && ctx->round_points > 1 &&
+        memcmp(x, ctx->x_first, (size_t)p->n_vars * sizeof *x) == 0) {
+        /* eq. P7c: stopped by its tolerances, NLopt answers with its best point whose rows
+         * hold to within PLN_ROW_TOL; when that is the round's start, every point the round
+         * moved to was infeasible and the round has not converged (SLSQP's iterates come
+         * from outside; with the preconditioned model the cost settles first and ftol_rel
+         * stops the round while the rows are still being met). The round goes on from its
+         * best point other than the start (eq. P7b's order), which the exchange loop
+         * evaluates afresh and restarts from as a stall. Preconditioned rounds only: in x
+         * (and in the elastic phase, whose start meets every other row by construction) the
+         * start can be the answer (lift_at_limit's elastic phase: its only moves ran into
+         * the shelf) */
+        if (ctx->progress != NULL) {
+            fprintf(ctx->progress, "     %s at the round's start: on from its best point after it "
+                                   "(worst %+.3e, cost %.6e)\n", stop_name(res), ctx->moved_worst,
+                    ctx->moved_cost);
+        }
+        memcpy(x, ctx->x_moved, (size_t)p->n_vars * sizeof *x);
+    } else if (res != NLOPT_FORCED_STOP && res != NLOPT_OUT_OF_MEMORY && res != NLOPT_INVALID_ARGS &&
         ctx->have_seen && memcmp(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x) != 0) {
         /* NLopt returns its best point feasible to within the rows' tolerance (PLN_ROW_TOL,
          * far below PLN_SIP_FEASIBLE, which SLSQP's iterates rarely reach: then it returns
@@ -392,6 +543,15 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
         const char *msg = nlopt_get_errmsg(ctx->opt);
         snprintf(ctx->err, sizeof ctx->err, "NLopt stopped (%d): %s", (int)res,
                  msg ? msg : "no message");
+    }
+    if (pre) {
+        /* the box held as rows, to within PLN_ROW_TOL: into it, and onto an edge it came
+         * that near (the trust box's edge test of the exchange loop) */
+        for (int i = 0; i < p->n_vars; ++i) {
+            x[i] = fmin(fmax(x[i], ctx->tlb[i]), ctx->tub[i]);
+            if (x[i] - ctx->tlb[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tlb[i];
+            if (ctx->tub[i] - x[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tub[i];
+        }
     }
     nlopt_destroy(ctx->opt);
     ctx->opt = NULL;
@@ -426,10 +586,13 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
     const PlnProblem *p = ctx->p;
     const PlnScenario *sc = p->scenario;
     nlopt_result res = NLOPT_SUCCESS;
-    int stalls = 0;
+    int stalls = 0, improved = 0, retried = 0;
     double best_worst = ctx->worst; /* the start's, evaluated afresh by the caller */
+    const double start_worst = ctx->worst;
     PlnStatus st;
+    ctx->pre_off = 0;
     memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
+again:
     for (int round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
         double left_time = sc->time_limit - ctx->time_used - (pln_clock_s() - ctx->start);
         int left_evals = eval_cap - ctx->evaluations, added;
@@ -450,6 +613,7 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
         if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
         if (ctx->worst < best_worst) {
             best_worst = ctx->worst;
+            improved = 1;
             memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
         }
         added = exchange(ctx);
@@ -480,10 +644,37 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
         if (added == 0 && ctx->worst <= PLN_SIP_FEASIBLE) break;
         if (res == NLOPT_MAXEVAL_REACHED || res == NLOPT_MAXTIME_REACHED) break;
         if (added == 0 && ++stalls > PLN_SIP_MAX_STALLS) break;
+        if (added == 0 && ctx->pre_L != NULL && !ctx->pre_off && !ctx->elastic) {
+            /* a stall (infeasible, nothing to add) in z: the restarts run in x, where
+             * SLSQP's first model (the identity) takes shorter steps (eq. P23) */
+            ctx->pre_off = 1;
+            if (ctx->progress != NULL) {
+                fprintf(ctx->progress, "     round %d stalled: the next rounds in the unpreconditioned variables\n",
+                        round + 1);
+            }
+        }
         if (ctx->progress != NULL) {
             fprintf(ctx->progress, "     round %d: %s, %d rows added, worst %+.3e\n", round + 1,
                     stop_name(res), added, ctx->worst);
         }
+    }
+    /* eq. P23: a loop whose preconditioned rounds ended infeasible without any round's end
+     * improving on its start (a basin where the tasks cannot be met, seen on one random
+     * problem in 80) runs once more from its start, in x only, within the budget left */
+    if (ctx->worst > PLN_SIP_FEASIBLE && !improved && !retried && ctx->pre_L != NULL && !ctx->elastic &&
+        start_worst < ctx->worst && res != NLOPT_MAXEVAL_REACHED && res != NLOPT_MAXTIME_REACHED) {
+        if (ctx->progress != NULL) {
+            fprintf(ctx->progress, "     no round improved on the start (worst %+.3e against %+.3e): once "
+                                   "more from it in the unpreconditioned variables\n", ctx->worst, start_worst);
+        }
+        retried = 1;
+        stalls = 0;
+        ctx->pre_off = 1;
+        memcpy(x, ctx->x_best, (size_t)p->n_vars * sizeof *x);
+        st = evaluate_all(ctx, x, 0, 0);
+        if (st != PLN_OK) return pln_errorf(st, err, err_size, "%s", ctx->err);
+        (void)exchange(ctx);
+        goto again;
     }
     /* only for a caller that takes the last point too (x_last) and lets the certificate
      * choose: the worst row mixes units, and the last point may certify where the point of
@@ -547,6 +738,59 @@ static void binding_rows(const SipContext *ctx, char *buf, size_t size)
     }
 }
 
+/* Sets up the preconditioned variables z = L^T x (docs/math/planner.md eq. P23): L L^T =
+ * H_x + PLN_SIP_PRECOND_REG h I, H_x the constant Hessian of the objective (acceleration or
+ * jerk cost) and h its mean diagonal; L^-1 for the limit rows. Leaves ctx->pre_L NULL (the
+ * rounds run in x) when the Hessian is not constant (the torque cost) or not positive
+ * definite. */
+static PlnStatus precondition(SipContext *ctx, char *err, size_t err_size)
+{
+    const PlnProblem *p = ctx->p;
+    const int n = p->n_vars;
+    const size_t nn = (size_t)n * (size_t)n;
+    double *L = malloc(nn * sizeof *L), *inv = malloc(nn * sizeof *inv);
+    double *xb = malloc((size_t)n * sizeof *xb), h = 0.0;
+    double *flb = malloc((size_t)n * sizeof *flb), *fub = malloc((size_t)n * sizeof *fub);
+    if (L == NULL || inv == NULL || xb == NULL || flb == NULL || fub == NULL) {
+        free(L);
+        free(inv);
+        free(xb);
+        free(flb);
+        free(fub);
+        return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the %d x %d preconditioner", n, n);
+    }
+    if (!pln_problem_cost_hessian(p, L)) goto off;
+    for (int i = 0; i < n; ++i) h += L[(size_t)i * n + i];
+    h /= n;
+    if (!(h > 0.0)) goto off;
+    for (int i = 0; i < n; ++i) L[(size_t)i * n + i] += PLN_SIP_PRECOND_REG * h;
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n) != 0) goto off;
+    for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < n; ++i) {
+            if (i < j) L[(size_t)j * n + i] = 0.0; /* dpotrf leaves the upper part as it was */
+            inv[(size_t)j * n + i] = i == j ? 1.0 : 0.0;
+        }
+    }
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1.0, L, n, inv, n);
+    for (int i = 0; i < n; ++i) {
+        flb[i] = -HUGE_VAL;
+        fub[i] = HUGE_VAL;
+    }
+    ctx->pre_L = L;
+    ctx->pre_linv = inv;
+    ctx->pre_x = xb;
+    ctx->pre_free_lb = flb;
+    ctx->pre_free_ub = fub;
+    return PLN_OK;
+off:
+    free(L);
+    free(inv);
+    free(xb);
+    free(flb);
+    free(fub);
+    return PLN_OK;
+}
+
 PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
                         PlnSipResult *result, char *err, size_t err_size)
 {
@@ -590,18 +834,24 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.x_best = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_best);
     ctx.x_obj = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_obj);
     ctx.x_seen = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_seen);
+    ctx.x_first = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_first);
+    ctx.x_moved = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_moved);
     /* overlapping non-convex meshes have no usable depth to lead the optimiser out
      * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
      * control point only so far before the rows are evaluated afresh */
     ctx.trust = p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_SIP_MESH_TRUST_RAD : 0.0;
     if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb ||
         !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main || !ctx.x_best ||
-        !ctx.x_obj || !ctx.x_seen) {
+        !ctx.x_obj || !ctx.x_seen || !ctx.x_first || !ctx.x_moved) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);
         goto done;
     }
     nlopt_srand(PLN_NLOPT_SEED); /* the only call in the project: reproducible runs */
+    if (sc->precondition && sc->algorithm == PLN_ALGORITHM_SLSQP && p->n_vars > 0) {
+        st = precondition(&ctx, err, err_size);
+        if (st != PLN_OK) goto done;
+    }
 
     /* the start must respect the bounds NLopt enforces */
     for (int i = 0; i < p->n_vars; ++i) x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
@@ -674,6 +924,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     st = PLN_OK;
 done:
     result->evaluations = ctx.evaluations;
+    result->preconditioned = ctx.pre_L != NULL;
     result->wall_time_s = pln_clock_s() - ctx.start;
     result->mcd_calls = ctx.w->mcd_calls;
     result->mcd_time_s = ctx.w->mcd_seconds;
@@ -694,6 +945,13 @@ done:
     free(ctx.x_best);
     free(ctx.x_obj);
     free(ctx.x_seen);
+    free(ctx.x_first);
+    free(ctx.x_moved);
+    free(ctx.pre_L);
+    free(ctx.pre_linv);
+    free(ctx.pre_x);
+    free(ctx.pre_free_lb);
+    free(ctx.pre_free_ub);
     pln_problem_work_destroy(ctx.w);
     return st;
 }

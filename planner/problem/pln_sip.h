@@ -38,6 +38,8 @@ typedef struct PlnSipResult {
                                     row, and x is the motion nearest them that meets the rest */
     int reverted;                /* 1: the loop ended infeasible and x is its point of least
                                     worst row; run->x_last holds where it ended */
+    int preconditioned;          /* 1: the run's rounds started in the preconditioned
+                                    variables (docs/math/planner.md eq. P23) */
     int restarts;                /* pln_plan_optimise: the restart (1..PLN_PLAN_RESTARTS)
                                     whose result x is; 0: the first run's (or the elastic
                                     phase's, tasks_relaxed) */

@@ -553,7 +553,7 @@ int main(int argc, char **argv)
     hashes = calloc((size_t)n_seeds * count, sizeof *hashes);
     if (t_plan == NULL || t_base == NULL || evals == NULL || hashes == NULL) return 1;
 
-    fprintf(stderr, "seed    #  family  certified  cause        time_s  no_collision: clearance_m\n");
+    fprintf(stderr, "seed    #  family  certified  cause        time_s  evals        cost  no_collision: clearance_m\n");
     for (int s = 0; s < n_seeds; ++s) {
         for (int k = 0; k < count; ++k) {
             Rng r = {mix64(mix64(seeds[s]) ^ (uint64_t)k)};
@@ -626,9 +626,9 @@ int main(int argc, char **argv)
                 ++needed;
                 needed_certified += run.certified;
             }
-            fprintf(stderr, "%4llu  %3d  %-6s  %9d  %-11s  %6.2f  %12.4f%s%s\n", seeds[s], k,
+            fprintf(stderr, "%4llu  %3d  %-6s  %9d  %-11s  %6.2f  %5d  %10.4e  %12.4f%s%s\n", seeds[s], k,
                     family_name(pb.family), run.certified, pln_cert_cause_string(run.cause),
-                    run.wall_time_s, base.min_clearance, run.certified ? "" : "  ", run.reason);
+                    run.wall_time_s, run.evaluations, run.cost, base.min_clearance, run.certified ? "" : "  ", run.reason);
             if (keep == NULL) unlink(path);
         }
     }
