@@ -186,6 +186,13 @@
  * 3e-3, 1e-2, 3e-2 and 0.1 (docs/PERFORMANCE.md "Session 21"). */
 #define PLN_SIP_PRECOND_REG 3e-3
 
+/* In the preconditioned variables the joint limits are rows that a trial step may cross:
+ * the rows and the objective are evaluated at x clamped into the round's box widened by
+ * this fraction of each variable's range (dimensionless; docs/math/planner.md eq. P23).
+ * Without the clamp a wild step made a Taylor model overflow; clamping onto the box itself
+ * (0) made twist take 149 evaluations instead of 71. */
+#define PLN_SIP_PRECOND_SLACK 0.25
+
 /* The evaluation cap of a scenario that sets no optimizer.max_iterations (eq. P22):
  * max(PLN_SIP_DEFAULT_EVALS, PLN_SIP_DEFAULT_EVALS_PER_VAR x the optimiser's variables).
  * 300 was the fixed cap before session 19; whole-body support problems (224 variables)

@@ -74,6 +74,7 @@ typedef struct SipContext {
     double *pre_L;         /* [n * n] nullable: lower Cholesky factor, column-major */
     double *pre_linv;      /* [n * n] L^-1, column-major: column i is d x_i / d z */
     double *pre_x;         /* [n] x of the z NLopt gives */
+    char *pre_clamped;     /* [n] pre_point clamped this coordinate into the box */
     double *pre_free_lb, *pre_free_ub; /* [n] -inf and +inf: NLopt's bounds in z */
     int pre_on;            /* this round runs in z */
     int pre_off;           /* a stall happened: the loop's later rounds run in x */
@@ -87,6 +88,36 @@ static void pre_to_x(const SipContext *ctx, const double *z, double *x)
     const int n = ctx->p->n_vars;
     memcpy(x, z, (size_t)n * sizeof *x);
     cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n, ctx->pre_L, n, x, 1);
+}
+
+/* The point the rows and the objective are evaluated at: x = L^-T z, clamped into the
+ * round's box widened by PLN_SIP_PRECOND_SLACK of each variable's range (eq. P23). In z
+ * the box is rows, which SLSQP's trial steps may cross; near the box the functions are
+ * evaluated as they are (smooth), a wild step is held back (a joint far beyond its limits
+ * made its Taylor model overflow). pre_clamped[i] marks the clamped coordinates, whose
+ * partial derivatives are then zero. */
+static void pre_point(SipContext *ctx, const double *z)
+{
+    const PlnProblem *p = ctx->p;
+    const int n = p->n_vars;
+    pre_to_x(ctx, z, ctx->pre_x);
+    for (int i = 0; i < n; ++i) {
+        double v = ctx->pre_x[i], slack = PLN_SIP_PRECOND_SLACK * (p->ub[i] - p->lb[i]);
+        double lo = ctx->tlb[i] - slack, hi = ctx->tub[i] + slack;
+        ctx->pre_clamped[i] = !(v >= lo && v <= hi);
+        ctx->pre_x[i] = fmin(fmax(v, lo), hi);
+    }
+}
+
+/* zeroes, in `rows` gradients (row-major, n each) with respect to x, the partials of the
+ * coordinates pre_point clamped */
+static void pre_zero_clamped(const SipContext *ctx, double *g, int rows)
+{
+    const int n = ctx->p->n_vars;
+    for (int i = 0; i < n; ++i) {
+        if (!ctx->pre_clamped[i]) continue;
+        for (int r = 0; r < rows; ++r) g[(size_t)r * n + i] = 0.0;
+    }
 }
 
 /* z = L^T x, in place */
@@ -157,9 +188,12 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     SipContext *ctx = data;
     double f;
     if (!ctx->pre_on) return objective_x(n, x, grad, data);
-    pre_to_x(ctx, x, ctx->pre_x);
+    pre_point(ctx, x);
     f = objective_x(n, ctx->pre_x, grad, data);
-    if (grad != NULL) pre_grad(ctx, grad, 1);
+    if (grad != NULL) {
+        pre_zero_clamped(ctx, grad, 1);
+        pre_grad(ctx, grad, 1);
+    }
     return f;
 }
 
@@ -277,9 +311,12 @@ static void constraints(unsigned m, double *c, unsigned n, const double *x, doub
         constraints_x(m, c, n, x, grad, data);
         return;
     }
-    pre_to_x(ctx, x, ctx->pre_x);
+    pre_point(ctx, x);
     constraints_x(m, c, n, ctx->pre_x, grad, data);
-    if (grad != NULL) pre_grad(ctx, grad, (int)m);
+    if (grad != NULL) {
+        pre_zero_clamped(ctx, grad, (int)m);
+        pre_grad(ctx, grad, (int)m);
+    }
 }
 
 /* The joint limits of a preconditioned round (eq. P23): the round's box tlb <= x <= tub on
@@ -496,7 +533,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     ctx->pre_on = pre;
     res = nlopt_optimize(ctx->opt, x, &f);
     if (pre) {
-        pre_to_x(ctx, x, ctx->pre_x);
+        pre_point(ctx, x); /* as the evaluations saw it (x_first, x_seen, x_moved) */
         memcpy(x, ctx->pre_x, (size_t)p->n_vars * sizeof *x);
         ctx->pre_on = 0;
     }
@@ -738,6 +775,19 @@ static void binding_rows(const SipContext *ctx, char *buf, size_t size)
     }
 }
 
+/* frees the preconditioned variables' arrays: the rounds run in x */
+static void precondition_drop(SipContext *ctx)
+{
+    free(ctx->pre_L);
+    free(ctx->pre_linv);
+    free(ctx->pre_x);
+    free(ctx->pre_free_lb);
+    free(ctx->pre_free_ub);
+    free(ctx->pre_clamped);
+    ctx->pre_L = ctx->pre_linv = ctx->pre_x = ctx->pre_free_lb = ctx->pre_free_ub = NULL;
+    ctx->pre_clamped = NULL;
+}
+
 /* Sets up the preconditioned variables z = L^T x (docs/math/planner.md eq. P23): L L^T =
  * H_x + PLN_SIP_PRECOND_REG h I, H_x the constant Hessian of the objective (acceleration or
  * jerk cost) and h its mean diagonal; L^-1 for the limit rows. Leaves ctx->pre_L NULL (the
@@ -748,23 +798,28 @@ static PlnStatus precondition(SipContext *ctx, char *err, size_t err_size)
     const PlnProblem *p = ctx->p;
     const int n = p->n_vars;
     const size_t nn = (size_t)n * (size_t)n;
-    double *L = malloc(nn * sizeof *L), *inv = malloc(nn * sizeof *inv);
-    double *xb = malloc((size_t)n * sizeof *xb), h = 0.0;
-    double *flb = malloc((size_t)n * sizeof *flb), *fub = malloc((size_t)n * sizeof *fub);
-    if (L == NULL || inv == NULL || xb == NULL || flb == NULL || fub == NULL) {
-        free(L);
-        free(inv);
-        free(xb);
-        free(flb);
-        free(fub);
+    double *L, *inv, h = 0.0;
+    ctx->pre_L = L = malloc(nn * sizeof *L);
+    ctx->pre_linv = inv = malloc(nn * sizeof *inv);
+    ctx->pre_x = malloc((size_t)n * sizeof *ctx->pre_x);
+    ctx->pre_free_lb = malloc((size_t)n * sizeof *ctx->pre_free_lb);
+    ctx->pre_free_ub = malloc((size_t)n * sizeof *ctx->pre_free_ub);
+    ctx->pre_clamped = calloc((size_t)n, 1);
+    if (!L || !inv || !ctx->pre_x || !ctx->pre_free_lb || !ctx->pre_free_ub || !ctx->pre_clamped) {
+        precondition_drop(ctx);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the %d x %d preconditioner", n, n);
     }
-    if (!pln_problem_cost_hessian(p, L)) goto off;
+    if (!pln_problem_cost_hessian(p, L)) {
+        precondition_drop(ctx);
+        return PLN_OK;
+    }
     for (int i = 0; i < n; ++i) h += L[(size_t)i * n + i];
     h /= n;
-    if (!(h > 0.0)) goto off;
     for (int i = 0; i < n; ++i) L[(size_t)i * n + i] += PLN_SIP_PRECOND_REG * h;
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n) != 0) goto off;
+    if (!(h > 0.0) || LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n) != 0) {
+        precondition_drop(ctx);
+        return PLN_OK;
+    }
     for (int j = 0; j < n; ++j) {
         for (int i = 0; i < n; ++i) {
             if (i < j) L[(size_t)j * n + i] = 0.0; /* dpotrf leaves the upper part as it was */
@@ -773,21 +828,9 @@ static PlnStatus precondition(SipContext *ctx, char *err, size_t err_size)
     }
     cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1.0, L, n, inv, n);
     for (int i = 0; i < n; ++i) {
-        flb[i] = -HUGE_VAL;
-        fub[i] = HUGE_VAL;
+        ctx->pre_free_lb[i] = -HUGE_VAL;
+        ctx->pre_free_ub[i] = HUGE_VAL;
     }
-    ctx->pre_L = L;
-    ctx->pre_linv = inv;
-    ctx->pre_x = xb;
-    ctx->pre_free_lb = flb;
-    ctx->pre_free_ub = fub;
-    return PLN_OK;
-off:
-    free(L);
-    free(inv);
-    free(xb);
-    free(flb);
-    free(fub);
     return PLN_OK;
 }
 
@@ -947,11 +990,7 @@ done:
     free(ctx.x_seen);
     free(ctx.x_first);
     free(ctx.x_moved);
-    free(ctx.pre_L);
-    free(ctx.pre_linv);
-    free(ctx.pre_x);
-    free(ctx.pre_free_lb);
-    free(ctx.pre_free_ub);
+    precondition_drop(&ctx);
     pln_problem_work_destroy(ctx.w);
     return st;
 }
