@@ -538,7 +538,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
         ctx->pre_on = 0;
     }
     if (pre && (res == NLOPT_FTOL_REACHED || res == NLOPT_XTOL_REACHED) && ctx->failure == PLN_OK &&
-        ctx->have_moved && ctx->round_points > 1 &&
+        ctx->have_moved &&
         memcmp(x, ctx->x_first, (size_t)p->n_vars * sizeof *x) == 0) {
         /* eq. P7c: stopped by its tolerances, NLopt answers with its best point whose rows
          * hold to within PLN_ROW_TOL; when that is the round's start, every point the round
