@@ -193,6 +193,14 @@
  * (0) made twist take 149 evaluations instead of 71. */
 #define PLN_SIP_PRECOND_SLACK 0.25
 
+/* The limit rows of a preconditioned round (docs/math/planner.md eq. P23b) that NLopt is
+ * given one by one: those within this fraction of the variable's range of their bound
+ * (dimensionless); the others are one aggregate row, their largest. Of 0.1, 0.25 and 0.5,
+ * 0.25 took the least time on 80 problems of bench_plan_random (docs/PERFORMANCE.md,
+ * session 22): fewer rows make each SLSQP iteration cheaper, more rows save the
+ * evaluations in which SLSQP meets excluded limits one at a time. */
+#define PLN_SIP_LIMIT_MARGIN 0.25
+
 /* The evaluation cap of a scenario that sets no optimizer.max_iterations (eq. P22):
  * max(PLN_SIP_DEFAULT_EVALS, PLN_SIP_DEFAULT_EVALS_PER_VAR x the optimiser's variables).
  * 300 was the fixed cap before session 19; whole-body support problems (224 variables)

@@ -77,6 +77,12 @@ typedef struct SipContext {
     char *pre_clamped;     /* [n] pre_point clamped this coordinate into the box */
     double *pre_free_lb, *pre_free_ub; /* [n] -inf and +inf: NLopt's bounds in z */
     int pre_on;            /* this round runs in z */
+    /* the limit rows of the preconditioned rounds in a working set of their own (eq. P23b):
+     * row r < n is x_r - tub_r, row n + i is tlb_i - x_i */
+    char *lim_in;          /* [2 n] the limit row is given to NLopt one by one */
+    int *lim_rows;         /* [2 n] those rows */
+    int m_lim;
+    int lim_agg;           /* an aggregate row stands for the limit rows outside */
     int pre_off;           /* a stall happened: the loop's later rounds run in x */
     PlnStatus failure;
     char err[512];
@@ -276,22 +282,34 @@ static int seen_better(double w1, double f1, double w2, double f2)
     return f1 < f2;
 }
 
+/* how far x lies outside the round's box (0 inside): in a preconditioned round the limits
+ * are rows that trial points may cross (eq. P23), and a point beyond them is no better
+ * than its largest crossing */
+static double box_excess(const SipContext *ctx, const double *x)
+{
+    double out = 0.0;
+    for (int i = 0; i < ctx->p->n_vars; ++i) out = fmax(out, fmax(ctx->tlb[i] - x[i], x[i] - ctx->tub[i]));
+    return out;
+}
+
 /* the point x whose rows were just evaluated (ctx->worst, frozen margins): kept as the
- * round's best when the objective was evaluated at the same x and it is better */
+ * round's best when the objective was evaluated at the same x and it is better; in a
+ * preconditioned round its worst row counts the limit rows too */
 static void track_seen(SipContext *ctx, unsigned n, const double *x)
 {
     int first = ctx->round_points++ == 0;
+    double worst = ctx->pre_on ? fmax(ctx->worst, box_excess(ctx, x)) : ctx->worst;
     if (first) memcpy(ctx->x_first, x, (size_t)n * sizeof *x);
     if (memcmp(x, ctx->x_obj, (size_t)n * sizeof *x) != 0 || !isfinite(ctx->cost_obj)) return;
-    if (!first && (!ctx->have_moved || seen_better(ctx->worst, ctx->cost_obj, ctx->moved_worst, ctx->moved_cost))) {
+    if (!first && (!ctx->have_moved || seen_better(worst, ctx->cost_obj, ctx->moved_worst, ctx->moved_cost))) {
         memcpy(ctx->x_moved, x, (size_t)n * sizeof *x);
-        ctx->moved_worst = ctx->worst;
+        ctx->moved_worst = worst;
         ctx->moved_cost = ctx->cost_obj;
         ctx->have_moved = 1;
     }
-    if (ctx->have_seen && !seen_better(ctx->worst, ctx->cost_obj, ctx->seen_worst, ctx->seen_cost)) return;
+    if (ctx->have_seen && !seen_better(worst, ctx->cost_obj, ctx->seen_worst, ctx->seen_cost)) return;
     memcpy(ctx->x_seen, x, (size_t)n * sizeof *x);
-    ctx->seen_worst = ctx->worst;
+    ctx->seen_worst = worst;
     ctx->seen_cost = ctx->cost_obj;
     ctx->have_seen = 1;
 }
@@ -319,28 +337,62 @@ static void constraints(unsigned m, double *c, unsigned n, const double *x, doub
     }
 }
 
-/* The joint limits of a preconditioned round (eq. P23): the round's box tlb <= x <= tub on
- * the control points (the limits, cut to the trust box on meshes) is rows x_i - tub_i <= 0
- * and tlb_i - x_i <= 0 in z, 2 n of them, with the constant gradients +-(L^-1 e_i) */
+/* the value at x of limit row r (eq. P23b) */
+static double limit_value(const SipContext *ctx, int r, const double *x)
+{
+    const int n = ctx->p->n_vars;
+    return r < n ? x[r] - ctx->tub[r] : ctx->tlb[r - n] - x[r - n];
+}
+
+/* The joint limits of a preconditioned round (eq. P23, P23b): the round's box tlb <= x <= tub
+ * on the control points (the limits, cut to the trust box on meshes) is rows x_i - tub_i <=
+ * 0 and tlb_i - x_i <= 0 in z, with the constant gradients +-(L^-1 e_i). NLopt is given
+ * those in the limit working set (lim_rows) one by one and, for the others, their largest
+ * (an aggregate, as for the other rows outside the working set, eq. P7) */
 static void limit_rows(unsigned m, double *c, unsigned n, const double *z, double *grad,
                        void *data)
 {
     SipContext *ctx = data;
+    int best = -1;
+    double best_c = -HUGE_VAL;
     (void)m;
     pre_to_x(ctx, z, ctx->pre_x);
-    for (unsigned i = 0; i < n; ++i) {
-        c[i] = ctx->pre_x[i] - ctx->tub[i];
-        c[n + i] = ctx->tlb[i] - ctx->pre_x[i];
+    for (int k = 0; k < ctx->m_lim; ++k) c[k] = limit_value(ctx, ctx->lim_rows[k], ctx->pre_x);
+    if (ctx->lim_agg) {
+        for (int r = 0; r < 2 * (int)n; ++r) {
+            double v;
+            if (ctx->lim_in[r]) continue;
+            v = limit_value(ctx, r, ctx->pre_x);
+            if (best < 0 || v > best_c) {
+                best = r;
+                best_c = v;
+            }
+        }
+        c[ctx->m_lim] = best_c;
     }
     if (grad == NULL) return;
-    for (unsigned i = 0; i < n; ++i) {
+    for (int k = 0; k < ctx->m_lim + ctx->lim_agg; ++k) {
+        int r = k < ctx->m_lim ? ctx->lim_rows[k] : best, i = r < (int)n ? r : r - (int)n;
         const double *col = ctx->pre_linv + (size_t)i * n;
-        double *up = grad + (size_t)i * n, *lo = grad + (size_t)(n + i) * n;
-        for (unsigned j = 0; j < n; ++j) {
-            up[j] = col[j];
-            lo[j] = -col[j];
-        }
+        const double sign = r < (int)n ? 1.0 : -1.0;
+        double *g = grad + (size_t)k * n;
+        for (unsigned j = 0; j < n; ++j) g[j] = sign * col[j];
     }
+}
+
+/* adds to the limit working set the rows within PLN_SIP_LIMIT_MARGIN of each variable's
+ * range of their bound at x (eq. P23b); the set only grows within an exchange loop */
+static void limit_select(SipContext *ctx, const double *x)
+{
+    const PlnProblem *p = ctx->p;
+    const int n = p->n_vars;
+    ctx->m_lim = 0;
+    for (int r = 0; r < 2 * n; ++r) {
+        int i = r < n ? r : r - n;
+        if (limit_value(ctx, r, x) > -PLN_SIP_LIMIT_MARGIN * (p->ub[i] - p->lb[i])) ctx->lim_in[r] = 1;
+        if (ctx->lim_in[r]) ctx->lim_rows[ctx->m_lim++] = r;
+    }
+    ctx->lim_agg = ctx->m_lim < 2 * n;
 }
 
 static void constraints_x(unsigned m, double *c, unsigned n, const double *x, double *grad,
@@ -476,13 +528,15 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     nlopt_set_upper_bounds(ctx->opt, pre ? ctx->pre_free_ub : ctx->tub);
     nlopt_set_min_objective(ctx->opt, objective, ctx);
     if (pre) {
+        limit_select(ctx, x);
         tol = malloc(2 * (size_t)p->n_vars * sizeof *tol);
         if (tol == NULL) {
             nlopt_destroy(ctx->opt);
             return NLOPT_OUT_OF_MEMORY;
         }
         for (int k = 0; k < 2 * p->n_vars; ++k) tol[k] = PLN_ROW_TOL;
-        res = nlopt_add_inequality_mconstraint(ctx->opt, 2 * (unsigned)p->n_vars, limit_rows, ctx, tol);
+        res = nlopt_add_inequality_mconstraint(ctx->opt, (unsigned)(ctx->m_lim + ctx->lim_agg), limit_rows,
+                                               ctx, tol);
         free(tol);
         if (res < 0) {
             nlopt_destroy(ctx->opt);
@@ -566,12 +620,13 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
         double seen_worst = ctx->seen_worst, seen_cost = ctx->seen_cost;
         double cost_x = objective((unsigned)p->n_vars, x, NULL, ctx);
         PlnStatus st = ctx->failure == PLN_OK ? evaluate_all(ctx, x, 0, 1) : ctx->failure;
+        double worst_x = pre ? fmax(ctx->worst, box_excess(ctx, x)) : ctx->worst;
         if (st != PLN_OK) ctx->failure = st;
-        if (st == PLN_OK && seen_better(seen_worst, seen_cost, ctx->worst, cost_x)) {
+        if (st == PLN_OK && seen_better(seen_worst, seen_cost, worst_x, cost_x)) {
             if (ctx->progress != NULL) {
                 fprintf(ctx->progress, "     %s: back to the best point evaluated (worst %+.3e, "
                                        "cost %.6e; the last: %+.3e, %.6e)\n", stop_name(res),
-                        seen_worst, seen_cost, ctx->worst, cost_x);
+                        seen_worst, seen_cost, worst_x, cost_x);
             }
             memcpy(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x);
         }
@@ -582,8 +637,9 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
                  msg ? msg : "no message");
     }
     if (pre) {
-        /* the box held as rows, to within PLN_ROW_TOL: into it, and onto an edge it came
-         * that near (the trust box's edge test of the exchange loop) */
+        /* the box held as rows, to within PLN_ROW_TOL (the best points of eq. P7b, P7c
+         * may lie outside, by no more than PLN_SIP_PRECOND_SLACK): into it, and onto an
+         * edge it came that near (the trust box's edge test of the exchange loop) */
         for (int i = 0; i < p->n_vars; ++i) {
             x[i] = fmin(fmax(x[i], ctx->tlb[i]), ctx->tub[i]);
             if (x[i] - ctx->tlb[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tlb[i];
@@ -628,6 +684,7 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
     const double start_worst = ctx->worst;
     PlnStatus st;
     ctx->pre_off = 0;
+    if (ctx->lim_in != NULL) memset(ctx->lim_in, 0, 2 * (size_t)p->n_vars);
     memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
 again:
     for (int round = 0; round < PLN_SIP_MAX_ROUNDS; ++round) {
@@ -784,8 +841,11 @@ static void precondition_drop(SipContext *ctx)
     free(ctx->pre_free_lb);
     free(ctx->pre_free_ub);
     free(ctx->pre_clamped);
+    free(ctx->lim_in);
+    free(ctx->lim_rows);
     ctx->pre_L = ctx->pre_linv = ctx->pre_x = ctx->pre_free_lb = ctx->pre_free_ub = NULL;
-    ctx->pre_clamped = NULL;
+    ctx->pre_clamped = ctx->lim_in = NULL;
+    ctx->lim_rows = NULL;
 }
 
 /* Sets up the preconditioned variables z = L^T x (docs/math/planner.md eq. P23): L L^T =
@@ -805,7 +865,10 @@ static PlnStatus precondition(SipContext *ctx, char *err, size_t err_size)
     ctx->pre_free_lb = malloc((size_t)n * sizeof *ctx->pre_free_lb);
     ctx->pre_free_ub = malloc((size_t)n * sizeof *ctx->pre_free_ub);
     ctx->pre_clamped = calloc((size_t)n, 1);
-    if (!L || !inv || !ctx->pre_x || !ctx->pre_free_lb || !ctx->pre_free_ub || !ctx->pre_clamped) {
+    ctx->lim_in = calloc(2 * (size_t)n, 1);
+    ctx->lim_rows = malloc(2 * (size_t)n * sizeof *ctx->lim_rows);
+    if (!L || !inv || !ctx->pre_x || !ctx->pre_free_lb || !ctx->pre_free_ub || !ctx->pre_clamped ||
+        !ctx->lim_in || !ctx->lim_rows) {
         precondition_drop(ctx);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the %d x %d preconditioner", n, n);
     }
