@@ -135,8 +135,12 @@ bench: deps
 
 BENCH_BIN := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/%)
 .PHONY: bench-run
+# bench_plan_random runs twice: its default set, then 10 support-phase problems (issue 21
+# item 1: random support phases), whose lines are random_support_*
 bench-run: $(BENCH_BIN) env-meshes
 	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; ./$$b; done
+	@echo "== $(BUILD)/bench_plan_random --support --count 5 --no-baseline"
+	@./$(BUILD)/bench_plan_random --support --count 5 --no-baseline
 
 $(BUILD)/bench_%: $(BUILD)/tools/bench/bench_%.o $(BUILD)/libplanner.a $(BUILD)/libdistance.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)

@@ -44,7 +44,9 @@
  * Each problem is reproducible from (seed, index): `--keep DIR` leaves them as YAML
  * (`--write-only` with it: write them, plan none).
  * Prints `name: value` lines: random_certified_fraction, random_median_s, random_p95_s,
- * and the count of each failure cause; a line per problem goes to stderr.
+ * and the count of each failure cause (random_support_* with --support, random_steps_*
+ * with --steps); a line per problem goes to stderr. `make bench` runs the default set and
+ * `--support --count 5 --no-baseline` (10 problems).
  * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] [--pairs all|robot]
  *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline] [--support] [--steps] [--write-only]
  * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
@@ -637,37 +639,39 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_plan_random: %d problems written to %s\n", n_seeds * count, dir);
         return 0;
     }
-    printf("random_problems: %d\n", n);
-    printf("random_seeds: %d\n", n_seeds);
-    printf("random_certified_fraction: %.4f\n", n ? (double)total_certified / n : 0.0);
-    for (int f = (support ? 3 : 0); f < (support ? 4 : 3); ++f) {
-        printf("random_%s_certified_fraction: %.4f\n", family_name(f),
+    /* a support run's lines carry its own prefix, so that make bench can print both sets */
+    const char *pfx = steps ? "random_steps" : support ? "random_support" : "random";
+    printf("%s_problems: %d\n", pfx, n);
+    printf("%s_seeds: %d\n", pfx, n_seeds);
+    printf("%s_certified_fraction: %.4f\n", pfx, n ? (double)total_certified / n : 0.0);
+    for (int f = 0; f < 3 && !support; ++f) {
+        printf("%s_%s_certified_fraction: %.4f\n", pfx, family_name(f),
                fam_total[f] ? (double)fam_cert[f] / fam_total[f] : 0.0);
     }
-    printf("random_median_s: %.3f\n", n ? quantile(t_plan, n, 0.5) : 0.0);
-    printf("random_p95_s: %.3f\n", n ? quantile(t_plan, n, 0.95) : 0.0);
-    printf("random_algorithm: %s\n", algorithm);
-    printf("random_median_evaluations: %.0f\n", n ? quantile(evals, n, 0.5) : 0.0);
+    printf("%s_median_s: %.3f\n", pfx, n ? quantile(t_plan, n, 0.5) : 0.0);
+    printf("%s_p95_s: %.3f\n", pfx, n ? quantile(t_plan, n, 0.95) : 0.0);
+    printf("%s_algorithm: %s\n", pfx, algorithm);
+    printf("%s_median_evaluations: %.0f\n", pfx, n ? quantile(evals, n, 0.5) : 0.0);
     if (baseline) {
-        printf("random_no_collision_median_s: %.3f\n", n ? quantile(t_base, n, 0.5) : 0.0);
-        printf("random_colliding_without_constraints: %d\n", needed);
-        printf("random_colliding_certified_with_constraints: %d\n", needed_certified);
+        printf("%s_no_collision_median_s: %.3f\n", pfx, n ? quantile(t_base, n, 0.5) : 0.0);
+        printf("%s_colliding_without_constraints: %d\n", pfx, needed);
+        printf("%s_colliding_certified_with_constraints: %d\n", pfx, needed_certified);
     }
-    printf("random_fail_contact: %d\n", causes[PLN_CAUSE_CONTACT]);
-    printf("random_fail_task: %d\n", causes[PLN_CAUSE_TASK]);
-    printf("random_fail_joint_limit: %d\n", causes[PLN_CAUSE_JOINT_LIMIT]);
-    printf("random_fail_velocity: %d\n", causes[PLN_CAUSE_VELOCITY]);
-    printf("random_fail_balance: %d\n", causes[PLN_CAUSE_BALANCE]);
-    printf("random_fail_dynamics: %d\n", causes[PLN_CAUSE_DYNAMICS]);
-    printf("random_fail_stance: %d\n", causes[PLN_CAUSE_STANCE]);
-    printf("random_tasks_relaxed: %d\n", relaxed);
-    printf("random_fail_error: %d\n", errors);
-    printf("random_fail_stop_timeout: %d\n", stops_timeout);
-    printf("random_fail_stop_maxeval: %d\n", stops_maxeval);
-    printf("random_fail_stop_roundoff: %d\n", stops_roundoff);
-    printf("random_ik_unmet_problems: %d\n", ik_unmet);
-    printf("random_draws_rejected: %ld\n", rejected);
-    printf("random_distinct_problems: %d\n", n_written);
+    printf("%s_fail_contact: %d\n", pfx, causes[PLN_CAUSE_CONTACT]);
+    printf("%s_fail_task: %d\n", pfx, causes[PLN_CAUSE_TASK]);
+    printf("%s_fail_joint_limit: %d\n", pfx, causes[PLN_CAUSE_JOINT_LIMIT]);
+    printf("%s_fail_velocity: %d\n", pfx, causes[PLN_CAUSE_VELOCITY]);
+    printf("%s_fail_balance: %d\n", pfx, causes[PLN_CAUSE_BALANCE]);
+    printf("%s_fail_dynamics: %d\n", pfx, causes[PLN_CAUSE_DYNAMICS]);
+    printf("%s_fail_stance: %d\n", pfx, causes[PLN_CAUSE_STANCE]);
+    printf("%s_tasks_relaxed: %d\n", pfx, relaxed);
+    printf("%s_fail_error: %d\n", pfx, errors);
+    printf("%s_fail_stop_timeout: %d\n", pfx, stops_timeout);
+    printf("%s_fail_stop_maxeval: %d\n", pfx, stops_maxeval);
+    printf("%s_fail_stop_roundoff: %d\n", pfx, stops_roundoff);
+    printf("%s_ik_unmet_problems: %d\n", pfx, ik_unmet);
+    printf("%s_draws_rejected: %ld\n", pfx, rejected);
+    printf("%s_distinct_problems: %d\n", pfx, n_written);
     free(t_plan);
     free(t_base);
     free(evals);
