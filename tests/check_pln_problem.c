@@ -439,7 +439,7 @@ static double phong_row_reference(const Fixture *f, const double *x, int row, do
     pln_problem_ctrl(p, x, ctrl);
     ck_assert_int_eq(pln_problem_joints_at(p, ctrl, t, q), PLN_OK);
     ck_assert_int_eq(pln_kin_forward(kin, p->robot, q), PLN_OK);
-    pln_geom_pair_phong(p->geom, kin, p->rows[row].index, &c, 0, ws, &ph);
+    pln_geom_pair_phong(p->geom, kin, p->rows[row].index, &c, NULL, 0, ws, &ph);
     if (out_cache != NULL) *out_cache = c;
     pln_kin_destroy(kin);
     free(ctrl);

@@ -551,8 +551,8 @@ DstStatus pln_geom_pair_distance(const PlnGeom *g, const PlnKinWork *kin, int pa
  * B's shape frame posed in A's, the query (thesis Algorithm 5.1), the answer and its
  * gradient rotated back into the world. */
 DstStatus pln_geom_pair_phong(const PlnGeom *g, const PlnKinWork *kin, int pair,
-                              PlnGeomCache *cache, int gradient, DstPhongWorkspace *ws,
-                              PlnPairPhong *out)
+                              PlnGeomCache *cache, DstPhongCache *phong_cache, int gradient,
+                              DstPhongWorkspace *ws, PlnPairPhong *out)
 {
     const PlnPair *pr = &g->scenario->pairs[pair];
     const PlnGeomShape *sa = &g->links[pr->a.index];
@@ -578,8 +578,9 @@ DstStatus pln_geom_pair_phong(const PlnGeom *g, const PlnKinWork *kin, int pair,
         }
     }
     opt.gradient = gradient != 0;
-    dst_phong_distance(&sa->phong, &sb->phong, R, t, &opt,
-                       cache != NULL && cache->have_phong_q ? cache->phong_q : NULL, ws, &res);
+    dst_phong_distance_cached(&sa->phong, &sb->phong, R, t, &opt,
+                              cache != NULL && cache->have_phong_q ? cache->phong_q : NULL,
+                              phong_cache, ws, &res);
     out->status = res.status;
     if (res.status != DST_SEPARATED && res.status != DST_TOUCHING && res.status != DST_PENETRATING) {
         /* no converged answer: the next query of this cache starts cold */

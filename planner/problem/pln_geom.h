@@ -161,12 +161,14 @@ typedef struct PlnPairPhong {
 
 /* PhongDist of pair `pair` at the link poses of kin (after pln_kin_forward), warm-started
  * from and updating cache->phong_q (the q of the last converged query of this cache).
- * gradient: 1 fills grad_t, grad_w. ws: the caller's (thread's) workspace. Returns
+ * phong_cache: the enumeration of dM(S) kept across this pair's queries
+ * (dst_phong_distance_cached; the same answer bit for bit as without it), used by this pair
+ * only. gradient: 1 fills grad_t, grad_w. ws: the caller's (thread's) workspace. Returns
  * out->status; DST_INVALID_INPUT when g has no Phong models (distance euclidean).
- * Nullable: cache (cold start). */
+ * Nullable: cache (cold start), phong_cache (no cache). */
 DstStatus pln_geom_pair_phong(const PlnGeom *g, const PlnKinWork *kin, int pair,
-                              PlnGeomCache *cache, int gradient, DstPhongWorkspace *ws,
-                              PlnPairPhong *out);
+                              PlnGeomCache *cache, DstPhongCache *phong_cache, int gradient,
+                              DstPhongWorkspace *ws, PlnPairPhong *out);
 
 /* MCD of pair `pair` over [t0, t1] from the link motion in lm (pln_linkmotion_compute on
  * that interval). `method` chooses the capsule method (capsule geometry); the others have

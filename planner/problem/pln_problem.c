@@ -546,7 +546,9 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
     if (st == PLN_OK && p->geom != NULL) st = pln_geom_sweep_init(&w->sweep, p->geom, err, err_size);
     if (st == PLN_OK && p->geom != NULL && p->geom->distance == PLN_DISTANCE_PHONG) {
         w->phong_ws = dst_phong_workspace_create(0);
-        if (w->phong_ws == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (PhongDist workspace)");
+        w->phong_cache = calloc((size_t)(n_results > 0 ? n_results : 1), sizeof *w->phong_cache);
+        w->n_phong_cache = w->phong_cache != NULL ? n_results : 0;
+        if (w->phong_ws == NULL || w->phong_cache == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (PhongDist workspace)");
     }
     if (st != PLN_OK) {
         pln_problem_work_destroy(w);
@@ -578,6 +580,8 @@ void pln_problem_work_destroy(PlnProblemWork *w)
     free(w->interval_cache);
     pln_geom_sweep_destroy(&w->sweep);
     dst_phong_workspace_destroy(w->phong_ws);
+    for (int k = 0; k < w->n_phong_cache; ++k) dst_phong_cache_destroy(w->phong_cache[k]);
+    free(w->phong_cache);
     pln_dynrows_work_destroy(w);
     for (int k = 0; k < w->n_helpers; ++k) pln_problem_work_destroy(w->helpers[k]);
     free(w->helpers);
@@ -1056,7 +1060,11 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 PlnPairPhong ph;
                 double t_ph = pln_clock_s();
                 ++scratch->phong_calls;
-                pln_geom_pair_phong(p->geom, scratch->kin, pr, &w->interval_cache[k], grad != NULL,
+                /* the row's own DstPhongCache, made on its first query (interval i is this
+                 * thread's alone in this evaluation, so the entry is too) */
+                if (w->phong_cache != NULL && w->phong_cache[k] == NULL) w->phong_cache[k] = dst_phong_cache_create(0);
+                pln_geom_pair_phong(p->geom, scratch->kin, pr, &w->interval_cache[k],
+                                    w->phong_cache != NULL ? w->phong_cache[k] : NULL, grad != NULL,
                                     scratch->phong_ws, &ph);
                 scratch->phong_seconds += pln_clock_s() - t_ph;
                 if (ph.status == DST_SEPARATED || ph.status == DST_TOUCHING ||

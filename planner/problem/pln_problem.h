@@ -245,6 +245,17 @@ typedef struct PlnProblemWork {
                                        takes PhongDist for its distance (planner.md sec. 7b) */
     DstPhongWorkspace *phong_ws;    /* collision.distance phong: this thread's PhongDist
                                        scratch (NULL otherwise) */
+    DstPhongCache **phong_cache;    /* collision.distance phong: [n_phong_cache] = [n_pairs *
+                                       n_intervals], each collision row's DstPhongCache (the
+                                       enumeration of dM(S) kept across the row's queries at
+                                       nearby poses, docs/math/phong.md sec. 12), owned like
+                                       interval_cache: one per (pair, interval), so that the
+                                       rows do not depend on the thread count. An entry is
+                                       created on its row's first PhongDist query (one
+                                       allocation per row and plan, none per query); NULL
+                                       before, or when out of memory (the query then runs
+                                       without it, with the same answer). NULL otherwise */
+    int n_phong_cache;
     long phong_calls;               /* PhongDist queries of the collision rows */
     long phong_fallbacks;           /* of which did not converge: Euclidean used instead */
     double phong_seconds;           /* their time */
