@@ -34,6 +34,14 @@
 #define PH_FTREE_LEAF 4
 /* most features in a leaf of a Gauss-and-space tree */
 #define PH_TREE_LEAF 2
+/* lanes of the sweep's sphere test (find_crossings): its arrays are padded by as many records */
+#define PH_LANES 4
+
+/* four doubles, and the comparison masks of four (GCC vector extensions; the lanes compute the
+ * scalar expressions they replace with the same operations in the same order, and ISO C mode
+ * keeps -ffp-contract=off, so the results are the same bit for bit) */
+typedef double PhV4 __attribute__((vector_size(32)));
+typedef long long PhV4i __attribute__((vector_size(32)));
 
 /* ---------------------------------------------------------------- small vector helpers */
 
@@ -66,6 +74,11 @@ static void rot3t(const double R[9], const double v[3], double o[3])
 static inline double ph_min(double a, double b)
 {
     return b < a ? b : a;
+}
+
+static inline int ph_imax(int a, int b)
+{
+    return a > b ? a : b;
 }
 
 static inline double ph_max(double a, double b)
@@ -107,7 +120,8 @@ void dst_phong_model_destroy(DstPhongModel *m)
     free(m->v), free(m->f), free(m->fn), free(m->e), free(m->ef), free(m->fe);
     free(m->e_convex), free(m->ring_start), free(m->ring), free(m->vface);
     free(m->vtree.node), free(m->ftree.node), free(m->etree.node);
-    free(m->vtree.items), free(m->ftree.items), free(m->etree.items), free(m->tri_pos);
+    free(m->vtree.items), free(m->ftree.items), free(m->etree.items);
+    free(m->face_leaf), free(m->path_start), free(m->path_r), free(m->path_left);
     memset(m, 0, sizeof *m);
 }
 
@@ -422,6 +436,68 @@ static int build_trees(DstPhongModel *m, const double (*vcap)[4], const unsigned
 /* The model of sec. V.E: the sphere tree (DstBvh), edges with their two faces, convexity of
  * each edge (the length of its Gauss arc is below pi), and the 1-ring of each vertex (its
  * Gauss region: the directions d with d . (w - v) <= 0 for every neighbour w). */
+/* the paths of the leaves below node `node` at depth d (path[0 .. d-1]: the inner nodes above
+ * it, left[0 .. d-1]: the child taken at each), appended to the model's path arrays */
+static void leaf_paths(DstPhongModel *m, int node, int d, int *path, unsigned char *left, int *used)
+{
+    const DstBvhNode *nd = m->bvh.nodes + node;
+    if (nd->left < 0) {
+        int leaf = m->n_leaves++;
+        m->path_start[leaf] = *used;
+        for (int i = 0; i < d; ++i) {
+            m->path_r[*used] = m->bvh.nodes[path[i]].r, m->path_left[*used] = left[i];
+            ++*used;
+        }
+        /* the end of the path: a radius below every other, so that a merge takes the other path */
+        m->path_r[*used] = -INFINITY, m->path_left[*used] = 0;
+        ++*used;
+        for (int k = nd->first; k < nd->first + nd->count; ++k) m->face_leaf[m->bvh.tri_id[k]] = leaf;
+        m->path_start[leaf + 1] = *used;
+        return;
+    }
+    path[d] = node;
+    left[d] = 1;
+    leaf_paths(m, nd->left, d + 1, path, left, used);
+    left[d] = 0;
+    leaf_paths(m, nd->right, d + 1, path, left, used);
+}
+
+/* the leaves below node `node` at depth d, and the sum of their depths */
+static void count_leaves(const DstBvh *b, int node, int d, int *n_leaves, long *total)
+{
+    const DstBvhNode *nd = b->nodes + node;
+    if (nd->left < 0) {
+        ++*n_leaves, *total += d + 1;
+        return;
+    }
+    count_leaves(b, nd->left, d + 1, n_leaves, total);
+    count_leaves(b, nd->right, d + 1, n_leaves, total);
+}
+
+/* The leaves' paths of the sphere tree (the order of the facets, order_key()). Returns 0 when
+ * out of memory. */
+static int build_paths(DstPhongModel *m)
+{
+    const DstBvh *b = &m->bvh;
+    int n_leaves = 0;
+    long total = 0;
+    count_leaves(b, 0, 0, &n_leaves, &total);
+    m->face_leaf = calloc((size_t)(m->n_faces > b->n_tris ? m->n_faces : b->n_tris), sizeof *m->face_leaf);
+    m->path_start = malloc((size_t)(n_leaves + 1) * sizeof *m->path_start);
+    m->path_r = malloc((size_t)(total > 0 ? total : 1) * sizeof *m->path_r);
+    m->path_left = malloc((size_t)(total > 0 ? total : 1) * sizeof *m->path_left);
+    int *path = malloc((size_t)(b->depth + 1) * sizeof *path);
+    unsigned char *left = malloc((size_t)(b->depth + 1) * sizeof *left);
+    int ok = m->face_leaf && m->path_start && m->path_r && m->path_left && path && left;
+    if (ok) {
+        int used = 0;
+        m->n_leaves = 0;
+        leaf_paths(m, 0, 0, path, left, &used);
+    }
+    free(path), free(left);
+    return ok;
+}
+
 DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *err, size_t err_size)
 {
     if (out == NULL) {
@@ -452,9 +528,8 @@ DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *
     out->fe = malloc((size_t)nf * sizeof *out->fe);
     out->ring_start = calloc((size_t)nv + 1, sizeof *out->ring_start);
     out->vface = malloc((size_t)nv * sizeof *out->vface);
-    out->tri_pos = malloc((size_t)nf * sizeof *out->tri_pos);
     EdgeRec *rec = malloc((size_t)3 * nf * sizeof *rec);
-    if (!out->v || !out->f || !out->fn || !out->fe || !out->ring_start || !out->vface || !out->tri_pos || !rec) {
+    if (!out->v || !out->f || !out->fn || !out->fe || !out->ring_start || !out->vface || !rec || !build_paths(out)) {
         free(rec);
         dst_phong_model_destroy(out);
         set_err(err, err_size, "dst_phong_model_create: out of memory");
@@ -463,7 +538,6 @@ DstStatus dst_phong_model_create(const DstMesh *mesh, DstPhongModel *out, char *
     memcpy(out->v, mesh->vertices, (size_t)nv * sizeof *out->v);
     memcpy(out->f, mesh->triangles, (size_t)nf * sizeof *out->f);
     for (int i = 0; i < nv; ++i) out->vface[i] = -1;
-    for (int i = 0; i < nf; ++i) out->tri_pos[out->bvh.tri_id[i]] = i;
     for (int fi = nf - 1; fi >= 0; --fi) {
         for (int k = 0; k < 3; ++k) out->vface[out->f[fi][k]] = fi;
     }
@@ -643,7 +717,10 @@ struct DstPhongWorkspace {
     PhOrder *order, *otmp;   /* sort records of the facets (then of the sweep), the sort's scratch */
     int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
     int *rank;               /* place of each facet in the sweep along x (find_crossings) */
-    double *soa;             /* 5 x max_facets: the sweep's extents and spheres (find_crossings) */
+    int *hits;               /* max_facets + PH_LANES: the records whose spheres meet one record's
+                              * in the sweep (find_crossings) */
+    double *soa;             /* 5 x (max_facets + PH_LANES): the sweep's extents and spheres
+                              * (find_crossings), each array padded for the last lanes */
     double (*gs)[4];         /* the bounding spheres of geo (a facet that is not ok: at infinity) */
     PhFNode *fnode;          /* 2 x max_facets: the sphere tree over the facets (find_crossings) */
     int *fitem;              /* its records, leaf by leaf */
@@ -671,7 +748,8 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->otmp = malloc((size_t)max_facets * sizeof *ws->otmp);
     ws->near = malloc((size_t)max_facets * sizeof *ws->near);
     ws->rank = malloc((size_t)max_facets * sizeof *ws->rank);
-    ws->soa = malloc((size_t)5 * max_facets * sizeof *ws->soa);
+    ws->hits = malloc((size_t)(max_facets + PH_LANES) * sizeof *ws->hits);
+    ws->soa = malloc((size_t)5 * (max_facets + PH_LANES) * sizeof *ws->soa);
     ws->gs = malloc((size_t)max_facets * sizeof *ws->gs);
     ws->fnode = malloc((size_t)2 * max_facets * sizeof *ws->fnode);
     ws->fitem = malloc((size_t)max_facets * sizeof *ws->fitem);
@@ -684,7 +762,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->corn = malloc((size_t)max_facets * sizeof *ws->corn);
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->bnode) {
+    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->hits || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -694,7 +772,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->bnode);
+    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->hits), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->bnode);
     free(ws);
 }
 
@@ -805,6 +883,24 @@ static int cross_interval(const PhRaw *fr, const PhGeo *f, const PhGeo *g, const
     return iv[0] <= iv[1];
 }
 
+/* Sorts a[0 .. n-1] stably by the low `bits` bits of k[0] (records of equal keys keep their
+ * order): a radix sort, a byte a pass, through tmp (n records); a pass in which every key has
+ * the same byte is skipped. */
+static void radix_sort(PhOrder *a, PhOrder *tmp, int n, int bits)
+{
+    PhOrder *src = a, *dst = tmp;
+    for (int sh = 0; sh < bits && sh < 64; sh += 8) {
+        int count[257] = {0};
+        for (int i = 0; i < n; ++i) ++count[((src[i].k[0] >> sh) & 255) + 1];
+        if (n == 0 || count[((src[0].k[0] >> sh) & 255) + 1] == n) continue;
+        for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+        for (int i = 0; i < n; ++i) dst[count[(src[i].k[0] >> sh) & 255]++] = src[i];
+        PhOrder *sw = src;
+        src = dst, dst = sw;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
+}
+
 /* a before b in the order of the facets (key, place in the pair, then index) */
 static inline int order_less(const PhOrder *a, const PhOrder *b)
 {
@@ -859,7 +955,7 @@ static void sweep_sort(DstPhongWorkspace *ws, PhSweep *sw, int m)
         PhOrder *o = ws->order + p;
         o->k[0] = double_key(sw[p].lo), o->k[1] = 0, o->sub = 0, o->idx = p;
     }
-    order_sort(ws->order, ws->otmp, m);
+    radix_sort(ws->order, ws->otmp, m, 64);
     for (int p = 0; p < m; ++p) ws->sweep_tmp[p] = sw[ws->order[p].idx];
     memcpy(sw, ws->sweep_tmp, (size_t)m * sizeof *sw);
 }
@@ -1074,18 +1170,33 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         sweep_sort(ws, sw, m);
     }
     /* sweep over the bounding spheres: only overlapping ones are tested (their extents along
-     * the axis and their spheres copied into arrays of their own, read in sequence) */
-    double *slo = soa, *sx = soa + m, *sy = soa + 2 * m, *sz = soa + 3 * m, *sr = soa + 4 * m;
+     * the axis and their spheres copied into arrays of their own, read in sequence, padded by
+     * PH_LANES records that lie beyond every extent) */
+    int ms = m + PH_LANES;
+    double *slo = soa, *sx = soa + ms, *sy = soa + 2 * ms, *sz = soa + 3 * ms, *sr = soa + 4 * ms;
     for (int p = 0; p < m && !by_tree; ++p) {
         slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
     }
+    for (int p = m; p < ms; ++p) slo[p] = INFINITY, sx[p] = sy[p] = sz[p] = sr[p] = 0.0;
     if (!by_tree) corner_records(raw, geo, sw, m, rank, ws->corn);
     for (int p = 0; p < m && !by_tree; ++p) {
-        for (int q = p + 1; q < m && slo[q] <= sw[p].hi; ++q) {
-            double dx = sx[p] - sx[q], dy = sy[p] - sy[q], dz = sz[p] - sz[q], rr = sr[p] + sr[q];
-            if (dx * dx + dy * dy + dz * dz > rr * rr) continue;
-            crossing_pair(raw, geo, ws->corn + p, ws->corn + q, rank, ckey);
+        /* the records q > p in PH_LANES lanes: those whose extent starts within p's (a prefix, the
+         * records being sorted by lo; the padding ends it) and whose spheres meet p's, in the
+         * order of q */
+        const PhV4 hi = {sw[p].hi, sw[p].hi, sw[p].hi, sw[p].hi}, px = {sx[p], sx[p], sx[p], sx[p]},
+                   py = {sy[p], sy[p], sy[p], sy[p]}, pz = {sz[p], sz[p], sz[p], sz[p]}, pr = {sr[p], sr[p], sr[p], sr[p]};
+        int nh = 0;
+        for (int q0 = p + 1;; q0 += PH_LANES) {
+            PhV4 lo, qx, qy, qz, qr;
+            memcpy(&lo, slo + q0, sizeof lo), memcpy(&qx, sx + q0, sizeof qx), memcpy(&qy, sy + q0, sizeof qy);
+            memcpy(&qz, sz + q0, sizeof qz), memcpy(&qr, sr + q0, sizeof qr);
+            PhV4 dx = px - qx, dy = py - qy, dz = pz - qz, rr = pr + qr;
+            PhV4i in = lo <= hi, meet = in & ~(dx * dx + dy * dy + dz * dz > rr * rr);
+            /* the lanes that meet appended to the list without a branch */
+            for (int j = 0; j < PH_LANES; ++j) ws->hits[nh] = q0 + j, nh += (int)(meet[j] & 1);
+            if (!in[PH_LANES - 1]) break;
         }
+        for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, ws->corn + p, ws->corn + ws->hits[h], rank, ckey);
     }
     /* the same clip order whatever the sweep order: ascending partner index */
     for (int i = 0; i < n; ++i) {
@@ -1705,59 +1816,112 @@ static int push_children(DstPhongWorkspace *ws, int sp, int ia, int ib, const Ds
     return sp;
 }
 
+/* The walks' test of a node pair (sec. V.E): the Minkowski sum of the spheres of A's node na
+ * and of B's node nb (bn: its centre and cap centre in A's frame, bnode()) meets the ball
+ * (cen, rcol), and the caps of na and of -nb can meet (the angle of their centres at most the
+ * sum of their radii: cos(a + b) = ca cb - sa sb). Both tests are evaluated and combined without
+ * a branch: the walks' outcomes are not predictable. */
+static inline int node_pair_meets(const DstPhongNode *na, const DstPhongNode *nb, const double *bn,
+                                  const double cen[3], double rcol)
+{
+    double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
+    double lim = na->r + nb->r + rcol;
+    const double *ca = na->cap, *cb = nb->cap;
+    double cs = ca[4] * cb[4] - ca[5] * cb[5];
+    int sphere = !(dst_dot3(d, d) > lim * lim);
+    int caps = !(ca[3] + cb[3] < PH_PI) | !(dst_dot3(ca, bn + 3) < cs - DST_PHONG_CAP_SLACK);
+    return sphere & caps;
+}
+
+/* node_pair_meets() for two features of leaves (DstPhongItem: the same sphere and cap) */
+static inline int item_pair_meets(const DstPhongItem *ia, const DstPhongItem *ib, const double *bi,
+                                  const double cen[3], double rcol)
+{
+    double e[3] = {ia->c[0] - bi[0] - cen[0], ia->c[1] - bi[1] - cen[1], ia->c[2] - bi[2] - cen[2]};
+    double lm = ia->r + ib->r + rcol;
+    const double *ca = ia->cap, *cb = ib->cap;
+    double cs = ca[4] * cb[4] - ca[5] * cb[5];
+    int sphere = !(dst_dot3(e, e) > lm * lm);
+    int caps = !(ca[3] + cb[3] < PH_PI) | !(dst_dot3(ca, bi + 3) < cs - DST_PHONG_CAP_SLACK);
+    return sphere & caps;
+}
+
+/* writes the node pair (ia, ib) on the stack at sp (B's node in A's frame: bn) and returns the
+ * stack size: sp + 1 when it passes node_pair_meets(), else sp */
+static inline int push_tested(DstPhongWorkspace *ws, int sp, const DstPhongNode *ta, const DstPhongNode *tb, int ia,
+                              int ib, const double *bn, const double cen[3], double rcol)
+{
+    ws->stack[sp][0] = ia, ws->stack[sp][1] = ib;
+    return sp + node_pair_meets(ta + ia, tb + ib, bn, cen, rcol);
+}
+
 /* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
  * B's vertices, 2: the convex edges of both) for the ball (cen, rcol) (see collect()); B's
- * transformed nodes are cached from slot off on. */
+ * transformed nodes are cached from slot off on. A node pair is tested (node_pair_meets()) when
+ * its parent pair is split, and only the pairs that pass go on the stack; the features of two
+ * leaves go through the same tests, then the exact ones (pair_vf(), pair_fv(), pair_ee()). The
+ * descent is that of push_children(): both nodes split at once when they are about as large, else
+ * the larger (one radian of its cap counted as PH_TREE_ANGLE_SCALE diag). */
 static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
                      const double cen[3], double rcol)
 {
     DstPhongWorkspace *ws = c->ws;
     if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
     const DstPhongNode *ta = TA->node, *tb = TB->node;
-    /* the node to split: the larger, one radian of its cap counted as PH_TREE_ANGLE_SCALE diag */
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
+    double tmp[6];
     int sp = 0;
-    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0;
+    sp += node_pair_meets(ta, tb, bnode(c, tb->c, tb->cap, off, tmp), cen, rcol);
     while (sp > 0) {
         --sp;
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
         const DstPhongNode *na = ta + ia, *nb = tb + ib;
-        double tmp[6];
-        const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
-        double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
-        double lim = na->r + nb->r + rcol;
-        if (dst_dot3(d, d) > lim * lim) continue;
-        /* Gauss-map culling: the caps of A's node and of -B's node must meet, the angle of
-         * their centres at most the sum of their radii: cos(a + b) = ca cb - sa sb */
-        const double *ca = na->cap, *cb0 = nb->cap;
-        if (ca[3] + cb0[3] < PH_PI) {
-            double cs = ca[4] * cb0[4] - ca[5] * cb0[5];
-            if (dst_dot3(ca, bn + 3) < cs - DST_PHONG_CAP_SLACK) continue;
-        }
         int la = na->left < 0, lb = nb->left < 0;
         if (la && lb) {
-            /* the features of the two leaves, by the same tests */
-            for (int j = 0; j < nb->count; ++j) {
-                const DstPhongItem *ib_ = TB->items + nb->first + j;
-                const double *bi = bnode(c, ib_->c, ib_->cap, off + TB->n_nodes + nb->first + j, tmp);
-                for (int i = 0; i < na->count; ++i) {
-                    const DstPhongItem *ia_ = TA->items + na->first + i;
-                    double e[3] = {ia_->c[0] - bi[0] - cen[0], ia_->c[1] - bi[1] - cen[1], ia_->c[2] - bi[2] - cen[2]};
-                    double lm = ia_->r + ib_->r + rcol;
-                    if (dst_dot3(e, e) > lm * lm) continue;
-                    if (ia_->cap[3] + ib_->cap[3] < PH_PI &&
-                        dst_dot3(ia_->cap, bi + 3) < ia_->cap[4] * ib_->cap[4] - ia_->cap[5] * ib_->cap[5] - DST_PHONG_CAP_SLACK)
-                        continue;
-                    if (kind == 0) pair_vf(c, ia_->id, ib_->id, cen, rcol);
-                    else if (kind == 1) pair_fv(c, ia_->id, ib_->id, cen, rcol);
-                    else pair_ee(c, ia_->id, ib_->id, cen, rcol);
+            /* the features of the two leaves (at most PH_TREE_LEAF each), by the same tests, all
+             * of them evaluated (an index past a leaf's count reads its first feature, masked
+             * out), then the exact tests of the pairs that pass, B's feature j before A's i */
+            const DstPhongItem *IA = TA->items + na->first, *IB = TB->items + nb->first;
+            unsigned pass = 0;
+            for (int j = 0; j < PH_TREE_LEAF; ++j) {
+                int jj = j < nb->count ? j : 0;
+                const double *bi = bnode(c, IB[jj].c, IB[jj].cap, off + TB->n_nodes + nb->first + jj, tmp);
+                for (int i = 0; i < PH_TREE_LEAF; ++i) {
+                    int ii = i < na->count ? i : 0;
+                    unsigned ok = (unsigned)((j < nb->count) & (i < na->count) & item_pair_meets(IA + ii, IB + jj, bi, cen, rcol));
+                    pass |= ok << (j * PH_TREE_LEAF + i);
                 }
+            }
+            while (pass != 0) {
+                int bit = __builtin_ctz(pass), j = bit / PH_TREE_LEAF, i = bit % PH_TREE_LEAF;
+                pass &= pass - 1;
+                if (kind == 0) pair_vf(c, IA[i].id, IB[j].id, cen, rcol);
+                else if (kind == 1) pair_fv(c, IA[i].id, IB[j].id, cen, rcol);
+                else pair_ee(c, IA[i].id, IB[j].id, cen, rcol);
             }
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        sp = push_children(ws, sp, ia, ib, na, nb, la, lb, na->r + la_scale * ph_min(ca[3], PH_PI),
-                           nb->r + lb_scale * ph_min(cb0[3], PH_PI));
+        /* the children pairs, as push_children() orders them, each tested before it is pushed */
+        double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
+        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
+            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            sp = push_tested(ws, sp, ta, tb, na->left, nb->left, bl, cen, rcol);
+            sp = push_tested(ws, sp, ta, tb, na->right, nb->left, bl, cen, rcol);
+            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
+            sp = push_tested(ws, sp, ta, tb, na->left, nb->right, br, cen, rcol);
+            sp = push_tested(ws, sp, ta, tb, na->right, nb->right, br, cen, rcol);
+        } else if (lb || (!la && sa >= sb)) {
+            const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
+            sp = push_tested(ws, sp, ta, tb, na->left, ib, bn, cen, rcol);
+            sp = push_tested(ws, sp, ta, tb, na->right, ib, bn, cen, rcol);
+        } else {
+            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            sp = push_tested(ws, sp, ta, tb, ia, nb->left, bl, cen, rcol);
+            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
+            sp = push_tested(ws, sp, ta, tb, ia, nb->right, br, cen, rcol);
+        }
     }
     return 1;
 }
@@ -1767,27 +1931,42 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
  * the roots to the leaf pair, one bit per choice. Two leaf pairs are visited in the order of
  * their keys, whatever the walk prunes; so is the order of the facets of dM(S) independent of
  * how they are found. */
-static void order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
+static int order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
 {
-    const DstBvh *ta = &c->a->bvh, *tb = &c->b->bvh;
-    int pa = c->a->tri_pos[fa], pb = c->b->tri_pos[fb], ia = 0, ib = 0, nbit = 0;
+    /* the walk descends A's tree while B's node is a leaf or A's sphere is at least as large,
+     * else B's: a merge of the two leaves' paths, read from the models (build_paths()) */
+    const DstPhongModel *A = c->a, *B = c->b;
+    int la = A->face_leaf[fa], lb = B->face_leaf[fb];
+    const double *ra = A->path_r + A->path_start[la], *rb = B->path_r + B->path_start[lb];
+    const unsigned char *ga = A->path_left + A->path_start[la], *gb = B->path_left + B->path_start[lb];
+    int nbit = A->path_start[la + 1] - A->path_start[la] + B->path_start[lb + 1] - B->path_start[lb] - 2;
+    int i = 0, j = 0;
     k[0] = k[1] = 0;
-    for (;;) {
-        const DstBvhNode *na = ta->nodes + ia, *nb = tb->nodes + ib;
-        int la = na->left < 0, lb = nb->left < 0, left;
-        if (la && lb) break;
-        if (lb || (!la && na->r >= nb->r)) {
-            const DstBvhNode *l = ta->nodes + na->left;
-            left = pa >= l->first && pa < l->first + l->count;
-            ia = left ? na->left : na->right;
-        } else {
-            const DstBvhNode *l = tb->nodes + nb->left;
-            left = pb >= l->first && pb < l->first + l->count;
-            ib = left ? nb->left : nb->right;
-        }
-        if (nbit < 128 && left) k[nbit >> 6] |= (uint64_t)1 << (63 - (nbit & 63));
-        ++nbit;
+    /* each path ends in a radius of -infinity: the one not yet at its end is taken (without
+     * branches: the choices are not predictable) */
+    for (int n = 0; n < nbit && n < 128; ++n) {
+        uint64_t take_a = ra[i] >= rb[j], left = (ga[i] & -take_a) | (gb[j] & (take_a - 1));
+        i += (int)take_a, j += (int)(1 - take_a);
+        k[n >> 6] |= left << (63 - (n & 63));
     }
+    return nbit;
+}
+
+/* The order records a[0 .. n-1] of facets (or candidates), keyed by order_key() with at most
+ * maxbit bits each and a[i].idx = i, sorted by order_less(): when the keys and the place sub
+ * (< 16) fit in 64 bits, by a stable radix sort of (key, sub) (ties keep the order of idx,
+ * as order_less() breaks them), else by order_sort(). Only the idx of the records is read
+ * afterwards: their keys are overwritten. */
+static void order_sort_keys(PhOrder *a, PhOrder *tmp, int n, int maxbit)
+{
+    if (maxbit > 60) {
+        order_sort(a, tmp, n);
+        return;
+    }
+    /* (the first maxbit bits of the key, sub): the same order as (k[0], k[1], sub), the bits
+     * beyond maxbit and k[1] being 0 */
+    for (int i = 0; i < n; ++i) a[i].k[0] = (maxbit > 0 ? a[i].k[0] >> (64 - maxbit) << 4 : 0) | (uint64_t)a[i].sub;
+    radix_sort(a, tmp, n, maxbit + 4);
 }
 
 /* One collection of dM(S) for the ball (cen, rcol) (see collect()): the three walks, then the
@@ -1808,11 +1987,12 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
         return 0;
     if (ws->n >= ws->cap) return 0;
     /* sort (key, index) records, then permute the facets */
+    int maxbit = 0;
     for (int i = 0; i < ws->n; ++i) {
-        order_key(c, ws->raw[i].fa, ws->raw[i].fb, ws->order[i].k);
+        maxbit = ph_imax(maxbit, order_key(c, ws->raw[i].fa, ws->raw[i].fb, ws->order[i].k));
         ws->order[i].sub = ws->raw[i].sub, ws->order[i].idx = i;
     }
-    order_sort(ws->order, ws->otmp, ws->n);
+    order_sort_keys(ws->order, ws->otmp, ws->n, maxbit);
     /* in place, cycle by cycle: slot j takes the facet of slot order[j].idx (-1: placed) */
     for (int i = 0; i < ws->n; ++i) {
         if (ws->order[i].idx < 0) continue;
@@ -2099,13 +2279,14 @@ static int cache_build(PhCtx *c, const double cen[3], double rcol)
         k->n = 0;
         return 0;
     }
+    int maxbit = 0;
     for (int i = 0; i < k->n; ++i) {
         int fa, fb, sub;
         cand_place(c, k->cand + i, &fa, &fb, &sub);
-        order_key(c, fa, fb, k->order[i].k);
+        maxbit = ph_imax(maxbit, order_key(c, fa, fb, k->order[i].k));
         k->order[i].sub = sub, k->order[i].idx = i;
     }
-    order_sort(k->order, k->otmp, k->n);
+    order_sort_keys(k->order, k->otmp, k->n, maxbit);
     for (int i = 0; i < k->n; ++i) k->ctmp[i] = k->cand[k->order[i].idx];
     PhCand *sw = k->cand;
     k->cand = k->ctmp, k->ctmp = sw;

@@ -74,8 +74,15 @@ typedef struct DstPhongModel {
     DstPhongTree etree;      /* edges (their arc): feature pairs in node pairs whose spheres are
                               * too far apart or whose caps cannot meet produce no convolution
                               * facet (sec. V.E) */
-    int *tri_pos;            /* owned: position of each face in bvh.tri_id (the order of the
-                              * facets of dM(S) is the order of a walk of the two sphere trees) */
+    /* The order of the facets of dM(S) is that of a walk of the two sphere trees (bvh) to the
+     * leaf pair of their triangle pair (docs/math/phong.md sec. 3, "Order"); it is read from
+     * each leaf's path from the root, kept here: */
+    int *face_leaf;          /* owned: the leaf (index into path_start) that holds each face */
+    int n_leaves;
+    int *path_start;         /* owned: n_leaves + 1 offsets into path_r and path_left */
+    double *path_r;          /* owned: the sphere radii of the inner nodes from the root down to
+                              * each leaf, metres, then -infinity (the path's end) */
+    unsigned char *path_left;/* owned: 1 where that path goes on to the node's left child */
     double diag;             /* bounding-box diagonal, metres */
     double max_face_diam;    /* longest edge of a face, metres */
 } DstPhongModel;
