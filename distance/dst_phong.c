@@ -980,7 +980,9 @@ static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
 static int corners_both_sides(const PhCorners *f, const PhCorners *g, double tol)
 {
     int neg = 0, pos = 0;
-    for (int k = 0; k < f->nc; ++k) {
+    /* four corners always: a triangle's third is repeated (corner_records()), which leaves the
+     * answer as it is */
+    for (int k = 0; k < 4; ++k) {
         double w[3] = {f->x[k][0] - g->c0[0], f->x[k][1] - g->c0[1], f->x[k][2] - g->c0[2]};
         double z = dst_dot3(w, g->n);
         neg += z < -tol, pos += z > tol;
@@ -1008,13 +1010,14 @@ static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double 
  * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
  * a crossing pair is recorded in both partner lists (add_partner). The cheap tests here, inline
  * in the sweep; the few pairs that pass them go on to crossing_confirm(). */
-static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *cp, const PhCorners *cq,
+static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *corn, int p, int q,
                                  const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
 {
+    const PhCorners *cp = corn + p, *cq = corn + q;
     if (dst_dot3(cp->n, cq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
-    /* the pair in the order of the sweep along x */
-    const PhCorners *ci = cp, *cj = cq;
-    if (cp->rank > cq->rank) ci = cq, cj = cp;
+    /* the pair in the order of the sweep along x (chosen without a branch) */
+    int swap = -(cp->rank > cq->rank);
+    const PhCorners *ci = corn + (p ^ ((p ^ q) & swap)), *cj = corn + (q ^ ((p ^ q) & swap));
     double tol = DST_ROUND_REL * (ci->rad + cj->rad + ci->cnorm);
     if (!corners_both_sides(ci, cj, tol) || !corners_both_sides(cj, ci, tol)) return;
     crossing_confirm(raw, geo, ci->i, cj->i, tol, rank, ckey);
@@ -1031,6 +1034,7 @@ static void corner_records(const PhRaw *raw, const PhGeo *geo, const PhSweep *sw
         cr->nc = raw[i].para ? 4 : 3, cr->i = i, cr->rank = rank[i];
         cr->rad = g->rad, cr->cnorm = norm3(g->ctr);
         for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, cr->x[k]);
+        if (cr->nc == 3) memcpy(cr->x[3], cr->x[2], sizeof cr->x[3]);
         memcpy(cr->c0, g->c0, sizeof cr->c0), memcpy(cr->n, g->n, sizeof cr->n);
     }
 }
@@ -1116,7 +1120,7 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
                 for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
                     const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
                     if (spheres_meet(s1->c, s2->c))
-                        crossing_pair(raw, geo, ws->corn + ws->fitem[i], ws->corn + ws->fitem[j], rank, ckey);
+                        crossing_pair(raw, geo, ws->corn, ws->fitem[i], ws->fitem[j], rank, ckey);
                 }
             }
             continue;
@@ -1196,7 +1200,7 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
             for (int j = 0; j < PH_LANES; ++j) ws->hits[nh] = q0 + j, nh += (int)(meet[j] & 1);
             if (!in[PH_LANES - 1]) break;
         }
-        for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, ws->corn + p, ws->corn + ws->hits[h], rank, ckey);
+        for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, ws->corn, p, ws->hits[h], rank, ckey);
     }
     /* the same clip order whatever the sweep order: ascending partner index */
     for (int i = 0; i < n; ++i) {
@@ -1337,8 +1341,9 @@ static void facet_param(const PhGeo *g, const double x[3], double *s, double *u)
 /* eq. (5.6) on a facet: the parameters lie in the triangle or in the parallelogram */
 static int facet_inside(const PhRaw *f, double s, double u)
 {
-    if (f->para) return s >= 0.0 && s <= 1.0 && u >= 0.0 && u <= 1.0;
-    return s >= 0.0 && u >= 0.0 && s + u <= 1.0;
+    /* (the tests combined without branches) */
+    int in = (s >= 0.0) & (u >= 0.0);
+    return f->para ? in & (s <= 1.0) & (u <= 1.0) : in & (s + u <= 1.0);
 }
 
 /* Closest point of the facet to x: squared distance, and its (s, u). */
@@ -1580,7 +1585,7 @@ static int field_d(const PhCtx *c, const double x[3], double h, int m, const dou
         double rho = sqrt(h * h - z * z), px = dst_dot3(w, g->f1), py = dst_dot3(w, g->f2);
         int nc = g->nc;
         double area = 0.0, theta = 0.0, gk[PH_MAXV][2];
-        memset(gk, 0, sizeof gk);
+        for (int k = 0; k < PH_MAXV; ++k) gk[k][0] = gk[k][1] = 0.0;
         for (int k = 0; k < nc; ++k) {
             int k1 = (k + 1) % nc;
             double p[2] = {g->p2[k][0] - px, g->p2[k][1] - py}, q[2] = {g->p2[k1][0] - px, g->p2[k1][1] - py};
@@ -1793,29 +1798,6 @@ static inline const double *bnode(PhCtx *c, const double cn[3], const double cc[
     return o;
 }
 
-/* The descent of the walks of two feature trees (sec. V.E): the pair of nodes (ia, ib), leaves
- * la / lb, with sizes sa / sb (sphere radius plus the cap's angle counted as a length), pushes
- * its children on ws->stack from sp: both split at once when they are about as large, else the
- * larger (a leaf is never split). The caller has checked that four entries fit. Returns the
- * new stack size. */
-static int push_children(DstPhongWorkspace *ws, int sp, int ia, int ib, const DstPhongNode *na,
-                         const DstPhongNode *nb, int la, int lb, double sa, double sb)
-{
-    if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
-        ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->left, ++sp;
-        ws->stack[sp][0] = na->left, ws->stack[sp][1] = nb->right, ++sp;
-        ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->left, ++sp;
-        ws->stack[sp][0] = na->right, ws->stack[sp][1] = nb->right, ++sp;
-    } else if (lb || (!la && sa >= sb)) {
-        ws->stack[sp][0] = na->left, ws->stack[sp][1] = ib, ++sp;
-        ws->stack[sp][0] = na->right, ws->stack[sp][1] = ib, ++sp;
-    } else {
-        ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->left, ++sp;
-        ws->stack[sp][0] = ia, ws->stack[sp][1] = nb->right, ++sp;
-    }
-    return sp;
-}
-
 /* The walks' test of a node pair (sec. V.E): the Minkowski sum of the spheres of A's node na
  * and of B's node nb (bn: its centre and cap centre in A's frame, bnode()) meets the ball
  * (cen, rcol), and the caps of na and of -nb can meet (the angle of their centres at most the
@@ -1860,8 +1842,8 @@ static inline int push_tested(DstPhongWorkspace *ws, int sp, const DstPhongNode 
  * transformed nodes are cached from slot off on. A node pair is tested (node_pair_meets()) when
  * its parent pair is split, and only the pairs that pass go on the stack; the features of two
  * leaves go through the same tests, then the exact ones (pair_vf(), pair_fv(), pair_ee()). The
- * descent is that of push_children(): both nodes split at once when they are about as large, else
- * the larger (one radian of its cap counted as PH_TREE_ANGLE_SCALE diag). */
+ * descent: both nodes split at once when they are about as large, else the larger (a leaf is
+ * never split; one radian of its cap counted as PH_TREE_ANGLE_SCALE diag). */
 static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
                      const double cen[3], double rcol)
 {
@@ -1903,7 +1885,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        /* the children pairs, as push_children() orders them, each tested before it is pushed */
+        /* the children pairs, each tested before it is pushed */
         double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
         if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
             const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
@@ -1940,15 +1922,21 @@ static int order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
     const double *ra = A->path_r + A->path_start[la], *rb = B->path_r + B->path_start[lb];
     const unsigned char *ga = A->path_left + A->path_start[la], *gb = B->path_left + B->path_start[lb];
     int nbit = A->path_start[la + 1] - A->path_start[la] + B->path_start[lb + 1] - B->path_start[lb] - 2;
-    int i = 0, j = 0;
-    k[0] = k[1] = 0;
+    int i = 0, j = 0, n = 0;
+    uint64_t k0 = 0, k1 = 0;
     /* each path ends in a radius of -infinity: the one not yet at its end is taken (without
      * branches: the choices are not predictable) */
-    for (int n = 0; n < nbit && n < 128; ++n) {
+    for (; n < nbit && n < 64; ++n) {
         uint64_t take_a = ra[i] >= rb[j], left = (ga[i] & -take_a) | (gb[j] & (take_a - 1));
         i += (int)take_a, j += (int)(1 - take_a);
-        k[n >> 6] |= left << (63 - (n & 63));
+        k0 |= left << (63 - n);
     }
+    for (; n < nbit && n < 128; ++n) {
+        uint64_t take_a = ra[i] >= rb[j], left = (ga[i] & -take_a) | (gb[j] & (take_a - 1));
+        i += (int)take_a, j += (int)(1 - take_a);
+        k1 |= left << (127 - n);
+    }
+    k[0] = k0, k[1] = k1;
     return nbit;
 }
 
@@ -2156,6 +2144,41 @@ static int gauss_wide(const PhCtx *c, int kind, int ida, int idb, double om)
     return arcs_cross_wide(A->fn[A->ef[ida][0]], A->fn[A->ef[ida][1]], m1, m2, om);
 }
 
+/* the ball, the turning point bref of B, the turn om and the caps' widening ang (with its
+ * cosine and sine) of a widened walk (walk_pair_wide()) */
+typedef struct PhWide {
+    const double *cen;
+    double rcol;
+    const double *bref;
+    double om, cw, sw, ang;
+} PhWide;
+
+/* The widened tests of walk_pair_wide() for A's node or feature (ca, ra, capa) and B's (cb, rb,
+ * capb; bn: its centre and cap centre in A's frame, bnode()), without a branch: the sphere test
+ * with B turned by up to om about bref (eq. C2; a node's sphere turns with its radius, node = 1,
+ * a feature's does not), the caps within ang of meeting (cos(a + b + ang) by the sum formula). */
+static inline int wide_meets(const double ca[3], double ra, const double *capa, const double cb[3], double rb,
+                             const double *capb, const double *bn, const PhWide *w, int node)
+{
+    const double *cen = w->cen, *bref = w->bref;
+    double d[3] = {ca[0] - bn[0] - cen[0], ca[1] - bn[1] - cen[1], ca[2] - bn[2] - cen[2]};
+    double db[3] = {cb[0] - bref[0], cb[1] - bref[1], cb[2] - bref[2]};
+    double lim = ra + rb + w->rcol + w->om * (node ? norm3(db) + rb : norm3(db)) * (1.0 + DST_ROUND_REL);
+    double cs = capa[4] * capb[4] - capa[5] * capb[5], sn = capa[5] * capb[4] + capa[4] * capb[5];
+    int sphere = !(dst_dot3(d, d) > lim * lim);
+    int caps = !(capa[3] + capb[3] + w->ang < PH_PI) |
+               !(dst_dot3(capa, bn + 3) < cs * w->cw - sn * w->sw - DST_PHONG_CAP_SLACK);
+    return sphere & caps;
+}
+
+/* push_tested() with the widened tests (wide_meets()) */
+static inline int push_wide(DstPhongWorkspace *ws, int sp, const DstPhongNode *ta, const DstPhongNode *tb, int ia,
+                            int ib, const double *bn, const PhWide *w)
+{
+    ws->stack[sp][0] = ia, ws->stack[sp][1] = ib;
+    return sp + wide_meets(ta[ia].c, ta[ia].r, ta[ia].cap, tb[ib].c, tb[ib].r, tb[ib].cap, bn, w, 1);
+}
+
 /* The enumeration of sec. V.E for the cache: walk_pair() (phong.md sec. 12, eq. C2-C4): the ball (cen, rcol) is the cache's,
  * the caps' test is widened by the angle ang and the leaves' Gauss tests by the turn om; the
  * feature pairs that pass are kept as candidates (no facet is built). Returns 0 when the stack
@@ -2169,53 +2192,60 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
     if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
     const DstPhongNode *ta = TA->node, *tb = TB->node;
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
-    double cw = cos(ang), sw = sin(ang);
+    PhWide wd = {cen, rcol, bref, om, cos(ang), sin(ang), ang};
+    double tmp[6];
     int sp = 0;
-    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0;
+    sp += wide_meets(ta->c, ta->r, ta->cap, tb->c, tb->r, tb->cap, bnode(c, tb->c, tb->cap, off, tmp), &wd, 1);
     while (sp > 0) {
         --sp;
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
         const DstPhongNode *na = ta + ia, *nb = tb + ib;
-        double tmp[6];
-        const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
-        double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
-        double db[3] = {nb->c[0] - bref[0], nb->c[1] - bref[1], nb->c[2] - bref[2]};
-        /* B's node turned by up to om about bref (eq. C2) */
-        double lim = na->r + nb->r + rcol + om * (norm3(db) + nb->r) * (1.0 + DST_ROUND_REL);
-        if (dst_dot3(d, d) > lim * lim) continue;
-        /* the caps within ang of meeting: cos(a + b + ang) by the sum formula */
-        const double *ca = na->cap, *cb0 = nb->cap;
-        if (ca[3] + cb0[3] + ang < PH_PI) {
-            double cs = ca[4] * cb0[4] - ca[5] * cb0[5], sn = ca[5] * cb0[4] + ca[4] * cb0[5];
-            if (dst_dot3(ca, bn + 3) < cs * cw - sn * sw - DST_PHONG_CAP_SLACK) continue;
-        }
         int la = na->left < 0, lb = nb->left < 0;
         if (la && lb) {
-            for (int j = 0; j < nb->count; ++j) {
-                const DstPhongItem *ib_ = TB->items + nb->first + j;
-                const double *bi = bnode(c, ib_->c, ib_->cap, off + TB->n_nodes + nb->first + j, tmp);
-                for (int i = 0; i < na->count; ++i) {
-                    const DstPhongItem *ia_ = TA->items + na->first + i;
-                    double e[3] = {ia_->c[0] - bi[0] - cen[0], ia_->c[1] - bi[1] - cen[1], ia_->c[2] - bi[2] - cen[2]};
-                    double eb[3] = {ib_->c[0] - bref[0], ib_->c[1] - bref[1], ib_->c[2] - bref[2]};
-                    double lm = ia_->r + ib_->r + rcol + om * norm3(eb) * (1.0 + DST_ROUND_REL);
-                    if (dst_dot3(e, e) > lm * lm) continue;
-                    const double *ci = ia_->cap, *cj = ib_->cap;
-                    if (ci[3] + cj[3] + ang < PH_PI) {
-                        double cs = ci[4] * cj[4] - ci[5] * cj[5], sn = ci[5] * cj[4] + ci[4] * cj[5];
-                        if (dst_dot3(ci, bi + 3) < cs * cw - sn * sw - DST_PHONG_CAP_SLACK) continue;
-                    }
-                    if (!gauss_wide(c, kind, ia_->id, ib_->id, om)) continue;
-                    if (k->n >= k->cap) return 0;
-                    k->cand[k->n].kind = kind, k->cand[k->n].ia = na->first + i, k->cand[k->n].ib = nb->first + j;
-                    ++k->n;
+            /* the features of the two leaves, as in walk_pair(), then the widened Gauss tests */
+            const DstPhongItem *IA = TA->items + na->first, *IB = TB->items + nb->first;
+            unsigned pass = 0;
+            for (int j = 0; j < PH_TREE_LEAF; ++j) {
+                int jj = j < nb->count ? j : 0;
+                const double *bi = bnode(c, IB[jj].c, IB[jj].cap, off + TB->n_nodes + nb->first + jj, tmp);
+                for (int i = 0; i < PH_TREE_LEAF; ++i) {
+                    int ii = i < na->count ? i : 0;
+                    unsigned ok = (unsigned)((j < nb->count) & (i < na->count) &
+                                             wide_meets(IA[ii].c, IA[ii].r, IA[ii].cap, IB[jj].c, IB[jj].r, IB[jj].cap, bi, &wd, 0));
+                    pass |= ok << (j * PH_TREE_LEAF + i);
                 }
+            }
+            while (pass != 0) {
+                int bit = __builtin_ctz(pass), j = bit / PH_TREE_LEAF, i = bit % PH_TREE_LEAF;
+                pass &= pass - 1;
+                if (!gauss_wide(c, kind, IA[i].id, IB[j].id, om)) continue;
+                if (k->n >= k->cap) return 0;
+                k->cand[k->n].kind = kind, k->cand[k->n].ia = na->first + i, k->cand[k->n].ib = nb->first + j;
+                ++k->n;
             }
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        sp = push_children(ws, sp, ia, ib, na, nb, la, lb, na->r + la_scale * ph_min(ca[3], PH_PI),
-                           nb->r + lb_scale * ph_min(cb0[3], PH_PI));
+        /* the children pairs, as walk_pair() orders them, each tested before it is pushed */
+        double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
+        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
+            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            sp = push_wide(ws, sp, ta, tb, na->left, nb->left, bl, &wd);
+            sp = push_wide(ws, sp, ta, tb, na->right, nb->left, bl, &wd);
+            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
+            sp = push_wide(ws, sp, ta, tb, na->left, nb->right, br, &wd);
+            sp = push_wide(ws, sp, ta, tb, na->right, nb->right, br, &wd);
+        } else if (lb || (!la && sa >= sb)) {
+            const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
+            sp = push_wide(ws, sp, ta, tb, na->left, ib, bn, &wd);
+            sp = push_wide(ws, sp, ta, tb, na->right, ib, bn, &wd);
+        } else {
+            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            sp = push_wide(ws, sp, ta, tb, ia, nb->left, bl, &wd);
+            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
+            sp = push_wide(ws, sp, ta, tb, ia, nb->right, br, &wd);
+        }
     }
     return 1;
 }
@@ -2223,8 +2253,8 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
 /* the trees of a kind of candidate (sec. V.E: VF, FV, EE): A's, B's */
 static void cand_trees(const PhCtx *c, int kind, const DstPhongTree **TA, const DstPhongTree **TB)
 {
-    *TA = kind == 0 ? &c->a->vtree : kind == 1 ? &c->a->ftree : &c->a->etree;
-    *TB = kind == 0 ? &c->b->ftree : kind == 1 ? &c->b->vtree : &c->b->etree;
+    const DstPhongTree *ta[3] = {&c->a->vtree, &c->a->ftree, &c->a->etree}, *tb[3] = {&c->b->ftree, &c->b->vtree, &c->b->etree};
+    *TA = ta[kind], *TB = tb[kind];
 }
 
 /* the triangle pair and place of the facet of a candidate, as pair_vf(), pair_fv() and pair_ee()
