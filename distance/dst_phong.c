@@ -1055,7 +1055,7 @@ static int ftree_node(const PhSweep *sw, int *item, TreeKey *key, PhFNode *nodes
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = first; i < first + count; ++i) {
         const double *sc = sw[item[i]].c;
-        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], sc[k]), hi[k] = fmax(hi[k], sc[k]);
+        for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], sc[k]), hi[k] = ph_max(hi[k], sc[k]);
     }
     nd->first = first, nd->count = count, nd->left = nd->right = -1;
     if (count <= PH_FTREE_LEAF) {
@@ -1067,7 +1067,7 @@ static int ftree_node(const PhSweep *sw, int *item, TreeKey *key, PhFNode *nodes
         for (int i = first; i < first + count; ++i) {
             const double *sc = sw[item[i]].c;
             double d[3] = {sc[0] - c[0], sc[1] - c[1], sc[2] - c[2]};
-            r = fmax(r, norm3(d) + sc[3]);
+            r = ph_max(r, norm3(d) + sc[3]);
         }
         memcpy(nd->c, c, sizeof c);
         nd->c[3] = r + DST_ROUND_REL * (norm3(c) + r);
@@ -1108,34 +1108,45 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
     corner_records(raw, geo, sw, m, rank, ws->corn);
     ftree_node(sw, ws->fitem, ws->fkey, ws->fnode, &nn, 0, m);
     const PhFNode *nd = ws->fnode;
+    /* node pairs on the stack have spheres that meet (a node with itself always); a pair is
+     * tested when its parent pair is split, without branches, as are the records of two leaves
+     * (at most PH_FTREE_LEAF each: every pair evaluated, those past a leaf's count masked out) */
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
     while (sp > 0) {
         --sp;
         int a = ws->stack[sp][0], b = ws->stack[sp][1];
         const PhFNode *na = nd + a, *nb = nd + b;
-        if (a != b && !spheres_meet(na->c, nb->c)) continue;
         int la = na->left < 0, lb = nb->left < 0;
         if (la && lb) {
-            for (int i = na->first; i < na->first + na->count; ++i) {
-                for (int j = a == b ? i + 1 : nb->first; j < nb->first + nb->count; ++j) {
-                    const PhSweep *s1 = sw + ws->fitem[i], *s2 = sw + ws->fitem[j];
-                    if (spheres_meet(s1->c, s2->c))
-                        crossing_pair(raw, geo, ws->corn, ws->fitem[i], ws->fitem[j], rank, ckey);
+            int hp[PH_FTREE_LEAF * PH_FTREE_LEAF][2], nh = 0;
+            for (int i = 0; i < PH_FTREE_LEAF; ++i) {
+                int ii = na->first + (i < na->count ? i : 0);
+                for (int j = 0; j < PH_FTREE_LEAF; ++j) {
+                    int jj = nb->first + (j < nb->count ? j : 0);
+                    const PhSweep *s1 = sw + ws->fitem[ii], *s2 = sw + ws->fitem[jj];
+                    hp[nh][0] = ws->fitem[ii], hp[nh][1] = ws->fitem[jj];
+                    nh += (i < na->count) & (j < nb->count) & ((a != b) | (j > i)) & spheres_meet(s1->c, s2->c);
                 }
             }
+            for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, ws->corn, hp[h][0], hp[h][1], rank, ckey);
             continue;
         }
         if (sp + 3 > PH_STACK) return 0;
         if (a == b) {
             ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->left, ++sp;
             ws->stack[sp][0] = na->right, ws->stack[sp][1] = na->right, ++sp;
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->right, ++sp;
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = na->right;
+            sp += spheres_meet(nd[na->left].c, nd[na->right].c);
         } else if (lb || (!la && na->c[3] >= nb->c[3])) {
-            ws->stack[sp][0] = na->left, ws->stack[sp][1] = b, ++sp;
-            ws->stack[sp][0] = na->right, ws->stack[sp][1] = b, ++sp;
+            ws->stack[sp][0] = na->left, ws->stack[sp][1] = b;
+            sp += spheres_meet(nd[na->left].c, nb->c);
+            ws->stack[sp][0] = na->right, ws->stack[sp][1] = b;
+            sp += spheres_meet(nd[na->right].c, nb->c);
         } else {
-            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->left, ++sp;
-            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->right, ++sp;
+            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->left;
+            sp += spheres_meet(na->c, nd[nb->left].c);
+            ws->stack[sp][0] = a, ws->stack[sp][1] = nb->right;
+            sp += spheres_meet(na->c, nd[nb->right].c);
         }
     }
     return 1;
