@@ -704,9 +704,10 @@ typedef struct PhFNode {
 } PhFNode;
 
 /* a node or item of B's trees in A's frame, cached per pass (walk_pair): its centre R c + t,
- * the centre of its Gauss cap for -B, -R c_cap, and the pass that computed them */
+ * the centre of its Gauss cap for -B, -R c_cap, in the cache's widened walks (walk_pair_wide)
+ * also |c - bref|, and the pass that computed them */
 typedef struct PhBNode {
-    double v[6];
+    double v[7];
     uint32_t stamp;
 } PhBNode;
 
@@ -1809,6 +1810,25 @@ static inline const double *bnode(PhCtx *c, const double cn[3], const double cc[
     return o;
 }
 
+/* bnode() for the cache's widened walks: also v[6] = |c - bref| (bref: B's reference point of
+ * eq. C2), the distance by which a turn of B moves the node's centre per unit of turn */
+static inline const double *bnode_wide(PhCtx *c, const double cn[3], const double cc[3], const double bref[3],
+                                       int slot, double tmp[7])
+{
+    DstPhongWorkspace *ws = c->ws;
+    PhBNode *b = slot < ws->cap ? ws->bnode + slot : NULL;
+    if (b != NULL && b->stamp == ws->pass) return b->v;
+    double *o = b != NULL ? b->v : tmp;
+    rot3(c->R, cn, o);
+    for (int k = 0; k < 3; ++k) o[k] += c->t[k];
+    rot3(c->R, cc, o + 3);
+    for (int k = 3; k < 6; ++k) o[k] = -o[k];
+    double db[3] = {cn[0] - bref[0], cn[1] - bref[1], cn[2] - bref[2]};
+    o[6] = norm3(db);
+    if (b != NULL) b->stamp = ws->pass;
+    return o;
+}
+
 /* The walks' test of a node pair (sec. V.E): the Minkowski sum of the spheres of A's node na
  * and of B's node nb (bn: its centre and cap centre in A's frame, bnode()) meets the ball
  * (cen, rcol), and the caps of na and of -nb can meet (the angle of their centres at most the
@@ -2155,26 +2175,25 @@ static int gauss_wide(const PhCtx *c, int kind, int ida, int idb, double om)
     return arcs_cross_wide(A->fn[A->ef[ida][0]], A->fn[A->ef[ida][1]], m1, m2, om);
 }
 
-/* the ball, the turning point bref of B, the turn om and the caps' widening ang (with its
- * cosine and sine) of a widened walk (walk_pair_wide()) */
+/* the ball, the turn om and the caps' widening ang (with its cosine and sine) of a widened walk
+ * (walk_pair_wide()) */
 typedef struct PhWide {
     const double *cen;
     double rcol;
-    const double *bref;
     double om, cw, sw, ang;
 } PhWide;
 
-/* The widened tests of walk_pair_wide() for A's node or feature (ca, ra, capa) and B's (cb, rb,
- * capb; bn: its centre and cap centre in A's frame, bnode()), without a branch: the sphere test
+/* The widened tests of walk_pair_wide() for A's node or feature (ca, ra, capa) and B's (rb, capb;
+ * bn: its centre and cap centre in A's frame and its distance from bref, bnode_wide()), without
+ * a branch: the sphere test
  * with B turned by up to om about bref (eq. C2; a node's sphere turns with its radius, node = 1,
  * a feature's does not), the caps within ang of meeting (cos(a + b + ang) by the sum formula). */
-static inline int wide_meets(const double ca[3], double ra, const double *capa, const double cb[3], double rb,
-                             const double *capb, const double *bn, const PhWide *w, int node)
+static inline int wide_meets(const double ca[3], double ra, const double *capa, double rb, const double *capb,
+                             const double *bn, const PhWide *w, int node)
 {
-    const double *cen = w->cen, *bref = w->bref;
+    const double *cen = w->cen;
     double d[3] = {ca[0] - bn[0] - cen[0], ca[1] - bn[1] - cen[1], ca[2] - bn[2] - cen[2]};
-    double db[3] = {cb[0] - bref[0], cb[1] - bref[1], cb[2] - bref[2]};
-    double lim = ra + rb + w->rcol + w->om * (node ? norm3(db) + rb : norm3(db)) * (1.0 + DST_ROUND_REL);
+    double lim = ra + rb + w->rcol + w->om * (node ? bn[6] + rb : bn[6]) * (1.0 + DST_ROUND_REL);
     double cs = capa[4] * capb[4] - capa[5] * capb[5], sn = capa[5] * capb[4] + capa[4] * capb[5];
     int sphere = !(dst_dot3(d, d) > lim * lim);
     int caps = !(capa[3] + capb[3] + w->ang < PH_PI) |
@@ -2187,7 +2206,7 @@ static inline int push_wide(DstPhongWorkspace *ws, int sp, const DstPhongNode *t
                             int ib, const double *bn, const PhWide *w)
 {
     ws->stack[sp][0] = ia, ws->stack[sp][1] = ib;
-    return sp + wide_meets(ta[ia].c, ta[ia].r, ta[ia].cap, tb[ib].c, tb[ib].r, tb[ib].cap, bn, w, 1);
+    return sp + wide_meets(ta[ia].c, ta[ia].r, ta[ia].cap, tb[ib].r, tb[ib].cap, bn, w, 1);
 }
 
 /* The enumeration of sec. V.E for the cache: walk_pair() (phong.md sec. 12, eq. C2-C4): the ball (cen, rcol) is the cache's,
@@ -2203,11 +2222,11 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
     if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
     const DstPhongNode *ta = TA->node, *tb = TB->node;
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
-    PhWide wd = {cen, rcol, bref, om, cos(ang), sin(ang), ang};
-    double tmp[6];
+    PhWide wd = {cen, rcol, om, cos(ang), sin(ang), ang};
+    double tmp[7];
     int sp = 0;
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0;
-    sp += wide_meets(ta->c, ta->r, ta->cap, tb->c, tb->r, tb->cap, bnode(c, tb->c, tb->cap, off, tmp), &wd, 1);
+    sp += wide_meets(ta->c, ta->r, ta->cap, tb->r, tb->cap, bnode_wide(c, tb->c, tb->cap, bref, off, tmp), &wd, 1);
     while (sp > 0) {
         --sp;
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
@@ -2219,11 +2238,11 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
             unsigned pass = 0;
             for (int j = 0; j < PH_TREE_LEAF; ++j) {
                 int jj = j < nb->count ? j : 0;
-                const double *bi = bnode(c, IB[jj].c, IB[jj].cap, off + TB->n_nodes + nb->first + jj, tmp);
+                const double *bi = bnode_wide(c, IB[jj].c, IB[jj].cap, bref, off + TB->n_nodes + nb->first + jj, tmp);
                 for (int i = 0; i < PH_TREE_LEAF; ++i) {
                     int ii = i < na->count ? i : 0;
                     unsigned ok = (unsigned)((j < nb->count) & (i < na->count) &
-                                             wide_meets(IA[ii].c, IA[ii].r, IA[ii].cap, IB[jj].c, IB[jj].r, IB[jj].cap, bi, &wd, 0));
+                                             wide_meets(IA[ii].c, IA[ii].r, IA[ii].cap, IB[jj].r, IB[jj].cap, bi, &wd, 0));
                     pass |= ok << (j * PH_TREE_LEAF + i);
                 }
             }
@@ -2241,20 +2260,20 @@ static int walk_pair_wide(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *
         /* the children pairs, as walk_pair() orders them, each tested before it is pushed */
         double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
         if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
-            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            const double *bl = bnode_wide(c, tb[nb->left].c, tb[nb->left].cap, bref, off + nb->left, tmp);
             sp = push_wide(ws, sp, ta, tb, na->left, nb->left, bl, &wd);
             sp = push_wide(ws, sp, ta, tb, na->right, nb->left, bl, &wd);
-            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
+            const double *br = bnode_wide(c, tb[nb->right].c, tb[nb->right].cap, bref, off + nb->right, tmp);
             sp = push_wide(ws, sp, ta, tb, na->left, nb->right, br, &wd);
             sp = push_wide(ws, sp, ta, tb, na->right, nb->right, br, &wd);
         } else if (lb || (!la && sa >= sb)) {
-            const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
+            const double *bn = bnode_wide(c, nb->c, nb->cap, bref, off + ib, tmp);
             sp = push_wide(ws, sp, ta, tb, na->left, ib, bn, &wd);
             sp = push_wide(ws, sp, ta, tb, na->right, ib, bn, &wd);
         } else {
-            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            const double *bl = bnode_wide(c, tb[nb->left].c, tb[nb->left].cap, bref, off + nb->left, tmp);
             sp = push_wide(ws, sp, ta, tb, ia, nb->left, bl, &wd);
-            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
+            const double *br = bnode_wide(c, tb[nb->right].c, tb[nb->right].cap, bref, off + nb->right, tmp);
             sp = push_wide(ws, sp, ta, tb, ia, nb->right, br, &wd);
         }
     }
