@@ -1829,34 +1829,36 @@ static inline const double *bnode_wide(PhCtx *c, const double cn[3], const doubl
     return o;
 }
 
-/* The walks' test of a node pair (sec. V.E): the Minkowski sum of the spheres of A's node na
- * and of B's node nb (bn: its centre and cap centre in A's frame, bnode()) meets the ball
- * (cen, rcol), and the caps of na and of -nb can meet (the angle of their centres at most the
- * sum of their radii: cos(a + b) = ca cb - sa sb). Both tests are evaluated and combined without
- * a branch: the walks' outcomes are not predictable. */
-static inline int node_pair_meets(const DstPhongNode *na, const DstPhongNode *nb, const double *bn,
-                                  const double cen[3], double rcol)
+/* The walks' test of a node pair (sec. V.E): the Minkowski sum of the spheres of A's node
+ * (centre ca_c, radius ra, cap capa) and of B's node (radius rb, cap capb; bn: its centre and
+ * cap centre in A's frame, bnode()) meets the ball (cen, rcol), and the caps of A's node and of
+ * -B's node can meet (the angle of their centres at most the sum of their radii: cos(a + b) =
+ * ca cb - sa sb). Both tests are evaluated and combined without a branch: the walks' outcomes
+ * are not predictable. */
+static inline int sphere_cap_pair_meets(const double ca_c[3], double ra, const double *capa, double rb,
+                                        const double *capb, const double *bn, const double cen[3],
+                                        double rcol)
 {
-    double d[3] = {na->c[0] - bn[0] - cen[0], na->c[1] - bn[1] - cen[1], na->c[2] - bn[2] - cen[2]};
-    double lim = na->r + nb->r + rcol;
-    const double *ca = na->cap, *cb = nb->cap;
-    double cs = ca[4] * cb[4] - ca[5] * cb[5];
+    double d[3] = {ca_c[0] - bn[0] - cen[0], ca_c[1] - bn[1] - cen[1], ca_c[2] - bn[2] - cen[2]};
+    double lim = ra + rb + rcol;
+    double cs = capa[4] * capb[4] - capa[5] * capb[5];
     int sphere = !(dst_dot3(d, d) > lim * lim);
-    int caps = !(ca[3] + cb[3] < PH_PI) | !(dst_dot3(ca, bn + 3) < cs - DST_PHONG_CAP_SLACK);
+    int caps = !(capa[3] + capb[3] < PH_PI) | !(dst_dot3(capa, bn + 3) < cs - DST_PHONG_CAP_SLACK);
     return sphere & caps;
 }
 
-/* node_pair_meets() for two features of leaves (DstPhongItem: the same sphere and cap) */
+/* sphere_cap_pair_meets() for two tree nodes */
+static inline int node_pair_meets(const DstPhongNode *na, const DstPhongNode *nb, const double *bn,
+                                  const double cen[3], double rcol)
+{
+    return sphere_cap_pair_meets(na->c, na->r, na->cap, nb->r, nb->cap, bn, cen, rcol);
+}
+
+/* sphere_cap_pair_meets() for two features of leaves (DstPhongItem: the same sphere and cap) */
 static inline int item_pair_meets(const DstPhongItem *ia, const DstPhongItem *ib, const double *bi,
                                   const double cen[3], double rcol)
 {
-    double e[3] = {ia->c[0] - bi[0] - cen[0], ia->c[1] - bi[1] - cen[1], ia->c[2] - bi[2] - cen[2]};
-    double lm = ia->r + ib->r + rcol;
-    const double *ca = ia->cap, *cb = ib->cap;
-    double cs = ca[4] * cb[4] - ca[5] * cb[5];
-    int sphere = !(dst_dot3(e, e) > lm * lm);
-    int caps = !(ca[3] + cb[3] < PH_PI) | !(dst_dot3(ca, bi + 3) < cs - DST_PHONG_CAP_SLACK);
-    return sphere & caps;
+    return sphere_cap_pair_meets(ia->c, ia->r, ia->cap, ib->r, ib->cap, bi, cen, rcol);
 }
 
 /* writes the node pair (ia, ib) on the stack at sp (B's node in A's frame: bn) and returns the
