@@ -1794,18 +1794,25 @@ static void pair_ee(PhCtx *c, int ea, int eb, const double cen[3], double rcol)
     add_facet(c, &r, cen, rcol);
 }
 
-/* A node or item of one of B's trees (centre c, cap centre cc; cache slot slot) in A's frame:
- * its centre R c + t and the centre of its Gauss cap for -B, -R cc */
+/* B's node (centre cn, cap centre cc) in A's frame into o: its centre R cn + t and the centre
+ * of its Gauss cap for -B, -R cc */
+static inline void bnode_pose(const PhCtx *c, const double cn[3], const double cc[3], double *o)
+{
+    rot3(c->R, cn, o);
+    for (int k = 0; k < 3; ++k) o[k] += c->t[k];
+    rot3(c->R, cc, o + 3);
+    for (int k = 3; k < 6; ++k) o[k] = -o[k];
+}
+
+/* A node or item of one of B's trees (centre c, cap centre cc; cache slot slot) in A's frame
+ * (bnode_pose()), from the cache slot when this pass already posed it */
 static inline const double *bnode(PhCtx *c, const double cn[3], const double cc[3], int slot, double tmp[6])
 {
     DstPhongWorkspace *ws = c->ws;
     PhBNode *b = slot < ws->cap ? ws->bnode + slot : NULL;
     if (b != NULL && b->stamp == ws->pass) return b->v;
     double *o = b != NULL ? b->v : tmp;
-    rot3(c->R, cn, o);
-    for (int k = 0; k < 3; ++k) o[k] += c->t[k];
-    rot3(c->R, cc, o + 3);
-    for (int k = 3; k < 6; ++k) o[k] = -o[k];
+    bnode_pose(c, cn, cc, o);
     if (b != NULL) b->stamp = ws->pass;
     return o;
 }
@@ -1819,10 +1826,7 @@ static inline const double *bnode_wide(PhCtx *c, const double cn[3], const doubl
     PhBNode *b = slot < ws->cap ? ws->bnode + slot : NULL;
     if (b != NULL && b->stamp == ws->pass) return b->v;
     double *o = b != NULL ? b->v : tmp;
-    rot3(c->R, cn, o);
-    for (int k = 0; k < 3; ++k) o[k] += c->t[k];
-    rot3(c->R, cc, o + 3);
-    for (int k = 3; k < 6; ++k) o[k] = -o[k];
+    bnode_pose(c, cn, cc, o);
     double db[3] = {cn[0] - bref[0], cn[1] - bref[1], cn[2] - bref[2]};
     o[6] = norm3(db);
     if (b != NULL) b->stamp = ws->pass;
