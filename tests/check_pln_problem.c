@@ -331,6 +331,7 @@ START_TEST(test_constraint_gradients_fd)
     char err[512];
     double *x, *c, *cp, *cm, *g, *margin, *tw;
     int n, m, checked_collision = 0, checked_balance = 0, checked_dynamics = 0, checked_floor = 0, stopped = 0;
+    int checked_box = 0, has_box = 0;
     /* twist has dynamic rows too (static balance rows with --static-balance, case 5),
      * reach_box a box obstacle, geom_mesh mesh geometry, stance_knees a floating base
      * (stance rows; floor rows of the lifted foot; torque rows of leg joints whose axes
@@ -401,8 +402,11 @@ START_TEST(test_constraint_gradients_fd)
             checked_balance += f.p->rows[r].kind == PLN_ROW_BALANCE && fabs(an) > 0.0;
             checked_dynamics += f.p->rows[r].kind == PLN_ROW_DYNAMICS && fabs(an) > 0.0;
             checked_floor += f.p->rows[r].kind == PLN_ROW_FLOOR && fabs(an) > 0.0;
+            checked_box += f.p->rows[r].kind == PLN_ROW_TASK_BOX && fabs(an) > 0.0;
+            has_box |= f.p->rows[r].kind == PLN_ROW_TASK_BOX;
         }
     }
+    if (has_box) ck_assert_int_gt(checked_box, 0); /* eq. P11b's rows were exercised */
     if (_i == 2 || _i == 6) ck_assert_int_gt(checked_dynamics, 0);
     if (_i == 6) ck_assert_int_gt(checked_floor, 0); /* the left foot's lifted phase (eq. P13c) */
     ck_assert_int_gt(checked_collision, 0); /* the witness rows were really exercised */
@@ -632,6 +636,80 @@ END_TEST
  * sole centre's offset from where the foot stands and of the rotation error
  * vee(M - M^T) / 2, M = R R*^T, less the row tolerance; computed here from the forward
  * kinematics at the sample's time. At the motionless start every offset is zero. */
+/* The task box rows (docs/math/planner.md eq. P11b): each is a coordinate of the task
+ * point's offset from its target minus the task row's rho, on each side, against forward
+ * kinematics, and none lies above the task row's own measure |e| - rho, so that the task
+ * row implies them. A floating base (stance rows: squat) and mesh collision rows (a trust
+ * box: twist_mesh) have none. */
+START_TEST(test_task_box_rows)
+{
+    Rng seed = {0xb0c5ULL};
+    char err[512];
+    int checked = 0;
+    const char *files[] = {"scenarios/hand_cross.yaml", "scenarios/pick.yaml", "scenarios/squat.yaml",
+                           "scenarios/twist_mesh.yaml"};
+    for (int file = 0; file < 4; ++file) {
+        Fixture f;
+        double *x, *c, *ctrl, *q;
+        PlnKinWork *kin;
+        int rows = 0;
+        load(&f, files[file]);
+        for (int r = 0; r < f.p->m; ++r) rows += f.p->rows[r].kind == PLN_ROW_TASK_BOX;
+        if (file >= 2) {
+            ck_assert_msg(rows == 0, "%s: %d task box rows", files[file], rows);
+            unload(&f);
+            continue;
+        }
+        ck_assert_int_gt(rows, 0);
+        x = calloc((size_t)f.p->n_vars, sizeof *x);
+        c = calloc((size_t)f.p->m, sizeof *c);
+        ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);
+        q = calloc((size_t)f.p->n_joints, sizeof *q);
+        ck_assert_int_eq(pln_kin_create(f.p->robot, &kin, err, sizeof err), PLN_OK);
+        for (int trial = 0; trial < 4; ++trial) {
+            if (trial == 0) pln_problem_initial_x(f.p, x);
+            else random_x(f.p, x, &seed, 0.3);
+            ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+            pln_problem_ctrl(f.p, x, ctrl);
+            for (int r = 0; r < f.p->m; ++r) {
+                const PlnRow *row = &f.p->rows[r];
+                const PlnTask *task;
+                double pt[3], e[3], norm = 0.0, rho;
+                if (row->kind != PLN_ROW_TASK_BOX) continue;
+                task = &f.sc.tasks[row->index];
+                ck_assert_int_eq(row->sub, 0);
+                for (int k = 1; k < 6; ++k) {
+                    ck_assert(f.p->rows[r + k].kind == PLN_ROW_TASK_BOX && f.p->rows[r + k].sub == k);
+                }
+                rho = PLN_TASK_INNER_FRACTION * task->tolerance;
+                ck_assert_int_eq(pln_problem_joints_at(f.p, ctrl, task->time, q), PLN_OK);
+                ck_assert_int_eq(pln_kin_forward(kin, f.p->robot, q), PLN_OK);
+                pln_kin_point(kin, task->link.index, task->point, pt);
+                for (int i = 0; i < 3; ++i) {
+                    e[i] = pt[i] - task->target[i];
+                    norm += e[i] * e[i];
+                }
+                norm = sqrt(norm);
+                for (int k = 0; k < 3; ++k) {
+                    ck_assert_msg(fabs(c[r + 2 * k] - (e[k] - rho)) < 1e-12, "row %d", r + 2 * k);
+                    ck_assert_msg(fabs(c[r + 2 * k + 1] - (-e[k] - rho)) < 1e-12, "row %d", r + 2 * k + 1);
+                    ck_assert(c[r + 2 * k] <= norm - rho + 1e-12 && c[r + 2 * k + 1] <= norm - rho + 1e-12);
+                    ++checked;
+                }
+                r += 5;
+            }
+        }
+        pln_kin_destroy(kin);
+        free(x);
+        free(c);
+        free(ctrl);
+        free(q);
+        unload(&f);
+    }
+    ck_assert_int_gt(checked, 0);
+}
+END_TEST
+
 START_TEST(test_stance_rows_values)
 {
     Fixture f;
@@ -753,6 +831,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_evaluation_budget);
     tcase_add_test(tc, test_joints_at_matches_spline_and_fixed_joints);
     tcase_add_test(tc, test_stance_rows_values);
+    tcase_add_test(tc, test_task_box_rows);
     tcase_add_test(tc, test_place_moves_stance_target);
     suite_add_tcase(s, tc);
     tc = tcase_create("gradients");

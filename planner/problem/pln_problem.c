@@ -392,7 +392,7 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
     if (sc->geometry == PLN_GEOMETRY_MESH) p->mcd.eps = fmax(p->mcd.eps, PLN_MESH_OPT_MCD_EPS_M);
 
     /* rows */
-    max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks +
+    max_rows = 2 * p->n_active * n + 2 * sc->n_tasks + 2 * sc->n_tasks + 6 * sc->n_tasks +
                PLN_STANCE_ROWS * p->n_stance * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
                PLN_FLOOR_ROWS * p->n_swing * (p->n_intervals * PLN_STANCE_SAMPLES + 3) +
                (p->collision ? sc->n_pairs * p->n_intervals : 0) + p->n_edges * p->n_intervals +
@@ -418,6 +418,10 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
             add_row(p, PLN_ROW_VELOCITY, a, 2 * i + 1, 1.0 / vmax, PLN_ROW_TOL);
         }
     }
+    /* eq. P11b: the task box rows, unless stance rows hold a foot (a floating base) or the
+     * rounds carry a trust box (mesh collision rows, sec. 7), where they cost evaluations
+     * (docs/math/planner.md sec. 3, "Task box rows") */
+    const int task_box = p->n_stance == 0 && !(p->collision && sc->geometry == PLN_GEOMETRY_MESH);
     for (int t = 0; t < sc->n_tasks; ++t) {
         const PlnTask *task = &sc->tasks[t];
         if (task->type == PLN_TASK_JOINT) {
@@ -426,6 +430,9 @@ PlnStatus pln_problem_create(PlnProblem **out, const PlnRobot *robot, const PlnS
         } else {
             add_row(p, PLN_ROW_POSITION_TASK, t, 0, 1.0, PLN_ROW_TOL);
             if (task->has_orientation) add_row(p, PLN_ROW_ORIENTATION_TASK, t, 0, 1.0, PLN_ROW_TOL);
+            for (int k = 0; task_box && k < 6; ++k) {
+                add_row(p, PLN_ROW_TASK_BOX, t, k, 1.0, PLN_ROW_TOL);
+            }
         }
     }
     /* stance feet: PLN_STANCE_SAMPLES times per constraint interval of the phase, its ends
@@ -1304,72 +1311,97 @@ static PlnStatus task_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r,
                        PLN_TASK_INNER_FRACTION * task->orientation_tolerance, r, c, grad);
 }
 
-/* a stance foot at one sample of its phase (docs/math/planner.md eq. P13): each
- * coordinate of the sole centre's offset e = x - x* from where it stands, and of the
- * rotation error e_R = vee(M - M^T) / 2, M = R R*^T (sin(angle) times the axis, IK4),
- * within +-rho and +-sin(rho_R): 12 rows, each linear in the motion at the stance, so
- * that SLSQP's linearisation bounds every direction in which the foot can slide or turn.
- * de_R/dq_j = vee(A - A^T) / 2 with A = [w_j] M, w_j the joint's angular-velocity
- * column. */
-static PlnStatus stance_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRow *row, int r,
-                             double *c, double *grad)
+/* Rows that hold a point of a link near a target, each coordinate on each side and linear
+ * in the motion there (docs/math/planner.md eq. P13, P11b): at time t, the offset e = x -
+ * target of the point and, when target_rot is not NULL, the rotation error e_R = vee(M -
+ * M^T) / 2, M = R R_target^T (sin(angle) times the axis, IK4), within +-rho and +-rho_r:
+ * rows r + 2k (e_k - tol) and r + 2k + 1 (-e_k - tol), 6 or 12 of them. de_R/dq_j = vee(A
+ * - A^T) / 2 with A = [w_j] M, w_j the joint's angular-velocity column. */
+static PlnStatus box_rows(const PlnProblem *p, PlnProblemWork *w, double t, int link, const double *point,
+                          const double *target, const double *target_rot, double rho, double rho_r, int r,
+                          double *c, double *grad)
 {
-    const PlnStance *s = &p->stance[row->index];
-    const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1;
-    const double t = p->stance_time[row->sub];
-    const double rho = PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M;
-    const double rho_r = sin(PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD);
+    const int n = p->n_vars, nj = p->n_joints, k1 = p->scenario->degree + 1, nk = target_rot ? 6 : 3;
     double x[3], e[6], M[9], N[PLN_BSPLINE_MAX_ORDER];
-    const double *R, *Rt = s->target_rot;
+    const double *R, *Rt = target_rot;
     int first;
     PlnStatus st = pln_problem_joints_at(p, w->ctrl, t, w->q);
     if (st != PLN_OK) return st;
     st = pln_kin_forward(w->kin, p->robot, w->q);
     if (st != PLN_OK) return st;
-    pln_kin_point(w->kin, s->link, s->point, x);
-    R = pln_kin_link_rot(w->kin, s->link);
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) {
-            M[3 * i + j] = R[3 * i] * Rt[3 * j] + R[3 * i + 1] * Rt[3 * j + 1] + R[3 * i + 2] * Rt[3 * j + 2];
+    pln_kin_point(w->kin, link, point, x);
+    for (int i = 0; i < 3; ++i) e[i] = x[i] - target[i];
+    if (Rt != NULL) {
+        R = pln_kin_link_rot(w->kin, link);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                M[3 * i + j] = R[3 * i] * Rt[3 * j] + R[3 * i + 1] * Rt[3 * j + 1] + R[3 * i + 2] * Rt[3 * j + 2];
+            }
         }
+        e[3] = 0.5 * (M[7] - M[5]);
+        e[4] = 0.5 * (M[2] - M[6]);
+        e[5] = 0.5 * (M[3] - M[1]);
     }
-    for (int i = 0; i < 3; ++i) e[i] = x[i] - s->target[i];
-    e[3] = 0.5 * (M[7] - M[5]);
-    e[4] = 0.5 * (M[2] - M[6]);
-    e[5] = 0.5 * (M[3] - M[1]);
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < nk; ++k) {
         double tol = k < 3 ? rho : rho_r;
         c[r + 2 * k] = e[k] - tol;
         c[r + 2 * k + 1] = -e[k] - tol;
     }
     if (grad == NULL) return PLN_OK;
-    pln_kin_jacobian_point(w->kin, p->robot, s->link, s->point, w->jac_a);
-    pln_kin_jacobian_rot(w->kin, p->robot, s->link, w->jac_b);
+    pln_kin_jacobian_point(w->kin, p->robot, link, point, w->jac_a);
+    if (Rt != NULL) pln_kin_jacobian_rot(w->kin, p->robot, link, w->jac_b);
     pln_bspline_basis(p->bs, t, 0, N, &first);
     for (int a = 0; a < p->n_active; ++a) {
         int j = p->active[a];
-        const double wx = w->jac_b[j], wy = w->jac_b[nj + j], wz = w->jac_b[2 * nj + j];
-        double de[6], A[9];
-        /* A = [w] M, [w] = [[0, -wz, wy], [wz, 0, -wx], [-wy, wx, 0]] */
-        for (int col = 0; col < 3; ++col) {
-            A[col] = -wz * M[3 + col] + wy * M[6 + col];
-            A[3 + col] = wz * M[col] - wx * M[6 + col];
-            A[6 + col] = -wy * M[col] + wx * M[3 + col];
-        }
+        double de[6];
         for (int i = 0; i < 3; ++i) de[i] = w->jac_a[i * nj + j];
-        de[3] = 0.5 * (A[7] - A[5]);
-        de[4] = 0.5 * (A[2] - A[6]);
-        de[5] = 0.5 * (A[3] - A[1]);
+        if (Rt != NULL) {
+            const double wx = w->jac_b[j], wy = w->jac_b[nj + j], wz = w->jac_b[2 * nj + j];
+            double A[9];
+            /* A = [w] M, [w] = [[0, -wz, wy], [wz, 0, -wx], [-wy, wx, 0]] */
+            for (int col = 0; col < 3; ++col) {
+                A[col] = -wz * M[3 + col] + wy * M[6 + col];
+                A[3 + col] = wz * M[col] - wx * M[6 + col];
+                A[6 + col] = -wy * M[col] + wx * M[3 + col];
+            }
+            de[3] = 0.5 * (A[7] - A[5]);
+            de[4] = 0.5 * (A[2] - A[6]);
+            de[5] = 0.5 * (A[3] - A[1]);
+        }
         for (int m = 0; m < k1; ++m) {
             int v = p->var_of[a * p->n_ctrl + first + m];
             if (v < 0) continue;
-            for (int k = 0; k < 6; ++k) {
+            for (int k = 0; k < nk; ++k) {
                 grad[(size_t)(r + 2 * k) * n + v] += de[k] * N[m];
                 grad[(size_t)(r + 2 * k + 1) * n + v] -= de[k] * N[m];
             }
         }
     }
     return PLN_OK;
+}
+
+/* a stance foot at one sample of its phase (docs/math/planner.md eq. P13): its sole
+ * centre's offset from where it stands and its rotation error, 12 rows (box_rows), so
+ * that SLSQP's linearisation bounds every direction in which the foot can slide or turn */
+static PlnStatus stance_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRow *row, int r,
+                             double *c, double *grad)
+{
+    const PlnStance *s = &p->stance[row->index];
+    return box_rows(p, w, p->stance_time[row->sub], s->link, s->point, s->target, s->target_rot,
+                    PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M,
+                    sin(PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD), r, c, grad);
+}
+
+/* a position task's box (docs/math/planner.md eq. P11b): each coordinate of its offset
+ * within +-rho, rho the task row's (eq. P11), 6 rows. The task row implies them (|e_k| <=
+ * |e|); they make SLSQP's linearisation see the target where the task row's gradient
+ * vanishes, at the target itself */
+static PlnStatus task_box_rows(const PlnProblem *p, PlnProblemWork *w, int t, int r, double *c,
+                               double *grad)
+{
+    const PlnTask *task = &p->scenario->tasks[t];
+    return box_rows(p, w, task->time, task->link.index, task->point, task->target, NULL,
+                    PLN_TASK_INNER_FRACTION * task->tolerance, 0.0, r, c, grad);
 }
 
 /* a lifted sole at one sample of its phase (docs/math/planner.md eq. P13c): each corner's
@@ -1412,7 +1444,8 @@ static PlnStatus floor_rows(const PlnProblem *p, PlnProblemWork *w, const PlnRow
 int pln_problem_row_is_task(const PlnProblem *p, int row)
 {
     PlnRowKind k = p->rows[row].kind;
-    return k == PLN_ROW_JOINT_TASK || k == PLN_ROW_POSITION_TASK || k == PLN_ROW_ORIENTATION_TASK;
+    return k == PLN_ROW_JOINT_TASK || k == PLN_ROW_POSITION_TASK || k == PLN_ROW_ORIENTATION_TASK ||
+           k == PLN_ROW_TASK_BOX;
 }
 
 PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, const double *x,
@@ -1461,6 +1494,9 @@ PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, con
         } else if (row->kind == PLN_ROW_POSITION_TASK) {
             st = task_rows(p, w, row->index, r, c, grad);
             r += p->scenario->tasks[row->index].has_orientation ? 2 : 1;
+        } else if (row->kind == PLN_ROW_TASK_BOX) {
+            st = task_box_rows(p, w, row->index, r, c, grad);
+            r += 6;
         } else if (row->kind == PLN_ROW_STANCE) {
             st = stance_rows(p, w, row, r, c, grad);
             r += PLN_STANCE_ROWS;
@@ -1505,6 +1541,10 @@ void pln_problem_row_name(const PlnProblem *p, int row, char *buf, size_t size)
     case PLN_ROW_ORIENTATION_TASK:
         snprintf(buf, size, "tasks[%d] (orientation of %s at %g s)", r->index,
                  sc->tasks[r->index].link.name, sc->tasks[r->index].time);
+        break;
+    case PLN_ROW_TASK_BOX:
+        snprintf(buf, size, "tasks[%d] (offset %c%c of %s at %g s)", r->index, r->sub % 2 == 0 ? '+' : '-',
+                 "xyz"[r->sub / 2], sc->tasks[r->index].link.name, sc->tasks[r->index].time);
         break;
     case PLN_ROW_STANCE: {
         const PlnStance *st = &p->stance[r->index];

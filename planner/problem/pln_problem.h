@@ -71,7 +71,9 @@ typedef enum PlnRowKind {
     PLN_ROW_BALANCE,
     PLN_ROW_DYNAMICS,
     PLN_ROW_STANCE,
-    PLN_ROW_FLOOR
+    PLN_ROW_FLOOR,
+    PLN_ROW_TASK_BOX     /* a position task's offset per axis and sign, implied by its task
+                            row (eq. P11b) */
 } PlnRowKind;
 
 /* The dynamic constraints (pln_dynrows.c, docs/math/planner.md sec. 4c), each a row per

@@ -174,7 +174,8 @@ static double elastic_penalty(const PlnProblem *p, const double *c, const double
     double sum = 0.0;
     for (int r = 0; r < p->row_collision; ++r) {
         double s, v;
-        if (!pln_problem_row_is_task(p, r) || !(c[r] > 0.0)) continue;
+        /* the task box rows (eq. P11b) only restate the task rows */
+        if (!pln_problem_row_is_task(p, r) || p->rows[r].kind == PLN_ROW_TASK_BOX || !(c[r] > 0.0)) continue;
         s = elastic_scale(p, r);
         v = c[r] / s;
         sum += PLN_SIP_ELASTIC_WEIGHT * v * v;
@@ -448,6 +449,10 @@ static int near_active(const PlnProblem *p, int row, double c)
     case PLN_ROW_BALANCE: return c > -PLN_SIP_BALANCE_MARGIN_M;
     case PLN_ROW_DYNAMICS: return c > -PLN_SIP_DYNAMICS_MARGIN;
     case PLN_ROW_FLOOR: return c > -PLN_SIP_COLLISION_MARGIN_M; /* a sole near the floor */
+    /* a task's box row once it holds (eq. P11b): one that is broken far from the target may
+     * have no gradient (a straight arm along the offset), which would leave SLSQP's
+     * linearisation without a solution; its task row leads there */
+    case PLN_ROW_TASK_BOX: return c <= 0.0;
     default: return 1;
     }
 }
