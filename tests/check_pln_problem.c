@@ -636,6 +636,42 @@ END_TEST
  * sole centre's offset from where the foot stands and of the rotation error
  * vee(M - M^T) / 2, M = R R*^T, less the row tolerance; computed here from the forward
  * kinematics at the sample's time. At the motionless start every offset is zero. */
+/* The buffers of a test that checks rows against forward kinematics at a trial motion */
+typedef struct RowProbe {
+    double *x, *c, *ctrl, *q;
+    PlnKinWork *kin;
+} RowProbe;
+
+static void probe_create(const Fixture *f, RowProbe *b)
+{
+    char err[512];
+    b->x = calloc((size_t)f->p->n_vars, sizeof *b->x);
+    b->c = calloc((size_t)f->p->m, sizeof *b->c);
+    b->ctrl = calloc((size_t)f->p->n_active * f->p->n_ctrl, sizeof *b->ctrl);
+    b->q = calloc((size_t)f->p->n_joints, sizeof *b->q);
+    ck_assert_int_eq(pln_kin_create(f->p->robot, &b->kin, err, sizeof err), PLN_OK);
+}
+
+static void probe_destroy(RowProbe *b)
+{
+    pln_kin_destroy(b->kin);
+    free(b->x);
+    free(b->c);
+    free(b->ctrl);
+    free(b->q);
+}
+
+/* trial 0: the initial motion, else a random one of `scale`; its rows into b->c and its
+ * control points into b->ctrl */
+static void probe_trial(Fixture *f, RowProbe *b, int trial, Rng *seed, double scale)
+{
+    char err[512];
+    if (trial == 0) pln_problem_initial_x(f->p, b->x);
+    else random_x(f->p, b->x, seed, scale);
+    ck_assert_msg(pln_problem_constraints(f->p, f->w, b->x, b->c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+    pln_problem_ctrl(f->p, b->x, b->ctrl);
+}
+
 /* The task box rows (docs/math/planner.md eq. P11b): each is a coordinate of the task
  * point's offset from its target minus the task row's rho, on each side, against forward
  * kinematics, and none lies above the task row's own measure |e| - rho, so that the task
@@ -644,14 +680,13 @@ END_TEST
 START_TEST(test_task_box_rows)
 {
     Rng seed = {0xb0c5ULL};
-    char err[512];
     int checked = 0;
     const char *files[] = {"scenarios/hand_cross.yaml", "scenarios/pick.yaml", "scenarios/squat.yaml",
                            "scenarios/twist_mesh.yaml"};
     for (int file = 0; file < 4; ++file) {
         Fixture f;
-        double *x, *c, *ctrl, *q;
-        PlnKinWork *kin;
+        RowProbe b;
+        double *c;
         int rows = 0;
         load(&f, files[file]);
         for (int r = 0; r < f.p->m; ++r) rows += f.p->rows[r].kind == PLN_ROW_TASK_BOX;
@@ -661,16 +696,10 @@ START_TEST(test_task_box_rows)
             continue;
         }
         ck_assert_int_gt(rows, 0);
-        x = calloc((size_t)f.p->n_vars, sizeof *x);
-        c = calloc((size_t)f.p->m, sizeof *c);
-        ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);
-        q = calloc((size_t)f.p->n_joints, sizeof *q);
-        ck_assert_int_eq(pln_kin_create(f.p->robot, &kin, err, sizeof err), PLN_OK);
+        probe_create(&f, &b);
+        c = b.c;
         for (int trial = 0; trial < 4; ++trial) {
-            if (trial == 0) pln_problem_initial_x(f.p, x);
-            else random_x(f.p, x, &seed, 0.3);
-            ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
-            pln_problem_ctrl(f.p, x, ctrl);
+            probe_trial(&f, &b, trial, &seed, 0.3);
             for (int r = 0; r < f.p->m; ++r) {
                 const PlnRow *row = &f.p->rows[r];
                 const PlnTask *task;
@@ -682,9 +711,9 @@ START_TEST(test_task_box_rows)
                     ck_assert(f.p->rows[r + k].kind == PLN_ROW_TASK_BOX && f.p->rows[r + k].sub == k);
                 }
                 rho = PLN_TASK_INNER_FRACTION * task->tolerance;
-                ck_assert_int_eq(pln_problem_joints_at(f.p, ctrl, task->time, q), PLN_OK);
-                ck_assert_int_eq(pln_kin_forward(kin, f.p->robot, q), PLN_OK);
-                pln_kin_point(kin, task->link.index, task->point, pt);
+                ck_assert_int_eq(pln_problem_joints_at(f.p, b.ctrl, task->time, b.q), PLN_OK);
+                ck_assert_int_eq(pln_kin_forward(b.kin, f.p->robot, b.q), PLN_OK);
+                pln_kin_point(b.kin, task->link.index, task->point, pt);
                 for (int i = 0; i < 3; ++i) {
                     e[i] = pt[i] - task->target[i];
                     norm += e[i] * e[i];
@@ -699,11 +728,7 @@ START_TEST(test_task_box_rows)
                 r += 5;
             }
         }
-        pln_kin_destroy(kin);
-        free(x);
-        free(c);
-        free(ctrl);
-        free(q);
+        probe_destroy(&b);
         unload(&f);
     }
     ck_assert_int_gt(checked, 0);
@@ -714,24 +739,17 @@ START_TEST(test_stance_rows_values)
 {
     Fixture f;
     Rng seed = {0x5a7ceULL};
-    char err[512];
     const double rho = PLN_STANCE_ROW_FRACTION * PLN_STANCE_POS_TOL_M;
     const double rho_r = sin(PLN_STANCE_ROW_FRACTION * PLN_STANCE_ROT_TOL_RAD);
-    double *x, *c, *ctrl, *q;
-    PlnKinWork *kin;
+    RowProbe b;
+    double *c;
     int samples = 0, moved = 0;
     load(&f, "tests/data/stance_knees.yaml");
     ck_assert_int_gt(f.p->n_stance, 0);
-    x = calloc((size_t)f.p->n_vars, sizeof *x);
-    c = calloc((size_t)f.p->m, sizeof *c);
-    ctrl = calloc((size_t)f.p->n_active * f.p->n_ctrl, sizeof *ctrl);
-    q = calloc((size_t)f.p->n_joints, sizeof *q);
-    ck_assert_int_eq(pln_kin_create(f.p->robot, &kin, err, sizeof err), PLN_OK);
+    probe_create(&f, &b);
+    c = b.c;
     for (int trial = 0; trial < 2; ++trial) {
-        if (trial == 0) pln_problem_initial_x(f.p, x);
-        else random_x(f.p, x, &seed, 0.2);
-        ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
-        pln_problem_ctrl(f.p, x, ctrl);
+        probe_trial(&f, &b, trial, &seed, 0.2);
         for (int r = 0; r < f.p->m; ++r) {
             const PlnRow *row = &f.p->rows[r];
             const PlnStance *st;
@@ -742,10 +760,10 @@ START_TEST(test_stance_rows_values)
                 ck_assert(f.p->rows[r + k].kind == PLN_ROW_STANCE && f.p->rows[r + k].sub == row->sub);
             }
             st = &f.p->stance[row->index];
-            ck_assert_int_eq(pln_problem_joints_at(f.p, ctrl, f.p->stance_time[row->sub], q), PLN_OK);
-            ck_assert_int_eq(pln_kin_forward(kin, f.p->robot, q), PLN_OK);
-            pln_kin_point(kin, st->link, st->point, pt);
-            R = pln_kin_link_rot(kin, st->link);
+            ck_assert_int_eq(pln_problem_joints_at(f.p, b.ctrl, f.p->stance_time[row->sub], b.q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(b.kin, f.p->robot, b.q), PLN_OK);
+            pln_kin_point(b.kin, st->link, st->point, pt);
+            R = pln_kin_link_rot(b.kin, st->link);
             for (int i = 0; i < 9; ++i) {
                 M[i] = 0.0;
                 for (int l = 0; l < 3; ++l) M[i] += R[3 * (i / 3) + l] * st->target_rot[3 * (i % 3) + l];
@@ -769,11 +787,7 @@ START_TEST(test_stance_rows_values)
     }
     ck_assert_int_gt(samples, 2 * PLN_STANCE_SAMPLES);
     ck_assert_int_ge(moved, samples - 2);
-    pln_kin_destroy(kin);
-    free(x);
-    free(c);
-    free(ctrl);
-    free(q);
+    probe_destroy(&b);
     unload(&f);
 }
 END_TEST
