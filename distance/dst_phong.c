@@ -2055,6 +2055,9 @@ struct DstPhongCache {
     double R[9], t[3];       /* B's pose when it was built */
     double cen[3], rad;      /* its collection ball (A's frame) */
     double turn;             /* the widening of its Gauss tests: ||R - R_cache||_F it admits */
+    double widen;            /* how far the last query's second pass (collect()) widened its first
+                              * ball, metres (0: it had none): a build for a first pass covers that
+                              * much more, so that the second pass of a query like it is served too */
     double bref[3];          /* a reference point of B (its frame; the centre of its vertex tree's
                               * root): a change of pose moves a point b of B by
                               * (R' - R) (b - bref) plus the common shift (R' - R) bref + t' - t */
@@ -2084,7 +2087,7 @@ DstPhongCache *dst_phong_cache_create(int max_candidates)
 void dst_phong_cache_reset(DstPhongCache *cache)
 {
     if (cache == NULL) return;
-    cache->valid = 0, cache->n = 0, cache->a = cache->b = NULL;
+    cache->valid = 0, cache->n = 0, cache->a = cache->b = NULL, cache->widen = 0.0;
 }
 
 /* Frees the cache (its models are borrowed, not freed). */
@@ -2396,9 +2399,10 @@ static int cache_pass(PhCtx *c, const double cen[3], double rcol)
 }
 
 /* One collection of dM(S) for the ball (cen, rcol) (Algorithm 5.1 line 8): from the cache when it covers the ball at
- * this pose (rebuilt, with the slack DST_PHONG_CACHE_SLACK_REL, when it does not), else by the
- * walks (collect_pass()); the same facets in the same order either way. */
-static int collect_any(PhCtx *c, const double cen[3], double rcol)
+ * this pose (rebuilt, with the slack DST_PHONG_CACHE_SLACK_REL and the widening extra, when it
+ * does not), else by the walks (collect_pass()); the same facets in the same order either way
+ * (the cache's ball only has to hold the query's, eq. C2). */
+static int collect_any(PhCtx *c, const double cen[3], double rcol, double extra)
 {
     if (c->cache == NULL) return collect_pass(c, cen, rcol);
     if (cache_covers(c, cen, rcol)) {
@@ -2406,7 +2410,7 @@ static int collect_any(PhCtx *c, const double cen[3], double rcol)
         return cache_pass(c, cen, rcol);
     }
     double slack = DST_PHONG_CACHE_SLACK_REL * (c->a->diag + c->b->diag);
-    if (!cache_build(c, cen, rcol + slack)) return collect_pass(c, cen, rcol); /* overflow: the walks */
+    if (!cache_build(c, cen, rcol + extra + slack)) return collect_pass(c, cen, rcol); /* overflow: the walks */
     ++c->builds;
     return cache_pass(c, cen, rcol);
 }
@@ -2422,14 +2426,18 @@ static int collect_any(PhCtx *c, const double cen[3], double rcol)
  * of the workspace overflowed. */
 static int collect(PhCtx *c, const double cen[3], double rcol)
 {
-    if (!collect_any(c, cen, rcol)) return 0;
+    /* a cache rebuilt by the first pass is built for the widening of the last second pass too
+     * (phong.md sec. 14): a pair with large facets asks for it at query after query */
+    if (!collect_any(c, cen, rcol, c->cache != NULL ? c->cache->widen : 0.0)) return 0;
     double maxrad = 0.0;
     for (int i = 0; i < c->ws->n; ++i) {
         if (c->ws->geo[i].ok) maxrad = ph_max(maxrad, c->ws->geo[i].rad);
     }
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
-    if (maxrad > DST_PHONG_PARTNER_REL * rcol && !collect_any(c, cen, rcol + 2.0 * maxrad)) return 0;
+    int second = maxrad > DST_PHONG_PARTNER_REL * rcol;
+    if (c->cache != NULL) c->cache->widen = second ? 2.0 * maxrad : 0.0;
+    if (second && !collect_any(c, cen, rcol + 2.0 * maxrad, 0.0)) return 0;
     find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey, c->ws);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
     /* compact copies of the bounding spheres for the searches (a facet left out: infinitely far) */
