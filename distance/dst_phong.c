@@ -1459,6 +1459,7 @@ typedef struct PhCtx {
     DstPhongWorkspace *ws;
     DstPhongCache *cache;    /* NULL: dM(S) by the walks of the trees only */
     int hits, builds;        /* collections from the cache, and (re)builds of it */
+    int collections;         /* collections of dM(S) so far in this query (collect()) */
 } PhCtx;
 
 /* averaging radius at x (phong.md eq. P1): the proportionality of eq. (5.12) applied at the
@@ -2055,6 +2056,9 @@ struct DstPhongCache {
     double R[9], t[3];       /* B's pose when it was built */
     double cen[3], rad;      /* its collection ball (A's frame) */
     double turn;             /* the widening of its Gauss tests: ||R - R_cache||_F it admits */
+    int all;                 /* 1 when its ball held the three tree pairs whole at its pose (every
+                              * sphere test of its walks passed): its candidates are those of any
+                              * ball and any translation (phong.md sec. 14) */
     double widen;            /* how far the last query's second pass (collect()) widened its first
                               * ball, metres (0: it had none): a build for a first pass covers that
                               * much more, so that the second pass of a query like it is served too */
@@ -2087,7 +2091,7 @@ DstPhongCache *dst_phong_cache_create(int max_candidates)
 void dst_phong_cache_reset(DstPhongCache *cache)
 {
     if (cache == NULL) return;
-    cache->valid = 0, cache->n = 0, cache->a = cache->b = NULL, cache->widen = 0.0;
+    cache->valid = 0, cache->n = 0, cache->a = cache->b = NULL, cache->widen = 0.0, cache->all = 0;
 }
 
 /* Frees the cache (its models are borrowed, not freed). */
@@ -2118,6 +2122,10 @@ static int cache_covers(const PhCtx *c, const double cen[3], double rcol)
     if (!k->valid || k->a != c->a || k->b != c->b) return 0;
     double om = rot_change(c->R, k->R);
     if (!(om <= k->turn)) return 0;
+    /* a cache that holds every pair its Gauss tests admit serves, beside the balls within its own,
+     * any ball about as large (a much smaller one moved away is cheaper to rebuild than to re-test
+     * all of them) */
+    if (k->all && rcol >= 0.5 * k->rad) return 1;
     double dt[3], dc[3];
     for (int i = 0; i < 3; ++i) dt[i] = c->t[i] - k->t[i], dc[i] = cen[i] - k->cen[i];
     /* the common shift of B's points, (R - R_cache) bref + t - t_cache (eq. C2) */
@@ -2326,6 +2334,28 @@ static void new_pass(DstPhongWorkspace *ws)
     }
 }
 
+/* 1 when the ball (cen, rcol) holds the Minkowski sum of the root spheres of each pair of trees
+ * that the walks pair (sec. V.E) at the pose of c, with a margin far above rounding: then every
+ * sphere test of the widened walks passes. A node's centre is the mean of the centres of the
+ * features below it (node_bounds()), so it lies in the root's sphere, which holds every feature's
+ * centre; hence |c_a - (R c_b + t) - cen| <= |C_A - (R C_B + t) - cen| + R_A + R_B <= rcol for every
+ * node or feature pair (phong.md sec. 14, eq. C5). */
+static int ball_holds_trees(const PhCtx *c, const double cen[3], double rcol)
+{
+    const DstPhongTree *ta[3] = {&c->a->vtree, &c->a->ftree, &c->a->etree}, *tb[3] = {&c->b->ftree, &c->b->vtree, &c->b->etree};
+    double scale = c->a->diag + c->b->diag + norm3(cen) + norm3(c->t);
+    for (int k = 0; k < 3; ++k) {
+        if (ta[k]->n_nodes == 0 || tb[k]->n_nodes == 0) continue; /* that walk finds nothing in any ball */
+        const DstPhongNode *ra = ta[k]->node, *rb = tb[k]->node;
+        double bc[3], d[3];
+        rot3(c->R, rb->c, bc);
+        for (int i = 0; i < 3; ++i) d[i] = ra->c[i] - bc[i] - c->t[i] - cen[i];
+        double reach = norm3(d) + ra->r + rb->r;
+        if (!(reach * (1.0 + DST_PHONG_CACHE_ALL_REL) + DST_PHONG_CACHE_ALL_REL * scale <= rcol)) return 0;
+    }
+    return 1;
+}
+
 /* Algorithm 5.1 line 8 for the cache, sec. V.E: (re)builds the cache for the ball (cen, rcol) at
  * the pose of c (phong.md sec. 12): the three walks of collect_pass() with the ball and the Gauss
  * tests widened (eq. C2-C4), the candidates sorted into the order of dM(S) (order_key()).
@@ -2333,7 +2363,7 @@ static void new_pass(DstPhongWorkspace *ws)
 static int cache_build(PhCtx *c, const double cen[3], double rcol)
 {
     DstPhongCache *k = c->cache;
-    k->valid = 0, k->n = 0;
+    k->valid = 0, k->n = 0, k->all = 0;
     new_pass(c->ws);
     double om = DST_PHONG_CACHE_TURN;
     /* an angle whose chord is om, and the angle by which the caps' cosine slack can hide */
@@ -2362,6 +2392,7 @@ static int cache_build(PhCtx *c, const double cen[3], double rcol)
     k->a = c->a, k->b = c->b;
     memcpy(k->R, c->R, sizeof k->R), memcpy(k->t, c->t, sizeof k->t), memcpy(k->cen, cen, sizeof k->cen);
     k->rad = rcol, k->turn = om, k->valid = 1;
+    k->all = ball_holds_trees(c, cen, rcol);
     return 1;
 }
 
@@ -2428,6 +2459,7 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
 {
     /* a cache rebuilt by the first pass is built for the widening of the last second pass too
      * (phong.md sec. 14): a pair with large facets asks for it at query after query */
+    int first = c->collections++ == 0;
     if (!collect_any(c, cen, rcol, c->cache != NULL ? c->cache->widen : 0.0)) return 0;
     double maxrad = 0.0;
     for (int i = 0; i < c->ws->n; ++i) {
@@ -2436,7 +2468,9 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     /* facets small beside the ball: a crossing partner outside it can only trim the rim of a
      * facet at the ball's edge, so the second pass is skipped (phong.md sec. 3) */
     int second = maxrad > DST_PHONG_PARTNER_REL * rcol;
-    if (c->cache != NULL) c->cache->widen = second ? 2.0 * maxrad : 0.0;
+    /* (the first sphere of a query sets it: a later sphere's ball is larger, hence rarely needs a
+     * second pass, and the next query starts with a first sphere again) */
+    if (c->cache != NULL && first) c->cache->widen = second ? 2.0 * maxrad : 0.0;
     if (second && !collect_any(c, cen, rcol + 2.0 * maxrad, 0.0)) return 0;
     find_crossings(c->ws->raw, c->ws->geo, c->ws->n, c->ws->sweep, c->ws->soa, c->ws->rank, c->ws->ckey, c->ws);
     apply_trims(c->ws->raw, c->ws->geo, c->ws->n);
@@ -2714,7 +2748,7 @@ static void ctx_init(PhCtx *c, const DstPhongModel *a, const DstPhongModel *b, c
 {
     double scale = a->diag + b->diag;
     c->a = a, c->b = b, c->ws = ws, c->alpha = o->alpha, c->beta = o->beta;
-    c->cache = NULL, c->hits = c->builds = 0;
+    c->cache = NULL, c->hits = c->builds = c->collections = 0;
     memcpy(c->R, R, sizeof c->R), memcpy(c->t, t, sizeof c->t);
     c->hmin = o->min_radius_rel * scale, c->hmax = o->max_radius_rel * scale;
 }

@@ -326,6 +326,11 @@
  * steps (phong.md sec. 12). */
 #define DST_PHONG_CACHE_TURN 0.02
 
+/* DstPhongCache: margin of the test that a cache's ball holds both models whole (then it serves any
+ * ball as large, docs/math/phong.md sec. 14, eq. C5), relative to the reach of the root spheres and
+ * to the pose scale (dimensionless); far above the rounding of the tree's centres. */
+#define DST_PHONG_CACHE_ALL_REL 1e-6
+
 /* Default capacity of a DstPhongCache: candidate feature pairs. */
 #define DST_PHONG_DEFAULT_MAX_CANDIDATES 262144
 
