@@ -1392,6 +1392,20 @@ static double facet_closest(const PhRaw *f, const PhGeo *g, const double x[3], d
 
 /* ---------------------------------------------------------------- the normal field */
 
+/* 1 when the segment (p, q) lies inside the disc of radius rho about the origin by a margin
+ * (c = |p|^2 - rho^2 and |q|^2 - rho^2 at most -DST_PHONG_INSIDE_REL rho^2): then the line meets
+ * the circle at t1 < 0 and t2 > 1, far beyond the rounding of the roots, and the disc's area
+ * functions take the whole segment (s1 = 0, s2 = 1) whatever their exact values; t1 and t2 are
+ * set to -1 and 2, which gives those same branches without the square root and the divisions
+ * (phong.md sec. 14) */
+static inline int seg_in_disc(double rho, double c, const double q[2], double *t1, double *t2)
+{
+    double r2 = rho * rho, lim = -DST_PHONG_INSIDE_REL * r2;
+    if (!(c <= lim && q[0] * q[0] + q[1] * q[1] - r2 <= lim)) return 0;
+    *t1 = -1.0, *t2 = 2.0;
+    return 1;
+}
+
 /* Signed area of the disc of radius rho about the origin intersected with the triangle
  * (origin, p, q) (2-D): segment pieces inside the disc count as triangles, pieces outside as
  * circular sectors. Continuous in rho, p and q. */
@@ -1403,7 +1417,11 @@ static double disc_tri_area(double rho, const double p[2], const double q[2])
     double disc = b * b - a * c;
     if (a <= DST_MIN_DENOM) return 0.0;
     if (disc <= 0.0) return r2h * atan2(p[0] * q[1] - p[1] * q[0], p[0] * q[0] + p[1] * q[1]);
-    double sq = sqrt(disc), t1 = (-b - sq) / a, t2 = (-b + sq) / a;
+    double t1, t2;
+    if (!seg_in_disc(rho, c, q, &t1, &t2)) {
+        double sq = sqrt(disc);
+        t1 = (-b - sq) / a, t2 = (-b + sq) / a;
+    }
     if (t1 >= 1.0 || t2 <= 0.0) return r2h * atan2(p[0] * q[1] - p[1] * q[0], p[0] * q[0] + p[1] * q[1]);
     double s1 = fmax(t1, 0.0), s2 = fmin(t2, 1.0);
     double P1[2] = {p[0] + s1 * d[0], p[1] + s1 * d[1]}, P2[2] = {p[0] + s2 * d[0], p[1] + s2 * d[1]};
@@ -1498,7 +1516,11 @@ static double disc_tri_area_d(double rho, const double p[2], const double q[2], 
     gp[0] = gp[1] = gq[0] = gq[1] = 0.0, *theta = 0.0;
     if (a <= DST_MIN_DENOM) return 0.0;
     double pp = p[0] * p[0] + p[1] * p[1], qq = q[0] * q[0] + q[1] * q[1];
-    double sq = disc > 0.0 ? sqrt(disc) : 0.0, t1 = (-b - sq) / a, t2 = (-b + sq) / a;
+    double t1, t2;
+    if (!(disc > 0.0 && seg_in_disc(rho, c, q, &t1, &t2))) {
+        double sq = disc > 0.0 ? sqrt(disc) : 0.0;
+        t1 = (-b - sq) / a, t2 = (-b + sq) / a;
+    }
     if (disc <= 0.0 || t1 >= 1.0 || t2 <= 0.0) {
         /* one sector from p to q: r2h (phi_q - phi_p), d phi_v / d v = (-v_y, v_x) / |v|^2 */
         double ang = atan2(p[0] * q[1] - p[1] * q[0], p[0] * q[0] + p[1] * q[1]);

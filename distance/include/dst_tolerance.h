@@ -331,6 +331,12 @@
  * to the pose scale (dimensionless); far above the rounding of the tree's centres. */
 #define DST_PHONG_CACHE_ALL_REL 1e-6
 
+/* PhongDist's normal field (docs/math/phong.md eq. P1, sec. 14): a segment whose two ends lie inside
+ * the averaging disc by this fraction of rho^2 is taken whole, without solving for where its line
+ * meets the circle (the roots are then beyond 0 and 1 by far more than their rounding; the area is
+ * the same bit for bit) (dimensionless). */
+#define DST_PHONG_INSIDE_REL 1e-6
+
 /* Default capacity of a DstPhongCache: candidate feature pairs. */
 #define DST_PHONG_DEFAULT_MAX_CANDIDATES 262144
 
