@@ -1478,6 +1478,8 @@ typedef struct PhCtx {
     DstPhongCache *cache;    /* NULL: dM(S) by the walks of the trees only */
     int hits, builds;        /* collections from the cache, and (re)builds of it */
     int collections;         /* collections of dM(S) so far in this query (collect()) */
+    int whole;               /* 1 when the workspace holds the dM(S) of a collection of this query
+                              * whose ball held both models whole (ball_holds_trees()) */
 } PhCtx;
 
 /* averaging radius at x (phong.md eq. P1): the proportionality of eq. (5.12) applied at the
@@ -2482,6 +2484,16 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
     /* a cache rebuilt by the first pass is built for the widening of the last second pass too
      * (phong.md sec. 14): a pair with large facets asks for it at query after query */
     int first = c->collections++ == 0;
+    /* a ball that holds both models whole, like the one of the dM(S) in the workspace, at the same
+     * pose (one query): every feature pair passes the sphere tests and every facet the distance
+     * test of add_facet(), so dM(S), its order and its trimming are those in the workspace
+     * (phong.md sec. 14) */
+    int whole = ball_holds_trees(c, cen, rcol);
+    if (whole && c->whole) {
+        c->hits += c->cache != NULL;
+        return 1;
+    }
+    c->whole = 0;
     if (!collect_any(c, cen, rcol, c->cache != NULL ? c->cache->widen : 0.0)) return 0;
     double maxrad = 0.0;
     for (int i = 0; i < c->ws->n; ++i) {
@@ -2503,6 +2515,7 @@ static int collect(PhCtx *c, const double cen[3], double rcol)
         if (g->ok) memcpy(o, g->ctr, sizeof g->ctr), o[3] = g->rad;
         else o[0] = o[1] = o[2] = INFINITY, o[3] = 0.0;
     }
+    c->whole = whole;
     return 1;
 }
 
@@ -2770,7 +2783,7 @@ static void ctx_init(PhCtx *c, const DstPhongModel *a, const DstPhongModel *b, c
 {
     double scale = a->diag + b->diag;
     c->a = a, c->b = b, c->ws = ws, c->alpha = o->alpha, c->beta = o->beta;
-    c->cache = NULL, c->hits = c->builds = c->collections = 0;
+    c->cache = NULL, c->hits = c->builds = c->collections = c->whole = 0;
     memcpy(c->R, R, sizeof c->R), memcpy(c->t, t, sizeof c->t);
     c->hmin = o->min_radius_rel * scale, c->hmax = o->max_radius_rel * scale;
 }

@@ -144,7 +144,9 @@ typedef struct DstPhongResult {
     int facets;              /* facets of the last partial Minkowski boundary dM(S) */
     int spheres;             /* search spheres S_i used (Algorithm 5.1 line 7) */
     int newton_steps;        /* Newton steps in all */
-    int cache_hits;          /* collections of dM(S) served from the DstPhongCache (0 without one) */
+    int cache_hits;          /* collections of dM(S) served from the DstPhongCache (0 without one;
+                              * with one, also a later sphere's collection whose ball, like the
+                              * one before it, holds both models whole: it reuses that dM(S)) */
     int cache_builds;        /* collections that (re)built the DstPhongCache */
 } DstPhongResult;
 
