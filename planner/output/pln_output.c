@@ -228,6 +228,7 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
     pln_json_kv_string(&w, "algorithm", pln_algorithm_string(sc->algorithm));
     pln_json_kv_bool(&w, "preconditioned", info->sip ? info->sip->preconditioned : 0);
     pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
+    pln_json_kv_int(&w, "row_evaluations", info->sip ? info->sip->row_evaluations : 0);
     pln_json_kv_string(&w, "optimizer_stop", info->sip ? info->sip->message : "");
     pln_json_kv_bool(&w, "tasks_relaxed", info->sip ? info->sip->tasks_relaxed : 0);
     pln_json_kv_int(&w, "restart", info->sip ? info->sip->restarts : 0);

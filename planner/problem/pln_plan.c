@@ -150,6 +150,7 @@ static int adopt_if_better(const PlnProblem *p, double *x, double *ctrl, PlnSipR
 {
     int keep = pln_certificate_better(p, cert, ncert);
     nsip->evaluations += sip->evaluations;
+    nsip->row_evaluations += sip->row_evaluations;
     nsip->wall_time_s += sip->wall_time_s;
     nsip->mcd_calls += sip->mcd_calls;
     nsip->mcd_time_s += sip->mcd_time_s;
@@ -165,6 +166,7 @@ static int adopt_if_better(const PlnProblem *p, double *x, double *ctrl, PlnSipR
     } else {
         pln_certificate_destroy(ncert);
         sip->evaluations = nsip->evaluations;
+        sip->row_evaluations = nsip->row_evaluations;
         sip->wall_time_s = nsip->wall_time_s;
         sip->mcd_calls = nsip->mcd_calls;
         sip->mcd_time_s = nsip->mcd_time_s;
@@ -352,7 +354,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
-        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL, 0};
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL, 0, 0};
         PlnGuessReport guess;
         st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
         run->ik_unmet = guess.unmet;

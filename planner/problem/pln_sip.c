@@ -39,6 +39,13 @@ typedef struct SipContext {
     int worst_row;
     double *c_all;         /* [m] every row at the last evaluation */
     double *g_all;         /* [m * n] their gradients */
+    /* the point of the last evaluation into c_all, g_all (evaluate_all): NLopt's SLSQP asks
+     * again, with gradients, for the point its line search accepted (eq. P7d) */
+    double *memo_x;        /* [n] */
+    int memo_ok;           /* c_all (and g_all when memo_grad) hold the rows at memo_x */
+    int memo_frozen, memo_grad;
+    int fresh_rows;        /* PlnSipRun.fresh_rows: no reuse */
+    int row_evaluations;   /* evaluations that computed the rows */
     int *working;          /* [m_work] rows given to NLopt one by one */
     int m_work;
     int m_round;           /* rows NLopt sees in the current round (working + aggregates) */
@@ -238,6 +245,14 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
 {
     const PlnProblem *p = ctx->p;
     PlnStatus st;
+    /* eq. P7d: the rows at the same point, with the same margins and working set (memo_ok
+     * is cleared wherever those change), are those of the last evaluation */
+    if (!ctx->fresh_rows && ctx->memo_ok && frozen == ctx->memo_frozen && (!want_grad || ctx->memo_grad) &&
+        memcmp(x, ctx->memo_x, (size_t)p->n_vars * sizeof *x) == 0) {
+        return PLN_OK;
+    }
+    ctx->memo_ok = 0;
+    ++ctx->row_evaluations;
     ctx->w->frozen_margin = frozen ? ctx->margin : NULL;
     ctx->w->work_rows = ctx->in_work; /* gradients: the working rows and the aggregates' */
     st = pln_problem_constraints(p, ctx->w, x, ctx->c_all, want_grad ? ctx->g_all : NULL,
@@ -245,6 +260,10 @@ static PlnStatus evaluate_all(SipContext *ctx, const double *x, int want_grad, i
     ctx->w->frozen_margin = NULL;
     ctx->w->work_rows = NULL;
     if (st != PLN_OK) return st;
+    memcpy(ctx->memo_x, x, (size_t)p->n_vars * sizeof *x);
+    ctx->memo_ok = 1;
+    ctx->memo_frozen = frozen;
+    ctx->memo_grad = want_grad;
     ctx->worst = p->m > 0 ? -HUGE_VAL : 0.0;
     ctx->worst_row = -1;
     for (int i = 0; i < p->m; ++i) {
@@ -400,7 +419,9 @@ static void constraints_x(unsigned m, double *c, unsigned n, const double *x, do
                           void *data)
 {
     SipContext *ctx = data;
-    PlnStatus st = evaluate_all(ctx, x, grad != NULL, 1);
+    /* with gradients even where NLopt asks for none: its line search's points are asked for
+     * again with gradients when accepted (eq. P7d), and most are */
+    PlnStatus st = evaluate_all(ctx, x, ctx->fresh_rows ? grad != NULL : 1, 1);
     int k = 0;
     if (st != PLN_OK) {
         ctx->failure = st;
@@ -462,6 +483,7 @@ static int exchange(SipContext *ctx)
 {
     const PlnProblem *p = ctx->p;
     int added = 0;
+    ctx->memo_ok = 0; /* the working set decides which gradients an evaluation computes */
     for (int i = 0; i < p->m; ++i) {
         if (ctx->elastic && pln_problem_row_is_task(p, i)) continue; /* in the objective */
         /* the elastic phase starts wherever the other rows hold best (often at rest, every
@@ -488,6 +510,7 @@ static int exchange(SipContext *ctx)
 static void freeze_margins(SipContext *ctx)
 {
     const PlnProblem *p = ctx->p;
+    ctx->memo_ok = 0;
     for (int r = 0; r < p->m; ++r) {
         const PlnRow *row = &p->rows[r];
         size_t k = (size_t)row->index * p->n_intervals + row->sub;
@@ -918,6 +941,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.p = p;
     ctx.progress = progress;
     ctx.verbose = run->verbose;
+    ctx.fresh_rows = run->fresh_rows;
     ctx.time_used = run->time_used;
     ctx.x_last = run->x_last;
     ctx.worst_row = -1;
@@ -947,13 +971,14 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.x_seen = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_seen);
     ctx.x_first = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_first);
     ctx.x_moved = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_moved);
+    ctx.memo_x = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.memo_x);
     /* overlapping non-convex meshes have no usable depth to lead the optimiser out
      * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
      * control point only so far before the rows are evaluated afresh */
     ctx.trust = p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_SIP_MESH_TRUST_RAD : 0.0;
     if (!ctx.c_all || !ctx.g_all || !ctx.working || !ctx.in_work || !ctx.margin || !ctx.tlb ||
         !ctx.tub || !ctx.c_kin || !ctx.g_kin || !x_main || !ctx.x_best ||
-        !ctx.x_obj || !ctx.x_seen || !ctx.x_first || !ctx.x_moved) {
+        !ctx.x_obj || !ctx.x_seen || !ctx.x_first || !ctx.x_moved || !ctx.memo_x) {
         st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for %d x %d constraint rows",
                         p->m, p->n_vars);
         goto done;
@@ -985,6 +1010,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         split_violation(&ctx, &safety_x, &tasks_x);
         memcpy(x_main, x, (size_t)p->n_vars * sizeof *x);
         ctx.elastic = 1;
+        ctx.memo_ok = 0; /* the worst row leaves the task rows out */
         pln_problem_initial_x(p, x);
         /* a joint that starts at its limit starts outside the bounds NLopt enforces (the
          * scenario's position_margin inside the limits) */
@@ -1009,6 +1035,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         st = exchange_loop(&ctx, x, (p->max_evaluations + 1) / 2, &res, err, err_size);
         if (st != PLN_OK) goto done;
         ctx.elastic = 0;
+        ctx.memo_ok = 0;
         binding_rows(&ctx, binding, sizeof binding);
         result->tasks_relaxed = 1;
         snprintf(result->message, sizeof result->message,
@@ -1035,6 +1062,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     st = PLN_OK;
 done:
     result->evaluations = ctx.evaluations;
+    result->row_evaluations = ctx.row_evaluations;
     result->preconditioned = ctx.pre_L != NULL;
     result->wall_time_s = pln_clock_s() - ctx.start;
     result->mcd_calls = ctx.w->mcd_calls;
@@ -1058,6 +1086,7 @@ done:
     free(ctx.x_seen);
     free(ctx.x_first);
     free(ctx.x_moved);
+    free(ctx.memo_x);
     precondition_drop(&ctx);
     pln_problem_work_destroy(ctx.w);
     return st;

@@ -24,6 +24,10 @@ typedef struct PlnSipResult {
     int nlopt_code;              /* nlopt_result of the run */
     char message[384];           /* NLopt's reason, or ours */
     int evaluations;             /* objective evaluations */
+    int row_evaluations;         /* evaluations that computed the rows; NLopt's SLSQP asks
+                                    again, with gradients, for the point its line search
+                                    accepted, and those are answered from the last
+                                    evaluation (docs/math/planner.md eq. P7d) */
     double cost;                 /* objective at x */
     double worst_violation;      /* max over rows of c_i(x) (> 0: violated), row units */
     int worst_row;               /* its row, -1 if there are no rows */
@@ -65,6 +69,9 @@ typedef struct PlnSipRun {
                          units, so pln_plan_optimise lets the certificate choose) */
     int max_evaluations; /* > 0: this budget instead of the scenario's max_iterations (a
                          restart, pln_plan_optimise); 0: the scenario's */
+    int fresh_rows;   /* 1: every constraint callback computes the rows and only the
+                         gradients NLopt asks for (no reuse, eq. P7d): the same plan, more
+                         evaluations of the rows; tests compare the two */
 } PlnSipRun;
 
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when

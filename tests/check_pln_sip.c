@@ -1,0 +1,64 @@
+/* check_pln_sip.c — tests of planner/problem/pln_sip.c (the SIP loop over NLopt)
+ * beyond what the plans of check_pln_plan exercise end to end. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan_fixture.h"
+#include "problem/pln_sip.h"
+
+/* docs/math/planner.md eq. P7d: NLopt's SLSQP asks again, with gradients, for the point
+ * its line search accepted; pln_sip answers from the last evaluation. The rows and
+ * gradients it answers with are those a fresh evaluation computes, so the run is the same
+ * bit for bit as one whose every callback computes the rows (PlnSipRun.fresh_rows), with
+ * fewer evaluations of the rows. Capsule collision rows, task rows and the preconditioned
+ * rounds (hand_cross), and a random problem whose iterates converge from outside; 80
+ * evaluations each, from the problems' initial variables. */
+START_TEST(test_reuse_is_the_same_run)
+{
+    static const char *files[] = {"scenarios/hand_cross.yaml", "tests/data/converge_outside.yaml"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
+        PlanFixture fx;
+        PlnSipResult res[2];
+        double *x[2];
+        char err[1024];
+        plan_fixture_load(&fx, files[f], 0.0);
+        for (int k = 0; k < 2; ++k) {
+            PlnSipRun run;
+            memset(&run, 0, sizeof run);
+            run.threads = 1;
+            run.fresh_rows = k == 0;
+            run.max_evaluations = 80; /* from the fixture's start hand_cross takes its whole budget */
+            x[k] = malloc((size_t)fx.p->n_vars * sizeof *x[k]);
+            ck_assert(x[k] != NULL);
+            memcpy(x[k], fx.x, (size_t)fx.p->n_vars * sizeof *x[k]);
+            ck_assert_msg(pln_sip_solve(fx.p, x[k], &run, &res[k], err, sizeof err) == PLN_OK, "%s: %s",
+                          files[f], err);
+        }
+        ck_assert_int_eq(res[0].evaluations, res[1].evaluations);
+        ck_assert_msg(memcmp(x[0], x[1], (size_t)fx.p->n_vars * sizeof *x[0]) == 0,
+                      "%s: the run with reuse ended elsewhere", files[f]);
+        ck_assert(res[0].cost == res[1].cost);
+        ck_assert(res[0].worst_violation == res[1].worst_violation);
+        /* every callback computed the rows, and each round's end was evaluated afresh */
+        ck_assert_int_ge(res[0].row_evaluations, res[0].evaluations);
+        /* the line searches backtracked at least once, and that point was not computed twice */
+        ck_assert_msg(res[1].row_evaluations < res[0].row_evaluations, "%s: %d against %d", files[f],
+                      res[1].row_evaluations, res[0].row_evaluations);
+        free(x[0]);
+        free(x[1]);
+        plan_fixture_free(&fx);
+    }
+}
+END_TEST
+
+Suite *pln_sip_suite(void)
+{
+    Suite *s = suite_create("pln_sip");
+    TCase *tc = tcase_create("evaluations");
+    tcase_add_test(tc, test_reuse_is_the_same_run);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    return s;
+}
