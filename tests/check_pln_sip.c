@@ -13,11 +13,13 @@
  * gradients it answers with are those a fresh evaluation computes, so the run is the same
  * bit for bit as one whose every callback computes the rows (PlnSipRun.fresh_rows), with
  * fewer evaluations of the rows. Capsule collision rows, task rows and the preconditioned
- * rounds (hand_cross), and a random problem whose iterates converge from outside; 80
- * evaluations each, from the problems' initial variables. */
+ * rounds (hand_cross), a random problem whose iterates converge from outside, and mesh rows
+ * (geom_mesh, where the accepted point is computed again); at most 80 evaluations each,
+ * from the problems' initial variables. */
 START_TEST(test_reuse_is_the_same_run)
 {
-    static const char *files[] = {"scenarios/hand_cross.yaml", "tests/data/converge_outside.yaml"};
+    static const char *files[] = {"scenarios/hand_cross.yaml", "tests/data/converge_outside.yaml",
+                                  "tests/data/geom_mesh.yaml"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
         PlanFixture fx;
         PlnSipResult res[2];
@@ -43,9 +45,15 @@ START_TEST(test_reuse_is_the_same_run)
         ck_assert(res[0].worst_violation == res[1].worst_violation);
         /* every callback computed the rows, and each round's end was evaluated afresh */
         ck_assert_int_ge(res[0].row_evaluations, res[0].evaluations);
-        /* the line searches backtracked at least once, and that point was not computed twice */
-        ck_assert_msg(res[1].row_evaluations < res[0].row_evaluations, "%s: %d against %d", files[f],
-                      res[1].row_evaluations, res[0].row_evaluations);
+        /* the line searches backtracked at least once, and that point was not computed
+         * twice; with mesh rows gradients are computed only when asked (their queries are
+         * warm-started), so that point is computed again there */
+        if (fx.sc.geometry == PLN_GEOMETRY_MESH) {
+            ck_assert_int_le(res[1].row_evaluations, res[0].row_evaluations);
+        } else {
+            ck_assert_msg(res[1].row_evaluations < res[0].row_evaluations, "%s: %d against %d", files[f],
+                          res[1].row_evaluations, res[0].row_evaluations);
+        }
         free(x[0]);
         free(x[1]);
         plan_fixture_free(&fx);

@@ -388,6 +388,14 @@
  * mesh, where the rows have no depth to lead it out, before the rows are evaluated afresh. */
 #define PLN_SIP_MESH_TRUST_RAD 0.5
 
+/* PhongDist rows (collision.distance phong, docs/math/planner.md sec. 7b): the most search
+ * spheres of Algorithm 5.1 a query of the optimiser tries (DstPhongOptions.max_iter; the
+ * library's default is 8). A query that has not converged by then is answered by the
+ * Euclidean distance, as one at the library's limit was. On place, 3768 queries converged
+ * within 1-4 spheres (3543 / 205 / 19 / 1) and the 27 that did not took 36.9 of the 82 s
+ * of PhongDist time, their spheres growing to hold both models whole (session 24). */
+#define PLN_PHONG_MAX_SPHERES 4
+
 /* Mesh collision rows: a round of the exchange loop takes at most this many evaluations,
  * then the margins are frozen afresh and the trust box re-centred (pln_sip.c). */
 #define PLN_SIP_MESH_ROUND_EVALS 60

@@ -578,6 +578,7 @@ DstStatus pln_geom_pair_phong(const PlnGeom *g, const PlnKinWork *kin, int pair,
         }
     }
     opt.gradient = gradient != 0;
+    opt.max_iter = PLN_PHONG_MAX_SPHERES;
     dst_phong_distance_cached(&sa->phong, &sb->phong, R, t, &opt,
                               cache != NULL && cache->have_phong_q ? cache->phong_q : NULL,
                               phong_cache, ws, &res);

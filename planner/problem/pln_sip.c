@@ -45,6 +45,7 @@ typedef struct SipContext {
     int memo_ok;           /* c_all (and g_all when memo_grad) hold the rows at memo_x */
     int memo_frozen, memo_grad;
     int fresh_rows;        /* PlnSipRun.fresh_rows: no reuse */
+    int grad_always;       /* the constraint callback computes gradients unasked (eq. P7d) */
     int row_evaluations;   /* evaluations that computed the rows */
     int *working;          /* [m_work] rows given to NLopt one by one */
     int m_work;
@@ -419,9 +420,10 @@ static void constraints_x(unsigned m, double *c, unsigned n, const double *x, do
                           void *data)
 {
     SipContext *ctx = data;
-    /* with gradients even where NLopt asks for none: its line search's points are asked for
-     * again with gradients when accepted (eq. P7d), and most are */
-    PlnStatus st = evaluate_all(ctx, x, ctx->fresh_rows ? grad != NULL : 1, 1);
+    /* with gradients even where NLopt asks for none (grad_always: not with mesh rows): its
+     * line search's points are asked for again with gradients when accepted (eq. P7d), and
+     * most are */
+    PlnStatus st = evaluate_all(ctx, x, ctx->grad_always || grad != NULL, 1);
     int k = 0;
     if (st != PLN_OK) {
         ctx->failure = st;
@@ -942,6 +944,12 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.progress = progress;
     ctx.verbose = run->verbose;
     ctx.fresh_rows = run->fresh_rows;
+    /* eq. P7d: not with mesh rows, whose queries start from the query before: a gradient
+     * computed after the line search's rejected trial point differs in its last digits
+     * from the one computed after the accepted point itself, and the mesh plans took more
+     * evaluations with it (pass 226 -> 309, twist_mesh 145 -> 186, place with PhongDist
+     * 275 -> 401, its limit) */
+    ctx.grad_always = !run->fresh_rows && !(p->collision && sc->geometry == PLN_GEOMETRY_MESH);
     ctx.time_used = run->time_used;
     ctx.x_last = run->x_last;
     ctx.worst_row = -1;
