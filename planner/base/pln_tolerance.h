@@ -483,4 +483,24 @@
 #define PLN_IMPACT_MAX_BODIES 128
 #define PLN_IMPACT_MAX_JOINTS 256
 
+
+/* The project's SQP (planner/base/pln_sqp.c, docs/math/sqp.md). A step is accepted when the
+ * exact penalty function falls by at least PLN_SQP_ARMIJO of the model's prediction (S5);
+ * backtracking shrinks the step by the quadratic interpolation's factor, kept within
+ * [PLN_SQP_BACKTRACK_MIN, PLN_SQP_BACKTRACK_MAX], at most PLN_SQP_MAX_BACKTRACKS times
+ * (SLSQP's constants: 0.1, 0.1 and 10 tries; 0.5 caps a step that the interpolation would
+ * barely shorten). Powell's damping keeps s'y >= PLN_SQP_DAMPING s'Bs (S7). The elastic
+ * model (S2) prices its relaxation v in [0, 1] at PLN_SQP_ELASTIC_WEIGHT (1 + |g| + max mu)
+ * per unit, far above any multiplier, and gives v the curvature PLN_SQP_ELASTIC_CURV^2 so
+ * that the model stays strictly convex. PLN_SQP_TINY: a step whose s'Bs is below it teaches
+ * the model nothing (dimensionless, the variables' units squared). */
+#define PLN_SQP_ARMIJO 0.1
+#define PLN_SQP_BACKTRACK_MIN 0.1
+#define PLN_SQP_BACKTRACK_MAX 0.5
+#define PLN_SQP_MAX_BACKTRACKS 10
+#define PLN_SQP_DAMPING 0.2
+#define PLN_SQP_ELASTIC_WEIGHT 1e3
+#define PLN_SQP_ELASTIC_CURV 1e-3
+#define PLN_SQP_TINY 1e-300
+
 #endif /* PLN_TOLERANCE_H */

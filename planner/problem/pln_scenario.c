@@ -20,6 +20,7 @@ const char *pln_algorithm_string(PlnAlgorithm algorithm)
     case PLN_ALGORITHM_MMA: return "mma";
     case PLN_ALGORITHM_CCSAQ: return "ccsaq";
     case PLN_ALGORITHM_AUGLAG: return "auglag";
+    case PLN_ALGORITHM_SQP: return "sqp";
     }
     return "unknown";
 }
@@ -755,9 +756,10 @@ static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenari
         else if (strcmp(text, "mma") == 0) sc->algorithm = PLN_ALGORITHM_MMA;
         else if (strcmp(text, "ccsaq") == 0) sc->algorithm = PLN_ALGORITHM_CCSAQ;
         else if (strcmp(text, "auglag") == 0) sc->algorithm = PLN_ALGORITHM_AUGLAG;
+        else if (strcmp(text, "sqp") == 0) sc->algorithm = PLN_ALGORITHM_SQP;
         else {
             return pln_yaml_error(y, v, "optimizer.algorithm", PLN_ERR_INVALID,
-                                  "'%s': expected slsqp, mma, ccsaq or auglag", text);
+                                  "'%s': expected slsqp, mma, ccsaq, auglag or sqp", text);
         }
     }
     st = pln_yaml_int(y, node, "optimizer", "max_iterations", 0, 1, 100000, &sc->max_iterations);

@@ -167,7 +167,8 @@ typedef enum PlnAlgorithm {
     PLN_ALGORITHM_SLSQP = 0,
     PLN_ALGORITHM_MMA,
     PLN_ALGORITHM_CCSAQ,
-    PLN_ALGORITHM_AUGLAG   /* augmented Lagrangian around bound-constrained L-BFGS */
+    PLN_ALGORITHM_AUGLAG,  /* augmented Lagrangian around bound-constrained L-BFGS */
+    PLN_ALGORITHM_SQP      /* the project's SQP (planner/base/pln_sqp.h, docs/math/sqp.md) */
 } PlnAlgorithm;
 
 typedef struct PlnScenario {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/pln_clock.h"
+#include "base/pln_sqp.h"
 #include "base/pln_tolerance.h"
 #include "base/pln_watchdog.h"
 
@@ -29,7 +30,8 @@
 typedef struct SipContext {
     const PlnProblem *p;
     PlnProblemWork *w;
-    nlopt_opt opt;
+    nlopt_opt opt;         /* NULL when the round runs the project's SQP */
+    int stop;              /* a callback ends the round (the SQP's stop flag; NLopt is also told) */
     FILE *progress;
     int verbose;           /* every evaluation, not once per period */
     double start, last_print;
@@ -197,6 +199,13 @@ static double elastic_penalty(const PlnProblem *p, const double *c, const double
 
 static double objective_x(unsigned n, const double *x, double *grad, void *data);
 
+/* a callback ends the round: NLopt's or the SQP's */
+static void sip_force_stop(SipContext *ctx)
+{
+    ctx->stop = 1;
+    if (ctx->opt != NULL) nlopt_force_stop(ctx->opt);
+}
+
 /* NLopt's objective: in z when the round is preconditioned (eq. P23) */
 static double objective(unsigned n, const double *x, double *grad, void *data)
 {
@@ -223,7 +232,7 @@ static double objective_x(unsigned n, const double *x, double *grad, void *data)
                                                   sizeof ctx->err);
         if (st != PLN_OK) {
             ctx->failure = st;
-            nlopt_force_stop(ctx->opt);
+            sip_force_stop(ctx);
             return NAN;
         }
         ctx->cost += elastic_penalty(ctx->p, ctx->c_kin, ctx->g_kin, grad);
@@ -428,7 +437,7 @@ static void constraints_x(unsigned m, double *c, unsigned n, const double *x, do
     if (st != PLN_OK) {
         ctx->failure = st;
         for (unsigned i = 0; i < m; ++i) c[i] = NAN;
-        nlopt_force_stop(ctx->opt);
+        sip_force_stop(ctx);
         return;
     }
     track_seen(ctx, n, x);
@@ -457,7 +466,8 @@ static nlopt_algorithm algorithm_of(PlnAlgorithm a)
     case PLN_ALGORITHM_MMA: return NLOPT_LD_MMA;
     case PLN_ALGORITHM_CCSAQ: return NLOPT_LD_CCSAQ;
     case PLN_ALGORITHM_AUGLAG: return NLOPT_AUGLAG;
-    case PLN_ALGORITHM_SLSQP: break;
+    case PLN_ALGORITHM_SLSQP:
+    case PLN_ALGORITHM_SQP: break; /* (run_round_sqp: never NLopt's) */
     }
     return NLOPT_LD_SLSQP;
 }
@@ -532,6 +542,126 @@ static void freeze_margins(SipContext *ctx)
 static const char *stop_name(nlopt_result res);
 
 /* one NLopt run over the current working set from x */
+/* The end of a round, NLopt's or the SQP's (x: the optimiser's answer, in x): eq. P7c's
+ * restart from the best point after the start, eq. P7b's best point evaluated, the box. */
+static nlopt_result round_finish(SipContext *ctx, double *x, nlopt_result res, int pre)
+{
+    const PlnProblem *p = ctx->p;
+    if (pre && (res == NLOPT_FTOL_REACHED || res == NLOPT_XTOL_REACHED) && ctx->failure == PLN_OK &&
+        ctx->have_moved &&
+        memcmp(x, ctx->x_first, (size_t)p->n_vars * sizeof *x) == 0) {
+        /* eq. P7c: stopped by its tolerances, NLopt answers with its best point whose rows
+         * hold to within PLN_ROW_TOL; when that is the round's start, every point the round
+         * moved to was infeasible and the round has not converged (SLSQP's iterates come
+         * from outside; with the preconditioned model the cost settles first and ftol_rel
+         * stops the round while the rows are still being met). The round goes on from its
+         * best point other than the start (eq. P7b's order), which the exchange loop
+         * evaluates afresh and restarts from as a stall. Preconditioned rounds only: in x
+         * (and in the elastic phase, whose start meets every other row by construction) the
+         * start can be the answer (lift_at_limit's elastic phase: its only moves ran into
+         * the shelf) */
+        if (ctx->progress != NULL) {
+            fprintf(ctx->progress, "     %s at the round's start: on from its best point after it "
+                                   "(worst %+.3e, cost %.6e)\n", stop_name(res), ctx->moved_worst,
+                    ctx->moved_cost);
+        }
+        memcpy(x, ctx->x_moved, (size_t)p->n_vars * sizeof *x);
+    } else if (res != NLOPT_FORCED_STOP && res != NLOPT_OUT_OF_MEMORY && res != NLOPT_INVALID_ARGS &&
+        ctx->have_seen && memcmp(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x) != 0) {
+        /* NLopt returns its best point feasible to within the rows' tolerance (PLN_ROW_TOL,
+         * far below PLN_SIP_FEASIBLE, which SLSQP's iterates rarely reach: then it returns
+         * an early iterate), or, stopped by its budget, its last iterate, which may be a
+         * line search's trial point. The round ends on the best point it evaluated (eq. P7b)
+         * unless NLopt's is as good (its rows, frozen margins, evaluated once more) */
+        double seen_worst = ctx->seen_worst, seen_cost = ctx->seen_cost;
+        double cost_x = objective((unsigned)p->n_vars, x, NULL, ctx);
+        PlnStatus st = ctx->failure == PLN_OK ? evaluate_all(ctx, x, 0, 1) : ctx->failure;
+        double worst_x = pre ? fmax(ctx->worst, box_excess(ctx, x)) : ctx->worst;
+        if (st != PLN_OK) ctx->failure = st;
+        if (st == PLN_OK && seen_better(seen_worst, seen_cost, worst_x, cost_x)) {
+            if (ctx->progress != NULL) {
+                fprintf(ctx->progress, "     %s: back to the best point evaluated (worst %+.3e, "
+                                       "cost %.6e; the last: %+.3e, %.6e)\n", stop_name(res),
+                        seen_worst, seen_cost, worst_x, cost_x);
+            }
+            memcpy(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x);
+        }
+    }
+    if (res < 0 && res != NLOPT_FORCED_STOP) {
+        const char *msg = ctx->opt != NULL ? nlopt_get_errmsg(ctx->opt) : NULL;
+        snprintf(ctx->err, sizeof ctx->err, "NLopt stopped (%d): %s", (int)res,
+                 msg ? msg : "no message");
+    }
+    if (pre) {
+        /* the box held as rows, to within PLN_ROW_TOL (the best points of eq. P7b, P7c
+         * may lie outside, by no more than PLN_SIP_PRECOND_SLACK): into it, and onto an
+         * edge it came that near (the trust box's edge test of the exchange loop) */
+        for (int i = 0; i < p->n_vars; ++i) {
+            x[i] = fmin(fmax(x[i], ctx->tlb[i]), ctx->tub[i]);
+            if (x[i] - ctx->tlb[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tlb[i];
+            if (ctx->tub[i] - x[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tub[i];
+        }
+    }
+    return res;
+}
+
+/* The optimiser's stop as NLopt's code, which the exchange loop reads */
+static nlopt_result sqp_result(PlnSqpStop stop)
+{
+    switch (stop) {
+    case PLN_SQP_FTOL: return NLOPT_FTOL_REACHED;
+    case PLN_SQP_XTOL: return NLOPT_XTOL_REACHED;
+    case PLN_SQP_MAXEVAL: return NLOPT_MAXEVAL_REACHED;
+    case PLN_SQP_MAXTIME: return NLOPT_MAXTIME_REACHED;
+    case PLN_SQP_FORCED: return NLOPT_FORCED_STOP;
+    case PLN_SQP_STALLED: return NLOPT_ROUNDOFF_LIMITED;
+    case PLN_SQP_OUT_OF_MEMORY: return NLOPT_OUT_OF_MEMORY;
+    case PLN_SQP_BAD_INPUT: break;
+    }
+    return NLOPT_FAILURE;
+}
+
+/* A round by the project's SQP (docs/math/sqp.md): in x, with the round's box as its bounds,
+ * the working rows and aggregates as one row set, and the cost's Hessian of eq. P23 as its
+ * first model (the identity in the elastic phase, whose objective holds the tasks too). */
+static nlopt_result run_round_sqp(SipContext *ctx, double *x, int m, int max_evals, double max_time)
+{
+    const PlnProblem *p = ctx->p;
+    const PlnScenario *sc = p->scenario;
+    double *tol = NULL;
+    if (m > 0) {
+        tol = malloc((size_t)m * sizeof *tol);
+        if (tol == NULL) return NLOPT_OUT_OF_MEMORY;
+        for (int k = 0; k < m; ++k) tol[k] = k < ctx->m_work ? p->row_tol[ctx->working[k]] : PLN_ROW_TOL;
+    }
+    PlnSqpProblem sp;
+    memset(&sp, 0, sizeof sp);
+    sp.n = p->n_vars;
+    sp.lb = ctx->tlb, sp.ub = ctx->tub;
+    sp.f = objective, sp.f_data = ctx;
+    sp.n_sets = m > 0 ? 1 : 0;
+    sp.sets[0].m = m, sp.sets[0].fn = constraints, sp.sets[0].data = ctx, sp.sets[0].tol = tol;
+    sp.B0_chol = ctx->elastic || ctx->pre_off ? NULL : ctx->pre_L;
+    sp.stop = &ctx->stop;
+    PlnSqpOptions so = pln_sqp_options_default();
+    so.ftol_rel = sc->ftol_rel, so.xtol_rel = sc->xtol_rel;
+    so.max_evals = max_evals, so.max_time_s = max_time;
+    ctx->opt = NULL;
+    ctx->pre_on = 0;
+    ctx->have_seen = 0;
+    ctx->have_moved = 0;
+    ctx->round_points = 0;
+    memset(ctx->x_obj, 0, (size_t)p->n_vars * sizeof *ctx->x_obj);
+    ctx->cost_obj = NAN;
+    PlnSqpResult sr;
+    nlopt_result res = sqp_result(pln_sqp_minimize(&sp, &so, x, &sr));
+    free(tol);
+    if (res == NLOPT_FAILURE || res == NLOPT_OUT_OF_MEMORY) {
+        snprintf(ctx->err, sizeof ctx->err, "the SQP stopped: %s", pln_sqp_stop_string(sr.stop));
+    }
+    return round_finish(ctx, x, res, 0);
+}
+
 static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double max_time)
 {
     const PlnProblem *p = ctx->p;
@@ -547,12 +677,14 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     /* the bounds NLopt enforces hold at the start (the points of a preconditioned round
      * meet them as rows, to within PLN_ROW_TOL) */
     for (int i = 0; i < p->n_vars; ++i) x[i] = fmin(fmax(x[i], p->lb[i]), p->ub[i]);
-    ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
-    if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
     for (int i = 0; i < p->n_vars; ++i) {
         ctx->tlb[i] = ctx->trust > 0.0 ? fmax(p->lb[i], x[i] - ctx->trust) : p->lb[i];
         ctx->tub[i] = ctx->trust > 0.0 ? fmin(p->ub[i], x[i] + ctx->trust) : p->ub[i];
     }
+    ctx->stop = 0;
+    if (sc->algorithm == PLN_ALGORITHM_SQP) return run_round_sqp(ctx, x, m, max_evals, max_time);
+    ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
+    if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
     /* in z the box is rows (limit_rows) and NLopt's bounds are infinite */
     nlopt_set_lower_bounds(ctx->opt, pre ? ctx->pre_free_lb : ctx->tlb);
     nlopt_set_upper_bounds(ctx->opt, pre ? ctx->pre_free_ub : ctx->tub);
@@ -621,61 +753,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
         memcpy(x, ctx->pre_x, (size_t)p->n_vars * sizeof *x);
         ctx->pre_on = 0;
     }
-    if (pre && (res == NLOPT_FTOL_REACHED || res == NLOPT_XTOL_REACHED) && ctx->failure == PLN_OK &&
-        ctx->have_moved &&
-        memcmp(x, ctx->x_first, (size_t)p->n_vars * sizeof *x) == 0) {
-        /* eq. P7c: stopped by its tolerances, NLopt answers with its best point whose rows
-         * hold to within PLN_ROW_TOL; when that is the round's start, every point the round
-         * moved to was infeasible and the round has not converged (SLSQP's iterates come
-         * from outside; with the preconditioned model the cost settles first and ftol_rel
-         * stops the round while the rows are still being met). The round goes on from its
-         * best point other than the start (eq. P7b's order), which the exchange loop
-         * evaluates afresh and restarts from as a stall. Preconditioned rounds only: in x
-         * (and in the elastic phase, whose start meets every other row by construction) the
-         * start can be the answer (lift_at_limit's elastic phase: its only moves ran into
-         * the shelf) */
-        if (ctx->progress != NULL) {
-            fprintf(ctx->progress, "     %s at the round's start: on from its best point after it "
-                                   "(worst %+.3e, cost %.6e)\n", stop_name(res), ctx->moved_worst,
-                    ctx->moved_cost);
-        }
-        memcpy(x, ctx->x_moved, (size_t)p->n_vars * sizeof *x);
-    } else if (res != NLOPT_FORCED_STOP && res != NLOPT_OUT_OF_MEMORY && res != NLOPT_INVALID_ARGS &&
-        ctx->have_seen && memcmp(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x) != 0) {
-        /* NLopt returns its best point feasible to within the rows' tolerance (PLN_ROW_TOL,
-         * far below PLN_SIP_FEASIBLE, which SLSQP's iterates rarely reach: then it returns
-         * an early iterate), or, stopped by its budget, its last iterate, which may be a
-         * line search's trial point. The round ends on the best point it evaluated (eq. P7b)
-         * unless NLopt's is as good (its rows, frozen margins, evaluated once more) */
-        double seen_worst = ctx->seen_worst, seen_cost = ctx->seen_cost;
-        double cost_x = objective((unsigned)p->n_vars, x, NULL, ctx);
-        PlnStatus st = ctx->failure == PLN_OK ? evaluate_all(ctx, x, 0, 1) : ctx->failure;
-        double worst_x = pre ? fmax(ctx->worst, box_excess(ctx, x)) : ctx->worst;
-        if (st != PLN_OK) ctx->failure = st;
-        if (st == PLN_OK && seen_better(seen_worst, seen_cost, worst_x, cost_x)) {
-            if (ctx->progress != NULL) {
-                fprintf(ctx->progress, "     %s: back to the best point evaluated (worst %+.3e, "
-                                       "cost %.6e; the last: %+.3e, %.6e)\n", stop_name(res),
-                        seen_worst, seen_cost, worst_x, cost_x);
-            }
-            memcpy(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x);
-        }
-    }
-    if (res < 0 && res != NLOPT_FORCED_STOP) {
-        const char *msg = nlopt_get_errmsg(ctx->opt);
-        snprintf(ctx->err, sizeof ctx->err, "NLopt stopped (%d): %s", (int)res,
-                 msg ? msg : "no message");
-    }
-    if (pre) {
-        /* the box held as rows, to within PLN_ROW_TOL (the best points of eq. P7b, P7c
-         * may lie outside, by no more than PLN_SIP_PRECOND_SLACK): into it, and onto an
-         * edge it came that near (the trust box's edge test of the exchange loop) */
-        for (int i = 0; i < p->n_vars; ++i) {
-            x[i] = fmin(fmax(x[i], ctx->tlb[i]), ctx->tub[i]);
-            if (x[i] - ctx->tlb[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tlb[i];
-            if (ctx->tub[i] - x[i] <= 2.0 * PLN_ROW_TOL) x[i] = ctx->tub[i];
-        }
-    }
+    res = round_finish(ctx, x, res, pre);
     nlopt_destroy(ctx->opt);
     ctx->opt = NULL;
     return res;
@@ -992,7 +1070,8 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         goto done;
     }
     nlopt_srand(PLN_NLOPT_SEED); /* the only call in the project: reproducible runs */
-    if (sc->precondition && sc->algorithm == PLN_ALGORITHM_SLSQP && p->n_vars > 0) {
+    if (sc->precondition && (sc->algorithm == PLN_ALGORITHM_SLSQP || sc->algorithm == PLN_ALGORITHM_SQP) &&
+        p->n_vars > 0) {
         st = precondition(&ctx, err, err_size);
         if (st != PLN_OK) goto done;
     }

@@ -48,7 +48,7 @@
  * with --steps); a line per problem goes to stderr. `make bench` runs the default set and
  * `--support --count 5 --no-baseline` (10 problems).
  * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] [--pairs all|robot]
- *        [--algorithm slsqp|mma|ccsaq|auglag] [--no-baseline] [--support] [--steps] [--write-only]
+ *        [--algorithm slsqp|mma|ccsaq|auglag|sqp] [--no-baseline] [--support] [--steps] [--write-only]
  * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
  * no-collision baseline). `--algorithm` plans the same problems with another of NLopt's
  * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms"); `--no-baseline` skips the
@@ -478,7 +478,8 @@ int main(int argc, char **argv)
             whole_robot = strcmp(argv[++i], "all") == 0;
         } else if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc &&
                    (strcmp(argv[i + 1], "slsqp") == 0 || strcmp(argv[i + 1], "mma") == 0 ||
-                    strcmp(argv[i + 1], "ccsaq") == 0 || strcmp(argv[i + 1], "auglag") == 0)) {
+                    strcmp(argv[i + 1], "ccsaq") == 0 || strcmp(argv[i + 1], "auglag") == 0 ||
+                    strcmp(argv[i + 1], "sqp") == 0)) {
             algorithm = argv[++i];
         } else if (strcmp(argv[i], "--no-baseline") == 0) {
             baseline = 0;
@@ -491,7 +492,7 @@ int main(int argc, char **argv)
             write_only = 1;
         } else {
             fprintf(stderr, "usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] "
-                            "[--pairs all|robot] [--algorithm slsqp|mma|ccsaq|auglag] "
+                            "[--pairs all|robot] [--algorithm slsqp|mma|ccsaq|auglag|sqp] "
                             "[--no-baseline] [--support] [--steps] [--write-only]\n");
             return 2;
         }
