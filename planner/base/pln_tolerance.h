@@ -342,6 +342,27 @@
  * errors of a few ulps. */
 #define PLN_TM_LIBM_SINCOS_ERR (4.0 * DBL_EPSILON)
 
+/* ---- dense QP (base/pln_qp.c, docs/math/qp.md sec. 4) ----------------------------- */
+
+/* A constraint a_i d <= b_i counts as violated when a_i d - b_i exceeds PLN_QP_FEAS_TOL
+ * times the row's scale |a_i|_2 max(1, |d|_inf) + |b_i| (eq. QP12; bounds have |a_i| = 1).
+ * Dimensionless. The scale is what the rounding of a_i d - b_i grows with, so a row and
+ * the same row times 1e6 stop alike; 1e-9 sits well above that rounding (n eps ~ 5e-14
+ * for n = 224, times the growth of L^-1) and below the SQP's row tolerance PLN_ROW_TOL. */
+#define PLN_QP_FEAS_TOL 1e-9
+
+/* The constraint being added counts as linearly dependent on the active ones (z = 0,
+ * eq. QP7) when the part of J^T n+ outside the active span has norm at most this
+ * fraction of |J^T n+| (dimensionless: the sine of the angle, in the metric of G, between
+ * n+ and the span of the active normals). Above rounding (~1e-14) by two orders of
+ * magnitude, and small enough that R's diagonal keeps a condition number under ~1e12. */
+#define PLN_QP_DEPENDENT_REL 1e-12
+
+/* Smallest row norm |a_i|_2 a division by it uses (units of A): a zero row is only ever
+ * scaled as "infinitely violated" when its b_i < 0, which makes it chosen first and
+ * declared infeasible. */
+#define PLN_QP_MIN_ROW_NORM 1e-300
+
 /* ---- kinematics (planner/model/pln_kin.c) ---- */
 
 /* Largest accepted deviation of a joint axis from unit length, |1 - |axis||

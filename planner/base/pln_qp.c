@@ -1,0 +1,414 @@
+/* pln_qp.c — the dual active-set method of Goldfarb and Idnani (1983) for a dense,
+ * strictly convex QP (docs/math/qp.md; equations QP1-QP13 are cited below).
+ *
+ * Constraints are numbered c = 0..m-1 (rows a_c d <= b_c), m + i (upper bound d_i <= ub_i)
+ * and m + n + i (lower bound -d_i <= -lb_i). In the paper's form n_c^T d >= b'_c the
+ * normals are n_c = -a_c, -e_i and +e_i (eq. QP3). The factors: J = L^-T Q is kept by
+ * columns, column j of J being row j of w->J (n x n, row-major: column operations on J are
+ * contiguous row operations here); R (upper triangular, row-major, leading dimension n)
+ * holds the active normals, J^T N = [R; 0] (eq. QP4). */
+#include "base/pln_qp.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pln_tolerance.h"
+
+struct PlnQpWork {
+    int n_max, m_max;
+    double *J;        /* n*n: row j = column j of J = L^-T Q (eq. QP4) */
+    double *R;        /* n*n: upper triangular factor of the active normals (eq. QP4) */
+    double *dv;       /* n: J^T n+ (eq. QP6) */
+    double *z;        /* n: primal step direction (eq. QP7) */
+    double *r;        /* n: dual step direction of the active set (eq. QP7) */
+    double *u;        /* n + 1: multipliers of the active set, then of the constraint added */
+    double *tmp;      /* n: L^T d for the objective */
+    double *s;        /* m: a_i d - b_i */
+    double *rownorm;  /* m: |a_i|_2 */
+    int *active;      /* n: the active constraints, in the order of R's columns */
+    unsigned char *is_active; /* m + 2 n_max: 1 when constraint c is active */
+};
+
+/* Workspace for the sizes of QP1: every buffer of the solve, allocated once. */
+PlnQpWork *pln_qp_work_create(int n_max, int m_max)
+{
+    PlnQpWork *w;
+    size_t n, m;
+    if (n_max < 1 || n_max > 32768 || m_max < 0) return NULL;
+    n = (size_t)n_max;
+    m = (size_t)(m_max > 0 ? m_max : 1);
+    w = calloc(1, sizeof *w);
+    if (w == NULL) return NULL;
+    w->n_max = n_max;
+    w->m_max = m_max;
+    w->J = malloc(n * n * sizeof(double));
+    w->R = malloc(n * n * sizeof(double));
+    w->dv = malloc(n * sizeof(double));
+    w->z = malloc(n * sizeof(double));
+    w->r = malloc(n * sizeof(double));
+    w->u = malloc((n + 1) * sizeof(double));
+    w->tmp = malloc(n * sizeof(double));
+    w->s = malloc(m * sizeof(double));
+    w->rownorm = malloc(m * sizeof(double));
+    w->active = malloc(n * sizeof(int));
+    w->is_active = malloc(m + 2 * n);
+    if (w->J == NULL || w->R == NULL || w->dv == NULL || w->z == NULL || w->r == NULL ||
+        w->u == NULL || w->tmp == NULL || w->s == NULL || w->rownorm == NULL ||
+        w->active == NULL || w->is_active == NULL) {
+        pln_qp_work_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Frees the workspace of QP1 (NULL is a no-op). */
+void pln_qp_work_destroy(PlnQpWork *w)
+{
+    if (w == NULL) return;
+    free(w->J);
+    free(w->R);
+    free(w->dv);
+    free(w->z);
+    free(w->r);
+    free(w->u);
+    free(w->tmp);
+    free(w->s);
+    free(w->rownorm);
+    free(w->active);
+    free(w->is_active);
+    free(w);
+}
+
+/* Names of the statuses of QP1. */
+const char *pln_qp_status_string(PlnQpStatus s)
+{
+    switch (s) {
+    case PLN_QP_OK: return "ok";
+    case PLN_QP_INFEASIBLE: return "infeasible";
+    case PLN_QP_ITER_LIMIT: return "iteration limit";
+    case PLN_QP_BAD_INPUT: return "bad input";
+    }
+    return "unknown";
+}
+
+/* The input checks of QP1: sizes, finiteness, L's positive diagonal, lb <= ub. */
+static int qp_input_ok(const PlnQpProblem *p, const PlnQpWork *w, const double *d)
+{
+    int n = p->n, m = p->m, i, j;
+    if (d == NULL || n <= 0 || n > w->n_max || m < 0 || m > w->m_max) return 0;
+    if (p->L == NULL || p->g == NULL) return 0;
+    if (m > 0 && (p->A == NULL || p->b == NULL)) return 0;
+    for (i = 0; i < n; ++i) {
+        for (j = 0; j <= i; ++j) {
+            if (!isfinite(p->L[(size_t)i * (size_t)n + (size_t)j])) return 0;
+        }
+        if (!(p->L[(size_t)i * (size_t)n + (size_t)i] > 0.0)) return 0;
+        if (!isfinite(p->g[i])) return 0;
+        if (p->lb != NULL && (isnan(p->lb[i]) || p->lb[i] == INFINITY)) return 0;
+        if (p->ub != NULL && (isnan(p->ub[i]) || p->ub[i] == -INFINITY)) return 0;
+        if (p->lb != NULL && p->ub != NULL && p->lb[i] > p->ub[i]) return 0;
+    }
+    for (i = 0; i < m; ++i) {
+        if (!isfinite(p->b[i])) return 0;
+        for (j = 0; j < n; ++j) {
+            if (!isfinite(p->A[(size_t)i * (size_t)n + (size_t)j])) return 0;
+        }
+    }
+    return 1;
+}
+
+/* Violation a_c d - b_c of constraint c at d, unscaled, and its row scale (eq. QP12). */
+static double qp_violation(const PlnQpProblem *p, const PlnQpWork *w, const double *d, int c,
+                           double dinf, double *tol)
+{
+    int n = p->n, m = p->m, i;
+    double v, bound;
+    if (c < m) {
+        v = w->s[c];
+        *tol = PLN_QP_FEAS_TOL * (w->rownorm[c] * fmax(1.0, dinf) + fabs(p->b[c]));
+        return v;
+    }
+    if (c < m + n) {
+        i = c - m;
+        bound = p->ub[i];
+        v = d[i] - bound;
+    } else {
+        i = c - m - n;
+        bound = p->lb[i];
+        v = bound - d[i];
+    }
+    *tol = PLN_QP_FEAS_TOL * (fmax(1.0, dinf) + fabs(bound));
+    return v;
+}
+
+/* Whether constraint c exists: rows always, bounds when given and finite (eq. QP1). */
+static int qp_has(const PlnQpProblem *p, int c)
+{
+    int n = p->n, m = p->m;
+    if (c < m) return 1;
+    if (c < m + n) return p->ub != NULL && isfinite(p->ub[c - m]);
+    return p->lb != NULL && isfinite(p->lb[c - m - n]);
+}
+
+/* a_c d - b_c of every row at d, by one dgemv (eq. QP5). */
+static void qp_row_values(const PlnQpProblem *p, PlnQpWork *w, const double *d)
+{
+    if (p->m == 0) return;
+    memcpy(w->s, p->b, (size_t)p->m * sizeof(double));
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, p->m, p->n, 1.0, p->A, p->n, d, 1, -1.0, w->s, 1);
+}
+
+/* The most violated constraint, by violation over row norm (eq. QP5); -1 when none is
+ * violated beyond its tolerance (eq. QP12). */
+static int qp_choose(const PlnQpProblem *p, PlnQpWork *w, const double *d)
+{
+    int n = p->n, c, best = -1, nc = p->m + 2 * n, i;
+    double dinf = 0.0, best_score = 0.0, v, tol, score;
+    for (i = 0; i < n; ++i) dinf = fmax(dinf, fabs(d[i]));
+    qp_row_values(p, w, d);
+    for (c = 0; c < nc; ++c) {
+        if (w->is_active[c] || !qp_has(p, c)) continue;
+        v = qp_violation(p, w, d, c, dinf, &tol);
+        if (!(v > tol)) continue;
+        score = c < p->m ? v / fmax(w->rownorm[c], PLN_QP_MIN_ROW_NORM) : v;
+        if (best < 0 || score > best_score) {
+            best = c;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* dv = J^T n+ for the normal n+ of constraint c (eq. QP6): a dgemv for a row, one column
+ * of J^T (a strided copy) for a bound. */
+static void qp_project_normal(const PlnQpProblem *p, PlnQpWork *w, int c)
+{
+    int n = p->n, m = p->m, j;
+    if (c < m) {
+        /* n+ = -a_c */
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, -1.0, w->J, n, p->A + (size_t)c * (size_t)n,
+                    1, 0.0, w->dv, 1);
+    } else if (c < m + n) {
+        /* n+ = -e_i: J^T e_i is the i-th row of J, the i-th entry of each stored column */
+        for (j = 0; j < n; ++j) w->dv[j] = -w->J[(size_t)j * (size_t)n + (size_t)(c - m)];
+    } else {
+        for (j = 0; j < n; ++j) w->dv[j] = w->J[(size_t)j * (size_t)n + (size_t)(c - m - n)];
+    }
+}
+
+/* n+^T d - b'_c, the paper's slack of constraint c (negative when violated; eq. QP8). */
+static double qp_slack(const PlnQpProblem *p, const double *d, int c)
+{
+    int n = p->n, m = p->m;
+    if (c < m) {
+        return p->b[c] - cblas_ddot(n, p->A + (size_t)c * (size_t)n, 1, d, 1);
+    }
+    if (c < m + n) return p->ub[c - m] - d[c - m];
+    return d[c - m - n] - p->lb[c - m - n];
+}
+
+/* n+^T z for constraint c (eq. QP8). */
+static double qp_normal_dot(const PlnQpProblem *p, const double *z, int c)
+{
+    int n = p->n, m = p->m;
+    if (c < m) return -cblas_ddot(n, p->A + (size_t)c * (size_t)n, 1, z, 1);
+    if (c < m + n) return -z[c - m];
+    return z[c - m - n];
+}
+
+/* Adds the constraint whose J^T n+ is in w->dv as active column q (eq. QP10): Givens
+ * rotations zero dv[q+1..n-1] from the bottom, J's columns turn with them, and R gains
+ * the column dv[0..q]. */
+static void qp_add(PlnQpWork *w, int n, int q, int c, double u_new)
+{
+    int j, i;
+    for (j = n - 1; j > q; --j) {
+        double a = w->dv[j - 1], bb = w->dv[j], h, cs, sn;
+        if (bb == 0.0) continue;
+        h = hypot(a, bb);
+        /* h >= |bb| > 0 */
+        cs = a / h;
+        sn = bb / h;
+        w->dv[j - 1] = h;
+        w->dv[j] = 0.0;
+        cblas_drot(n, w->J + (size_t)(j - 1) * (size_t)n, 1, w->J + (size_t)j * (size_t)n, 1, cs, sn);
+    }
+    for (i = 0; i <= q; ++i) w->R[(size_t)i * (size_t)n + (size_t)q] = w->dv[i];
+    w->active[q] = c;
+    w->u[q] = u_new;
+    w->is_active[c] = 1;
+}
+
+/* Drops active column k of q (eq. QP11): R loses column k, the Hessenberg part is made
+ * triangular again by Givens rotations of R's rows, J's columns turn with them. */
+static void qp_drop(PlnQpWork *w, int n, int q, int k)
+{
+    int i, j, col;
+    w->is_active[w->active[k]] = 0;
+    /* shift R's columns k+1..q-1 one to the left, and the active lists with them */
+    for (col = k; col < q - 1; ++col) {
+        for (i = 0; i <= col + 1; ++i) {
+            w->R[(size_t)i * (size_t)n + (size_t)col] = w->R[(size_t)i * (size_t)n + (size_t)(col + 1)];
+        }
+        w->active[col] = w->active[col + 1];
+        w->u[col] = w->u[col + 1];
+    }
+    /* zero the subdiagonal R[j+1][j], j = k..q-2 */
+    for (j = k; j < q - 1; ++j) {
+        double *rj = w->R + (size_t)j * (size_t)n, *rj1 = w->R + (size_t)(j + 1) * (size_t)n;
+        double a = rj[j], bb = rj1[j], h, cs, sn;
+        if (bb == 0.0) continue;
+        h = hypot(a, bb);
+        cs = a / h;
+        sn = bb / h;
+        rj[j] = h;
+        rj1[j] = 0.0;
+        if (q - 2 > j) cblas_drot(q - 2 - j, rj + j + 1, 1, rj1 + j + 1, 1, cs, sn);
+        cblas_drot(n, w->J + (size_t)j * (size_t)n, 1, w->J + (size_t)(j + 1) * (size_t)n, 1, cs, sn);
+    }
+    /* the last column is no longer part of R */
+    for (i = 0; i < q; ++i) w->R[(size_t)i * (size_t)n + (size_t)(q - 1)] = 0.0;
+}
+
+/* The whole method (eqs. QP2-QP13): unconstrained minimum, then add the most violated
+ * constraint by primal-dual steps, dropping blocking ones, until none is violated. */
+PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double *lambda,
+                         double *mu_lb, double *mu_ub, PlnQpResult *r)
+{
+    PlnQpStatus status = PLN_QP_OK;
+    int n, m, q = 0, iter = 0, max_iter, c, i, j, p_c;
+    double viol;
+    if (r != NULL) memset(r, 0, sizeof *r);
+    if (p == NULL || w == NULL || !qp_input_ok(p, w, d)) {
+        if (p != NULL && w != NULL && d != NULL && p->n > 0 && p->n <= w->n_max) {
+            memset(d, 0, (size_t)p->n * sizeof(double));
+        }
+        if (r != NULL) r->status = PLN_QP_BAD_INPUT;
+        return PLN_QP_BAD_INPUT;
+    }
+    n = p->n;
+    m = p->m;
+    max_iter = p->max_iter > 0 ? p->max_iter : PLN_QP_DEFAULT_ITER_FACTOR * (n + m + 2 * n);
+
+    /* row norms, for the choice of the violated row and its tolerance (eqs. QP5, QP12) */
+    for (i = 0; i < m; ++i) w->rownorm[i] = cblas_dnrm2(n, p->A + (size_t)i * (size_t)n, 1);
+    memset(w->is_active, 0, (size_t)(m + 2 * n));
+
+    /* unconstrained minimum d = -L^-T L^-1 g (eq. QP2) */
+    for (i = 0; i < n; ++i) d[i] = -p->g[i];
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, p->L, n, d, 1);
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, p->L, n, d, 1);
+
+    /* J = L^-T (Q = I): its columns are the rows of L^-1 (eq. QP4) */
+    memset(w->J, 0, (size_t)n * (size_t)n * sizeof(double));
+    for (i = 0; i < n; ++i) w->J[(size_t)i * (size_t)n + (size_t)i] = 1.0;
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1.0, p->L,
+                n, w->J, n);
+    memset(w->R, 0, (size_t)n * (size_t)n * sizeof(double));
+
+    /* step 1: choose a violated constraint (eq. QP5) */
+    while ((p_c = qp_choose(p, w, d)) >= 0) {
+        double u_new = 0.0;
+        for (;;) {
+            double t1 = INFINITY, t2 = INFINITY, t, norm_all, norm_free, zn;
+            int k = -1;
+            if (iter >= max_iter) {
+                status = PLN_QP_ITER_LIMIT;
+                goto done;
+            }
+            /* step 2a: dv = J^T n+, z = J2 J2^T n+, r = R^-1 J1^T n+ (eqs. QP6-QP7) */
+            qp_project_normal(p, w, p_c);
+            norm_all = cblas_dnrm2(n, w->dv, 1);
+            norm_free = q < n ? cblas_dnrm2(n - q, w->dv + q, 1) : 0.0;
+            if (q < n) {
+                cblas_dgemv(CblasRowMajor, CblasTrans, n - q, n, 1.0, w->J + (size_t)q * (size_t)n, n,
+                            w->dv + q, 1, 0.0, w->z, 1);
+            } else {
+                memset(w->z, 0, (size_t)n * sizeof(double));
+            }
+            memcpy(w->r, w->dv, (size_t)q * sizeof(double));
+            /* R's diagonal is nonzero: set to |J2^T n+| > PLN_QP_DEPENDENT_REL |J^T n+| > 0
+             * on adding, and a drop's rotation only grows it (eq. QP11) */
+            if (q > 0) {
+                cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, w->R, n, w->r, 1);
+            }
+
+            /* step 2b: the dual step length t1, blocked by active constraint k (eq. QP8) */
+            for (j = 0; j < q; ++j) {
+                if (w->r[j] > 0.0) {
+                    double tj = w->u[j] / w->r[j];
+                    if (tj < t1) {
+                        t1 = tj;
+                        k = j;
+                    }
+                }
+            }
+            /* the primal step length t2, unless n+ depends on the active normals (eq. QP8) */
+            if (norm_free > PLN_QP_DEPENDENT_REL * norm_all) {
+                zn = qp_normal_dot(p, w->z, p_c);
+                if (zn > 0.0) t2 = fmax(0.0, -qp_slack(p, d, p_c)) / zn;
+            }
+
+            /* step 2c: no step at all: the constraints are contradictory (eq. QP9) */
+            if (t1 == INFINITY && t2 == INFINITY) {
+                status = PLN_QP_INFEASIBLE;
+                goto done;
+            }
+            t = fmin(t1, t2);
+            /* the step (eq. QP9): a dual-only step when t2 is infinite */
+            if (t2 < INFINITY) cblas_daxpy(n, t, w->z, 1, d, 1);
+            for (j = 0; j < q; ++j) w->u[j] = fmax(0.0, w->u[j] - t * w->r[j]);
+            u_new += t;
+            ++iter;
+            if (t2 <= t1) {
+                /* full step: n+ joins the active set (eq. QP10) */
+                qp_add(w, n, q, p_c, u_new);
+                ++q;
+                break;
+            }
+            /* partial or dual-only step: the blocking constraint leaves (eq. QP11) */
+            w->u[k] = 0.0;
+            qp_drop(w, n, q, k);
+            --q;
+        }
+    }
+
+done:
+    /* multipliers of the active set onto rows and bounds (eq. QP13) */
+    if (lambda != NULL) memset(lambda, 0, (size_t)m * sizeof(double));
+    if (mu_lb != NULL) memset(mu_lb, 0, (size_t)n * sizeof(double));
+    if (mu_ub != NULL) memset(mu_ub, 0, (size_t)n * sizeof(double));
+    for (j = 0; j < q; ++j) {
+        c = w->active[j];
+        if (c < m) {
+            if (lambda != NULL) lambda[c] = w->u[j];
+        } else if (c < m + n) {
+            if (mu_ub != NULL) mu_ub[c - m] = w->u[j];
+        } else if (mu_lb != NULL) {
+            mu_lb[c - m - n] = w->u[j];
+        }
+    }
+    if (r != NULL) {
+        double dinf = 0.0, tol, maxv = -INFINITY, lt;
+        for (i = 0; i < n; ++i) dinf = fmax(dinf, fabs(d[i]));
+        /* constraint values afresh at the answer (eq. QP12) */
+        qp_row_values(p, w, d);
+        for (c = 0; c < m + 2 * n; ++c) {
+            if (!qp_has(p, c)) continue;
+            viol = qp_violation(p, w, d, c, dinf, &tol);
+            maxv = fmax(maxv, viol);
+        }
+        r->status = status;
+        r->iterations = iter;
+        r->n_active = q;
+        r->max_violation = maxv == -INFINITY ? 0.0 : maxv;
+        /* 1/2 |L^T d|^2 + g^T d (eq. QP1) */
+        memcpy(w->tmp, d, (size_t)n * sizeof(double));
+        cblas_dtrmv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, p->L, n, w->tmp, 1);
+        lt = cblas_ddot(n, w->tmp, 1, w->tmp, 1);
+        r->objective = 0.5 * lt + cblas_ddot(n, p->g, 1, d, 1);
+    }
+    return status;
+}
