@@ -9,10 +9,11 @@
  * default; the root for any two spheres) or the caller's u0 (the paper's 0.5, sec. 2.3);
  * evaluate d, the contact and the normal through the support functions in the world frame
  * (eq. 30-33). The default solver (the hybrid with rule 12) validates the poses and the
- * direction after its first evaluation of f and forms the normal matrix of eq. (30) there
- * too: that work does not depend on u and runs in the shadow of the iterations' dependency
- * chain (nothing is returned before the validation; docs/perf/ellipsoid.md, session 13).
- * The radial start depends on neither and is ready before the set-up (session 25). Shapes (radii and
+ * direction after its set-up and forms the normal matrix of eq. (30) after its first
+ * evaluation of f: that work does not depend on u and runs in the shadow of the dependency
+ * chains of the set-up and the iterations (nothing is returned before the validation;
+ * docs/perf/ellipsoid.md, sessions 13 and 25). The radial start depends on neither and is
+ * ready before the set-up's coefficients. Shapes (radii and
  * their inverses) are prepared once (DstEllipsoidShape); the DstEllipsoid entry points
  * prepare them per call and share the same core. */
 #include "dst_ellipsoid.h"
@@ -815,7 +816,7 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
     DstStatus st;
 
     /* validation: options, both poses, the direction; the message only on failure (the
-       poses and the direction after the first evaluation of the default solver, below) */
+       poses and the direction after the set-up of the default solver, below) */
     if (opt == NULL) {
         opt = &default_options;
     } else {
@@ -838,16 +839,17 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
         for (int a = 0; a < 3; ++a) n[a] = dir[a] * il;
     }
     if (opt->solver == DST_ELLIPSOID_HYBRID && opt->stop == DST_ELLIPSOID_STOP_DU) {
-        /* the default: the poses and the direction are validated after the first
-           evaluation of f, in the shadow of the iterations' dependency chain (for invalid
-           input the set-up and that evaluation only compute numbers that are discarded;
-           nothing is returned before the validation) */
+        /* the default: the poses and the direction are validated after the set-up, in
+           the shadow of its dependency chain and the first evaluation's (for invalid input
+           the set-up only computes numbers that are discarded; nothing is returned before
+           the validation). Measured against validating after the first evaluation, from
+           either start: 0.96-0.98 (docs/perf/ellipsoid.md, session 25) */
         HybridCoef k;
         double F, dx;
         pair_setup(&pair, s1, R1, s2, R2, n, 0);
         hybrid_coef(&pair, &k);
-        F = hybrid_eval(&k, u0, &dx);
         if (!inputs_ok(c1, R1, c2, R2, dir, ss, out)) return out->status;
+        F = hybrid_eval(&k, u0, &dx);
         normal_matrix(&pair, s1, R1, M);
         st = hybrid_loop(&k, u0, F, dx, opt->eps, opt->max_iter, &u, &iters);
         evals = iters;

@@ -278,10 +278,11 @@ START_TEST(test_rejects_invalid_input)
 END_TEST
 
 /* Regression (issue 20): the default solver validates the poses and the direction after
- * its first evaluation of f (the other solvers before their set-up). Every invalid input
- * must still be rejected with the message the validate-first order gives, by every solver,
- * stopping rule and entry point, with the fields zeroed. */
-START_TEST(test_validation_after_first_evaluation)
+ * its set-up (session 13: after its first evaluation of f; the other solvers before their
+ * set-up). Every invalid input must still be rejected with the message the validate-first
+ * order gives, by every solver, stopping rule and entry point, and both starts, with the
+ * fields zeroed. */
+START_TEST(test_validation_after_setup)
 {
     const DstEllipsoid good = sphere(0, 0, 0, 1), far = sphere(3, 0, 0, 1);
     const double zero_dir[3] = {0, 0, 0}, nan_dir[3] = {NAN, 0, 1}, inf_dir[3] = {0, INFINITY, 1};
@@ -302,14 +303,16 @@ START_TEST(test_validation_after_first_evaluation)
         case 7: dir = huge_dir; expect = "ellipsoid direction is zero (coincident centres?)"; break;
         default: dir = NULL; e2.rot[1] = 1e-3; expect = "ellipsoid rotation is not orthonormal"; break;
         }
-        for (int s = 0; s < 3; ++s)
+        for (int s = 0; s < 3 * 2; ++s) /* solver s % 3, the radial start, then 0.5 */
             for (int rule = 0; rule < 2; ++rule) {
                 DstEllipsoidOptions o = dst_ellipsoid_options_default();
                 DstEllipsoidShape s1, s2;
                 DstEllipsoidPose p1, p2;
                 DstEllipsoidResult res;
-                o.solver = (DstEllipsoidSolver)s;
+                o.solver = (DstEllipsoidSolver)(s % 3);
                 o.stop = (DstEllipsoidStop)rule;
+                /* the radial start reads the poses and the direction before the validation */
+                if (s >= 3) o.u0 = DST_ELLIPSOID_PAPER_U0;
                 for (int entry = 0; entry < 2; ++entry) {
                     DstStatus st;
                     memset(&res, 0x55, sizeof res);
@@ -1090,7 +1093,7 @@ Suite *dst_ellipsoid_suite(void)
 
     tc = tcase_create("validation");
     tcase_add_test(tc, test_rejects_invalid_input);
-    tcase_add_test(tc, test_validation_after_first_evaluation);
+    tcase_add_test(tc, test_validation_after_setup);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("spheres");
