@@ -86,8 +86,8 @@
 /* Start value u0 of the ellipsoid iterations (dimensionless). DST_ELLIPSOID_U0_AUTO (0, not
  * a start itself: the root lies in (0, 1)) selects the radial start of docs/math/ellipsoid.md
  * eq. (34), u0 = rho1 / (rho1 + rho2) with rho_i the radius of e_i along n: the root for any
- * two spheres, and 3.52 / 7 hybrid iterations (mean / max) on the paper's Fig. 3 pairs
- * against 4.81 / 12 from 0.5 (docs/perf/ellipsoid.md, session 25). It is the default.
+ * two spheres, and 3.52 / 8 hybrid iterations (mean / max) on the paper's Fig. 3 pairs
+ * against 4.82 / 12 from 0.5 (docs/perf/ellipsoid.md, session 25). It is the default.
  * DST_ELLIPSOID_PAPER_U0 is the paper's fixed start (sec. 2.3: the root for two equal
  * spheres), used by its Fig. 2-4 experiments; the radial start falls back to it when its
  * ratio is not a number in (0, 1) (overflow for extreme inputs). */
