@@ -5,12 +5,15 @@
  *
  * One query: validate the options, both poses and the direction (one combined test each;
  * the message is looked up only on failure); set up the scaled frame of e2 and the
- * polynomial coefficients (eq. 14-29); solve for u; evaluate d, the contact and the
- * normal through the support functions in the world frame (eq. 30-33). The default solver
- * (the hybrid with rule 12) validates the poses and the direction after its first
- * evaluation of f and forms the normal matrix of eq. (30) there too: that work does not
- * depend on u and runs in the shadow of the iterations' dependency chain (nothing is
- * returned before the validation; docs/perf/ellipsoid.md, session 13). Shapes (radii and
+ * polynomial coefficients (eq. 14-29); solve for u from the radial start (eq. 34, the
+ * default; the root for any two spheres) or the caller's u0 (the paper's 0.5, sec. 2.3);
+ * evaluate d, the contact and the normal through the support functions in the world frame
+ * (eq. 30-33). The default solver (the hybrid with rule 12) validates the poses and the
+ * direction after its set-up and forms the normal matrix of eq. (30) after its first
+ * evaluation of f: that work does not depend on u and runs in the shadow of the dependency
+ * chains of the set-up and the iterations (nothing is returned before the validation;
+ * docs/perf/ellipsoid.md, sessions 13 and 25). The radial start depends on neither and is
+ * ready before the set-up's coefficients. Shapes (radii and
  * their inverses) are prepared once (DstEllipsoidShape); the DstEllipsoid entry points
  * prepare them per call and share the same core. */
 #include "dst_ellipsoid.h"
@@ -444,7 +447,8 @@ static const char *check_options(const DstEllipsoidOptions *o)
         return "ellipsoid options: unknown stopping rule";
     if (!isfinite(o->eps) || !(o->eps > 0.0)) return "ellipsoid options: eps must be finite and > 0";
     if (o->max_iter < 1) return "ellipsoid options: max_iter must be >= 1";
-    if (!(o->u0 > 0.0 && o->u0 < 1.0)) return "ellipsoid options: u0 must lie in (0, 1)";
+    if (!(o->u0 == DST_ELLIPSOID_U0_AUTO || (o->u0 > 0.0 && o->u0 < 1.0)))
+        return "ellipsoid options: u0 must lie in (0, 1) or be DST_ELLIPSOID_U0_AUTO (0)";
     return NULL;
 }
 
@@ -534,14 +538,15 @@ static inline DstStatus hybrid_loop(const HybridCoef *k, double u, double F, dou
     }
 }
 
-/* Root of f by the chosen solver and stopping rule; returns the final iterate and the
- * status, *iters the number of updates and *evals the number of evaluations. The hybrid
- * is that of solve_hybrid_du with rule (13) checked before each evaluation. */
-static DstStatus solve_u(const DstEllipsoidPair *pair, const double *r2,
-                         const DstEllipsoidOptions *o, double *u_out, int *iters, int *evals)
+/* Root of f by the chosen solver and stopping rule from the start u0 (sec. 2.3, eq. 34);
+ * returns the final iterate and the status, *iters the number of updates and *evals the
+ * number of evaluations. The hybrid is that of hybrid_loop with rule (13) checked before
+ * each evaluation. */
+static DstStatus solve_u(const DstEllipsoidPair *pair, const double *r2, const DstEllipsoidOptions *o,
+                         double u0, double *u_out, int *iters, int *evals)
 {
     const int use_gap = o->stop == DST_ELLIPSOID_STOP_GAP;
-    double u = o->u0;
+    double u = u0;
     int n_eval = 0;
 
     if (o->solver == DST_ELLIPSOID_HYBRID) {
@@ -741,6 +746,30 @@ static double refine_contact(const DstEllipsoidShape *s1, const double *R1, cons
     return d_best;
 }
 
+/* The radial start, docs/math/ellipsoid.md eq. (34): u0 = rho1 / (rho1 + rho2), rho_i =
+ * (n^T E_i n)^(-1/2) = 1 / |diag(1/r_i) R_i^T n| the radius of e_i along n, i.e.
+ * u0 = |m2| / (|m1| + |m2|) with m_i = diag(1/r_i) R_i^T dir. The root of eq. (10) for two
+ * spheres (u = r1 / (r1 + r2)) and, like the root, invariant under linear maps of space.
+ * The ratio does not depend on the length of dir, so it is formed from dir as given and
+ * does not wait for the normalisation; it depends on neither the set-up nor its
+ * coefficients and is ready before them. The paper's 0.5 when the ratio is not a number
+ * in (0, 1) (overflow for extreme inputs, or invalid input that the validation rejects). */
+static inline double radial_start(const DstEllipsoidShape *restrict s1, const double *restrict R1,
+                                  const DstEllipsoidShape *restrict s2, const double *restrict R2,
+                                  const double *restrict dir)
+{
+    const double *i1 = s1->inv_radii, *i2 = s2->inv_radii;
+    const double x0 = DOT3(R1[0], R1[3], R1[6], dir[0], dir[1], dir[2]) * i1[0];
+    const double x1 = DOT3(R1[1], R1[4], R1[7], dir[0], dir[1], dir[2]) * i1[1];
+    const double x2 = DOT3(R1[2], R1[5], R1[8], dir[0], dir[1], dir[2]) * i1[2];
+    const double y0 = DOT3(R2[0], R2[3], R2[6], dir[0], dir[1], dir[2]) * i2[0];
+    const double y1 = DOT3(R2[1], R2[4], R2[7], dir[0], dir[1], dir[2]) * i2[1];
+    const double y2 = DOT3(R2[2], R2[5], R2[8], dir[0], dir[1], dir[2]) * i2[2];
+    const double l1 = sqrt(DOT3(x0, x1, x2, x0, x1, x2)), l2 = sqrt(DOT3(y0, y1, y2, y0, y1, y2));
+    const double u0 = l2 / (l1 + l2);
+    return u0 > 0.0 && u0 < 1.0 ? u0 : DST_ELLIPSOID_PAPER_U0;
+}
+
 /* M = R1 diag(1/r1) G^T, so that e1's outward normal at the contact of u is N = M zt(u)
  * (eq. 30; N ~ E1 w = R1 diag(1/r1) q, q = G^T zt). It does not depend on u: the default
  * solver forms it while its iterations run, and the output is one matrix product behind
@@ -782,12 +811,12 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
                           const DstEllipsoidOptions *restrict opt, DstEllipsoidResult *restrict out)
 {
     DstEllipsoidPair pair;
-    double n[3], ss, u, M[9];
+    double n[3], ss, u, u0, M[9];
     int iters, evals;
     DstStatus st;
 
     /* validation: options, both poses, the direction; the message only on failure (the
-       poses and the direction after the first evaluation of the default solver, below) */
+       poses and the direction after the set-up of the default solver, below) */
     if (opt == NULL) {
         opt = &default_options;
     } else {
@@ -802,29 +831,32 @@ static DstStatus approach(const DstEllipsoidShape *restrict s1, const double *re
         if (inputs_ok(c1, R1, c2, R2, NULL, 1.0, out)) fail_invalid(out, "ellipsoid direction is not finite");
         return out->status;
     }
+    /* the start: the radial one (eq. 34) unless the caller gave one (sec. 2.3) */
+    u0 = opt->u0 == DST_ELLIPSOID_U0_AUTO ? radial_start(s1, R1, s2, R2, dir) : opt->u0;
     ss = dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2];
     {
         const double il = 1.0 / sqrt(ss);
         for (int a = 0; a < 3; ++a) n[a] = dir[a] * il;
     }
     if (opt->solver == DST_ELLIPSOID_HYBRID && opt->stop == DST_ELLIPSOID_STOP_DU) {
-        /* the default: the poses and the direction are validated after the first
-           evaluation of f, in the shadow of the iterations' dependency chain (for invalid
-           input the set-up and that evaluation only compute numbers that are discarded;
-           nothing is returned before the validation) */
+        /* the default: the poses and the direction are validated after the set-up, in
+           the shadow of its dependency chain and the first evaluation's (for invalid input
+           the set-up only computes numbers that are discarded; nothing is returned before
+           the validation). Measured against validating after the first evaluation, from
+           either start: 0.96-0.98 (docs/perf/ellipsoid.md, session 25) */
         HybridCoef k;
         double F, dx;
         pair_setup(&pair, s1, R1, s2, R2, n, 0);
         hybrid_coef(&pair, &k);
-        F = hybrid_eval(&k, opt->u0, &dx);
         if (!inputs_ok(c1, R1, c2, R2, dir, ss, out)) return out->status;
+        F = hybrid_eval(&k, u0, &dx);
         normal_matrix(&pair, s1, R1, M);
-        st = hybrid_loop(&k, opt->u0, F, dx, opt->eps, opt->max_iter, &u, &iters);
+        st = hybrid_loop(&k, u0, F, dx, opt->eps, opt->max_iter, &u, &iters);
         evals = iters;
     } else {
         if (!inputs_ok(c1, R1, c2, R2, dir, ss, out)) return out->status;
         pair_setup(&pair, s1, R1, s2, R2, n, 1);
-        st = solve_u(&pair, s2->radii, opt, &u, &iters, &evals);
+        st = solve_u(&pair, s2->radii, opt, u0, &u, &iters, &evals);
         normal_matrix(&pair, s1, R1, M);
     }
 

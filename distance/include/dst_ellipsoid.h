@@ -9,7 +9,9 @@
  * equation f(u) = 0 (eq. 10) is found by one of three solvers, the paper's
  * root-bracketed Newton-bisection hybrid (default; always converges) or the fixed-point
  * and Steffensen iterations it is compared with (may hit the iteration limit for
- * elongated ellipsoids). From the root, d is evaluated through the support functions
+ * elongated ellipsoids), from the radial start u0 = rho1 / (rho1 + rho2) (default; rho_i
+ * the radius of e_i along n, the root for any two spheres) or a given u0 such as the
+ * paper's 0.5 (sec. 2.3). From the root, d is evaluated through the support functions
  * (eq. 31): it is an upper bound of the exact distance, rounding included, so gap is a
  * lower bound of the separation; a residual mismatch of the two contact points triggers
  * a Newton refinement of the contact normal (eq. 33). Pure: no allocation, no global
@@ -65,7 +67,12 @@ typedef struct DstEllipsoidOptions {
     DstEllipsoidStop stop;         /* default DST_ELLIPSOID_STOP_DU */
     double eps;                    /* > 0; default DST_ELLIPSOID_DEFAULT_EPS (1e-8) */
     int max_iter;                  /* >= 1; default DST_ELLIPSOID_DEFAULT_MAX_ITER (100) */
-    double u0;                     /* initial u in (0, 1); default 0.5 (sec. 2.3) */
+    double u0;                     /* initial u of every solver: a value in (0, 1) (the paper's
+                                      sec. 2.3 start is DST_ELLIPSOID_PAPER_U0 = 0.5), or
+                                      DST_ELLIPSOID_U0_AUTO (0), the default: the radial start
+                                      u0 = rho1 / (rho1 + rho2), rho_i = (n^T E_i n)^(-1/2)
+                                      the radius of e_i along n (docs/math/ellipsoid.md
+                                      eq. 34; the root for any two spheres) */
 } DstEllipsoidOptions;
 
 typedef struct DstEllipsoidResult {
@@ -91,7 +98,8 @@ typedef struct DstEllipsoidResult {
                              for moderate ratios (accuracy indicator, eq. 33) */
 } DstEllipsoidResult;
 
-/* Defaults: hybrid solver, rule (12), eps 1e-8, 100 iterations, u0 = 0.5. */
+/* Defaults: hybrid solver, rule (12), eps 1e-8, 100 iterations, the radial start
+ * (u0 = DST_ELLIPSOID_U0_AUTO). The paper's experiments set u0 = DST_ELLIPSOID_PAPER_U0. */
 DstEllipsoidOptions dst_ellipsoid_options_default(void);
 
 /* NULL if e is a valid ellipsoid (finite centre, finite radii > 0, rotation finite and

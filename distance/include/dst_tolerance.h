@@ -80,11 +80,20 @@
  * rounding noise of a collinear triple. */
 #define DST_MESH_DEGENERATE_REL 1e-14
 /* Ellipsoid closest approach (seed 001): default stopping tolerance of eq. (12) on
- * |u_{i+1} - u_i| (dimensionless; the paper's 1e-8), iteration cap (the paper's 100)
- * and initial u (sec. 2.3: exact for two equal spheres). */
+ * |u_{i+1} - u_i| (dimensionless; the paper's 1e-8) and iteration cap (the paper's 100). */
 #define DST_ELLIPSOID_DEFAULT_EPS 1e-8
 #define DST_ELLIPSOID_DEFAULT_MAX_ITER 100
-#define DST_ELLIPSOID_DEFAULT_U0 0.5
+/* Start value u0 of the ellipsoid iterations (dimensionless). DST_ELLIPSOID_U0_AUTO (0, not
+ * a start itself: the root lies in (0, 1)) selects the radial start of docs/math/ellipsoid.md
+ * eq. (34), u0 = rho1 / (rho1 + rho2) with rho_i the radius of e_i along n: the root for any
+ * two spheres, and 3.52 / 8 hybrid iterations (mean / max) on the paper's Fig. 3 pairs
+ * against 4.82 / 12 from 0.5 (docs/perf/ellipsoid.md, session 25). It is the default.
+ * DST_ELLIPSOID_PAPER_U0 is the paper's fixed start (sec. 2.3: the root for two equal
+ * spheres), used by its Fig. 2-4 experiments; the radial start falls back to it when its
+ * ratio is not a number in (0, 1) (overflow for extreme inputs). */
+#define DST_ELLIPSOID_U0_AUTO 0.0
+#define DST_ELLIPSOID_PAPER_U0 0.5
+#define DST_ELLIPSOID_DEFAULT_U0 DST_ELLIPSOID_U0_AUTO
 
 /* Rounding allowance, in units of DBL_EPSILON, of each term of the ellipsoid distance
  * d = (h1 + h2) / (N . n) (docs/math/ellipsoid.md eq. 31): every term carries at most a
