@@ -298,6 +298,11 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         }
     }
     model_reset(p, &w);
+    int fresh = 1; /* B is B0 */
+    if (p->model != NULL && p->model_in) {
+        memcpy(w.B, p->model, (size_t)n * n * sizeof(double));
+        fresh = 0;
+    }
     for (int i = 0; i < mt; ++i) w.mu[i] = 0.0, w.lam[i] = 0.0;
 
     /* the start, inside the box */
@@ -307,7 +312,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         stop = budget(p, &o, &w);
         if (stop == 0) stop = PLN_SQP_BAD_INPUT;
     }
-    int fresh = 1; /* B is B0 */
+    int soc_failed = 0; /* second-order corrections rejected in a row */
     while (stop == 0) {
         if ((stop = budget(p, &o, &w)) != 0) break;
         /* S1, or S2 when the linearised rows are inconsistent */
@@ -379,21 +384,24 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
 #endif
         /* S5, S6: the full step, its correction, then backtracking */
         double a = 1.0;
-        int accepted = 0, tries = 0, used_soc = 0;
+        int accepted = 0, tries = 0, used_soc = 0, last_ok = 0, tiny = 0;
         const double *dir = w.d;
         while (!accepted) {
             trial_point(p, &w, dir, a);
+            last_ok = 0;
             if (!evaluate(p, &w, w.xt, &w.ft, w.gt, w.ct, w.Jt)) {
                 if ((stop = budget(p, &o, &w)) != 0) break;
                 a *= PLN_SQP_BACKTRACK_MIN; /* a non-finite value: much shorter */
             } else {
+                last_ok = 1;
                 double phi = merit(&w, w.ft, w.ct);
                 if (phi - phi0 <= PLN_SQP_ARMIJO * a * D) {
                     accepted = 1;
                     break;
                 }
                 if ((stop = budget(p, &o, &w)) != 0) break;
-                if (a == 1.0 && dir == w.d && mt > 0 && !elastic && !used_soc) {
+                if (a == 1.0 && dir == w.d && mt > 0 && !elastic && !used_soc &&
+                    soc_failed < PLN_SQP_SOC_TRIES) {
                     /* S6: the second-order correction: the rows at x + d shift the model's
                      * rows, c(x + d) + J (d^ - d) <= 0 */
                     used_soc = 1;
@@ -406,6 +414,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                     /* (the trial's rows are not needed any more: their room holds the
                      * corrected right-hand side, which solve_model copies) */
                     memcpy(w.ct, w.bq, (size_t)mt * sizeof(double));
+                    last_ok = 0;
                     if (solve_model(p, &w, qw, 0, w.ct, weight, &res.qp_solves) == PLN_QP_OK) {
                         memcpy(w.dsoc, w.dq, (size_t)n * sizeof(double));
                         dir = w.dsoc;
@@ -413,6 +422,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                     }
                 }
                 if (dir == w.dsoc) {
+                    ++soc_failed;
                     /* the correction failed too: backtrack along d from the full step's
                      * value (the interpolation needs phi at x + d: a half step instead) */
                     dir = w.d;
@@ -424,17 +434,35 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                 }
             }
             if (++tries > PLN_SQP_MAX_BACKTRACKS) break;
+            /* at a point within PLN_SQP_STALL_VIOL of feasible, a step whose predicted
+             * decrease is below ftol_rel |f| is not worth trying (S8) */
+            if (a * fabs(D) <= o.ftol_rel * fabs(w.f) && viol <= PLN_SQP_STALL_VIOL) {
+                tiny = 1;
+                break;
+            }
         }
         if (stop != 0) break;
         if (!accepted) {
+            if (tiny) {
+                /* converged as far as the rows' rounding lets the test see (S8) */
+                stop = PLN_SQP_FTOL;
+                res.forced = 1;
+                break;
+            }
             if (!fresh) {
                 model_reset(p, &w), fresh = 1, ++res.resets;
                 continue;
             }
-            stop = PLN_SQP_STALLED;
+            /* with B0 too, no trial met (S5): the end. Within PLN_SQP_STALL_VIOL of every
+             * row's tolerance that is convergence (S8): the rows of points near a solution
+             * carry rounding that the penalty function's test cannot see through */
+            (void)last_ok;
+            stop = violation(&w, w.c) <= PLN_SQP_STALL_VIOL ? PLN_SQP_FTOL : PLN_SQP_STALLED;
+            res.forced += stop == PLN_SQP_FTOL;
             break;
         }
         res.corrections += dir == w.dsoc;
+        if (dir == w.dsoc) soc_failed = 0;
         /* S7: the model learns the step */
         memcpy(w.lam, w.lam_t, (size_t)mt * sizeof(double));
         for (int j = 0; j < n; ++j) w.s[j] = w.xt[j] - w.x[j];
@@ -456,6 +484,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         }
     }
     memcpy(x, w.x, (size_t)n * sizeof(double));
+    if (p->model != NULL) memcpy(p->model, w.B, (size_t)n * n * sizeof(double));
     res.stop = stop;
     res.evaluations = w.evals;
     res.f = w.f;

@@ -40,6 +40,11 @@ typedef struct PlnSqpProblem {
                                      * first model of the Hessian (the identity when NULL) */
     const int *stop;                /* nullable: the run ends (PLN_SQP_FORCED) once *stop != 0,
                                      * checked after every evaluation */
+    double *model;                  /* nullable: n x n row-major. With model_in != 0 the run's
+                                     * first model B (symmetric positive definite; B0 stays the
+                                     * model a reset returns to); the run's last model is written
+                                     * back into it, so that a run can go on from another's */
+    int model_in;
 } PlnSqpProblem;
 
 typedef struct PlnSqpOptions {
@@ -50,7 +55,9 @@ typedef struct PlnSqpOptions {
 } PlnSqpOptions;
 
 typedef enum PlnSqpStop {
-    PLN_SQP_FTOL = 1,      /* converged: a feasible step changed f by at most ftol_rel */
+    PLN_SQP_FTOL = 1,      /* converged: a feasible step changed f by at most ftol_rel (or no
+                            * step could lower the penalty function at a point within
+                            * PLN_SQP_STALL_VIOL of feasible: rounding, sec. 4) */
     PLN_SQP_XTOL,          /* converged: a feasible step moved x by at most xtol_rel */
     PLN_SQP_MAXEVAL,       /* the evaluation budget ran out */
     PLN_SQP_MAXTIME,       /* the time budget ran out */
@@ -69,6 +76,8 @@ typedef struct PlnSqpResult {
     int corrections;       /* second-order corrections accepted (S6) */
     int elastic;           /* iterations whose model needed the elastic form (S2) */
     int resets;            /* returns of the quasi-Newton model to B0 */
+    int forced;            /* 1 when the run ended converged on a point where no step met the
+                            * test (S5), within PLN_SQP_STALL_VIOL of the rows' tolerances */
     double f;              /* f at the returned x */
     double max_violation;  /* max_i (c_i - tol_i) at the returned x (<= 0: feasible) */
 } PlnSqpResult;

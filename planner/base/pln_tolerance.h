@@ -523,5 +523,14 @@
 #define PLN_SQP_ELASTIC_WEIGHT 1e3
 #define PLN_SQP_ELASTIC_CURV 1e-3
 #define PLN_SQP_TINY 1e-300
+/* Second-order corrections (S6) stop being tried after this many rejected in a row, until
+ * one is accepted (each costs an evaluation; where the model's curvature, not the rows',
+ * spoils the full steps, they fail one after the other: hand_cross, docs/math/sqp.md). */
+#define PLN_SQP_SOC_TRIES 3
+/* A run whose line search fails from the model B0 at a point within this much of every
+ * row's tolerance has converged as far as the rows' rounding lets it (row units: metres,
+ * radians or normalised; a tenth of PLN_SIP_FEASIBLE, what the exchange loop counts as
+ * met). twist ended its rounds 1.4e-7 over PLN_ROW_TOL without it, "stalled". */
+#define PLN_SQP_STALL_VIOL 1e-6
 
 #endif /* PLN_TOLERANCE_H */

@@ -32,6 +32,10 @@ typedef struct SipContext {
     PlnProblemWork *w;
     nlopt_opt opt;         /* NULL when the round runs the project's SQP */
     int stop;              /* a callback ends the round (the SQP's stop flag; NLopt is also told) */
+    double *sqp_model;     /* [n * n] nullable: the SQP's model of the Hessian, carried from a
+                            * round to the next of one exchange loop (docs/math/sqp.md sec. 3) */
+    int sqp_model_ok;      /* it holds a round's last model, of this phase (elastic or not) */
+    int sqp_model_elastic;
     FILE *progress;
     int verbose;           /* every evaluation, not once per period */
     double start, last_print;
@@ -643,6 +647,10 @@ static nlopt_result run_round_sqp(SipContext *ctx, double *x, int m, int max_eva
     sp.sets[0].m = m, sp.sets[0].fn = constraints, sp.sets[0].data = ctx, sp.sets[0].tol = tol;
     sp.B0_chol = ctx->elastic || ctx->pre_off ? NULL : ctx->pre_L;
     sp.stop = &ctx->stop;
+    /* the last round's model, when it was of this phase (the rows changed; the curvature
+     * of the cost and of the rows kept mostly did not) */
+    sp.model = ctx->sqp_model;
+    sp.model_in = ctx->sqp_model_ok && ctx->sqp_model_elastic == ctx->elastic;
     PlnSqpOptions so = pln_sqp_options_default();
     so.ftol_rel = sc->ftol_rel, so.xtol_rel = sc->xtol_rel;
     so.max_evals = max_evals, so.max_time_s = max_time;
@@ -656,6 +664,13 @@ static nlopt_result run_round_sqp(SipContext *ctx, double *x, int m, int max_eva
     PlnSqpResult sr;
     nlopt_result res = sqp_result(pln_sqp_minimize(&sp, &so, x, &sr));
     free(tol);
+    ctx->sqp_model_ok = ctx->sqp_model != NULL && sr.stop != PLN_SQP_BAD_INPUT && sr.stop != PLN_SQP_OUT_OF_MEMORY;
+    ctx->sqp_model_elastic = ctx->elastic;
+    if (ctx->progress != NULL) {
+        fprintf(ctx->progress, "     sqp: %d steps, %d quadratic subproblems, %d corrections, %d elastic, %d model resets%s\n",
+                sr.iterations, sr.qp_solves, sr.corrections, sr.elastic, sr.resets,
+                sr.forced ? "; ended where no step lowers the penalty (rounding)" : "");
+    }
     if (res == NLOPT_FAILURE || res == NLOPT_OUT_OF_MEMORY) {
         snprintf(ctx->err, sizeof ctx->err, "the SQP stopped: %s", pln_sqp_stop_string(sr.stop));
     }
@@ -792,6 +807,7 @@ static PlnStatus exchange_loop(SipContext *ctx, double *x, int eval_cap, nlopt_r
     const double start_worst = ctx->worst;
     PlnStatus st;
     ctx->pre_off = 0;
+    ctx->sqp_model_ok = 0;
     if (ctx->lim_in != NULL) memset(ctx->lim_in, 0, 2 * (size_t)p->n_vars);
     memcpy(ctx->x_best, x, (size_t)p->n_vars * sizeof *x);
 again:
@@ -1058,6 +1074,14 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.x_first = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_first);
     ctx.x_moved = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_moved);
     ctx.memo_x = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.memo_x);
+    if (sc->algorithm == PLN_ALGORITHM_SQP && p->n_vars > 0) {
+        ctx.sqp_model = malloc((size_t)p->n_vars * (size_t)p->n_vars * sizeof *ctx.sqp_model);
+        if (ctx.sqp_model == NULL) {
+            st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the SQP's model of %d variables",
+                            p->n_vars);
+            goto done;
+        }
+    }
     /* overlapping non-convex meshes have no usable depth to lead the optimiser out
      * (docs/math/planner.md sec. 7): with mesh collision rows, a round may move each
      * control point only so far before the rows are evaluated afresh */
@@ -1174,6 +1198,7 @@ done:
     free(ctx.x_first);
     free(ctx.x_moved);
     free(ctx.memo_x);
+    free(ctx.sqp_model);
     precondition_drop(&ctx);
     pln_problem_work_destroy(ctx.w);
     return st;
