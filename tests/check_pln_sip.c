@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "plan_fixture.h"
+#include "base/pln_tolerance.h"
+#include "problem/pln_guess.h"
 #include "problem/pln_sip.h"
 
 /* docs/math/planner.md eq. P7d: NLopt's SLSQP asks again, with gradients, for the point
@@ -61,11 +63,51 @@ START_TEST(test_reuse_is_the_same_run)
 }
 END_TEST
 
+
+/* optimizer.algorithm: sqp (docs/math/sqp.md) runs the same exchange loop with the project's
+ * SQP: from the planner's inverse-kinematics guess it ends feasible (PLN_SIP_FEASIBLE) with the cost
+ * of NLopt's SLSQP to within SIP_TEST_COST_REL, on capsule rows with task rows and the
+ * preconditioner's Hessian as its first model (hand_cross) and on a random problem whose
+ * iterates converge from outside. */
+#define SIP_TEST_COST_REL 0.02
+START_TEST(test_sqp_reaches_slsqp_cost)
+{
+    static const char *files[] = {"scenarios/hand_cross.yaml", "tests/data/converge_outside.yaml"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
+        PlanFixture fx;
+        PlnSipResult res[2];
+        char err[1024];
+        plan_fixture_load(&fx, files[f], 0.0);
+        double *x = malloc((size_t)fx.p->n_vars * sizeof *x);
+        ck_assert(x != NULL);
+        /* the planner's start: the inverse-kinematics guess (pln_plan) */
+        PlnGuessReport guess;
+        ck_assert_msg(pln_guess_initial_x(fx.p, fx.x, &guess, err, sizeof err) == PLN_OK, "%s: %s", files[f], err);
+        for (int k = 0; k < 2; ++k) {
+            PlnSipRun run;
+            memset(&run, 0, sizeof run);
+            run.threads = 1;
+            run.max_evaluations = 600;
+            fx.sc.algorithm = k == 0 ? PLN_ALGORITHM_SLSQP : PLN_ALGORITHM_SQP;
+            memcpy(x, fx.x, (size_t)fx.p->n_vars * sizeof *x);
+            ck_assert_msg(pln_sip_solve(fx.p, x, &run, &res[k], err, sizeof err) == PLN_OK, "%s: %s", files[f], err);
+            ck_assert_msg(res[k].worst_violation <= PLN_SIP_FEASIBLE, "%s (%s): worst row %g", files[f],
+                          k ? "sqp" : "slsqp", res[k].worst_violation);
+        }
+        ck_assert_msg(res[1].cost <= res[0].cost * (1.0 + SIP_TEST_COST_REL), "%s: cost %.9g (sqp) against %.9g",
+                      files[f], res[1].cost, res[0].cost);
+        free(x);
+        plan_fixture_free(&fx);
+    }
+}
+END_TEST
+
 Suite *pln_sip_suite(void)
 {
     Suite *s = suite_create("pln_sip");
     TCase *tc = tcase_create("evaluations");
     tcase_add_test(tc, test_reuse_is_the_same_run);
+    tcase_add_test(tc, test_sqp_reaches_slsqp_cost);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
