@@ -93,7 +93,8 @@ const char *pln_qp_status_string(PlnQpStatus s)
     return "unknown";
 }
 
-/* The input checks of QP1: sizes, finiteness, L's positive diagonal, lb <= ub. */
+/* The input checks of QP1 (docs/math/qp.md sec. 4): sizes, finiteness, L's positive
+ * diagonal, lb <= ub. */
 static int qp_input_ok(const PlnQpProblem *p, const PlnQpWork *w, const double *d)
 {
     int n = p->n, m = p->m, i, j;
