@@ -93,7 +93,8 @@ const char *pln_qp_status_string(PlnQpStatus s)
     return "unknown";
 }
 
-/* The input checks of QP1: sizes, finiteness, L's positive diagonal, lb <= ub. */
+/* The input checks of QP1 (docs/math/qp.md sec. 4): sizes, finiteness, L's positive
+ * diagonal, lb <= ub. */
 static int qp_input_ok(const PlnQpProblem *p, const PlnQpWork *w, const double *d)
 {
     int n = p->n, m = p->m, i, j;
@@ -119,39 +120,6 @@ static int qp_input_ok(const PlnQpProblem *p, const PlnQpWork *w, const double *
     return 1;
 }
 
-/* Violation a_c d - b_c of constraint c at d, unscaled, and its row scale (eq. QP12). */
-static double qp_violation(const PlnQpProblem *p, const PlnQpWork *w, const double *d, int c,
-                           double dinf, double *tol)
-{
-    int n = p->n, m = p->m, i;
-    double v, bound;
-    if (c < m) {
-        v = w->s[c];
-        *tol = PLN_QP_FEAS_TOL * (w->rownorm[c] * fmax(1.0, dinf) + fabs(p->b[c]));
-        return v;
-    }
-    if (c < m + n) {
-        i = c - m;
-        bound = p->ub[i];
-        v = d[i] - bound;
-    } else {
-        i = c - m - n;
-        bound = p->lb[i];
-        v = bound - d[i];
-    }
-    *tol = PLN_QP_FEAS_TOL * (fmax(1.0, dinf) + fabs(bound));
-    return v;
-}
-
-/* Whether constraint c exists: rows always, bounds when given and finite (eq. QP1). */
-static int qp_has(const PlnQpProblem *p, int c)
-{
-    int n = p->n, m = p->m;
-    if (c < m) return 1;
-    if (c < m + n) return p->ub != NULL && isfinite(p->ub[c - m]);
-    return p->lb != NULL && isfinite(p->lb[c - m - n]);
-}
-
 /* a_c d - b_c of every row at d, by one dgemv (eq. QP5). */
 static void qp_row_values(const PlnQpProblem *p, PlnQpWork *w, const double *d)
 {
@@ -160,22 +128,43 @@ static void qp_row_values(const PlnQpProblem *p, PlnQpWork *w, const double *d)
     cblas_dgemv(CblasRowMajor, CblasNoTrans, p->m, p->n, 1.0, p->A, p->n, d, 1, -1.0, w->s, 1);
 }
 
+/* Keeps constraint c as the candidate when its violation v exceeds its tolerance
+ * (eq. QP12) and its distance v / norm beats the candidate's (eq. QP5). */
+static void qp_consider(int c, double v, double norm, double scale, int *best, double *best_score)
+{
+    double score;
+    if (!(v > PLN_QP_FEAS_TOL * scale)) return;
+    score = v / fmax(norm, PLN_QP_MIN_ROW_NORM);
+    if (*best < 0 || score > *best_score) {
+        *best = c;
+        *best_score = score;
+    }
+}
+
 /* The most violated constraint, by violation over row norm (eq. QP5); -1 when none is
- * violated beyond its tolerance (eq. QP12). */
+ * violated beyond its tolerance (eq. QP12). Rows from one dgemv, bounds read off d. */
 static int qp_choose(const PlnQpProblem *p, PlnQpWork *w, const double *d)
 {
-    int n = p->n, c, best = -1, nc = p->m + 2 * n, i;
-    double dinf = 0.0, best_score = 0.0, v, tol, score;
+    int n = p->n, m = p->m, c, i, best = -1;
+    double dinf = 0.0, best_score = 0.0, fd;
     for (i = 0; i < n; ++i) dinf = fmax(dinf, fabs(d[i]));
+    fd = fmax(1.0, dinf);
     qp_row_values(p, w, d);
-    for (c = 0; c < nc; ++c) {
-        if (w->is_active[c] || !qp_has(p, c)) continue;
-        v = qp_violation(p, w, d, c, dinf, &tol);
-        if (!(v > tol)) continue;
-        score = c < p->m ? v / fmax(w->rownorm[c], PLN_QP_MIN_ROW_NORM) : v;
-        if (best < 0 || score > best_score) {
-            best = c;
-            best_score = score;
+    for (c = 0; c < m; ++c) {
+        if (w->is_active[c]) continue;
+        qp_consider(c, w->s[c], w->rownorm[c], w->rownorm[c] * fd + fabs(p->b[c]), &best,
+                    &best_score);
+    }
+    if (p->ub != NULL) {
+        for (i = 0; i < n; ++i) {
+            if (w->is_active[m + i] || !isfinite(p->ub[i])) continue;
+            qp_consider(m + i, d[i] - p->ub[i], 1.0, fd + fabs(p->ub[i]), &best, &best_score);
+        }
+    }
+    if (p->lb != NULL) {
+        for (i = 0; i < n; ++i) {
+            if (w->is_active[m + n + i] || !isfinite(p->lb[i])) continue;
+            qp_consider(m + n + i, p->lb[i] - d[i], 1.0, fd + fabs(p->lb[i]), &best, &best_score);
         }
     }
     return best;
@@ -279,7 +268,6 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
 {
     PlnQpStatus status = PLN_QP_OK;
     int n, m, q = 0, iter = 0, max_iter, c, i, j, p_c;
-    double viol;
     if (r != NULL) memset(r, 0, sizeof *r);
     if (p == NULL || w == NULL || !qp_input_ok(p, w, d)) {
         if (p != NULL && w != NULL && d != NULL && p->n > 0 && p->n <= w->n_max) {
@@ -391,14 +379,13 @@ done:
         }
     }
     if (r != NULL) {
-        double dinf = 0.0, tol, maxv = -INFINITY, lt;
-        for (i = 0; i < n; ++i) dinf = fmax(dinf, fabs(d[i]));
+        double maxv = -INFINITY, lt;
         /* constraint values afresh at the answer (eq. QP12) */
         qp_row_values(p, w, d);
-        for (c = 0; c < m + 2 * n; ++c) {
-            if (!qp_has(p, c)) continue;
-            viol = qp_violation(p, w, d, c, dinf, &tol);
-            maxv = fmax(maxv, viol);
+        for (c = 0; c < m; ++c) maxv = fmax(maxv, w->s[c]);
+        for (i = 0; i < n; ++i) {
+            if (p->ub != NULL && isfinite(p->ub[i])) maxv = fmax(maxv, d[i] - p->ub[i]);
+            if (p->lb != NULL && isfinite(p->lb[i])) maxv = fmax(maxv, p->lb[i] - d[i]);
         }
         r->status = status;
         r->iterations = iter;
