@@ -51,7 +51,9 @@
  *        [--algorithm slsqp|mma|ccsaq|auglag|sqp] [--no-baseline] [--support] [--steps] [--write-only]
  * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
  * no-collision baseline). `--algorithm` plans the same problems with another of NLopt's
- * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms"); `--no-baseline` skips the
+ * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms") or the project's SQP (`sqp`,
+ * docs/math/sqp.md); its lines then carry its name (random_sqp_median_s, ...), so that make
+ * bench prints both; `--no-baseline` skips the
  * plans without collision constraints. Run from the top directory (reads robots/hrp2.yaml). */
 #include <math.h>
 #include <stdint.h>
@@ -641,7 +643,13 @@ int main(int argc, char **argv)
         return 0;
     }
     /* a support run's lines carry its own prefix, so that make bench can print both sets */
+    char pfx_buf[64];
     const char *pfx = steps ? "random_steps" : support ? "random_support" : "random";
+    /* another optimiser than the default: its name too (random_sqp_..., random_support_sqp_...) */
+    if (strcmp(algorithm, "slsqp") != 0) {
+        snprintf(pfx_buf, sizeof pfx_buf, "%s_%s", pfx, algorithm);
+        pfx = pfx_buf;
+    }
     printf("%s_problems: %d\n", pfx, n);
     printf("%s_seeds: %d\n", pfx, n_seeds);
     printf("%s_certified_fraction: %.4f\n", pfx, n ? (double)total_certified / n : 0.0);
