@@ -6,9 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef PLN_SQP_TRACE
-#include <stdio.h>
-#endif
 
 #include "base/pln_clock.h"
 #include "base/pln_qp.h"
@@ -316,11 +313,6 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
     while (stop == 0) {
         if ((stop = budget(p, &o, &w)) != 0) break;
         /* S1, or S2 when the linearised rows are inconsistent */
-        double cplus = 0.0;
-        for (int i = 0; i < mt; ++i) {
-            w.bq[i] = -w.c[i];
-            cplus += w.mu[i] * fmax(w.c[i], 0.0);
-        }
         double gmax = 0.0, mumax = 0.0;
         for (int j = 0; j < n; ++j) gmax = fmax(gmax, fabs(w.g[j]));
         for (int i = 0; i < mt; ++i) mumax = fmax(mumax, w.mu[i]);
@@ -349,7 +341,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             double l = w.lam_t[i];
             w.mu[i] = fmax(l, 0.5 * (w.mu[i] + l));
         }
-        cplus = 0.0;
+        double cplus = 0.0;
         for (int i = 0; i < mt; ++i) cplus += w.mu[i] * fmax(w.c[i], 0.0);
         double gd = 0.0, dmax = 0.0, xmax = 0.0;
         for (int j = 0; j < n; ++j) {
@@ -379,21 +371,16 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             break;
         }
         double phi0 = merit(&w, w.f, w.c);
-#ifdef PLN_SQP_TRACE
-        fprintf(stderr, "sqp it %d f %.6g viol %.3g D %.3g |d| %.3g v %.3g el %d\n", res.iterations, w.f, viol, D, dmax, v, elastic);
-#endif
         /* S5, S6: the full step, its correction, then backtracking */
         double a = 1.0;
-        int accepted = 0, tries = 0, used_soc = 0, last_ok = 0, tiny = 0;
+        int accepted = 0, tries = 0, used_soc = 0, tiny = 0;
         const double *dir = w.d;
         while (!accepted) {
             trial_point(p, &w, dir, a);
-            last_ok = 0;
             if (!evaluate(p, &w, w.xt, &w.ft, w.gt, w.ct, w.Jt)) {
                 if ((stop = budget(p, &o, &w)) != 0) break;
                 a *= PLN_SQP_BACKTRACK_MIN; /* a non-finite value: much shorter */
             } else {
-                last_ok = 1;
                 double phi = merit(&w, w.ft, w.ct);
                 if (phi - phi0 <= PLN_SQP_ARMIJO * a * D) {
                     accepted = 1;
@@ -414,7 +401,6 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                     /* (the trial's rows are not needed any more: their room holds the
                      * corrected right-hand side, which solve_model copies) */
                     memcpy(w.ct, w.bq, (size_t)mt * sizeof(double));
-                    last_ok = 0;
                     if (solve_model(p, &w, qw, 0, w.ct, weight, &res.qp_solves) == PLN_QP_OK) {
                         memcpy(w.dsoc, w.dq, (size_t)n * sizeof(double));
                         dir = w.dsoc;
@@ -456,7 +442,6 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             /* with B0 too, no trial met (S5): the end. Within PLN_SQP_STALL_VIOL of every
              * row's tolerance that is convergence (S8): the rows of points near a solution
              * carry rounding that the penalty function's test cannot see through */
-            (void)last_ok;
             stop = violation(&w, w.c) <= PLN_SQP_STALL_VIOL ? PLN_SQP_FTOL : PLN_SQP_STALLED;
             res.forced += stop == PLN_SQP_FTOL;
             break;
