@@ -545,7 +545,6 @@ static void freeze_margins(SipContext *ctx)
 
 static const char *stop_name(nlopt_result res);
 
-/* one NLopt run over the current working set from x */
 /* The end of a round, NLopt's or the SQP's (x: the optimiser's answer, in x): eq. P7c's
  * restart from the best point after the start, eq. P7b's best point evaluated, the box. */
 static nlopt_result round_finish(SipContext *ctx, double *x, nlopt_result res, int pre)
@@ -591,8 +590,8 @@ static nlopt_result round_finish(SipContext *ctx, double *x, nlopt_result res, i
             memcpy(x, ctx->x_seen, (size_t)p->n_vars * sizeof *x);
         }
     }
-    if (res < 0 && res != NLOPT_FORCED_STOP) {
-        const char *msg = ctx->opt != NULL ? nlopt_get_errmsg(ctx->opt) : NULL;
+    if (res < 0 && res != NLOPT_FORCED_STOP && ctx->opt != NULL) {
+        const char *msg = nlopt_get_errmsg(ctx->opt);
         snprintf(ctx->err, sizeof ctx->err, "NLopt stopped (%d): %s", (int)res,
                  msg ? msg : "no message");
     }
@@ -674,9 +673,10 @@ static nlopt_result run_round_sqp(SipContext *ctx, double *x, int m, int max_eva
     if (res == NLOPT_FAILURE || res == NLOPT_OUT_OF_MEMORY) {
         snprintf(ctx->err, sizeof ctx->err, "the SQP stopped: %s", pln_sqp_stop_string(sr.stop));
     }
-    return round_finish(ctx, x, res, 0);
+    return round_finish(ctx, x, res, 0); /* (leaves ctx->err to the SQP's message) */
 }
 
+/* one NLopt run (or SQP run, run_round_sqp) over the current working set from x */
 static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double max_time)
 {
     const PlnProblem *p = ctx->p;
