@@ -21,6 +21,7 @@ typedef struct SqpWork {
     double *lam, *lam_t, *mulb, *muub, *mu;
     double *s, *y, *Bs, *gl;
     double f, ft;
+    int lq_kind;    /* what Lq holds: 0 nothing current, 1 B's factor, 2 the elastic model's */
     int evals;
     double t0;
 } SqpWork;
@@ -135,6 +136,8 @@ static double violation(const SqpWork *w, const double *c)
 static int factor_model(SqpWork *w, int elastic)
 {
     int n = w->n, nq = n + elastic;
+    if (w->lq_kind == 1 + elastic) return 1; /* B unchanged since (a correction's, S6) */
+    w->lq_kind = 0;
     for (int i = 0; i < nq; ++i) {
         for (int j = 0; j < nq; ++j) w->Lq[(size_t)i * nq + j] = (i < n && j < n) ? w->B[(size_t)i * n + j] : 0.0;
     }
@@ -143,6 +146,7 @@ static int factor_model(SqpWork *w, int elastic)
     for (int i = 0; i < nq; ++i) {
         for (int j = i + 1; j < nq; ++j) w->Lq[(size_t)i * nq + j] = 0.0;
     }
+    w->lq_kind = 1 + elastic;
     return 1;
 }
 
@@ -177,11 +181,11 @@ static PlnQpStatus solve_model(const PlnSqpProblem *p, SqpWork *w, PlnQpWork *qw
 }
 
 /* B from its initial Cholesky factor (column-major lower), or the identity */
-static void model_reset(const PlnSqpProblem *p, SqpWork *w)
+static void model_reset(SqpWork *w)
 {
     int n = w->n;
     memcpy(w->B, w->B0, (size_t)n * n * sizeof(double));
-    (void)p;
+    w->lq_kind = 0;
 }
 
 /* The damped BFGS update of the model (S7; Powell's damping keeps B positive definite):
@@ -198,6 +202,7 @@ static void bfgs_update(SqpWork *w)
         sy += w->s[i] * w->y[i];
     }
     if (!(sBs > PLN_SQP_TINY)) return;
+    w->lq_kind = 0;
     if (sy < PLN_SQP_DAMPING * sBs) {
         double th = (1.0 - PLN_SQP_DAMPING) * sBs / (sBs - sy);
         for (int i = 0; i < n; ++i) w->y[i] = th * w->y[i] + (1.0 - th) * w->Bs[i];
@@ -294,10 +299,11 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             w.B0[(size_t)i * n + j] = a;
         }
     }
-    model_reset(p, &w);
+    model_reset(&w);
     int fresh = 1; /* B is B0 */
     if (p->model != NULL && p->model_in) {
         memcpy(w.B, p->model, (size_t)n * n * sizeof(double));
+        w.lq_kind = 0;
         fresh = 0;
     }
     for (int i = 0; i < mt; ++i) w.mu[i] = 0.0, w.lam[i] = 0.0;
@@ -327,7 +333,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             qs = solve_model(p, &w, qw, 1, rhs, weight, &res.qp_solves);
         }
         if (qs == PLN_QP_BAD_INPUT && !fresh) {
-            model_reset(p, &w), fresh = 1, ++res.resets;
+            model_reset(&w), fresh = 1, ++res.resets;
             continue;
         }
         if (qs != PLN_QP_OK) {
@@ -363,7 +369,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         }
         if (!(D < 0.0)) {
             if (!fresh) {
-                model_reset(p, &w), fresh = 1, ++res.resets;
+                model_reset(&w), fresh = 1, ++res.resets;
                 continue;
             }
             /* no descent even with B0: a stationary point of phi (feasible) or a stall */
@@ -436,7 +442,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                 break;
             }
             if (!fresh) {
-                model_reset(p, &w), fresh = 1, ++res.resets;
+                model_reset(&w), fresh = 1, ++res.resets;
                 continue;
             }
             /* with B0 too, no trial met (S5): the end. Within PLN_SQP_STALL_VIOL of every
