@@ -132,7 +132,8 @@ static double violation(const SqpWork *w, const double *c)
 }
 
 /* the Cholesky factor of the model B into Lq (row-major lower, (n + e) x (n + e) with e = 1
- * for the elastic variable, whose diagonal is sqrt(eps_v)); 0 when B is not positive definite */
+ * for the elastic variable, whose curvature is PLN_SQP_ELASTIC_CURV); 0 when B is not positive
+ * definite */
 static int factor_model(SqpWork *w, int elastic)
 {
     int n = w->n, nq = n + elastic;
@@ -180,7 +181,7 @@ static PlnQpStatus solve_model(const PlnSqpProblem *p, SqpWork *w, PlnQpWork *qw
     return pln_qp_solve(&qp, qw, w->dq, w->lam_t, w->mulb, w->muub, &qr);
 }
 
-/* B from its initial Cholesky factor (column-major lower), or the identity */
+/* B back to B0 (the caller's first model, or the identity) */
 static void model_reset(SqpWork *w)
 {
     int n = w->n;

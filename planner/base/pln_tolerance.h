@@ -512,7 +512,7 @@
  * (SLSQP's constants: 0.1, 0.1 and 10 tries; 0.5 caps a step that the interpolation would
  * barely shorten). Powell's damping keeps s'y >= PLN_SQP_DAMPING s'Bs (S7). The elastic
  * model (S2) prices its relaxation v in [0, 1] at PLN_SQP_ELASTIC_WEIGHT (1 + |g| + max mu)
- * per unit, far above any multiplier, and gives v the curvature PLN_SQP_ELASTIC_CURV^2 so
+ * per unit, far above any multiplier, and gives v the curvature PLN_SQP_ELASTIC_CURV so
  * that the model stays strictly convex. PLN_SQP_TINY: a step whose s'Bs is below it teaches
  * the model nothing (dimensionless, the variables' units squared). */
 #define PLN_SQP_ARMIJO 0.1
