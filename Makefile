@@ -136,16 +136,17 @@ bench: deps
 BENCH_BIN := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/%)
 .PHONY: bench-run
 # bench_plan_random runs four times: its default set, then 10 support-phase problems (issue 21
-# item 1: random support phases), whose lines are random_support_*, then both sets again with
-# the project's SQP (optimizer.algorithm: sqp, docs/math/sqp.md): random_sqp_*, random_support_sqp_*
+# item 1: random support phases), whose lines are random_support_*, both with the default
+# optimizer.algorithm auto (docs/math/sqp.md sec. 7), then both sets again with NLopt's SLSQP
+# alone: random_slsqp_*, random_support_slsqp_*
 bench-run: $(BENCH_BIN) env-meshes
 	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; ./$$b; done
 	@echo "== $(BUILD)/bench_plan_random --support --count 5 --no-baseline"
 	@./$(BUILD)/bench_plan_random --support --count 5 --no-baseline
-	@echo "== $(BUILD)/bench_plan_random --no-baseline --algorithm sqp"
-	@./$(BUILD)/bench_plan_random --no-baseline --algorithm sqp
-	@echo "== $(BUILD)/bench_plan_random --support --count 5 --no-baseline --algorithm sqp"
-	@./$(BUILD)/bench_plan_random --support --count 5 --no-baseline --algorithm sqp
+	@echo "== $(BUILD)/bench_plan_random --no-baseline --algorithm slsqp"
+	@./$(BUILD)/bench_plan_random --no-baseline --algorithm slsqp
+	@echo "== $(BUILD)/bench_plan_random --support --count 5 --no-baseline --algorithm slsqp"
+	@./$(BUILD)/bench_plan_random --support --count 5 --no-baseline --algorithm slsqp
 
 $(BUILD)/bench_%: $(BUILD)/tools/bench/bench_%.o $(BUILD)/libplanner.a $(BUILD)/libdistance.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)

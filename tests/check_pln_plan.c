@@ -899,7 +899,9 @@ END_TEST
 /* Restarts (docs/math/planner.md sec. 5c): a plan that fails on a contact runs the SIP loop
  * again from its perturbed guess, exactly PLN_PLAN_RESTARTS times here (none can undo a
  * start inside a ball), keeps the first run's result, which no restart beat, and does all
- * of it deterministically (two plans, byte-identical trajectories). */
+ * of it deterministically (two plans, byte-identical trajectories). The scenario leaves
+ * optimizer.algorithm at auto: the SQP runs first, SLSQP runs again from the same start
+ * when its motion fails (docs/math/sqp.md sec. 7), and the restarts are SLSQP's. */
 START_TEST(test_restarts_bounded_and_deterministic)
 {
     char dir[256], out1[512], out2[512], args[1024], log[512], v[64], text[16384], a[1 << 16], b[1 << 16], path[1024];
@@ -913,10 +915,22 @@ START_TEST(test_restarts_bounded_and_deterministic)
     ck_assert(ckutil_read_file(log, text, sizeof text) > 0);
     ck_assert_msg(strstr(text, "restart 1 of 2") != NULL && strstr(text, "restart 2 of 2") != NULL &&
                       strstr(text, "restart 3") == NULL, "%s", text);
+    {
+        /* the SQP's per-round line (pln_sip.c, run_round_sqp) */
+        const char *sqp = strstr(text, "\n     sqp: "), *fb = strstr(text, "SLSQP from the same start");
+        ck_assert_msg(sqp != NULL && fb != NULL && sqp < fb && fb < strstr(text, "restart 1 of 2"), "%.3000s",
+                      text);
+        /* the restarts run SLSQP: no SQP line after the second run's */
+        ck_assert_msg(strstr(fb, "\n     sqp: ") == NULL, "%.3000s", fb);
+    }
     ck_assert(report_value(out1, "cause", v, sizeof v));
     ck_assert_str_eq(v, "contact");
     ck_assert(report_value(out1, "restart", v, sizeof v));
     ck_assert_str_eq(v, "0");
+    ck_assert(report_value(out1, "algorithm_requested", v, sizeof v));
+    ck_assert_str_eq(v, "auto");
+    ck_assert(report_value(out1, "algorithm", v, sizeof v));
+    ck_assert_msg(strcmp(v, "sqp") == 0 || strcmp(v, "slsqp") == 0, "%s", v);
     snprintf(args, sizeof args, "plan tests/data/restart_blocked.yaml -q -o '%s'", out2);
     ck_assert_int_eq(hrpplan(args, log), 3);
     snprintf(path, sizeof path, "%s/trajectory.csv", out1);

@@ -160,6 +160,8 @@ START_TEST(test_minimal_scenario_defaults)
     ck_assert_int_eq(sc.pair_preset, PLN_PAIRS_ALL);
     ck_assert_int_eq(sc.balance, 0);
     ck_assert(sc.rate_hz == 200.0);
+    ck_assert_int_eq(sc.algorithm, PLN_ALGORITHM_AUTO);
+    ck_assert_str_eq(pln_algorithm_string(sc.algorithm), "auto");
     /* the default pairs are every pair of the model that can come closer: on the toy
      * chain (all capsules on one axis, only J0 moving) none can; each exclusion is
      * recorded with its reason */

@@ -102,12 +102,42 @@ START_TEST(test_sqp_reaches_slsqp_cost)
 }
 END_TEST
 
+/* optimizer.algorithm auto (docs/math/sqp.md sec. 7): the SQP on capsule rows, SLSQP once
+ * the collision rows are meshes' or PlnSipRun.slsqp asks for it, an algorithm written in
+ * the scenario as it is; the result names the algorithm that ran. */
+START_TEST(test_auto_algorithm)
+{
+    PlanFixture fx;
+    PlnSipResult res;
+    PlnSipRun run;
+    char err[1024];
+    plan_fixture_load(&fx, "scenarios/arm4_reach.yaml", 0.0);
+    ck_assert_int_eq(fx.sc.algorithm, PLN_ALGORITHM_AUTO);
+    ck_assert_int_eq(pln_sip_algorithm(fx.p), PLN_ALGORITHM_SQP);
+    memset(&run, 0, sizeof run);
+    run.threads = 1;
+    ck_assert_msg(pln_sip_solve(fx.p, fx.x, &run, &res, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(res.algorithm, PLN_ALGORITHM_SQP);
+    run.slsqp = 1;
+    ck_assert_msg(pln_sip_solve(fx.p, fx.x, &run, &res, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_int_eq(res.algorithm, PLN_ALGORITHM_SLSQP);
+    fx.sc.algorithm = PLN_ALGORITHM_MMA;
+    ck_assert_int_eq(pln_sip_algorithm(fx.p), PLN_ALGORITHM_MMA);
+    fx.sc.algorithm = PLN_ALGORITHM_AUTO;
+    fx.sc.geometry = PLN_GEOMETRY_MESH; /* the rule only: the rows stay the capsules' */
+    ck_assert_int_eq(fx.p->collision != 0, 1);
+    ck_assert_int_eq(pln_sip_algorithm(fx.p), PLN_ALGORITHM_SLSQP);
+    plan_fixture_free(&fx);
+}
+END_TEST
+
 Suite *pln_sip_suite(void)
 {
     Suite *s = suite_create("pln_sip");
     TCase *tc = tcase_create("evaluations");
     tcase_add_test(tc, test_reuse_is_the_same_run);
     tcase_add_test(tc, test_sqp_reaches_slsqp_cost);
+    tcase_add_test(tc, test_auto_algorithm);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

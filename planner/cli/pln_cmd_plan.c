@@ -133,7 +133,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (x == NULL || ctrl == NULL) {
         st = pln_errorf(PLN_ERR_NOMEM, err, sizeof err, "out of memory");
     } else {
-        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose, 0, 0.0, 0, NULL, 0, 0};
+        PlnSipRun run = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose, 0, 0.0, 0, NULL, 0, 0, 0};
         PlnAtomicFile dump;
         int dumping = 0;
         if (args->dump_queries != NULL) {
@@ -170,7 +170,7 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     }
     /* cost type time: certified at the scenario's duration, now as short as certifies */
     if (st == PLN_OK && l.sc.cost == PLN_COST_TIME && cert.certified) {
-        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose, 0, 0.0, 0, NULL, 0, 0};
+        PlnSipRun srun = {args->quiet ? NULL : errs, args->threads, NULL, args->verbose, 0, 0.0, 0, NULL, 0, 0, 0};
         pln_certificate_destroy(&cert);
         have_cert = 0;
         st = pln_plan_shorten(&l, &opt, &srun, x, &sip, &tsearch, err, sizeof err);
@@ -290,8 +290,8 @@ int pln_cmd_plan(const PlnCliArgs *args, FILE *out, FILE *errs)
     if (have_cert && summary != NULL) pln_output_print_certificate(l.p, &cert, summary);
     if (summary != NULL) fprintf(summary, "status: %s%s%s\n", info.status, reason[0] ? ": " : "", reason);
     if (st == PLN_OK && summary != NULL) {
-        fprintf(summary, "optimiser: %s after %d evaluations, cost %.6g, %.2f s; MCD %ld calls, %.3f s\n",
-                sip.message, sip.evaluations, sip.cost, sip.wall_time_s, sip.mcd_calls,
+        fprintf(summary, "optimiser: %s: %s after %d evaluations, cost %.6g, %.2f s; MCD %ld calls, %.3f s\n",
+                pln_algorithm_string(sip.algorithm), sip.message, sip.evaluations, sip.cost, sip.wall_time_s, sip.mcd_calls,
                 sip.mcd_time_s);
         if (sip.phong_calls > 0) {
             fprintf(summary, "PhongDist rows (collision.distance phong): %ld queries, %ld fell back "

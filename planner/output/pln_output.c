@@ -225,7 +225,9 @@ static void write_report(FILE *fp, const PlnProblem *p, const PlnRunInfo *info,
     pln_json_kv_bool(&w, "collision_constraints", info->collision_constraints);
     pln_json_kv_number(&w, "position_margin_rad", sc->limit_margin);
     pln_json_kv_number(&w, "velocity_scale", sc->velocity_scale > 0.0 ? sc->velocity_scale : 1.0);
-    pln_json_kv_string(&w, "algorithm", pln_algorithm_string(sc->algorithm));
+    /* the algorithm that ran (auto resolved), and the one the scenario asked for */
+    pln_json_kv_string(&w, "algorithm", pln_algorithm_string(info->sip ? info->sip->algorithm : sc->algorithm));
+    pln_json_kv_string(&w, "algorithm_requested", pln_algorithm_string(sc->algorithm));
     pln_json_kv_bool(&w, "preconditioned", info->sip ? info->sip->preconditioned : 0);
     pln_json_kv_int(&w, "iterations", info->sip ? info->sip->evaluations : 0);
     pln_json_kv_int(&w, "row_evaluations", info->sip ? info->sip->row_evaluations : 0);

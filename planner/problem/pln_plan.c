@@ -249,12 +249,49 @@ static PlnStatus restarts(const PlnProblem *p, const PlnPlanOptions *opt, const 
     return st;
 }
 
+/* optimizer.algorithm auto (docs/math/sqp.md sec. 7): when the SQP's motion does not
+ * certify, SLSQP runs from the first run's start x0 with the scenario's whole budget (in
+ * what is left of its time); its result replaces the kept one when its certificate is
+ * better. A contact with the collision rows switched off is what was asked for. */
+static PlnStatus fallback(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
+                          const double *x0, double *x, double *ctrl, PlnSipResult *sip,
+                          PlnCertificate *cert, double *rx, double *rctrl, char *err, size_t err_size)
+{
+    PlnSipRun rrun = *run;
+    PlnSipResult rsip;
+    PlnCertificate rcert;
+    PlnStatus st;
+    rrun.time_used = run->time_used + sip->wall_time_s;
+    if (cert->certified || !(rrun.time_used < p->scenario->time_limit) ||
+        (cert->cause == PLN_CAUSE_CONTACT && !p->collision)) {
+        return PLN_OK;
+    }
+    rrun.slsqp = 1;
+    rrun.x_last = NULL;
+    memcpy(rx, x0, (size_t)p->n_vars * sizeof *rx);
+    if (run->progress != NULL) {
+        fprintf(run->progress, "     the SQP's motion: %s; SLSQP from the same start (optimizer.algorithm auto)\n",
+                cert->reason);
+    }
+    st = pln_sip_solve(p, rx, &rrun, &rsip, err, err_size);
+    if (st != PLN_OK) return st;
+    pln_problem_ctrl(p, rx, rctrl);
+    st = pln_certify_spline(p, rctrl, opt->cert_eps_ratio, &rcert, err, err_size);
+    if (st != PLN_OK) return st;
+    if (run->progress != NULL) {
+        fprintf(run->progress, "     SLSQP: %s: %s\n", rcert.certified ? "certified" : rcert.reason,
+                pln_certificate_better(p, cert, &rcert) ? "kept" : "the SQP's result is kept");
+    }
+    (void)adopt_if_better(p, x, ctrl, sip, cert, rx, rctrl, &rsip, &rcert);
+    return PLN_OK;
+}
+
 PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, const PlnSipRun *run,
                             double *x, double *ctrl, PlnSipResult *sip, PlnCertificate *cert,
                             char *err, size_t err_size)
 {
     const int n = p->n_vars, nc = p->n_active * p->n_ctrl;
-    PlnSipRun erun = *run, frun = *run;
+    PlnSipRun erun = *run, frun = *run, base = *run;
     PlnSipResult esip;
     PlnCertificate ecert;
     double *ex = NULL, *ectrl = NULL, *x0 = NULL;
@@ -293,8 +330,14 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
             pln_certificate_destroy(cert);
         }
     }
+    if (st == PLN_OK && p->scenario->algorithm == PLN_ALGORITHM_AUTO && sip->algorithm != PLN_ALGORITHM_SLSQP) {
+        /* auto's second run: SLSQP from the same start, and the rest of the plan with it */
+        st = fallback(p, opt, run, x0, x, ctrl, sip, cert, ex, ectrl, err, err_size);
+        if (st != PLN_OK) pln_certificate_destroy(cert);
+        else base.slsqp = 1;
+    }
     if (st == PLN_OK) {
-        st = restarts(p, opt, run, x0, x, ctrl, sip, cert, ex, ectrl, err, err_size);
+        st = restarts(p, opt, &base, x0, x, ctrl, sip, cert, ex, ectrl, err, err_size);
         if (st != PLN_OK) pln_certificate_destroy(cert);
     }
     free(x0);
@@ -304,6 +347,7 @@ PlnStatus pln_plan_optimise(const PlnProblem *p, const PlnPlanOptions *opt, cons
         return st;
     }
     for (int i = 0; i < p->m; ++i) has_tasks |= pln_problem_row_is_task(p, i);
+    erun = base;
     erun.elastic = 1;
     erun.elastic_from_rest = cert->cause != PLN_CAUSE_TASK;
     erun.time_used = run->time_used + sip->wall_time_s;
@@ -354,7 +398,7 @@ PlnStatus pln_plan_run(const char *scenario, const PlnPlanOptions *opt, PlnPlanR
         if (x == NULL || ctrl == NULL) st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
     if (st == PLN_OK) {
-        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL, 0, 0};
+        PlnSipRun sr = {NULL, opt->threads > 0 ? opt->threads : 1, NULL, 0, 0, 0.0, 0, NULL, 0, 0, 0};
         PlnGuessReport guess;
         st = pln_guess_initial_x(l.p, x, &guess, err, err_size);
         run->ik_unmet = guess.unmet;

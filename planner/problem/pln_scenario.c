@@ -21,6 +21,7 @@ const char *pln_algorithm_string(PlnAlgorithm algorithm)
     case PLN_ALGORITHM_CCSAQ: return "ccsaq";
     case PLN_ALGORITHM_AUGLAG: return "auglag";
     case PLN_ALGORITHM_SQP: return "sqp";
+    case PLN_ALGORITHM_AUTO: return "auto";
     }
     return "unknown";
 }
@@ -757,9 +758,10 @@ static PlnStatus parse_optimizer(PlnYaml *y, const yaml_node_t *node, PlnScenari
         else if (strcmp(text, "ccsaq") == 0) sc->algorithm = PLN_ALGORITHM_CCSAQ;
         else if (strcmp(text, "auglag") == 0) sc->algorithm = PLN_ALGORITHM_AUGLAG;
         else if (strcmp(text, "sqp") == 0) sc->algorithm = PLN_ALGORITHM_SQP;
+        else if (strcmp(text, "auto") == 0) sc->algorithm = PLN_ALGORITHM_AUTO;
         else {
             return pln_yaml_error(y, v, "optimizer.algorithm", PLN_ERR_INVALID,
-                                  "'%s': expected slsqp, mma, ccsaq, auglag or sqp", text);
+                                  "'%s': expected auto, slsqp, sqp, mma, ccsaq or auglag", text);
         }
     }
     st = pln_yaml_int(y, node, "optimizer", "max_iterations", 0, 1, 100000, &sc->max_iterations);
@@ -818,7 +820,7 @@ static void set_defaults(PlnScenario *sc)
     sc->zmp_margin = PLN_DEFAULT_ZMP_MARGIN_M;
     sc->mu = PLN_DEFAULT_MU;
     sc->torque_asked = -1;
-    sc->algorithm = PLN_ALGORITHM_SLSQP;
+    sc->algorithm = PLN_ALGORITHM_AUTO;
     sc->max_iterations = 0; /* not written: pln_problem_create sizes it (eq. P22) */
     sc->time_limit = PLN_SIP_DEFAULT_TIME_S; /* not written: pln_plan_load grows it (P22b) */
     sc->xtol_rel = 1e-6;

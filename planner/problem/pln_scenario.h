@@ -168,7 +168,11 @@ typedef enum PlnAlgorithm {
     PLN_ALGORITHM_MMA,
     PLN_ALGORITHM_CCSAQ,
     PLN_ALGORITHM_AUGLAG,  /* augmented Lagrangian around bound-constrained L-BFGS */
-    PLN_ALGORITHM_SQP      /* the project's SQP (planner/base/pln_sqp.h, docs/math/sqp.md) */
+    PLN_ALGORITHM_SQP,     /* the project's SQP (planner/base/pln_sqp.h, docs/math/sqp.md) */
+    PLN_ALGORITHM_AUTO     /* the default: the SQP, or SLSQP when the problem has mesh
+                              collision rows; SLSQP again from the same start when the
+                              SQP's motion does not certify (pln_sip_algorithm,
+                              pln_plan_optimise; docs/math/sqp.md sec. 7) */
 } PlnAlgorithm;
 
 typedef struct PlnScenario {

@@ -30,6 +30,7 @@
 typedef struct SipContext {
     const PlnProblem *p;
     PlnProblemWork *w;
+    PlnAlgorithm algorithm; /* the one this run uses (never PLN_ALGORITHM_AUTO) */
     nlopt_opt opt;         /* NULL when the round runs the project's SQP */
     int stop;              /* a callback ends the round (the SQP's stop flag; NLopt is also told) */
     double *sqp_model;     /* [n * n] nullable: the SQP's model of the Hessian, carried from a
@@ -471,9 +472,21 @@ static nlopt_algorithm algorithm_of(PlnAlgorithm a)
     case PLN_ALGORITHM_CCSAQ: return NLOPT_LD_CCSAQ;
     case PLN_ALGORITHM_AUGLAG: return NLOPT_AUGLAG;
     case PLN_ALGORITHM_SLSQP:
+    case PLN_ALGORITHM_AUTO: /* (resolved by pln_sip_algorithm before) */
     case PLN_ALGORITHM_SQP: break; /* (run_round_sqp: never NLopt's) */
     }
     return NLOPT_LD_SLSQP;
+}
+
+/* optimizer.algorithm auto (docs/math/sqp.md sec. 7): the SQP, except with mesh collision
+ * rows. Their values and gradients come from queries warm-started at the query before and
+ * jump in their last digits; the SQP's penalty test reads that as a failed step, and
+ * twist_mesh ended with its tasks relaxed where SLSQP certifies it. */
+PlnAlgorithm pln_sip_algorithm(const PlnProblem *p)
+{
+    const PlnScenario *sc = p->scenario;
+    if (sc->algorithm != PLN_ALGORITHM_AUTO) return sc->algorithm;
+    return p->collision && sc->geometry == PLN_GEOMETRY_MESH ? PLN_ALGORITHM_SLSQP : PLN_ALGORITHM_SQP;
 }
 
 /* rows within reach of being active: tasks always; velocity and collision rows once
@@ -697,8 +710,8 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
         ctx->tub[i] = ctx->trust > 0.0 ? fmin(p->ub[i], x[i] + ctx->trust) : p->ub[i];
     }
     ctx->stop = 0;
-    if (sc->algorithm == PLN_ALGORITHM_SQP) return run_round_sqp(ctx, x, m, max_evals, max_time);
-    ctx->opt = nlopt_create(algorithm_of(sc->algorithm), (unsigned)p->n_vars);
+    if (ctx->algorithm == PLN_ALGORITHM_SQP) return run_round_sqp(ctx, x, m, max_evals, max_time);
+    ctx->opt = nlopt_create(algorithm_of(ctx->algorithm), (unsigned)p->n_vars);
     if (ctx->opt == NULL) return NLOPT_OUT_OF_MEMORY;
     /* in z the box is rows (limit_rows) and NLopt's bounds are infinite */
     nlopt_set_lower_bounds(ctx->opt, pre ? ctx->pre_free_lb : ctx->tlb);
@@ -736,7 +749,7 @@ static nlopt_result run_round(SipContext *ctx, double *x, int max_evals, double 
     }
     nlopt_set_xtol_rel(ctx->opt, sc->xtol_rel);
     nlopt_set_ftol_rel(ctx->opt, sc->ftol_rel);
-    if (sc->algorithm == PLN_ALGORITHM_AUGLAG) {
+    if (ctx->algorithm == PLN_ALGORITHM_AUGLAG) {
         /* the augmented Lagrangian's subproblems: bound-constrained L-BFGS with the same
          * tolerances (the evaluation and time budgets are the outer run's, shared) */
         nlopt_opt local = nlopt_create(NLOPT_LD_LBFGS, (unsigned)p->n_vars);
@@ -1035,6 +1048,8 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     memset(result, 0, sizeof *result);
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
+    ctx.algorithm = run->slsqp ? PLN_ALGORITHM_SLSQP : pln_sip_algorithm(p);
+    result->algorithm = ctx.algorithm;
     ctx.progress = progress;
     ctx.verbose = run->verbose;
     ctx.fresh_rows = run->fresh_rows;
@@ -1074,7 +1089,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
     ctx.x_first = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_first);
     ctx.x_moved = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.x_moved);
     ctx.memo_x = calloc((size_t)(p->n_vars > 0 ? p->n_vars : 1), sizeof *ctx.memo_x);
-    if (sc->algorithm == PLN_ALGORITHM_SQP && p->n_vars > 0) {
+    if (ctx.algorithm == PLN_ALGORITHM_SQP && p->n_vars > 0) {
         ctx.sqp_model = malloc((size_t)p->n_vars * (size_t)p->n_vars * sizeof *ctx.sqp_model);
         if (ctx.sqp_model == NULL) {
             st = pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory for the SQP's model of %d variables",
@@ -1094,7 +1109,7 @@ PlnStatus pln_sip_solve(const PlnProblem *p, double *x, const PlnSipRun *run,
         goto done;
     }
     nlopt_srand(PLN_NLOPT_SEED); /* the only call in the project: reproducible runs */
-    if (sc->precondition && (sc->algorithm == PLN_ALGORITHM_SLSQP || sc->algorithm == PLN_ALGORITHM_SQP) &&
+    if (sc->precondition && (ctx.algorithm == PLN_ALGORITHM_SLSQP || ctx.algorithm == PLN_ALGORITHM_SQP) &&
         p->n_vars > 0) {
         st = precondition(&ctx, err, err_size);
         if (st != PLN_OK) goto done;

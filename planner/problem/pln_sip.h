@@ -7,7 +7,9 @@
  * therefore re-finds the MCD times of the current motion: the SIP loop of the thesis is
  * what one evaluation of the vector constraint does.
  *
- * NLopt algorithms: SLSQP (default), MMA, CCSAQ, AUGLAG around L-BFGS, all gradient-based. Stopping: relative
+ * Algorithms: the project's SQP and NLopt's SLSQP (optimizer.algorithm auto, the default,
+ * chooses between them: pln_sip_algorithm), NLopt's MMA, CCSAQ and AUGLAG around L-BFGS,
+ * all gradient-based. Stopping: relative
  * tolerances on x and on the cost, an evaluation cap and a wall-time budget. Progress
  * (evaluation, cost, worst violation and the row it is on, MCD calls, elapsed) goes to a
  * stream when one is given. NLopt's random seed is never used by these local algorithms;
@@ -44,6 +46,8 @@ typedef struct PlnSipResult {
                                     worst row; run->x_last holds where it ended */
     int preconditioned;          /* 1: the run's rounds started in the preconditioned
                                     variables (docs/math/planner.md eq. P23) */
+    PlnAlgorithm algorithm;      /* the algorithm that ran (optimizer.algorithm auto
+                                    resolved, pln_sip_algorithm) */
     int restarts;                /* pln_plan_optimise: the restart (1..PLN_PLAN_RESTARTS)
                                     whose result x is; 0: the first run's (or the elastic
                                     phase's, tasks_relaxed) */
@@ -72,7 +76,13 @@ typedef struct PlnSipRun {
     int fresh_rows;   /* 1: every constraint callback computes the rows and only the
                          gradients NLopt asks for (no reuse, eq. P7d): the same plan, more
                          evaluations of the rows; tests compare the two */
+    int slsqp;        /* 1: SLSQP whatever the scenario's algorithm (pln_plan_optimise's
+                         second run when auto's SQP did not certify) */
 } PlnSipRun;
+
+/* The algorithm a run of p uses when PlnSipRun.slsqp is 0: the scenario's, with auto
+ * resolved (the SQP; SLSQP when p has mesh collision rows; docs/math/sqp.md sec. 7). */
+PlnAlgorithm pln_sip_algorithm(const PlnProblem *p);
 
 /* Runs the optimiser from x (n_vars; overwritten with the result). Returns PLN_OK when
  * NLopt ran to a stop of its own (success, tolerance, evaluation or time limit; the

@@ -48,12 +48,13 @@
  * with --steps); a line per problem goes to stderr. `make bench` runs the default set and
  * `--support --count 5 --no-baseline` (10 problems).
  * Usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] [--pairs all|robot]
- *        [--algorithm slsqp|mma|ccsaq|auglag|sqp] [--no-baseline] [--support] [--steps] [--write-only]
- * (defaults: seeds 1 and 2, 120 problems each, the whole robot, SLSQP, with the
- * no-collision baseline). `--algorithm` plans the same problems with another of NLopt's
- * algorithms (issue 21 item 4, docs/PERFORMANCE.md "Algorithms") or the project's SQP (`sqp`,
- * docs/math/sqp.md); its lines then carry its name (random_sqp_median_s, ...), so that make
- * bench prints both; `--no-baseline` skips the
+ *        [--algorithm auto|slsqp|sqp|mma|ccsaq|auglag] [--no-baseline] [--support] [--steps]
+ *        [--write-only]
+ * (defaults: seeds 1 and 2, 120 problems each, the whole robot, the scenario's default
+ * algorithm auto, with the no-collision baseline). `--algorithm` plans the same problems
+ * with one algorithm: NLopt's (issue 21 item 4, docs/PERFORMANCE.md "Algorithms") or the
+ * project's SQP (`sqp`, docs/math/sqp.md) alone; its lines then carry its name
+ * (random_slsqp_median_s, ...), so that make bench prints both; `--no-baseline` skips the
  * plans without collision constraints. Run from the top directory (reads robots/hrp2.yaml). */
 #include <math.h>
 #include <stdint.h>
@@ -456,7 +457,7 @@ int main(int argc, char **argv)
     unsigned long long seeds[MAX_SEEDS];
     int n_seeds = 0, count = 120, n = 0, total_certified = 0, needed = 0, needed_certified = 0;
     int whole_robot = 1, baseline = 1;
-    const char *algorithm = "slsqp";
+    const char *algorithm = "auto";
     double *evals;
     int fam_total[4] = {0, 0, 0, 0}, fam_cert[4] = {0, 0, 0, 0}, causes[16] = {0}, errors = 0;
     int support = 0, steps = 0, relaxed = 0, write_only = 0;
@@ -481,7 +482,7 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc &&
                    (strcmp(argv[i + 1], "slsqp") == 0 || strcmp(argv[i + 1], "mma") == 0 ||
                     strcmp(argv[i + 1], "ccsaq") == 0 || strcmp(argv[i + 1], "auglag") == 0 ||
-                    strcmp(argv[i + 1], "sqp") == 0)) {
+                    strcmp(argv[i + 1], "sqp") == 0 || strcmp(argv[i + 1], "auto") == 0)) {
             algorithm = argv[++i];
         } else if (strcmp(argv[i], "--no-baseline") == 0) {
             baseline = 0;
@@ -494,7 +495,7 @@ int main(int argc, char **argv)
             write_only = 1;
         } else {
             fprintf(stderr, "usage: bench_plan_random [--seed N]... [--count N] [--keep DIR] "
-                            "[--pairs all|robot] [--algorithm slsqp|mma|ccsaq|auglag|sqp] "
+                            "[--pairs all|robot] [--algorithm auto|slsqp|sqp|mma|ccsaq|auglag] "
                             "[--no-baseline] [--support] [--steps] [--write-only]\n");
             return 2;
         }
@@ -645,8 +646,8 @@ int main(int argc, char **argv)
     /* a support run's lines carry its own prefix, so that make bench can print both sets */
     char pfx_buf[64];
     const char *pfx = steps ? "random_steps" : support ? "random_support" : "random";
-    /* another optimiser than the default: its name too (random_sqp_..., random_support_sqp_...) */
-    if (strcmp(algorithm, "slsqp") != 0) {
+    /* another optimiser than the default: its name too (random_slsqp_..., random_support_slsqp_...) */
+    if (strcmp(algorithm, "auto") != 0) {
         snprintf(pfx_buf, sizeof pfx_buf, "%s_%s", pfx, algorithm);
         pfx = pfx_buf;
     }
