@@ -231,6 +231,68 @@ static void random_q(KfRng *rng, double *q, int n)
     for (j = 0; j < n; ++j) q[j] = kf_uniform(rng, -2.0, 2.0);
 }
 
+/* The memo of pln_kin_forward_base (links whose joint value and ancestors are those of the
+ * last call with the same robot and base keep their frames): a workspace given a sequence
+ * in which random subsets of the joints change (a sign of zero among them), the base pose
+ * changes now and then, and a refused call comes between, holds after each call exactly
+ * the frames and axes of a fresh workspace given the same call (loop 1: with prismatic
+ * joints). */
+START_TEST(test_fk_memo_matches_fresh)
+{
+    PlnRobot rb;
+    PlnKinWork *w = NULL, *fresh = NULL;
+    char err[256];
+    double q[64], base_p[3] = {0.1, -0.2, 0.7}, base_R[9];
+    KfRng rng = {977};
+    int kept = 0;
+    ck_assert_int_eq(kf_humanoid(&rb, 977), 0);
+    if (_i) kf_humanoid_prismatic(&rb);
+    ck_assert_int_le(rb.n_joints, 64);
+    kf_random_rotation(&rng, base_R);
+    ck_assert_int_eq(pln_kin_create(&rb, &w, err, sizeof err), PLN_OK);
+    random_q(&rng, q, rb.n_joints);
+    for (int step = 0; step < 80; ++step) {
+        int changed = 0, use_base = step % 3 == 0;
+        for (int j = 0; j < rb.n_joints; ++j) {
+            if (step > 0 && kf_uniform(&rng, 0, 1) > 0.15) continue;
+            ++changed;
+            q[j] = step % 5 == 4 && j == 3 ? -q[j] * 0.0 : kf_uniform(&rng, -2.0, 2.0);
+        }
+        if (step % 9 == 8) {
+            base_p[step % 3] += 0.01;
+            kf_random_rotation(&rng, base_R);
+        }
+        if (step == 30) {
+            double keep = q[7];
+            q[7] = NAN;
+            ck_assert_int_ne(pln_kin_forward_base(w, &rb, base_p, base_R, q), PLN_OK);
+            q[7] = keep;
+        }
+        ck_assert_int_eq(pln_kin_create(&rb, &fresh, err, sizeof err), PLN_OK);
+        if (use_base) {
+            ck_assert_int_eq(pln_kin_forward_base(w, &rb, base_p, base_R, q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward_base(fresh, &rb, base_p, base_R, q), PLN_OK);
+        } else {
+            ck_assert_int_eq(pln_kin_forward(w, &rb, q), PLN_OK);
+            ck_assert_int_eq(pln_kin_forward(fresh, &rb, q), PLN_OK);
+        }
+        for (int l = 0; l < rb.n_links; ++l) {
+            ck_assert_msg(memcmp(pln_kin_link_rot(w, l), pln_kin_link_rot(fresh, l), 9 * sizeof(double)) == 0 &&
+                              memcmp(pln_kin_link_pos(w, l), pln_kin_link_pos(fresh, l), 3 * sizeof(double)) == 0 &&
+                              memcmp(pln_kin_joint_axis(w, l), pln_kin_joint_axis(fresh, l), 3 * sizeof(double)) == 0,
+                          "step %d (%d joints changed), link %d: the memo differs from a fresh workspace", step,
+                          changed, l);
+        }
+        kept += changed < rb.n_joints;
+        pln_kin_destroy(fresh);
+        fresh = NULL;
+    }
+    ck_assert_int_gt(kept, 60);
+    pln_kin_destroy(w);
+    kf_robot_free(&rb);
+}
+END_TEST
+
 /* J_p of random body points of every link vs central differences of FK. */
 START_TEST(test_jacobian_point_fd)
 {
@@ -449,6 +511,7 @@ Suite *pln_kin_suite(void)
     tcase_add_test(tc, test_fk_yaw_pitch_pitch_chain);
     tcase_add_test(tc, test_fk_fixed_joint_ignores_q);
     tcase_add_test(tc, test_fk_prismatic_by_hand);
+    tcase_add_loop_test(tc, test_fk_memo_matches_fresh, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("jacobian");
     tcase_set_timeout(tc, 60);

@@ -489,6 +489,78 @@ START_TEST(test_still_robot_matches_fk)
 }
 END_TEST
 
+/* two Taylor models equal bit for bit (fields, not padding) */
+static int tm_same(const PlnTaylor *a, const PlnTaylor *b)
+{
+    return a->n == b->n && memcmp(a->c, b->c, sizeof a->c) == 0 && memcmp(&a->lo, &b->lo, sizeof a->lo) == 0 &&
+           memcmp(&a->hi, &b->hi, sizeof a->hi) == 0;
+}
+
+/* every model of lm equals that of ref bit for bit */
+static int lm_same(const PlnLinkMotion *lm, const PlnLinkMotion *ref, int n_links)
+{
+    for (int i = 0; i < n_links; ++i) {
+        const PlnTaylor *R = pln_linkmotion_rot(lm, i), *Rr = pln_linkmotion_rot(ref, i);
+        const PlnTaylor *p = pln_linkmotion_pos(lm, i), *pr = pln_linkmotion_pos(ref, i);
+        for (int k = 0; k < 9; ++k) if (!tm_same(&R[k], &Rr[k])) return 0;
+        for (int k = 0; k < 3; ++k) if (!tm_same(&p[k], &pr[k])) return 0;
+        if (pln_linkmotion_rot_err(lm, i) != pln_linkmotion_rot_err(ref, i) ||
+            pln_linkmotion_pos_err(lm, i) != pln_linkmotion_pos_err(ref, i)) return 0;
+    }
+    for (int k = 0; k < 3; ++k) if (!tm_same(&pln_linkmotion_com(lm)[k], &pln_linkmotion_com(ref)[k])) return 0;
+    return 1;
+}
+
+/* The memo of pln_linkmotion_compute (links whose joint and ancestors got the same inputs
+ * keep their models): a workspace computing a sequence in which random subsets of the
+ * joints change (coefficients, q_err, NULL q_err, the degree, a refused call between) holds
+ * after each call exactly the models of a fresh workspace given the same call (loop 1:
+ * with prismatic joints). */
+START_TEST(test_memo_matches_fresh)
+{
+    PlnRobot rb;
+    PlnLinkMotion *lm = NULL, *fresh = NULL;
+    char err[256];
+    double coef[LM_JOINTS * (PLN_TM_MAX_DEGREE + 1)], qerr[LM_JOINTS];
+    KfRng rng = {611};
+    int deg = 5, kept = 0;
+    ck_assert_int_eq(kf_humanoid(&rb, 611), 0);
+    if (_i) kf_humanoid_prismatic(&rb);
+    ck_assert_int_eq(pln_linkmotion_create(&rb, 5, &lm, err, sizeof err), PLN_OK);
+    for (int j = 0; j < LM_JOINTS * (PLN_TM_MAX_DEGREE + 1); ++j) coef[j] = kf_uniform(&rng, -0.5, 0.5);
+    for (int j = 0; j < LM_JOINTS; ++j) qerr[j] = 1e-9;
+    for (int step = 0; step < 60; ++step) {
+        const double *qe = step % 7 == 3 ? NULL : qerr;
+        int changed = 0;
+        if (step % 11 == 10) deg = deg == 5 ? 3 : 5; /* the rows are read with the new stride */
+        for (int j = 0; j < LM_JOINTS; ++j) {
+            if (step > 0 && kf_uniform(&rng, 0, 1) > 0.15) continue;
+            ++changed;
+            for (int k = 0; k <= deg; ++k) coef[j * (deg + 1) + k] = kf_uniform(&rng, -0.5, 0.5);
+            if (kf_uniform(&rng, 0, 1) < 0.3) qerr[j] = kf_uniform(&rng, 0, 1e-6);
+        }
+        if (step == 20) {
+            /* a refused call leaves no memo behind that the next call could trust */
+            double keep = coef[5 * (deg + 1) + 1];
+            coef[5 * (deg + 1) + 1] = NAN;
+            ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, deg, qe, err, sizeof err), PLN_ERR_INVALID);
+            coef[5 * (deg + 1) + 1] = keep;
+        }
+        ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, deg, qe, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_linkmotion_create(&rb, 5, &fresh, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_linkmotion_compute(fresh, &rb, coef, deg, qe, err, sizeof err), PLN_OK);
+        ck_assert_msg(lm_same(lm, fresh, rb.n_links), "step %d (%d joints changed, degree %d): the memo "
+                      "differs from a fresh compute", step, changed, deg);
+        kept += changed < LM_JOINTS;
+        pln_linkmotion_destroy(fresh);
+        fresh = NULL;
+    }
+    ck_assert_int_gt(kept, 40); /* most steps left some joints as they were */
+    pln_linkmotion_destroy(lm);
+    kf_robot_free(&rb);
+}
+END_TEST
+
 /* bad input is refused with a message naming the joint. */
 START_TEST(test_bad_input)
 {
@@ -552,6 +624,7 @@ Suite *pln_linkmotion_suite(void)
     tcase_add_test(tc, test_enclosure_prismatic);
     tcase_add_loop_test(tc, test_enclosure_sharp_for_small_motion, 0, 2);
     tcase_add_loop_test(tc, test_still_robot_matches_fk, 0, 2);
+    tcase_add_loop_test(tc, test_memo_matches_fresh, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("order");
     tcase_add_loop_test(tc, test_remainder_order, 0, 2);

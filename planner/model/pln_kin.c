@@ -18,6 +18,13 @@ struct PlnKinWork {
     double *axis;       /* [n_links][3] world axis of the joint moving the link */
     double *M;          /* [n_links][27] O(I + K^2), O K, -O K^2 (fixed: O, 0, 0), K = [a]x */
     double *Oa;         /* [n_links][3] O a: the joint axis in the parent frame */
+    /* the inputs of the last forward kinematics (memo_robot NULL: none): a link whose
+     * joint value and ancestors are those of the last call keeps its frame, which the
+     * same operations on the same operands would give again */
+    const PlnRobot *memo_robot;
+    double *memo_q;     /* [n_joints] */
+    double *memo_base;  /* [12]: base_pos, base_rot */
+    int *dirty;         /* [n_links] the link's frame is recomputed in this call */
 };
 
 static const double k_identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -178,7 +185,7 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     for (i = 0; i < robot->n_links; ++i) mass_sum += robot->links[i].mass;
     /* one block: the struct, then doubles, then ints (doubles first keeps alignment) */
     nl = (size_t)robot->n_links;
-    bytes = sizeof *w + nl * 45 * sizeof(double) + 2 * nl * sizeof(int);
+    bytes = sizeof *w + (nl * 45 + (size_t)robot->n_joints + 12) * sizeof(double) + 3 * nl * sizeof(int);
     block = malloc(bytes);
     if (block == NULL) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "pln_kin_create: out of memory (%zu B)",
@@ -193,8 +200,12 @@ PlnStatus pln_kin_create(const PlnRobot *robot, PlnKinWork **out, char *err, siz
     w->axis = w->p + 3 * nl;
     w->M = w->axis + 3 * nl;
     w->Oa = w->M + 27 * nl;
-    w->active = (int *)(w->Oa + 3 * nl);
+    w->memo_q = w->Oa + 3 * nl;
+    w->memo_base = w->memo_q + robot->n_joints;
+    w->memo_robot = NULL;
+    w->active = (int *)(w->memo_base + 12);
     w->prismatic = w->active + nl;
+    w->dirty = w->prismatic + nl;
     memset(w->R, 0, nl * 45 * sizeof(double));
     for (i = 0; i < robot->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
@@ -248,12 +259,21 @@ PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const doubl
         !all_finite(base_rot, 9)) {
         return PLN_ERR_INVALID;
     }
+    /* the memo: every link again after another robot or base pose */
+    int memo = w->memo_robot == robot && memcmp(w->memo_base, base_pos, 3 * sizeof(double)) == 0 &&
+               memcmp(w->memo_base + 3, base_rot, 9 * sizeof(double)) == 0;
+    w->memo_robot = robot;
+    memcpy(w->memo_base, base_pos, 3 * sizeof(double));
+    memcpy(w->memo_base + 3, base_rot, 9 * sizeof(double));
     for (i = 0; i < w->n_links; ++i) {
         const PlnLink *L = &robot->links[i];
         const double *Rp = L->parent < 0 ? base_rot : w->R + 9 * L->parent;
         const double *pp = L->parent < 0 ? base_pos : w->p + 3 * L->parent;
         double *R = w->R + 9 * i, *p = w->p + 3 * i, d[3];
         int j = w->active[i];
+        w->dirty[i] = !memo || (L->parent >= 0 && w->dirty[L->parent]) ||
+                      (j >= 0 && memcmp(&w->memo_q[j], &q[j], sizeof(double)) != 0);
+        if (!w->dirty[i]) continue;
         /* joint origin: p = p_parent + R_parent * origin_pos */
         mat_vec(Rp, L->origin_pos, d);
         p[0] = pp[0] + d[0];
@@ -281,6 +301,7 @@ PlnStatus pln_kin_forward_base(PlnKinWork *w, const PlnRobot *robot, const doubl
             memset(w->axis + 3 * i, 0, 3 * sizeof(double));
         }
     }
+    if (w->n_joints > 0) memcpy(w->memo_q, q, (size_t)w->n_joints * sizeof(double));
     return PLN_OK;
 }
 

@@ -4,7 +4,10 @@
  * (pln_kin_create); it holds the world pose of every link for the joint vector last
  * given to pln_kin_forward(). After creation nothing allocates. The robot model is
  * borrowed `const` by every call and must be the one the workspace was created for
- * (same n_links, n_joints; it is not copied and must outlive the workspace's use).
+ * (same n_links, n_joints; it is not copied and must outlive the workspace's use), and
+ * unchanged between calls: a call recomputes only the links whose joint value or
+ * ancestors changed since the last call with the same robot and base pose (the others
+ * would get the same numbers again), so a model edited in place needs a new workspace.
  *
  * Conventions (planner/model/pln_robot.h): T_world_link = T_world_parent * T(origin_pos,
  * origin_rot) * Rot(axis, q) (revolute) or * Trans(q axis) (prismatic); the root's parent pose is the base pose (base_pos,

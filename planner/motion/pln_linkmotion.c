@@ -58,6 +58,15 @@ struct PlnLinkMotion {
     PlnTaylor base_R[9], base_p[3];
     PlnTaylor com[3];
     unsigned long generation; /* computes started, so that memos can tell stale models */
+    /* the inputs of the last complete compute, per joint: its coefficients (zero-padded
+     * to PLN_TM_MAX_DEGREE + 1), its q_err (-1 for a NULL q_err) and the degree; memo_deg
+     * < 0 when there is none. A link whose joint and ancestors got the same inputs again
+     * keeps its models: chain_step would compute the same numbers from them */
+    int memo_deg;
+    double *memo_coef;     /* [n_joints][PLN_TM_MAX_DEGREE + 1] */
+    double *memo_qerr;     /* [n_joints] */
+    unsigned char *jdirty; /* [n_joints] the joint's input changed in this compute */
+    unsigned char *ldirty; /* [n_links] the link's models are recomputed in this compute */
 };
 
 enum { CST_M0ERR, CST_M1F, CST_M2F, CST_G, CST_NU, CST_ONORM, CST_COUNT };
@@ -210,6 +219,12 @@ PlnStatus pln_linkmotion_create(const PlnRobot *robot, int tm_degree, PlnLinkMot
     lm->w = calloc((size_t)nl * 4, sizeof(double));
     lm->qt = calloc(nja, sizeof(PlnTaylor));
     lm->qabs = calloc(nja, sizeof(double));
+    lm->memo_deg = -1;
+    lm->memo_coef = calloc(nja * (PLN_TM_MAX_DEGREE + 1), sizeof(double));
+    lm->memo_qerr = calloc(nja, sizeof(double));
+    lm->jdirty = calloc(nja, 1);
+    lm->ldirty = calloc((size_t)(nl > 0 ? nl : 1), 1);
+    if (!lm->memo_coef || !lm->memo_qerr || !lm->jdirty || !lm->ldirty) goto nomem;
     if (!lm->parent || !lm->active || !lm->M || !lm->cst || !lm->opos || !lm->com_local ||
         !lm->mass || !lm->eps || !lm->rho || !lm->R || !lm->p || !lm->qs || !lm->qc ||
         !lm->ds || !lm->dc || !lm->slide || !lm->w || !lm->qt || !lm->qabs) {
@@ -276,6 +291,10 @@ void pln_linkmotion_destroy(PlnLinkMotion *lm)
     free(lm->w);
     free(lm->qt);
     free(lm->qabs);
+    free(lm->memo_coef);
+    free(lm->memo_qerr);
+    free(lm->jdirty);
+    free(lm->ldirty);
     free(lm);
 }
 
@@ -416,7 +435,7 @@ static void chain_step(const PlnLinkMotion *lm, int i, const PlnTaylor *Rp, cons
 PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const double *coef,
                                  int deg, const double *q_err, char *err, size_t err_size)
 {
-    int i, j, k, r, n = lm->n;
+    int i, j, k, r, n = lm->n, memo;
     ++lm->generation; /* whatever follows, the models of before are gone */
     if (robot->n_joints != lm->n_joints || robot->n_links != lm->n_links) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
@@ -431,10 +450,16 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
     if (coef == NULL && lm->n_joints > 0) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size, "joint coefficients: NULL array");
     }
-    /* joint positions as Taylor models, their sine and cosine (eq. 5.1-5.5, 6.3) */
+    /* joint positions as Taylor models, their sine and cosine (eq. 5.1-5.5, 6.3); a joint
+     * whose inputs are those of the last compute keeps its models (the memo above) */
+    memo = lm->memo_deg == deg;
+    lm->memo_deg = -1; /* until this compute completes */
     for (j = 0; j < lm->n_joints; ++j) {
         const double *a = coef + (size_t)j * (size_t)(deg + 1);
+        double *mc = lm->memo_coef + (size_t)j * (PLN_TM_MAX_DEGREE + 1);
+        double qe = q_err != NULL ? q_err[j] : -1.0;
         PlnTaylor q;
+        lm->jdirty[j] = 0;
         if (robot->joints[j].type == PLN_JOINT_FIXED) continue;
         for (k = 0; k <= deg; ++k) {
             if (!isfinite(a[k])) {
@@ -443,6 +468,10 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
                                   robot->joints[j].name, k);
             }
         }
+        if (memo && lm->memo_qerr[j] == qe && memcmp(mc, a, (size_t)(deg + 1) * sizeof *a) == 0) continue;
+        lm->jdirty[j] = 1;
+        memcpy(mc, a, (size_t)(deg + 1) * sizeof *a);
+        lm->memo_qerr[j] = qe;
         pln_taylor_from_unit_poly(&q, n, a, deg);
         if (q_err != NULL) {
             if (!(q_err[j] >= 0.0) || !isfinite(q_err[j])) {
@@ -464,10 +493,16 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
     }
     for (i = 0; i < lm->n_links; ++i) {
         int par = lm->parent[i];
-        const PlnTaylor *Rp = par < 0 ? lm->base_R : lm->R + 9 * par;
-        const PlnTaylor *pp = par < 0 ? lm->base_p : lm->p + 3 * par;
-        double eps_p = par < 0 ? 0.0 : lm->eps[par], rho_p = par < 0 ? 0.0 : lm->rho[par];
-        double nu_p = par < 0 ? lm->nu_base : lm->cst[CST_COUNT * par + CST_NU];
+        const PlnTaylor *Rp, *pp;
+        double eps_p, rho_p, nu_p;
+        lm->ldirty[i] = !memo || (par >= 0 && lm->ldirty[par]) ||
+                        (lm->active[i] >= 0 && lm->jdirty[lm->active[i]]) ||
+                        (lm->slide[i] >= 0 && lm->jdirty[lm->slide[i]]);
+        if (!lm->ldirty[i]) continue;
+        Rp = par < 0 ? lm->base_R : lm->R + 9 * par;
+        pp = par < 0 ? lm->base_p : lm->p + 3 * par;
+        eps_p = par < 0 ? 0.0 : lm->eps[par], rho_p = par < 0 ? 0.0 : lm->rho[par];
+        nu_p = par < 0 ? lm->nu_base : lm->cst[CST_COUNT * par + CST_NU];
         chain_step(lm, i, Rp, pp, eps_p, rho_p, nu_p, lm->R + 9 * i, lm->p + 3 * i, &lm->eps[i],
                    &lm->rho[i]);
     }
@@ -508,6 +543,7 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
                               "link %d '%s': Taylor model overflowed", i, robot->links[i].name);
         }
     }
+    lm->memo_deg = deg;
     return PLN_OK;
 }
 

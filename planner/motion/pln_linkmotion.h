@@ -22,6 +22,10 @@
  * A PlnLinkMotion is a per-thread workspace created for one robot and one Taylor degree;
  * nothing allocates after creation. The robot is borrowed by each call and must be the
  * one the workspace was created for. Frames, units and row-major layout as pln_kin.h.
+ * A compute keeps the models of a link whose joint and ancestors got the same
+ * coefficients and q_err (bit for bit) as in the last compute of the same degree: the
+ * same operations on the same operands would give the same numbers (a joint that is
+ * not moving, or an unchanged interval of a spline).
  *
  * Size of the enclosures: the remainder falls as h^(n+1) with the span length h; with
  * degree 5 a body point's radius is ~1e-2 m when joints move ~0.3 rad per unit span and

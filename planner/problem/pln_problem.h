@@ -231,6 +231,7 @@ typedef struct PlnProblemWork {
     PlnKinWork *kin;
     PlnLinkMotion *lm;
     DstMcdResult *mcd;              /* [n_pairs * n_intervals] last collision results */
+    DstStatus *mcd_status;          /* [n_pairs * n_intervals] what each MCD query returned */
     double *exact;                  /* [n_pairs * n_intervals] exact distance at each t_min, m */
     const double *frozen_margin;    /* nullable [m], per row: when set, collision rows are
                                        eps + M - exact distance at t_min and balance rows
