@@ -35,6 +35,7 @@ DstMcdOptions dst_mcd_options_default(void)
     o.tau = DST_DEFAULT_GSS_TAU;
     o.max_iter = DST_DEFAULT_CA_MAX_ITER;
     o.max_samples = DST_DEFAULT_SAMPLING_MAX;
+    o.stop_above = INFINITY;
     return o;
 }
 
@@ -370,7 +371,7 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     if (a == NULL || b == NULL || dst_moving_capsule_validate(a) != DST_OK ||
         dst_moving_capsule_validate(b) != DST_OK || !isfinite(t0) || !isfinite(t1) || t1 < t0 ||
         !isfinite(o->eps) || !(o->eps > 0.0) || !isfinite(o->tau) || !(o->tau > 0.0) || o->max_iter < 1 ||
-        o->max_samples < 2) {
+        o->max_samples < 2 || isnan(o->stop_above)) {
         return DST_INVALID_INPUT;
     }
     c->a = a;
@@ -406,6 +407,15 @@ static DstStatus mcd_setup(McdCtx *c, const DstMovingCapsule *a, const DstMoving
     return DST_OK;
 }
 
+/* The certified lower bound of the true distance from a certified nominal lower bound
+ * lo: the true shapes are within errsum of the polynomial ones (a segment point is a
+ * convex combination of its endpoints), so the true distance is >= nominal - errsum. */
+static double mcd_true_lower(const McdCtx *c, double lo)
+{
+    lo = dst_maxd(lo, -c->rsum - c->widen);
+    return (lo - c->errsum) - DST_ROUND_REL * (fabs(lo) + c->errsum);
+}
+
 /* Fill the result from the best evaluation and the certified nominal lower bound lo. */
 static DstStatus mcd_finish(const McdCtx *c, double t0, double t1, double lo, double eps, DstStatus status,
                             DstMcdResult *out)
@@ -423,10 +433,7 @@ static DstStatus mcd_finish(const McdCtx *c, double t0, double t1, double lo, do
         out->pA[i] = sp->cp[i] - c->a->radius * sp->n[i];
         out->pB[i] = sp->cq[i] + c->b->radius * sp->n[i];
     }
-    /* the true shapes are within errsum of the polynomial ones (a segment point is a convex
-     * combination of its endpoints), so the true distance is >= nominal - errsum */
-    lo = dst_maxd(lo, -c->rsum - c->widen);
-    out->lower = (lo - c->errsum) - DST_ROUND_REL * (fabs(lo) + c->errsum);
+    out->lower = mcd_true_lower(c, lo);
     if (out->lower > out->upper) out->lower = out->upper; /* cannot happen in exact arithmetic */
     out->distance_evals = c->evals;
     out->advance_steps = c->steps;
@@ -511,6 +518,40 @@ DstStatus dst_capsule_mcd_ca(const DstMovingCapsule *a, const DstMovingCapsule *
     return mcd_finish(&c, t0, t1, d0, o.eps, status, out);
 }
 
+/* The hybrid's early stop (DstMcdOptions.stop_above, docs/math/capsule_mcd.md sec. 7):
+ * forward and backward advancement (eq. 3.4) from the two ends toward the nominal level
+ * whose certified bound (mcd_true_lower) is at least stop_above, as the hybrid's own
+ * advancement toward upper - eps. Returns 1 with *lo = that level when the two meet
+ * without reaching it (the whole interval is certified above it); else 0, and the search
+ * goes on as without the option, with a step budget of its own. */
+static int hybrid_above(McdCtx *c, const McdEval *e0, const McdEval *e1, double stop_above, int max_iter,
+                        int *prepared, double *lo)
+{
+    double level = stop_above + c->errsum;
+    level += 4.0 * DST_ROUND_REL * (fabs(level) + c->errsum);
+    if (!(mcd_true_lower(c, level) >= stop_above) || !(e0->lo > level) || !(e1->lo > level)) return 0;
+    if (!*prepared) {
+        mcd_prepare_bernstein(c);
+        *prepared = 1;
+    }
+    McdAdv f, g;
+    mcd_adv_init(c, &f, 0.0, +1, 1.0, e0);
+    mcd_adv_init(c, &g, 1.0, -1, 1.0, e1);
+    int rf, rg = ADV_MOVED;
+    for (;;) {
+        rf = mcd_adv_step(c, &f, g.s, level, 0.0);
+        if (rf != ADV_MOVED) break;
+        rg = mcd_adv_step(c, &g, f.s, level, 0.0);
+        if (rg != ADV_MOVED) break;
+    }
+    if (rf == ADV_DONE || rg == ADV_DONE) {
+        *lo = level;
+        return 1;
+    }
+    c->max_steps = c->steps + max_iter; /* the search's own budget */
+    return 0;
+}
+
 /* Hybrid MCD, thesis sec. III.D, Fig. 3.6: golden-section search for the upper bound,
  * forward and backward advancement (eq. 3.4) toward upper - eps for the certificate,
  * narrowing the time range whenever the level is reached. */
@@ -532,8 +573,11 @@ DstStatus dst_capsule_mcd_hybrid(const DstMovingCapsule *a, const DstMovingCapsu
     McdEval ea = e0, eb = e1;
     DstStatus status = DST_CERTIFIED;
     double flat = DST_HYBRID_GSS_FLAT_FRACTION * eps_nom;
-    int gss_iter = mcd_gss(&c, sa, sb, e0.hi, e1.hi, tau_s, flat, o.max_iter);
     int prepared = 0;
+    if (o.stop_above < INFINITY && hybrid_above(&c, &e0, &e1, o.stop_above, o.max_iter, &prepared, &lo)) {
+        return mcd_finish(&c, t0, t1, lo, o.eps, DST_ABOVE_LIMIT, out);
+    }
+    int gss_iter = mcd_gss(&c, sa, sb, e0.hi, e1.hi, tau_s, flat, o.max_iter);
     double prev_hi = INFINITY;
     for (;;) {
         double target = c.best_hi - eps_nom;

@@ -4,6 +4,7 @@
  * motions; the GSS miss of Fig. 3.4; caps, enclosure radii, degenerate and bad input. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dst_capsule.h"
@@ -319,6 +320,65 @@ START_TEST(test_extreme_eps)
 }
 END_TEST
 
+/* DstMcdOptions.stop_above (the hybrid's early stop, docs/math/capsule_mcd.md sec. 7): on
+ * seeded realistic motions, levels from 2 cm below the dense reference minimum to 5 cm
+ * above it. A stopped query (DST_ABOVE_LIMIT) has a certified lower bound >= the level and
+ * below the reference, an upper bound that is the distance at its t_min; so it never stops
+ * at a level above the reference. A query that does not stop is certified as without the
+ * option. +INFINITY gives the default's result bit for bit. */
+#define MCD_STOP_MOTIONS (TG_ASAN ? 1500 : 5000)
+START_TEST(test_stop_above)
+{
+    TgRng rng = {7077};
+    const double t0 = MCD_T0, t1 = MCD_T0 + MCD_T;
+    const double delta[6] = {-0.02, -0.005, -1e-4, 1e-4, 0.005, 0.05};
+    long stopped[6] = {0}, evals_stop = 0, evals_full = 0, certified = 0, runs = 0;
+    for (int k = 0; k < MCD_STOP_MOTIONS; ++k) {
+        DstMovingCapsule a, b;
+        tg_realistic_motion(&rng, MCD_T, k % 3 == 0 ? MCD_DEGREE_THESIS : MCD_DEGREE, &a, &b);
+        double ref = tg_reference_mcd(&a, &b, MCD_REF_SAMPLES, NULL);
+        DstMcdOptions opt = dst_mcd_options_default();
+        DstMcdResult full, r;
+        dst_capsule_mcd(DST_MCD_HYBRID, &a, &b, t0, t1, &opt, &full);
+        opt.stop_above = INFINITY;
+        dst_capsule_mcd(DST_MCD_HYBRID, &a, &b, t0, t1, &opt, &r);
+        ck_assert_msg(memcmp(&r, &full, sizeof r) == 0, "motion %d: stop_above = +inf changed the result", k);
+        for (int d = 0; d < 6; ++d) {
+            opt.stop_above = ref + delta[d];
+            DstStatus st = dst_capsule_mcd(DST_MCD_HYBRID, &a, &b, t0, t1, &opt, &r);
+            ck_assert_int_eq(st, r.status);
+            check_result(&a, &b, t0, t1, &r);
+            check_bounds(&r, ref, "hybrid stop_above", k);
+            ++runs;
+            if (st == DST_ABOVE_LIMIT) {
+                ck_assert_msg(r.lower >= opt.stop_above, "motion %d: stopped with lower %.12g below the level %.12g",
+                              k, r.lower, opt.stop_above);
+                ++stopped[d];
+                if (d == 0) evals_stop += r.distance_evals, evals_full += full.distance_evals;
+            } else {
+                ck_assert(st == DST_CERTIFIED || st == DST_ITER_LIMIT);
+                if (st == DST_CERTIFIED) {
+                    ck_assert(r.upper - r.lower <= opt.eps);
+                    ++certified;
+                }
+            }
+        }
+    }
+    /* no stop above the reference (lower <= reference); most stops 2 cm below it, and
+     * those cheaper than the search they replace */
+    ck_assert_int_eq(stopped[3] + stopped[4] + stopped[5], 0);
+    ck_assert_msg(stopped[0] >= MCD_STOP_MOTIONS / 2, "only %ld of %d motions stopped 2 cm below", stopped[0],
+                  MCD_STOP_MOTIONS);
+    ck_assert_msg(evals_stop < evals_full, "stopped queries took %ld evaluations, the searches %ld", evals_stop,
+                  evals_full);
+    ck_assert_msg(certified >= MCD_MIN_CERTIFIED_FRACTION * (runs - stopped[0] - stopped[1] - stopped[2]),
+                  "only %ld of the queries that did not stop certified", certified);
+    fprintf(stderr, "stop_above: stopped %ld / %ld / %ld of %d at 20 / 5 / 0.1 mm below the minimum; "
+                    "%ld evaluations against %ld\n", stopped[0], stopped[1], stopped[2], MCD_STOP_MOTIONS,
+            evals_stop, evals_full);
+}
+END_TEST
+
 static void check_invalid(const DstMovingCapsule *a, const DstMovingCapsule *b, double t0, double t1,
                           const DstMcdOptions *opt)
 {
@@ -367,6 +427,8 @@ START_TEST(test_invalid_input)
     check_invalid(&a, &b, 0.0, 0.5, &o);
     o = opt, o.max_samples = 1;
     check_invalid(&a, &b, 0.0, 0.5, &o);
+    o = opt, o.stop_above = NAN;
+    check_invalid(&a, &b, 0.0, 0.5, &o);
     DstMcdResult r;
     ck_assert_int_eq(dst_capsule_mcd((DstMcdMethod)99, &a, &b, 0.0, 0.5, &opt, &r), DST_INVALID_INPUT);
     ck_assert_str_eq(dst_mcd_method_string((DstMcdMethod)99), "unknown");
@@ -381,6 +443,7 @@ START_TEST(test_options_default)
     ck_assert(o.tau == DST_DEFAULT_GSS_TAU && o.tau == 1e-3);
     ck_assert_int_eq(o.max_iter, 500);
     ck_assert_int_eq(o.max_samples, DST_DEFAULT_SAMPLING_MAX);
+    ck_assert(o.stop_above == INFINITY);
 }
 END_TEST
 
@@ -390,6 +453,10 @@ Suite *dst_capsule_mcd_suite(void)
     TCase *tc = tcase_create("random_motions");
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, test_random_motions_certified);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("stop_above");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_stop_above);
     suite_add_tcase(s, tc);
     tc = tcase_create("gss_miss");
     tcase_add_test(tc, test_gss_miss_fig_3_4);

@@ -63,10 +63,19 @@ typedef struct DstMcdOptions {
     double tau;            /* GSS bracket width at which GSS stops, seconds, > 0 (default 1e-3) */
     int max_iter;          /* cap on advancement steps of CA / hybrid and on GSS iterations (500) */
     int max_samples;       /* cap on the samples of certified sampling (DST_DEFAULT_SAMPLING_MAX) */
+    double stop_above;     /* metres; +INFINITY = off (default). The hybrid capsule MCD only:
+                            * before its search, an advancement from both ends toward the
+                            * level whose certified bound is stop_above; when it certifies the
+                            * whole interval above that level the query stops with
+                            * DST_ABOVE_LIMIT, `lower` >= stop_above that certified bound,
+                            * `upper`, t_min and the witnesses from the best evaluation so far
+                            * (a real nominal distance, possibly above the minimum). Else the
+                            * search runs as without it (docs/math/capsule_mcd.md sec. 7).
+                            * Other methods and shapes ignore it. NaN is invalid input. */
 } DstMcdOptions;
 
 /* eps = DST_DEFAULT_MCD_EPS, tau = DST_DEFAULT_GSS_TAU, max_iter = DST_DEFAULT_CA_MAX_ITER,
- * max_samples = DST_DEFAULT_SAMPLING_MAX. */
+ * max_samples = DST_DEFAULT_SAMPLING_MAX, stop_above = +INFINITY. */
 DstMcdOptions dst_mcd_options_default(void);
 
 /* Result of an MCD query over [t0, t1]. */

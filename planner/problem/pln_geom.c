@@ -1009,6 +1009,9 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
             dst_convex_set_pose(&box, ob->rot, ob->pos);
             return dst_capsule_convex_mcd(&A, &box, t0, t1, &o, res);
         }
+        /* the hybrid may stop too once its advancement certifies the interval above
+         * stop_above (eq. P16; docs/math/capsule_mcd.md sec. 7) */
+        o.stop_above = stop_above;
         return dst_capsule_mcd(method, &A, &B, t0, t1, &o, res);
     }
     if (g->kind == PLN_GEOMETRY_MESH) {
