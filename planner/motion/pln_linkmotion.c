@@ -67,6 +67,7 @@ struct PlnLinkMotion {
     double *memo_qerr;     /* [n_joints] */
     unsigned char *jdirty; /* [n_joints] the joint's input changed in this compute */
     unsigned char *ldirty; /* [n_links] the link's models are recomputed in this compute */
+    int com_valid;         /* com and com_rho are those of the last compute (made on demand) */
 };
 
 enum { CST_M0ERR, CST_M1F, CST_M2F, CST_G, CST_NU, CST_ONORM, CST_COUNT };
@@ -435,8 +436,9 @@ static void chain_step(const PlnLinkMotion *lm, int i, const PlnTaylor *Rp, cons
 PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const double *coef,
                                  int deg, const double *q_err, char *err, size_t err_size)
 {
-    int i, j, k, r, n = lm->n, memo;
+    int i, j, k, n = lm->n, memo;
     ++lm->generation; /* whatever follows, the models of before are gone */
+    lm->com_valid = 0; /* the centre of mass is made on demand (pln_linkmotion_com) */
     if (robot->n_joints != lm->n_joints || robot->n_links != lm->n_links) {
         return pln_errorf(PLN_ERR_INVALID, err, err_size,
                           "robot '%s' is not the model this link-motion workspace was made for",
@@ -506,35 +508,6 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
         chain_step(lm, i, Rp, pp, eps_p, rho_p, nu_p, lm->R + 9 * i, lm->p + 3 * i, &lm->eps[i],
                    &lm->rho[i]);
     }
-    /* centre of mass: (sum_i m_i (p_i + R_i c_i)) / M, error sum_i (m_i/M)(rho_i +
-     * eps_i |c_i|) + rounding (eq. 8.3, 9.3) */
-    if (lm->mass_sum > 0.0) {
-        double rsum = 0.0, tr2 = 0.0;
-        for (r = 0; r < 3; ++r) pln_taylor_const(&lm->com[r], n, 0.0);
-        for (i = 0; i < lm->n_links; ++i) {
-            double m = lm->mass[i];
-            if (m == 0.0) continue;
-            rsum += m * (lm->rho[i] + lm->eps[i] * norm3(lm->com_local + 3 * i));
-            for (r = 0; r < 3; ++r) {
-                PlnTaylor t;
-                double rl = lc3(&t, lm->R + 9 * i + 3 * r, lm->com_local + 3 * i, 1, n);
-                add_poly(&t, &t, &lm->p[3 * i + r]);
-                pln_taylor_add_interval(&t, &t, -rl, rl);
-                pln_taylor_axpy(&lm->com[r], &lm->com[r], m, &t);
-            }
-        }
-        for (r = 0; r < 3; ++r) {
-            double rr;
-            pln_taylor_div(&lm->com[r], &lm->com[r], lm->mass_sum);
-            rr = recentre(&lm->com[r]);
-            tr2 += rr * rr;
-        }
-        lm->com_rho = up(up(rsum / lm->mass_sum) + sqrt(tr2));
-        for (r = 0; r < 3; ++r) {
-            lm->com[r].lo = -lm->com_rho;
-            lm->com[r].hi = lm->com_rho;
-        }
-    }
     for (i = 0; i < lm->n_links; ++i) {
         if (!isfinite(lm->rho[i]) || !isfinite(lm->eps[i]) ||
             !pln_taylor_is_finite(&lm->p[3 * i]) || !pln_taylor_is_finite(&lm->p[3 * i + 1]) ||
@@ -567,9 +540,46 @@ double pln_linkmotion_pos_err(const PlnLinkMotion *lm, int link)
     return (link >= 0 && link < lm->n_links) ? lm->rho[link] : INFINITY;
 }
 
+/* Centre of mass of the last compute: (sum_i m_i (p_i + R_i c_i)) / M, error
+ * sum_i (m_i/M)(rho_i + eps_i |c_i|) + rounding (eq. 8.3, 9.3). Made on the first request
+ * after a compute (the workspace is per thread; the getters are const for their callers). */
+static void com_compute(PlnLinkMotion *lm)
+{
+    double rsum = 0.0, tr2 = 0.0;
+    int i, r, n = lm->n;
+    lm->com_valid = 1;
+    if (!(lm->mass_sum > 0.0)) return;
+    for (r = 0; r < 3; ++r) pln_taylor_const(&lm->com[r], n, 0.0);
+    for (i = 0; i < lm->n_links; ++i) {
+        double m = lm->mass[i];
+        if (m == 0.0) continue;
+        rsum += m * (lm->rho[i] + lm->eps[i] * norm3(lm->com_local + 3 * i));
+        for (r = 0; r < 3; ++r) {
+            PlnTaylor t;
+            double rl = lc3(&t, lm->R + 9 * i + 3 * r, lm->com_local + 3 * i, 1, n);
+            add_poly(&t, &t, &lm->p[3 * i + r]);
+            pln_taylor_add_interval(&t, &t, -rl, rl);
+            pln_taylor_axpy(&lm->com[r], &lm->com[r], m, &t);
+        }
+    }
+    for (r = 0; r < 3; ++r) {
+        double rr;
+        pln_taylor_div(&lm->com[r], &lm->com[r], lm->mass_sum);
+        rr = recentre(&lm->com[r]);
+        tr2 += rr * rr;
+    }
+    lm->com_rho = up(up(rsum / lm->mass_sum) + sqrt(tr2));
+    for (r = 0; r < 3; ++r) {
+        lm->com[r].lo = -lm->com_rho;
+        lm->com[r].hi = lm->com_rho;
+    }
+}
+
 const PlnTaylor *pln_linkmotion_com(const PlnLinkMotion *lm)
 {
-    return lm->mass_sum > 0.0 ? lm->com : NULL;
+    if (!(lm->mass_sum > 0.0)) return NULL;
+    if (!lm->com_valid) com_compute((PlnLinkMotion *)lm);
+    return lm->com;
 }
 
 /* x = p + R local on polynomial parts; Euclidean error radius returned (eq. 9.5). */
@@ -739,6 +749,7 @@ PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out)
     PlnTaylor x[3];
     int r;
     if (!(lm->mass_sum > 0.0)) return PLN_ERR_INVALID;
+    if (!lm->com_valid) com_compute((PlnLinkMotion *)lm);
     for (r = 0; r < 3; ++r) {
         x[r] = lm->com[r];
         x[r].lo = x[r].hi = 0.0;

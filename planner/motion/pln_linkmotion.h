@@ -109,7 +109,9 @@ void pln_linkmotion_point(const PlnLinkMotion *lm, int link, const double local[
 void pln_linkmotion_tm_to_polypoint(const PlnTaylor xyz[3], DstPolyPoint *out);
 
 /* Taylor models (3, metres, world) of the whole robot's centre of mass from the last
- * compute, or NULL when the robot's link masses sum to zero. Borrowed pointer. */
+ * compute, or NULL when the robot's link masses sum to zero. Borrowed pointer. Made on
+ * the first request after a compute (most problems never ask), in the workspace, which
+ * is per thread like every other use of it. */
 const PlnTaylor *pln_linkmotion_com(const PlnLinkMotion *lm);
 
 /* A link frame's motion for shapes given in the link frame (meshes, convex hulls):
