@@ -67,6 +67,7 @@ struct PlnLinkMotion {
     double *memo_qerr;     /* [n_joints] */
     unsigned char *jdirty; /* [n_joints] the joint's input changed in this compute */
     unsigned char *ldirty; /* [n_links] the link's models are recomputed in this compute */
+    unsigned long *stamp;  /* [n_links] generation of the compute that last made the link's models */
     int com_valid;         /* com and com_rho are those of the last compute (made on demand) */
 };
 
@@ -225,7 +226,8 @@ PlnStatus pln_linkmotion_create(const PlnRobot *robot, int tm_degree, PlnLinkMot
     lm->memo_qerr = calloc(nja, sizeof(double));
     lm->jdirty = calloc(nja, 1);
     lm->ldirty = calloc((size_t)(nl > 0 ? nl : 1), 1);
-    if (!lm->memo_coef || !lm->memo_qerr || !lm->jdirty || !lm->ldirty) goto nomem;
+    lm->stamp = calloc((size_t)(nl > 0 ? nl : 1), sizeof *lm->stamp);
+    if (!lm->memo_coef || !lm->memo_qerr || !lm->jdirty || !lm->ldirty || !lm->stamp) goto nomem;
     if (!lm->parent || !lm->active || !lm->M || !lm->cst || !lm->opos || !lm->com_local ||
         !lm->mass || !lm->eps || !lm->rho || !lm->R || !lm->p || !lm->qs || !lm->qc ||
         !lm->ds || !lm->dc || !lm->slide || !lm->w || !lm->qt || !lm->qabs) {
@@ -296,6 +298,7 @@ void pln_linkmotion_destroy(PlnLinkMotion *lm)
     free(lm->memo_qerr);
     free(lm->jdirty);
     free(lm->ldirty);
+    free(lm->stamp);
     free(lm);
 }
 
@@ -307,6 +310,11 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm)
 unsigned long pln_linkmotion_generation(const PlnLinkMotion *lm)
 {
     return lm->generation;
+}
+
+unsigned long pln_linkmotion_link_stamp(const PlnLinkMotion *lm, int link)
+{
+    return (link >= 0 && link < lm->n_links) ? lm->stamp[link] : 0;
 }
 
 /* out = sum_k w[k] * poly(x[k]) over k < 3 on polynomial parts only (input remainders
@@ -501,6 +509,7 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
                         (lm->active[i] >= 0 && lm->jdirty[lm->active[i]]) ||
                         (lm->slide[i] >= 0 && lm->jdirty[lm->slide[i]]);
         if (!lm->ldirty[i]) continue;
+        lm->stamp[i] = lm->generation;
         Rp = par < 0 ? lm->base_R : lm->R + 9 * par;
         pp = par < 0 ? lm->base_p : lm->p + 3 * par;
         eps_p = par < 0 ? 0.0 : lm->eps[par], rho_p = par < 0 ? 0.0 : lm->rho[par];

@@ -60,6 +60,12 @@ int pln_linkmotion_degree(const PlnLinkMotion *lm);
  * swept boxes of pln_geom.h) is stale once this number changes. */
 unsigned long pln_linkmotion_generation(const PlnLinkMotion *lm);
 
+/* The generation of the compute that last made link's models (0: none yet, or an
+ * out-of-range link): a memo of something that depends on that link's models alone (its
+ * capsule, its swept box) holds while this number stays, across computes that keep the
+ * link (a link whose joint and ancestors did not move). */
+unsigned long pln_linkmotion_link_stamp(const PlnLinkMotion *lm, int link);
+
 /* Builds every link's Taylor models for one span.
  *   coef   [n_joints * (deg + 1)], row-major: coef[j * (deg + 1) + k] (rad; m for a
  *          prismatic joint) multiplies s^k

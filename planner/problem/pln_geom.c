@@ -729,14 +729,14 @@ PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size
     size_t n = (size_t)(g->n_links > 0 ? g->n_links : 1);
     memset(s, 0, sizeof *s);
     s->n_links = g->n_links;
-    s->have_box = calloc(n, 1);
-    s->have_caps = calloc(n, 1);
+    s->box_stamp = calloc(n, sizeof *s->box_stamp);
+    s->caps_stamp = calloc(n, sizeof *s->caps_stamp);
     s->box = calloc(n, sizeof *s->box);
     s->reach = calloc(n, sizeof *s->reach);
     s->caps = calloc(n, sizeof *s->caps);
     s->frame_anc = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frame_anc);
     s->frames = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frames);
-    if (!s->have_box || !s->have_caps || !s->box || !s->reach || !s->caps || !s->frame_anc || !s->frames) {
+    if (!s->box_stamp || !s->caps_stamp || !s->box || !s->reach || !s->caps || !s->frame_anc || !s->frames) {
         pln_geom_sweep_destroy(s);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (swept boxes of %d links)", g->n_links);
     }
@@ -747,8 +747,8 @@ PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size
 void pln_geom_sweep_destroy(PlnGeomSweep *s)
 {
     if (s == NULL) return;
-    free(s->have_box);
-    free(s->have_caps);
+    free(s->box_stamp);
+    free(s->caps_stamp);
     free(s->box);
     free(s->reach);
     free(s->caps);
@@ -759,22 +759,26 @@ void pln_geom_sweep_destroy(PlnGeomSweep *s)
 
 void pln_geom_sweep_reset(PlnGeomSweep *s)
 {
-    if (s == NULL || s->have_box == NULL) return;
-    memset(s->have_box, 0, (size_t)s->n_links);
-    memset(s->have_caps, 0, (size_t)s->n_links);
+    if (s == NULL || s->box_stamp == NULL) return;
+    memset(s->box_stamp, 0, (size_t)s->n_links * sizeof *s->box_stamp);
+    memset(s->caps_stamp, 0, (size_t)s->n_links * sizeof *s->caps_stamp);
     for (int i = 0; i < s->n_links * PLN_GEOM_FRAME_SLOTS; ++i) s->frame_anc[i] = PLN_GEOM_NO_FRAME;
     s->lm = NULL;
 }
 
-/* the sweep, usable for lm (emptied if it held another motion or compute), or NULL */
+/* the sweep, usable for lm (emptied if it held another motion; its frames emptied at
+ * another compute, its boxes and capsules judged link by link by their stamps), or NULL */
 static PlnGeomSweep *sweep_for(PlnGeomSweep *s, const PlnLinkMotion *lm)
 {
     unsigned long gen;
-    if (s == NULL || s->have_box == NULL) return NULL;
+    if (s == NULL || s->box_stamp == NULL) return NULL;
     gen = pln_linkmotion_generation(lm);
-    if (s->lm != lm || s->generation != gen) {
+    if (s->lm != lm) {
         pln_geom_sweep_reset(s);
         s->lm = lm;
+        s->generation = gen;
+    } else if (s->generation != gen) {
+        for (int i = 0; i < s->n_links * PLN_GEOM_FRAME_SLOTS; ++i) s->frame_anc[i] = PLN_GEOM_NO_FRAME;
         s->generation = gen;
     }
     return s;
@@ -785,7 +789,8 @@ static void link_capsule(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep
                          DstMovingCapsule *out)
 {
     const PlnLinkGeometry *lg = &g->robot->links[link].geometry;
-    if (sweep != NULL && link < sweep->n_links && sweep->have_caps[link]) {
+    if (sweep != NULL && link < sweep->n_links && sweep->caps_stamp[link] != 0 &&
+        sweep->caps_stamp[link] == pln_linkmotion_link_stamp(lm, link)) {
         *out = sweep->caps[link];
         return;
     }
@@ -794,7 +799,7 @@ static void link_capsule(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep
     out->radius = lg->capsule_radius;
     if (sweep != NULL && link < sweep->n_links) {
         sweep->caps[link] = *out;
-        sweep->have_caps[link] = 1;
+        sweep->caps_stamp[link] = pln_linkmotion_link_stamp(lm, link);
     }
 }
 
@@ -843,7 +848,8 @@ static void box_point(double box[6], const double x[3])
 static void link_box(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
                      double box[6], double *reach)
 {
-    if (sweep != NULL && link < sweep->n_links && sweep->have_box[link]) {
+    if (sweep != NULL && link < sweep->n_links && sweep->box_stamp[link] != 0 &&
+        sweep->box_stamp[link] == pln_linkmotion_link_stamp(lm, link)) {
         memcpy(box, sweep->box[link], sizeof sweep->box[link]);
         *reach = sweep->reach[link];
         return;
@@ -867,7 +873,7 @@ static void link_box(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sw
     if (sweep != NULL && link < sweep->n_links) {
         memcpy(sweep->box[link], box, sizeof sweep->box[link]);
         sweep->reach[link] = *reach;
-        sweep->have_box[link] = 1;
+        sweep->box_stamp[link] = pln_linkmotion_link_stamp(lm, link);
     }
 }
 

@@ -100,9 +100,11 @@ void pln_geom_cache_reset(PlnGeomCache *cache);
  * pln_linkmotion_generation) and forgets its entries by itself when either changes. */
 typedef struct PlnGeomSweep {
     const PlnLinkMotion *lm;            /* the motion the entries belong to */
-    unsigned long generation;           /* and its compute */
+    unsigned long generation;           /* and its compute (the frames') */
     int n_links;
-    unsigned char *have_box, *have_caps; /* [n_links] */
+    /* [n_links] the link's stamp (pln_linkmotion_link_stamp) when its box and capsule were
+     * made, 0 for none: they hold across computes that keep the link's models */
+    unsigned long *box_stamp, *caps_stamp;
     double (*box)[6];                   /* [n_links] lo x, y, z, hi x, y, z, metres */
     double *reach;                      /* [n_links] metres beyond the box */
     DstMovingCapsule *caps;             /* [n_links] capsule geometry */
