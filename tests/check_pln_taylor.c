@@ -9,6 +9,7 @@
 #include <check.h>
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "kin_fixture.h"
 #include "motion/pln_taylor.h"
@@ -174,6 +175,49 @@ END_TEST
 START_TEST(test_enclosure_mul)
 {
     ck_assert_int_eq(run_op(OP_MUL, 21), 0);
+}
+END_TEST
+
+/* the same model bit for bit (its fields, not the padding) */
+static int tm_same(const PlnTaylor *a, const PlnTaylor *b)
+{
+    return a->n == b->n && memcmp(a->c, b->c, sizeof a->c) == 0 && memcmp(&a->lo, &b->lo, sizeof a->lo) == 0 &&
+           memcmp(&a->hi, &b->hi, sizeof a->hi) == 0;
+}
+
+/* pln_taylor_mul_ranges: with the operands' pln_taylor_poly_bound ranges, or with none,
+ * the product is pln_taylor_mul's bit for bit (zero remainders among the operands, which
+ * need no range); with wider ranges (still rigorous) it still encloses the product of
+ * random witnesses. */
+START_TEST(test_mul_ranges)
+{
+    KfRng rng = {2727};
+    long violations = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        Witness a, b;
+        PlnTaylor ref, got, wide;
+        double ar[2], br[2], aw[2], bw[2];
+        int n = 1 + (int)(kf_next(&rng) % PLN_TM_MAX_DEGREE);
+        random_witness(&rng, &a, n, kf_uniform(&rng, 0.01, 10.0));
+        random_witness(&rng, &b, n, kf_uniform(&rng, 0.01, 10.0));
+        pln_taylor_mul(&ref, &a.tm, &b.tm);
+        pln_taylor_poly_bound(&a.tm, &ar[0], &ar[1]);
+        pln_taylor_poly_bound(&b.tm, &br[0], &br[1]);
+        pln_taylor_mul_ranges(&got, &a.tm, ar, &b.tm, br);
+        ck_assert_msg(tm_same(&got, &ref), "trial %d: ranges given", trial);
+        pln_taylor_mul_ranges(&got, &a.tm, NULL, &b.tm, NULL);
+        ck_assert_msg(tm_same(&got, &ref), "trial %d: no ranges", trial);
+        pln_taylor_mul_ranges(&got, &a.tm, ar, &b.tm, NULL);
+        ck_assert_msg(tm_same(&got, &ref), "trial %d: a's range", trial);
+        aw[0] = ar[0] - 0.5, aw[1] = ar[1] + 0.5, bw[0] = br[0] - 0.25, bw[1] = br[1] + 0.25;
+        pln_taylor_mul_ranges(&wide, &a.tm, aw, &b.tm, bw);
+        for (int i = 0; i < 64; ++i) {
+            double tau = sample_tau(&rng, i);
+            long double v = wit_value(&a, tau) * wit_value(&b, tau);
+            violations += !encloses_within(&wide, tau, v, 1e-15L * (1.0L + fabsl(v)));
+        }
+    }
+    ck_assert_int_eq(violations, 0);
 }
 END_TEST
 
@@ -346,6 +390,7 @@ Suite *pln_taylor_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_enclosure_add_sub_scale);
     tcase_add_test(tc, test_enclosure_mul);
+    tcase_add_test(tc, test_mul_ranges);
     tcase_add_test(tc, test_enclosure_sin_cos);
     tcase_add_test(tc, test_enclosure_composed);
     suite_add_tcase(s, tc);

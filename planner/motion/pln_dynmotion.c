@@ -89,22 +89,53 @@ static void v_add(PlnTaylor *o, const PlnTaylor *a, const PlnTaylor *b)
     for (int i = 0; i < 3; ++i) pln_taylor_add(&o[i], &a[i], &b[i]);
 }
 
+/* The range of a model's polynomial part (pln_taylor_poly_bound), made on first use: an
+ * operand of several products within one of the operations below is bounded once, and
+ * each product is pln_taylor_mul()'s bit for bit (pln_taylor_mul_ranges). */
+typedef struct Range {
+    double r[2];
+    int have;
+} Range;
+
+static const double *range_of(const PlnTaylor *t, Range *c)
+{
+    if (!c->have) {
+        pln_taylor_poly_bound(t, &c->r[0], &c->r[1]);
+        c->have = 1;
+    }
+    return c->r;
+}
+
+/* o = a b, with the operands' range memos (a range is needed when the other operand has
+ * a remainder, as in the product itself) */
+static void mul_r(PlnTaylor *o, const PlnTaylor *a, Range *ar, const PlnTaylor *b, Range *br)
+{
+    const double *ab = (b->lo != 0.0 || b->hi != 0.0) ? range_of(a, ar) : NULL;
+    const double *bb = (a->lo != 0.0 || a->hi != 0.0) ? range_of(b, br) : NULL;
+    pln_taylor_mul_ranges(o, a, ab, b, bb);
+}
+
 /* o = a x b (o may alias neither) */
 static void v_cross(PlnTaylor *o, const PlnTaylor *a, const PlnTaylor *b)
 {
     PlnTaylor t;
+    Range ar[3] = {{{0, 0}, 0}}, br[3] = {{{0, 0}, 0}};
     for (int i = 0; i < 3; ++i) {
         int j = (i + 1) % 3, k = (i + 2) % 3;
-        pln_taylor_mul(&o[i], &a[j], &b[k]);
-        pln_taylor_mul(&t, &a[k], &b[j]);
+        mul_r(&o[i], &a[j], &ar[j], &b[k], &br[k]);
+        mul_r(&t, &a[k], &ar[k], &b[j], &br[j]);
         pln_taylor_sub(&o[i], &o[i], &t);
     }
 }
 
-/* o = a * s (s a model) */
+/* o = a * s (s a model; o may alias a) */
 static void v_times(PlnTaylor *o, const PlnTaylor *a, const PlnTaylor *s)
 {
-    for (int i = 0; i < 3; ++i) pln_taylor_mul(&o[i], &a[i], s);
+    Range sr = {{0, 0}, 0};
+    for (int i = 0; i < 3; ++i) {
+        Range ar = {{0, 0}, 0};
+        mul_r(&o[i], &a[i], &ar, s, &sr);
+    }
 }
 
 /* o = R v for a model matrix R (row-major) and a constant vector v */
@@ -117,34 +148,36 @@ static void m_vconst(PlnTaylor *o, const PlnTaylor *R, const double v[3])
     }
 }
 
-/* o = R v (transpose = 0) or R^T v (transpose = 1) for a model matrix and vector */
-static void m_v(PlnTaylor *o, const PlnTaylor *R, const PlnTaylor *v, int transpose)
+/* o = R v (transpose = 0) or R^T v (transpose = 1) for a model matrix and vector (o
+ * aliases neither); Rr: the range memos of R's entries, kept by the caller */
+static void m_v(PlnTaylor *o, const PlnTaylor *R, Range Rr[9], const PlnTaylor *v, int transpose)
 {
     PlnTaylor t;
+    Range vr[3] = {{{0, 0}, 0}};
     for (int i = 0; i < 3; ++i) {
         for (int k = 0; k < 3; ++k) {
-            const PlnTaylor *r = transpose ? &R[3 * k + i] : &R[3 * i + k];
+            int e = transpose ? 3 * k + i : 3 * i + k;
             if (k == 0) {
-                pln_taylor_mul(&o[i], r, &v[k]);
+                mul_r(&o[i], &R[e], &Rr[e], &v[k], &vr[k]);
             } else {
-                pln_taylor_mul(&t, r, &v[k]);
+                mul_r(&t, &R[e], &Rr[e], &v[k], &vr[k]);
                 pln_taylor_add(&o[i], &o[i], &t);
             }
         }
     }
 }
 
-/* o = R I R^T v: the world-frame inertia times v (eq. D24) */
-static void inertia_times(PlnTaylor *o, const PlnTaylor *R, const double I[9], const PlnTaylor *v)
+/* o = R I R^T v: the world-frame inertia times v (eq. D24); Rr as in m_v */
+static void inertia_times(PlnTaylor *o, const PlnTaylor *R, Range Rr[9], const double I[9], const PlnTaylor *v)
 {
     PlnTaylor loc[3], il[3];
-    m_v(loc, R, v, 1);
+    m_v(loc, R, Rr, v, 1);
     for (int i = 0; i < 3; ++i) {
         pln_taylor_scale(&il[i], &loc[0], I[3 * i]);
         pln_taylor_axpy(&il[i], &il[i], I[3 * i + 1], &loc[1]);
         pln_taylor_axpy(&il[i], &il[i], I[3 * i + 2], &loc[2]);
     }
-    m_v(o, R, il, 0);
+    m_v(o, R, Rr, il, 0);
 }
 
 /* joint velocity and acceleration models from the position polynomial: exact
@@ -269,8 +302,9 @@ PlnStatus pln_dynmotion_compute(PlnDynMotion *dm, const PlnRobot *robot,
                 pln_taylor_add(&f[2], &f[2], &g);
             }
             v_cross(nn, c, f);
-            inertia_times(Ia, R, L->inertia, dm->alpha[i]);
-            inertia_times(Iw, R, L->inertia, dm->omega[i]);
+            Range Rr[9] = {{{0, 0}, 0}};
+            inertia_times(Ia, R, Rr, L->inertia, dm->alpha[i]);
+            inertia_times(Iw, R, Rr, L->inertia, dm->omega[i]);
             v_cross(t, dm->omega[i], Iw);
             v_add(nn, nn, Ia);
             v_add(nn, nn, t);

@@ -370,9 +370,9 @@ double pln_taylor_bound_abs(const PlnTaylor *a)
     return fmax(fabs(lo), fabs(hi));
 }
 
-/* Product with truncation: eq. (3.3)-(3.5). bb, when not NULL, is a rigorous range
- * [bb[0], bb[1]] of b's polynomial part already at hand (saves recomputing it). */
-static void mul_core(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b, const double *bb)
+/* Product with truncation: eq. (3.3)-(3.5). ab and bb, when not NULL, are rigorous ranges
+ * [lo, hi] of a's and b's polynomial parts already at hand (saves recomputing them). */
+static void mul_core(PlnTaylor *out, const PlnTaylor *a, const double *ab, const PlnTaylor *b, const double *bb)
 {
     double full[2 * PLN_TM_MAX_DEGREE + 1];
     double mag = 0.0, tlo = 0.0, thi = 0.0;
@@ -409,7 +409,12 @@ static void mul_core(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b, con
     /* remainder P_a I_b + P_b I_a + I_a I_b (eq. 3.5) */
     x1 = x2 = y1 = y2 = z1 = z2 = 0.0;
     if (b->lo != 0.0 || b->hi != 0.0) {
-        pln_taylor_poly_bound(a, &alo, &ahi);
+        if (ab != NULL) {
+            alo = ab[0];
+            ahi = ab[1];
+        } else {
+            pln_taylor_poly_bound(a, &alo, &ahi);
+        }
         iv_mul(alo, ahi, b->lo, b->hi, &x1, &x2, &mag);
     }
     if (a->lo != 0.0 || a->hi != 0.0) {
@@ -430,7 +435,13 @@ static void mul_core(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b, con
 
 void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b)
 {
-    mul_core(out, a, b, NULL);
+    mul_core(out, a, NULL, b, NULL);
+}
+
+void pln_taylor_mul_ranges(PlnTaylor *out, const PlnTaylor *a, const double *ab, const PlnTaylor *b,
+                           const double *bb)
+{
+    mul_core(out, a, ab, b, bb);
 }
 
 /* sin and cos by the addition theorem and order-n expansions: eq. (5.1)-(5.5). */
@@ -461,7 +472,7 @@ void pln_taylor_sincos(PlnTaylor *out_sin, PlnTaylor *out_cos, const PlnTaylor *
     pln_taylor_const(&sinD, n, 0.0);
     P = D;
     for (k = 1; k <= n; ++k) {
-        if (k > 1) mul_core(&P, &P, &D, db);
+        if (k > 1) mul_core(&P, &P, NULL, &D, db);
         pln_taylor_div(&term, &P, k_fact[k]);
         if (k % 2 == 0) {
             pln_taylor_axpy(&cosD, &cosD, (k / 2) % 2 == 0 ? 1.0 : -1.0, &term);

@@ -66,6 +66,14 @@ void pln_taylor_add_interval(PlnTaylor *out, const PlnTaylor *a, double lo, doub
  * remainder (eq. 3.3-3.5). */
 void pln_taylor_mul(PlnTaylor *out, const PlnTaylor *a, const PlnTaylor *b);
 
+/* The same product, for a caller that has the ranges of the operands' polynomial parts
+ * at hand (an operand used in several products): ab, bb nullable, each {lo, hi} exactly as
+ * pln_taylor_poly_bound() gives it for a, b (or a rigorous range); NULL ones are computed
+ * when needed. With the pln_taylor_poly_bound() ranges the result is pln_taylor_mul()'s
+ * bit for bit. */
+void pln_taylor_mul_ranges(PlnTaylor *out, const PlnTaylor *a, const double *ab, const PlnTaylor *b,
+                           const double *bb);
+
 /* out_sin = sin(a), out_cos = cos(a) through sin(q0 + D) = sin q0 cos D + cos q0 sin D
  * with cos D, sin D expanded to order n and Lagrange remainder |D|^(n+1)/(n+1)!
  * (eq. 5.1-5.5). Either output may be NULL. Sharp when the range of a - a.c[0] is
