@@ -226,6 +226,71 @@ START_TEST(test_random_kkt)
 }
 END_TEST
 
+/* The warm start (PlnQpProblem.start, docs/math/qp.md sec. 7): on the random problems, the
+ * cold answer's active set given as the start (exact), the same with a third left out and
+ * as many other constraints put in (inactive rows, bounds, infinite bounds, repeats and
+ * out-of-range numbers among them), and a start with only wrong entries: every answer meets
+ * the KKT conditions and has the cold answer's objective; with the exact start, all of it
+ * is active before the cold-start loop and no more changes are made than cold. */
+START_TEST(test_warm_start)
+{
+    static QpCase c;
+    static double d_cold[QP_TEST_N_MAX];
+    QpRng rng = {0x5eedULL};
+    PlnQpWork *w = pln_qp_work_create(QP_TEST_N_MAX, QP_TEST_M_MAX);
+    int start[2 * (QP_TEST_M_MAX + 2 * QP_TEST_N_MAX) + 8], warmed = 0, fewer = 0;
+    ck_assert_ptr_nonnull(w);
+    for (int k = 0; k < QP_TEST_RANDOM_COUNT; ++k) {
+        PlnQpResult cold, r;
+        int n = rng_int(&rng, 1, QP_TEST_N_MAX), m = rng_int(&rng, 0, QP_TEST_M_MAX), ns = 0;
+        case_random(&c, &rng, n, m, k % 2);
+        ck_assert_int_eq(case_solve(&c, w, &cold), PLN_QP_OK);
+        memcpy(d_cold, c.d, (size_t)n * sizeof(double));
+        double f_cold = cold.objective;
+        for (int variant = 0; variant < 3; ++variant) {
+            PlnQpProblem p = case_problem(&c);
+            ns = 0;
+            if (variant < 2) {
+                for (int i = 0; i < m; ++i) {
+                    if (c.lambda[i] > 0.0 && (variant == 0 || rng_int(&rng, 0, 2) > 0)) start[ns++] = i;
+                }
+                for (int i = 0; i < n; ++i) {
+                    if (c.mu_ub[i] > 0.0 && (variant == 0 || rng_int(&rng, 0, 2) > 0)) start[ns++] = m + i;
+                    if (c.mu_lb[i] > 0.0 && (variant == 0 || rng_int(&rng, 0, 2) > 0)) start[ns++] = m + n + i;
+                }
+            }
+            if (variant > 0) {
+                int extra = 1 + rng_int(&rng, 0, n);
+                for (int e = 0; e < extra; ++e) start[ns++] = rng_int(&rng, 0, m + 2 * n - 1);
+                start[ns++] = -3;
+                start[ns++] = m + 2 * n + 5;
+                if (ns > 0) start[ns] = start[0], ++ns; /* a repeat */
+            }
+            p.start = start;
+            p.n_start = ns;
+            ck_assert_int_eq(pln_qp_solve(&p, w, c.d, c.lambda, c.mu_lb, c.mu_ub, &r), PLN_QP_OK);
+            case_check_kkt(&c, &r);
+            ck_assert_msg(fabs(r.objective - f_cold) <= QP_TEST_OBJ_TOL * (1.0 + fabs(f_cold)),
+                          "problem %d start %d: objective %.17g, cold %.17g", k, variant, r.objective, f_cold);
+            if (variant == 0) {
+                ck_assert_int_eq(r.started, ns);
+                warmed += r.started > 0;
+                ck_assert_int_le(r.iterations, cold.iterations);
+                fewer += r.iterations < cold.iterations;
+                for (int i = 0; i < n; ++i) {
+                    ck_assert(fabs(c.d[i] - d_cold[i]) <= QP_TEST_SCALE_TOL * (1.0 + fabs(d_cold[i])));
+                }
+            }
+        }
+        /* back to the cold answer's multipliers for the next variant's start */
+        ck_assert_int_eq(case_solve(&c, w, &cold), PLN_QP_OK);
+    }
+    ck_assert_int_gt(warmed, QP_TEST_RANDOM_COUNT / 2);
+    ck_assert_int_gt(fewer, 0);
+    pln_qp_work_destroy(w);
+}
+END_TEST
+
 /* Gaussian elimination with partial pivoting on the k x k system M x = rhs (in place);
  * 0 when a pivot is below QP_TEST_PIVOT_TOL times the largest entry */
 static int dense_solve(double *M, double *rhs, int k)
@@ -588,6 +653,7 @@ Suite *pln_qp_suite(void)
     TCase *tc;
     tc = tcase_create("random_kkt");
     tcase_add_test(tc, test_random_kkt);
+    tcase_add_test(tc, test_warm_start);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_add_test(tc, test_brute_force);

@@ -39,11 +39,22 @@ typedef struct PlnQpProblem {
     const double *b;        /* m (NULL when m == 0); finite */
     const double *lb, *ub;  /* n each, nullable; lb may hold -INFINITY, ub +INFINITY */
     int max_iter;           /* active-set changes; <= 0: a default of 10 (n + m + 2n) */
+    /* nullable: a warm start (docs/math/qp.md sec. 7), e.g. the active set of a QP with the
+     * same rows solved just before. Constraints numbered 0..m-1 (rows), m + i (d_i <= ub_i),
+     * m + n + i (lb_i <= d_i); out-of-range, repeated, infinite-bound and dependent entries
+     * are skipped. They are made active first, as equalities; those whose multipliers come
+     * out negative are left out and the rest made active again from the unconstrained
+     * minimum, until every multiplier is >= 0; then the method goes on as from a cold
+     * start. The answer is the QP's one minimiser either way; only the path, and so the
+     * last bits, may differ. Each equality step counts as an active-set change. */
+    const int *start;
+    int n_start;
 } PlnQpProblem;
 
 typedef struct PlnQpResult {
     PlnQpStatus status;
     int iterations;         /* active-set changes made */
+    int started;            /* constraints of p->start active when the cold-start loop began */
     int n_active;           /* rows + bounds active at the answer */
     double objective;       /* 1/2 d'Gd + g'd at d */
     double max_violation;   /* largest a_i d - b_i, lb - d, d - ub (> 0 means violated), at d;

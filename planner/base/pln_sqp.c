@@ -24,6 +24,8 @@ typedef struct SqpWork {
     int lq_kind;    /* what Lq holds: 0 nothing current, 1 B's factor, 2 the elastic model's */
     int evals;
     double t0;
+    int *start;     /* mt + 2n: the last QP's active rows and bounds (its warm start, QP14) */
+    int n_start;
 } SqpWork;
 
 PlnSqpOptions pln_sqp_options_default(void)
@@ -53,6 +55,7 @@ const char *pln_sqp_stop_string(PlnSqpStop s)
 
 static void work_free(SqpWork *w)
 {
+    free(w->start);
     double *all[] = {w->x, w->xt, w->d, w->dsoc, w->dq, w->g, w->gt, w->c, w->ct, w->J, w->Jt, w->tol,
                      w->B, w->B0, w->Lq, w->Aq, w->bq, w->qlb, w->qub, w->gq, w->lam, w->lam_t,
                      w->mulb, w->muub, w->mu, w->s, w->y, w->Bs, w->gl};
@@ -78,6 +81,9 @@ static int work_alloc(SqpWork *w, int n, int mt)
     w->mulb = malloc(n1 * sizeof(double)), w->muub = malloc(n1 * sizeof(double)), w->mu = malloc(m1 * sizeof(double));
     w->s = malloc(n1 * sizeof(double)), w->y = malloc(n1 * sizeof(double)), w->Bs = malloc(n1 * sizeof(double));
     w->gl = malloc(n1 * sizeof(double));
+    w->start = malloc((m1 + 2 * n1) * sizeof(int));
+    w->n_start = 0;
+    if (w->start == NULL) return 0;
     double *all[] = {w->x, w->xt, w->d, w->dsoc, w->dq, w->g, w->gt, w->c, w->ct, w->J, w->Jt, w->tol,
                      w->B, w->B0, w->Lq, w->Aq, w->bq, w->qlb, w->qub, w->gq, w->lam, w->lam_t,
                      w->mulb, w->muub, w->mu, w->s, w->y, w->Bs, w->gl};
@@ -175,10 +181,24 @@ static PlnQpStatus solve_model(const PlnSqpProblem *p, SqpWork *w, PlnQpWork *qw
         A = w->Aq;
     }
     for (int i = 0; i < mt; ++i) w->bq[i] = rhs[i];
-    PlnQpProblem qp = {nq, mt, w->Lq, w->gq, mt > 0 ? A : NULL, w->bq, w->qlb, w->qub, 0};
+    /* the model's QP starts from the last one's active set (same rows and bounds; the
+     * elastic QP has one variable more and starts cold), docs/math/qp.md sec. 7 */
+    PlnQpProblem qp = {nq, mt, w->Lq, w->gq, mt > 0 ? A : NULL, w->bq, w->qlb, w->qub, 0,
+                       elastic ? NULL : w->start, elastic ? 0 : w->n_start};
     PlnQpResult qr;
     ++*solves;
-    return pln_qp_solve(&qp, qw, w->dq, w->lam_t, w->mulb, w->muub, &qr);
+    PlnQpStatus st = pln_qp_solve(&qp, qw, w->dq, w->lam_t, w->mulb, w->muub, &qr);
+    if (!elastic && st == PLN_QP_OK) {
+        w->n_start = 0;
+        for (int i = 0; i < mt; ++i) {
+            if (w->lam_t[i] > 0.0) w->start[w->n_start++] = i;
+        }
+        for (int j = 0; j < n; ++j) {
+            if (w->muub[j] > 0.0) w->start[w->n_start++] = mt + j;
+            if (w->mulb[j] > 0.0) w->start[w->n_start++] = mt + n + j;
+        }
+    }
+    return st;
 }
 
 /* B back to B0 (the caller's first model, or the identity) */
