@@ -518,7 +518,7 @@ DstStatus dst_capsule_mcd_ca(const DstMovingCapsule *a, const DstMovingCapsule *
     return mcd_finish(&c, t0, t1, d0, o.eps, status, out);
 }
 
-/* The hybrid's early stop (DstMcdOptions.stop_above, docs/math/capsule_mcd.md sec. 7):
+/* The hybrid's early stop (DstMcdOptions.stop_above, docs/math/capsule_mcd.md sec. 6):
  * forward and backward advancement (eq. 3.4) from the two ends toward the nominal level
  * whose certified bound (mcd_true_lower) is at least stop_above, as the hybrid's own
  * advancement toward upper - eps. Returns 1 with *lo = that level when the two meet

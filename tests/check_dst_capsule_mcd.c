@@ -320,7 +320,7 @@ START_TEST(test_extreme_eps)
 }
 END_TEST
 
-/* DstMcdOptions.stop_above (the hybrid's early stop, docs/math/capsule_mcd.md sec. 7): on
+/* DstMcdOptions.stop_above (the hybrid's early stop, docs/math/capsule_mcd.md sec. 6): on
  * seeded realistic motions, levels from 2 cm below the dense reference minimum to 5 cm
  * above it. A stopped query (DST_ABOVE_LIMIT) has a certified lower bound >= the level and
  * below the reference, an upper bound that is the distance at its t_min; so it never stops

@@ -70,7 +70,7 @@ typedef struct DstMcdOptions {
                             * DST_ABOVE_LIMIT, `lower` >= stop_above that certified bound,
                             * `upper`, t_min and the witnesses from the best evaluation so far
                             * (a real nominal distance, possibly above the minimum). Else the
-                            * search runs as without it (docs/math/capsule_mcd.md sec. 7).
+                            * search runs as without it (docs/math/capsule_mcd.md sec. 6).
                             * Other methods and shapes ignore it. NaN is invalid input. */
 } DstMcdOptions;
 

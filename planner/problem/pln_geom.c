@@ -1016,7 +1016,7 @@ DstStatus pln_geom_pair_mcd(const PlnGeom *g, const PlnLinkMotion *lm, int pair,
             return dst_capsule_convex_mcd(&A, &box, t0, t1, &o, res);
         }
         /* the hybrid may stop too once its advancement certifies the interval above
-         * stop_above (eq. P16; docs/math/capsule_mcd.md sec. 7) */
+         * stop_above (eq. P16; docs/math/capsule_mcd.md sec. 6) */
         o.stop_above = stop_above;
         return dst_capsule_mcd(method, &A, &B, t0, t1, &o, res);
     }
