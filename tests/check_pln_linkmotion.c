@@ -539,6 +539,14 @@ START_TEST(test_memo_matches_fresh)
             for (int k = 0; k <= deg; ++k) coef[j * (deg + 1) + k] = kf_uniform(&rng, -0.5, 0.5);
             if (kf_uniform(&rng, 0, 1) < 0.3) qerr[j] = kf_uniform(&rng, 0, 1e-6);
         }
+        if (step == 8) {
+            /* after a call without q_err (the memo holds -1 for it), the same coefficients
+             * with a q_err of -1 are refused, not taken from the memo */
+            double bad[LM_JOINTS];
+            ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, deg, NULL, err, sizeof err), PLN_OK);
+            for (int j = 0; j < LM_JOINTS; ++j) bad[j] = -1.0;
+            ck_assert_int_eq(pln_linkmotion_compute(lm, &rb, coef, deg, bad, err, sizeof err), PLN_ERR_INVALID);
+        }
         if (step == 20) {
             /* a refused call leaves no memo behind that the next call could trust */
             double keep = coef[5 * (deg + 1) + 1];

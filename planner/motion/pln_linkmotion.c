@@ -478,19 +478,18 @@ PlnStatus pln_linkmotion_compute(PlnLinkMotion *lm, const PlnRobot *robot, const
                                   robot->joints[j].name, k);
             }
         }
+        /* checked before the memo: a refused input is refused whatever came before */
+        if (q_err != NULL && (!(q_err[j] >= 0.0) || !isfinite(q_err[j]))) {
+            return pln_errorf(PLN_ERR_INVALID, err, err_size,
+                              "joint %d '%s': q_err %g is not a finite value >= 0", j,
+                              robot->joints[j].name, q_err[j]);
+        }
         if (memo && lm->memo_qerr[j] == qe && memcmp(mc, a, (size_t)(deg + 1) * sizeof *a) == 0) continue;
         lm->jdirty[j] = 1;
         memcpy(mc, a, (size_t)(deg + 1) * sizeof *a);
         lm->memo_qerr[j] = qe;
         pln_taylor_from_unit_poly(&q, n, a, deg);
-        if (q_err != NULL) {
-            if (!(q_err[j] >= 0.0) || !isfinite(q_err[j])) {
-                return pln_errorf(PLN_ERR_INVALID, err, err_size,
-                                  "joint %d '%s': q_err %g is not a finite value >= 0", j,
-                                  robot->joints[j].name, q_err[j]);
-            }
-            pln_taylor_add_interval(&q, &q, -q_err[j], q_err[j]);
-        }
+        if (q_err != NULL) pln_taylor_add_interval(&q, &q, -q_err[j], q_err[j]);
         if (robot->joints[j].type == PLN_JOINT_PRISMATIC) {
             /* the translation itself, remainder kept: eq. (8.6) */
             lm->qt[j] = q;
