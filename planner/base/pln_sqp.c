@@ -26,6 +26,7 @@ typedef struct SqpWork {
     double t0;
     int *start;     /* mt + 2n: the last QP's active rows and bounds (its warm start, QP14) */
     int n_start;
+    double sigma;   /* the QP's model is B + sigma B0 (S9), sigma >= 0 */
 } SqpWork;
 
 PlnSqpOptions pln_sqp_options_default(void)
@@ -35,6 +36,7 @@ PlnSqpOptions pln_sqp_options_default(void)
     o.xtol_rel = 1e-8;
     o.max_evals = 0;
     o.max_time_s = 0.0;
+    o.regularise = 1;
     return o;
 }
 
@@ -137,16 +139,19 @@ static double violation(const SqpWork *w, const double *c)
     return w->mt > 0 ? v : 0.0;
 }
 
-/* the Cholesky factor of the model B into Lq (row-major lower, (n + e) x (n + e) with e = 1
- * for the elastic variable, whose curvature is PLN_SQP_ELASTIC_CURV); 0 when B is not positive
- * definite */
+/* the Cholesky factor of the QP's model B + sigma B0 (S9) into Lq (row-major lower, (n + e) x
+ * (n + e) with e = 1 for the elastic variable, whose curvature is PLN_SQP_ELASTIC_CURV); 0 when
+ * it is not positive definite */
 static int factor_model(SqpWork *w, int elastic)
 {
     int n = w->n, nq = n + elastic;
-    if (w->lq_kind == 1 + elastic) return 1; /* B unchanged since (a correction's, S6) */
+    if (w->lq_kind == 1 + elastic) return 1; /* B and sigma unchanged since (a correction's, S6) */
     w->lq_kind = 0;
     for (int i = 0; i < nq; ++i) {
-        for (int j = 0; j < nq; ++j) w->Lq[(size_t)i * nq + j] = (i < n && j < n) ? w->B[(size_t)i * n + j] : 0.0;
+        for (int j = 0; j < nq; ++j) {
+            size_t ij = (size_t)i * n + j;
+            w->Lq[(size_t)i * nq + j] = (i < n && j < n) ? w->B[ij] + w->sigma * w->B0[ij] : 0.0;
+        }
     }
     if (elastic) w->Lq[(size_t)n * nq + n] = PLN_SQP_ELASTIC_CURV;
     if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', nq, w->Lq, nq) != 0) return 0;
@@ -337,6 +342,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         if (stop == 0) stop = PLN_SQP_BAD_INPUT;
     }
     int soc_failed = 0; /* second-order corrections rejected in a row */
+    w.sigma = 0.0;
     while (stop == 0) {
         if ((stop = budget(p, &o, &w)) != 0) break;
         /* S1, or S2 when the linearised rows are inconsistent */
@@ -475,6 +481,22 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         }
         res.corrections += dir == w.dsoc;
         if (dir == w.dsoc) soc_failed = 0;
+        res.regularised += w.sigma > 0.0;
+        /* S9: the model's regularisation for the next QP. A shortened step whose predicted
+         * decrease was mostly the objective's: the model's curvature along d was too small,
+         * and B + sigma B0 takes about a's length next time. A shortened step that mostly
+         * restored the rows leaves sigma alone (its length is the rows', which sigma cannot
+         * shorten, and a larger sigma would only turn the rest away from the objective). */
+        double sigma = w.sigma;
+        if (!o.regularise) {
+            /* the plain model */
+        } else if (a < 1.0) {
+            if (fabs(gd) >= (1.0 - v) * cplus) sigma = (1.0 + sigma) * fmin(1.0 / a, PLN_SQP_REG_GROWTH) - 1.0;
+        } else {
+            sigma *= PLN_SQP_REG_DECAY;
+            if (sigma < PLN_SQP_REG_MIN) sigma = 0.0;
+        }
+        if (sigma != w.sigma) w.sigma = sigma, w.lq_kind = 0;
         /* S7: the model learns the step */
         memcpy(w.lam, w.lam_t, (size_t)mt * sizeof(double));
         for (int j = 0; j < n; ++j) w.s[j] = w.xt[j] - w.x[j];

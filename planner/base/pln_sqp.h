@@ -7,7 +7,8 @@
  * linearised rows are inconsistent, takes a step that lowers the exact penalty function (S3)
  * by Armijo backtracking (S5), with a second-order correction of a rejected full step (S6,
  * against the Maratos effect), and updates a dense quasi-Newton model of the Lagrangian's
- * Hessian by the damped BFGS formula (S7). The model starts from the caller's matrix B0 (its
+ * Hessian by the damped BFGS formula (S7); where steps had to be shortened, the next QP's
+ * model is that plus a multiple of B0 (S9), which shortens its step. The model starts from the caller's matrix B0 (its
  * Cholesky factor), e.g. the cost's own Hessian. Every trial point is one evaluation of the
  * objective and every row set, with gradients. A run allocates its workspace once, at its
  * start; nothing is allocated per iteration. */
@@ -52,6 +53,8 @@ typedef struct PlnSqpOptions {
     double xtol_rel;    /* ... or moves x by at most xtol_rel |x| (infinity norms) */
     int max_evals;      /* evaluations; <= 0: no limit */
     double max_time_s;  /* wall time from the start; <= 0: no limit */
+    int regularise;     /* 1 (default): the model's regularisation after shortened steps (S9);
+                         * 0: the plain model B in every QP */
 } PlnSqpOptions;
 
 typedef enum PlnSqpStop {
@@ -76,6 +79,7 @@ typedef struct PlnSqpResult {
     int corrections;       /* second-order corrections accepted (S6) */
     int elastic;           /* iterations whose model needed the elastic form (S2) */
     int resets;            /* returns of the quasi-Newton model to B0 */
+    int regularised;       /* accepted steps whose QP's model was B + sigma B0 with sigma > 0 (S9) */
     int forced;            /* 1 when the run ended converged on a point where no step met the
                             * test (S5), within PLN_SQP_STALL_VIOL of the rows' tolerances */
     double f;              /* f at the returned x */

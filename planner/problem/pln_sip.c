@@ -679,8 +679,10 @@ static nlopt_result run_round_sqp(SipContext *ctx, double *x, int m, int max_eva
     ctx->sqp_model_ok = ctx->sqp_model != NULL && sr.stop != PLN_SQP_BAD_INPUT && sr.stop != PLN_SQP_OUT_OF_MEMORY;
     ctx->sqp_model_elastic = ctx->elastic;
     if (ctx->progress != NULL) {
-        fprintf(ctx->progress, "     sqp: %d steps, %d quadratic subproblems, %d corrections, %d elastic, %d model resets%s\n",
-                sr.iterations, sr.qp_solves, sr.corrections, sr.elastic, sr.resets,
+        fprintf(ctx->progress,
+                "     sqp: %d steps (%d regularised), %d quadratic subproblems, %d corrections, %d elastic, %d model "
+                "resets%s\n",
+                sr.iterations, sr.regularised, sr.qp_solves, sr.corrections, sr.elastic, sr.resets,
                 sr.forced ? "; ended where no step lowers the penalty (rounding)" : "");
     }
     if (res == NLOPT_FAILURE || res == NLOPT_OUT_OF_MEMORY) {
