@@ -8,10 +8,10 @@
  * by Armijo backtracking (S5), with a second-order correction of a rejected full step (S6,
  * against the Maratos effect), and updates a dense quasi-Newton model of the Lagrangian's
  * Hessian by the damped BFGS formula (S7); where steps had to be shortened, the next QP's
- * model is that plus a multiple of B0 (S9), which shortens its step. The model starts from the caller's matrix B0 (its
- * Cholesky factor), e.g. the cost's own Hessian. Every trial point is one evaluation of the
- * objective and every row set, with gradients. A run allocates its workspace once, at its
- * start; nothing is allocated per iteration. */
+ * model is that plus a multiple of B0 (S9), which shortens its step. The model starts from
+ * the caller's matrix B0 (its Cholesky factor), e.g. the cost's own Hessian. Every trial
+ * point is one evaluation of the objective and every row set, with gradients. A run
+ * allocates its workspace once, at its start; nothing is allocated per iteration. */
 #ifndef PLN_SQP_H
 #define PLN_SQP_H
 
