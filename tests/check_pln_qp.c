@@ -291,6 +291,34 @@ START_TEST(test_warm_start)
 }
 END_TEST
 
+/* The warm start's drops (eq. QP15): min 1/2 |d|^2 - (1, 1) d subject to d_0 <= 1/2 and
+ * d_1 <= 5, started from both rows, the inactive one listed first: held as equalities, d_1 = 5
+ * takes the multiplier -4 and leaves, and the rest solved for afresh is the answer (1/2, 1)
+ * with lambda = (1/2, 0), one constraint active when the cold-start loop begins and no step
+ * left for it (two equality steps and one drop). A start of only the inactive row ends with
+ * nothing active (d0 = (1, 1), then the cold loop adds row 0). */
+START_TEST(test_warm_start_drops)
+{
+    double L[4] = {1.0, 0.0, 0.0, 1.0}, g[2] = {-1.0, -1.0}, A[4] = {1.0, 0.0, 0.0, 1.0}, b[2] = {0.5, 5.0};
+    double d[2], lambda[2], mu_lb[2], mu_ub[2];
+    int start[2] = {1, 0};
+    PlnQpWork *w = pln_qp_work_create(2, 2);
+    ck_assert_ptr_nonnull(w);
+    PlnQpProblem p = {2, 2, L, g, A, b, NULL, NULL, 0, start, 2};
+    PlnQpResult r;
+    ck_assert_int_eq(pln_qp_solve(&p, w, d, lambda, mu_lb, mu_ub, &r), PLN_QP_OK);
+    ck_assert_int_eq(r.started, 1);
+    ck_assert_int_eq(r.iterations, 3);
+    ck_assert_msg(fabs(d[0] - 0.5) < 1e-15 && fabs(d[1] - 1.0) < 1e-15, "d %.17g %.17g", d[0], d[1]);
+    ck_assert_msg(fabs(lambda[0] - 0.5) < 1e-15 && lambda[1] == 0.0, "lambda %.17g %.17g", lambda[0], lambda[1]);
+    p.n_start = 1; /* row 1 alone */
+    ck_assert_int_eq(pln_qp_solve(&p, w, d, lambda, mu_lb, mu_ub, &r), PLN_QP_OK);
+    ck_assert_int_eq(r.started, 0);
+    ck_assert_msg(fabs(d[0] - 0.5) < 1e-15 && fabs(d[1] - 1.0) < 1e-15, "d %.17g %.17g", d[0], d[1]);
+    pln_qp_work_destroy(w);
+}
+END_TEST
+
 /* Gaussian elimination with partial pivoting on the k x k system M x = rhs (in place);
  * 0 when a pivot is below QP_TEST_PIVOT_TOL times the largest entry */
 static int dense_solve(double *M, double *rhs, int k)
@@ -654,6 +682,7 @@ Suite *pln_qp_suite(void)
     tc = tcase_create("random_kkt");
     tcase_add_test(tc, test_random_kkt);
     tcase_add_test(tc, test_warm_start);
+    tcase_add_test(tc, test_warm_start_drops);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_add_test(tc, test_brute_force);

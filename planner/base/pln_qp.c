@@ -1,5 +1,5 @@
 /* pln_qp.c — the dual active-set method of Goldfarb and Idnani (1983) for a dense,
- * strictly convex QP (docs/math/qp.md; equations QP1-QP14 are cited below).
+ * strictly convex QP (docs/math/qp.md; equations QP1-QP15 are cited below).
  *
  * Constraints are numbered c = 0..m-1 (rows a_c d <= b_c), m + i (upper bound d_i <= ub_i)
  * and m + n + i (lower bound -d_i <= -lb_i). In the paper's form n_c^T d >= b'_c the
@@ -29,8 +29,8 @@ struct PlnQpWork {
     double *rownorm;  /* m: |a_i|_2 */
     int *active;      /* n: the active constraints, in the order of R's columns */
     unsigned char *is_active; /* m + 2 n_max: 1 when constraint c is active */
-    double *J0, *d0;  /* n*n, n: J and d of the unconstrained minimum (a warm start's restarts) */
-    int *hint;        /* m + 2 n_max: the warm start's constraints still tried */
+    double *d0;       /* n: the unconstrained minimum (QP2), for the warm start's QP15 */
+    int *hint;        /* m + 2 n_max: the warm start's usable constraints */
 };
 
 /* Workspace for the sizes of QP1: every buffer of the solve, allocated once. */
@@ -56,12 +56,11 @@ PlnQpWork *pln_qp_work_create(int n_max, int m_max)
     w->rownorm = malloc(m * sizeof(double));
     w->active = malloc(n * sizeof(int));
     w->is_active = malloc(m + 2 * n);
-    w->J0 = malloc(n * n * sizeof(double));
     w->d0 = malloc(n * sizeof(double));
     w->hint = malloc((m + 2 * n) * sizeof(int));
     if (w->J == NULL || w->R == NULL || w->dv == NULL || w->z == NULL || w->r == NULL ||
         w->u == NULL || w->tmp == NULL || w->s == NULL || w->rownorm == NULL ||
-        w->active == NULL || w->is_active == NULL || w->J0 == NULL || w->d0 == NULL || w->hint == NULL) {
+        w->active == NULL || w->is_active == NULL || w->d0 == NULL || w->hint == NULL) {
         pln_qp_work_destroy(w);
         return NULL;
     }
@@ -83,7 +82,6 @@ void pln_qp_work_destroy(PlnQpWork *w)
     free(w->rownorm);
     free(w->active);
     free(w->is_active);
-    free(w->J0);
     free(w->d0);
     free(w->hint);
     free(w);
@@ -270,13 +268,13 @@ static void qp_drop(PlnQpWork *w, int n, int q, int k)
 }
 
 /* The warm start (docs/math/qp.md sec. 7, eq. QP14): the constraints of p->start made
- * active as equalities from the unconstrained minimum (J0, d0), each by the full step of
- * eq. QP8-QP10 whatever its sign (t2 alone: no dual blocking); when some multipliers come
- * out negative, those constraints are left out and the rest made active again from the
- * start, until all are >= 0 (each pass leaves one out at least). On return d and the
- * active set are a pair of GI's method (d the minimiser over the active constraints held
- * as equalities, u >= 0), from which the cold-start loop goes on. Returns the active count
- * q; *iter counts the steps. */
+ * active as equalities from the unconstrained minimum d0, each by the full step of eq.
+ * QP8-QP10 whatever its sign (t2 alone: no dual blocking). While some multipliers are
+ * negative, those constraints are dropped from the factors (QP11) and d and u recomputed
+ * for the rest held as equalities (QP15). On return d and the active set are a pair of
+ * GI's method (d the minimiser over the active constraints held as equalities, u >= 0),
+ * from which the cold-start loop goes on. Returns the active count q; *iter counts the
+ * steps. */
 static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *iter)
 {
     int n = p->n, m = p->m, nh = 0, q = 0;
@@ -290,49 +288,49 @@ static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *it
         w->hint[nh++] = c;
     }
     for (int k = 0; k < nh; ++k) w->is_active[w->hint[k]] = 0;
-    for (int pass = 0; nh > 0 && pass < PLN_QP_WARM_PASSES; ++pass) {
-        int kept = 0;
-        q = 0;
-        memcpy(d, w->d0, (size_t)n * sizeof(double));
-        memcpy(w->J, w->J0, (size_t)n * (size_t)n * sizeof(double));
-        memset(w->R, 0, (size_t)n * (size_t)n * sizeof(double));
-        for (int k = 0; k < nh && q < n; ++k) {
-            int c = w->hint[k];
-            double norm_all, norm_free, zn, t;
-            qp_project_normal(p, w, c);
-            norm_all = cblas_dnrm2(n, w->dv, 1);
-            norm_free = cblas_dnrm2(n - q, w->dv + q, 1);
-            if (!(norm_free > PLN_QP_DEPENDENT_REL * norm_all)) continue; /* dependent: skipped */
-            cblas_dgemv(CblasRowMajor, CblasTrans, n - q, n, 1.0, w->J + (size_t)q * (size_t)n, n, w->dv + q, 1,
-                        0.0, w->z, 1);
-            memcpy(w->r, w->dv, (size_t)q * sizeof(double));
-            if (q > 0) cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, w->R, n, w->r, 1);
-            zn = qp_normal_dot(p, w->z, c);
-            if (!(zn > 0.0)) continue;
-            /* the step that makes c hold with equality, either sign (eq. QP14) */
-            t = -qp_slack(p, d, c) / zn;
-            cblas_daxpy(n, t, w->z, 1, d, 1);
-            for (int j = 0; j < q; ++j) w->u[j] -= t * w->r[j];
-            qp_add(w, n, q, c, t);
-            ++q;
+    for (int k = 0; k < nh && q < n; ++k) {
+        int c = w->hint[k];
+        double norm_all, norm_free, zn, t;
+        qp_project_normal(p, w, c);
+        norm_all = cblas_dnrm2(n, w->dv, 1);
+        norm_free = cblas_dnrm2(n - q, w->dv + q, 1);
+        if (!(norm_free > PLN_QP_DEPENDENT_REL * norm_all)) continue; /* dependent: skipped */
+        cblas_dgemv(CblasRowMajor, CblasTrans, n - q, n, 1.0, w->J + (size_t)q * (size_t)n, n, w->dv + q, 1, 0.0,
+                    w->z, 1);
+        memcpy(w->r, w->dv, (size_t)q * sizeof(double));
+        if (q > 0) cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, w->R, n, w->r, 1);
+        zn = qp_normal_dot(p, w->z, c);
+        if (!(zn > 0.0)) continue;
+        /* the step that makes c hold with equality, either sign (eq. QP14) */
+        t = -qp_slack(p, d, c) / zn;
+        cblas_daxpy(n, t, w->z, 1, d, 1);
+        for (int j = 0; j < q; ++j) w->u[j] -= t * w->r[j];
+        qp_add(w, n, q, c, t);
+        ++q;
+        ++*iter;
+    }
+    /* the constraints with negative multipliers leave, the last first (QP11 keeps the
+     * factors of the others), and the rest are solved for afresh (QP15): y = R^-T s with
+     * s_j = b'_j - n_j^T d0, d = d0 + J1 y, u = R^-1 y; each round drops one at least */
+    for (;;) {
+        int dropped = 0;
+        for (int j = q - 1; j >= 0; --j) {
+            if (w->u[j] >= 0.0) continue;
+            qp_drop(w, n, q, j);
+            --q;
+            ++dropped;
             ++*iter;
         }
-        /* the constraints with negative multipliers leave; the others are tried again */
-        for (int j = 0; j < q; ++j) {
-            if (w->u[j] < 0.0) continue;
-            w->hint[kept++] = w->active[j];
-        }
-        if (kept == q) return q;
-        for (int j = 0; j < q; ++j) w->is_active[w->active[j]] = 0;
-        nh = kept;
+        if (dropped == 0 || q == 0) break;
+        for (int j = 0; j < q; ++j) w->r[j] = -qp_slack(p, w->d0, w->active[j]);
+        cblas_dtrsv(CblasRowMajor, CblasUpper, CblasTrans, CblasNonUnit, q, w->R, n, w->r, 1);
+        memcpy(d, w->d0, (size_t)n * sizeof(double));
+        cblas_dgemv(CblasRowMajor, CblasTrans, q, n, 1.0, w->J, n, w->r, 1, 1.0, d, 1);
+        memcpy(w->u, w->r, (size_t)q * sizeof(double));
+        cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, w->R, n, w->u, 1);
     }
-    for (int c = 0; c < m + 2 * n; ++c) w->is_active[c] = 0;
-    /* nothing usable, or still negative multipliers after PLN_QP_WARM_PASSES passes: the
-     * cold start as it was */
-    memcpy(d, w->d0, (size_t)n * sizeof(double));
-    memcpy(w->J, w->J0, (size_t)n * (size_t)n * sizeof(double));
-    memset(w->R, 0, (size_t)n * (size_t)n * sizeof(double));
-    return 0;
+    if (q == 0) memcpy(d, w->d0, (size_t)n * sizeof(double));
+    return q;
 }
 
 /* The whole method (eqs. QP2-QP13): unconstrained minimum, then add the most violated
@@ -370,7 +368,6 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
                 n, w->J, n);
     memset(w->R, 0, (size_t)n * (size_t)n * sizeof(double));
     if (p->start != NULL && p->n_start > 0) {
-        memcpy(w->J0, w->J, (size_t)n * (size_t)n * sizeof(double));
         memcpy(w->d0, d, (size_t)n * sizeof(double));
         q = qp_warm_start(p, w, d, &iter);
         if (r != NULL) r->started = q;

@@ -43,10 +43,10 @@ typedef struct PlnQpProblem {
      * same rows solved just before. Constraints numbered 0..m-1 (rows), m + i (d_i <= ub_i),
      * m + n + i (lb_i <= d_i); out-of-range, repeated, infinite-bound and dependent entries
      * are skipped. They are made active first, as equalities; those whose multipliers come
-     * out negative are left out and the rest made active again from the unconstrained
-     * minimum, until every multiplier is >= 0; then the method goes on as from a cold
-     * start. The answer is the QP's one minimiser either way; only the path, and so the
-     * last bits, may differ. Each equality step counts as an active-set change. */
+     * out negative are dropped and the rest solved for again (eq. QP15), until every
+     * multiplier is >= 0; then the method goes on as from a cold start. The answer is the
+     * QP's one minimiser either way; only the path, and so the last bits, may differ. Each
+     * equality step and each drop counts as an active-set change. */
     const int *start;
     int n_start;
 } PlnQpProblem;

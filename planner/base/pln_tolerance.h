@@ -363,11 +363,6 @@
  * declared infeasible. */
 #define PLN_QP_MIN_ROW_NORM 1e-300
 
-/* Passes of the warm start (eq. QP14): each one makes the constraints still listed active
- * as equalities and leaves out those whose multipliers come out negative. A start close to
- * the answer needs one or two; past this many the solve starts cold (count). */
-#define PLN_QP_WARM_PASSES 3
-
 /* ---- kinematics (planner/model/pln_kin.c) ---- */
 
 /* Largest accepted deviation of a joint axis from unit length, |1 - |axis||
