@@ -632,6 +632,81 @@ START_TEST(test_fresh_dynamics_rows_refined)
 }
 END_TEST
 
+/* Eq. P6c (docs/math/planner.md sec. 4c): the value pln_dynrows_interval_bounds gives each
+ * dynamic row beside its bound (w->dyn_lower, at the interval's middle) is at most the row's
+ * exact value there (the middle sample of a fresh evaluation) and at most the bound; and a
+ * fresh evaluation leaves an interval whose broken rows are all broken by far (value above
+ * zero, bound within PLN_DYN_REFINE_REL of it) with its whole-interval bounds, bisecting
+ * none of it, while it still sharpens intervals where a row may hold. */
+START_TEST(test_fresh_dynamics_rows_far_broken)
+{
+    Fixture f;
+    Rng rng = {0x6ea7ULL};
+    int far = 0, checked_mid = 0, kept = 0;
+    load(&f, "tests/data/stance_knees.yaml");
+    const PlnProblem *p = f.p;
+    double *x = calloc((size_t)p->n_vars, sizeof *x), *c = calloc((size_t)p->m, sizeof *c);
+    double *coarse = calloc((size_t)p->n_dyn_rows, sizeof *coarse);
+    double *lower = calloc((size_t)p->n_dyn_rows, sizeof *lower);
+    unsigned char *far_iv = calloc((size_t)p->n_intervals, 1);
+    for (int trial = 0; trial < 16; ++trial) {
+        char err[512];
+        random_x(p, x, &rng, trial < 8 ? 0.5 : 1.5);
+        ck_assert_msg(pln_problem_constraints(p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+        for (int i = 0; i < p->n_intervals; ++i) {
+            double t0, t1;
+            int broken = 0, all_far = 1;
+            pln_problem_interval(p, i, &t0, &t1);
+            ck_assert_int_eq(pln_problem_interval_motion(p, f.w, f.w->ctrl, i, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, NULL, err, sizeof err), PLN_OK);
+            for (int d = 0; d < p->n_dyn; ++d) {
+                int row = p->dyn_row[(size_t)d * p->n_intervals + i], k, ph = p->dyn[d].phase;
+                double tm = 0.5 * (t0 + t1);
+                if (row < 0) continue;
+                k = row - p->row_dynamics;
+                coarse[k] = f.w->dyn_bound[k];
+                lower[k] = f.w->dyn_lower[k];
+                ck_assert_msg(lower[k] <= coarse[k], "row %d: value %.9g above its bound %.9g", k, lower[k], coarse[k]);
+                /* the middle is one of the PLN_BALANCE_SAMPLES (odd) samples, taken when the
+                 * row's phase holds there */
+                if (ph < 0 || (tm >= p->phases[ph].t0 && tm <= p->phases[ph].t1)) {
+                    ck_assert_msg(lower[k] <= f.w->dyn_sample[k] + 1e-9,
+                                  "trial %d row %d: value at the middle %.9g above the largest sample %.9g",
+                                  trial, k, lower[k], f.w->dyn_sample[k]);
+                    checked_mid += lower[k] > -HUGE_VAL;
+                }
+                if (coarse[k] > 0.0) {
+                    broken = 1;
+                    if (!(lower[k] > 0.0 && coarse[k] - lower[k] <= PLN_DYN_REFINE_REL * lower[k])) all_far = 0;
+                }
+            }
+            far_iv[i] = broken && all_far;
+        }
+        for (int i = 0; i < p->n_intervals; ++i) {
+            if (!far_iv[i]) continue;
+            ++far;
+            for (int d = 0; d < p->n_dyn; ++d) {
+                int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+                if (row < 0) continue;
+                ck_assert_msg(c[row] == coarse[row - p->row_dynamics],
+                              "trial %d interval %d row %d: %.17g, not its whole-interval bound %.17g", trial, i,
+                              row, c[row], coarse[row - p->row_dynamics]);
+                ++kept;
+            }
+        }
+    }
+    ck_assert_int_gt(checked_mid, 0);
+    ck_assert_int_gt(far, 0);
+    ck_assert_int_gt(kept, 0);
+    free(x);
+    free(c);
+    free(coarse);
+    free(lower);
+    free(far_iv);
+    unload(&f);
+}
+END_TEST
+
 /* The stance rows (docs/math/planner.md eq. P13): 12 per sample, +-each coordinate of the
  * sole centre's offset from where the foot stands and of the rotation error
  * vee(M - M^T) / 2, M = R R*^T, less the row tolerance; computed here from the forward
@@ -853,6 +928,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_cost_gradient_fd);
     tcase_add_loop_test(tc, test_cost_hessian_fd, 0, 4);
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
+    tcase_add_test(tc, test_fresh_dynamics_rows_far_broken);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
     tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);
     tcase_add_loop_test(tc, test_phong_rows_gradient_fd, 0, 3);

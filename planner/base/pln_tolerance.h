@@ -305,6 +305,11 @@
  * that "not certified" means a near-contact, not a loose enclosure (issue 21). */
 #define PLN_CERT_REFINE_DEPTH 6
 
+/* The optimiser's fresh evaluations (docs/math/planner.md eq. P6c) bisect an interval for
+ * a dynamic row broken in fact (its value at a stretch's middle above zero) only while its
+ * bound exceeds that value by more than this times it. */
+#define PLN_DYN_REFINE_REL 0.25
+
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
 #define PLN_CERT_SLACK 1e-5

@@ -347,6 +347,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->dyn_bound = calloc((size_t)nr, sizeof *w->dyn_bound);
     w->dyn_part = calloc((size_t)nr, sizeof *w->dyn_part);
     w->dyn_whole = calloc((size_t)nr, sizeof *w->dyn_whole);
+    w->dyn_lower = calloc((size_t)nr, sizeof *w->dyn_lower);
     w->dyn_sample = calloc((size_t)nr, sizeof *w->dyn_sample);
     w->dyn_t = calloc((size_t)nr, sizeof *w->dyn_t);
     w->qd = calloc((size_t)nj, sizeof *w->qd);
@@ -360,7 +361,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->t2_y = calloc((size_t)nv, sizeof *w->t2_y);
     w->t2_g = calloc((size_t)3 * nv, sizeof *w->t2_g);
     w->t2_geo = calloc((size_t)nv, sizeof *w->t2_geo);
-    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_whole || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
+    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_whole || !w->dyn_lower || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
         !w->tau || !w->dtau_dq || !w->dtau_dnu || !w->mass) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -377,6 +378,7 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     free(w->dyn_bound);
     free(w->dyn_part);
     free(w->dyn_whole);
+    free(w->dyn_lower);
     free(w->dyn_sample);
     free(w->dyn_t);
     free(w->qd);
@@ -420,16 +422,20 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
         for (int d = 0; d < p->n_dyn; ++d) {
             const PlnDynCon *c = &p->dyn[d];
             int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-            double v = 0.0;
+            double v = 0.0, u = -HUGE_VAL;
             if (row < 0 || c->phase != ph) continue;
+            /* v: the certified bound; u: a value the row takes, at the stretch's middle (a
+             * model's value there lies in c[0] + [lo, hi]; eq. P6c) */
             switch (c->kind) {
             case PLN_DYN_FZ:
                 pln_taylor_bound(&W[5], &lo, &hi);
                 v = (p->min_fz - lo) / p->weight;
+                u = (p->min_fz - (W[5].c[0] + W[5].hi)) / p->weight;
                 break;
             case PLN_DYN_FRICTION:
                 pln_taylor_bound(&ft, &lo, &hi);
                 v = hi / g2;
+                u = (ft.c[0] + ft.lo) / g2;
                 break;
             case PLN_DYN_ZMP: {
                 double a[6];
@@ -439,22 +445,29 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
                 for (int k = 1; k < 6; ++k) pln_taylor_axpy(&t, &t, a[k], &W[k]);
                 pln_taylor_bound(&t, &lo, &hi);
                 v = hi / p->weight;
+                u = (t.c[0] + t.lo) / p->weight;
                 break;
             }
             case PLN_DYN_TORQUE: {
                 double tmax = p->robot->joints[c->joint].effort_max, b;
+                const PlnTaylor *tq;
                 if (contact < 0) contact = pln_dynmotion_contact(w->dm, p->robot, &p->phases[ph].support, p->min_fz, NULL);
                 if (!contact) {
                     v = DYN_UNCERTIFIED;
                     break;
                 }
-                b = pln_taylor_bound_abs(&pln_dynmotion_torque(w->dm)[c->joint]) / tmax;
+                tq = &pln_dynmotion_torque(w->dm)[c->joint];
+                b = pln_taylor_bound_abs(tq) / tmax;
                 v = b * b - 1.0;
+                b = fmax(0.0, fabs(tq->c[0]) - fmax(fabs(tq->lo), fabs(tq->hi))) / tmax;
+                u = b * b - 1.0;
                 break;
             }
             }
             if (!isfinite(v)) v = DYN_UNCERTIFIED;
+            if (!(u <= v)) u = -HUGE_VAL; /* NaN, or rounding above the bound */
             w->dyn_bound[row - p->row_dynamics] = v;
+            w->dyn_lower[row - p->row_dynamics] = u;
             big = fmax(big, v);
         }
     }
@@ -539,12 +552,21 @@ static int phase_at(const PlnProblem *p, int ph, double t)
     return ph < 0 || (t >= p->phases[ph].t0 - PLN_PHASE_TIME_TOL_S && t <= p->phases[ph].t1 + PLN_PHASE_TIME_TOL_S);
 }
 
-/* 1 when a row of interval i has a bound (w->dyn_bound) above zero */
+/* 1 when a row of interval i has a bound (w->dyn_bound) above zero that a bisection could
+ * change in a way that matters (eq. P6c): either the row may hold (its value at the
+ * stretch's middle, w->dyn_lower, is not above zero), or it is broken in fact and its
+ * bound exceeds that value by more than PLN_DYN_REFINE_REL times it. A row broken by far
+ * needs no sharper margin: the next round moves it by more than the margin's excess. */
 static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i)
 {
     for (int d = 0; d < p->n_dyn; ++d) {
-        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-        if (row >= 0 && w->dyn_bound[row - p->row_dynamics] > 0.0) return 1;
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+        double b, u;
+        if (row < 0) continue;
+        k = row - p->row_dynamics;
+        b = w->dyn_bound[k];
+        u = w->dyn_lower[k];
+        if (b > 0.0 && !(u > 0.0 && b - u <= PLN_DYN_REFINE_REL * u)) return 1;
     }
     return 0;
 }

@@ -274,6 +274,10 @@ typedef struct PlnProblemWork {
                                        while its interval is bisected (pln_dynrows.c) */
     double *dyn_whole;              /* [n_dyn_rows] scratch: the whole-interval bounds while
                                        the bisection overwrites dyn_bound (eq. P6b) */
+    double *dyn_lower;              /* [n_dyn_rows] a value each row takes (at the middle of the
+                                       stretch last bounded; -inf when unknown), beside
+                                       dyn_bound: where it is above zero, the row is broken in
+                                       fact, not only by the enclosure (eq. P6c) */
     double *dyn_sample;             /* [n_dyn_rows] sampled maximum */
     double *dyn_t;                  /* [n_dyn_rows] time of the sampled maximum, s */
     double *qd, *qdd;               /* [n_joints] */
