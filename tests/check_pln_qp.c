@@ -291,6 +291,69 @@ START_TEST(test_warm_start)
 }
 END_TEST
 
+/* The warm start by one factorisation (eq. QP16) and its fallback: min 1/2 |d|^2 - (2, 2) d
+ * with d_0 <= 1 (rows 0 and 1, the same) and d_1 <= 1 (row 2), answer (1, 1). Listed {0, 2}:
+ * both active at once (blocked), the answer with lambda = (1, 0, 1) and no step left. Listed
+ * {0, 1, 2} (QP16 takes the first n = 2): row 1 depends on row 0, QP16 gives up and QP14
+ * adds 0 and 2, skipping 1: the
+ * same answer, not blocked. And on the random problems of `warm_start`, listing the cold
+ * answer's active set (independent normals) is blocked whenever it has two or more. */
+START_TEST(test_warm_start_blocked)
+{
+    double L[4] = {1.0, 0.0, 0.0, 1.0}, g[2] = {-2.0, -2.0}, A[6] = {1.0, 0.0, 1.0, 0.0, 0.0, 1.0};
+    double b[3] = {1.0, 1.0, 1.0}, d[2], lambda[3], mu_lb[2], mu_ub[2];
+    int lists[2][3] = {{0, 2, -1}, {0, 1, 2}};
+    PlnQpWork *w = pln_qp_work_create(QP_TEST_N_MAX, QP_TEST_M_MAX);
+    ck_assert_ptr_nonnull(w);
+    PlnQpProblem p = {2, 3, L, g, A, b, NULL, NULL, 0, NULL, 0};
+    PlnQpResult r;
+    for (int list = 0; list < 2; ++list) {
+        p.start = lists[list];
+        p.n_start = list == 0 ? 2 : 3;
+        ck_assert_int_eq(pln_qp_solve(&p, w, d, lambda, mu_lb, mu_ub, &r), PLN_QP_OK);
+        int want_blocked = list == 0;
+        ck_assert_int_eq(r.blocked, want_blocked);
+        ck_assert_int_eq(r.started, 2);
+        ck_assert_int_eq(r.iterations, 2);
+        ck_assert_msg(fabs(d[0] - 1.0) < 1e-14 && fabs(d[1] - 1.0) < 1e-14, "list %d: d %.17g %.17g", list, d[0],
+                      d[1]);
+        ck_assert_msg(fabs(lambda[0] - 1.0) < 1e-14 && lambda[1] == 0.0 && fabs(lambda[2] - 1.0) < 1e-14,
+                      "list %d: lambda %.17g %.17g %.17g", list, lambda[0], lambda[1], lambda[2]);
+    }
+    /* random problems: the cold active set listed */
+    static QpCase c;
+    QpRng rng = {0xb10cULL};
+    int start_r[QP_TEST_M_MAX + 2 * QP_TEST_N_MAX], blocked = 0, listed2 = 0;
+    for (int k = 0; k < QP_TEST_RANDOM_COUNT; ++k) {
+        PlnQpResult cold;
+        int n = rng_int(&rng, 1, QP_TEST_N_MAX), m = rng_int(&rng, 0, QP_TEST_M_MAX), ns = 0;
+        case_random(&c, &rng, n, m, k % 2);
+        ck_assert_int_eq(case_solve(&c, w, &cold), PLN_QP_OK);
+        double f_cold = cold.objective;
+        for (int i = 0; i < m; ++i) {
+            if (c.lambda[i] > 0.0) start_r[ns++] = i;
+        }
+        for (int i = 0; i < n; ++i) {
+            if (c.mu_ub[i] > 0.0) start_r[ns++] = m + i;
+            if (c.mu_lb[i] > 0.0) start_r[ns++] = m + n + i;
+        }
+        PlnQpProblem pr = case_problem(&c);
+        pr.start = start_r;
+        pr.n_start = ns;
+        ck_assert_int_eq(pln_qp_solve(&pr, w, c.d, c.lambda, c.mu_lb, c.mu_ub, &r), PLN_QP_OK);
+        case_check_kkt(&c, &r);
+        ck_assert_msg(fabs(r.objective - f_cold) <= QP_TEST_OBJ_TOL * (1.0 + fabs(f_cold)),
+                      "problem %d: objective %.17g, cold %.17g", k, r.objective, f_cold);
+        listed2 += ns >= 2;
+        blocked += r.blocked;
+        if (ns >= 2) ck_assert_msg(r.blocked, "problem %d: %d independent normals listed, not blocked", k, ns);
+    }
+    ck_assert_int_gt(listed2, QP_TEST_RANDOM_COUNT / 4);
+    ck_assert_int_eq(blocked, listed2);
+    pln_qp_work_destroy(w);
+}
+END_TEST
+
 /* The warm start's drops (eq. QP15): min 1/2 |d|^2 - (1, 1) d subject to d_0 <= 1/2 and
  * d_1 <= 5, started from both rows, the inactive one listed first: held as equalities, d_1 = 5
  * takes the multiplier -4 and leaves, and the rest solved for afresh is the answer (1/2, 1)
@@ -683,6 +746,7 @@ Suite *pln_qp_suite(void)
     tcase_add_test(tc, test_random_kkt);
     tcase_add_test(tc, test_warm_start);
     tcase_add_test(tc, test_warm_start_drops);
+    tcase_add_test(tc, test_warm_start_blocked);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_add_test(tc, test_brute_force);

@@ -10,6 +10,7 @@
 #include "base/pln_qp.h"
 
 #include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ struct PlnQpWork {
     unsigned char *is_active; /* m + 2 n_max: 1 when constraint c is active */
     double *d0;       /* n: the unconstrained minimum (QP2), for the warm start's QP15 */
     int *hint;        /* m + 2 n_max: the warm start's usable constraints */
+    double *M;        /* n*n: the warm start's L^-1 N, then its Householder QR (QP16) */
+    double *Nc;       /* n*n: the listed normals' negatives, by columns (QP16) */
+    double *tau;      /* n: the Householder scalars (QP16) */
+    double *work;     /* lwork: LAPACK's workspace for dgeqrf and dormqr (QP16) */
+    lapack_int lwork;
 };
 
 /* Workspace for the sizes of QP1: every buffer of the solve, allocated once. */
@@ -58,11 +64,31 @@ PlnQpWork *pln_qp_work_create(int n_max, int m_max)
     w->is_active = malloc(m + 2 * n);
     w->d0 = malloc(n * sizeof(double));
     w->hint = malloc((m + 2 * n) * sizeof(int));
+    w->M = malloc(n * n * sizeof(double));
+    w->Nc = malloc(n * n * sizeof(double));
+    w->tau = malloc(n * sizeof(double));
     if (w->J == NULL || w->R == NULL || w->dv == NULL || w->z == NULL || w->r == NULL ||
         w->u == NULL || w->tmp == NULL || w->s == NULL || w->rownorm == NULL ||
-        w->active == NULL || w->is_active == NULL || w->d0 == NULL || w->hint == NULL) {
+        w->active == NULL || w->is_active == NULL || w->d0 == NULL || w->hint == NULL ||
+        w->M == NULL || w->Nc == NULL || w->tau == NULL) {
         pln_qp_work_destroy(w);
         return NULL;
+    }
+    /* LAPACK's workspace for the largest warm start (QP16), asked once */
+    {
+        double q1 = 0.0, q2 = 0.0;
+        lapack_int nn = (lapack_int)n_max;
+        if (LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, nn, nn, w->M, nn, w->tau, &q1, -1) != 0 ||
+            LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'R', 'N', nn, nn, nn, w->M, nn, w->tau, w->J, nn, &q2, -1) != 0) {
+            pln_qp_work_destroy(w);
+            return NULL;
+        }
+        w->lwork = (lapack_int)fmax(fmax(q1, q2), (double)nn);
+        w->work = malloc((size_t)w->lwork * sizeof(double));
+        if (w->work == NULL) {
+            pln_qp_work_destroy(w);
+            return NULL;
+        }
     }
     return w;
 }
@@ -84,6 +110,10 @@ void pln_qp_work_destroy(PlnQpWork *w)
     free(w->is_active);
     free(w->d0);
     free(w->hint);
+    free(w->M);
+    free(w->Nc);
+    free(w->tau);
+    free(w->work);
     free(w);
 }
 
@@ -267,6 +297,61 @@ static void qp_drop(PlnQpWork *w, int n, int q, int k)
     for (i = 0; i < q; ++i) w->R[(size_t)i * (size_t)n + (size_t)(q - 1)] = 0.0;
 }
 
+/* The minimiser d of f with the q active constraints held as equalities, and their
+ * multipliers w->u, from the factors and the unconstrained minimum w->d0 (eq. QP15):
+ * s_j = b'_j - n_j^T d0, y = R^-T s, d = d0 + J1 y, u = R^-1 y. */
+static void qp_solve_active(const PlnQpProblem *p, PlnQpWork *w, double *d, int q)
+{
+    int n = p->n;
+    for (int j = 0; j < q; ++j) w->r[j] = -qp_slack(p, w->d0, w->active[j]);
+    cblas_dtrsv(CblasRowMajor, CblasUpper, CblasTrans, CblasNonUnit, q, w->R, n, w->r, 1);
+    memcpy(d, w->d0, (size_t)n * sizeof(double));
+    cblas_dgemv(CblasRowMajor, CblasTrans, q, n, 1.0, w->J, n, w->r, 1, 1.0, d, 1);
+    memcpy(w->u, w->r, (size_t)q * sizeof(double));
+    cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, w->R, n, w->u, 1);
+}
+
+/* The listed constraints w->hint[0..nh-1] (nh <= n) made active at once (docs/math/qp.md
+ * eq. QP16): M = L^-1 N by one dgemm from J = L^-T (Q = I), its Householder QR M = Q [R; 0]
+ * (dgeqrf), J = L^-T Q (dormqr on J's columns), R's diagonal made positive as QP10 makes it.
+ * Returns nh, with the active set and the factors of QP4 set (d and u are the caller's,
+ * QP15); or -1, the factors untouched, when a normal depends on those before it (the test
+ * of step 2b: |R_kk| <= PLN_QP_DEPENDENT_REL |M_k|), which the one-by-one additions skip. */
+static int qp_warm_blocked(const PlnQpProblem *p, PlnQpWork *w, int nh)
+{
+    int n = p->n, m = p->m;
+    if (nh <= 1) return -1; /* one addition is as cheap one by one */
+    /* Nc's column k = -n+ of hint k: a_c for a row, e_i for an upper bound, -e_i for a lower */
+    memset(w->Nc, 0, (size_t)nh * (size_t)n * sizeof(double));
+    for (int k = 0; k < nh; ++k) {
+        int c = w->hint[k];
+        double *col = w->Nc + (size_t)k * (size_t)n;
+        if (c < m) memcpy(col, p->A + (size_t)c * (size_t)n, (size_t)n * sizeof(double));
+        else if (c < m + n) col[c - m] = 1.0;
+        else col[c - m - n] = -1.0;
+    }
+    /* w->J read as a column-major matrix is J itself (its rows are J's columns), here
+     * L^-T: M = L^-1 N = -J^T Nc */
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, nh, n, -1.0, w->J, n, w->Nc, n, 0.0, w->M, n);
+    for (int k = 0; k < nh; ++k) w->dv[k] = cblas_dnrm2(n, w->M + (size_t)k * (size_t)n, 1); /* |M_k| */
+    if (LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, nh, w->M, n, w->tau, w->work, w->lwork) != 0) return -1;
+    for (int k = 0; k < nh; ++k) {
+        if (!(fabs(w->M[(size_t)k * (size_t)n + (size_t)k]) > PLN_QP_DEPENDENT_REL * w->dv[k])) return -1;
+    }
+    /* J <- J Q (w->J, column-major, is J) */
+    if (LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'R', 'N', n, n, nh, w->M, n, w->tau, w->J, n, w->work, w->lwork) != 0) {
+        return -1;
+    }
+    for (int k = 0; k < nh; ++k) {
+        double sgn = w->M[(size_t)k * (size_t)n + (size_t)k] < 0.0 ? -1.0 : 1.0;
+        for (int j = k; j < nh; ++j) w->R[(size_t)k * (size_t)n + (size_t)j] = sgn * w->M[(size_t)j * (size_t)n + (size_t)k];
+        if (sgn < 0.0) cblas_dscal(n, -1.0, w->J + (size_t)k * (size_t)n, 1);
+        w->active[k] = w->hint[k];
+        w->is_active[w->hint[k]] = 1;
+    }
+    return nh;
+}
+
 /* The warm start (docs/math/qp.md sec. 7, eq. QP14): the constraints of p->start made
  * active as equalities from the unconstrained minimum d0, each by the full step of eq.
  * QP8-QP10 whatever its sign (t2 alone: no dual blocking). While some multipliers are
@@ -275,7 +360,7 @@ static void qp_drop(PlnQpWork *w, int n, int q, int k)
  * GI's method (d the minimiser over the active constraints held as equalities, u >= 0),
  * from which the cold-start loop goes on. Returns the active count q; *iter counts the
  * steps. */
-static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *iter)
+static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *iter, int *blocked)
 {
     int n = p->n, m = p->m, nh = 0, q = 0;
     /* the usable entries, once each, in the caller's order */
@@ -288,6 +373,16 @@ static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *it
         w->hint[nh++] = c;
     }
     for (int k = 0; k < nh; ++k) w->is_active[w->hint[k]] = 0;
+    q = qp_warm_blocked(p, w, nh < n ? nh : n);
+    if (q > 0) {
+        /* d and u for the listed constraints as equalities (QP15), then the drops below */
+        qp_solve_active(p, w, d, q);
+        *iter += q;
+        *blocked = 1;
+        nh = 0; /* nothing left for the one-by-one additions */
+    } else {
+        q = 0;
+    }
     for (int k = 0; k < nh && q < n; ++k) {
         int c = w->hint[k];
         double norm_all, norm_free, zn, t;
@@ -322,12 +417,7 @@ static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *it
             ++*iter;
         }
         if (dropped == 0 || q == 0) break;
-        for (int j = 0; j < q; ++j) w->r[j] = -qp_slack(p, w->d0, w->active[j]);
-        cblas_dtrsv(CblasRowMajor, CblasUpper, CblasTrans, CblasNonUnit, q, w->R, n, w->r, 1);
-        memcpy(d, w->d0, (size_t)n * sizeof(double));
-        cblas_dgemv(CblasRowMajor, CblasTrans, q, n, 1.0, w->J, n, w->r, 1, 1.0, d, 1);
-        memcpy(w->u, w->r, (size_t)q * sizeof(double));
-        cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, w->R, n, w->u, 1);
+        qp_solve_active(p, w, d, q);
     }
     if (q == 0) memcpy(d, w->d0, (size_t)n * sizeof(double));
     return q;
@@ -369,8 +459,9 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
     memset(w->R, 0, (size_t)n * (size_t)n * sizeof(double));
     if (p->start != NULL && p->n_start > 0) {
         memcpy(w->d0, d, (size_t)n * sizeof(double));
-        q = qp_warm_start(p, w, d, &iter);
-        if (r != NULL) r->started = q;
+        int blocked = 0;
+        q = qp_warm_start(p, w, d, &iter, &blocked);
+        if (r != NULL) r->started = q, r->blocked = blocked;
     }
 
     /* step 1: choose a violated constraint (eq. QP5) */

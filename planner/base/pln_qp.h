@@ -55,6 +55,9 @@ typedef struct PlnQpResult {
     PlnQpStatus status;
     int iterations;         /* active-set changes made */
     int started;            /* constraints of p->start active when the cold-start loop began */
+    int blocked;            /* 1 when the list became active by one factorisation (QP16), 0
+                             * when one by one (QP14: a listed normal depends on others) or
+                             * with no list */
     int n_active;           /* rows + bounds active at the answer */
     double objective;       /* 1/2 d'Gd + g'd at d */
     double max_violation;   /* largest a_i d - b_i, lb - d, d - ub (> 0 means violated), at d;

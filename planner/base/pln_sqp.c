@@ -399,8 +399,11 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                 model_reset(&w), fresh = 1, ++res.resets;
                 continue;
             }
-            /* no descent even with B0: a stationary point of phi (feasible) or a stall */
-            stop = viol <= 0.0 ? PLN_SQP_FTOL : PLN_SQP_STALLED;
+            /* no descent even with B0: a stationary point of phi, converged when it is
+             * within PLN_SQP_STALL_VIOL of every row's tolerance (S8: near a solution the
+             * model's predicted change is rounding, and so is its sign), else a stall */
+            stop = viol <= PLN_SQP_STALL_VIOL ? PLN_SQP_FTOL : PLN_SQP_STALLED;
+            res.forced += stop == PLN_SQP_FTOL && viol > 0.0;
             break;
         }
         double phi0 = merit(&w, w.f, w.c);
