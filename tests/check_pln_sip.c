@@ -17,17 +17,21 @@
  * fewer evaluations of the rows. Capsule collision rows, task rows and the preconditioned
  * rounds (hand_cross), a random problem whose iterates converge from outside, and mesh rows
  * (geom_mesh, where the accepted point is computed again); at most 80 evaluations each,
- * from the problems' initial variables. */
+ * from the problems' initial variables, with SLSQP. The project's SQP (hand_cross's own
+ * `auto`) asks for a point twice only by chance (a round's end met again): the same run bit
+ * for bit, with no more row evaluations. */
 START_TEST(test_reuse_is_the_same_run)
 {
     static const char *files[] = {"scenarios/hand_cross.yaml", "tests/data/converge_outside.yaml",
-                                  "tests/data/geom_mesh.yaml"};
+                                  "tests/data/geom_mesh.yaml", "scenarios/hand_cross.yaml"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
         PlanFixture fx;
         PlnSipResult res[2];
         double *x[2];
         char err[1024];
+        int sqp = f == 3;
         plan_fixture_load(&fx, files[f], 0.0);
+        fx.sc.algorithm = sqp ? PLN_ALGORITHM_SQP : PLN_ALGORITHM_SLSQP;
         for (int k = 0; k < 2; ++k) {
             PlnSipRun run;
             memset(&run, 0, sizeof run);
@@ -50,7 +54,7 @@ START_TEST(test_reuse_is_the_same_run)
         /* the line searches backtracked at least once, and that point was not computed
          * twice; with mesh rows gradients are computed only when asked (their queries are
          * warm-started), so that point is computed again there */
-        if (fx.sc.geometry == PLN_GEOMETRY_MESH) {
+        if (fx.sc.geometry == PLN_GEOMETRY_MESH || sqp) {
             ck_assert_int_le(res[1].row_evaluations, res[0].row_evaluations);
         } else {
             ck_assert_msg(res[1].row_evaluations < res[0].row_evaluations, "%s: %d against %d", files[f],
