@@ -483,7 +483,10 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             break;
         }
         res.corrections += dir == w.dsoc;
-        if (dir == w.dsoc) soc_failed = 0;
+        /* a correction that succeeded, or a full step taken without one (the model holds
+         * here: the failures before were another region's), lets the corrections start
+         * over (S6) */
+        if (dir == w.dsoc || (a == 1.0 && dir == w.d)) soc_failed = 0;
         res.regularised += w.sigma > 0.0;
         /* S9: the model's regularisation for the next QP. A shortened step whose predicted
          * decrease was mostly the objective's: the model's curvature along d was too small,
