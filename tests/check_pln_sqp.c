@@ -214,6 +214,62 @@ START_TEST(test_elastic_start)
 }
 END_TEST
 
+/* ---- the violated rows' weights (S3b): min (x + 1)^2 / 2 + (x + 1)^4 / 8 subject to x >= 1,
+ * from x = 0 with B0 = 1. The first QP step d = 1 meets the row exactly, with the multiplier
+ * lambda = 2.5 (g + d) and a model change of f of q = g d + d^2 / 2 = 2; f itself rises by
+ * 3.375. With the weight equal to the multiplier the penalty falls by 2.5 and the full step is
+ * rejected; S3b raises the weight to q / (1 - 1/2) = 4, the full step is taken and the run
+ * ends in fewer evaluations, at x = 1 either way. */
+static double steep_f(unsigned n, const double *x, double *g, void *data)
+{
+    (void)n, (void)data;
+    double e = x[0] + 1.0;
+    if (g != NULL) g[0] = e + 0.5 * e * e * e;
+    return 0.5 * e * e + 0.125 * e * e * e * e;
+}
+
+static void at_least_one_c(unsigned m, double *c, unsigned n, const double *x, double *g, void *data)
+{
+    (void)m, (void)n, (void)data;
+    c[0] = 1.0 - x[0];
+    if (g != NULL) g[0] = -1.0;
+}
+
+START_TEST(test_penalty_weights_raised)
+{
+    int evals[2];
+    for (int raised = 0; raised < 2; ++raised) {
+        double lb[1] = {-10}, ub[1] = {10}, x[1] = {0.0};
+        PlnSqpProblem p;
+        memset(&p, 0, sizeof p);
+        p.n = 1, p.lb = lb, p.ub = ub, p.f = steep_f;
+        p.n_sets = 1, p.sets[0].m = 1, p.sets[0].fn = at_least_one_c;
+        PlnSqpOptions o = pln_sqp_options_default();
+        o.ftol_rel = 1e-12, o.max_evals = 100;
+        if (!raised) o.penalty_rho = 0.0;
+        PlnSqpResult r;
+        PlnSqpStop st = pln_sqp_minimize(&p, &o, x, &r);
+        ck_assert_msg(st == PLN_SQP_FTOL || st == PLN_SQP_XTOL, "%s", pln_sqp_stop_string(st));
+        ck_assert_msg(fabs(x[0] - 1.0) < SQP_TEST_X_TOL, "x %.9f", x[0]);
+        ck_assert_int_eq(r.penalty_raised > 0, raised);
+        evals[raised] = r.evaluations;
+    }
+    ck_assert_msg(evals[1] < evals[0], "%d evaluations with S3b, %d without", evals[1], evals[0]);
+    /* the margin must lie in [0, 1) */
+    {
+        double lb[1] = {-10}, ub[1] = {10}, x[1] = {0.0};
+        PlnSqpProblem p;
+        memset(&p, 0, sizeof p);
+        p.n = 1, p.lb = lb, p.ub = ub, p.f = steep_f;
+        PlnSqpOptions o = pln_sqp_options_default();
+        o.penalty_rho = 1.0;
+        ck_assert_int_eq(pln_sqp_minimize(&p, &o, x, NULL), PLN_SQP_BAD_INPUT);
+        o.penalty_rho = NAN;
+        ck_assert_int_eq(pln_sqp_minimize(&p, &o, x, NULL), PLN_SQP_BAD_INPUT);
+    }
+}
+END_TEST
+
 /* ---- a model whose curvature is far too small (S9): min sum_i (i + 1)^2 (x_i - 1)^4 / 4 +
  * x_i^2 / 2 subject to sum_i x_i <= 2, from x = 10, with B0 = I while the quartic's curvature
  * there is 243 (i + 1)^2 + 1: the plain model's full steps overshoot by orders of magnitude and
@@ -349,6 +405,7 @@ Suite *pln_sqp_suite(void)
     tcase_add_test(tc, test_maratos_corrected);
     tcase_add_test(tc, test_quadratic_one_step);
     tcase_add_test(tc, test_elastic_start);
+    tcase_add_test(tc, test_penalty_weights_raised);
     tcase_add_test(tc, test_regularised_model);
     suite_add_tcase(s, tc);
     tc = tcase_create("control");

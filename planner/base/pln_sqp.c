@@ -37,6 +37,7 @@ PlnSqpOptions pln_sqp_options_default(void)
     o.max_evals = 0;
     o.max_time_s = 0.0;
     o.regularise = 1;
+    o.penalty_rho = PLN_SQP_PENALTY_RHO;
     return o;
 }
 
@@ -279,7 +280,7 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
     memset(&res, 0, sizeof res);
     PlnSqpOptions o = opt != NULL ? *opt : pln_sqp_options_default();
     if (p == NULL || x == NULL || p->n < 1 || p->f == NULL || p->lb == NULL || p->ub == NULL || p->n_sets < 0 ||
-        p->n_sets > PLN_SQP_MAX_SETS) {
+        p->n_sets > PLN_SQP_MAX_SETS || !(o.penalty_rho >= 0.0 && o.penalty_rho < 1.0)) {
         res.stop = PLN_SQP_BAD_INPUT;
         if (result != NULL) *result = res;
         return res.stop;
@@ -374,13 +375,40 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
             double l = w.lam_t[i];
             w.mu[i] = fmax(l, 0.5 * (w.mu[i] + l));
         }
-        double cplus = 0.0;
-        for (int i = 0; i < mt; ++i) cplus += w.mu[i] * fmax(w.c[i], 0.0);
+        double cplus = 0.0, c1 = 0.0;
+        for (int i = 0; i < mt; ++i) {
+            cplus += w.mu[i] * fmax(w.c[i], 0.0);
+            c1 += fmax(w.c[i], 0.0);
+        }
         double gd = 0.0, dmax = 0.0, xmax = 0.0;
         for (int j = 0; j < n; ++j) {
             gd += w.g[j] * w.d[j];
             dmax = fmax(dmax, fabs(w.d[j]));
             xmax = fmax(xmax, fabs(w.x[j]));
+        }
+        /* S3b: the weights of the violated rows raised, all by one amount, until the
+         * model's predicted decrease of the penalty term pays for the model's change of f
+         * with a margin: (1 - v) sum mu_i c_i+ >= (g'd + d'(B + sigma B0)d / 2) / (1 - rho).
+         * A row's multiplier prices it at the linearisation only; where the rows' curvature
+         * or f's makes the step dearer, weights equal to the multipliers reject the full
+         * step and its correction alike, and the steps crawl (docs/math/sqp.md sec. 9) */
+        if (o.penalty_rho > 0.0 && c1 > 0.0 && v < 1.0) {
+            int nq = n + elastic;
+            double dbd = 0.0;
+            for (int j = 0; j < n; ++j) {
+                double y = 0.0; /* (Lq^T d)_j: d'(B + sigma B0)d = |Lq^T d|^2 */
+                for (int i = j; i < n; ++i) y += w.Lq[(size_t)i * nq + j] * w.d[i];
+                dbd += y * y;
+            }
+            double need = (gd + 0.5 * dbd) / (1.0 - o.penalty_rho), have = (1.0 - v) * cplus;
+            if (need > have) {
+                double delta = (need - have) / ((1.0 - v) * c1);
+                for (int i = 0; i < mt; ++i) {
+                    if (w.c[i] > 0.0) w.mu[i] += delta;
+                }
+                cplus += delta * c1;
+                ++res.penalty_raised;
+            }
         }
         /* S4: the model's predicted change of phi along d */
         double D = gd - (1.0 - v) * cplus;

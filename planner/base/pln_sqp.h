@@ -55,6 +55,9 @@ typedef struct PlnSqpOptions {
     double max_time_s;  /* wall time from the start; <= 0: no limit */
     int regularise;     /* 1 (default): the model's regularisation after shortened steps (S9);
                          * 0: the plain model B in every QP */
+    double penalty_rho; /* in [0, 1): the margin of the violated rows' weights over the model's
+                         * change of f (S3b; default PLN_SQP_PENALTY_RHO); 0: the weights are
+                         * the multipliers' alone (S3) */
 } PlnSqpOptions;
 
 typedef enum PlnSqpStop {
@@ -80,6 +83,7 @@ typedef struct PlnSqpResult {
     int elastic;           /* iterations whose model needed the elastic form (S2) */
     int resets;            /* returns of the quasi-Newton model to B0 */
     int regularised;       /* accepted steps whose QP's model was B + sigma B0 with sigma > 0 (S9) */
+    int penalty_raised;    /* QPs after which the violated rows' weights were raised (S3b) */
     int forced;            /* 1 when the run ended converged on a point where no step met the
                             * test (S5), within PLN_SQP_STALL_VIOL of the rows' tolerances */
     double f;              /* f at the returned x */

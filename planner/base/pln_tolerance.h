@@ -526,6 +526,10 @@
 #define PLN_SQP_MAX_BACKTRACKS 10
 #define PLN_SQP_DAMPING 0.2
 #define PLN_SQP_ELASTIC_WEIGHT 1e3
+/* S3b (docs/math/sqp.md sec. 2): the violated rows' weights are raised until the model's
+ * predicted decrease of the penalty term is at least the model's change of f over 1 - rho
+ * (Nocedal and Wright, Numerical Optimization, eq. 18.36, for the l1 penalty). */
+#define PLN_SQP_PENALTY_RHO 0.5
 #define PLN_SQP_ELASTIC_CURV 1e-3
 #define PLN_SQP_TINY 1e-300
 /* Second-order corrections (S6) stop being tried after this many rejected in a row, until

@@ -681,8 +681,8 @@ static nlopt_result run_round_sqp(SipContext *ctx, double *x, int m, int max_eva
     if (ctx->progress != NULL) {
         fprintf(ctx->progress,
                 "     sqp: %d steps (%d regularised), %d quadratic subproblems, %d corrections, %d elastic, %d model "
-                "resets%s\n",
-                sr.iterations, sr.regularised, sr.qp_solves, sr.corrections, sr.elastic, sr.resets,
+                "resets, weights raised %d times%s\n",
+                sr.iterations, sr.regularised, sr.qp_solves, sr.corrections, sr.elastic, sr.resets, sr.penalty_raised,
                 sr.forced ? "; ended where no step lowers the penalty (rounding)" : "");
     }
     if (res == NLOPT_FAILURE || res == NLOPT_OUT_OF_MEMORY) {
