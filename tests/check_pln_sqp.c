@@ -179,6 +179,15 @@ START_TEST(test_quadratic_one_step)
 }
 END_TEST
 
+/* p: n variables in [lb, ub], objective f and one set of m rows fn (nullable when m = 0) */
+static void problem_one_set(PlnSqpProblem *p, int n, double *lb, double *ub, PlnSqpObjective f, int m,
+                            PlnSqpRows fn)
+{
+    memset(p, 0, sizeof *p);
+    p->n = n, p->lb = lb, p->ub = ub, p->f = f;
+    if (m > 0) p->n_sets = 1, p->sets[0].m = m, p->sets[0].fn = fn;
+}
+
 /* ---- an inconsistent linearisation at the start: at (x, y) = (-3, 0) the row y^3 >= 8 has
  * a zero gradient, so its model reads 8 <= 0; the elastic model (S2) steps anyway (the cost
  * lifts y), and the run ends at (1, 3), where x >= 1 binds */
@@ -201,9 +210,7 @@ START_TEST(test_elastic_start)
 {
     double lb[2] = {-10, -10}, ub[2] = {10, 10}, x[2] = {-3.0, 0.0};
     PlnSqpProblem p;
-    memset(&p, 0, sizeof p);
-    p.n = 2, p.lb = lb, p.ub = ub, p.f = elastic_f;
-    p.n_sets = 1, p.sets[0].m = 2, p.sets[0].fn = elastic_c;
+    problem_one_set(&p, 2, lb, ub, elastic_f, 2, elastic_c);
     PlnSqpOptions o = pln_sqp_options_default();
     o.ftol_rel = 1e-12, o.max_evals = 200;
     PlnSqpResult r;
@@ -241,9 +248,7 @@ START_TEST(test_penalty_weights_raised)
     for (int raised = 0; raised < 2; ++raised) {
         double lb[1] = {-10}, ub[1] = {10}, x[1] = {0.0};
         PlnSqpProblem p;
-        memset(&p, 0, sizeof p);
-        p.n = 1, p.lb = lb, p.ub = ub, p.f = steep_f;
-        p.n_sets = 1, p.sets[0].m = 1, p.sets[0].fn = at_least_one_c;
+        problem_one_set(&p, 1, lb, ub, steep_f, 1, at_least_one_c);
         PlnSqpOptions o = pln_sqp_options_default();
         o.ftol_rel = 1e-12, o.max_evals = 100;
         if (!raised) o.penalty_rho = 0.0;
@@ -259,8 +264,7 @@ START_TEST(test_penalty_weights_raised)
     {
         double lb[1] = {-10}, ub[1] = {10}, x[1] = {0.0};
         PlnSqpProblem p;
-        memset(&p, 0, sizeof p);
-        p.n = 1, p.lb = lb, p.ub = ub, p.f = steep_f;
+        problem_one_set(&p, 1, lb, ub, steep_f, 0, NULL);
         PlnSqpOptions o = pln_sqp_options_default();
         o.penalty_rho = 1.0;
         ck_assert_int_eq(pln_sqp_minimize(&p, &o, x, NULL), PLN_SQP_BAD_INPUT);
