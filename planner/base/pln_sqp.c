@@ -2,6 +2,7 @@
  * eq. S1-S8). */
 #include "base/pln_sqp.h"
 
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -393,13 +394,11 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
          * or f's makes the step dearer, weights equal to the multipliers reject the full
          * step and its correction alike, and the steps crawl (docs/math/sqp.md sec. 9) */
         if (o.penalty_rho > 0.0 && c1 > 0.0 && v < 1.0) {
-            int nq = n + elastic;
-            double dbd = 0.0;
-            for (int j = 0; j < n; ++j) {
-                double y = 0.0; /* (Lq^T d)_j: d'(B + sigma B0)d = |Lq^T d|^2 */
-                for (int i = j; i < n; ++i) y += w.Lq[(size_t)i * nq + j] * w.d[i];
-                dbd += y * y;
-            }
+            /* d'(B + sigma B0)d = |Lq^T d|^2 from the model's factor (its leading n x n
+             * block in the elastic form); Bs is scratch until the BFGS update */
+            memcpy(w.Bs, w.d, (size_t)n * sizeof(double));
+            cblas_dtrmv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, w.Lq, n + elastic, w.Bs, 1);
+            double dbd = cblas_ddot(n, w.Bs, 1, w.Bs, 1);
             double need = (gd + 0.5 * dbd) / (1.0 - o.penalty_rho), have = (1.0 - v) * cplus;
             if (need > have) {
                 double delta = (need - have) / ((1.0 - v) * c1);

@@ -459,8 +459,10 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
                 tq = &pln_dynmotion_torque(w->dm)[c->joint];
                 b = pln_taylor_bound_abs(tq) / tmax;
                 v = b * b - 1.0;
-                b = fmax(0.0, fabs(tq->c[0]) - fmax(fabs(tq->lo), fabs(tq->hi))) / tmax;
-                u = b * b - 1.0;
+                {
+                    double bm = fmax(0.0, fabs(tq->c[0]) - fmax(fabs(tq->lo), fabs(tq->hi))) / tmax;
+                    u = bm * bm - 1.0; /* |tau| at the middle is at least bm tmax */
+                }
                 break;
             }
             }
