@@ -33,7 +33,6 @@ struct PlnQpWork {
     double *d0;       /* n: the unconstrained minimum (QP2), for the warm start's QP15 */
     int *hint;        /* m + 2 n_max: the warm start's usable constraints */
     double *M;        /* n*n: the warm start's L^-1 N, then its Householder QR (QP16) */
-    double *Nc;       /* n*n: the listed normals' negatives, by columns (QP16) */
     double *tau;      /* n: the Householder scalars (QP16) */
     double *work;     /* lwork: LAPACK's workspace for dgeqrf and dormqr (QP16) */
     lapack_int lwork;
@@ -65,12 +64,11 @@ PlnQpWork *pln_qp_work_create(int n_max, int m_max)
     w->d0 = malloc(n * sizeof(double));
     w->hint = malloc((m + 2 * n) * sizeof(int));
     w->M = malloc(n * n * sizeof(double));
-    w->Nc = malloc(n * n * sizeof(double));
     w->tau = malloc(n * sizeof(double));
     if (w->J == NULL || w->R == NULL || w->dv == NULL || w->z == NULL || w->r == NULL ||
         w->u == NULL || w->tmp == NULL || w->s == NULL || w->rownorm == NULL ||
         w->active == NULL || w->is_active == NULL || w->d0 == NULL || w->hint == NULL ||
-        w->M == NULL || w->Nc == NULL || w->tau == NULL) {
+        w->M == NULL || w->tau == NULL) {
         pln_qp_work_destroy(w);
         return NULL;
     }
@@ -111,7 +109,6 @@ void pln_qp_work_destroy(PlnQpWork *w)
     free(w->d0);
     free(w->hint);
     free(w->M);
-    free(w->Nc);
     free(w->tau);
     free(w->work);
     free(w);
@@ -130,8 +127,10 @@ const char *pln_qp_status_string(PlnQpStatus s)
 }
 
 /* The input checks of QP1 (docs/math/qp.md sec. 4): sizes, finiteness, L's positive
- * diagonal, lb <= ub. */
-static int qp_input_ok(const PlnQpProblem *p, const PlnQpWork *w, const double *d)
+ * diagonal, lb <= ub. A's rows are checked with their norms, which they set in
+ * w->rownorm (eqs. QP5, QP12): a row whose sum of squares is finite has finite entries;
+ * only a row where that sum is not finite is read entry by entry. */
+static int qp_input_ok(const PlnQpProblem *p, PlnQpWork *w, const double *d)
 {
     int n = p->n, m = p->m, i, j;
     if (d == NULL || n <= 0 || n > w->n_max || m < 0 || m > w->m_max) return 0;
@@ -148,10 +147,18 @@ static int qp_input_ok(const PlnQpProblem *p, const PlnQpWork *w, const double *
         if (p->lb != NULL && p->ub != NULL && p->lb[i] > p->ub[i]) return 0;
     }
     for (i = 0; i < m; ++i) {
+        const double *a = p->A + (size_t)i * (size_t)n;
+        double ss = 0.0;
         if (!isfinite(p->b[i])) return 0;
-        for (j = 0; j < n; ++j) {
-            if (!isfinite(p->A[(size_t)i * (size_t)n + (size_t)j])) return 0;
+        for (j = 0; j < n; ++j) ss += a[j] * a[j];
+        if (isfinite(ss)) {
+            w->rownorm[i] = sqrt(ss);
+            continue;
         }
+        for (j = 0; j < n; ++j) {
+            if (!isfinite(a[j])) return 0;
+        }
+        w->rownorm[i] = cblas_dnrm2(n, a, 1); /* finite entries whose squares overflow */
     }
     return 1;
 }
@@ -321,18 +328,19 @@ static int qp_warm_blocked(const PlnQpProblem *p, PlnQpWork *w, int nh)
 {
     int n = p->n, m = p->m;
     if (nh <= 1) return -1; /* one addition is as cheap one by one */
-    /* Nc's column k = -n+ of hint k: a_c for a row, e_i for an upper bound, -e_i for a lower */
-    memset(w->Nc, 0, (size_t)nh * (size_t)n * sizeof(double));
+    /* M's column k first = -n+ of hint k: a_c for a row, e_i for an upper bound, -e_i for
+     * a lower */
+    memset(w->M, 0, (size_t)nh * (size_t)n * sizeof(double));
     for (int k = 0; k < nh; ++k) {
         int c = w->hint[k];
-        double *col = w->Nc + (size_t)k * (size_t)n;
+        double *col = w->M + (size_t)k * (size_t)n;
         if (c < m) memcpy(col, p->A + (size_t)c * (size_t)n, (size_t)n * sizeof(double));
         else if (c < m + n) col[c - m] = 1.0;
         else col[c - m - n] = -1.0;
     }
     /* w->J read as a column-major matrix is J itself (its rows are J's columns), here
-     * L^-T: M = L^-1 N = -J^T Nc */
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, nh, n, -1.0, w->J, n, w->Nc, n, 0.0, w->M, n);
+     * L^-T, upper triangular: M = L^-1 N = -J^T M by one triangular product */
+    cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, n, nh, -1.0, w->J, n, w->M, n);
     for (int k = 0; k < nh; ++k) w->dv[k] = cblas_dnrm2(n, w->M + (size_t)k * (size_t)n, 1); /* |M_k| */
     if (LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, nh, w->M, n, w->tau, w->work, w->lwork) != 0) return -1;
     for (int k = 0; k < nh; ++k) {
@@ -442,8 +450,8 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
     m = p->m;
     max_iter = p->max_iter > 0 ? p->max_iter : PLN_QP_DEFAULT_ITER_FACTOR * (n + m + 2 * n);
 
-    /* row norms, for the choice of the violated row and its tolerance (eqs. QP5, QP12) */
-    for (i = 0; i < m; ++i) w->rownorm[i] = cblas_dnrm2(n, p->A + (size_t)i * (size_t)n, 1);
+    /* (the row norms, for the choice of the violated row and its tolerance, eqs. QP5 and
+     * QP12, came with the input check) */
     memset(w->is_active, 0, (size_t)(m + 2 * n));
 
     /* unconstrained minimum d = -L^-T L^-1 g (eq. QP2) */
@@ -451,11 +459,20 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, p->L, n, d, 1);
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, p->L, n, d, 1);
 
-    /* J = L^-T (Q = I): its columns are the rows of L^-1 (eq. QP4) */
-    memset(w->J, 0, (size_t)n * (size_t)n * sizeof(double));
-    for (i = 0; i < n; ++i) w->J[(size_t)i * (size_t)n + (size_t)i] = 1.0;
-    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1.0, p->L,
-                n, w->J, n);
+    /* J = L^-T (Q = I): its columns are the rows of L^-1 (eq. QP4). w->J (row-major, its
+     * rows J's columns) is L^-1; read column-major it is L^-T, the inverse of L^T, which is
+     * L read column-major: one triangular inverse (dtrtri, n^3/3 flops, where a solve
+     * against the identity takes n^3), the other triangle zero */
+    for (i = 0; i < n; ++i) {
+        memcpy(w->J + (size_t)i * (size_t)n, p->L + (size_t)i * (size_t)n, (size_t)(i + 1) * sizeof(double));
+        memset(w->J + (size_t)i * (size_t)n + i + 1, 0, (size_t)(n - i - 1) * sizeof(double));
+    }
+    if (LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, 'U', 'N', n, w->J, n) != 0) {
+        /* L's diagonal is positive (checked): not reached */
+        memset(d, 0, (size_t)n * sizeof(double));
+        if (r != NULL) r->status = PLN_QP_BAD_INPUT;
+        return PLN_QP_BAD_INPUT;
+    }
     memset(w->R, 0, (size_t)n * (size_t)n * sizeof(double));
     if (p->start != NULL && p->n_start > 0) {
         memcpy(w->d0, d, (size_t)n * sizeof(double));
