@@ -10,6 +10,7 @@
 #include "check_util.h"
 #include "cli_run.h"
 #include "cli/pln_cli.h"
+#include "problem/pln_problem.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -29,9 +30,23 @@ START_TEST(test_parse_plan_defaults)
     ck_assert_str_eq(a.scenario, "s.yaml");
     ck_assert_ptr_null(a.out_dir);
     ck_assert_int_eq(a.method, PLN_METHOD_HYBRID);
-    ck_assert_int_eq(a.threads, 1);
+    ck_assert_int_eq(a.threads, PLN_THREADS_AUTO);
     ck_assert_int_eq(a.no_collision, 0);
     ck_assert_int_eq(a.quiet, 0);
+}
+END_TEST
+
+/* --threads auto is the default, and may be given; a number overrides it */
+START_TEST(test_parse_plan_threads_auto)
+{
+    char *argv[] = {"hrpplan", "plan", "--threads", "3", "--threads", "auto", "s.yaml"};
+    char *argv3[] = {"hrpplan", "plan", "--threads", "auto", "--threads", "3", "s.yaml"};
+    PlnCliArgs a;
+    char err[512];
+    ck_assert_int_eq(parse(ARGC(argv), argv, &a, err), PLN_OK);
+    ck_assert_int_eq(a.threads, PLN_THREADS_AUTO);
+    ck_assert_int_eq(parse(ARGC(argv3), argv3, &a, err), PLN_OK);
+    ck_assert_int_eq(a.threads, 3);
 }
 END_TEST
 
@@ -489,6 +504,7 @@ Suite *pln_cli_suite(void)
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, test_parse_plan_defaults);
     tcase_add_test(tc, test_parse_plan_all_options);
+    tcase_add_test(tc, test_parse_plan_threads_auto);
     tcase_add_test(tc, test_parse_timeout);
     tcase_add_test(tc, test_parse_check_geometry);
     tcase_add_test(tc, test_parse_check_and_robot);

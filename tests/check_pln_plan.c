@@ -426,7 +426,7 @@ START_TEST(test_threads_give_identical_plans_and_dump)
     int data_lines = 0;
     ckutil_mkdtemp(dir, sizeof dir);
     snprintf(log, sizeof log, "%s.log", dir);
-    snprintf(args, sizeof args, "plan scenarios/twist.yaml -q -o '%s/t1' --dump-queries '%s/q.txt'",
+    snprintf(args, sizeof args, "plan scenarios/twist.yaml -q -o '%s/t1' --threads 1 --dump-queries '%s/q.txt'",
              dir, dir);
     ck_assert_int_eq(hrpplan(args, log), 0);
     snprintf(args, sizeof args, "plan scenarios/twist.yaml -q -o '%s/t2' --threads 2", dir);

@@ -638,6 +638,71 @@ END_TEST
  * fresh evaluation leaves an interval whose broken rows are all broken by far (value above
  * zero, bound within PLN_DYN_REFINE_REL of it) with its whole-interval bounds, bisecting
  * none of it, while it still sharpens intervals where a row may hold. */
+/* the dynamics rows (and the collision rows beside them) do not depend on the thread
+ * count: fresh and frozen evaluations, with and without a working set, on 1, 2 and 3
+ * threads give bit-identical rows, gradients and per-row bounds, samples and times */
+START_TEST(test_dynamics_rows_identical_on_threads)
+{
+    const char *files[] = {"tests/data/stance_knees.yaml", "tests/data/step_in_place.yaml"};
+    for (int fi = 0; fi < 2; ++fi) {
+        Fixture f;
+        PlnProblemWork *wt[2];
+        Rng rng = {0x7d1aULL + (unsigned long long)fi};
+        char err[512];
+        load(&f, files[fi]);
+        const PlnProblem *p = f.p;
+        const int n = p->n_vars, m = p->m, nd = p->n_dyn_rows;
+        ck_assert_int_gt(nd, 0);
+        for (int k = 0; k < 2; ++k) {
+            ck_assert_int_eq(pln_problem_work_create(p, &wt[k], err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_problem_work_set_threads(p, wt[k], k + 2, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(wt[k]->n_helpers, k + 1);
+        }
+        double *x = calloc((size_t)n, sizeof *x), *c1 = calloc((size_t)m, sizeof *c1);
+        double *c2 = calloc((size_t)m, sizeof *c2), *g1 = calloc((size_t)m * n, sizeof *g1);
+        double *g2 = calloc((size_t)m * n, sizeof *g2), *margin = calloc((size_t)m, sizeof *margin);
+        char *work = calloc((size_t)m, 1);
+        for (int trial = 0; trial < 8; ++trial) {
+            random_x(p, x, &rng, trial < 4 ? 0.3 : 1.0);
+            /* odd trials: frozen margins and a working set of about a third of the rows */
+            for (int r = 0; r < m; ++r) {
+                margin[r] = rng_uniform(&rng, 0.0, 1e-3);
+                work[r] = rng_uniform(&rng, 0.0, 1.0) < 0.33;
+            }
+            f.w->frozen_margin = trial % 2 ? margin : NULL;
+            f.w->work_rows = trial % 2 ? work : NULL;
+            ck_assert_msg(pln_problem_constraints(p, f.w, x, c1, g1, err, sizeof err) == PLN_OK, "%s", err);
+            for (int k = 0; k < 2; ++k) {
+                PlnProblemWork *w = wt[k];
+                w->frozen_margin = f.w->frozen_margin;
+                w->work_rows = f.w->work_rows;
+                ck_assert_msg(pln_problem_constraints(p, w, x, c2, g2, err, sizeof err) == PLN_OK, "%s", err);
+                ck_assert_msg(memcmp(c1, c2, (size_t)m * sizeof *c1) == 0, "%s trial %d, %d threads: rows differ",
+                              files[fi], trial, k + 2);
+                ck_assert_msg(memcmp(g1, g2, (size_t)m * n * sizeof *g1) == 0,
+                              "%s trial %d, %d threads: gradients differ", files[fi], trial, k + 2);
+                ck_assert(memcmp(f.w->dyn_sample, w->dyn_sample, (size_t)nd * sizeof *c1) == 0);
+                ck_assert(memcmp(f.w->dyn_t, w->dyn_t, (size_t)nd * sizeof *c1) == 0);
+                if (trial % 2 == 0) {
+                    ck_assert(memcmp(f.w->dyn_bound, w->dyn_bound, (size_t)nd * sizeof *c1) == 0);
+                }
+            }
+        }
+        f.w->frozen_margin = NULL;
+        f.w->work_rows = NULL;
+        free(x);
+        free(c1);
+        free(c2);
+        free(g1);
+        free(g2);
+        free(margin);
+        free(work);
+        for (int k = 0; k < 2; ++k) pln_problem_work_destroy(wt[k]);
+        unload(&f);
+    }
+}
+END_TEST
+
 START_TEST(test_fresh_dynamics_rows_far_broken)
 {
     Fixture f;
@@ -929,6 +994,7 @@ Suite *pln_problem_suite(void)
     tcase_add_loop_test(tc, test_cost_hessian_fd, 0, 4);
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_test(tc, test_fresh_dynamics_rows_far_broken);
+    tcase_add_test(tc, test_dynamics_rows_identical_on_threads);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
     tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);
     tcase_add_loop_test(tc, test_phong_rows_gradient_fd, 0, 3);

@@ -64,7 +64,7 @@ static const char HELP_OVERVIEW[] =
 static const char HELP_PLAN[] =
     "usage: hrpplan plan SCENARIO.yaml [-o DIR] [--no-collision] [--static-balance]\n"
     "                    [--method hybrid|gss|ca|sampling] [--geometry KIND]\n"
-    "                    [--distance euclidean|phong] [--threads N] [--max-time S]\n"
+    "                    [--distance euclidean|phong] [--threads N|auto] [--max-time S]\n"
     "                    [--timeout S] [--simulate] [--json] [-q | -v]\n"
     "\n"
     "Optimises the B-spline joint trajectory of a scenario and certifies it. Writes into\n"
@@ -86,7 +86,9 @@ static const char HELP_PLAN[] =
     "                            collision.geometry: capsule, convex, ellipsoid, mesh\n"
     "  --distance D              static distance of the mesh rows instead of the\n"
     "                            scenario's collision.distance: euclidean, phong\n"
-    "  --threads N               distance queries on N threads (default 1)\n"
+    "  --threads N|auto          collision and dynamics rows on N threads; the plan is\n"
+    "                            the same whatever N (default auto: the processors this\n"
+    "                            process may use, at most 8)\n"
     "  --max-time S              stop optimising after S seconds (default the scenario's\n"
     "                            optimizer.time_limit); the result is then certified as is\n"
     "  --timeout S               end the whole run after S seconds of wall time, writing\n"
@@ -155,7 +157,7 @@ static const char HELP_CHECK[] =
 
 static const char HELP_BATCH[] =
     "usage: hrpplan batch SCENARIO.yaml... [-j N] [-o OUTDIR] [-q]\n"
-    "                     [--max-time S] [--threads N] [--method M] [--geometry KIND]\n"
+    "                     [--max-time S] [--threads N|auto] [--method M] [--geometry KIND]\n"
     "                     [--no-collision] [--static-balance] [--timeout S]\n"
     "       hrpplan batch --summarize OUTDIR [SCENARIO.yaml...]\n"
     "\n"
@@ -179,7 +181,9 @@ static const char HELP_BATCH[] =
     "  -o, --output OUTDIR       where the folders and the summary go (default out/batch)\n"
     "  --summarize OUTDIR        only rebuild OUTDIR/summary.csv and summary.json\n"
     "  --max-time, --timeout, --threads, --method, --geometry, --no-collision,\n"
-    "  --static-balance          passed to every plan (see `hrpplan plan --help`)\n"
+    "  --static-balance          passed to every plan (see `hrpplan plan --help`);\n"
+    "                            without --threads each plan gets --threads P / N (P the\n"
+    "                            processors the batch may use; at least 1, at most 8)\n"
     "  -q, --quiet               no progress on stderr\n"
     "  -h, --help                this text\n"
     "\n"
@@ -690,9 +694,11 @@ static PlnStatus apply_option(const OptionSpec *o, const char *value, PlnCliArgs
         }
         return PLN_OK;
     case OPT_THREADS:
-        if (!parse_int(value, 1, PLN_MAX_THREADS, &args->threads)) {
+        if (strcmp(value, "auto") == 0) {
+            args->threads = PLN_THREADS_AUTO;
+        } else if (!parse_int(value, 1, PLN_MAX_THREADS, &args->threads)) {
             return pln_errorf(PLN_ERR_USAGE, err, err_size,
-                              "hrpplan %s: --threads '%s': expected an integer from 1 to 64",
+                              "hrpplan %s: --threads '%s': expected auto or an integer from 1 to 64",
                               cmd, value);
         }
         return PLN_OK;
@@ -728,7 +734,7 @@ PlnStatus pln_cli_parse(int argc, char *const argv[], PlnCliArgs *args, char *er
 
     memset(args, 0, sizeof *args);
     args->method = PLN_METHOD_HYBRID;
-    args->threads = 1;
+    args->threads = PLN_THREADS_AUTO;
     args->jobs = 1;
     args->rate_hz = 200.0;
     args->speed = 1.0;

@@ -58,7 +58,8 @@ typedef struct PlnCliArgs {
                                   (checked by the parser); NULL: the scenario's */
     const char *distance;      /* plan --distance: euclidean or phong (checked by the
                                   parser); NULL: the scenario's */
-    int threads;               /* plan --threads N (>= 1) */
+    int threads;               /* plan --threads N (>= 1), or PLN_THREADS_AUTO (auto, the
+                                  default) */
     double max_time;           /* plan --max-time S: the optimiser's budget, s (NAN: the
                                   scenario's optimizer.time_limit) */
     double timeout;            /* plan, check, simulate, batch --timeout S: the whole run's

@@ -340,8 +340,15 @@ static int spawn_plan(const char *exe, const PlnCliArgs *args, BatchRow *r)
         argv[n++] = "--timeout";
         argv[n++] = timeout;
     }
-    if (args->threads != 1) {
-        snprintf(threads, sizeof threads, "%d", args->threads);
+    {
+        /* without --threads, the jobs share the processors: each plan takes its part */
+        int t = args->threads;
+        if (t == PLN_THREADS_AUTO) {
+            t = pln_cpu_count() / (args->jobs > 0 ? args->jobs : 1);
+            if (t < 1) t = 1;
+            if (t > PLN_THREADS_AUTO_MAX) t = PLN_THREADS_AUTO_MAX;
+        }
+        snprintf(threads, sizeof threads, "%d", t);
         argv[n++] = "--threads";
         argv[n++] = threads;
     }

@@ -633,136 +633,168 @@ static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, cha
     return PLN_OK;
 }
 
-PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
-                           char *err, size_t err_size)
+/* The rows of interval i (a job of pln_problem_each_interval; arg: c): computed in s, the
+ * certified bounds of a fresh evaluation and the exact samples, each row's value into c and
+ * its bound, sample and the sample's time into w's arrays. */
+static PlnStatus dyn_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, void *arg,
+                            char *err, size_t err_size)
 {
     const PlnRobot *r = p->robot;
-    const int n = p->n_vars, nv = 6 + p->n_joints, k1 = p->scenario->degree + 1;
+    double *c = arg, t0, t1;
     PlnStatus st = PLN_OK;
-    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
-        double t0, t1;
-        /* the certified bounds (Taylor models of the dynamics over the interval): what a
-         * fresh evaluation's rows are; a frozen evaluation's rows are samples plus frozen
-         * margins (docs/math/planner.md eq. P6), and need a bound only for a row that no
-         * sample of its phase reaches */
-        int have_bound = 0;
-        pln_problem_interval(p, i, &t0, &t1);
-        if (w->frozen_margin == NULL) {
-            st = fresh_bounds(p, w, i, err, err_size);
-            if (st != PLN_OK) break;
-            have_bound = 1;
-        }
-        for (int d = 0; d < p->n_dyn; ++d) {
-            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-            if (row >= 0) w->dyn_sample[row - p->row_dynamics] = -HUGE_VAL;
-        }
-        /* exact samples */
-        for (int si = 0; si < PLN_BALANCE_SAMPLES && st == PLN_OK; ++si) {
-            double t = t0 + (t1 - t0) * (double)si / (PLN_BALANCE_SAMPLES - 1);
-            PlnContactSplit split;
-            int split_phase = -2, have_split = 0;
-            st = state_dynamics(p, w, t, 0);
-            for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
-                const PlnDynCon *cd = &p->dyn[d];
-                int row = p->dyn_row[(size_t)d * p->n_intervals + i], l;
-                double v;
-                if (row < 0 || !phase_at(p, cd->phase, t)) continue;
-                if (cd->kind == PLN_DYN_TORQUE && split_phase != cd->phase) {
-                    split_phase = cd->phase;
-                    have_split = pln_contact_split(&p->phases[cd->phase].support, w->tau, 0.0, &split, 0);
-                }
-                l = cd->kind == PLN_DYN_TORQUE ? r->joints[cd->joint].link : 0;
-                v = row_value(p, cd, w->tau, have_split ? &split : NULL, pln_kin_joint_axis(w->kin, l),
-                              pln_kin_link_pos(w->kin, l), NULL, NULL);
-                if (v > w->dyn_sample[row - p->row_dynamics]) {
-                    w->dyn_sample[row - p->row_dynamics] = v;
-                    w->dyn_t[row - p->row_dynamics] = t;
-                }
-            }
-        }
-        for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
-            int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
-            if (row < 0) continue;
-            k = row - p->row_dynamics;
-            if (!(w->dyn_sample[k] > -HUGE_VAL)) {  /* phase rows on no sample: use the bound */
-                if (!have_bound) {
-                    st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-                    if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
-                    if (st != PLN_OK) break;
-                    have_bound = 1;
-                }
-                w->dyn_sample[k] = w->dyn_bound[k];
-                w->dyn_t[k] = 0.5 * (t0 + t1);
-            }
-            c[row] = w->frozen_margin != NULL ? w->dyn_sample[k] + w->frozen_margin[row] : w->dyn_bound[k];
-        }
+    /* the certified bounds (Taylor models of the dynamics over the interval): what a
+     * fresh evaluation's rows are; a frozen evaluation's rows are samples plus frozen
+     * margins (docs/math/planner.md eq. P6), and need a bound only for a row that no
+     * sample of its phase reaches */
+    int have_bound = 0;
+    pln_problem_interval(p, i, &t0, &t1);
+    if (s->frozen_margin == NULL) {
+        st = fresh_bounds(p, s, i, err, err_size);
+        if (st != PLN_OK) return st;
+        have_bound = 1;
     }
-    if (grad == NULL || st != PLN_OK) return st;
-    /* the largest row outside the caller's working set (the first of equals, as the
-     * aggregate row takes it), which needs its gradient too */
-    int agg_row = -1;
-    if (w->work_rows != NULL) {
-        for (int r = p->row_dynamics; r < p->row_dynamics + p->n_dyn_rows; ++r) {
-            if (!w->work_rows[r] && (agg_row < 0 || c[r] > c[agg_row])) agg_row = r;
-        }
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+        if (row >= 0) s->dyn_sample[row - p->row_dynamics] = -HUGE_VAL;
     }
-    for (int i = 0; i < p->n_intervals && st == PLN_OK; ++i) {
-        /* gradients at each row's sampled maximum: the analytic RNEA derivatives chained
-         * through the spline's basis (docs/math/planner.md eq. P12) */
-        double t_done = NAN, N[3 * PLN_BSPLINE_MAX_ORDER];
-        int first = 0;
+    /* exact samples */
+    for (int si = 0; si < PLN_BALANCE_SAMPLES && st == PLN_OK; ++si) {
+        double t = t0 + (t1 - t0) * (double)si / (PLN_BALANCE_SAMPLES - 1);
+        PlnContactSplit split;
+        int split_phase = -2, have_split = 0;
+        st = state_dynamics(p, s, t, 0);
         for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
             const PlnDynCon *cd = &p->dyn[d];
             int row = p->dyn_row[(size_t)d * p->n_intervals + i], l;
-            double t, dW[6], dT;
-            PlnContactSplit split;
-            int have_split = 0;
-            if (row < 0) continue;
-            if (w->work_rows != NULL && !w->work_rows[row] && row != agg_row) continue;
-            t = w->dyn_t[row - p->row_dynamics];
-            if (t != t_done) {  /* rows often share their sampled maximum's time */
-                st = state_dynamics(p, w, t, 1);
-                if (st == PLN_OK) st = pln_bspline_basis(p->bs, t, 2, N, &first);
-                if (st != PLN_OK) break;
-                t_done = t;
-            }
-            if (cd->kind == PLN_DYN_TORQUE) {
-                have_split = pln_contact_split(&p->phases[cd->phase].support, w->tau, 0.0, &split, 1);
+            double v;
+            if (row < 0 || !phase_at(p, cd->phase, t)) continue;
+            if (cd->kind == PLN_DYN_TORQUE && split_phase != cd->phase) {
+                split_phase = cd->phase;
+                have_split = pln_contact_split(&p->phases[cd->phase].support, s->tau, 0.0, &split, 0);
             }
             l = cd->kind == PLN_DYN_TORQUE ? r->joints[cd->joint].link : 0;
-            (void)row_value(p, cd, w->tau, have_split ? &split : NULL, pln_kin_joint_axis(w->kin, l),
-                            pln_kin_link_pos(w->kin, l), dW, &dT);
-            if (cd->kind == PLN_DYN_TORQUE && have_split) {
-                /* the joint's axis and origin move with the joints above it */
-                memset(w->t2_geo, 0, (size_t)nv * sizeof *w->t2_geo);
-                pln_contact_joint_torque_dq(r, w->kin, &p->phases[cd->phase].support, &split,
-                                            cd->joint, dT, w->t2_geo);
+            v = row_value(p, cd, s->tau, have_split ? &split : NULL, pln_kin_joint_axis(s->kin, l),
+                          pln_kin_link_pos(s->kin, l), NULL, NULL);
+            if (v > s->dyn_sample[row - p->row_dynamics]) {
+                s->dyn_sample[row - p->row_dynamics] = v;
+                s->dyn_t[row - p->row_dynamics] = t;
             }
-            for (int a = 0; a < p->n_active; ++a) {
-                int col = 6 + p->active[a];
-                double g[3] = {0.0, 0.0, 0.0};
-                for (int k = 0; k < 6; ++k) {
-                    g[0] += dW[k] * w->dtau_dq[k * nv + col];
-                    g[1] += dW[k] * w->dtau_dnu[k * nv + col];
-                    g[2] += dW[k] * w->mass[k * nv + col];
-                }
-                if (cd->kind == PLN_DYN_TORQUE) {
-                    int tr = 6 + cd->joint;
-                    if (have_split) g[0] += w->t2_geo[col];
-                    g[0] += dT * w->dtau_dq[tr * nv + col];
-                    g[1] += dT * w->dtau_dnu[tr * nv + col];
-                    g[2] += dT * w->mass[tr * nv + col];
-                }
-                for (int m = 0; m < k1; ++m) {
-                    int v = p->var_of[a * p->n_ctrl + first + m];
-                    if (v >= 0) {
-                        grad[(size_t)row * n + v] += g[0] * N[m] + g[1] * N[k1 + m] + g[2] * N[2 * k1 + m];
-                    }
+        }
+    }
+    for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+        if (row < 0) continue;
+        k = row - p->row_dynamics;
+        if (!(s->dyn_sample[k] > -HUGE_VAL)) {  /* phase rows on no sample: use the bound */
+            if (!have_bound) {
+                st = pln_problem_interval_motion(p, s, s->ctrl, i, err, err_size);
+                if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, s, i, NULL, err, err_size);
+                if (st != PLN_OK) break;
+                have_bound = 1;
+            }
+            s->dyn_sample[k] = s->dyn_bound[k];
+            s->dyn_t[k] = 0.5 * (t0 + t1);
+        }
+        c[row] = s->frozen_margin != NULL ? s->dyn_sample[k] + s->frozen_margin[row] : s->dyn_bound[k];
+        if (s != w) {  /* a helper's rows into the caller's arrays */
+            w->dyn_bound[k] = s->dyn_bound[k];
+            w->dyn_lower[k] = s->dyn_lower[k];
+            w->dyn_sample[k] = s->dyn_sample[k];
+            w->dyn_t[k] = s->dyn_t[k];
+        }
+    }
+    return st;
+}
+
+/* what dyn_gradients needs beside the work */
+typedef struct DynGradArg {
+    double *grad;
+    int agg_row;
+} DynGradArg;
+
+/* The gradients of interval i's rows (a job of pln_problem_each_interval): each at the
+ * row's sampled maximum w->dyn_t, the analytic RNEA derivatives (computed in s) chained
+ * through the spline's basis (docs/math/planner.md eq. P12). With a working set, only its
+ * rows' and the aggregate row's. */
+static PlnStatus dyn_gradients(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, void *arg,
+                               char *err, size_t err_size)
+{
+    const PlnRobot *r = p->robot;
+    const int n = p->n_vars, nv = 6 + p->n_joints, k1 = p->scenario->degree + 1;
+    const DynGradArg *ga = arg;
+    double t_done = NAN, N[3 * PLN_BSPLINE_MAX_ORDER];
+    int first = 0;
+    PlnStatus st = PLN_OK;
+    (void)err;
+    (void)err_size;
+    for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
+        const PlnDynCon *cd = &p->dyn[d];
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], l;
+        double t, dW[6], dT;
+        PlnContactSplit split;
+        int have_split = 0;
+        if (row < 0) continue;
+        if (s->work_rows != NULL && !s->work_rows[row] && row != ga->agg_row) continue;
+        t = w->dyn_t[row - p->row_dynamics];
+        if (t != t_done) {  /* rows often share their sampled maximum's time */
+            st = state_dynamics(p, s, t, 1);
+            if (st == PLN_OK) st = pln_bspline_basis(p->bs, t, 2, N, &first);
+            if (st != PLN_OK) break;
+            t_done = t;
+        }
+        if (cd->kind == PLN_DYN_TORQUE) {
+            have_split = pln_contact_split(&p->phases[cd->phase].support, s->tau, 0.0, &split, 1);
+        }
+        l = cd->kind == PLN_DYN_TORQUE ? r->joints[cd->joint].link : 0;
+        (void)row_value(p, cd, s->tau, have_split ? &split : NULL, pln_kin_joint_axis(s->kin, l),
+                        pln_kin_link_pos(s->kin, l), dW, &dT);
+        if (cd->kind == PLN_DYN_TORQUE && have_split) {
+            /* the joint's axis and origin move with the joints above it */
+            memset(s->t2_geo, 0, (size_t)nv * sizeof *s->t2_geo);
+            pln_contact_joint_torque_dq(r, s->kin, &p->phases[cd->phase].support, &split,
+                                        cd->joint, dT, s->t2_geo);
+        }
+        for (int a = 0; a < p->n_active; ++a) {
+            int col = 6 + p->active[a];
+            double g[3] = {0.0, 0.0, 0.0};
+            for (int k = 0; k < 6; ++k) {
+                g[0] += dW[k] * s->dtau_dq[k * nv + col];
+                g[1] += dW[k] * s->dtau_dnu[k * nv + col];
+                g[2] += dW[k] * s->mass[k * nv + col];
+            }
+            if (cd->kind == PLN_DYN_TORQUE) {
+                int tr = 6 + cd->joint;
+                if (have_split) g[0] += s->t2_geo[col];
+                g[0] += dT * s->dtau_dq[tr * nv + col];
+                g[1] += dT * s->dtau_dnu[tr * nv + col];
+                g[2] += dT * s->mass[tr * nv + col];
+            }
+            for (int m = 0; m < k1; ++m) {
+                int v = p->var_of[a * p->n_ctrl + first + m];
+                if (v >= 0) {
+                    ga->grad[(size_t)row * n + v] += g[0] * N[m] + g[1] * N[k1 + m] + g[2] * N[2 * k1 + m];
                 }
             }
         }
     }
     return st;
+}
+
+PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                           char *err, size_t err_size)
+{
+    DynGradArg ga = {grad, -1};
+    /* the values, interval by interval on the work's threads */
+    PlnStatus st = pln_problem_each_interval(p, w, dyn_values, c, err, err_size);
+    if (grad == NULL || st != PLN_OK) return st;
+    /* the largest row outside the caller's working set (the first of equals, as the
+     * aggregate row takes it), which needs its gradient too */
+    if (w->work_rows != NULL) {
+        for (int r = p->row_dynamics; r < p->row_dynamics + p->n_dyn_rows; ++r) {
+            if (!w->work_rows[r] && (ga.agg_row < 0 || c[r] > c[ga.agg_row])) ga.agg_row = r;
+        }
+    }
+    return pln_problem_each_interval(p, w, dyn_gradients, &ga, err, err_size);
 }
 
 void pln_dynrows_name(const PlnProblem *p, int d, char *buf, size_t size)

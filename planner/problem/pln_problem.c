@@ -21,7 +21,7 @@ PlnPlanOptions pln_plan_options_default(void)
     o.method = PLN_METHOD_HYBRID;
     o.mcd_eps_ratio = PLN_OPT_MCD_EPS_RATIO;
     o.cert_eps_ratio = PLN_CERT_MCD_EPS_RATIO;
-    o.threads = 1;
+    o.threads = PLN_THREADS_AUTO;
     o.geometry_override = 0;
     o.geometry = PLN_GEOMETRY_CAPSULE;
     o.distance_override = 0;
@@ -602,6 +602,11 @@ void pln_problem_work_destroy(PlnProblemWork *w)
 PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
                                        char *err, size_t err_size)
 {
+    if (threads == PLN_THREADS_AUTO) {
+        threads = pln_cpu_count();
+        if (threads > PLN_THREADS_AUTO_MAX) threads = PLN_THREADS_AUTO_MAX;
+        if (threads > p->n_intervals) threads = p->n_intervals > 0 ? p->n_intervals : 1;
+    }
     if (threads < 1 || threads > PLN_MAX_THREADS) {
         return pln_errorf(PLN_ERR_USAGE, err, err_size, "threads: %d is outside [1, %d]", threads,
                           PLN_MAX_THREADS);
@@ -1106,22 +1111,62 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
     return st;
 }
 
-/* one helper thread's share of the collision rows */
-typedef struct CollisionJob {
+/* one thread's share of pln_problem_each_interval: intervals first, first + step, ... */
+typedef struct IntervalShare {
     const PlnProblem *p;
     PlnProblemWork *w, *scratch;
     int first, step;
-    double *c, *grad;
+    PlnIntervalJob job;
+    void *arg;
     PlnStatus st;
     char err[512];
-} CollisionJob;
+} IntervalShare;
 
-static void *collision_job(void *arg)
+static void *interval_share(void *a)
 {
-    CollisionJob *j = arg;
-    j->st = collision_rows(j->p, j->w, j->scratch, j->first, j->step, j->c, j->grad, j->err,
-                           sizeof j->err);
+    IntervalShare *j = a;
+    j->st = PLN_OK;
+    for (int i = j->first; i < j->p->n_intervals && j->st == PLN_OK; i += j->step) {
+        j->st = j->job(j->p, j->w, j->scratch, i, j->arg, j->err, sizeof j->err);
+    }
     return NULL;
+}
+
+PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnIntervalJob job,
+                                    void *arg, char *err, size_t err_size)
+{
+    int T = 1 + w->n_helpers;
+    IntervalShare jobs[PLN_MAX_THREADS];
+    pthread_t tid[PLN_MAX_THREADS];
+    int started[PLN_MAX_THREADS] = {0};
+    PlnStatus st = PLN_OK;
+    if (T > p->n_intervals) T = p->n_intervals;
+    for (int k = 1; k < T; ++k) {
+        PlnProblemWork *h = w->helpers[k - 1];
+        /* the helper computes from the caller's motion and reads its borrowed settings */
+        memcpy(h->ctrl, w->ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *h->ctrl);
+        h->frozen_margin = w->frozen_margin;
+        h->work_rows = w->work_rows;
+        jobs[k] = (IntervalShare){p, w, h, k, T, job, arg, PLN_OK, ""};
+        started[k] = pthread_create(&tid[k], NULL, interval_share, &jobs[k]) == 0;
+        if (!started[k]) interval_share(&jobs[k]); /* no thread: do its share here */
+    }
+    jobs[0] = (IntervalShare){p, w, w, 0, T, job, arg, PLN_OK, ""};
+    interval_share(&jobs[0]);
+    if (jobs[0].st != PLN_OK) st = pln_errorf(jobs[0].st, err, err_size, "%s", jobs[0].err);
+    for (int k = 1; k < T; ++k) {
+        if (started[k]) pthread_join(tid[k], NULL);
+        if (st == PLN_OK && jobs[k].st != PLN_OK) st = pln_errorf(jobs[k].st, err, err_size, "%s", jobs[k].err);
+    }
+    return st;
+}
+
+/* the collision rows of interval i (a job of pln_problem_each_interval) */
+static PlnStatus collision_interval(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch,
+                                    int i, void *arg, char *err, size_t err_size)
+{
+    double **cg = arg;
+    return collision_rows(p, w, scratch, i, p->n_intervals, cg[0], cg[1], err, err_size);
 }
 
 /* every collision row, intervals spread over w's helper workspaces (interval i on thread
@@ -1129,31 +1174,20 @@ static void *collision_job(void *arg)
 static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, double *c,
                                     double *grad, char *err, size_t err_size)
 {
-    int T = 1 + w->n_helpers;
-    CollisionJob jobs[PLN_MAX_THREADS];
-    pthread_t tid[PLN_MAX_THREADS];
-    int started[PLN_MAX_THREADS] = {0};
-    PlnStatus st;
-    if (T > p->n_intervals) T = p->n_intervals;
-    for (int k = 1; k < T; ++k) {
-        jobs[k] = (CollisionJob){p, w, w->helpers[k - 1], k, T, c, grad, PLN_OK, ""};
-        started[k] = pthread_create(&tid[k], NULL, collision_job, &jobs[k]) == 0;
-        if (!started[k]) collision_job(&jobs[k]); /* no thread: do its share here */
-    }
-    st = collision_rows(p, w, w, 0, T, c, grad, err, err_size);
-    for (int k = 1; k < T; ++k) {
-        if (started[k]) pthread_join(tid[k], NULL);
-        w->mcd_calls += w->helpers[k - 1]->mcd_calls;
-        w->mcd_seconds += w->helpers[k - 1]->mcd_seconds;
-        w->phong_calls += w->helpers[k - 1]->phong_calls;
-        w->phong_fallbacks += w->helpers[k - 1]->phong_fallbacks;
-        w->phong_seconds += w->helpers[k - 1]->phong_seconds;
-        w->helpers[k - 1]->phong_seconds = 0.0;
-        w->helpers[k - 1]->mcd_calls = 0;
-        w->helpers[k - 1]->mcd_seconds = 0.0;
-        w->helpers[k - 1]->phong_calls = 0;
-        w->helpers[k - 1]->phong_fallbacks = 0;
-        if (st == PLN_OK && jobs[k].st != PLN_OK) st = pln_errorf(jobs[k].st, err, err_size, "%s", jobs[k].err);
+    double *cg[2] = {c, grad};
+    PlnStatus st = pln_problem_each_interval(p, w, collision_interval, cg, err, err_size);
+    for (int k = 0; k < w->n_helpers; ++k) {
+        PlnProblemWork *h = w->helpers[k];
+        w->mcd_calls += h->mcd_calls;
+        w->mcd_seconds += h->mcd_seconds;
+        w->phong_calls += h->phong_calls;
+        w->phong_fallbacks += h->phong_fallbacks;
+        w->phong_seconds += h->phong_seconds;
+        h->phong_seconds = 0.0;
+        h->mcd_calls = 0;
+        h->mcd_seconds = 0.0;
+        h->phong_calls = 0;
+        h->phong_fallbacks = 0;
     }
     if (st == PLN_OK && w->dump != NULL) st = dump_queries(p, w, err, err_size);
     return st;

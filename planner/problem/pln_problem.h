@@ -145,7 +145,8 @@ typedef struct PlnPlanOptions {
     PlnMethod method;
     double mcd_eps_ratio;    /* MCD error of the optimiser's queries, as a fraction of eps */
     double cert_eps_ratio;   /* MCD error of the certification pass, as a fraction of eps */
-    int threads;             /* threads of the collision rows (pln_plan_run; default 1) */
+    int threads;             /* threads of the collision and dynamics rows (pln_plan_run;
+                                default PLN_THREADS_AUTO) */
     int geometry_override;   /* 1: plan and certify with `geometry` instead of the scenario's
                                 (applied before the scenario is resolved, by pln_plan) */
     PlnGeometryKind geometry;
@@ -219,6 +220,10 @@ typedef struct PlnProblem {
 
 /* Per-thread evaluation state. Counters accumulate over its lifetime. */
 #define PLN_MAX_THREADS 64
+/* threads = PLN_THREADS_AUTO: the processors the process may use (pln_cpu_count), at most
+ * PLN_THREADS_AUTO_MAX and at most one per constraint interval (the unit of the split) */
+#define PLN_THREADS_AUTO 0
+#define PLN_THREADS_AUTO_MAX 8
 
 typedef struct PlnProblemWork {
     double *ctrl;                   /* [n_active * n_ctrl] */
@@ -313,11 +318,23 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
                                   size_t err_size);
 void pln_problem_work_destroy(PlnProblemWork *w);
 
-/* Spreads the collision rows over `threads` threads (1..PLN_MAX_THREADS), each with a
- * workspace of its own; interval i goes to thread i mod threads, and every row is
- * computed the same way, so results do not depend on the thread count. */
+/* Spreads the collision and dynamics rows over `threads` threads (1..PLN_MAX_THREADS, or
+ * PLN_THREADS_AUTO), each with a workspace of its own; interval i goes to thread i mod
+ * threads, and every row is computed the same way, so results do not depend on the
+ * thread count. */
 PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
                                        char *err, size_t err_size);
+
+/* A job on interval i: computes in `scratch` (w itself, or one of its helpers, whose
+ * ctrl, frozen_margin and work_rows are the caller's) and writes only interval i's rows
+ * and entries of w's per-row arrays. */
+typedef PlnStatus (*PlnIntervalJob)(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch,
+                                    int i, void *arg, char *err, size_t err_size);
+
+/* Runs job on every interval, interval i on thread i mod T (T = 1 + w->n_helpers, at most
+ * n_intervals; the caller's thread takes i mod T = 0); returns the first thread's error. */
+PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnIntervalJob job,
+                                    void *arg, char *err, size_t err_size);
 
 /* Appends every MCD query of every later evaluation to `dump` (borrowed; text, format in
  * docs/FILE_FORMATS.md), in pair-interval order, so benchmarks can replay real work. */

@@ -56,7 +56,8 @@ typedef struct PlnSipResult {
 /* How a run is carried out (not what it solves). */
 typedef struct PlnSipRun {
     FILE *progress;   /* nullable: progress lines go here */
-    int threads;      /* collision rows on this many threads (1..PLN_MAX_THREADS) */
+    int threads;      /* collision and dynamics rows on this many threads (1..PLN_MAX_THREADS,
+                         or PLN_THREADS_AUTO) */
     FILE *dump;       /* nullable: every MCD query is appended here */
     int verbose;      /* 1: a progress line after every objective evaluation; 0: at most
                          one every PLN_PROGRESS_PERIOD_S (pln_sip.c) */
