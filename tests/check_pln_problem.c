@@ -703,6 +703,76 @@ START_TEST(test_dynamics_rows_identical_on_threads)
 }
 END_TEST
 
+/* with a working set (w->work_rows), the gradients the SIP reads are those of the full
+ * evaluation: every row but the collision and dynamics rows outside the set, and the
+ * largest collision row and the largest dynamics row outside it (the aggregate rows, the
+ * first of equals); whatever the buffer held before (NaN here), and on 1 or 2 threads */
+START_TEST(test_working_set_gradients)
+{
+    const char *files[] = {"tests/data/stance_knees.yaml", "scenarios/hand_cross.yaml"};
+    for (int fi = 0; fi < 2; ++fi) {
+        Fixture f;
+        PlnProblemWork *w2;
+        Rng rng = {0x3a11ULL + (unsigned long long)fi};
+        char err[512];
+        load(&f, files[fi]);
+        const PlnProblem *p = f.p;
+        const int n = p->n_vars, m = p->m;
+        int checked_agg = 0;
+        ck_assert_int_eq(pln_problem_work_create(p, &w2, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_problem_work_set_threads(p, w2, 2, err, sizeof err), PLN_OK);
+        double *x = calloc((size_t)n, sizeof *x), *c1 = calloc((size_t)m, sizeof *c1);
+        double *c2 = calloc((size_t)m, sizeof *c2), *g1 = calloc((size_t)m * n, sizeof *g1);
+        double *g2 = calloc((size_t)m * n, sizeof *g2), *margin = calloc((size_t)m, sizeof *margin);
+        char *work = calloc((size_t)m, 1);
+        for (int trial = 0; trial < 6; ++trial) {
+            PlnProblemWork *w = trial % 3 == 2 ? w2 : f.w;
+            random_x(p, x, &rng, 0.6);
+            for (int r = 0; r < m; ++r) {
+                margin[r] = rng_uniform(&rng, 0.0, 1e-3);
+                work[r] = rng_uniform(&rng, 0.0, 1.0) < 0.2;
+            }
+            f.w->frozen_margin = w2->frozen_margin = trial % 2 ? margin : NULL;
+            f.w->work_rows = w2->work_rows = NULL;
+            ck_assert_msg(pln_problem_constraints(p, f.w, x, c1, g1, err, sizeof err) == PLN_OK, "%s", err);
+            for (size_t e = 0; e < (size_t)m * n; ++e) g2[e] = NAN;
+            w->work_rows = work;
+            ck_assert_msg(pln_problem_constraints(p, w, x, c2, g2, err, sizeof err) == PLN_OK, "%s", err);
+            w->work_rows = NULL;
+            ck_assert(memcmp(c1, c2, (size_t)m * sizeof *c1) == 0);
+            for (int kind = 0; kind < 2; ++kind) {
+                PlnRowKind want = kind == 0 ? PLN_ROW_COLLISION : PLN_ROW_DYNAMICS;
+                int best = -1;
+                for (int r = 0; r < m; ++r) {
+                    if (work[r] || p->rows[r].kind != want) continue;
+                    if (best < 0 || c1[r] > c1[best]) best = r;
+                }
+                if (best < 0) continue;
+                ck_assert_msg(memcmp(g1 + (size_t)best * n, g2 + (size_t)best * n, (size_t)n * sizeof *g1) == 0,
+                              "%s trial %d: the aggregate row %d's gradient differs", files[fi], trial, best);
+                ++checked_agg;
+            }
+            for (int r = 0; r < m; ++r) {
+                if (!work[r] && (p->rows[r].kind == PLN_ROW_COLLISION || p->rows[r].kind == PLN_ROW_DYNAMICS)) continue;
+                ck_assert_msg(memcmp(g1 + (size_t)r * n, g2 + (size_t)r * n, (size_t)n * sizeof *g1) == 0,
+                              "%s trial %d: row %d's gradient differs", files[fi], trial, r);
+            }
+        }
+        ck_assert_int_ge(checked_agg, fi == 0 ? 12 : 6);
+        f.w->frozen_margin = NULL;
+        free(x);
+        free(c1);
+        free(c2);
+        free(g1);
+        free(g2);
+        free(margin);
+        free(work);
+        pln_problem_work_destroy(w2);
+        unload(&f);
+    }
+}
+END_TEST
+
 START_TEST(test_fresh_dynamics_rows_far_broken)
 {
     Fixture f;
@@ -995,6 +1065,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_test(tc, test_fresh_dynamics_rows_far_broken);
     tcase_add_test(tc, test_dynamics_rows_identical_on_threads);
+    tcase_add_test(tc, test_working_set_gradients);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
     tcase_add_loop_test(tc, test_constraint_gradients_fd, 0, 7);
     tcase_add_loop_test(tc, test_phong_rows_gradient_fd, 0, 3);

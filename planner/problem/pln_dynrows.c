@@ -793,6 +793,8 @@ PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, do
         for (int r = p->row_dynamics; r < p->row_dynamics + p->n_dyn_rows; ++r) {
             if (!w->work_rows[r] && (ga.agg_row < 0 || c[r] > c[ga.agg_row])) ga.agg_row = r;
         }
+        /* rows outside the set are not cleared (pln_problem_constraints) */
+        if (ga.agg_row >= 0) memset(grad + (size_t)ga.agg_row * p->n_vars, 0, (size_t)p->n_vars * sizeof *grad);
     }
     return pln_problem_each_interval(p, w, dyn_gradients, &ga, err, err_size);
 }

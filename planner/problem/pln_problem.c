@@ -1001,7 +1001,15 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             scratch->mcd_seconds += pln_clock_s() - start;
             scratch->mcd_calls += p->scenario->n_pairs;
         }
-        /* then each pair's row */
+        /* then each pair's row. With a working set, a gradient only for the rows in it and
+         * for the interval's largest row outside it (the first of equals), written after
+         * the pairs: the aggregate row (the largest outside the set, eq. P7) is one of
+         * those; the others' gradients are neither read nor written (pln_problem.h) */
+        int agg = -1, agg_todo = 0, agg_pr = -1;
+        double agg_t = 0.0;
+        PlnPairDistance agg_dx;
+        const int defer = grad != NULL && w->work_rows != NULL;
+        memset(&agg_dx, 0, sizeof agg_dx);
         for (int pr = 0; pr < p->scenario->n_pairs && st == PLN_OK; ++pr) {
             const PlnPair *pair = &p->scenario->pairs[pr];
             size_t k = (size_t)pr * p->n_intervals + i;
@@ -1009,6 +1017,9 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             PlnPairDistance dx;
             DstStatus ds = w->mcd_status[k];
             int row = p->row_collision + (int)k;
+            /* 1: the row's gradient is left to the end of the interval (it may be the
+             * interval's largest outside the set) */
+            const int outside = defer && !w->work_rows[row];
             if (ds == DST_INVALID_INPUT) {
                 st = pln_errorf(PLN_ERR_INTERNAL, err, err_size,
                                 "distance of %s - %s on [%g, %g] s failed: %s", pair->a.name,
@@ -1033,6 +1044,10 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                  * exceeds it (docs/math/planner.md sec. 7) */
                 w->exact[k] = res->lower;
                 c[row] = p->eps - p->mcd_stop_above;
+                if (outside && (agg < 0 || c[row] > c[agg])) {
+                    agg = row;
+                    agg_todo = 2; /* a zero gradient */
+                }
                 continue;
             }
             /* the exact distance at the witness time: the forward kinematics of the
@@ -1059,7 +1074,13 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 res->lower = dx.distance - PLN_SIP_UNCERTIFIED_M;
                 res->upper = dx.distance;
                 c[row] = p->eps + PLN_SIP_UNCERTIFIED_M - dx.distance;
-                if (grad != NULL) witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
+                if (outside) {
+                    if (agg < 0 || c[row] > c[agg]) {
+                        agg = row, agg_todo = 1, agg_pr = pr, agg_t = res->t_min, agg_dx = dx;
+                    }
+                } else if (grad != NULL) {
+                    witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
+                }
                 continue;
             }
             /* a certified method constrains its lower bound, so that the certification
@@ -1093,6 +1114,11 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                     ph.status == DST_PENETRATING) {
                     w->exact[k] = ph.distance;
                     if (w->frozen_margin != NULL) c[row] = p->eps + w->frozen_margin[row] - ph.distance;
+                    if (outside) {
+                        /* written here, its row cleared first */
+                        memset(grad + (size_t)row * n, 0, (size_t)n * sizeof *grad);
+                        if (agg < 0 || c[row] > c[agg]) agg = row, agg_todo = 0;
+                    }
                     if (grad != NULL) {
                         phong_gradient_row(p, scratch, res->t_min, pair->a.index,
                                            p->geom->links[pair->a.index].pos,
@@ -1105,7 +1131,30 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 }
                 ++scratch->phong_fallbacks;
             }
-            if (grad != NULL) witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
+            if (outside) {
+                if (agg < 0 || c[row] > c[agg]) {
+                    agg = row, agg_todo = 1, agg_pr = pr, agg_t = res->t_min, agg_dx = dx;
+                }
+            } else if (grad != NULL) {
+                witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
+            }
+        }
+        if (st == PLN_OK && agg >= 0 && agg_todo > 0) {
+            /* the interval's largest row outside the set: its gradient, from a cleared row */
+            memset(grad + (size_t)agg * n, 0, (size_t)n * sizeof *grad);
+            if (agg_todo == 1) {
+                if (!(agg_t == kin_t)) {
+                    st = pln_problem_joints_at(p, ctrl, agg_t, scratch->q);
+                    if (st == PLN_OK) st = pln_kin_forward(scratch->kin, p->robot, scratch->q);
+                    if (st != PLN_OK) {
+                        st = pln_errorf(st, err, err_size, "kinematics at t = %g s failed", agg_t);
+                        break;
+                    }
+                    kin_t = agg_t;
+                }
+                witness_gradient_row(p, scratch, &p->scenario->pairs[agg_pr], agg_t, &agg_dx,
+                                     grad + (size_t)agg * n);
+            }
         }
     }
     return st;
@@ -1558,7 +1607,22 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
                                   double *c, double *grad, char *err, size_t err_size)
 {
     PlnStatus st;
-    if (grad != NULL) memset(grad, 0, (size_t)p->m * p->n_vars * sizeof *grad);
+    if (grad != NULL && w->work_rows == NULL) {
+        memset(grad, 0, (size_t)p->m * p->n_vars * sizeof *grad);
+    } else if (grad != NULL) {
+        /* with a working set: every row cleared but the collision and dynamics rows
+         * outside it, which their writers clear where they write one (the aggregate
+         * candidates); runs of rows at once */
+        for (int r = 0; r < p->m;) {
+            int e = r;
+            while (e < p->m && (w->work_rows[e] || (p->rows[e].kind != PLN_ROW_COLLISION &&
+                                                    p->rows[e].kind != PLN_ROW_DYNAMICS))) {
+                ++e;
+            }
+            if (e > r) memset(grad + (size_t)r * p->n_vars, 0, (size_t)(e - r) * p->n_vars * sizeof *grad);
+            r = e + 1;
+        }
+    }
     st = pln_problem_kinematic_rows(p, w, x, c, grad, err, err_size);
     if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, err, err_size);
     if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);

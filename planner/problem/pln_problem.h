@@ -243,10 +243,13 @@ typedef struct PlnProblemWork {
                                        sampled max + M - b (smooth, exact gradients) instead
                                        of their certified bounds (docs/math/planner.md eq. P4) */
     const char *work_rows;          /* nullable [m]: the caller's working set (pln_sip.c).
-                                       When set, a gradient is computed for a dynamics row
-                                       only if it is in the set or is the largest dynamics
-                                       row outside it (the aggregate row, planner.md eq. P7);
-                                       the other dynamics rows' gradients stay zero. With
+                                       When set, a gradient is computed for a collision or
+                                       dynamics row only if it is in the set or is the
+                                       largest row of its kind outside it (the aggregate
+                                       row, planner.md eq. P7; for collision rows, the
+                                       largest outside the set of each interval); the other
+                                       collision and dynamics rows' gradients are neither
+                                       cleared nor written (pln_problem_constraints). With
                                        collision.distance phong, a mesh collision row in the
                                        set (and, in an evaluation without frozen margins,
                                        one near it: value above -PLN_SIP_COLLISION_MARGIN_M)
@@ -370,6 +373,9 @@ double pln_problem_cost(const PlnProblem *p, PlnProblemWork *w, const double *x,
 int pln_problem_cost_hessian(const PlnProblem *p, double *hess);
 
 /* Every constraint row c[m] <= 0 and its gradient grad[m * n_vars] (row-major, nullable).
+ * With w->work_rows set, the gradients of the collision and dynamics rows outside the set,
+ * but the aggregate candidates, are left as grad held them (see work_rows): the 8 MB of a
+ * support problem's full matrix were cleared and mostly rewritten at every evaluation.
  * The collision results of the evaluation are left in w->mcd. */
 PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const double *x,
                                   double *c, double *grad, char *err, size_t err_size);
