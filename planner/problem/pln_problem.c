@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1160,11 +1161,12 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
     return st;
 }
 
-/* one thread's share of pln_problem_each_interval: intervals first, first + step, ... */
+/* one thread's share of pln_problem_each_interval: the next interval not taken, until
+ * none is left */
 typedef struct IntervalShare {
     const PlnProblem *p;
     PlnProblemWork *w, *scratch;
-    int first, step;
+    atomic_int *next;
     PlnIntervalJob job;
     void *arg;
     PlnStatus st;
@@ -1175,8 +1177,11 @@ static void *interval_share(void *a)
 {
     IntervalShare *j = a;
     j->st = PLN_OK;
-    for (int i = j->first; i < j->p->n_intervals && j->st == PLN_OK; i += j->step) {
+    for (;;) {
+        int i = atomic_fetch_add(j->next, 1);
+        if (i >= j->p->n_intervals) break;
         j->st = j->job(j->p, j->w, j->scratch, i, j->arg, j->err, sizeof j->err);
+        if (j->st != PLN_OK) break;
     }
     return NULL;
 }
@@ -1188,7 +1193,9 @@ PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnI
     IntervalShare jobs[PLN_MAX_THREADS];
     pthread_t tid[PLN_MAX_THREADS];
     int started[PLN_MAX_THREADS] = {0};
+    atomic_int next;
     PlnStatus st = PLN_OK;
+    atomic_init(&next, 0);
     if (T > p->n_intervals) T = p->n_intervals;
     for (int k = 1; k < T; ++k) {
         PlnProblemWork *h = w->helpers[k - 1];
@@ -1196,11 +1203,11 @@ PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnI
         memcpy(h->ctrl, w->ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *h->ctrl);
         h->frozen_margin = w->frozen_margin;
         h->work_rows = w->work_rows;
-        jobs[k] = (IntervalShare){p, w, h, k, T, job, arg, PLN_OK, ""};
+        jobs[k] = (IntervalShare){p, w, h, &next, job, arg, PLN_OK, ""};
         started[k] = pthread_create(&tid[k], NULL, interval_share, &jobs[k]) == 0;
         if (!started[k]) interval_share(&jobs[k]); /* no thread: do its share here */
     }
-    jobs[0] = (IntervalShare){p, w, w, 0, T, job, arg, PLN_OK, ""};
+    jobs[0] = (IntervalShare){p, w, w, &next, job, arg, PLN_OK, ""};
     interval_share(&jobs[0]);
     if (jobs[0].st != PLN_OK) st = pln_errorf(jobs[0].st, err, err_size, "%s", jobs[0].err);
     for (int k = 1; k < T; ++k) {
@@ -1218,8 +1225,8 @@ static PlnStatus collision_interval(const PlnProblem *p, PlnProblemWork *w, PlnP
     return collision_rows(p, w, scratch, i, p->n_intervals, cg[0], cg[1], err, err_size);
 }
 
-/* every collision row, intervals spread over w's helper workspaces (interval i on thread
- * i mod T); each row is computed the same way whatever T, so results are identical */
+/* every collision row, intervals spread over w's helper workspaces (each thread takes the
+ * next interval); each row is computed the same way whatever T, so results are identical */
 static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, double *c,
                                     double *grad, char *err, size_t err_size)
 {

@@ -322,9 +322,9 @@ PlnStatus pln_problem_work_create(const PlnProblem *p, PlnProblemWork **out, cha
 void pln_problem_work_destroy(PlnProblemWork *w);
 
 /* Spreads the collision and dynamics rows over `threads` threads (1..PLN_MAX_THREADS, or
- * PLN_THREADS_AUTO), each with a workspace of its own; interval i goes to thread i mod
- * threads, and every row is computed the same way, so results do not depend on the
- * thread count. */
+ * PLN_THREADS_AUTO), each with a workspace of its own; each thread takes the next interval
+ * not yet taken, and every row is computed the same way whichever workspace computes it,
+ * so results depend neither on the thread count nor on which thread took what. */
 PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, int threads,
                                        char *err, size_t err_size);
 
@@ -334,8 +334,11 @@ PlnStatus pln_problem_work_set_threads(const PlnProblem *p, PlnProblemWork *w, i
 typedef PlnStatus (*PlnIntervalJob)(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch,
                                     int i, void *arg, char *err, size_t err_size);
 
-/* Runs job on every interval, interval i on thread i mod T (T = 1 + w->n_helpers, at most
- * n_intervals; the caller's thread takes i mod T = 0); returns the first thread's error. */
+/* Runs job on every interval over T threads (T = 1 + w->n_helpers, at most n_intervals;
+ * the caller's thread is one), each taking the next interval not yet taken (a shared
+ * counter: an interval with near pairs costs several times one without, and a fixed
+ * split left one thread waiting); returns the first thread's error. A job's result must
+ * not depend on what its scratch computed before. */
 PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnIntervalJob job,
                                     void *arg, char *err, size_t err_size);
 
