@@ -731,12 +731,13 @@ PlnStatus pln_geom_sweep_init(PlnGeomSweep *s, const PlnGeom *g, char *err, size
     s->n_links = g->n_links;
     s->box_stamp = calloc(n, sizeof *s->box_stamp);
     s->caps_stamp = calloc(n, sizeof *s->caps_stamp);
+    s->box_gen = calloc(n, sizeof *s->box_gen);
     s->box = calloc(n, sizeof *s->box);
     s->reach = calloc(n, sizeof *s->reach);
     s->caps = calloc(n, sizeof *s->caps);
     s->frame_anc = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frame_anc);
     s->frames = malloc(n * PLN_GEOM_FRAME_SLOTS * sizeof *s->frames);
-    if (!s->box_stamp || !s->caps_stamp || !s->box || !s->reach || !s->caps || !s->frame_anc || !s->frames) {
+    if (!s->box_stamp || !s->caps_stamp || !s->box_gen || !s->box || !s->reach || !s->caps || !s->frame_anc || !s->frames) {
         pln_geom_sweep_destroy(s);
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory (swept boxes of %d links)", g->n_links);
     }
@@ -749,6 +750,7 @@ void pln_geom_sweep_destroy(PlnGeomSweep *s)
     if (s == NULL) return;
     free(s->box_stamp);
     free(s->caps_stamp);
+    free(s->box_gen);
     free(s->box);
     free(s->reach);
     free(s->caps);
@@ -845,15 +847,28 @@ static void box_point(double box[6], const double x[3])
  * instant is in the hull of its ends), reach radius + the ends' enclosure radii. Convex
  * and ellipsoid shapes: the box of the shape frame's origin, reach the shape's reach from
  * that origin (any rotation keeps it) + the origin's enclosure radius. */
-static void link_box(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
-                     double box[6], double *reach)
+static void link_box_make(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
+                          double box[6], double *reach);
+
+static inline void link_box(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
+                            double box[6], double *reach)
 {
+    /* the memo's box: made in this compute, or in an earlier one that kept the link */
     if (sweep != NULL && link < sweep->n_links && sweep->box_stamp[link] != 0 &&
-        sweep->box_stamp[link] == pln_linkmotion_link_stamp(lm, link)) {
+        (sweep->box_gen[link] == sweep->generation ||
+         sweep->box_stamp[link] == pln_linkmotion_link_stamp(lm, link))) {
+        sweep->box_gen[link] = sweep->generation;
         memcpy(box, sweep->box[link], sizeof sweep->box[link]);
         *reach = sweep->reach[link];
         return;
     }
+    link_box_make(g, lm, sweep, link, box, reach);
+}
+
+/* a link's swept box and reach made afresh (into the memo when there is one) */
+static void link_box_make(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sweep, int link,
+                          double box[6], double *reach)
+{
     box_empty(box);
     if (g->kind == PLN_GEOMETRY_CAPSULE) {
         DstMovingCapsule c;
@@ -874,6 +889,7 @@ static void link_box(const PlnGeom *g, const PlnLinkMotion *lm, PlnGeomSweep *sw
         memcpy(sweep->box[link], box, sizeof sweep->box[link]);
         sweep->reach[link] = *reach;
         sweep->box_stamp[link] = pln_linkmotion_link_stamp(lm, link);
+        sweep->box_gen[link] = sweep->generation;
     }
 }
 

@@ -105,6 +105,9 @@ typedef struct PlnGeomSweep {
     /* [n_links] the link's stamp (pln_linkmotion_link_stamp) when its box and capsule were
      * made, 0 for none: they hold across computes that keep the link's models */
     unsigned long *box_stamp, *caps_stamp;
+    /* [n_links] the compute (generation) in which the box was last made or found current:
+     * within it, a box is read without asking the motion for the link's stamp */
+    unsigned long *box_gen;
     double (*box)[6];                   /* [n_links] lo x, y, z, hi x, y, z, metres */
     double *reach;                      /* [n_links] metres beyond the box */
     DstMovingCapsule *caps;             /* [n_links] capsule geometry */
