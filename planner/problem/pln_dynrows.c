@@ -633,14 +633,11 @@ static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, cha
     return PLN_OK;
 }
 
-/* The rows of interval i (a job of pln_problem_each_interval; arg: c): computed in s, the
- * certified bounds of a fresh evaluation and the exact samples, each row's value into c and
- * its bound, sample and the sample's time into w's arrays. */
-static PlnStatus dyn_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, void *arg,
-                            char *err, size_t err_size)
+PlnStatus pln_dynrows_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, double *c,
+                             char *err, size_t err_size)
 {
     const PlnRobot *r = p->robot;
-    double *c = arg, t0, t1;
+    double t0, t1;
     PlnStatus st = PLN_OK;
     /* the certified bounds (Taylor models of the dynamics over the interval): what a
      * fresh evaluation's rows are; a frozen evaluation's rows are samples plus frozen
@@ -780,13 +777,27 @@ static PlnStatus dyn_gradients(const PlnProblem *p, PlnProblemWork *w, PlnProble
     return st;
 }
 
+/* pln_dynrows_values as a job of pln_problem_each_interval (arg: c) */
+static PlnStatus dyn_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, void *arg,
+                            char *err, size_t err_size)
+{
+    return pln_dynrows_values(p, w, s, i, arg, err, err_size);
+}
+
 PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
                            char *err, size_t err_size)
 {
-    DynGradArg ga = {grad, -1};
     /* the values, interval by interval on the work's threads */
     PlnStatus st = pln_problem_each_interval(p, w, dyn_values, c, err, err_size);
     if (grad == NULL || st != PLN_OK) return st;
+    return pln_dynrows_gradients(p, w, c, grad, err, err_size);
+}
+
+PlnStatus pln_dynrows_gradients(const PlnProblem *p, PlnProblemWork *w, const double *c, double *grad,
+                                char *err, size_t err_size)
+{
+    DynGradArg ga = {grad, -1};
+    if (grad == NULL) return PLN_OK;
     /* the largest row outside the caller's working set (the first of equals, as the
      * aggregate row takes it), which needs its gradient too */
     if (w->work_rows != NULL) {

@@ -42,9 +42,24 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
                                       double *worst, char *err, size_t err_size);
 
 /* Every dynamic row: c[row] (certified, or sampled plus the frozen margin) and its
- * gradient (nullable). */
+ * gradient (nullable): pln_dynrows_values on every interval over w's threads, then
+ * pln_dynrows_gradients. */
 PlnStatus pln_dynrows_eval(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
                            char *err, size_t err_size);
+
+/* The dynamic rows of interval i, computed in s (w or one of its helpers, a job of
+ * pln_problem_each_interval): in a fresh evaluation (no frozen margins) the certified
+ * bounds (eq. P6b, P6c), and the exact samples; each row's value into c and its bound,
+ * sample and the sample's time into w's arrays. */
+PlnStatus pln_dynrows_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, double *c,
+                             char *err, size_t err_size);
+
+/* The gradients (grad nullable: nothing to do) of the dynamic rows whose values
+ * pln_dynrows_values left in c and w: the working set's and the aggregate row's when
+ * w->work_rows is set (the aggregate's row cleared first), else every row's; over w's
+ * threads. */
+PlnStatus pln_dynrows_gradients(const PlnProblem *p, PlnProblemWork *w, const double *c, double *grad,
+                                char *err, size_t err_size);
 
 /* Quadrature points per constraint interval of the torque cost (Gauss-Legendre). */
 #define PLN_TORQUE2_POINTS 4

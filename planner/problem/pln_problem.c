@@ -1217,21 +1217,33 @@ PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnI
     return st;
 }
 
-/* the collision rows of interval i (a job of pln_problem_each_interval) */
-static PlnStatus collision_interval(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch,
-                                    int i, void *arg, char *err, size_t err_size)
+/* what interval_rows computes: the rows, their gradients (nullable), and whether the
+ * dynamics rows' values come along */
+typedef struct IntervalRows {
+    double *c, *grad;
+    int dynamics;
+} IntervalRows;
+
+/* the collision rows of interval i, then (with ir->dynamics) its dynamics rows' values on
+ * the same scratch, whose link motion over the interval a fresh evaluation's dynamics
+ * bounds then find made (a job of pln_problem_each_interval) */
+static PlnStatus interval_rows(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *scratch, int i,
+                               void *arg, char *err, size_t err_size)
 {
-    double **cg = arg;
-    return collision_rows(p, w, scratch, i, p->n_intervals, cg[0], cg[1], err, err_size);
+    const IntervalRows *ir = arg;
+    PlnStatus st = collision_rows(p, w, scratch, i, p->n_intervals, ir->c, ir->grad, err, err_size);
+    if (st == PLN_OK && ir->dynamics) st = pln_dynrows_values(p, w, scratch, i, ir->c, err, err_size);
+    return st;
 }
 
-/* every collision row, intervals spread over w's helper workspaces (each thread takes the
- * next interval); each row is computed the same way whatever T, so results are identical */
+/* every collision row (and with `dynamics` every dynamics row's value, pln_dynrows_values),
+ * intervals spread over w's helper workspaces (each thread takes the next interval); each
+ * row is computed the same way whatever T, so results are identical */
 static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, double *c,
-                                    double *grad, char *err, size_t err_size)
+                                    double *grad, int dynamics, char *err, size_t err_size)
 {
-    double *cg[2] = {c, grad};
-    PlnStatus st = pln_problem_each_interval(p, w, collision_interval, cg, err, err_size);
+    IntervalRows ir = {c, grad, dynamics};
+    PlnStatus st = pln_problem_each_interval(p, w, interval_rows, &ir, err, err_size);
     for (int k = 0; k < w->n_helpers; ++k) {
         PlnProblemWork *h = w->helpers[k];
         w->mcd_calls += h->mcd_calls;
@@ -1631,9 +1643,14 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
         }
     }
     st = pln_problem_kinematic_rows(p, w, x, c, grad, err, err_size);
-    if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, err, err_size);
+    /* the dynamics rows' values with the collision rows, interval by interval (one
+     * parallel pass); their gradients need every value first (the aggregate row) */
+    if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, p->n_dyn_rows > 0, err, err_size);
     if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);
-    if (st == PLN_OK && p->n_dyn_rows > 0) st = pln_dynrows_eval(p, w, c, grad, err, err_size);
+    if (st == PLN_OK && p->n_dyn_rows > 0) {
+        st = p->collision ? pln_dynrows_gradients(p, w, c, grad, err, err_size)
+                          : pln_dynrows_eval(p, w, c, grad, err, err_size);
+    }
     return st;
 }
 
