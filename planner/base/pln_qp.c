@@ -17,6 +17,10 @@
 
 #include "base/pln_tolerance.h"
 
+/* columns per block of the warm start's QR (QP16): dgeqrt factors each block recursively
+ * (dgeqrt3, BLAS 3), where dgeqrf runs its unblocked level-2 code below 128 columns */
+#define QP_NB 64
+
 struct PlnQpWork {
     int n_max, m_max;
     double *J;        /* n*n: row j = column j of J = L^-T Q (eq. QP4) */
@@ -33,9 +37,8 @@ struct PlnQpWork {
     double *d0;       /* n: the unconstrained minimum (QP2), for the warm start's QP15 */
     int *hint;        /* m + 2 n_max: the warm start's usable constraints */
     double *M;        /* n*n: the warm start's L^-1 N, then its Householder QR (QP16) */
-    double *tau;      /* n: the Householder scalars (QP16) */
-    double *work;     /* lwork: LAPACK's workspace for dgeqrf and dormqr (QP16) */
-    lapack_int lwork;
+    double *tq;       /* QP_NB * n: the block reflectors' triangular factors (QP16) */
+    double *work;     /* QP_NB * n: LAPACK's workspace for dgeqrt and dgemqrt (QP16) */
 };
 
 /* Workspace for the sizes of QP1: every buffer of the solve, allocated once. */
@@ -64,29 +67,14 @@ PlnQpWork *pln_qp_work_create(int n_max, int m_max)
     w->d0 = malloc(n * sizeof(double));
     w->hint = malloc((m + 2 * n) * sizeof(int));
     w->M = malloc(n * n * sizeof(double));
-    w->tau = malloc(n * sizeof(double));
+    w->tq = malloc(QP_NB * n * sizeof(double));
+    w->work = malloc(QP_NB * n * sizeof(double));
     if (w->J == NULL || w->R == NULL || w->dv == NULL || w->z == NULL || w->r == NULL ||
         w->u == NULL || w->tmp == NULL || w->s == NULL || w->rownorm == NULL ||
         w->active == NULL || w->is_active == NULL || w->d0 == NULL || w->hint == NULL ||
-        w->M == NULL || w->tau == NULL) {
+        w->M == NULL || w->tq == NULL || w->work == NULL) {
         pln_qp_work_destroy(w);
         return NULL;
-    }
-    /* LAPACK's workspace for the largest warm start (QP16), asked once */
-    {
-        double q1 = 0.0, q2 = 0.0;
-        lapack_int nn = (lapack_int)n_max;
-        if (LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, nn, nn, w->M, nn, w->tau, &q1, -1) != 0 ||
-            LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'R', 'N', nn, nn, nn, w->M, nn, w->tau, w->J, nn, &q2, -1) != 0) {
-            pln_qp_work_destroy(w);
-            return NULL;
-        }
-        w->lwork = (lapack_int)fmax(fmax(q1, q2), (double)nn);
-        w->work = malloc((size_t)w->lwork * sizeof(double));
-        if (w->work == NULL) {
-            pln_qp_work_destroy(w);
-            return NULL;
-        }
     }
     return w;
 }
@@ -109,7 +97,7 @@ void pln_qp_work_destroy(PlnQpWork *w)
     free(w->d0);
     free(w->hint);
     free(w->M);
-    free(w->tau);
+    free(w->tq);
     free(w->work);
     free(w);
 }
@@ -319,14 +307,15 @@ static void qp_solve_active(const PlnQpProblem *p, PlnQpWork *w, double *d, int 
 }
 
 /* The listed constraints w->hint[0..nh-1] (nh <= n) made active at once (docs/math/qp.md
- * eq. QP16): M = L^-1 N by one dgemm from J = L^-T (Q = I), its Householder QR M = Q [R; 0]
- * (dgeqrf), J = L^-T Q (dormqr on J's columns), R's diagonal made positive as QP10 makes it.
+ * eq. QP16): M = L^-1 N by one triangular product with J = L^-T (Q = I), its Householder QR
+ * M = Q [R; 0] (dgeqrt, blocks of QP_NB columns), J = L^-T Q (dgemqrt on J's columns), R's
+ * diagonal made positive as QP10 makes it.
  * Returns nh, with the active set and the factors of QP4 set (d and u are the caller's,
  * QP15); or -1, the factors untouched, when a normal depends on those before it (the test
  * of step 2b: |R_kk| <= PLN_QP_DEPENDENT_REL |M_k|), which the one-by-one additions skip. */
 static int qp_warm_blocked(const PlnQpProblem *p, PlnQpWork *w, int nh)
 {
-    int n = p->n, m = p->m;
+    int n = p->n, m = p->m, nb;
     if (nh <= 1) return -1; /* one addition is as cheap one by one */
     /* M's column k first = -n+ of hint k: a_c for a row, e_i for an upper bound, -e_i for
      * a lower */
@@ -342,12 +331,13 @@ static int qp_warm_blocked(const PlnQpProblem *p, PlnQpWork *w, int nh)
      * L^-T, upper triangular: M = L^-1 N = -J^T M by one triangular product */
     cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, n, nh, -1.0, w->J, n, w->M, n);
     for (int k = 0; k < nh; ++k) w->dv[k] = cblas_dnrm2(n, w->M + (size_t)k * (size_t)n, 1); /* |M_k| */
-    if (LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, nh, w->M, n, w->tau, w->work, w->lwork) != 0) return -1;
+    nb = nh < QP_NB ? nh : QP_NB;
+    if (LAPACKE_dgeqrt_work(LAPACK_COL_MAJOR, n, nh, nb, w->M, n, w->tq, nb, w->work) != 0) return -1;
     for (int k = 0; k < nh; ++k) {
         if (!(fabs(w->M[(size_t)k * (size_t)n + (size_t)k]) > PLN_QP_DEPENDENT_REL * w->dv[k])) return -1;
     }
     /* J <- J Q (w->J, column-major, is J) */
-    if (LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'R', 'N', n, n, nh, w->M, n, w->tau, w->J, n, w->work, w->lwork) != 0) {
+    if (LAPACKE_dgemqrt_work(LAPACK_COL_MAJOR, 'R', 'N', n, n, nh, nb, w->M, n, w->tq, nb, w->J, n, w->work) != 0) {
         return -1;
     }
     for (int k = 0; k < nh; ++k) {
