@@ -3,7 +3,8 @@
  * baseline, same run), and the geometry comparison of issue 7 on twist: the same scenario
  * planned with capsules, convex hulls, ellipsoids and meshes (clearance, time, whether
  * certified). One run each (the plans take seconds to minutes); the time is the wall
- * time of pln_plan_run (optimisation and certification). twist_mesh and pass also run on
+ * time of pln_plan_run (optimisation and certification), on one thread (--threads 1; the
+ * geometry comparison with the default, auto). twist_mesh and pass also run on
  * two threads (issue 20): the speed-up over the one-thread run of the same bench run, and
  * whether the two motions are bit-identical (control points, evaluations, cost). Issue 19:
  * `bench_plan_mesh phong` instead plans the three mesh scenarios with the Euclidean rows
@@ -42,6 +43,9 @@ int main(int argc, char **argv)
     for (int s = 0; s < 3; ++s) {
         PlnPlanOptions opt = pln_plan_options_default();
         double t;
+        /* one thread: the lines of every session before the default became auto (session
+         * 30), and the baseline of the two-thread run below */
+        opt.threads = 1;
         if (!run(mesh_names[s], &opt, &r)) return 1;
         t = r.wall_time_s;
         printf("plan_%s_s: %.3f\n", mesh_names[s], t);
