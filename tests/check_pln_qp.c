@@ -291,6 +291,88 @@ START_TEST(test_warm_start)
 }
 END_TEST
 
+/* Reusing the last solve's factors (PlnQpProblem.same_matrices), as a second-order
+ * correction does: on the random problems, b shifted (some rows loosened, some tightened:
+ * the last active set then partly wrong) and solved with same_matrices: the answer meets
+ * the KKT conditions with the cold answer's objective; the factors were reused after every
+ * ok solve of the same sizes, and not after a change of size, an infinite bound that was
+ * active, or a failed solve. */
+START_TEST(test_same_matrices)
+{
+    static QpCase c, c2;
+    QpRng rng = {0x5a3eULL};
+    PlnQpWork *w = pln_qp_work_create(QP_TEST_N_MAX, QP_TEST_M_MAX);
+    int reused = 0, bound_cases = 0;
+    ck_assert_ptr_nonnull(w);
+    for (int k = 0; k < QP_TEST_RANDOM_COUNT; ++k) {
+        PlnQpResult r, cold;
+        int n = rng_int(&rng, 1, QP_TEST_N_MAX), m = rng_int(&rng, 0, QP_TEST_M_MAX);
+        case_random(&c, &rng, n, m, k % 2);
+        ck_assert_int_eq(case_solve(&c, w, &r), PLN_QP_OK);
+        ck_assert_int_eq(r.reused, 0);
+        /* the shifted problem, cold in a workspace of its own for the reference */
+        c2 = c;
+        for (int i = 0; i < m; ++i) c2.b[i] += rng_uniform(&rng, -0.3, 0.3);
+        {
+            PlnQpWork *w2 = pln_qp_work_create(QP_TEST_N_MAX, QP_TEST_M_MAX);
+            PlnQpStatus st2 = case_solve(&c2, w2, &cold);
+            pln_qp_work_destroy(w2);
+            if (st2 != PLN_QP_OK) continue; /* the shift made it infeasible */
+        }
+        PlnQpProblem p = case_problem(&c2);
+        p.same_matrices = 1;
+        ck_assert_int_eq(pln_qp_solve(&p, w, c2.d, c2.lambda, c2.mu_lb, c2.mu_ub, &r), PLN_QP_OK);
+        ck_assert_int_eq(r.reused, 1);
+        reused += r.reused;
+        case_check_kkt(&c2, &r);
+        ck_assert_msg(fabs(r.objective - cold.objective) <= QP_TEST_OBJ_TOL * (1.0 + fabs(cold.objective)),
+                      "problem %d: objective %.17g, cold %.17g", k, r.objective, cold.objective);
+        /* an active bound made infinite: not reused, the same answer as cold */
+        if (c2.has_bounds) {
+            for (int i = 0; i < n; ++i) {
+                if (c2.mu_ub[i] > 0.0) {
+                    c2.ub[i] = INFINITY;
+                    p = case_problem(&c2);
+                    p.same_matrices = 1;
+                    ck_assert_int_eq(pln_qp_solve(&p, w, c2.d, c2.lambda, c2.mu_lb, c2.mu_ub, &r), PLN_QP_OK);
+                    ck_assert_int_eq(r.reused, 0);
+                    case_check_kkt(&c2, &r);
+                    ++bound_cases;
+                    break;
+                }
+            }
+        }
+    }
+    ck_assert_int_gt(reused, QP_TEST_RANDOM_COUNT / 2);
+    ck_assert_int_gt(bound_cases, 10);
+    /* sizes changed: not reused */
+    case_random(&c, &rng, 5, 4, 0);
+    ck_assert_int_eq(case_solve(&c, w, NULL), PLN_QP_OK);
+    case_random(&c2, &rng, 6, 4, 0);
+    {
+        PlnQpResult r;
+        PlnQpProblem p = case_problem(&c2);
+        p.same_matrices = 1;
+        ck_assert_int_eq(pln_qp_solve(&p, w, c2.d, c2.lambda, c2.mu_lb, c2.mu_ub, &r), PLN_QP_OK);
+        ck_assert_int_eq(r.reused, 0);
+        case_check_kkt(&c2, &r);
+    }
+    /* after a failed solve (contradictory rows d_0 <= -1, -d_0 <= -1): not reused */
+    {
+        double L[1] = {1.0}, g[1] = {0.0}, A[2] = {1.0, -1.0}, b[2] = {-1.0, -1.0}, d[1], lam[2];
+        PlnQpProblem p = {1, 2, L, g, A, b, NULL, NULL, 0, NULL, 0, 0};
+        PlnQpResult r;
+        ck_assert_int_eq(pln_qp_solve(&p, w, d, lam, NULL, NULL, &r), PLN_QP_INFEASIBLE);
+        b[1] = 3.0;
+        p.same_matrices = 1;
+        ck_assert_int_eq(pln_qp_solve(&p, w, d, lam, NULL, NULL, &r), PLN_QP_OK);
+        ck_assert_int_eq(r.reused, 0);
+        ck_assert(fabs(d[0] + 1.0) < 1e-12);
+    }
+    pln_qp_work_destroy(w);
+}
+END_TEST
+
 /* The warm start by one factorisation (eq. QP16) and its fallback: min 1/2 |d|^2 - (2, 2) d
  * with d_0 <= 1 (rows 0 and 1, the same) and d_1 <= 1 (row 2), answer (1, 1). Listed {0, 2}:
  * both active at once (blocked), the answer with lambda = (1, 0, 1) and no step left. Listed
@@ -305,7 +387,7 @@ START_TEST(test_warm_start_blocked)
     int lists[2][3] = {{0, 2, -1}, {0, 1, 2}};
     PlnQpWork *w = pln_qp_work_create(QP_TEST_N_MAX, QP_TEST_M_MAX);
     ck_assert_ptr_nonnull(w);
-    PlnQpProblem p = {2, 3, L, g, A, b, NULL, NULL, 0, NULL, 0};
+    PlnQpProblem p = {2, 3, L, g, A, b, NULL, NULL, 0, NULL, 0, 0};
     PlnQpResult r;
     for (int list = 0; list < 2; ++list) {
         p.start = lists[list];
@@ -367,7 +449,7 @@ START_TEST(test_warm_start_drops)
     int start[2] = {1, 0};
     PlnQpWork *w = pln_qp_work_create(2, 2);
     ck_assert_ptr_nonnull(w);
-    PlnQpProblem p = {2, 2, L, g, A, b, NULL, NULL, 0, start, 2};
+    PlnQpProblem p = {2, 2, L, g, A, b, NULL, NULL, 0, start, 2, 0};
     PlnQpResult r;
     ck_assert_int_eq(pln_qp_solve(&p, w, d, lambda, mu_lb, mu_ub, &r), PLN_QP_OK);
     ck_assert_int_eq(r.started, 1);
@@ -747,6 +829,7 @@ Suite *pln_qp_suite(void)
     tcase_add_test(tc, test_warm_start);
     tcase_add_test(tc, test_warm_start_drops);
     tcase_add_test(tc, test_warm_start_blocked);
+    tcase_add_test(tc, test_same_matrices);
     suite_add_tcase(s, tc);
     tc = tcase_create("brute_force");
     tcase_add_test(tc, test_brute_force);

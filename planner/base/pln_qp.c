@@ -39,6 +39,9 @@ struct PlnQpWork {
     double *M;        /* n*n: the warm start's L^-1 N, then its Householder QR (QP16) */
     double *tq;       /* QP_NB * n: the block reflectors' triangular factors (QP16) */
     double *work;     /* QP_NB * n: LAPACK's workspace for dgeqrt and dgemqrt (QP16) */
+    /* the last solve: its sizes, active count (the set in active[], the factors in J and R),
+     * and 1 when it ended ok (the factors usable by the next, PlnQpProblem.same_matrices) */
+    int last_n, last_m, last_q, last_ok;
 };
 
 /* Workspace for the sizes of QP1: every buffer of the solve, allocated once. */
@@ -358,6 +361,8 @@ static int qp_warm_blocked(const PlnQpProblem *p, PlnQpWork *w, int nh)
  * GI's method (d the minimiser over the active constraints held as equalities, u >= 0),
  * from which the cold-start loop goes on. Returns the active count q; *iter counts the
  * steps. */
+static int qp_drop_negative(const PlnQpProblem *p, PlnQpWork *w, double *d, int q, int *iter);
+
 static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *iter, int *blocked)
 {
     int n = p->n, m = p->m, nh = 0, q = 0;
@@ -402,9 +407,16 @@ static int qp_warm_start(const PlnQpProblem *p, PlnQpWork *w, double *d, int *it
         ++q;
         ++*iter;
     }
-    /* the constraints with negative multipliers leave, the last first (QP11 keeps the
-     * factors of the others), and the rest are solved for afresh (QP15): y = R^-T s with
-     * s_j = b'_j - n_j^T d0, d = d0 + J1 y, u = R^-1 y; each round drops one at least */
+    return qp_drop_negative(p, w, d, q, iter);
+}
+
+/* The q active constraints with their multipliers w->u (QP15): those with negative ones
+ * leave, the last first (QP11 keeps the factors of the others), and the rest are solved for
+ * afresh (QP15): y = R^-T s with s_j = b'_j - n_j^T d0, d = d0 + J1 y, u = R^-1 y; each round
+ * drops one at least. Returns the active count left (d = d0 when none). */
+static int qp_drop_negative(const PlnQpProblem *p, PlnQpWork *w, double *d, int q, int *iter)
+{
+    int n = p->n;
     for (;;) {
         int dropped = 0;
         for (int j = q - 1; j >= 0; --j) {
@@ -453,8 +465,13 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
                          double *mu_lb, double *mu_ub, PlnQpResult *r)
 {
     PlnQpStatus status = PLN_QP_OK;
-    int n, m, q = 0, iter = 0, max_iter, c, i, j, p_c;
+    int n, m, q = 0, iter = 0, max_iter, c, i, j, p_c, reuse = 0;
     if (r != NULL) memset(r, 0, sizeof *r);
+    if (w != NULL) {
+        /* the last solve's factors, when the caller says they still hold (checked below) */
+        reuse = p != NULL && p->same_matrices && w->last_ok && p->n == w->last_n && p->m == w->last_m;
+        w->last_ok = 0;
+    }
     if (p == NULL || w == NULL || !qp_input_ok(p, w, d)) {
         if (p != NULL && w != NULL && d != NULL && p->n > 0 && p->n <= w->n_max) {
             memset(d, 0, (size_t)p->n * sizeof(double));
@@ -469,12 +486,33 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
     /* (the row norms, for the choice of the violated row and its tolerance, eqs. QP5 and
      * QP12, came with the input check) */
     memset(w->is_active, 0, (size_t)(m + 2 * n));
+    /* an active bound of the last answer that is infinite now cannot be held: start over */
+    for (j = 0; reuse && j < w->last_q; ++j) {
+        c = w->active[j];
+        if ((c >= m && c < m + n && (p->ub == NULL || !isfinite(p->ub[c - m]))) ||
+            (c >= m + n && (p->lb == NULL || !isfinite(p->lb[c - m - n])))) {
+            reuse = 0;
+        }
+    }
 
     /* unconstrained minimum d = -L^-T L^-1 g (eq. QP2) */
     for (i = 0; i < n; ++i) d[i] = -p->g[i];
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, p->L, n, d, 1);
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, p->L, n, d, 1);
 
+    if (reuse) {
+        /* the last answer's active set, factors and all (the same L and normals: J and R
+         * hold), d and u for it as equalities with the new b (QP15), then the drops */
+        q = w->last_q;
+        for (j = 0; j < q; ++j) w->is_active[w->active[j]] = 1;
+        memcpy(w->d0, d, (size_t)n * sizeof(double));
+        if (q > 0) {
+            qp_solve_active(p, w, d, q);
+            q = qp_drop_negative(p, w, d, q, &iter);
+        }
+        if (r != NULL) r->started = q, r->reused = 1;
+        goto cold_loop;
+    }
     /* J = L^-T (Q = I): its columns are the rows of L^-1 (eq. QP4). w->J (row-major, its
      * rows J's columns) is L^-1; read column-major it is L^-T, the inverse of L^T, which is
      * L read column-major: one triangular inverse (qp_upper_inverse, n^3/3 flops, where a
@@ -492,6 +530,7 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
         if (r != NULL) r->started = q, r->blocked = blocked;
     }
 
+cold_loop:
     /* step 1: choose a violated constraint (eq. QP5) */
     while ((p_c = qp_choose(p, w, d)) >= 0) {
         double u_new = 0.0;
@@ -560,6 +599,7 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
     }
 
 done:
+    w->last_n = n, w->last_m = m, w->last_q = q, w->last_ok = status == PLN_QP_OK;
     /* multipliers of the active set onto rows and bounds (eq. QP13) */
     if (lambda != NULL) memset(lambda, 0, (size_t)m * sizeof(double));
     if (mu_lb != NULL) memset(mu_lb, 0, (size_t)n * sizeof(double));

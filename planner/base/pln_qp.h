@@ -49,6 +49,12 @@ typedef struct PlnQpProblem {
      * equality step and each drop counts as an active-set change. */
     const int *start;
     int n_start;
+    /* 1: L and A (and n, m) are those of the last solve with this workspace (e.g. a
+     * second-order correction, only b changed). When that solve ended ok, its final active
+     * set is the start, with its factors as they are (no J = L^-T, no QR of QP16; start is
+     * not read); d and u come from QP15 with this problem's g, b and bounds, as after a warm
+     * start. Otherwise (or with an active bound of the last answer infinite here) as 0. */
+    int same_matrices;
 } PlnQpProblem;
 
 typedef struct PlnQpResult {
@@ -58,6 +64,7 @@ typedef struct PlnQpResult {
     int blocked;            /* 1 when the list became active by one factorisation (QP16), 0
                              * when one by one (QP14: a listed normal depends on others) or
                              * with no list */
+    int reused;             /* 1 when the last solve's factors were the start (same_matrices) */
     int n_active;           /* rows + bounds active at the answer */
     double objective;       /* 1/2 d'Gd + g'd at d */
     double max_violation;   /* largest a_i d - b_i, lb - d, d - ub (> 0 means violated), at d;

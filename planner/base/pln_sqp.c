@@ -169,7 +169,7 @@ static int factor_model(SqpWork *w, int elastic)
  * [0, 1] relaxes each violated row by v c_i+, at the price M v + eps_v v^2 / 2. The answer in
  * w->dq (n, then v), the rows' multipliers in w->lam_t. */
 static PlnQpStatus solve_model(const PlnSqpProblem *p, SqpWork *w, PlnQpWork *qw, int elastic, const double *rhs,
-                               double weight, int *solves)
+                               double weight, int same, int *solves)
 {
     int n = w->n, mt = w->mt, nq = n + elastic;
     if (!factor_model(w, elastic)) return PLN_QP_BAD_INPUT;
@@ -191,7 +191,7 @@ static PlnQpStatus solve_model(const PlnSqpProblem *p, SqpWork *w, PlnQpWork *qw
     /* the model's QP starts from the last one's active set (same rows and bounds; the
      * elastic QP has one variable more and starts cold), docs/math/qp.md sec. 7 */
     PlnQpProblem qp = {nq, mt, w->Lq, w->gq, mt > 0 ? A : NULL, w->bq, w->qlb, w->qub, 0,
-                       elastic ? NULL : w->start, elastic ? 0 : w->n_start};
+                       elastic ? NULL : w->start, elastic ? 0 : w->n_start, same};
     PlnQpResult qr;
     ++*solves;
     PlnQpStatus st = pln_qp_solve(&qp, qw, w->dq, w->lam_t, w->mulb, w->muub, &qr);
@@ -355,11 +355,11 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         double *rhs = w.ct; /* scratch until the next evaluation */
         for (int i = 0; i < mt; ++i) rhs[i] = -w.c[i];
         int elastic = 0;
-        PlnQpStatus qs = solve_model(p, &w, qw, 0, rhs, weight, &res.qp_solves);
+        PlnQpStatus qs = solve_model(p, &w, qw, 0, rhs, weight, 0, &res.qp_solves);
         if (qs == PLN_QP_INFEASIBLE || qs == PLN_QP_ITER_LIMIT) {
             elastic = 1;
             ++res.elastic;
-            qs = solve_model(p, &w, qw, 1, rhs, weight, &res.qp_solves);
+            qs = solve_model(p, &w, qw, 1, rhs, weight, 0, &res.qp_solves);
         }
         if (qs == PLN_QP_BAD_INPUT && !fresh) {
             model_reset(&w), fresh = 1, ++res.resets;
@@ -464,7 +464,8 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                     /* (the trial's rows are not needed any more: their room holds the
                      * corrected right-hand side, which solve_model copies) */
                     memcpy(w.ct, w.bq, (size_t)mt * sizeof(double));
-                    if (solve_model(p, &w, qw, 0, w.ct, weight, &res.qp_solves) == PLN_QP_OK) {
+                    /* the same model and rows as the step's QP: its factors are the start */
+                    if (solve_model(p, &w, qw, 0, w.ct, weight, 1, &res.qp_solves) == PLN_QP_OK) {
                         memcpy(w.dsoc, w.dq, (size_t)n * sizeof(double));
                         dir = w.dsoc;
                         continue; /* a = 1 along the corrected step */
