@@ -1,5 +1,5 @@
 /* pln_qp.c — the dual active-set method of Goldfarb and Idnani (1983) for a dense,
- * strictly convex QP (docs/math/qp.md; equations QP1-QP15 are cited below).
+ * strictly convex QP (docs/math/qp.md; equations QP1-QP17 are cited below).
  *
  * Constraints are numbered c = 0..m-1 (rows a_c d <= b_c), m + i (upper bound d_i <= ub_i)
  * and m + n + i (lower bound -d_i <= -lb_i). In the paper's form n_c^T d >= b'_c the
@@ -501,8 +501,8 @@ PlnQpStatus pln_qp_solve(const PlnQpProblem *p, PlnQpWork *w, double *d, double 
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, p->L, n, d, 1);
 
     if (reuse) {
-        /* the last answer's active set, factors and all (the same L and normals: J and R
-         * hold), d and u for it as equalities with the new b (QP15), then the drops */
+        /* eq. QP17: the last answer's active set, factors and all (the same L and normals:
+         * J and R hold), d and u for it as equalities with the new b (QP15), then the drops */
         q = w->last_q;
         for (j = 0; j < q; ++j) w->is_active[w->active[j]] = 1;
         memcpy(w->d0, d, (size_t)n * sizeof(double));
