@@ -6,6 +6,7 @@
 #   make test       deps + build + run every Check suite, then install-check
 #   make asan       the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan/
 #                   (but the test case tagged mesh_plan: minutes of mesh planning)
+#   make tsan       the suites whose rows run on several threads under ThreadSanitizer, in build/tsan/
 #   make bench      build tools/bench/bench_*.c at -O3 and run each; prints `name: value` lines
 #   make env-meshes write the environment meshes scenarios/meshes/*.stl (generated; run,
 #                   test, asan and bench depend on it)
@@ -93,6 +94,18 @@ ASAN_VARS = BUILD=build/asan OPT=-O1 \
 # ASan; every loader and every subcommand is in it.
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
            CK_TIMEOUT_MULTIPLIER=4
+# `make tsan`: ThreadSanitizer over the suites that evaluate rows on 2 and 3 threads and
+# compare them with one (check_pln_problem, check_pln_geom; a few minutes), TSAN_TESTS to
+# choose others. Not in CI: the sanitizer's slowdown of the threaded plans.
+TSAN_VARS = BUILD=build/tsan OPT=-O1 SAN="-fsanitize=thread -fno-omit-frame-pointer"
+TSAN_TESTS ?= pln_problem pln_geom
+.PHONY: tsan
+tsan: deps
+	@$(MAKE) --no-print-directory $(TSAN_VARS) all
+	@for s in $(TSAN_TESTS); do \
+	    TSAN_OPTIONS=halt_on_error=1 CK_TIMEOUT_MULTIPLIER=10 CK_RUN_SUITE=$$s \
+	    HRPPLAN_BIN=$(CURDIR)/build/tsan/hrpplan ./build/tsan/run_tests || exit 1; \
+	done
 .PHONY: asan-ci valgrind valgrind-ci
 asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_VARS) all
