@@ -161,8 +161,9 @@ static void half_c(unsigned m, double *c, unsigned n, const double *x, double *g
 
 START_TEST(test_quadratic_one_step)
 {
-    /* column-major lower Cholesky factor of H: l11 = 2, l21 = 1/2, l22 = sqrt(2 - 1/4) */
-    double L[4] = {2.0, 0.5, 0.0, sqrt(1.75)};
+    /* column-major lower Cholesky factor of H: l11 = 2, l21 = 1/2, l22 = sqrt(2 - 1/4); the
+     * upper entry is not part of the factor and must not be read (99) */
+    double L[4] = {2.0, 0.5, 99.0, sqrt(1.75)};
     double lb[2] = {0, 0}, ub[2] = {10, 10}, x[2] = {0.0, 0.0};
     PlnSqpProblem p;
     memset(&p, 0, sizeof p);

@@ -221,14 +221,9 @@ static void model_reset(SqpWork *w)
 static void bfgs_update(SqpWork *w)
 {
     int n = w->n;
-    double sBs = 0.0, sy = 0.0;
-    for (int i = 0; i < n; ++i) {
-        double a = 0.0;
-        for (int j = 0; j < n; ++j) a += w->B[(size_t)i * n + j] * w->s[j];
-        w->Bs[i] = a;
-        sBs += w->s[i] * a;
-        sy += w->s[i] * w->y[i];
-    }
+    /* B s, s'Bs and s'y by BLAS (a hand-written sum is one dependent chain of additions) */
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, w->B, n, w->s, 1, 0.0, w->Bs, 1);
+    double sBs = cblas_ddot(n, w->s, 1, w->Bs, 1), sy = cblas_ddot(n, w->s, 1, w->y, 1);
     if (!(sBs > PLN_SQP_TINY)) return;
     w->lq_kind = 0;
     if (sy < PLN_SQP_DAMPING * sBs) {
@@ -316,15 +311,21 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
         for (int i = 0; i < p->sets[k].m; ++i) w.tol[off + i] = p->sets[k].tol != NULL ? p->sets[k].tol[i] : 0.0;
         off += p->sets[k].m;
     }
-    for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-            double a = 0.0;
-            if (p->B0_chol != NULL) {
-                for (int k = 0; k <= (i < j ? i : j); ++k) a += p->B0_chol[(size_t)k * n + i] * p->B0_chol[(size_t)k * n + j];
-            } else {
-                a = i == j ? 1.0 : 0.0;
-            }
-            w.B0[(size_t)i * n + j] = a;
+    if (p->B0_chol != NULL) {
+        /* B0 = L L^T = C^T C, C = L^T read by rows (C[k][i] = L[i][k], i >= k; the other
+         * triangle of the caller's array is not read: zeros in w.B, which model_reset
+         * overwrites below), by one dsyrk into the lower triangle, mirrored */
+        for (int k = 0; k < n; ++k) {
+            memset(w.B + (size_t)k * n, 0, (size_t)k * sizeof(double));
+            memcpy(w.B + (size_t)k * n + k, p->B0_chol + (size_t)k * n + k, (size_t)(n - k) * sizeof(double));
+        }
+        cblas_dsyrk(CblasRowMajor, CblasLower, CblasTrans, n, n, 1.0, w.B, n, 0.0, w.B0, n);
+        for (int i = 0; i < n; ++i) {
+            for (int j = i + 1; j < n; ++j) w.B0[(size_t)i * n + j] = w.B0[(size_t)j * n + i];
+        }
+    } else {
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) w.B0[(size_t)i * n + j] = i == j ? 1.0 : 0.0;
         }
     }
     model_reset(&w);
@@ -455,12 +456,8 @@ PlnSqpStop pln_sqp_minimize(const PlnSqpProblem *p, const PlnSqpOptions *opt, do
                     /* S6: the second-order correction: the rows at x + d shift the model's
                      * rows, c(x + d) + J (d^ - d) <= 0 */
                     used_soc = 1;
-                    for (int i = 0; i < mt; ++i) {
-                        double jd = 0.0;
-                        const double *row = w.J + (size_t)i * n;
-                        for (int j = 0; j < n; ++j) jd += row[j] * w.d[j];
-                        w.bq[i] = jd - w.ct[i];
-                    }
+                    cblas_dgemv(CblasRowMajor, CblasNoTrans, mt, n, 1.0, w.J, n, w.d, 1, 0.0, w.bq, 1);
+                    for (int i = 0; i < mt; ++i) w.bq[i] -= w.ct[i];
                     /* (the trial's rows are not needed any more: their room holds the
                      * corrected right-hand side, which solve_model copies) */
                     memcpy(w.ct, w.bq, (size_t)mt * sizeof(double));
