@@ -632,12 +632,34 @@ START_TEST(test_fresh_dynamics_rows_refined)
 }
 END_TEST
 
-/* Eq. P6c (docs/math/planner.md sec. 4c): the value pln_dynrows_interval_bounds gives each
- * dynamic row beside its bound (w->dyn_lower, at the interval's middle) is at most the row's
- * exact value there (the middle sample of a fresh evaluation) and at most the bound; and a
- * fresh evaluation leaves an interval whose broken rows are all broken by far (value above
- * zero, bound within PLN_DYN_REFINE_REL of it) with its whole-interval bounds, bisecting
- * none of it, while it still sharpens intervals where a row may hold. */
+/* the buffers of the thread and working-set tests: a point, two evaluations' rows and
+ * gradients, frozen margins and a working set */
+typedef struct RowBuffers {
+    double *x, *c1, *c2, *g1, *g2, *margin;
+    char *work;
+} RowBuffers;
+
+static RowBuffers row_buffers(const PlnProblem *p)
+{
+    const size_t n = (size_t)p->n_vars, m = (size_t)p->m;
+    RowBuffers b = {calloc(n, sizeof(double)), calloc(m, sizeof(double)), calloc(m, sizeof(double)),
+                    calloc(m * n, sizeof(double)), calloc(m * n, sizeof(double)), calloc(m, sizeof(double)),
+                    calloc(m, 1)};
+    ck_assert(b.x && b.c1 && b.c2 && b.g1 && b.g2 && b.margin && b.work);
+    return b;
+}
+
+static void row_buffers_free(RowBuffers *b)
+{
+    free(b->x);
+    free(b->c1);
+    free(b->c2);
+    free(b->g1);
+    free(b->g2);
+    free(b->margin);
+    free(b->work);
+}
+
 /* the dynamics rows (and the collision rows beside them) do not depend on the thread
  * count: fresh and frozen evaluations, with and without a working set, on 1, 2 and 3
  * threads give bit-identical rows, gradients and per-row bounds, samples and times */
@@ -658,10 +680,9 @@ START_TEST(test_dynamics_rows_identical_on_threads)
             ck_assert_int_eq(pln_problem_work_set_threads(p, wt[k], k + 2, err, sizeof err), PLN_OK);
             ck_assert_int_eq(wt[k]->n_helpers, k + 1);
         }
-        double *x = calloc((size_t)n, sizeof *x), *c1 = calloc((size_t)m, sizeof *c1);
-        double *c2 = calloc((size_t)m, sizeof *c2), *g1 = calloc((size_t)m * n, sizeof *g1);
-        double *g2 = calloc((size_t)m * n, sizeof *g2), *margin = calloc((size_t)m, sizeof *margin);
-        char *work = calloc((size_t)m, 1);
+        RowBuffers bufs = row_buffers(p);
+        double *x = bufs.x, *c1 = bufs.c1, *c2 = bufs.c2, *g1 = bufs.g1, *g2 = bufs.g2, *margin = bufs.margin;
+        char *work = bufs.work;
         for (int trial = 0; trial < 8; ++trial) {
             random_x(p, x, &rng, trial < 4 ? 0.3 : 1.0);
             /* odd trials: frozen margins and a working set of about a third of the rows */
@@ -690,13 +711,7 @@ START_TEST(test_dynamics_rows_identical_on_threads)
         }
         f.w->frozen_margin = NULL;
         f.w->work_rows = NULL;
-        free(x);
-        free(c1);
-        free(c2);
-        free(g1);
-        free(g2);
-        free(margin);
-        free(work);
+        row_buffers_free(&bufs);
         for (int k = 0; k < 2; ++k) pln_problem_work_destroy(wt[k]);
         unload(&f);
     }
@@ -721,10 +736,9 @@ START_TEST(test_working_set_gradients)
         int checked_agg = 0;
         ck_assert_int_eq(pln_problem_work_create(p, &w2, err, sizeof err), PLN_OK);
         ck_assert_int_eq(pln_problem_work_set_threads(p, w2, 2, err, sizeof err), PLN_OK);
-        double *x = calloc((size_t)n, sizeof *x), *c1 = calloc((size_t)m, sizeof *c1);
-        double *c2 = calloc((size_t)m, sizeof *c2), *g1 = calloc((size_t)m * n, sizeof *g1);
-        double *g2 = calloc((size_t)m * n, sizeof *g2), *margin = calloc((size_t)m, sizeof *margin);
-        char *work = calloc((size_t)m, 1);
+        RowBuffers bufs = row_buffers(p);
+        double *x = bufs.x, *c1 = bufs.c1, *c2 = bufs.c2, *g1 = bufs.g1, *g2 = bufs.g2, *margin = bufs.margin;
+        char *work = bufs.work;
         for (int trial = 0; trial < 6; ++trial) {
             PlnProblemWork *w = trial % 3 == 2 ? w2 : f.w;
             random_x(p, x, &rng, 0.6);
@@ -760,19 +774,19 @@ START_TEST(test_working_set_gradients)
         }
         ck_assert_int_ge(checked_agg, fi == 0 ? 12 : 6);
         f.w->frozen_margin = NULL;
-        free(x);
-        free(c1);
-        free(c2);
-        free(g1);
-        free(g2);
-        free(margin);
-        free(work);
+        row_buffers_free(&bufs);
         pln_problem_work_destroy(w2);
         unload(&f);
     }
 }
 END_TEST
 
+/* Eq. P6c (docs/math/planner.md sec. 4c): the value pln_dynrows_interval_bounds gives each
+ * dynamic row beside its bound (w->dyn_lower, at the interval's middle) is at most the row's
+ * exact value there (the middle sample of a fresh evaluation) and at most the bound; and a
+ * fresh evaluation leaves an interval whose broken rows are all broken by far (value above
+ * zero, bound within PLN_DYN_REFINE_REL of it) with its whole-interval bounds, bisecting
+ * none of it, while it still sharpens intervals where a row may hold. */
 START_TEST(test_fresh_dynamics_rows_far_broken)
 {
     Fixture f;
