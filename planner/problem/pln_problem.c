@@ -1166,6 +1166,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
 typedef struct IntervalShare {
     const PlnProblem *p;
     PlnProblemWork *w, *scratch;
+    int n_items;
     atomic_int *next;
     PlnIntervalJob job;
     void *arg;
@@ -1179,15 +1180,17 @@ static void *interval_share(void *a)
     j->st = PLN_OK;
     for (;;) {
         int i = atomic_fetch_add(j->next, 1);
-        if (i >= j->p->n_intervals) break;
+        if (i >= j->n_items) break;
         j->st = j->job(j->p, j->w, j->scratch, i, j->arg, j->err, sizeof j->err);
         if (j->st != PLN_OK) break;
     }
     return NULL;
 }
 
-PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnIntervalJob job,
-                                    void *arg, char *err, size_t err_size)
+/* pln_problem_each_interval over n_items items (the intervals, and items of the job's own
+ * after them) */
+static PlnStatus each_item(const PlnProblem *p, PlnProblemWork *w, int n_items, PlnIntervalJob job,
+                           void *arg, char *err, size_t err_size)
 {
     int T = 1 + w->n_helpers;
     IntervalShare jobs[PLN_MAX_THREADS];
@@ -1196,18 +1199,18 @@ PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnI
     atomic_int next;
     PlnStatus st = PLN_OK;
     atomic_init(&next, 0);
-    if (T > p->n_intervals) T = p->n_intervals;
+    if (T > n_items) T = n_items;
     for (int k = 1; k < T; ++k) {
         PlnProblemWork *h = w->helpers[k - 1];
         /* the helper computes from the caller's motion and reads its borrowed settings */
         memcpy(h->ctrl, w->ctrl, (size_t)p->n_active * p->n_ctrl * sizeof *h->ctrl);
         h->frozen_margin = w->frozen_margin;
         h->work_rows = w->work_rows;
-        jobs[k] = (IntervalShare){p, w, h, &next, job, arg, PLN_OK, ""};
+        jobs[k] = (IntervalShare){p, w, h, n_items, &next, job, arg, PLN_OK, ""};
         started[k] = pthread_create(&tid[k], NULL, interval_share, &jobs[k]) == 0;
         if (!started[k]) interval_share(&jobs[k]); /* no thread: do its share here */
     }
-    jobs[0] = (IntervalShare){p, w, w, &next, job, arg, PLN_OK, ""};
+    jobs[0] = (IntervalShare){p, w, w, n_items, &next, job, arg, PLN_OK, ""};
     interval_share(&jobs[0]);
     if (jobs[0].st != PLN_OK) st = pln_errorf(jobs[0].st, err, err_size, "%s", jobs[0].err);
     for (int k = 1; k < T; ++k) {
@@ -1217,11 +1220,21 @@ PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnI
     return st;
 }
 
-/* what interval_rows computes: the rows, their gradients (nullable), and whether the
- * dynamics rows' values come along */
+PlnStatus pln_problem_each_interval(const PlnProblem *p, PlnProblemWork *w, PlnIntervalJob job,
+                                    void *arg, char *err, size_t err_size)
+{
+    return each_item(p, w, p->n_intervals, job, arg, err, err_size);
+}
+
+static PlnStatus kinematic_rows(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                                char *err, size_t err_size);
+
+/* what interval_rows computes: the rows, their gradients (nullable), whether the dynamics
+ * rows' values come along, and whether the rows before the collision rows do (one item
+ * more, after the intervals) */
 typedef struct IntervalRows {
     double *c, *grad;
-    int dynamics;
+    int dynamics, kinematic;
 } IntervalRows;
 
 /* the collision rows of interval i, then (with ir->dynamics) its dynamics rows' values on
@@ -1231,6 +1244,7 @@ static PlnStatus interval_rows(const PlnProblem *p, PlnProblemWork *w, PlnProble
                                void *arg, char *err, size_t err_size)
 {
     const IntervalRows *ir = arg;
+    if (i == p->n_intervals) return kinematic_rows(p, scratch, ir->c, ir->grad, err, err_size);
     PlnStatus st = collision_rows(p, w, scratch, i, p->n_intervals, ir->c, ir->grad, err, err_size);
     if (st == PLN_OK && ir->dynamics) st = pln_dynrows_values(p, w, scratch, i, ir->c, err, err_size);
     return st;
@@ -1240,10 +1254,10 @@ static PlnStatus interval_rows(const PlnProblem *p, PlnProblemWork *w, PlnProble
  * intervals spread over w's helper workspaces (each thread takes the next interval); each
  * row is computed the same way whatever T, so results are identical */
 static PlnStatus collision_rows_all(const PlnProblem *p, PlnProblemWork *w, double *c,
-                                    double *grad, int dynamics, char *err, size_t err_size)
+                                    double *grad, int dynamics, int kinematic, char *err, size_t err_size)
 {
-    IntervalRows ir = {c, grad, dynamics};
-    PlnStatus st = pln_problem_each_interval(p, w, interval_rows, &ir, err, err_size);
+    IntervalRows ir = {c, grad, dynamics, kinematic};
+    PlnStatus st = each_item(p, w, p->n_intervals + (kinematic != 0), interval_rows, &ir, err, err_size);
     for (int k = 0; k < w->n_helpers; ++k) {
         PlnProblemWork *h = w->helpers[k];
         w->mcd_calls += h->mcd_calls;
@@ -1563,12 +1577,19 @@ int pln_problem_row_is_task(const PlnProblem *p, int row)
 PlnStatus pln_problem_kinematic_rows(const PlnProblem *p, PlnProblemWork *w, const double *x,
                                      double *c, double *grad, char *err, size_t err_size)
 {
+    pln_problem_ctrl(p, x, w->ctrl);
+    if (grad != NULL) memset(grad, 0, (size_t)p->row_collision * p->n_vars * sizeof *grad);
+    return kinematic_rows(p, w, c, grad, err, err_size);
+}
+
+/* the rows before the collision rows of the spline in w->ctrl, into cleared gradient rows
+ * (pln_problem_kinematic_rows; in pln_problem_constraints, an item of the threads' pass) */
+static PlnStatus kinematic_rows(const PlnProblem *p, PlnProblemWork *w, double *c, double *grad,
+                                char *err, size_t err_size)
+{
     const int n = p->n_vars, nc = p->n_ctrl, k1 = p->scenario->degree + 1;
     PlnStatus st = PLN_OK;
     int r = 0;
-
-    pln_problem_ctrl(p, x, w->ctrl);
-    if (grad != NULL) memset(grad, 0, (size_t)p->row_collision * n * sizeof *grad);
 
     while (r < p->row_collision && st == PLN_OK) {
         const PlnRow *row = &p->rows[r];
@@ -1642,10 +1663,16 @@ PlnStatus pln_problem_constraints(const PlnProblem *p, PlnProblemWork *w, const 
             r = e + 1;
         }
     }
-    st = pln_problem_kinematic_rows(p, w, x, c, grad, err, err_size);
     /* the dynamics rows' values with the collision rows, interval by interval (one
-     * parallel pass); their gradients need every value first (the aggregate row) */
-    if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, p->n_dyn_rows > 0, err, err_size);
+     * parallel pass), and on several threads the rows before them as one item more; the
+     * dynamics rows' gradients need every value first (the aggregate row) */
+    if (p->collision && w->n_helpers > 0) {
+        pln_problem_ctrl(p, x, w->ctrl); /* (the rows before were cleared above) */
+        st = collision_rows_all(p, w, c, grad, p->n_dyn_rows > 0, 1, err, err_size);
+    } else {
+        st = pln_problem_kinematic_rows(p, w, x, c, grad, err, err_size);
+        if (st == PLN_OK && p->collision) st = collision_rows_all(p, w, c, grad, p->n_dyn_rows > 0, 0, err, err_size);
+    }
     if (st == PLN_OK && p->n_edges > 0) st = balance_rows(p, w, c, grad, err, err_size);
     if (st == PLN_OK && p->n_dyn_rows > 0) {
         st = p->collision ? pln_dynrows_gradients(p, w, c, grad, err, err_size)
