@@ -139,9 +139,8 @@ static int qp_input_ok(const PlnQpProblem *p, PlnQpWork *w, const double *d)
     }
     for (i = 0; i < m; ++i) {
         const double *a = p->A + (size_t)i * (size_t)n;
-        double ss = 0.0;
         if (!isfinite(p->b[i])) return 0;
-        ss = cblas_ddot(n, a, 1, a, 1); /* (a hand-written sum is one dependent chain) */
+        double ss = cblas_ddot(n, a, 1, a, 1); /* (a hand-written sum is one dependent chain) */
         if (isfinite(ss)) {
             w->rownorm[i] = sqrt(ss);
             continue;
