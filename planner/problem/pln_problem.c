@@ -1006,7 +1006,10 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
          * for the interval's largest row outside it (the first of equals), written after
          * the pairs: the aggregate row (the largest outside the set, eq. P7) is one of
          * those; the others' gradients are neither read nor written (pln_problem.h) */
-        int agg = -1, agg_todo = 0, agg_pr = -1;
+        /* how the candidate's gradient is still to be made: AGG_DONE (written in the loop),
+         * AGG_WITNESS (witness_gradient_row below), AGG_ZERO (a constant row) */
+        enum { AGG_DONE, AGG_WITNESS, AGG_ZERO } agg_grad = AGG_DONE;
+        int agg = -1, agg_pr = -1;
         double agg_t = 0.0;
         PlnPairDistance agg_dx;
         const int defer = grad != NULL && w->work_rows != NULL;
@@ -1047,7 +1050,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 c[row] = p->eps - p->mcd_stop_above;
                 if (outside && (agg < 0 || c[row] > c[agg])) {
                     agg = row;
-                    agg_todo = 2; /* a zero gradient */
+                    agg_grad = AGG_ZERO;
                 }
                 continue;
             }
@@ -1077,7 +1080,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                 c[row] = p->eps + PLN_SIP_UNCERTIFIED_M - dx.distance;
                 if (outside) {
                     if (agg < 0 || c[row] > c[agg]) {
-                        agg = row, agg_todo = 1, agg_pr = pr, agg_t = res->t_min, agg_dx = dx;
+                        agg = row, agg_grad = AGG_WITNESS, agg_pr = pr, agg_t = res->t_min, agg_dx = dx;
                     }
                 } else if (grad != NULL) {
                     witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
@@ -1118,7 +1121,7 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
                     if (outside) {
                         /* written here, its row cleared first */
                         memset(grad + (size_t)row * n, 0, (size_t)n * sizeof *grad);
-                        if (agg < 0 || c[row] > c[agg]) agg = row, agg_todo = 0;
+                        if (agg < 0 || c[row] > c[agg]) agg = row, agg_grad = AGG_DONE;
                     }
                     if (grad != NULL) {
                         phong_gradient_row(p, scratch, res->t_min, pair->a.index,
@@ -1134,16 +1137,16 @@ static PlnStatus collision_rows(const PlnProblem *p, PlnProblemWork *w, PlnProbl
             }
             if (outside) {
                 if (agg < 0 || c[row] > c[agg]) {
-                    agg = row, agg_todo = 1, agg_pr = pr, agg_t = res->t_min, agg_dx = dx;
+                    agg = row, agg_grad = AGG_WITNESS, agg_pr = pr, agg_t = res->t_min, agg_dx = dx;
                 }
             } else if (grad != NULL) {
                 witness_gradient_row(p, scratch, pair, res->t_min, &dx, grad + (size_t)row * n);
             }
         }
-        if (st == PLN_OK && agg >= 0 && agg_todo > 0) {
+        if (st == PLN_OK && agg >= 0 && agg_grad != AGG_DONE) {
             /* the interval's largest row outside the set: its gradient, from a cleared row */
             memset(grad + (size_t)agg * n, 0, (size_t)n * sizeof *grad);
-            if (agg_todo == 1) {
+            if (agg_grad == AGG_WITNESS) {
                 if (!(agg_t == kin_t)) {
                     st = pln_problem_joints_at(p, ctrl, agg_t, scratch->q);
                     if (st == PLN_OK) st = pln_kin_forward(scratch->kin, p->robot, scratch->q);
