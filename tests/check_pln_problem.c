@@ -607,7 +607,7 @@ START_TEST(test_fresh_dynamics_rows_refined)
         ck_assert_msg(pln_problem_constraints(f.p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
         for (int i = 0; i < f.p->n_intervals; ++i) {
             ck_assert_int_eq(pln_problem_interval_motion(f.p, f.w, f.w->ctrl, i, err, sizeof err), PLN_OK);
-            ck_assert_int_eq(pln_dynrows_interval_bounds(f.p, f.w, i, NULL, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_dynrows_interval_bounds(f.p, f.w, i, NULL, NULL, err, sizeof err), PLN_OK);
             for (int d = 0; d < f.p->n_dyn; ++d) {
                 int row = f.p->dyn_row[(size_t)d * f.p->n_intervals + i];
                 if (row >= 0) coarse[row - f.p->row_dynamics] = f.w->dyn_bound[row - f.p->row_dynamics];
@@ -807,7 +807,7 @@ START_TEST(test_fresh_dynamics_rows_far_broken)
             int broken = 0, all_far = 1;
             pln_problem_interval(p, i, &t0, &t1);
             ck_assert_int_eq(pln_problem_interval_motion(p, f.w, f.w->ctrl, i, err, sizeof err), PLN_OK);
-            ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, NULL, err, sizeof err), PLN_OK);
+            ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, NULL, NULL, err, sizeof err), PLN_OK);
             for (int d = 0; d < p->n_dyn; ++d) {
                 int row = p->dyn_row[(size_t)d * p->n_intervals + i], k, ph = p->dyn[d].phase;
                 double tm = 0.5 * (t0 + t1);

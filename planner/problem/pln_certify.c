@@ -98,32 +98,37 @@ static void dyn_measure_init(DynMeasure *m)
     m->torque_joint = -1;
 }
 
+/* 1 when phase ph holds on exactly the part `cover` of interval i */
+static int phase_covers(const PlnProblem *p, int ph, int i, const double *cover)
+{
+    double c[2];
+    pln_dynrows_phase_cover(p, ph, i, c);
+    return c[0] == cover[0] && c[1] == cover[1];
+}
+
 /* the dynamics over the link motion last computed (w->coef_used, w->h_used), which
- * covers [ta, tb] of interval i */
+ * covers [ta, tb] of interval i: with cover NULL, of every phase that meets [ta, tb] (a
+ * table's gap); else of the phases that hold on exactly the part `cover` of the interval,
+ * which contains [ta, tb] (eq. P6d), and the floor force and friction when that part is
+ * the whole interval */
 static PlnStatus dyn_measure(const PlnProblem *p, PlnProblemWork *w, int i, double ta, double tb,
-                             DynMeasure *m, char *err, size_t err_size)
+                             const double *cover, DynMeasure *m, char *err, size_t err_size)
 {
     const PlnScenario *sc = p->scenario;
     const PlnTaylor *W;
     PlnTaylor a, b, ft;
     double lo, hi, fz_lo, ratio;
-    PlnStatus st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+    PlnStatus st = pln_dynrows_interval_bounds(p, w, i, cover, NULL, err, err_size);
     dyn_measure_init(m);
     if (st != PLN_OK) return st;
     W = pln_dynmotion_wrench(w->dm);
-    pln_taylor_bound(&W[5], &fz_lo, &hi);
-    m->fz_min_rel = fz_lo / p->weight;
-    m->fz_t = ta;
-    pln_taylor_mul(&a, &W[3], &W[3]);
-    pln_taylor_mul(&b, &W[4], &W[4]);
-    pln_taylor_add(&ft, &a, &b);
-    pln_taylor_bound(&ft, &lo, &hi);
-    m->friction_max = fz_lo > 0.0 ? sqrt(fmax(hi, 0.0)) / (sc->mu * fz_lo) : INFINITY;
-    m->friction_t = ta;
     for (int ph = 0; ph < p->n_phases; ++ph) {
         const PlnPhaseGeom *g = &p->phases[ph];
         PlnTaylor zmp[2];
-        if (!(tb > g->t0 + PLN_PHASE_TIME_TOL_S && ta < g->t1 - PLN_PHASE_TIME_TOL_S)) continue;
+        if (cover != NULL ? !phase_covers(p, ph, i, cover)
+                          : !(tb > g->t0 + PLN_PHASE_TIME_TOL_S && ta < g->t1 - PLN_PHASE_TIME_TOL_S)) {
+            continue;
+        }
         if (!pln_dynmotion_contact(w->dm, p->robot, &g->support, p->min_fz, zmp)) {
             m->zmp_min = -INFINITY;
             m->zmp_t = ta;
@@ -157,6 +162,16 @@ static PlnStatus dyn_measure(const PlnProblem *p, PlnProblemWork *w, int i, doub
             }
         }
     }
+    if (cover != NULL && !(cover[0] == 0.0 && cover[1] == 1.0)) return PLN_OK;
+    pln_taylor_bound(&W[5], &fz_lo, &hi);
+    m->fz_min_rel = fz_lo / p->weight;
+    m->fz_t = ta;
+    pln_taylor_mul(&a, &W[3], &W[3]);
+    pln_taylor_mul(&b, &W[4], &W[4]);
+    pln_taylor_add(&ft, &a, &b);
+    pln_taylor_bound(&ft, &lo, &hi);
+    m->friction_max = fz_lo > 0.0 ? sqrt(fmax(hi, 0.0)) / (sc->mu * fz_lo) : INFINITY;
+    m->friction_t = ta;
     return PLN_OK;
 }
 
@@ -198,7 +213,7 @@ static void dyn_merge(DynMeasure *acc, const DynMeasure *m)
  * their least / largest is the stretch's. A part that still breaks a constraint at the
  * deepest level is merged as it is (a real violation, or one too narrow to resolve). */
 static PlnStatus dyn_refine(const PlnProblem *p, PlnProblemWork *w, const PlnCertificate *c, int i,
-                            double a, double b, int depth, DynMeasure *acc, char *err,
+                            double a, double b, int depth, const double *cover, DynMeasure *acc, char *err,
                             size_t err_size)
 {
     double h = c->t1[i] - c->t0[i], mid = 0.5 * (a + b);
@@ -206,10 +221,10 @@ static PlnStatus dyn_refine(const PlnProblem *p, PlnProblemWork *w, const PlnCer
         double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
         DynMeasure m;
         PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
-        if (st == PLN_OK) st = dyn_measure(p, w, i, c->t0[i] + u * h, c->t0[i] + v * h, &m, err, err_size);
+        if (st == PLN_OK) st = dyn_measure(p, w, i, c->t0[i] + u * h, c->t0[i] + v * h, cover, &m, err, err_size);
         if (st != PLN_OK) return st;
         if (dyn_violates(p, &m) && depth + 1 < PLN_CERT_REFINE_DEPTH) {
-            st = dyn_refine(p, w, c, i, u, v, depth + 1, acc, err, err_size);
+            st = dyn_refine(p, w, c, i, u, v, depth + 1, cover, acc, err, err_size);
             if (st != PLN_OK) return st;
         } else {
             dyn_merge(acc, &m);
@@ -218,45 +233,70 @@ static PlnStatus dyn_refine(const PlnProblem *p, PlnProblemWork *w, const PlnCer
     return PLN_OK;
 }
 
-/* the certified dynamics on interval i, whose link motion is in w->lm; a spline's
- * interval that breaks a constraint is bisected (dyn_refine) and its motion recomputed
- * on the whole interval afterwards */
+/* the least / largest measures of the certificate so far and m */
+static void dyn_take(PlnCertificate *c, const DynMeasure *m)
+{
+    if (m->fz_min_rel < c->fz_min_rel) {
+        c->fz_min_rel = m->fz_min_rel;
+        c->fz_t = m->fz_t;
+    }
+    if (m->friction_max > c->friction_ratio_max) {
+        c->friction_ratio_max = m->friction_max;
+        c->friction_t = m->friction_t;
+    }
+    if (m->zmp_min < c->zmp_margin_min) {
+        c->zmp_margin_min = m->zmp_min;
+        c->zmp_t = m->zmp_t;
+    }
+    if (m->torque_max > c->torque_ratio_max) {
+        c->torque_ratio_max = m->torque_max;
+        c->torque_t = m->torque_t;
+        if (m->torque_joint >= 0) c->torque_joint = m->torque_joint;
+    }
+}
+
+/* the certified dynamics on interval i, whose link motion is in w->lm. On a spline each
+ * phase's constraints are certified on the part of the interval where the phase holds
+ * (eq. P6d: the part's own link motion), and a part that breaks a constraint is bisected
+ * (dyn_refine); the interval's motion is computed again afterwards. A table's gap is
+ * measured whole, every phase that meets it. */
 static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertificate *c, int i,
                                char *err, size_t err_size)
 {
-    DynMeasure m, acc;
-    PlnStatus st;
+    double covers[PLN_MAX_PHASES + 1][2], h = c->t1[i] - c->t0[i];
+    int n_covers, whole_motion = 1;
+    DynMeasure m;
+    PlnStatus st = PLN_OK;
     if (!p->dynamics || w->coef_used == NULL) return PLN_OK;
-    st = dyn_measure(p, w, i, c->t0[i], c->t1[i], &m, err, err_size);
-    if (st != PLN_OK) return st;
     c->dynamics_checked = 1;
-    if (c->spline && dyn_violates(p, &m)) {
-        dyn_measure_init(&acc);
-        st = dyn_refine(p, w, c, i, 0.0, 1.0, 0, &acc, err, err_size);
-        if (st == PLN_OK) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-        if (st != PLN_OK) return st;
-        m = acc;
+    if (!c->spline) {
+        st = dyn_measure(p, w, i, c->t0[i], c->t1[i], NULL, &m, err, err_size);
+        if (st == PLN_OK) dyn_take(c, &m);
+        return st;
     }
-    if (m.fz_min_rel < c->fz_min_rel) {
-        c->fz_min_rel = m.fz_min_rel;
-        c->fz_t = m.fz_t;
+    n_covers = pln_dynrows_covers(p, i, covers);
+    for (int k = 0; k < n_covers && st == PLN_OK; ++k) {
+        const double *cover = covers[k];
+        if (cover[0] != 0.0 || cover[1] != 1.0) {
+            st = pln_problem_interval_motion_part(p, w, w->ctrl, i, cover[0], cover[1], err, err_size);
+            whole_motion = 0;
+        } else if (!whole_motion) {
+            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+            whole_motion = 1;
+        }
+        if (st == PLN_OK) {
+            st = dyn_measure(p, w, i, c->t0[i] + cover[0] * h, c->t0[i] + cover[1] * h, cover, &m, err, err_size);
+        }
+        if (st == PLN_OK && dyn_violates(p, &m)) {
+            dyn_measure_init(&m);
+            st = dyn_refine(p, w, c, i, cover[0], cover[1], 0, cover, &m, err, err_size);
+            whole_motion = 0;
+        }
+        if (st == PLN_OK) dyn_take(c, &m);
     }
-    if (m.friction_max > c->friction_ratio_max) {
-        c->friction_ratio_max = m.friction_max;
-        c->friction_t = m.friction_t;
-    }
-    if (m.zmp_min < c->zmp_margin_min) {
-        c->zmp_margin_min = m.zmp_min;
-        c->zmp_t = m.zmp_t;
-    }
-    if (m.torque_max > c->torque_ratio_max) {
-        c->torque_ratio_max = m.torque_max;
-        c->torque_t = m.torque_t;
-        if (m.torque_joint >= 0) c->torque_joint = m.torque_joint;
-    }
-    return PLN_OK;
+    if (st == PLN_OK && !whole_motion) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+    return st;
 }
-
 
 /* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
 /* The stance feet on [t0, t1] (interval i, or the part of it whose link motion is in

@@ -394,10 +394,54 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     free(w->t2_geo);
 }
 
+void pln_dynrows_phase_cover(const PlnProblem *p, int ph, int i, double cover[2])
+{
+    double t0, t1, h;
+    cover[0] = 0.0;
+    cover[1] = 1.0;
+    if (ph < 0) return;
+    pln_problem_interval(p, i, &t0, &t1);
+    h = t1 - t0;
+    if (p->phases[ph].t0 > t0 + PLN_PHASE_TIME_TOL_S) cover[0] = fmin(1.0, (p->phases[ph].t0 - t0) / h);
+    if (p->phases[ph].t1 < t1 - PLN_PHASE_TIME_TOL_S) cover[1] = fmax(0.0, (p->phases[ph].t1 - t0) / h);
+}
+
+int pln_dynrows_covers(const PlnProblem *p, int i, double (*covers)[2])
+{
+    int n = 0;
+    for (int ph = -1; ph < p->n_phases; ++ph) {
+        double c[2];
+        int seen = 0;
+        if (ph >= 0) {
+            double t0, t1;
+            pln_problem_interval(p, i, &t0, &t1);
+            if (!(t1 > p->phases[ph].t0 + PLN_PHASE_TIME_TOL_S && t0 < p->phases[ph].t1 - PLN_PHASE_TIME_TOL_S)) continue;
+        }
+        pln_dynrows_phase_cover(p, ph, i, c);
+        if (!(c[1] > c[0])) continue;
+        for (int k = 0; k < n && !seen; ++k) seen = covers[k][0] == c[0] && covers[k][1] == c[1];
+        if (seen) continue;
+        covers[n][0] = c[0];
+        covers[n][1] = c[1];
+        ++n;
+    }
+    return n;
+}
+
+/* 1 when support phase ph (-1: the rows of every phase) holds on exactly the part `cover`
+ * of interval i (every phase when cover is NULL) */
+static int phase_in_cover(const PlnProblem *p, int ph, int i, const double *cover)
+{
+    double c[2];
+    if (cover == NULL) return 1;
+    pln_dynrows_phase_cover(p, ph, i, c);
+    return c[0] == cover[0] && c[1] == cover[1];
+}
+
 /* a large finite value for a row that cannot be certified (the floor may not push) */
 #define DYN_UNCERTIFIED 1e3
 
-PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i,
+PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
                                       double *worst, char *err, size_t err_size)
 {
     const PlnScenario *sc = p->scenario;
@@ -419,6 +463,7 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
     }
     for (int ph = -1; ph < p->n_phases; ++ph) {
         int contact = -1;
+        if (!phase_in_cover(p, ph, i, cover)) continue;
         for (int d = 0; d < p->n_dyn; ++d) {
             const PlnDynCon *c = &p->dyn[d];
             int row = p->dyn_row[(size_t)d * p->n_intervals + i];
@@ -559,12 +604,12 @@ static int phase_at(const PlnProblem *p, int ph, double t)
  * stretch's middle, w->dyn_lower, is not above zero), or it is broken in fact and its
  * bound exceeds that value by more than PLN_DYN_REFINE_REL times it. A row broken by far
  * needs no sharper margin: the next round moves it by more than the margin's excess. */
-static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i)
+static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i, const double *cover)
 {
     for (int d = 0; d < p->n_dyn; ++d) {
         int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
         double b, u;
-        if (row < 0) continue;
+        if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
         k = row - p->row_dynamics;
         b = w->dyn_bound[k];
         u = w->dyn_lower[k];
@@ -573,27 +618,28 @@ static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i
     return 0;
 }
 
-/* The stretch [a, b] (fractions) of interval i, whose bounds break a row: bisected, each
- * half's rows bounded on its own link motion (tighter Taylor models), a half that still
- * breaks one bisected again down to PLN_CERT_REFINE_DEPTH levels, as the certificate does
- * (pln_certify dyn_refine); w->dyn_part takes each row's largest part bound. */
+/* The stretch [a, b] (fractions) of interval i, whose bounds break a row of the phases that
+ * hold on exactly the part `cover` of it: bisected, each half's rows bounded on its own link
+ * motion (tighter Taylor models), a half that still breaks one bisected again down to
+ * PLN_CERT_REFINE_DEPTH levels, as the certificate does (pln_certify dyn_refine);
+ * w->dyn_part takes each row's largest part bound. */
 static PlnStatus refine_bounds(const PlnProblem *p, PlnProblemWork *w, int i, double a, double b,
-                               int depth, char *err, size_t err_size)
+                               int depth, const double *cover, char *err, size_t err_size)
 {
     double mid = 0.5 * (a + b);
     for (int half = 0; half < 2; ++half) {
         double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
         PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
-        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
+        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, cover, NULL, err, err_size);
         if (st != PLN_OK) return st;
-        if (depth + 1 < PLN_CERT_REFINE_DEPTH && interval_violated(p, w, i)) {
-            st = refine_bounds(p, w, i, u, v, depth + 1, err, err_size);
+        if (depth + 1 < PLN_CERT_REFINE_DEPTH && interval_violated(p, w, i, cover)) {
+            st = refine_bounds(p, w, i, u, v, depth + 1, cover, err, err_size);
             if (st != PLN_OK) return st;
             continue;
         }
         for (int d = 0; d < p->n_dyn; ++d) {
             int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
-            if (row < 0) continue;
+            if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
             k = row - p->row_dynamics;
             w->dyn_part[k] = fmax(w->dyn_part[k], w->dyn_bound[k]);
         }
@@ -601,36 +647,48 @@ static PlnStatus refine_bounds(const PlnProblem *p, PlnProblemWork *w, int i, do
     return PLN_OK;
 }
 
-/* The certified bounds of interval i's rows in a fresh evaluation (eq. P6b): the Taylor
- * models over the whole interval, and, when one of them breaks its row, over the halves
- * of a bisection (refine_bounds), each row keeping the smaller of the two rigorous
- * bounds. The loop then judges a motion as the certificate will (which bisects the same
- * way), and the margins it freezes (bound - sample, eq. P6) are not the width of a coarse
- * enclosure, which goes stale as the motion moves. */
+/* The certified bounds of interval i's rows in a fresh evaluation (eq. P6b, P6d): the rows
+ * of a support phase are bounded on the part of the interval where the phase holds (the
+ * whole interval for the floor force, friction and a phase that covers it), by the Taylor
+ * models over that part, and, when one of them breaks its row, over the halves of a
+ * bisection (refine_bounds), each row keeping the smaller of the two rigorous bounds. The
+ * loop then judges a motion as the certificate will (which bisects the same way), and the
+ * margins it freezes (bound - sample, eq. P6) are not the width of a coarse enclosure,
+ * which goes stale as the motion moves. The interval's own link motion is in w on return. */
 static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, char *err, size_t err_size)
 {
-    PlnStatus st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-    if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, NULL, err, err_size);
-    if (st != PLN_OK || !interval_violated(p, w, i)) return st;
-    for (int d = 0; d < p->n_dyn; ++d) {
-        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-        if (row >= 0) w->dyn_part[row - p->row_dynamics] = -HUGE_VAL;
+    double covers[PLN_MAX_PHASES + 1][2];
+    int n_covers = pln_dynrows_covers(p, i, covers), whole_motion = 0;
+    PlnStatus st = PLN_OK;
+    for (int k = 0; k < n_covers && st == PLN_OK; ++k) {
+        const double *cover = covers[k];
+        if (cover[0] == 0.0 && cover[1] == 1.0) {
+            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+            whole_motion = 1;
+        } else {
+            st = pln_problem_interval_motion_part(p, w, w->ctrl, i, cover[0], cover[1], err, err_size);
+            whole_motion = 0;
+        }
+        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, cover, NULL, err, err_size);
+        if (st != PLN_OK || !interval_violated(p, w, i, cover)) continue;
+        /* the bounds over the whole part, kept while the bisection's overwrite dyn_bound */
+        for (int d = 0; d < p->n_dyn; ++d) {
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+            if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
+            w->dyn_part[row - p->row_dynamics] = -HUGE_VAL;
+            w->dyn_whole[row - p->row_dynamics] = w->dyn_bound[row - p->row_dynamics];
+        }
+        st = refine_bounds(p, w, i, cover[0], cover[1], 0, cover, err, err_size);
+        whole_motion = 0;
+        for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i], r;
+            if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
+            r = row - p->row_dynamics;
+            w->dyn_bound[r] = fmin(w->dyn_whole[r], w->dyn_part[r]);
+        }
     }
-    /* the coarse bounds, kept while the parts overwrite dyn_bound */
-    for (int d = 0; d < p->n_dyn; ++d) {
-        int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-        if (row >= 0) w->dyn_whole[row - p->row_dynamics] = w->dyn_bound[row - p->row_dynamics];
-    }
-    st = refine_bounds(p, w, i, 0.0, 1.0, 0, err, err_size);
-    if (st == PLN_OK) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-    if (st != PLN_OK) return st;
-    for (int d = 0; d < p->n_dyn; ++d) {
-        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
-        if (row < 0) continue;
-        k = row - p->row_dynamics;
-        w->dyn_bound[k] = fmin(w->dyn_whole[k], w->dyn_part[k]);
-    }
-    return PLN_OK;
+    if (st == PLN_OK && !whole_motion) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+    return st;
 }
 
 PlnStatus pln_dynrows_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemWork *s, int i, double *c,
@@ -684,8 +742,7 @@ PlnStatus pln_dynrows_values(const PlnProblem *p, PlnProblemWork *w, PlnProblemW
         k = row - p->row_dynamics;
         if (!(s->dyn_sample[k] > -HUGE_VAL)) {  /* phase rows on no sample: use the bound */
             if (!have_bound) {
-                st = pln_problem_interval_motion(p, s, s->ctrl, i, err, err_size);
-                if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, s, i, NULL, err, err_size);
+                st = fresh_bounds(p, s, i, err, err_size);
                 if (st != PLN_OK) break;
                 have_bound = 1;
             }

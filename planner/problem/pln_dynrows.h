@@ -35,12 +35,23 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
                                   size_t err_size);
 void pln_dynrows_work_destroy(PlnProblemWork *w);
 
+/* The part [cover[0], cover[1]] (fractions, 0 <= cover[0] < cover[1] <= 1 where the phase
+ * meets the interval) of constraint interval i on which support phase ph holds; [0, 1]
+ * for ph < 0, the rows of every phase (floor force, friction). A phase's rows hold only
+ * while the phase does (docs/math/planner.md eq. P6d). */
+void pln_dynrows_phase_cover(const PlnProblem *p, int ph, int i, double cover[2]);
+/* The distinct parts of interval i on which its dynamic rows hold (pln_dynrows_phase_cover
+ * of every phase meeting it, and [0, 1] first), into covers (at most n_phases + 1); returns
+ * their count. */
+int pln_dynrows_covers(const PlnProblem *p, int i, double (*covers)[2]);
 /* Certified values of the dynamic rows of interval i into w->dyn_bound, from the link
  * motion last computed by pln_problem_interval_motion(_part) (its polynomials and length
- * in w->coef_used, w->h_used). *worst (nullable) receives the largest of them. */
-PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i,
+ * in w->coef_used, w->h_used): with cover NULL every row's; else only the rows of the
+ * phases that hold on exactly that part of the interval (pln_dynrows_phase_cover; the
+ * others are left as they are), the motion then being a part of it. *worst (nullable)
+ * receives the largest of the values written. */
+PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
                                       double *worst, char *err, size_t err_size);
-
 /* Every dynamic row: c[row] (certified, or sampled plus the frozen margin) and its
  * gradient (nullable): pln_dynrows_values on every interval over w's threads, then
  * pln_dynrows_gradients. */
