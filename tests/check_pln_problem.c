@@ -805,20 +805,33 @@ START_TEST(test_fresh_dynamics_rows_far_broken)
         for (int i = 0; i < p->n_intervals; ++i) {
             double t0, t1;
             int broken = 0, all_far = 1;
+            double covers[PLN_MAX_PHASES + 1][2];
+            int n_covers = pln_dynrows_covers(p, i, covers);
             pln_problem_interval(p, i, &t0, &t1);
-            ck_assert_int_eq(pln_problem_interval_motion(p, f.w, f.w->ctrl, i, err, sizeof err), PLN_OK);
-            ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, NULL, NULL, err, sizeof err), PLN_OK);
+            /* each phase's rows on the part of the interval where it holds (eq. P6d) */
+            for (int q = 0; q < n_covers; ++q) {
+                ck_assert_int_eq(pln_problem_interval_motion_part(p, f.w, f.w->ctrl, i, covers[q][0], covers[q][1],
+                                                                  err, sizeof err), PLN_OK);
+                ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, covers[q], NULL, err, sizeof err), PLN_OK);
+                for (int d = 0; d < p->n_dyn; ++d) {
+                    int row = p->dyn_row[(size_t)d * p->n_intervals + i];
+                    double cv[2];
+                    pln_dynrows_phase_cover(p, p->dyn[d].phase, i, cv);
+                    if (row < 0 || cv[0] != covers[q][0] || cv[1] != covers[q][1]) continue;
+                    coarse[row - p->row_dynamics] = f.w->dyn_bound[row - p->row_dynamics];
+                    lower[row - p->row_dynamics] = f.w->dyn_lower[row - p->row_dynamics];
+                }
+            }
             for (int d = 0; d < p->n_dyn; ++d) {
                 int row = p->dyn_row[(size_t)d * p->n_intervals + i], k, ph = p->dyn[d].phase;
-                double tm = 0.5 * (t0 + t1);
+                double cv[2];
                 if (row < 0) continue;
                 k = row - p->row_dynamics;
-                coarse[k] = f.w->dyn_bound[k];
-                lower[k] = f.w->dyn_lower[k];
                 ck_assert_msg(lower[k] <= coarse[k], "row %d: value %.9g above its bound %.9g", k, lower[k], coarse[k]);
-                /* the middle is one of the PLN_BALANCE_SAMPLES (odd) samples, taken when the
-                 * row's phase holds there */
-                if (ph < 0 || (tm >= p->phases[ph].t0 && tm <= p->phases[ph].t1)) {
+                /* the middle of a row bounded on the whole interval is one of the
+                 * PLN_BALANCE_SAMPLES (odd) samples */
+                pln_dynrows_phase_cover(p, ph, i, cv);
+                if (cv[0] == 0.0 && cv[1] == 1.0) {
                     ck_assert_msg(lower[k] <= f.w->dyn_sample[k] + 1e-9,
                                   "trial %d row %d: value at the middle %.9g above the largest sample %.9g",
                                   trial, k, lower[k], f.w->dyn_sample[k]);
@@ -852,6 +865,58 @@ START_TEST(test_fresh_dynamics_rows_far_broken)
     free(coarse);
     free(lower);
     free(far_iv);
+    unload(&f);
+}
+END_TEST
+
+/* Eq. P6d (docs/math/planner.md sec. 4c): the rows of a support phase that holds on only a
+ * part of a constraint interval are bounded on that part. In a fresh evaluation each such
+ * row is at most its bound over the part's own link motion (the bisection may lower it),
+ * which does not see the interval's other part, and at least the exact samples taken while
+ * the phase holds. support_phase_boundary.yaml's single-support phase starts inside an
+ * interval and ends inside another. Fails when the rows are bounded over the whole
+ * interval: checked (trial 3, a row 0.132 above its part's bound, and above zero). */
+START_TEST(test_phase_rows_bounded_on_their_part)
+{
+    Fixture f;
+    Rng rng = {0x9a5eULL};
+    int checked = 0, partial = 0;
+    load(&f, "tests/data/support_phase_boundary.yaml");
+    const PlnProblem *p = f.p;
+    double *x = calloc((size_t)p->n_vars, sizeof *x), *c = calloc((size_t)p->m, sizeof *c);
+    for (int trial = 0; trial < 6; ++trial) {
+        char err[512];
+        random_x(p, x, &rng, trial < 3 ? 0.05 : 0.2);
+        ck_assert_msg(pln_problem_constraints(p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+        for (int i = 0; i < p->n_intervals; ++i) {
+            double covers[PLN_MAX_PHASES + 1][2];
+            int n_covers = pln_dynrows_covers(p, i, covers);
+            for (int q = 0; q < n_covers; ++q) {
+                if (covers[q][0] == 0.0 && covers[q][1] == 1.0) continue;
+                ++partial;
+                ck_assert_int_eq(pln_problem_interval_motion_part(p, f.w, f.w->ctrl, i, covers[q][0], covers[q][1],
+                                                                  err, sizeof err), PLN_OK);
+                ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, covers[q], NULL, err, sizeof err), PLN_OK);
+                for (int d = 0; d < p->n_dyn; ++d) {
+                    int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+                    double cv[2];
+                    pln_dynrows_phase_cover(p, p->dyn[d].phase, i, cv);
+                    if (row < 0 || cv[0] != covers[q][0] || cv[1] != covers[q][1]) continue;
+                    k = row - p->row_dynamics;
+                    ck_assert_msg(c[row] <= f.w->dyn_bound[k],
+                                  "trial %d interval %d row %d: %.9g above its bound %.9g over the part [%g, %g]",
+                                  trial, i, row, c[row], f.w->dyn_bound[k], cv[0], cv[1]);
+                    ck_assert_msg(c[row] >= f.w->dyn_sample[k] - 1e-9, "trial %d row %d: %.9g below a sample %.9g",
+                                  trial, row, c[row], f.w->dyn_sample[k]);
+                    ++checked;
+                }
+            }
+        }
+    }
+    ck_assert_int_gt(partial, 0);
+    ck_assert_int_gt(checked, 0);
+    free(x);
+    free(c);
     unload(&f);
 }
 END_TEST
@@ -1078,6 +1143,7 @@ Suite *pln_problem_suite(void)
     tcase_add_loop_test(tc, test_cost_hessian_fd, 0, 4);
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_test(tc, test_fresh_dynamics_rows_far_broken);
+    tcase_add_test(tc, test_phase_rows_bounded_on_their_part);
     tcase_add_test(tc, test_dynamics_rows_identical_on_threads);
     tcase_add_test(tc, test_working_set_gradients);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);
