@@ -233,28 +233,6 @@ static PlnStatus dyn_refine(const PlnProblem *p, PlnProblemWork *w, const PlnCer
     return PLN_OK;
 }
 
-/* the least / largest measures of the certificate so far and m */
-static void dyn_take(PlnCertificate *c, const DynMeasure *m)
-{
-    if (m->fz_min_rel < c->fz_min_rel) {
-        c->fz_min_rel = m->fz_min_rel;
-        c->fz_t = m->fz_t;
-    }
-    if (m->friction_max > c->friction_ratio_max) {
-        c->friction_ratio_max = m->friction_max;
-        c->friction_t = m->friction_t;
-    }
-    if (m->zmp_min < c->zmp_margin_min) {
-        c->zmp_margin_min = m->zmp_min;
-        c->zmp_t = m->zmp_t;
-    }
-    if (m->torque_max > c->torque_ratio_max) {
-        c->torque_ratio_max = m->torque_max;
-        c->torque_t = m->torque_t;
-        if (m->torque_joint >= 0) c->torque_joint = m->torque_joint;
-    }
-}
-
 /* the certified dynamics on interval i, whose link motion is in w->lm. On a spline each
  * phase's constraints are certified on the part of the interval where the phase holds
  * (eq. P6d: the part's own link motion), and a part that breaks a constraint is bisected
@@ -264,39 +242,59 @@ static PlnStatus cert_dynamics(const PlnProblem *p, PlnProblemWork *w, PlnCertif
                                char *err, size_t err_size)
 {
     double covers[PLN_MAX_PHASES + 1][2], h = c->t1[i] - c->t0[i];
-    int n_covers, whole_motion = 1;
-    DynMeasure m;
+    int n_covers = 1, whole_motion = 1;
+    DynMeasure m, all;
     PlnStatus st = PLN_OK;
     if (!p->dynamics || w->coef_used == NULL) return PLN_OK;
     c->dynamics_checked = 1;
-    if (!c->spline) {
-        st = dyn_measure(p, w, i, c->t0[i], c->t1[i], NULL, &m, err, err_size);
-        if (st == PLN_OK) dyn_take(c, &m);
-        return st;
-    }
-    n_covers = pln_dynrows_covers(p, i, covers);
+    dyn_measure_init(&all);
+    if (c->spline) n_covers = pln_dynrows_covers(p, i, covers);
     for (int k = 0; k < n_covers && st == PLN_OK; ++k) {
-        const double *cover = covers[k];
-        if (cover[0] != 0.0 || cover[1] != 1.0) {
-            st = pln_problem_interval_motion_part(p, w, w->ctrl, i, cover[0], cover[1], err, err_size);
-            whole_motion = 0;
-        } else if (!whole_motion) {
-            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-            whole_motion = 1;
+        const double *cover = c->spline ? covers[k] : NULL;
+        if (cover == NULL) {
+            st = dyn_measure(p, w, i, c->t0[i], c->t1[i], NULL, &m, err, err_size);
+        } else {
+            if (cover[0] != 0.0 || cover[1] != 1.0) {
+                st = pln_problem_interval_motion_part(p, w, w->ctrl, i, cover[0], cover[1], err, err_size);
+                whole_motion = 0;
+            } else if (!whole_motion) {
+                st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+                whole_motion = 1;
+            }
+            if (st == PLN_OK) {
+                st = dyn_measure(p, w, i, c->t0[i] + cover[0] * h, c->t0[i] + cover[1] * h, cover, &m, err,
+                                 err_size);
+            }
+            if (st == PLN_OK && dyn_violates(p, &m)) {
+                dyn_measure_init(&m);
+                st = dyn_refine(p, w, c, i, cover[0], cover[1], 0, cover, &m, err, err_size);
+                whole_motion = 0;
+            }
         }
-        if (st == PLN_OK) {
-            st = dyn_measure(p, w, i, c->t0[i] + cover[0] * h, c->t0[i] + cover[1] * h, cover, &m, err, err_size);
-        }
-        if (st == PLN_OK && dyn_violates(p, &m)) {
-            dyn_measure_init(&m);
-            st = dyn_refine(p, w, c, i, cover[0], cover[1], 0, cover, &m, err, err_size);
-            whole_motion = 0;
-        }
-        if (st == PLN_OK) dyn_take(c, &m);
+        if (st == PLN_OK) dyn_merge(&all, &m);
     }
     if (st == PLN_OK && !whole_motion) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
-    return st;
+    if (st != PLN_OK) return st;
+    if (all.fz_min_rel < c->fz_min_rel) {
+        c->fz_min_rel = all.fz_min_rel;
+        c->fz_t = all.fz_t;
+    }
+    if (all.friction_max > c->friction_ratio_max) {
+        c->friction_ratio_max = all.friction_max;
+        c->friction_t = all.friction_t;
+    }
+    if (all.zmp_min < c->zmp_margin_min) {
+        c->zmp_margin_min = all.zmp_min;
+        c->zmp_t = all.zmp_t;
+    }
+    if (all.torque_max > c->torque_ratio_max) {
+        c->torque_ratio_max = all.torque_max;
+        c->torque_t = all.torque_t;
+        if (all.torque_joint >= 0) c->torque_joint = all.torque_joint;
+    }
+    return PLN_OK;
 }
+
 
 /* the MCD of every pair on interval i, whose link motion is in w->lm, and the balance */
 /* The stance feet on [t0, t1] (interval i, or the part of it whose link motion is in
