@@ -10,6 +10,7 @@
 #include "check_rng.h"
 #include "model/pln_kin.h"
 #include "problem/pln_dynrows.h"
+#include "problem/pln_plan.h"
 #include "problem/pln_problem.h"
 #include "model/pln_robot.h"
 #include "problem/pln_scenario.h"
@@ -921,6 +922,79 @@ START_TEST(test_phase_rows_bounded_on_their_part)
 }
 END_TEST
 
+/* A torque row whose sampled maximum falls where the floor pulls (f_z <= 0: no share of
+ * the floor's force to give the soles, docs/math/planner.md sec. 4c) takes the floor force
+ * row's value (min_fz - f_z) / (m g) there, and its gradient, which push f_z back up. It
+ * was PLN_DYN_UNCERTIFIED (1e3) with no gradient but an uninitialised torque derivative.
+ * Random motions of stance_knees.yaml (amplitude 0.4 rad, the frozen rows of the SIP's
+ * rounds): such a row's value is below PLN_DYN_UNCERTIFIED and at least min_fz / (m g),
+ * and its gradient matches central differences. */
+START_TEST(test_torque_rows_where_the_floor_pulls)
+{
+    PlnPlanOptions opt = pln_plan_options_default();
+    PlnLoaded l;
+    PlnProblemWork *w = NULL;
+    Rng rng = {0x5eedULL};
+    int pulled = 0;
+    char err[512];
+    /* loaded as the planner does: the robot re-rooted at the stance foot (eq. K18) */
+    ck_assert_msg(pln_plan_load("tests/data/stance_knees.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
+    const PlnProblem *p = l.p;
+    ck_assert_msg(pln_problem_work_create(p, &w, err, sizeof err) == PLN_OK, "%s", err);
+    const int n = p->n_vars, m = p->m;
+    double *x = calloc((size_t)n, sizeof *x), *c = calloc((size_t)m, sizeof *c), *cp = calloc((size_t)m, sizeof *cp);
+    double *cm = calloc((size_t)m, sizeof *cm), *g = calloc((size_t)m * n, sizeof *g), *margin = calloc((size_t)m, sizeof *margin);
+    double *tau = calloc((size_t)p->n_joints, sizeof *tau);
+    unsigned char *pull = calloc((size_t)m, 1);
+    w->frozen_margin = margin;
+    for (int trial = 0; trial < 20 && pulled == 0; ++trial) {
+        random_x(p, x, &rng, 0.4);
+        ck_assert_msg(pln_problem_constraints(p, w, x, c, g, err, sizeof err) == PLN_OK, "%s", err);
+        for (int r = p->row_dynamics; r < m && r < p->row_dynamics + p->n_dyn_rows; ++r) {
+            const PlnDynCon *dc = &p->dyn[p->rows[r].index];
+            double z[2];
+            int ph;
+            pull[r] = 0;
+            if (dc->kind != PLN_DYN_TORQUE) continue;
+            /* where the sampled maximum lies, the floor force (its row's value) */
+            ck_assert_int_eq(pln_dynrows_sample(p, w, w->dyn_t[r - p->row_dynamics], &ph, z, tau, err, sizeof err),
+                             PLN_OK);
+            if (!isnan(z[0])) continue;
+            ck_assert_msg(c[r] < PLN_DYN_UNCERTIFIED && c[r] >= PLN_DYN_MIN_FZ_REL - 1e-12, "row %d: %g", r, c[r]);
+            pull[r] = 1;
+            ++pulled;
+        }
+        if (pulled == 0) continue;
+        pln_problem_ctrl(p, x, w->ctrl);
+        for (int i = 0; i < n; ++i) {
+            double sv = x[i];
+            x[i] = sv + FD_STEP;
+            ck_assert(pln_problem_constraints(p, w, x, cp, NULL, err, sizeof err) == PLN_OK);
+            x[i] = sv - FD_STEP;
+            ck_assert(pln_problem_constraints(p, w, x, cm, NULL, err, sizeof err) == PLN_OK);
+            x[i] = sv;
+            for (int r = 0; r < m; ++r) {
+                double fd = (cp[r] - cm[r]) / (2.0 * FD_STEP), an = g[(size_t)r * n + i];
+                if (!pull[r]) continue;
+                ck_assert_msg(fabs(fd - an) <= FD_TOL_SMOOTH * fmax(fabs(fd), fabs(an)) + FD_TOL_ABS,
+                              "row %d d/dx[%d]: analytic %.9g, fd %.9g", r, i, an, fd);
+            }
+        }
+    }
+    ck_assert_int_gt(pulled, 0);
+    free(x);
+    free(c);
+    free(cp);
+    free(cm);
+    free(g);
+    free(margin);
+    free(tau);
+    free(pull);
+    pln_problem_work_destroy(w);
+    pln_plan_unload(&l);
+}
+END_TEST
+
 /* The stance rows (docs/math/planner.md eq. P13): 12 per sample, +-each coordinate of the
  * sole centre's offset from where the foot stands and of the rotation error
  * vee(M - M^T) / 2, M = R R*^T, less the row tolerance; computed here from the forward
@@ -1144,6 +1218,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_test(tc, test_fresh_dynamics_rows_far_broken);
     tcase_add_test(tc, test_phase_rows_bounded_on_their_part);
+    tcase_add_test(tc, test_torque_rows_where_the_floor_pulls);
     tcase_add_test(tc, test_dynamics_rows_identical_on_threads);
     tcase_add_test(tc, test_working_set_gradients);
     tcase_add_loop_test(tc, test_torque2_cost_gradient_fd, 0, 2);

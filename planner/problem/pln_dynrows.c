@@ -438,9 +438,6 @@ static int phase_in_cover(const PlnProblem *p, int ph, int i, const double *cove
     return c[0] == cover[0] && c[1] == cover[1];
 }
 
-/* a large finite value for a row that cannot be certified (the floor may not push) */
-#define DYN_UNCERTIFIED 1e3
-
 PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
                                       double *worst, char *err, size_t err_size)
 {
@@ -498,7 +495,7 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
                 const PlnTaylor *tq;
                 if (contact < 0) contact = pln_dynmotion_contact(w->dm, p->robot, &p->phases[ph].support, p->min_fz, NULL);
                 if (!contact) {
-                    v = DYN_UNCERTIFIED;
+                    v = PLN_DYN_UNCERTIFIED;
                     break;
                 }
                 tq = &pln_dynmotion_torque(w->dm)[c->joint];
@@ -511,7 +508,7 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
                 break;
             }
             }
-            if (!isfinite(v)) v = DYN_UNCERTIFIED;
+            if (!isfinite(v)) v = PLN_DYN_UNCERTIFIED;
             if (!(u <= v)) u = -HUGE_VAL; /* NaN, or rounding above the bound */
             w->dyn_bound[row - p->row_dynamics] = v;
             w->dyn_lower[row - p->row_dynamics] = u;
@@ -557,7 +554,13 @@ static double row_value(const PlnProblem *p, const PlnDynCon *c, const double *t
     }
     case PLN_DYN_TORQUE: {
         double tmax = p->robot->joints[c->joint].effort_max, v;
-        if (split == NULL) return DYN_UNCERTIFIED;
+        if (split == NULL) {
+            /* the floor pulls (f_z <= 0): no share of it to give the soles. The floor
+             * force row's value and gradient stand in, which push f_z back up */
+            if (dW != NULL) dW[5] = -1.0 / p->weight;
+            if (dT != NULL) *dT = 0.0;
+            return (p->min_fz - W[5]) / p->weight;
+        }
         v = torque_with_contact(p, &p->phases[c->phase], split, c->joint, tau[6 + c->joint], z, pos, dW);
         if (dW != NULL) {
             for (int k = 0; k < 6; ++k) dW[k] *= 2.0 * v / (tmax * tmax);

@@ -551,7 +551,12 @@ static void freeze_margins(SipContext *ctx)
             ctx->margin[r] = fmax(0.0, ctx->w->bal_bound[k] - ctx->w->bal_sample[k]);
         } else if (row->kind == PLN_ROW_DYNAMICS) {
             int q = r - p->row_dynamics;
-            ctx->margin[r] = fmax(0.0, ctx->w->dyn_bound[q] - ctx->w->dyn_sample[q]);
+            /* a row without a bound (PLN_DYN_UNCERTIFIED: a torque row where the floor
+             * force is not certified, which its own row then shows broken, or a bound not
+             * finite) freezes no margin, as a collision row without one */
+            if (ctx->w->dyn_bound[q] < PLN_DYN_UNCERTIFIED) {
+                ctx->margin[r] = fmax(0.0, ctx->w->dyn_bound[q] - ctx->w->dyn_sample[q]);
+            }
         }
     }
 }
