@@ -394,6 +394,8 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     free(w->t2_geo);
 }
 
+/* eq. P6d: the fractions of interval i in which phase ph holds (ends meeting within
+ * PLN_PHASE_TIME_TOL_S count as the interval's) */
 void pln_dynrows_phase_cover(const PlnProblem *p, int ph, int i, double cover[2])
 {
     double t0, t1, h;
@@ -406,6 +408,7 @@ void pln_dynrows_phase_cover(const PlnProblem *p, int ph, int i, double cover[2]
     if (p->phases[ph].t1 < t1 - PLN_PHASE_TIME_TOL_S) cover[1] = fmax(0.0, (p->phases[ph].t1 - t0) / h);
 }
 
+/* eq. P6d: the parts of interval i to bound, [0, 1] first (floor force, friction) */
 int pln_dynrows_covers(const PlnProblem *p, int i, double (*covers)[2])
 {
     int n = 0;
