@@ -45,9 +45,10 @@
 /* the planner keeps the floor's push at least this fraction of the weight: standing
  * motions never come near it, and the ZMP stays well defined (docs/math/planner.md 4c) */
 #define PLN_DYN_MIN_FZ_REL 0.1
-/* the value of a torque row whose interval (or part) has no certified floor force to share
- * among the soles (the torques with contact cannot be bounded there): large and finite, so
- * that the row reads broken; the loop freezes no margin from it (planner.md sec. 4c) */
+/* the bound of a dynamic row that has none: a torque row whose interval (or part) has no
+ * certified floor force to share among the soles, or a bound that is not finite. Large and
+ * finite, so that the row reads broken; the loop freezes no margin from it (planner.md
+ * sec. 4c) */
 #define PLN_DYN_UNCERTIFIED 1e3
 /* stance soles flat and at one height to this, m */
 #define PLN_SOLE_FLAT_TOL_M 1e-6

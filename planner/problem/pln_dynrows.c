@@ -412,13 +412,13 @@ void pln_dynrows_phase_cover(const PlnProblem *p, int ph, int i, double cover[2]
 int pln_dynrows_covers(const PlnProblem *p, int i, double (*covers)[2])
 {
     int n = 0;
+    double t0, t1;
+    pln_problem_interval(p, i, &t0, &t1);
     for (int ph = -1; ph < p->n_phases; ++ph) {
         double c[2];
         int seen = 0;
-        if (ph >= 0) {
-            double t0, t1;
-            pln_problem_interval(p, i, &t0, &t1);
-            if (!(t1 > p->phases[ph].t0 + PLN_PHASE_TIME_TOL_S && t0 < p->phases[ph].t1 - PLN_PHASE_TIME_TOL_S)) continue;
+        if (ph >= 0 && !(t1 > p->phases[ph].t0 + PLN_PHASE_TIME_TOL_S && t0 < p->phases[ph].t1 - PLN_PHASE_TIME_TOL_S)) {
+            continue;
         }
         pln_dynrows_phase_cover(p, ph, i, c);
         if (!(c[1] > c[0])) continue;
