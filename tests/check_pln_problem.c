@@ -922,6 +922,130 @@ START_TEST(test_phase_rows_bounded_on_their_part)
 }
 END_TEST
 
+/* The bisection of fresh_bounds as it was before eq. P6e, the reference of the test below:
+ * every stretch of the part `cover` of interval i bounded by its own link motion and
+ * Taylor-model RNEA, a stretch that leaves a row refinable (eq. P6c) bisected again down to
+ * PLN_CERT_REFINE_DEPTH levels; part_max[k] takes each row's largest leaf bound */
+static int ref_refinable(const PlnProblem *p, const PlnProblemWork *w, int i, const double *cover)
+{
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+        double cv[2], b, u;
+        pln_dynrows_phase_cover(p, p->dyn[d].phase, i, cv);
+        if (row < 0 || cv[0] != cover[0] || cv[1] != cover[1]) continue;
+        k = row - p->row_dynamics;
+        b = w->dyn_bound[k];
+        u = w->dyn_lower[k];
+        if (b > 0.0 && !(u > 0.0 && b - u <= PLN_DYN_REFINE_REL * u)) return 1;
+    }
+    return 0;
+}
+
+static void ref_refine(const PlnProblem *p, PlnProblemWork *w, int i, double a, double b, int depth,
+                       const double *cover, double *part_max)
+{
+    char err[512];
+    double mid = 0.5 * (a + b);
+    for (int half = 0; half < 2; ++half) {
+        double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
+        ck_assert_int_eq(pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, sizeof err), PLN_OK);
+        ck_assert_int_eq(pln_dynrows_interval_bounds(p, w, i, cover, NULL, err, sizeof err), PLN_OK);
+        if (depth + 1 < PLN_CERT_REFINE_DEPTH && ref_refinable(p, w, i, cover)) {
+            ref_refine(p, w, i, u, v, depth + 1, cover, part_max);
+            continue;
+        }
+        for (int k = 0; k < p->n_dyn_rows; ++k) part_max[k] = fmax(part_max[k], w->dyn_bound[k]);
+    }
+}
+
+/* eq. P6e: the fresh rows' bisection restricts the part's Taylor models to its stretches and
+ * computes a stretch's own only where a row's remainder is a large part of its bound. Against
+ * the bisection that computes every stretch's own models (ref_refine), on random motions of
+ * a support problem whose phases start inside intervals, each moved from the start until
+ * the worst of the rows that the start meets is near zero: every fresh bound lies within
+ * PLN_DYN_REMAINDER_REL |reference| (plus rounding) of the reference's, so that a row the
+ * reference certifies (bound <= 0) the fresh evaluation certifies, and above the samples.
+ * Far from such motions (random ones of 0.1-0.45 rad) a row far below zero can keep a looser
+ * bound where the two bisections stop at different depths, which the loop does not need */
+START_TEST(test_fresh_rows_restricted_bisection)
+{
+    Fixture f;
+    Rng rng = {0x6e5eULL};
+    int compared = 0, refined = 0, near = 0;
+    load(&f, "tests/data/support_phase_boundary.yaml");
+    const PlnProblem *p = f.p;
+    double *x = calloc((size_t)p->n_vars, sizeof *x), *c = calloc((size_t)p->m, sizeof *c);
+    double *ref = calloc((size_t)p->n_dyn_rows, sizeof *ref), *part = calloc((size_t)p->n_dyn_rows, sizeof *part);
+    double *x0 = calloc((size_t)p->n_vars, sizeof *x0), *x1 = calloc((size_t)p->n_vars, sizeof *x1);
+    char *held = calloc((size_t)p->n_dyn_rows, 1);
+    for (int trial = 0; trial < 4; ++trial) {
+        char err[512];
+        double s0 = 0.0, s1 = 1.0;
+        /* a motion whose worst dynamic row is near zero (where the loop's judgement counts):
+         * the start's motion moved towards a random one by the fraction that bisection finds */
+        pln_problem_initial_x(p, x0);
+        random_x(p, x1, &rng, 0.3);
+        ck_assert_msg(pln_problem_constraints(p, f.w, x0, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+        for (int k = 0; k < p->n_dyn_rows; ++k) held[k] = c[p->row_dynamics + k] < 0.0;
+        for (int it = 0; it < 14; ++it) {
+            double sm = 0.5 * (s0 + s1), worst = -HUGE_VAL;
+            for (int k = 0; k < p->n_vars; ++k) x[k] = x0[k] + sm * (x1[k] - x0[k]);
+            ck_assert_msg(pln_problem_constraints(p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+            /* the rows that the start's motion meets */
+            for (int k = 0; k < p->n_dyn_rows; ++k) {
+                if (held[k]) worst = fmax(worst, c[p->row_dynamics + k]);
+            }
+            if (worst > 0.0) s1 = sm;
+            else s0 = sm;
+        }
+        ck_assert_msg(pln_problem_constraints(p, f.w, x, c, NULL, err, sizeof err) == PLN_OK, "%s", err);
+        for (int i = 0; i < p->n_intervals; ++i) {
+            double covers[PLN_MAX_PHASES + 1][2];
+            int n_covers = pln_dynrows_covers(p, i, covers);
+            for (int q = 0; q < n_covers; ++q) {
+                ck_assert_int_eq(pln_problem_interval_motion_part(p, f.w, f.w->ctrl, i, covers[q][0], covers[q][1],
+                                                                  err, sizeof err), PLN_OK);
+                ck_assert_int_eq(pln_dynrows_interval_bounds(p, f.w, i, covers[q], NULL, err, sizeof err), PLN_OK);
+                memcpy(ref, f.w->dyn_bound, (size_t)p->n_dyn_rows * sizeof *ref);
+                if (ref_refinable(p, f.w, i, covers[q])) {
+                    for (int k = 0; k < p->n_dyn_rows; ++k) part[k] = -HUGE_VAL;
+                    ref_refine(p, f.w, i, covers[q][0], covers[q][1], 0, covers[q], part);
+                    for (int k = 0; k < p->n_dyn_rows; ++k) ref[k] = fmin(ref[k], part[k]);
+                    ++refined;
+                }
+                for (int d = 0; d < p->n_dyn; ++d) {
+                    int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+                    double cv[2], v, r;
+                    pln_dynrows_phase_cover(p, p->dyn[d].phase, i, cv);
+                    if (row < 0 || cv[0] != covers[q][0] || cv[1] != covers[q][1]) continue;
+                    k = row - p->row_dynamics;
+                    v = c[row];
+                    r = ref[k];
+                    ck_assert_msg(fabs(v - r) <= PLN_DYN_REMAINDER_REL * fabs(r) + 1e-9,
+                                  "trial %d interval %d row %d: fresh bound %.9g, every stretch's own models %.9g",
+                                  trial, i, row, v, r);
+                    ck_assert_msg(v >= f.w->dyn_sample[k] - 1e-9, "trial %d row %d: %.9g below a sample %.9g", trial,
+                                  row, v, f.w->dyn_sample[k]);
+                    near += fabs(r) < 1e-3;
+                    ++compared;
+                }
+            }
+        }
+    }
+    ck_assert_int_gt(compared, 0);
+    ck_assert_int_gt(refined, 0);
+    ck_assert_int_gt(near, 0);
+    free(x);
+    free(c);
+    free(ref);
+    free(part);
+    free(x0);
+    free(x1);
+    free(held);
+    unload(&f);
+}
+END_TEST
+
 /* A torque row whose sampled maximum falls where the floor pulls (f_z <= 0: no share of
  * the floor's force to give the soles, docs/math/planner.md sec. 4c) takes the floor force
  * row's value (min_fz - f_z) / (m g) there, and its gradient, which push f_z back up. It
@@ -1218,6 +1342,7 @@ Suite *pln_problem_suite(void)
     tcase_add_test(tc, test_fresh_dynamics_rows_refined);
     tcase_add_test(tc, test_fresh_dynamics_rows_far_broken);
     tcase_add_test(tc, test_phase_rows_bounded_on_their_part);
+    tcase_add_test(tc, test_fresh_rows_restricted_bisection);
     tcase_add_test(tc, test_torque_rows_where_the_floor_pulls);
     tcase_add_test(tc, test_dynamics_rows_identical_on_threads);
     tcase_add_test(tc, test_working_set_gradients);

@@ -383,6 +383,54 @@ START_TEST(test_degree_zero_and_constants)
 }
 END_TEST
 
+/* eq. 6.4: a model restricted to a part [lo, hi] of its span encloses the function there
+ * (the witnesses of random models sampled through the part, its ends included), keeps its
+ * degree, and widens the remainder only by the rounding of the re-expansion; restricted to
+ * the whole span it is the model itself up to that rounding */
+START_TEST(test_restrict)
+{
+    KfRng rng = {0x5e57ULL};
+    long violations = 0;
+    for (int p = 0; p < TM_TEST_PAIRS; ++p) {
+        Witness a;
+        PlnTaylor r;
+        int n = (int)(kf_next(&rng) % (PLN_TM_MAX_DEGREE + 1)), kind = p % 4;
+        double sc = pow(10.0, kf_uniform(&rng, -4, 2)), lo, hi, mag = 0.0;
+        random_witness(&rng, &a, n, sc);
+        /* parts: anywhere, at either end, tiny, and the whole span */
+        lo = kf_uniform(&rng, -1, 1);
+        hi = kf_uniform(&rng, -1, 1);
+        if (lo > hi) {
+            double t = lo;
+            lo = hi;
+            hi = t;
+        }
+        if (kind == 1) lo = -1.0;
+        if (kind == 2) hi = lo + 1e-9 * (1.0 - lo);
+        if (kind == 3 && p % 8 == 3) lo = -1.0, hi = 1.0;
+        if (!(lo < hi)) continue;
+        pln_taylor_restrict(&r, &a.tm, lo, hi);
+        ck_assert(pln_taylor_is_finite(&r));
+        ck_assert_int_eq(r.n, a.tm.n);
+        for (int k = 0; k <= n; ++k) mag += fabs(a.tm.c[k]);
+        ck_assert(r.lo <= a.tm.lo && r.hi >= a.tm.hi);
+        ck_assert(a.tm.lo - r.lo <= TM_EXACT_TOL * mag + 1e-300 && r.hi - a.tm.hi <= TM_EXACT_TOL * mag + 1e-300);
+        if (lo == -1.0 && hi == 1.0) {
+            for (int k = 0; k <= n; ++k) ck_assert(fabs(r.c[k] - a.tm.c[k]) <= TM_EXACT_TOL * mag);
+        }
+        for (int i = 0; i < TM_TEST_TIMES; ++i) {
+            /* sigma through [-1, 1], tau = its image as the restriction takes it (the
+             * part and its few-ulp pad) */
+            long double sg = sample_tau(&rng, i);
+            long double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo) + PLN_TM_RESTRICT_PAD;
+            long double tau = mid + half * sg;
+            if (!encloses(&r, sg, wit_value(&a, tau))) ++violations;
+        }
+    }
+    ck_assert_int_eq(violations, 0);
+}
+END_TEST
+
 Suite *pln_taylor_suite(void)
 {
     Suite *s = suite_create("pln_taylor");
@@ -406,6 +454,7 @@ Suite *pln_taylor_suite(void)
     tc = tcase_create("construct");
     tcase_add_test(tc, test_from_poly_and_unit_conversion);
     tcase_add_test(tc, test_degree_zero_and_constants);
+    tcase_add_test(tc, test_restrict);
     suite_add_tcase(s, tc);
     return s;
 }

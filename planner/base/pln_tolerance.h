@@ -315,6 +315,12 @@
  * bound exceeds that value by more than this times it. */
 #define PLN_DYN_REFINE_REL 0.25
 
+/* A stretch of the fresh rows' bisection gets Taylor models of its own (its link motion
+ * and RNEA) instead of its ancestor's restricted to it when a row's remainder, which only
+ * its own models shrink, exceeds this share of the row's |bound| (dimensionless; eq. P6e
+ * of docs/math/planner.md). */
+#define PLN_DYN_REMAINDER_REL 0.05
+
 /* Slack of the certification's limit and task checks (rad, rad/s or m): covers the
  * optimiser's row tolerance PLN_ROW_TOL times the largest row scale and rounding. */
 #define PLN_CERT_SLACK 1e-5
@@ -345,6 +351,12 @@
  * underflow to subnormals, where relative error bounds fail (each underflowing
  * operation errs by at most 2^-1075 ~ 2.5e-324; this covers 1e16 of them). */
 #define PLN_TM_ROUND_ABS 1e-290
+
+/* Half-width added to a part [lo, hi] of the normalised time when a model is restricted
+ * to it (pln_taylor_restrict, eq. 6.4): the part's midpoint and half-width each round by
+ * at most an ulp of 1 (|lo|, |hi| <= 1), so 4 DBL_EPSILON keeps the restricted model's
+ * span around the whole part. */
+#define PLN_TM_RESTRICT_PAD (4.0 * DBL_EPSILON)
 
 /* Error of the C library's sin() and cos() on the constant part of a Taylor model,
  * absolute (|sin|, |cos| <= 1). glibc documents < 1 ulp for both; four DBL_EPSILON

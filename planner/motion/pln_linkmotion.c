@@ -766,30 +766,9 @@ PlnStatus pln_linkmotion_com_point(const PlnLinkMotion *lm, DstPolyPoint *out)
     return PLN_OK;
 }
 
-/* Taylor shift q(s0 + h r) by repeated synthetic division, then scaling by h^k; the same
- * recurrence on |coefficients| bounds every rounded term (eq. 8.5). */
+/* q(s0 + h r) by the Taylor shift of pln_taylor.c, its rounding bounded (eq. 8.5, 6.4). */
 double pln_linkmotion_restrict_poly(const double *coef, int deg, double s0, double s1,
                                     double *out)
 {
-    double b[PLN_TM_MAX_DEGREE + 1], babs[PLN_TM_MAX_DEGREE + 1];
-    double h = s1 - s0, hk = 1.0, mag = 0.0;
-    int i, k;
-    if (deg < 0) return 0.0;
-    if (deg > PLN_TM_MAX_DEGREE) deg = PLN_TM_MAX_DEGREE;
-    for (k = 0; k <= deg; ++k) {
-        b[k] = coef[k];
-        babs[k] = fabs(coef[k]);
-    }
-    for (i = 0; i < deg; ++i) {
-        for (k = deg - 1; k >= i; --k) {
-            b[k] += s0 * b[k + 1];
-            babs[k] += fabs(s0) * babs[k + 1];
-        }
-    }
-    for (k = 0; k <= deg; ++k) {
-        out[k] = b[k] * hk;
-        mag += babs[k] * fabs(hk);
-        hk *= h;
-    }
-    return wid(mag);
+    return pln_taylor_shift_poly(coef, deg, s0, s1 - s0, out);
 }

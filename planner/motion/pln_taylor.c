@@ -598,3 +598,42 @@ double pln_taylor_to_unit_poly(const PlnTaylor *a, double *d)
     double S = shift_to_unit(a, d);
     return wid(S);
 }
+
+/* Taylor shift by repeated synthetic division, then scaling by h^k; the same recurrence
+ * on |coefficients| and |s0| bounds every rounded term (eq. 6.4). */
+double pln_taylor_shift_poly(const double *coef, int deg, double s0, double h, double *out)
+{
+    double b[PLN_TM_MAX_DEGREE + 1], babs[PLN_TM_MAX_DEGREE + 1];
+    double hk = 1.0, mag = 0.0;
+    int i, k;
+    if (deg < 0) return 0.0;
+    deg = clamp_degree(deg);
+    for (k = 0; k <= deg; ++k) {
+        b[k] = coef[k];
+        babs[k] = fabs(coef[k]);
+    }
+    for (i = 0; i < deg; ++i) {
+        for (k = deg - 1; k >= i; --k) {
+            b[k] += s0 * b[k + 1];
+            babs[k] += fabs(s0) * babs[k + 1];
+        }
+    }
+    for (k = 0; k <= deg; ++k) {
+        out[k] = b[k] * hk;
+        mag += babs[k] * fabs(hk);
+        hk *= h;
+    }
+    return wid(mag);
+}
+
+/* Restriction to a part of the span: eq. (6.4). */
+void pln_taylor_restrict(PlnTaylor *out, const PlnTaylor *a, double lo, double hi)
+{
+    double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo), c[PLN_TM_MAX_DEGREE + 1], e;
+    half += PLN_TM_RESTRICT_PAD; /* [mid - half, mid + half] around [lo, hi] */
+    e = pln_taylor_shift_poly(a->c, a->n, mid, half, c);
+    if (out != a) *out = *a;
+    for (int k = 0; k <= out->n; ++k) out->c[k] = c[k];
+    out->lo = a->lo - e;
+    out->hi = a->hi + e;
+}

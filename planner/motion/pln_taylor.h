@@ -114,4 +114,18 @@ int pln_taylor_is_finite(const PlnTaylor *a);
  * radius built from d (eq. 6.1-6.2). */
 double pln_taylor_to_unit_poly(const PlnTaylor *a, double *d);
 
+/* Taylor shift of a polynomial: out[k] multiplies x^k in q(s0 + h x), coef[0..deg]
+ * (deg <= PLN_TM_MAX_DEGREE, larger clamped) the monomial coefficients of q. Returns an
+ * absolute bound on the rounding of the shifted coefficients summed, i.e. on the error
+ * of the shifted polynomial at any |x| <= 1 (eq. 6.4). */
+double pln_taylor_shift_poly(const double *coef, int deg, double s0, double h, double *out);
+
+/* The model a restricted to the part [lo, hi] of its normalised time (-1 <= lo < hi <= 1):
+ * out's tau' in [-1, 1] runs over that part, tau = (lo + hi)/2 + tau' (hi - lo)/2 (the
+ * half-width widened by a few ulps, so that its image covers [lo, hi]). The polynomial part
+ * is re-expanded (eq. 6.4), its rounding added to a's remainder, which stays as it is: out
+ * encloses a's function wherever tau' maps into [lo, hi], so a range of out over [-1, 1]
+ * bounds the function over the part. Degree and remainder kept; no truncation. */
+void pln_taylor_restrict(PlnTaylor *out, const PlnTaylor *a, double lo, double hi);
+
 #endif /* PLN_TAYLOR_H */

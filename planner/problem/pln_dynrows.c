@@ -348,6 +348,9 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->dyn_part = calloc((size_t)nr, sizeof *w->dyn_part);
     w->dyn_whole = calloc((size_t)nr, sizeof *w->dyn_whole);
     w->dyn_lower = calloc((size_t)nr, sizeof *w->dyn_lower);
+    w->dyn_poly = calloc((size_t)nr, sizeof *w->dyn_poly);
+    w->dyn_model = calloc((size_t)(PLN_CERT_REFINE_DEPTH + 1) * nr, sizeof *w->dyn_model);
+    w->dyn_model_ok = calloc((size_t)(PLN_CERT_REFINE_DEPTH + 1) * nr, sizeof *w->dyn_model_ok);
     w->dyn_sample = calloc((size_t)nr, sizeof *w->dyn_sample);
     w->dyn_t = calloc((size_t)nr, sizeof *w->dyn_t);
     w->qd = calloc((size_t)nj, sizeof *w->qd);
@@ -361,7 +364,7 @@ PlnStatus pln_dynrows_work_create(const PlnProblem *p, PlnProblemWork *w, char *
     w->t2_y = calloc((size_t)nv, sizeof *w->t2_y);
     w->t2_g = calloc((size_t)3 * nv, sizeof *w->t2_g);
     w->t2_geo = calloc((size_t)nv, sizeof *w->t2_geo);
-    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_whole || !w->dyn_lower || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
+    if (!w->t2_y || !w->t2_geo || !w->t2_g || !w->dyn_bound || !w->dyn_part || !w->dyn_whole || !w->dyn_lower || !w->dyn_poly || !w->dyn_model || !w->dyn_model_ok || !w->dyn_sample || !w->dyn_t || !w->qd || !w->qdd || !w->nu || !w->nudot ||
         !w->tau || !w->dtau_dq || !w->dtau_dnu || !w->mass) {
         return pln_errorf(PLN_ERR_NOMEM, err, err_size, "out of memory");
     }
@@ -379,6 +382,9 @@ void pln_dynrows_work_destroy(PlnProblemWork *w)
     free(w->dyn_part);
     free(w->dyn_whole);
     free(w->dyn_lower);
+    free(w->dyn_poly);
+    free(w->dyn_model);
+    free(w->dyn_model_ok);
     free(w->dyn_sample);
     free(w->dyn_t);
     free(w->qd);
@@ -441,13 +447,74 @@ static int phase_in_cover(const PlnProblem *p, int ph, int i, const double *cove
     return c[0] == cover[0] && c[1] == cover[1];
 }
 
-PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
-                                      double *worst, char *err, size_t err_size)
+/* The bound v of row constraint c from its model t over a stretch (eq. P6b), a value u
+ * the row takes at the stretch's middle (a model's value there lies in c[0] + [lo, hi];
+ * eq. P6c) and, when v0 is not NULL, the bound the polynomial part alone gives (the
+ * model's remainder left out; eq. P6e). ok = 0: a torque row without a model (the floor
+ * force not certified above f_min), PLN_DYN_UNCERTIFIED, whose *v0 is -inf (a model of
+ * the stretch's own may have one). */
+static void model_bound(const PlnProblem *p, const PlnDynCon *c, const PlnTaylor *t, int ok, double *v_out,
+                        double *u_out, double *v0)
+{
+    const double g2 = p->weight * p->weight;
+    double lo, hi, v = 0.0, u = -HUGE_VAL, pl = 0.0, ph = 0.0;
+    if (v0 != NULL) pln_taylor_poly_bound(t, &pl, &ph);
+    switch (c->kind) {
+    case PLN_DYN_FZ:
+        pln_taylor_bound(t, &lo, &hi);
+        v = (p->min_fz - lo) / p->weight;
+        u = (p->min_fz - (t->c[0] + t->hi)) / p->weight;
+        if (v0 != NULL) *v0 = (p->min_fz - pl) / p->weight;
+        break;
+    case PLN_DYN_FRICTION:
+        pln_taylor_bound(t, &lo, &hi);
+        v = hi / g2;
+        u = (t->c[0] + t->lo) / g2;
+        if (v0 != NULL) *v0 = ph / g2;
+        break;
+    case PLN_DYN_ZMP:
+        pln_taylor_bound(t, &lo, &hi);
+        v = hi / p->weight;
+        u = (t->c[0] + t->lo) / p->weight;
+        if (v0 != NULL) *v0 = ph / p->weight;
+        break;
+    case PLN_DYN_TORQUE: {
+        double tmax = p->robot->joints[c->joint].effort_max, b;
+        if (!ok) {
+            v = PLN_DYN_UNCERTIFIED;
+            if (v0 != NULL) *v0 = -HUGE_VAL;
+            break;
+        }
+        b = pln_taylor_bound_abs(t) / tmax;
+        v = b * b - 1.0;
+        {
+            double bm = fmax(0.0, fabs(t->c[0]) - fmax(fabs(t->lo), fabs(t->hi))) / tmax;
+            u = bm * bm - 1.0; /* |tau| at the middle is at least bm tmax */
+        }
+        if (v0 != NULL) {
+            double b0 = fmax(fabs(pl), fabs(ph)) / tmax;
+            *v0 = b0 * b0 - 1.0;
+        }
+        break;
+    }
+    }
+    if (!isfinite(v)) v = PLN_DYN_UNCERTIFIED;
+    if (!(u <= v)) u = -HUGE_VAL; /* NaN, or rounding above the bound */
+    *v_out = v;
+    *u_out = u;
+}
+
+/* The models of the dynamic rows of interval i that hold on the part `cover` (every row
+ * when NULL) from the Taylor-model RNEA over the link motion last computed, into
+ * mod[row - p->row_dynamics] (ok[] 0 for a torque row without one): the floor force f_z,
+ * the friction polynomial, a ZMP edge's combination of W, a torque with the soles' share of
+ * its phase (eq. D16-D21). */
+static PlnStatus row_models(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover, PlnTaylor *mod,
+                            unsigned char *ok, char *err, size_t err_size)
 {
     const PlnScenario *sc = p->scenario;
     const PlnTaylor *W;
     PlnTaylor ft;
-    double lo, hi, g2 = p->weight * p->weight, big = -HUGE_VAL;
     PlnStatus st = pln_dynmotion_compute(w->dm, p->robot, w->lm, w->coef_used, sc->degree, w->h_used,
                                          w->q_err, p->moving, PLN_GRAVITY_MS2, err, err_size);
     if (st != PLN_OK) return st;
@@ -466,57 +533,47 @@ PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, in
         if (!phase_in_cover(p, ph, i, cover)) continue;
         for (int d = 0; d < p->n_dyn; ++d) {
             const PlnDynCon *c = &p->dyn[d];
-            int row = p->dyn_row[(size_t)d * p->n_intervals + i];
-            double v = 0.0, u = -HUGE_VAL;
+            int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
             if (row < 0 || c->phase != ph) continue;
-            /* v: the certified bound; u: a value the row takes, at the stretch's middle (a
-             * model's value there lies in c[0] + [lo, hi]; eq. P6c) */
+            k = row - p->row_dynamics;
+            ok[k] = 1;
             switch (c->kind) {
             case PLN_DYN_FZ:
-                pln_taylor_bound(&W[5], &lo, &hi);
-                v = (p->min_fz - lo) / p->weight;
-                u = (p->min_fz - (W[5].c[0] + W[5].hi)) / p->weight;
+                mod[k] = W[5];
                 break;
             case PLN_DYN_FRICTION:
-                pln_taylor_bound(&ft, &lo, &hi);
-                v = hi / g2;
-                u = (ft.c[0] + ft.lo) / g2;
+                mod[k] = ft;
                 break;
             case PLN_DYN_ZMP: {
                 double a[6];
-                PlnTaylor t;
                 zmp_edge_coef(&p->phases[ph], c->edge, a);
-                pln_taylor_scale(&t, &W[0], a[0]);
-                for (int k = 1; k < 6; ++k) pln_taylor_axpy(&t, &t, a[k], &W[k]);
-                pln_taylor_bound(&t, &lo, &hi);
-                v = hi / p->weight;
-                u = (t.c[0] + t.lo) / p->weight;
+                pln_taylor_scale(&mod[k], &W[0], a[0]);
+                for (int e = 1; e < 6; ++e) pln_taylor_axpy(&mod[k], &mod[k], a[e], &W[e]);
                 break;
             }
-            case PLN_DYN_TORQUE: {
-                double tmax = p->robot->joints[c->joint].effort_max, b;
-                const PlnTaylor *tq;
+            case PLN_DYN_TORQUE:
                 if (contact < 0) contact = pln_dynmotion_contact(w->dm, p->robot, &p->phases[ph].support, p->min_fz, NULL);
-                if (!contact) {
-                    v = PLN_DYN_UNCERTIFIED;
-                    break;
-                }
-                tq = &pln_dynmotion_torque(w->dm)[c->joint];
-                b = pln_taylor_bound_abs(tq) / tmax;
-                v = b * b - 1.0;
-                {
-                    double bm = fmax(0.0, fabs(tq->c[0]) - fmax(fabs(tq->lo), fabs(tq->hi))) / tmax;
-                    u = bm * bm - 1.0; /* |tau| at the middle is at least bm tmax */
-                }
+                if (contact) mod[k] = pln_dynmotion_torque(w->dm)[c->joint];
+                else ok[k] = 0;
                 break;
             }
-            }
-            if (!isfinite(v)) v = PLN_DYN_UNCERTIFIED;
-            if (!(u <= v)) u = -HUGE_VAL; /* NaN, or rounding above the bound */
-            w->dyn_bound[row - p->row_dynamics] = v;
-            w->dyn_lower[row - p->row_dynamics] = u;
-            big = fmax(big, v);
         }
+    }
+    return PLN_OK;
+}
+
+PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
+                                      double *worst, char *err, size_t err_size)
+{
+    double big = -HUGE_VAL;
+    PlnStatus st = row_models(p, w, i, cover, w->dyn_model, w->dyn_model_ok, err, err_size);
+    if (st != PLN_OK) return st;
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+        if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
+        k = row - p->row_dynamics;
+        model_bound(p, &p->dyn[d], &w->dyn_model[k], w->dyn_model_ok[k], &w->dyn_bound[k], &w->dyn_lower[k], NULL);
+        big = fmax(big, w->dyn_bound[k]);
     }
     if (worst != NULL) *worst = big;
     return PLN_OK;
@@ -605,41 +662,113 @@ static int phase_at(const PlnProblem *p, int ph, double t)
     return ph < 0 || (t >= p->phases[ph].t0 - PLN_PHASE_TIME_TOL_S && t <= p->phases[ph].t1 + PLN_PHASE_TIME_TOL_S);
 }
 
-/* 1 when a row of interval i has a bound (w->dyn_bound) above zero that a bisection could
- * change in a way that matters (eq. P6c): either the row may hold (its value at the
- * stretch's middle, w->dyn_lower, is not above zero), or it is broken in fact and its
- * bound exceeds that value by more than PLN_DYN_REFINE_REL times it. A row broken by far
- * needs no sharper margin: the next round moves it by more than the margin's excess. */
-static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i, const double *cover)
+/* 1 when a row's bound b above zero could change in a way that matters (eq. P6c): either
+ * the row may hold (u, its value at the stretch's middle, is not above zero), or it is
+ * broken in fact and its bound exceeds that value by more than PLN_DYN_REFINE_REL times it.
+ * A row broken by far needs no sharper margin: the next round moves it by more than the
+ * margin's excess. */
+static int row_refinable(double b, double u)
+{
+    return b > 0.0 && !(u > 0.0 && b - u <= PLN_DYN_REFINE_REL * u);
+}
+
+/* 1 when the bound b of a row whose value at the stretch's middle is u needs a model of
+ * the stretch's own (eq. P6e): b0, the bound of the polynomial part alone, lies further
+ * than PLN_DYN_REMAINDER_REL |b| below it (the model's remainder, which a model of the
+ * stretch shrinks, is a large part of the bound), or there is no model (b0 = -inf); a row
+ * broken by far needs no sharper bound (row_refinable) */
+static int row_needs_model(double b, double u, double b0)
+{
+    if (u > 0.0 && b - u <= PLN_DYN_REFINE_REL * u) return 0;
+    return b - b0 > PLN_DYN_REMAINDER_REL * fabs(b);
+}
+
+/* 1 when a row of interval i holding on the part `cover` has a refinable bound
+ * (w->dyn_bound, w->dyn_lower); with `remainder`, when one needs a model of the stretch's
+ * own (row_needs_model, w->dyn_poly) */
+static int interval_refinable(const PlnProblem *p, const PlnProblemWork *w, int i, const double *cover,
+                              int remainder)
 {
     for (int d = 0; d < p->n_dyn; ++d) {
         int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
-        double b, u;
         if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
         k = row - p->row_dynamics;
-        b = w->dyn_bound[k];
-        u = w->dyn_lower[k];
-        if (b > 0.0 && !(u > 0.0 && b - u <= PLN_DYN_REFINE_REL * u)) return 1;
+        if (remainder ? row_needs_model(w->dyn_bound[k], w->dyn_lower[k], w->dyn_poly[k])
+                      : row_refinable(w->dyn_bound[k], w->dyn_lower[k])) {
+            return 1;
+        }
     }
     return 0;
 }
 
-/* The stretch [a, b] (fractions) of interval i, whose bounds break a row of the phases that
- * hold on exactly the part `cover` of it: bisected, each half's rows bounded on its own link
- * motion (tighter Taylor models), a half that still breaks one bisected again down to
- * PLN_CERT_REFINE_DEPTH levels, as the certificate does (pln_certify dyn_refine);
- * w->dyn_part takes each row's largest part bound. */
-static PlnStatus refine_bounds(const PlnProblem *p, PlnProblemWork *w, int i, double a, double b,
-                               int depth, const double *cover, char *err, size_t err_size)
+static int interval_violated(const PlnProblem *p, const PlnProblemWork *w, int i, const double *cover)
 {
+    return interval_refinable(p, w, i, cover, 0);
+}
+
+/* The bounds of the rows of interval i holding on the part `cover` over its stretch [u, v]
+ * (fractions of the interval) from the models mod, ok of the stretch [pa, pb] that contains
+ * it, each restricted to [u, v] (eq. 6.4 of taylor_models.md, P6e): into w->dyn_bound,
+ * w->dyn_lower and w->dyn_poly */
+static void restricted_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
+                              const PlnTaylor *mod, const unsigned char *ok, double pa, double pb, double u,
+                              double v)
+{
+    double lo = fmax(-1.0, 2.0 * (u - pa) / (pb - pa) - 1.0), hi = fmin(1.0, 2.0 * (v - pa) / (pb - pa) - 1.0);
+    for (int d = 0; d < p->n_dyn; ++d) {
+        int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+        PlnTaylor t;
+        if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
+        k = row - p->row_dynamics;
+        if (ok[k]) pln_taylor_restrict(&t, &mod[k], lo, hi);
+        model_bound(p, &p->dyn[d], &t, ok[k], &w->dyn_bound[k], &w->dyn_lower[k], &w->dyn_poly[k]);
+    }
+}
+
+/* The stretch [a, b] (fractions) of interval i, whose bounds break a row of the phases that
+ * hold on exactly the part `cover` of it, bisected (eq. P6b, P6e). Each half is bounded first
+ * by the models of `level` (w->dyn_model's slot, made on the stretch [pa, pb]) restricted to
+ * it; a half whose rows are still broken where only the models' remainders break them gets
+ * models of its own (its link motion and Taylor-model RNEA, slot depth + 1), each row keeping
+ * the smaller of the two bounds, and passes them on. A half that still breaks a row is
+ * bisected again down to PLN_CERT_REFINE_DEPTH levels, as the certificate does (pln_certify
+ * dyn_refine); w->dyn_part takes each row's largest part bound. *moved: set when a link
+ * motion other than the interval's was computed. */
+static PlnStatus refine_bounds(const PlnProblem *p, PlnProblemWork *w, int i, double a, double b, int depth,
+                               const double *cover, int level, double pa, double pb, int *moved, char *err,
+                               size_t err_size)
+{
+    const size_t nr = (size_t)(p->n_dyn_rows > 0 ? p->n_dyn_rows : 1);
     double mid = 0.5 * (a + b);
     for (int half = 0; half < 2; ++half) {
-        double u = half == 0 ? a : mid, v = half == 0 ? mid : b;
-        PlnStatus st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
-        if (st == PLN_OK) st = pln_dynrows_interval_bounds(p, w, i, cover, NULL, err, err_size);
-        if (st != PLN_OK) return st;
+        double u = half == 0 ? a : mid, v = half == 0 ? mid : b, qa = pa, qb = pb;
+        int lv = level;
+        PlnStatus st;
+        restricted_bounds(p, w, i, cover, w->dyn_model + level * nr, w->dyn_model_ok + level * nr, pa, pb, u, v);
+        if (interval_violated(p, w, i, cover) && interval_refinable(p, w, i, cover, 1)) {
+            /* the half's own models (slot depth + 1: the slots above are its ancestors') */
+            PlnTaylor *mod = w->dyn_model + (size_t)(depth + 1) * nr;
+            unsigned char *ok = w->dyn_model_ok + (size_t)(depth + 1) * nr;
+            st = pln_problem_interval_motion_part(p, w, w->ctrl, i, u, v, err, err_size);
+            if (st == PLN_OK) st = row_models(p, w, i, cover, mod, ok, err, err_size);
+            if (st != PLN_OK) return st;
+            *moved = 1;
+            for (int d = 0; d < p->n_dyn; ++d) {
+                int row = p->dyn_row[(size_t)d * p->n_intervals + i], k;
+                double bv, bu;
+                if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
+                k = row - p->row_dynamics;
+                model_bound(p, &p->dyn[d], &mod[k], ok[k], &bv, &bu, &w->dyn_poly[k]);
+                w->dyn_bound[k] = fmin(w->dyn_bound[k], bv);
+                w->dyn_lower[k] = fmax(w->dyn_lower[k], bu); /* both values the row takes */
+                if (!(w->dyn_lower[k] <= w->dyn_bound[k])) w->dyn_lower[k] = -HUGE_VAL;
+            }
+            lv = depth + 1;
+            qa = u;
+            qb = v;
+        }
         if (depth + 1 < PLN_CERT_REFINE_DEPTH && interval_violated(p, w, i, cover)) {
-            st = refine_bounds(p, w, i, u, v, depth + 1, cover, err, err_size);
+            st = refine_bounds(p, w, i, u, v, depth + 1, cover, lv, qa, qb, moved, err, err_size);
             if (st != PLN_OK) return st;
             continue;
         }
@@ -653,10 +782,10 @@ static PlnStatus refine_bounds(const PlnProblem *p, PlnProblemWork *w, int i, do
     return PLN_OK;
 }
 
-/* The certified bounds of interval i's rows in a fresh evaluation (eq. P6b, P6d): the rows
- * of a support phase are bounded on the part of the interval where the phase holds (the
- * whole interval for the floor force, friction and a phase that covers it), by the Taylor
- * models over that part, and, when one of them breaks its row, over the halves of a
+/* The certified bounds of interval i's rows in a fresh evaluation (eq. P6b, P6d, P6e): the
+ * rows of a support phase are bounded on the part of the interval where the phase holds
+ * (the whole interval for the floor force, friction and a phase that covers it), by the
+ * Taylor models over that part, and, when one of them breaks its row, over the halves of a
  * bisection (refine_bounds), each row keeping the smaller of the two rigorous bounds. The
  * loop then judges a motion as the certificate will (which bisects the same way), and the
  * margins it freezes (bound - sample, eq. P6) are not the width of a coarse enclosure,
@@ -668,8 +797,9 @@ static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, cha
     PlnStatus st = PLN_OK;
     for (int k = 0; k < n_covers && st == PLN_OK; ++k) {
         const double *cover = covers[k];
+        int moved = 0;
         if (cover[0] == 0.0 && cover[1] == 1.0) {
-            st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
+            if (!whole_motion) st = pln_problem_interval_motion(p, w, w->ctrl, i, err, err_size);
             whole_motion = 1;
         } else {
             st = pln_problem_interval_motion_part(p, w, w->ctrl, i, cover[0], cover[1], err, err_size);
@@ -684,8 +814,9 @@ static PlnStatus fresh_bounds(const PlnProblem *p, PlnProblemWork *w, int i, cha
             w->dyn_part[row - p->row_dynamics] = -HUGE_VAL;
             w->dyn_whole[row - p->row_dynamics] = w->dyn_bound[row - p->row_dynamics];
         }
-        st = refine_bounds(p, w, i, cover[0], cover[1], 0, cover, err, err_size);
-        whole_motion = 0;
+        /* slot 0 holds the part's models (pln_dynrows_interval_bounds) */
+        st = refine_bounds(p, w, i, cover[0], cover[1], 0, cover, 0, cover[0], cover[1], &moved, err, err_size);
+        if (moved) whole_motion = 0;
         for (int d = 0; d < p->n_dyn && st == PLN_OK; ++d) {
             int row = p->dyn_row[(size_t)d * p->n_intervals + i], r;
             if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;

@@ -286,6 +286,12 @@ typedef struct PlnProblemWork {
                                        stretch last bounded; -inf when unknown), beside
                                        dyn_bound: where it is above zero, the row is broken in
                                        fact, not only by the enclosure (eq. P6c) */
+    double *dyn_poly;               /* [n_dyn_rows] scratch: the bound of a row's model without
+                                       its remainder, on the stretch last bounded (eq. P6e) */
+    PlnTaylor *dyn_model;           /* [(PLN_CERT_REFINE_DEPTH + 1) n_dyn_rows] scratch: the
+                                       rows' Taylor models of an interval's part, and of the
+                                       bisection's stretches that needed their own (eq. P6e) */
+    unsigned char *dyn_model_ok;    /* beside dyn_model: 0 for a torque row without a model */
     double *dyn_sample;             /* [n_dyn_rows] sampled maximum */
     double *dyn_t;                  /* [n_dyn_rows] time of the sampled maximum, s */
     double *qd, *qdd;               /* [n_joints] */
