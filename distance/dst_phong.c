@@ -690,11 +690,13 @@ typedef struct PhOrder {
 } PhOrder;
 
 /* what the crossing test (find_crossings) reads of a facet, in one record, the records in the
- * order of the sweep: the corners as facet_corner() gives them, c0 and the unit normal n, the
- * bounding sphere's radius and |ctr|, the facet's index and its rank along x */
+ * order of the sweep: the corners as facet_corner() gives them (one lane each), c0 and the unit
+ * normal n, the bounding sphere's radius, |ctr| and lowest x, the facet's index */
 typedef struct PhCorners {
-    double x[4][3], c0[3], n[3], rad, cnorm;
-    int nc, i, rank;
+    PhV4 x, y, z;            /* the four corners, coordinate by coordinate (lanes) */
+    double c0[3], n[3], rad, cnorm;
+    double lox;              /* the bounding sphere's lowest x: the rank along x is that of (lox, i) */
+    int nc, i;
 } PhCorners;
 
 /* a node of the sphere tree over the facets that finds the crossing pairs (find_crossings) */
@@ -760,7 +762,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->tmp = malloc((size_t)max_facets * sizeof *ws->tmp);
     ws->sweep = malloc((size_t)max_facets * sizeof *ws->sweep);
     ws->sweep_tmp = malloc((size_t)max_facets * sizeof *ws->sweep_tmp);
-    ws->corn = malloc((size_t)max_facets * sizeof *ws->corn);
+    ws->corn = aligned_alloc(_Alignof(PhCorners), (size_t)max_facets * sizeof *ws->corn); /* its lanes are aligned */
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
     if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->hits || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->bnode) {
@@ -977,22 +979,35 @@ static void add_partner(PhRaw *r, uint64_t *keys, uint64_t key, int partner)
 }
 
 /* 1 when the corners of f lie on both sides of g's plane, by more than tol: the first test of
- * cross_interval(), on the corners computed once (nearly every pair of the sweep fails it) */
+ * cross_interval(), on the corners computed once (nearly every pair of the sweep fails it). The
+ * four corners in lanes, each lane the scalar expression (x - c0) . n with the same operations in
+ * the same order (phong.md sec. 16) */
 static int corners_both_sides(const PhCorners *f, const PhCorners *g, double tol)
 {
-    int neg = 0, pos = 0;
     /* four corners always: a triangle's third is repeated (corner_records()), which leaves the
      * answer as it is */
-    for (int k = 0; k < 4; ++k) {
-        double w[3] = {f->x[k][0] - g->c0[0], f->x[k][1] - g->c0[1], f->x[k][2] - g->c0[2]};
-        double z = dst_dot3(w, g->n);
-        neg += z < -tol, pos += z > tol;
-    }
-    return neg && pos;
+    const PhV4 z = (f->x - g->c0[0]) * g->n[0] + (f->y - g->c0[1]) * g->n[1] + (f->z - g->c0[2]) * g->n[2];
+    const PhV4i neg = z < -tol, pos = z > tol;
+    return ((neg[0] | neg[1] | neg[2] | neg[3]) & (pos[0] | pos[1] | pos[2] | pos[3])) != 0;
 }
 
-/* the rest of crossing_pair() for a pair whose corners lie on both sides of each other's plane */
-static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double tol, const int *rank,
+/* the place of facet i in the sweep along x (by the lowest x of its bounding sphere, ties in
+ * facet order: the order of sweep_sort()), counted among the n facets of geo that are ok; for the
+ * few crossing pairs of a query whose sweep ran along another axis (phong.md sec. 16) */
+static int rank_along_x(const PhGeo *geo, int n, int i)
+{
+    double lo = geo[i].ctr[0] - geo[i].rad;
+    int r = 0;
+    for (int g = 0; g < n; ++g) {
+        double l = geo[g].ctr[0] - geo[g].rad;
+        r += geo[g].ok && (l < lo || (l == lo && g < i));
+    }
+    return r;
+}
+
+/* the rest of crossing_pair() for a pair whose corners lie on both sides of each other's plane;
+ * rank: the places of the n facets along x, or NULL when the sweep ran along another axis */
+static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int n, int i, int j, double tol, const int *rank,
                              uint64_t (*ckey)[PH_MAXCLIP])
 {
     const PhGeo *f = geo + i, *g = geo + j;
@@ -1002,7 +1017,8 @@ static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double 
     /* a crease, not a corner touch: the common segment is a fair part of the facets */
     double l = norm3(L);
     if (ph_min(a[1], b[1]) - ph_max(a[0], b[0]) < DST_PHONG_TRIM_REL * l * ph_max(f->rad, g->rad)) return;
-    uint64_t key = (uint64_t)rank[i] << 32 | (uint64_t)rank[j];
+    int ri = rank != NULL ? rank[i] : rank_along_x(geo, n, i), rj = rank != NULL ? rank[j] : rank_along_x(geo, n, j);
+    uint64_t key = (uint64_t)ri << 32 | (uint64_t)rj;
     add_partner(raw + i, ckey[i], key, j);
     add_partner(raw + j, ckey[j], key, i);
 }
@@ -1011,31 +1027,32 @@ static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int i, int j, double 
  * not coplanar, each cuts the other's plane, and their common segment is a fair part of them;
  * a crossing pair is recorded in both partner lists (add_partner). The cheap tests here, inline
  * in the sweep; the few pairs that pass them go on to crossing_confirm(). */
-static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, const PhCorners *corn, int p, int q,
+static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, int n, const PhCorners *corn, int p, int q,
                                  const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
 {
     const PhCorners *cp = corn + p, *cq = corn + q;
     if (dst_dot3(cp->n, cq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
-    /* the pair in the order of the sweep along x (chosen without a branch) */
-    int swap = -(cp->rank > cq->rank);
+    /* the pair in the order of the sweep along x, by (lowest x, index) (chosen without a branch) */
+    int swap = -((cp->lox > cq->lox) | ((cp->lox == cq->lox) & (cp->i > cq->i)));
     const PhCorners *ci = corn + (p ^ ((p ^ q) & swap)), *cj = corn + (q ^ ((p ^ q) & swap));
     double tol = DST_ROUND_REL * (ci->rad + cj->rad + ci->cnorm);
     if (!corners_both_sides(ci, cj, tol) || !corners_both_sides(cj, ci, tol)) return;
-    crossing_confirm(raw, geo, ci->i, cj->i, tol, rank, ckey);
+    crossing_confirm(raw, geo, n, ci->i, cj->i, tol, rank, ckey);
 }
 
 /* the crossing records of the facets sw[0 .. m-1], in that order */
-static void corner_records(const PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, const int *rank,
-                           PhCorners *corn)
+static void corner_records(const PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, PhCorners *corn)
 {
     for (int p = 0; p < m; ++p) {
         int i = sw[p].i;
         const PhGeo *g = geo + i;
         PhCorners *cr = corn + p;
-        cr->nc = raw[i].para ? 4 : 3, cr->i = i, cr->rank = rank[i];
-        cr->rad = g->rad, cr->cnorm = norm3(g->ctr);
-        for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, cr->x[k]);
-        if (cr->nc == 3) memcpy(cr->x[3], cr->x[2], sizeof cr->x[3]);
+        cr->nc = raw[i].para ? 4 : 3, cr->i = i;
+        cr->rad = g->rad, cr->cnorm = norm3(g->ctr), cr->lox = g->ctr[0] - g->rad;
+        double x[4][3];
+        for (int k = 0; k < cr->nc; ++k) facet_corner(raw + i, g, k, x[k]);
+        if (cr->nc == 3) memcpy(x[3], x[2], sizeof x[3]);
+        for (int k = 0; k < 4; ++k) cr->x[k] = x[k][0], cr->y[k] = x[k][1], cr->z[k] = x[k][2];
         memcpy(cr->c0, g->c0, sizeof cr->c0), memcpy(cr->n, g->n, sizeof cr->n);
     }
 }
@@ -1101,12 +1118,12 @@ static int ftree_node(const PhSweep *sw, int *item, TreeKey *key, PhFNode *nodes
 
 /* The pairs of records whose spheres meet, by a walk of a sphere tree against itself, each
  * pair through crossing_pair(). Returns 0 when the stack overflowed (nothing is then final). */
-static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, int m, const int *rank,
+static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, int n, const PhSweep *sw, int m, const int *rank,
                              uint64_t (*ckey)[PH_MAXCLIP], DstPhongWorkspace *ws)
 {
     int nn = 0, sp = 0;
     for (int p = 0; p < m; ++p) ws->fitem[p] = p;
-    corner_records(raw, geo, sw, m, rank, ws->corn);
+    corner_records(raw, geo, sw, m, ws->corn);
     ftree_node(sw, ws->fitem, ws->fkey, ws->fnode, &nn, 0, m);
     const PhFNode *nd = ws->fnode;
     /* node pairs on the stack have spheres that meet (a node with itself always); a pair is
@@ -1129,7 +1146,7 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, const PhSweep *sw, in
                     nh += (i < na->count) & (j < nb->count) & ((a != b) | (j > i)) & spheres_meet(s1->c, s2->c);
                 }
             }
-            for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, ws->corn, hp[h][0], hp[h][1], rank, ckey);
+            for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, n, ws->corn, hp[h][0], hp[h][1], rank, ckey);
             continue;
         }
         if (sp + 3 > PH_STACK) return 0;
@@ -1172,15 +1189,21 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         sw[m].i = i, ++m;
         for (int k = 0; k < 3; ++k) lo[k] = ph_min(lo[k], g->ctr[k]), hi[k] = ph_max(hi[k], g->ctr[k]);
     }
-    /* the ranks along x order the pairs */
-    sweep_sort(ws, sw, m);
-    for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
-    int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, sw, m, rank, ckey, ws);
+    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
+    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
+    /* the ranks along x order the pairs: sorted along x when the tree or the sweep needs it, else
+     * a crossing pair's ranks are counted (rank_along_x(); crossing_pair() orders a pair by
+     * (lowest x, index), which is the order of the ranks) */
+    const int *rk = NULL;
+    if (m >= PH_FTREE_MIN || ax == 0) {
+        sweep_sort(ws, sw, m);
+        for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
+        rk = rank;
+    }
+    int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, n, sw, m, rk, ckey, ws);
     if (!by_tree && m >= PH_FTREE_MIN) {
         for (int i = 0; i < n; ++i) raw[i].nclip = 0; /* the stack overflowed: sweep instead */
     }
-    if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
-    if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
     if (!by_tree && ax != 0) {
         for (int p = 0; p < m; ++p) sw[p].lo = sw[p].c[ax] - sw[p].c[3], sw[p].hi = sw[p].c[ax] + sw[p].c[3];
         sweep_sort(ws, sw, m);
@@ -1194,25 +1217,34 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
         slo[p] = sw[p].lo, sx[p] = sw[p].c[0], sy[p] = sw[p].c[1], sz[p] = sw[p].c[2], sr[p] = sw[p].c[3];
     }
     for (int p = m; p < ms; ++p) slo[p] = INFINITY, sx[p] = sy[p] = sz[p] = sr[p] = 0.0;
-    if (!by_tree) corner_records(raw, geo, sw, m, rank, ws->corn);
+    if (!by_tree) corner_records(raw, geo, sw, m, ws->corn);
+    /* the lanes that meet, as offsets packed to the front: the row of their 4-bit mask */
+    static const int pack[16][PH_LANES] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                           {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+                                           {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                           {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
     for (int p = 0; p < m && !by_tree; ++p) {
         /* the records q > p in PH_LANES lanes: those whose extent starts within p's (a prefix, the
          * records being sorted by lo; the padding ends it) and whose spheres meet p's, in the
          * order of q */
         const PhV4 hi = {sw[p].hi, sw[p].hi, sw[p].hi, sw[p].hi}, px = {sx[p], sx[p], sx[p], sx[p]},
                    py = {sy[p], sy[p], sy[p], sy[p]}, pz = {sz[p], sz[p], sz[p], sz[p]}, pr = {sr[p], sr[p], sr[p], sr[p]};
+        const PhV4i bit = {1, 2, 4, 8};
         int nh = 0;
         for (int q0 = p + 1;; q0 += PH_LANES) {
             PhV4 lo, qx, qy, qz, qr;
             memcpy(&lo, slo + q0, sizeof lo), memcpy(&qx, sx + q0, sizeof qx), memcpy(&qy, sy + q0, sizeof qy);
             memcpy(&qz, sz + q0, sizeof qz), memcpy(&qr, sr + q0, sizeof qr);
             PhV4 dx = px - qx, dy = py - qy, dz = pz - qz, rr = pr + qr;
-            PhV4i in = lo <= hi, meet = in & ~(dx * dx + dy * dy + dz * dz > rr * rr);
-            /* the lanes that meet appended to the list without a branch */
-            for (int j = 0; j < PH_LANES; ++j) ws->hits[nh] = q0 + j, nh += (int)(meet[j] & 1);
+            PhV4i in = lo <= hi, meet = in & ~(dx * dx + dy * dy + dz * dz > rr * rr) & bit;
+            /* the lanes that meet appended to the list without a branch: the four offsets of
+             * their mask written, the count advanced by the lanes that meet */
+            int mask = (int)(meet[0] | meet[1] | meet[2] | meet[3]);
+            for (int j = 0; j < PH_LANES; ++j) ws->hits[nh + j] = q0 + pack[mask][j];
+            nh += __builtin_popcount((unsigned)mask);
             if (!in[PH_LANES - 1]) break;
         }
-        for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, ws->corn, p, ws->hits[h], rank, ckey);
+        for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, n, ws->corn, p, ws->hits[h], rk, ckey);
     }
     /* the same clip order whatever the sweep order: ascending partner index */
     for (int i = 0; i < n; ++i) {
