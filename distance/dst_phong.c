@@ -1915,20 +1915,27 @@ static inline int node_pair_meets(const DstPhongNode *na, const DstPhongNode *nb
     return sphere_cap_pair_meets(na->c, na->r, na->cap, nb->r, nb->cap, bn, cen, rcol);
 }
 
-/* sphere_cap_pair_meets() for two features of leaves (DstPhongItem: the same sphere and cap) */
-static inline int item_pair_meets(const DstPhongItem *ia, const DstPhongItem *ib, const double *bi,
-                                  const double cen[3], double rcol)
+/* sphere_cap_pair_meets() of four pairs in lanes (phong.md sec. 16): pair k has A's centre ac[k],
+ * radius ar[k] and cap acap[k], B's radius br[k] and cap bcap[k] and its centre and cap centre in
+ * A's frame bn[k] (bnode()); each lane computes the scalar expressions with the same operations in
+ * the same order. Returns a mask, bit k set when pair k meets. */
+static inline unsigned pairs4_meet(const double *const ac[4], const double ar[4], const double *const acap[4],
+                                   const double br[4], const double *const bcap[4], const double *const bn[4],
+                                   const double cen[3], double rcol)
 {
-    return sphere_cap_pair_meets(ia->c, ia->r, ia->cap, ib->r, ib->cap, bi, cen, rcol);
-}
-
-/* writes the node pair (ia, ib) on the stack at sp (B's node in A's frame: bn) and returns the
- * stack size: sp + 1 when it passes node_pair_meets(), else sp */
-static inline int push_tested(DstPhongWorkspace *ws, int sp, const DstPhongNode *ta, const DstPhongNode *tb, int ia,
-                              int ib, const double *bn, const double cen[3], double rcol)
-{
-    ws->stack[sp][0] = ia, ws->stack[sp][1] = ib;
-    return sp + node_pair_meets(ta + ia, tb + ib, bn, cen, rcol);
+#define PH_LANE4(p, k) ((PhV4){(p)[0][k], (p)[1][k], (p)[2][k], (p)[3][k]})
+    const PhV4 dx = PH_LANE4(ac, 0) - PH_LANE4(bn, 0) - cen[0], dy = PH_LANE4(ac, 1) - PH_LANE4(bn, 1) - cen[1],
+               dz = PH_LANE4(ac, 2) - PH_LANE4(bn, 2) - cen[2];
+    const PhV4 lim = (PhV4){ar[0], ar[1], ar[2], ar[3]} + (PhV4){br[0], br[1], br[2], br[3]} + rcol;
+    const PhV4 cs = PH_LANE4(acap, 4) * PH_LANE4(bcap, 4) - PH_LANE4(acap, 5) * PH_LANE4(bcap, 5);
+    const PhV4i sphere = ~(dx * dx + dy * dy + dz * dz > lim * lim);
+    const PhV4i caps = ~(PH_LANE4(acap, 3) + PH_LANE4(bcap, 3) < PH_PI) |
+                       ~(PH_LANE4(acap, 0) * PH_LANE4(bn, 3) + PH_LANE4(acap, 1) * PH_LANE4(bn, 4) +
+                             PH_LANE4(acap, 2) * PH_LANE4(bn, 5) <
+                         cs - DST_PHONG_CAP_SLACK);
+#undef PH_LANE4
+    const PhV4i m = sphere & caps & (PhV4i){1, 2, 4, 8};
+    return (unsigned)(m[0] | m[1] | m[2] | m[3]);
 }
 
 /* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
@@ -1937,7 +1944,9 @@ static inline int push_tested(DstPhongWorkspace *ws, int sp, const DstPhongNode 
  * its parent pair is split, and only the pairs that pass go on the stack; the features of two
  * leaves go through the same tests, then the exact ones (pair_vf(), pair_fv(), pair_ee()). The
  * descent: both nodes split at once when they are about as large, else the larger (a leaf is
- * never split; one radian of its cap counted as PH_TREE_ANGLE_SCALE diag). */
+ * never split; one radian of its cap counted as PH_TREE_ANGLE_SCALE diag). The tests of a split
+ * (two or four child pairs) and of two leaves (up to PH_TREE_LEAF^2 = 4 feature pairs) are made
+ * in the four lanes of pairs4_meet() (phong.md sec. 16). */
 static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
                      const double cen[3], double rcol)
 {
@@ -1945,7 +1954,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
     if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
     const DstPhongNode *ta = TA->node, *tb = TB->node;
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
-    double tmp[6];
+    double tmp[6], tmp2[6];
     int sp = 0;
     ws->stack[sp][0] = 0, ws->stack[sp][1] = 0;
     sp += node_pair_meets(ta, tb, bnode(c, tb->c, tb->cap, off, tmp), cen, rcol);
@@ -1954,21 +1963,31 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
         const DstPhongNode *na = ta + ia, *nb = tb + ib;
         int la = na->left < 0, lb = nb->left < 0;
+        /* the four lanes: A's and B's sides of each pair */
+        const double *ac[4], *acap[4], *bcap[4], *bn[4];
+        double ar[4], br[4];
         if (la && lb) {
-            /* the features of the two leaves (at most PH_TREE_LEAF each), by the same tests, all
-             * of them evaluated (an index past a leaf's count reads its first feature, masked
-             * out), then the exact tests of the pairs that pass, B's feature j before A's i */
+            /* the features of the two leaves (at most PH_TREE_LEAF each), all of them evaluated
+             * (an index past a leaf's count reads its first feature, masked out), lane
+             * j PH_TREE_LEAF + i for A's feature i and B's feature j; then the exact tests of the
+             * pairs that pass, B's feature j before A's i */
             const DstPhongItem *IA = TA->items + na->first, *IB = TB->items + nb->first;
-            unsigned pass = 0;
+            const DstPhongItem *ib0 = IB, *ib1 = IB + (1 < nb->count ? 1 : 0);
+            const DstPhongItem *ia0 = IA, *ia1 = IA + (1 < na->count ? 1 : 0);
+            const double *b0 = bnode(c, ib0->c, ib0->cap, off + TB->n_nodes + nb->first, tmp);
+            const double *b1 = bnode(c, ib1->c, ib1->cap, off + TB->n_nodes + nb->first + (int)(ib1 - IB), tmp2);
+            ac[0] = ia0->c, ac[1] = ia1->c, ac[2] = ia0->c, ac[3] = ia1->c;
+            ar[0] = ia0->r, ar[1] = ia1->r, ar[2] = ia0->r, ar[3] = ia1->r;
+            acap[0] = ia0->cap, acap[1] = ia1->cap, acap[2] = ia0->cap, acap[3] = ia1->cap;
+            br[0] = br[1] = ib0->r, br[2] = br[3] = ib1->r;
+            bcap[0] = bcap[1] = ib0->cap, bcap[2] = bcap[3] = ib1->cap;
+            bn[0] = bn[1] = b0, bn[2] = bn[3] = b1;
+            unsigned valid = 0;
             for (int j = 0; j < PH_TREE_LEAF; ++j) {
-                int jj = j < nb->count ? j : 0;
-                const double *bi = bnode(c, IB[jj].c, IB[jj].cap, off + TB->n_nodes + nb->first + jj, tmp);
-                for (int i = 0; i < PH_TREE_LEAF; ++i) {
-                    int ii = i < na->count ? i : 0;
-                    unsigned ok = (unsigned)((j < nb->count) & (i < na->count) & item_pair_meets(IA + ii, IB + jj, bi, cen, rcol));
-                    pass |= ok << (j * PH_TREE_LEAF + i);
-                }
+                for (int i = 0; i < PH_TREE_LEAF; ++i)
+                    valid |= (unsigned)((i < na->count) & (j < nb->count)) << (j * PH_TREE_LEAF + i);
             }
+            unsigned pass = pairs4_meet(ac, ar, acap, br, bcap, bn, cen, rcol) & valid;
             while (pass != 0) {
                 int bit = __builtin_ctz(pass), j = bit / PH_TREE_LEAF, i = bit % PH_TREE_LEAF;
                 pass &= pass - 1;
@@ -1979,24 +1998,39 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
             continue;
         }
         if (sp + 4 > PH_STACK) return 0;
-        /* the children pairs, each tested before it is pushed */
+        /* the children pairs, each tested before it is pushed, in the lanes; a split of one side
+         * fills lanes 2 and 3 with lanes 0 and 1, masked out */
         double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
+        int pa[4], pb[4];
+        unsigned valid;
         if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
+            pa[0] = na->left, pa[1] = na->right, pa[2] = na->left, pa[3] = na->right;
+            pb[0] = pb[1] = nb->left, pb[2] = pb[3] = nb->right;
             const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
-            sp = push_tested(ws, sp, ta, tb, na->left, nb->left, bl, cen, rcol);
-            sp = push_tested(ws, sp, ta, tb, na->right, nb->left, bl, cen, rcol);
-            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
-            sp = push_tested(ws, sp, ta, tb, na->left, nb->right, br, cen, rcol);
-            sp = push_tested(ws, sp, ta, tb, na->right, nb->right, br, cen, rcol);
+            const double *bR = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp2);
+            bn[0] = bn[1] = bl, bn[2] = bn[3] = bR;
+            valid = 15u;
         } else if (lb || (!la && sa >= sb)) {
-            const double *bn = bnode(c, nb->c, nb->cap, off + ib, tmp);
-            sp = push_tested(ws, sp, ta, tb, na->left, ib, bn, cen, rcol);
-            sp = push_tested(ws, sp, ta, tb, na->right, ib, bn, cen, rcol);
+            pa[0] = pa[2] = na->left, pa[1] = pa[3] = na->right;
+            pb[0] = pb[1] = pb[2] = pb[3] = ib;
+            bn[0] = bn[1] = bn[2] = bn[3] = bnode(c, nb->c, nb->cap, off + ib, tmp);
+            valid = 3u;
         } else {
-            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
-            sp = push_tested(ws, sp, ta, tb, ia, nb->left, bl, cen, rcol);
-            const double *br = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp);
-            sp = push_tested(ws, sp, ta, tb, ia, nb->right, br, cen, rcol);
+            pa[0] = pa[1] = pa[2] = pa[3] = ia;
+            pb[0] = pb[2] = nb->left, pb[1] = pb[3] = nb->right;
+            bn[0] = bn[2] = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
+            bn[1] = bn[3] = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp2);
+            valid = 3u;
+        }
+        for (int k = 0; k < 4; ++k) {
+            const DstPhongNode *ka = ta + pa[k], *kb = tb + pb[k];
+            ac[k] = ka->c, ar[k] = ka->r, acap[k] = ka->cap, br[k] = kb->r, bcap[k] = kb->cap;
+        }
+        unsigned pass = pairs4_meet(ac, ar, acap, br, bcap, bn, cen, rcol) & valid;
+        /* the pairs that pass pushed in lane order, without a branch */
+        for (int k = 0; k < 4; ++k) {
+            ws->stack[sp][0] = pa[k], ws->stack[sp][1] = pb[k];
+            sp += (int)((pass >> k) & 1u);
         }
     }
     return 1;
@@ -2274,7 +2308,7 @@ static inline int wide_meets(const double ca[3], double ra, const double *capa, 
     return sphere & caps;
 }
 
-/* push_tested() with the widened tests (wide_meets()) */
+/* a node pair pushed when it passes the widened tests (wide_meets()) */
 static inline int push_wide(DstPhongWorkspace *ws, int sp, const DstPhongNode *ta, const DstPhongNode *tb, int ia,
                             int ib, const double *bn, const PhWide *w)
 {
