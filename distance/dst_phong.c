@@ -18,6 +18,8 @@
 /* node pairs on the traversal stack of the sphere trees (depth-first: at most ~2 per level of
  * the two trees, which dst_bvh_create keeps below 127 each) */
 #define PH_STACK 1024
+/* leaf pairs of a walk of the feature trees gathered before their features are tested (walk_pair) */
+#define PH_LEAFQ 16
 /* most starting facets of the exhaustive projection (Algorithm 5.1 line 14) */
 #define PH_MAX_STARTS 24
 /* line-search halvings of one Newton step */
@@ -715,7 +717,7 @@ typedef struct PhBNode {
 
 struct DstPhongWorkspace {
     int cap, n;
-    PhRaw *raw;
+    PhRaw *raw, *raw2;       /* the facets of dM(S), and the buffer into which they are sorted */
     PhGeo *geo, *tmp;
     PhOrder *order, *otmp;   /* sort records of the facets (then of the sweep), the sort's scratch */
     int *near;               /* the facets re-posed by eval_at_pose() (the tests' probe) */
@@ -732,6 +734,7 @@ struct DstPhongWorkspace {
     PhSweep *sweep, *sweep_tmp; /* the sweep's records, and a copy to permute them */
     PhCorners *corn;         /* the facets' corners and planes (find_crossings) */
     int (*stack)[2];
+    int (*leafq)[2];         /* PH_LEAFQ leaf pairs of a walk (walk_pair) */
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
      * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
      * valid when stamp == pass (slots beyond cap: per visit) */
@@ -747,6 +750,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     if (ws == NULL) return NULL;
     ws->cap = max_facets;
     ws->raw = malloc((size_t)max_facets * sizeof *ws->raw);
+    ws->raw2 = malloc((size_t)max_facets * sizeof *ws->raw2);
     ws->order = malloc((size_t)max_facets * sizeof *ws->order);
     ws->otmp = malloc((size_t)max_facets * sizeof *ws->otmp);
     ws->near = malloc((size_t)max_facets * sizeof *ws->near);
@@ -765,7 +769,8 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->corn = aligned_alloc(_Alignof(PhCorners), (size_t)max_facets * sizeof *ws->corn); /* its lanes are aligned */
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
-    if (!ws->raw || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->hits || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->bnode) {
+    ws->leafq = malloc((size_t)PH_LEAFQ * sizeof *ws->leafq);
+    if (!ws->raw || !ws->raw2 || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->hits || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->leafq || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -775,7 +780,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->hits), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->bnode);
+    free(ws->raw), free(ws->raw2), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->hits), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->leafq), free(ws->bnode);
     free(ws);
 }
 
@@ -1748,8 +1753,14 @@ static void add_facet(PhCtx *c, const PhRaw *r, const double cen[3], double rcol
     PhGeo *g = ws->geo + ws->n;
     facet_geo(r, c->R, c->t, g);
     if (!g->ok) return;
+    /* the facet's closest point to cen within rcol; a facet whose bounding sphere lies inside the
+     * ball by the margin DST_PHONG_BALL_INSIDE_REL is, whatever the rounding of that point, so it
+     * is kept without computing it (phong.md sec. 16) */
+    double dc[3] = {g->ctr[0] - cen[0], g->ctr[1] - cen[1], g->ctr[2] - cen[2]};
     double s, u;
-    if (facet_closest(r, g, cen, &s, &u) > rcol * rcol) return;
+    if (!(norm3(dc) + g->rad <= rcol * (1.0 - DST_PHONG_BALL_INSIDE_REL)) &&
+        facet_closest(r, g, cen, &s, &u) > rcol * rcol)
+        return;
     ws->raw[ws->n] = *r;
     ws->raw[ws->n++].nclip = 0;
 }
@@ -1938,15 +1949,54 @@ static inline unsigned pairs4_meet(const double *const ac[4], const double ar[4]
     return (unsigned)(m[0] | m[1] | m[2] | m[3]);
 }
 
+/* The leaf pairs ws->leafq[0 .. n-1] of a walk (walk_pair()): the features of the two leaves (at
+ * most PH_TREE_LEAF each) by the tests of the nodes, all of them evaluated in the lanes of
+ * pairs4_meet() (an index past a leaf's count reads its first feature, masked out; lane
+ * j PH_TREE_LEAF + i for A's feature i and B's feature j), then the exact tests of the pairs that
+ * pass (pair_vf(), pair_fv(), pair_ee()), B's feature j before A's i. */
+static void walk_leaves(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
+                        const double cen[3], double rcol, int n)
+{
+    DstPhongWorkspace *ws = c->ws;
+    const DstPhongNode *ta = TA->node, *tb = TB->node;
+    double tmp[6], tmp2[6];
+    for (int q = 0; q < n; ++q) {
+        const DstPhongNode *na = ta + ws->leafq[q][0], *nb = tb + ws->leafq[q][1];
+        const DstPhongItem *IA = TA->items + na->first, *IB = TB->items + nb->first;
+        const DstPhongItem *ib0 = IB, *ib1 = IB + (1 < nb->count ? 1 : 0);
+        const DstPhongItem *ia0 = IA, *ia1 = IA + (1 < na->count ? 1 : 0);
+        const double *b0 = bnode(c, ib0->c, ib0->cap, off + TB->n_nodes + nb->first, tmp);
+        const double *b1 = bnode(c, ib1->c, ib1->cap, off + TB->n_nodes + nb->first + (int)(ib1 - IB), tmp2);
+        const double *ac[4] = {ia0->c, ia1->c, ia0->c, ia1->c}, *acap[4] = {ia0->cap, ia1->cap, ia0->cap, ia1->cap};
+        const double *bcap[4] = {ib0->cap, ib0->cap, ib1->cap, ib1->cap}, *bn[4] = {b0, b0, b1, b1};
+        const double ar[4] = {ia0->r, ia1->r, ia0->r, ia1->r}, br[4] = {ib0->r, ib0->r, ib1->r, ib1->r};
+        unsigned valid = 0;
+        for (int j = 0; j < PH_TREE_LEAF; ++j) {
+            for (int i = 0; i < PH_TREE_LEAF; ++i)
+                valid |= (unsigned)((i < na->count) & (j < nb->count)) << (j * PH_TREE_LEAF + i);
+        }
+        unsigned pass = pairs4_meet(ac, ar, acap, br, bcap, bn, cen, rcol) & valid;
+        while (pass != 0) {
+            int bit = __builtin_ctz(pass), j = bit / PH_TREE_LEAF, i = bit % PH_TREE_LEAF;
+            pass &= pass - 1;
+            if (kind == 0) pair_vf(c, IA[i].id, IB[j].id, cen, rcol);
+            else if (kind == 1) pair_fv(c, IA[i].id, IB[j].id, cen, rcol);
+            else pair_ee(c, IA[i].id, IB[j].id, cen, rcol);
+        }
+    }
+}
+
 /* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
  * B's vertices, 2: the convex edges of both) for the ball (cen, rcol) (see collect()); B's
  * transformed nodes are cached from slot off on. A node pair is tested (node_pair_meets()) when
- * its parent pair is split, and only the pairs that pass go on the stack; the features of two
- * leaves go through the same tests, then the exact ones (pair_vf(), pair_fv(), pair_ee()). The
- * descent: both nodes split at once when they are about as large, else the larger (a leaf is
- * never split; one radian of its cap counted as PH_TREE_ANGLE_SCALE diag). The tests of a split
- * (two or four child pairs) and of two leaves (up to PH_TREE_LEAF^2 = 4 feature pairs) are made
- * in the four lanes of pairs4_meet() (phong.md sec. 16). */
+ * its parent pair is split, and only the pairs that pass go on the stack, or, two leaves, on the
+ * list of leaf pairs whose features go through the same tests, then the exact ones
+ * (walk_leaves(), when the list is full and at the end: dM(S) is sorted into its order
+ * afterwards, so the order of the visits does not matter). The descent: both nodes split at once
+ * when they are about as large, else the larger (a leaf is never split; one radian of its cap
+ * counted as PH_TREE_ANGLE_SCALE diag). The tests of a split (two or four child pairs) are made
+ * in the four lanes of pairs4_meet(), and the pairs go to the stack or the list, without a branch
+ * (phong.md sec. 16). */
 static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
                      const double cen[3], double rcol)
 {
@@ -1955,84 +2005,53 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
     const DstPhongNode *ta = TA->node, *tb = TB->node;
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
     double tmp[6], tmp2[6];
-    int sp = 0;
-    ws->stack[sp][0] = 0, ws->stack[sp][1] = 0;
-    sp += node_pair_meets(ta, tb, bnode(c, tb->c, tb->cap, off, tmp), cen, rcol);
+    int sp = 0, nl = 0;
+    if (node_pair_meets(ta, tb, bnode(c, tb->c, tb->cap, off, tmp), cen, rcol)) {
+        if (ta->left < 0 && tb->left < 0) ws->leafq[nl][0] = 0, ws->leafq[nl][1] = 0, ++nl;
+        else ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+    }
     while (sp > 0) {
         --sp;
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
         const DstPhongNode *na = ta + ia, *nb = tb + ib;
         int la = na->left < 0, lb = nb->left < 0;
-        /* the four lanes: A's and B's sides of each pair */
+        if (sp + 4 > PH_STACK) return 0;
+        /* the children pairs, each tested before it is pushed, in the lanes (a0, b0), (a1, b0),
+         * (a0, b1), (a1, b1): a side that is not split stands for both of its "children", and the
+         * lanes that repeat a pair are masked out. The choice is made without a branch (it is not
+         * predictable) */
+        double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
+        int both = (la == 0) & (lb == 0) & (sa < 2.0 * sb) & (sb < 2.0 * sa);
+        int split_a = both | ((both == 0) & (lb | ((la == 0) & (sa >= sb))));
+        int split_b = both | (split_a == 0);
+        int pa[4], pb[4];
+        pa[0] = pa[2] = ia + ((na->left - ia) & -split_a), pa[1] = pa[3] = ia + ((na->right - ia) & -split_a);
+        pb[0] = pb[1] = ib + ((nb->left - ib) & -split_b), pb[2] = pb[3] = ib + ((nb->right - ib) & -split_b);
+        unsigned valid = 1u | (unsigned)split_a << 1 | (unsigned)split_b << 2 | (unsigned)both << 3;
         const double *ac[4], *acap[4], *bcap[4], *bn[4];
         double ar[4], br[4];
-        if (la && lb) {
-            /* the features of the two leaves (at most PH_TREE_LEAF each), all of them evaluated
-             * (an index past a leaf's count reads its first feature, masked out), lane
-             * j PH_TREE_LEAF + i for A's feature i and B's feature j; then the exact tests of the
-             * pairs that pass, B's feature j before A's i */
-            const DstPhongItem *IA = TA->items + na->first, *IB = TB->items + nb->first;
-            const DstPhongItem *ib0 = IB, *ib1 = IB + (1 < nb->count ? 1 : 0);
-            const DstPhongItem *ia0 = IA, *ia1 = IA + (1 < na->count ? 1 : 0);
-            const double *b0 = bnode(c, ib0->c, ib0->cap, off + TB->n_nodes + nb->first, tmp);
-            const double *b1 = bnode(c, ib1->c, ib1->cap, off + TB->n_nodes + nb->first + (int)(ib1 - IB), tmp2);
-            ac[0] = ia0->c, ac[1] = ia1->c, ac[2] = ia0->c, ac[3] = ia1->c;
-            ar[0] = ia0->r, ar[1] = ia1->r, ar[2] = ia0->r, ar[3] = ia1->r;
-            acap[0] = ia0->cap, acap[1] = ia1->cap, acap[2] = ia0->cap, acap[3] = ia1->cap;
-            br[0] = br[1] = ib0->r, br[2] = br[3] = ib1->r;
-            bcap[0] = bcap[1] = ib0->cap, bcap[2] = bcap[3] = ib1->cap;
-            bn[0] = bn[1] = b0, bn[2] = bn[3] = b1;
-            unsigned valid = 0;
-            for (int j = 0; j < PH_TREE_LEAF; ++j) {
-                for (int i = 0; i < PH_TREE_LEAF; ++i)
-                    valid |= (unsigned)((i < na->count) & (j < nb->count)) << (j * PH_TREE_LEAF + i);
-            }
-            unsigned pass = pairs4_meet(ac, ar, acap, br, bcap, bn, cen, rcol) & valid;
-            while (pass != 0) {
-                int bit = __builtin_ctz(pass), j = bit / PH_TREE_LEAF, i = bit % PH_TREE_LEAF;
-                pass &= pass - 1;
-                if (kind == 0) pair_vf(c, IA[i].id, IB[j].id, cen, rcol);
-                else if (kind == 1) pair_fv(c, IA[i].id, IB[j].id, cen, rcol);
-                else pair_ee(c, IA[i].id, IB[j].id, cen, rcol);
-            }
-            continue;
-        }
-        if (sp + 4 > PH_STACK) return 0;
-        /* the children pairs, each tested before it is pushed, in the lanes; a split of one side
-         * fills lanes 2 and 3 with lanes 0 and 1, masked out */
-        double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
-        int pa[4], pb[4];
-        unsigned valid;
-        if (!la && !lb && sa < 2.0 * sb && sb < 2.0 * sa) {
-            pa[0] = na->left, pa[1] = na->right, pa[2] = na->left, pa[3] = na->right;
-            pb[0] = pb[1] = nb->left, pb[2] = pb[3] = nb->right;
-            const double *bl = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
-            const double *bR = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp2);
-            bn[0] = bn[1] = bl, bn[2] = bn[3] = bR;
-            valid = 15u;
-        } else if (lb || (!la && sa >= sb)) {
-            pa[0] = pa[2] = na->left, pa[1] = pa[3] = na->right;
-            pb[0] = pb[1] = pb[2] = pb[3] = ib;
-            bn[0] = bn[1] = bn[2] = bn[3] = bnode(c, nb->c, nb->cap, off + ib, tmp);
-            valid = 3u;
-        } else {
-            pa[0] = pa[1] = pa[2] = pa[3] = ia;
-            pb[0] = pb[2] = nb->left, pb[1] = pb[3] = nb->right;
-            bn[0] = bn[2] = bnode(c, tb[nb->left].c, tb[nb->left].cap, off + nb->left, tmp);
-            bn[1] = bn[3] = bnode(c, tb[nb->right].c, tb[nb->right].cap, off + nb->right, tmp2);
-            valid = 3u;
-        }
+        bn[0] = bn[1] = bnode(c, tb[pb[0]].c, tb[pb[0]].cap, off + pb[0], tmp);
+        bn[2] = bn[3] = bnode(c, tb[pb[2]].c, tb[pb[2]].cap, off + pb[2], tmp2);
+        int leaf[4];
         for (int k = 0; k < 4; ++k) {
             const DstPhongNode *ka = ta + pa[k], *kb = tb + pb[k];
             ac[k] = ka->c, ar[k] = ka->r, acap[k] = ka->cap, br[k] = kb->r, bcap[k] = kb->cap;
+            leaf[k] = (ka->left < 0) & (kb->left < 0);
         }
         unsigned pass = pairs4_meet(ac, ar, acap, br, bcap, bn, cen, rcol) & valid;
-        /* the pairs that pass pushed in lane order, without a branch */
+        /* the pairs that pass, in lane order, on the stack or (two leaves) on the list */
         for (int k = 0; k < 4; ++k) {
+            int ok = (int)((pass >> k) & 1u);
             ws->stack[sp][0] = pa[k], ws->stack[sp][1] = pb[k];
-            sp += (int)((pass >> k) & 1u);
+            ws->leafq[nl][0] = pa[k], ws->leafq[nl][1] = pb[k];
+            sp += ok & (leaf[k] == 0), nl += ok & leaf[k];
+        }
+        if (nl > PH_LEAFQ - 4) {
+            walk_leaves(c, TA, TB, kind, off, cen, rcol, nl);
+            nl = 0;
         }
     }
+    walk_leaves(c, TA, TB, kind, off, cen, rcol, nl);
     return 1;
 }
 
@@ -2066,6 +2085,36 @@ static int order_key(const PhCtx *c, int fa, int fb, uint64_t k[2])
     }
     k[0] = k0, k[1] = k1;
     return nbit;
+}
+
+/* order_key() of four triangle pairs (fa[l], fb[l]) at once, into k[l] and nbit[l]: a merge is a
+ * chain of loads that depend on each other, so the four are interleaved (phong.md sec. 16); each
+ * key's bits are those of order_key() (a merge that has ended stays where it is). */
+static void order_key4(const PhCtx *c, const int fa[4], const int fb[4], uint64_t k[4][2], int nbit[4])
+{
+    const DstPhongModel *A = c->a, *B = c->b;
+    const double *ra[4], *rb[4];
+    const unsigned char *ga[4], *gb[4];
+    int i[4], j[4], nmax = 0;
+    uint64_t k0[4], k1[4];
+    for (int l = 0; l < 4; ++l) {
+        int la = A->face_leaf[fa[l]], lb = B->face_leaf[fb[l]];
+        ra[l] = A->path_r + A->path_start[la], rb[l] = B->path_r + B->path_start[lb];
+        ga[l] = A->path_left + A->path_start[la], gb[l] = B->path_left + B->path_start[lb];
+        nbit[l] = A->path_start[la + 1] - A->path_start[la] + B->path_start[lb + 1] - B->path_start[lb] - 2;
+        nmax = ph_imax(nmax, nbit[l] < 128 ? nbit[l] : 128);
+        i[l] = j[l] = 0, k0[l] = k1[l] = 0;
+    }
+    for (int n = 0; n < nmax; ++n) {
+        for (int l = 0; l < 4; ++l) {
+            uint64_t act = n < nbit[l], take_a = ra[l][i[l]] >= rb[l][j[l]];
+            uint64_t left = ((ga[l][i[l]] & -take_a) | (gb[l][j[l]] & (take_a - 1))) & act;
+            i[l] += (int)(take_a & act), j[l] += (int)((1 - take_a) & act);
+            if (n < 64) k0[l] |= left << (63 - n);
+            else k1[l] |= left << (127 - n);
+        }
+    }
+    for (int l = 0; l < 4; ++l) k[l][0] = k0[l], k[l][1] = k1[l];
 }
 
 /* The order records a[0 .. n-1] of facets (or candidates), keyed by order_key() with at most
@@ -2104,28 +2153,32 @@ static int collect_pass(PhCtx *c, const double cen[3], double rcol)
     if (ws->n >= ws->cap) return 0;
     /* sort (key, index) records, then permute the facets */
     int maxbit = 0;
-    for (int i = 0; i < ws->n; ++i) {
-        maxbit = ph_imax(maxbit, order_key(c, ws->raw[i].fa, ws->raw[i].fb, ws->order[i].k));
-        ws->order[i].sub = ws->raw[i].sub, ws->order[i].idx = i;
-    }
-    order_sort_keys(ws->order, ws->otmp, ws->n, maxbit);
-    /* in place, cycle by cycle: slot j takes the facet of slot order[j].idx (-1: placed) */
-    for (int i = 0; i < ws->n; ++i) {
-        if (ws->order[i].idx < 0) continue;
-        PhRaw r0 = ws->raw[i];
-        PhGeo g0 = ws->geo[i];
-        int j = i;
-        for (;;) {
-            int k = ws->order[j].idx;
-            ws->order[j].idx = -1;
-            if (k == i) {
-                ws->raw[j] = r0, ws->geo[j] = g0;
-                break;
-            }
-            ws->raw[j] = ws->raw[k], ws->geo[j] = ws->geo[k];
-            j = k;
+    for (int i = 0; i < ws->n; i += 4) {
+        /* four keys at a time (a group past the end repeats its first facet, not stored) */
+        int fa[4], fb[4], nbit[4];
+        uint64_t k[4][2];
+        for (int l = 0; l < 4; ++l) {
+            int f = i + l < ws->n ? i + l : i;
+            fa[l] = ws->raw[f].fa, fb[l] = ws->raw[f].fb;
+        }
+        order_key4(c, fa, fb, k, nbit);
+        for (int l = 0; l < 4 && i + l < ws->n; ++l) {
+            maxbit = ph_imax(maxbit, nbit[l]);
+            ws->order[i + l].k[0] = k[l][0], ws->order[i + l].k[1] = k[l][1];
+            ws->order[i + l].sub = ws->raw[i + l].sub, ws->order[i + l].idx = i + l;
         }
     }
+    order_sort_keys(ws->order, ws->otmp, ws->n, maxbit);
+    /* gathered into the second buffers (the facets and their geometry: raw2 and tmp), which then
+     * become the first: slot j takes the facet of slot order[j].idx */
+    for (int j = 0; j < ws->n; ++j) {
+        int k = ws->order[j].idx;
+        ws->raw2[j] = ws->raw[k], ws->tmp[j] = ws->geo[k];
+    }
+    PhRaw *rs = ws->raw;
+    PhGeo *gs = ws->geo;
+    ws->raw = ws->raw2, ws->raw2 = rs;
+    ws->geo = ws->tmp, ws->tmp = gs;
     return 1;
 }
 

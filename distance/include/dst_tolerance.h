@@ -346,6 +346,11 @@
  * the same bit for bit) (dimensionless). */
 #define DST_PHONG_INSIDE_REL 1e-6
 
+/* PhongDist's collection of dM(S) (docs/math/phong.md sec. 16): a facet whose bounding sphere lies
+ * inside the collection ball by this fraction of the ball's radius is within the ball, and its
+ * closest point is not computed; far above the rounding of that point (dimensionless). */
+#define DST_PHONG_BALL_INSIDE_REL 1e-6
+
 /* Default capacity of a DstPhongCache: candidate feature pairs. */
 #define DST_PHONG_DEFAULT_MAX_CANDIDATES 262144
 
