@@ -19,7 +19,7 @@
  * the two trees, which dst_bvh_create keeps below 127 each) */
 #define PH_STACK 1024
 /* leaf pairs of a walk of the feature trees gathered before their features are tested (walk_pair) */
-#define PH_LEAFQ 16
+#define PH_LEAFQ 48
 /* most starting facets of the exhaustive projection (Algorithm 5.1 line 14) */
 #define PH_MAX_STARTS 24
 /* line-search halvings of one Newton step */
@@ -44,6 +44,16 @@
  * keeps -ffp-contract=off, so the results are the same bit for bit) */
 typedef double PhV4 __attribute__((vector_size(32)));
 typedef long long PhV4i __attribute__((vector_size(32)));
+
+/* An inner node X of a Gauss-and-space tree seen with four children (phong.md sec. 16): the
+ * children of X, each inner one replaced by its own two children; their spheres and caps in lanes
+ * (lanes past n repeat lane 0). A walk that splits X tests these against the other node at once. */
+struct DstPhongWide {
+    PhV4 c[3], r, cap[6];    /* the children's centres, radii and caps (as in DstPhongNode) */
+    int child[4];            /* their node indices */
+    int leaf;                /* bit k: child k is a leaf */
+    int n;                   /* 2 to 4 */
+};
 
 /* ---------------------------------------------------------------- small vector helpers */
 
@@ -123,6 +133,7 @@ void dst_phong_model_destroy(DstPhongModel *m)
     free(m->e_convex), free(m->ring_start), free(m->ring), free(m->vface);
     free(m->vtree.node), free(m->ftree.node), free(m->etree.node);
     free(m->vtree.items), free(m->ftree.items), free(m->etree.items);
+    free(m->vtree.wide), free(m->ftree.wide), free(m->etree.wide);
     free(m->face_leaf), free(m->path_start), free(m->path_r), free(m->path_left);
     memset(m, 0, sizeof *m);
 }
@@ -332,13 +343,49 @@ static int tree_node(TreeBuild *tb, int first, int count)
     return id;
 }
 
+/* The four-children view of the inner nodes of a tree (DstPhongWide, phong.md sec. 16): the
+ * spheres and caps of the nodes copied into the lanes. Returns 0 when out of memory. */
+static int build_wide(DstPhongTree *tree)
+{
+    tree->wide = aligned_alloc(_Alignof(DstPhongWide), (size_t)tree->n_nodes * sizeof *tree->wide);
+    if (tree->wide == NULL) return 0;
+    memset(tree->wide, 0, (size_t)tree->n_nodes * sizeof *tree->wide);
+    for (int x = 0; x < tree->n_nodes; ++x) {
+        const DstPhongNode *nx = tree->node + x;
+        if (nx->left < 0) continue;
+        DstPhongWide *w = tree->wide + x;
+        int ch[2] = {nx->left, nx->right};
+        w->n = 0, w->leaf = 0;
+        for (int h = 0; h < 2; ++h) {
+            const DstPhongNode *ny = tree->node + ch[h];
+            if (ny->left < 0) {
+                w->leaf |= 1 << w->n;
+                w->child[w->n++] = ch[h];
+            } else {
+                w->leaf |= (tree->node[ny->left].left < 0) << w->n;
+                w->child[w->n++] = ny->left;
+                w->leaf |= (tree->node[ny->right].left < 0) << w->n;
+                w->child[w->n++] = ny->right;
+            }
+        }
+        for (int k = 0; k < 4; ++k) {
+            const DstPhongNode *nk = tree->node + w->child[k < w->n ? k : 0];
+            for (int i = 0; i < 3; ++i) w->c[i][k] = nk->c[i];
+            w->r[k] = nk->r;
+            for (int i = 0; i < 6; ++i) w->cap[i][k] = nk->cap[i];
+        }
+        for (int k = w->n; k < 4; ++k) w->child[k] = w->child[0];
+    }
+    return 1;
+}
+
 /* The Gauss-and-space tree of n items (feature ids, bounding spheres, Gauss caps); angle_scale
  * is the length one radian of Gauss direction counts for in the splits. Returns 0 when out of
  * memory. */
 static int build_tree(int n, const int *id, const double (*sph)[4], const double (*cap)[4], double angle_scale,
                       DstPhongTree *tree)
 {
-    tree->n_nodes = tree->n_items = 0, tree->node = NULL, tree->items = NULL;
+    tree->n_nodes = tree->n_items = 0, tree->node = NULL, tree->items = NULL, tree->wide = NULL;
     if (n == 0) return 1;
     TreeBuild tb;
     tb.id = id, tb.sph = sph, tb.cap = cap, tb.n_nodes = 0;
@@ -357,6 +404,7 @@ static int build_tree(int n, const int *id, const double (*sph)[4], const double
         }
         tree_node(&tb, 0, n);
         tree->node = tb.node, tree->n_nodes = tb.n_nodes, tree->items = tb.items, tree->n_items = n;
+        ok = build_wide(tree);
     } else {
         free(tb.node), free(tb.items);
     }
@@ -1986,17 +2034,96 @@ static void walk_leaves(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB
     }
 }
 
+/* A's side of four node pairs in lanes: centres, radii, caps (as in DstPhongNode) */
+typedef struct PhLanesA {
+    PhV4 x, y, z, r, cap[6];
+} PhLanesA;
+
+/* B's side of four node pairs in lanes: centres and cap centres in A's frame (bnode()), radii,
+ * and the caps' angular radii, cosines and sines */
+typedef struct PhLanesB {
+    PhV4 x, y, z, cx, cy, cz, r, c3, c4, c5;
+} PhLanesB;
+
+/* sphere_cap_pair_meets() of the four pairs of lanes (phong.md sec. 16), each lane the scalar
+ * expressions with the same operations in the same order. Returns a mask, bit k for lane k. */
+static inline unsigned lanes_meet(const PhLanesA *A, const PhLanesB *B, const double cen[3], double rcol)
+{
+    const PhV4 dx = A->x - B->x - cen[0], dy = A->y - B->y - cen[1], dz = A->z - B->z - cen[2];
+    const PhV4 lim = A->r + B->r + rcol;
+    const PhV4 cs = A->cap[4] * B->c4 - A->cap[5] * B->c5;
+    const PhV4i sphere = ~(dx * dx + dy * dy + dz * dz > lim * lim);
+    const PhV4i caps = ~(A->cap[3] + B->c3 < PH_PI) |
+                       ~(A->cap[0] * B->cx + A->cap[1] * B->cy + A->cap[2] * B->cz < cs - DST_PHONG_CAP_SLACK);
+    const PhV4i m = sphere & caps & (PhV4i){1, 2, 4, 8};
+    return (unsigned)(m[0] | m[1] | m[2] | m[3]);
+}
+
+/* one node of A in all four lanes */
+static inline void lanes_a_node(const DstPhongNode *n, PhLanesA *A)
+{
+    A->x = (PhV4){n->c[0], n->c[0], n->c[0], n->c[0]} , A->y = (PhV4){n->c[1], n->c[1], n->c[1], n->c[1]};
+    A->z = (PhV4){n->c[2], n->c[2], n->c[2], n->c[2]}, A->r = (PhV4){n->r, n->r, n->r, n->r};
+    for (int i = 0; i < 6; ++i) A->cap[i] = (PhV4){n->cap[i], n->cap[i], n->cap[i], n->cap[i]};
+}
+
+/* the four children of A's node (DstPhongWide) in the lanes */
+static inline void lanes_a_wide(const DstPhongWide *w, PhLanesA *A)
+{
+    A->x = w->c[0], A->y = w->c[1], A->z = w->c[2], A->r = w->r;
+    for (int i = 0; i < 6; ++i) A->cap[i] = w->cap[i];
+}
+
+/* one node of B (radius r, cap cap, bn: bnode()) in all four lanes */
+static inline void lanes_b_node(const double *bn, double r, const double *cap, PhLanesB *B)
+{
+    B->x = (PhV4){bn[0], bn[0], bn[0], bn[0]}, B->y = (PhV4){bn[1], bn[1], bn[1], bn[1]};
+    B->z = (PhV4){bn[2], bn[2], bn[2], bn[2]}, B->cx = (PhV4){bn[3], bn[3], bn[3], bn[3]};
+    B->cy = (PhV4){bn[4], bn[4], bn[4], bn[4]}, B->cz = (PhV4){bn[5], bn[5], bn[5], bn[5]};
+    B->r = (PhV4){r, r, r, r}, B->c3 = (PhV4){cap[3], cap[3], cap[3], cap[3]};
+    B->c4 = (PhV4){cap[4], cap[4], cap[4], cap[4]}, B->c5 = (PhV4){cap[5], cap[5], cap[5], cap[5]};
+}
+
+/* the four children of B's node (DstPhongWide) in the lanes, in A's frame: bnode_pose() lane by
+ * lane (R c + t, and -R c_cap) */
+static inline void lanes_b_wide(const PhCtx *c, const DstPhongWide *w, PhLanesB *B)
+{
+    const double *R = c->R, *t = c->t;
+    B->x = R[0] * w->c[0] + R[1] * w->c[1] + R[2] * w->c[2];
+    B->y = R[3] * w->c[0] + R[4] * w->c[1] + R[5] * w->c[2];
+    B->z = R[6] * w->c[0] + R[7] * w->c[1] + R[8] * w->c[2];
+    B->x = B->x + t[0], B->y = B->y + t[1], B->z = B->z + t[2];
+    B->cx = R[0] * w->cap[0] + R[1] * w->cap[1] + R[2] * w->cap[2];
+    B->cy = R[3] * w->cap[0] + R[4] * w->cap[1] + R[5] * w->cap[2];
+    B->cz = R[6] * w->cap[0] + R[7] * w->cap[1] + R[8] * w->cap[2];
+    B->cx = -B->cx, B->cy = -B->cy, B->cz = -B->cz;
+    B->r = w->r, B->c3 = w->cap[3], B->c4 = w->cap[4], B->c5 = w->cap[5];
+}
+
+/* lane j of B in all four lanes */
+static inline void lanes_b_splat(const PhLanesB *W, int j, PhLanesB *B)
+{
+    const PhV4 *src = &W->x;
+    PhV4 *dst = &B->x;
+    for (int i = 0; i < 10; ++i) {
+        double v = src[i][j];
+        dst[i] = (PhV4){v, v, v, v};
+    }
+}
+
 /* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
  * B's vertices, 2: the convex edges of both) for the ball (cen, rcol) (see collect()); B's
- * transformed nodes are cached from slot off on. A node pair is tested (node_pair_meets()) when
- * its parent pair is split, and only the pairs that pass go on the stack, or, two leaves, on the
- * list of leaf pairs whose features go through the same tests, then the exact ones
- * (walk_leaves(), when the list is full and at the end: dM(S) is sorted into its order
- * afterwards, so the order of the visits does not matter). The descent: both nodes split at once
- * when they are about as large, else the larger (a leaf is never split; one radian of its cap
- * counted as PH_TREE_ANGLE_SCALE diag). The tests of a split (two or four child pairs) are made
- * in the four lanes of pairs4_meet(), and the pairs go to the stack or the list, without a branch
- * (phong.md sec. 16). */
+ * transformed nodes are cached from slot off on. A node pair whose Minkowski sum of spheres
+ * misses the ball or whose caps cannot meet is pruned (node_pair_meets()); the pairs that pass go
+ * on the stack, or, two leaves, on the list of leaf pairs whose features go through the same
+ * tests, then the exact ones (walk_leaves(), when the list is full and at the end: dM(S) is
+ * sorted into its order afterwards, so the order of the visits does not matter). The descent:
+ * both nodes split at once when they are about as large, else the larger (a leaf is never split;
+ * one radian of its cap counted as PH_TREE_ANGLE_SCALE diag); a node is split into its up to four
+ * grandchildren (DstPhongWide, a child that is a leaf standing for its own), tested against the
+ * other side in the lanes of lanes_meet() (phong.md sec. 16). The pairs that pass are those whose
+ * every ancestor pair passes in the binary tree, as a node's sphere and cap hold those of the
+ * features below it: the leaf pairs found are the same. */
 static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, int kind, int off,
                      const double cen[3], double rcol)
 {
@@ -2004,7 +2131,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
     if (TA->n_nodes == 0 || TB->n_nodes == 0) return 1;
     const DstPhongNode *ta = TA->node, *tb = TB->node;
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
-    double tmp[6], tmp2[6];
+    double tmp[6];
     int sp = 0, nl = 0;
     if (node_pair_meets(ta, tb, bnode(c, tb->c, tb->cap, off, tmp), cen, rcol)) {
         if (ta->left < 0 && tb->left < 0) ws->leafq[nl][0] = 0, ws->leafq[nl][1] = 0, ++nl;
@@ -2015,38 +2142,57 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
         int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
         const DstPhongNode *na = ta + ia, *nb = tb + ib;
         int la = na->left < 0, lb = nb->left < 0;
-        if (sp + 4 > PH_STACK) return 0;
-        /* the children pairs, each tested before it is pushed, in the lanes (a0, b0), (a1, b0),
-         * (a0, b1), (a1, b1): a side that is not split stands for both of its "children", and the
-         * lanes that repeat a pair are masked out. The choice is made without a branch (it is not
-         * predictable) */
+        if (sp + 16 > PH_STACK) return 0;
         double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
         int both = (la == 0) & (lb == 0) & (sa < 2.0 * sb) & (sb < 2.0 * sa);
         int split_a = both | ((both == 0) & (lb | ((la == 0) & (sa >= sb))));
-        int split_b = both | (split_a == 0);
-        int pa[4], pb[4];
-        pa[0] = pa[2] = ia + ((na->left - ia) & -split_a), pa[1] = pa[3] = ia + ((na->right - ia) & -split_a);
-        pb[0] = pb[1] = ib + ((nb->left - ib) & -split_b), pb[2] = pb[3] = ib + ((nb->right - ib) & -split_b);
-        unsigned valid = 1u | (unsigned)split_a << 1 | (unsigned)split_b << 2 | (unsigned)both << 3;
-        const double *ac[4], *acap[4], *bcap[4], *bn[4];
-        double ar[4], br[4];
-        bn[0] = bn[1] = bnode(c, tb[pb[0]].c, tb[pb[0]].cap, off + pb[0], tmp);
-        bn[2] = bn[3] = bnode(c, tb[pb[2]].c, tb[pb[2]].cap, off + pb[2], tmp2);
-        int leaf[4];
-        for (int k = 0; k < 4; ++k) {
-            const DstPhongNode *ka = ta + pa[k], *kb = tb + pb[k];
-            ac[k] = ka->c, ar[k] = ka->r, acap[k] = ka->cap, br[k] = kb->r, bcap[k] = kb->cap;
-            leaf[k] = (ka->left < 0) & (kb->left < 0);
+        PhLanesA A;
+        PhLanesB B;
+        if (!split_a) {
+            /* B's grandchildren against A's node */
+            const DstPhongWide *wb = TB->wide + ib;
+            lanes_a_node(na, &A);
+            lanes_b_wide(c, wb, &B);
+            unsigned pass = lanes_meet(&A, &B, cen, rcol) & ((1u << wb->n) - 1u);
+            for (int k = 0; k < 4; ++k) {
+                int ok = (int)((pass >> k) & 1u), leaf = la & (wb->leaf >> k);
+                ws->stack[sp][0] = ia, ws->stack[sp][1] = wb->child[k];
+                ws->leafq[nl][0] = ia, ws->leafq[nl][1] = wb->child[k];
+                sp += ok & (leaf ^ 1), nl += ok & leaf;
+            }
+        } else {
+            const DstPhongWide *wa = TA->wide + ia;
+            lanes_a_wide(wa, &A);
+            unsigned va = (1u << wa->n) - 1u;
+            if (!both) {
+                /* A's grandchildren against B's node */
+                lanes_b_node(bnode(c, nb->c, nb->cap, off + ib, tmp), nb->r, nb->cap, &B);
+                unsigned pass = lanes_meet(&A, &B, cen, rcol) & va;
+                for (int k = 0; k < 4; ++k) {
+                    int ok = (int)((pass >> k) & 1u), leaf = (wa->leaf >> k) & lb;
+                    ws->stack[sp][0] = wa->child[k], ws->stack[sp][1] = ib;
+                    ws->leafq[nl][0] = wa->child[k], ws->leafq[nl][1] = ib;
+                    sp += ok & (leaf ^ 1), nl += ok & leaf;
+                }
+            } else {
+                /* A's grandchildren against each of B's */
+                const DstPhongWide *wb = TB->wide + ib;
+                PhLanesB W;
+                lanes_b_wide(c, wb, &W);
+                for (int j = 0; j < wb->n; ++j) {
+                    lanes_b_splat(&W, j, &B);
+                    unsigned pass = lanes_meet(&A, &B, cen, rcol) & va;
+                    int jl = (wb->leaf >> j) & 1, jb = wb->child[j];
+                    for (int k = 0; k < 4; ++k) {
+                        int ok = (int)((pass >> k) & 1u), leaf = (wa->leaf >> k) & jl;
+                        ws->stack[sp][0] = wa->child[k], ws->stack[sp][1] = jb;
+                        ws->leafq[nl][0] = wa->child[k], ws->leafq[nl][1] = jb;
+                        sp += ok & (leaf ^ 1), nl += ok & leaf;
+                    }
+                }
+            }
         }
-        unsigned pass = pairs4_meet(ac, ar, acap, br, bcap, bn, cen, rcol) & valid;
-        /* the pairs that pass, in lane order, on the stack or (two leaves) on the list */
-        for (int k = 0; k < 4; ++k) {
-            int ok = (int)((pass >> k) & 1u);
-            ws->stack[sp][0] = pa[k], ws->stack[sp][1] = pb[k];
-            ws->leafq[nl][0] = pa[k], ws->leafq[nl][1] = pb[k];
-            sp += ok & (leaf[k] == 0), nl += ok & leaf[k];
-        }
-        if (nl > PH_LEAFQ - 4) {
+        if (nl > PH_LEAFQ - 16) {
             walk_leaves(c, TA, TB, kind, off, cen, rcol, nl);
             nl = 0;
         }

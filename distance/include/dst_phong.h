@@ -47,11 +47,16 @@ typedef struct DstPhongItem {
     int id;                  /* the vertex, face or edge */
 } DstPhongItem;
 
+/* The up to four grandchildren of an inner node (a child that is a leaf standing for its own),
+ * their spheres and caps side by side for the walks' tests (defined in dst_phong.c). */
+typedef struct DstPhongWide DstPhongWide;
+
 /* A tree of one kind of feature; node[0] is the root (n_nodes 0: no such feature). */
 typedef struct DstPhongTree {
     int n_nodes, n_items;
     DstPhongNode *node;      /* owned */
     DstPhongItem *items;     /* owned: the features, leaf by leaf */
+    DstPhongWide *wide;      /* owned: n_nodes entries, those of the inner nodes filled */
 } DstPhongTree;
 
 /* The prepared, immutable model of one closed mesh. */
