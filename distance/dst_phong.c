@@ -134,6 +134,7 @@ void dst_phong_model_destroy(DstPhongModel *m)
     free(m->vtree.node), free(m->ftree.node), free(m->etree.node);
     free(m->vtree.items), free(m->ftree.items), free(m->etree.items);
     free(m->vtree.wide), free(m->ftree.wide), free(m->etree.wide);
+    free(m->vtree.wide_of), free(m->ftree.wide_of), free(m->etree.wide_of);
     free(m->face_leaf), free(m->path_start), free(m->path_r), free(m->path_left);
     memset(m, 0, sizeof *m);
 }
@@ -347,13 +348,16 @@ static int tree_node(TreeBuild *tb, int first, int count)
  * spheres and caps of the nodes copied into the lanes. Returns 0 when out of memory. */
 static int build_wide(DstPhongTree *tree)
 {
-    tree->wide = aligned_alloc(_Alignof(DstPhongWide), (size_t)tree->n_nodes * sizeof *tree->wide);
+    int n_inner = 0;
+    tree->wide_of = malloc((size_t)tree->n_nodes * sizeof *tree->wide_of);
+    if (tree->wide_of == NULL) return 0;
+    for (int x = 0; x < tree->n_nodes; ++x) tree->wide_of[x] = tree->node[x].left < 0 ? -1 : n_inner++;
+    tree->wide = aligned_alloc(_Alignof(DstPhongWide), (size_t)(n_inner > 0 ? n_inner : 1) * sizeof *tree->wide);
     if (tree->wide == NULL) return 0;
-    memset(tree->wide, 0, (size_t)tree->n_nodes * sizeof *tree->wide);
     for (int x = 0; x < tree->n_nodes; ++x) {
         const DstPhongNode *nx = tree->node + x;
         if (nx->left < 0) continue;
-        DstPhongWide *w = tree->wide + x;
+        DstPhongWide *w = tree->wide + tree->wide_of[x];
         int ch[2] = {nx->left, nx->right};
         w->n = 0, w->leaf = 0;
         for (int h = 0; h < 2; ++h) {
@@ -386,6 +390,7 @@ static int build_tree(int n, const int *id, const double (*sph)[4], const double
                       DstPhongTree *tree)
 {
     tree->n_nodes = tree->n_items = 0, tree->node = NULL, tree->items = NULL, tree->wide = NULL;
+    tree->wide_of = NULL;
     if (n == 0) return 1;
     TreeBuild tb;
     tb.id = id, tb.sph = sph, tb.cap = cap, tb.n_nodes = 0;
@@ -2150,7 +2155,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
         PhLanesB B;
         if (!split_a) {
             /* B's grandchildren against A's node */
-            const DstPhongWide *wb = TB->wide + ib;
+            const DstPhongWide *wb = TB->wide + TB->wide_of[ib];
             lanes_a_node(na, &A);
             lanes_b_wide(c, wb, &B);
             unsigned pass = lanes_meet(&A, &B, cen, rcol) & ((1u << wb->n) - 1u);
@@ -2161,7 +2166,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
                 sp += ok & (leaf ^ 1), nl += ok & leaf;
             }
         } else {
-            const DstPhongWide *wa = TA->wide + ia;
+            const DstPhongWide *wa = TA->wide + TA->wide_of[ia];
             lanes_a_wide(wa, &A);
             unsigned va = (1u << wa->n) - 1u;
             if (!both) {
@@ -2176,7 +2181,7 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
                 }
             } else {
                 /* A's grandchildren against each of B's */
-                const DstPhongWide *wb = TB->wide + ib;
+                const DstPhongWide *wb = TB->wide + TB->wide_of[ib];
                 PhLanesB W;
                 lanes_b_wide(c, wb, &W);
                 for (int j = 0; j < wb->n; ++j) {

@@ -56,7 +56,9 @@ typedef struct DstPhongTree {
     int n_nodes, n_items;
     DstPhongNode *node;      /* owned */
     DstPhongItem *items;     /* owned: the features, leaf by leaf */
-    DstPhongWide *wide;      /* owned: n_nodes entries, those of the inner nodes filled */
+    DstPhongWide *wide;      /* owned: one entry per inner node */
+    int *wide_of;            /* owned: n_nodes entries, the entry in wide of each inner node
+                              * (-1: a leaf) */
 } DstPhongTree;
 
 /* The prepared, immutable model of one closed mesh. */
