@@ -50,6 +50,8 @@ typedef long long PhV4i __attribute__((vector_size(32)));
  * (lanes past n repeat lane 0). A walk that splits X tests these against the other node at once. */
 struct DstPhongWide {
     PhV4 c[3], r, cap[6];    /* the children's centres, radii and caps (as in DstPhongNode) */
+    PhV4 size;               /* their sizes in the walks' choice of the node to split, r +
+                              * PH_TREE_ANGLE_SCALE diag min(cap radius, pi) (walk_pair) */
     int child[4];            /* their node indices */
     int leaf;                /* bit k: child k is a leaf */
     int n;                   /* 2 to 4 */
@@ -346,7 +348,7 @@ static int tree_node(TreeBuild *tb, int first, int count)
 
 /* The four-children view of the inner nodes of a tree (DstPhongWide, phong.md sec. 16): the
  * spheres and caps of the nodes copied into the lanes. Returns 0 when out of memory. */
-static int build_wide(DstPhongTree *tree)
+static int build_wide(DstPhongTree *tree, double angle_scale)
 {
     int n_inner = 0;
     tree->wide_of = malloc((size_t)tree->n_nodes * sizeof *tree->wide_of);
@@ -377,6 +379,7 @@ static int build_wide(DstPhongTree *tree)
             for (int i = 0; i < 3; ++i) w->c[i][k] = nk->c[i];
             w->r[k] = nk->r;
             for (int i = 0; i < 6; ++i) w->cap[i][k] = nk->cap[i];
+            w->size[k] = nk->r + angle_scale * ph_min(nk->cap[3], PH_PI);
         }
         for (int k = w->n; k < 4; ++k) w->child[k] = w->child[0];
     }
@@ -409,7 +412,7 @@ static int build_tree(int n, const int *id, const double (*sph)[4], const double
         }
         tree_node(&tb, 0, n);
         tree->node = tb.node, tree->n_nodes = tb.n_nodes, tree->items = tb.items, tree->n_items = n;
-        ok = build_wide(tree);
+        ok = build_wide(tree, angle_scale);
     } else {
         free(tb.node), free(tb.items);
     }
@@ -760,6 +763,13 @@ typedef struct PhFNode {
     int left, right, first, count;
 } PhFNode;
 
+/* a node pair on the stack of a walk (walk_pair): the nodes, their sizes in the choice of the
+ * node to split and whether they are leaves, so that the pair is split without reading the nodes */
+typedef struct PhWalkPair {
+    double sa, sb;
+    int ia, ib, la, lb;
+} PhWalkPair;
+
 /* a node or item of B's trees in A's frame, cached per pass (walk_pair): its centre R c + t,
  * the centre of its Gauss cap for -B, -R c_cap, in the cache's widened walks (walk_pair_wide)
  * also |c - bref|, and the pass that computed them */
@@ -788,6 +798,7 @@ struct DstPhongWorkspace {
     PhCorners *corn;         /* the facets' corners and planes (find_crossings) */
     int (*stack)[2];
     int (*leafq)[2];         /* PH_LEAFQ leaf pairs of a walk (walk_pair) */
+    PhWalkPair *wstack;      /* PH_STACK node pairs of a walk (walk_pair) */
     /* the nodes and items of B's three trees in A's frame (one slot each, tree by tree),
      * transformed on first visit in a pass: centre R c + t and the cap centre of -B, -R c_cap;
      * valid when stamp == pass (slots beyond cap: per visit) */
@@ -823,7 +834,8 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
     ws->bnode = calloc((size_t)max_facets, sizeof *ws->bnode);
     ws->stack = malloc((size_t)PH_STACK * sizeof *ws->stack);
     ws->leafq = malloc((size_t)PH_LEAFQ * sizeof *ws->leafq);
-    if (!ws->raw || !ws->raw2 || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->hits || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->leafq || !ws->bnode) {
+    ws->wstack = malloc((size_t)PH_STACK * sizeof *ws->wstack);
+    if (!ws->raw || !ws->raw2 || !ws->order || !ws->otmp || !ws->near || !ws->rank || !ws->hits || !ws->soa || !ws->gs || !ws->fnode || !ws->fitem || !ws->fkey || !ws->ckey || !ws->geo || !ws->tmp || !ws->sweep || !ws->sweep_tmp || !ws->corn || !ws->stack || !ws->leafq || !ws->wstack || !ws->bnode) {
         dst_phong_workspace_destroy(ws);
         return NULL;
     }
@@ -833,7 +845,7 @@ DstPhongWorkspace *dst_phong_workspace_create(int max_facets)
 void dst_phong_workspace_destroy(DstPhongWorkspace *ws)
 {
     if (ws == NULL) return;
-    free(ws->raw), free(ws->raw2), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->hits), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->leafq), free(ws->bnode);
+    free(ws->raw), free(ws->raw2), free(ws->order), free(ws->otmp), free(ws->near), free(ws->rank), free(ws->hits), free(ws->soa), free(ws->gs), free(ws->fnode), free(ws->fitem), free(ws->fkey), free(ws->ckey), free(ws->geo), free(ws->tmp), free(ws->sweep), free(ws->sweep_tmp), free(ws->corn), free(ws->stack), free(ws->leafq), free(ws->wstack), free(ws->bnode);
     free(ws);
 }
 
@@ -2138,17 +2150,21 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
     double la_scale = PH_TREE_ANGLE_SCALE * c->a->diag, lb_scale = PH_TREE_ANGLE_SCALE * c->b->diag;
     double tmp[6];
     int sp = 0, nl = 0;
+    PhWalkPair *st = ws->wstack;
     if (node_pair_meets(ta, tb, bnode(c, tb->c, tb->cap, off, tmp), cen, rcol)) {
-        if (ta->left < 0 && tb->left < 0) ws->leafq[nl][0] = 0, ws->leafq[nl][1] = 0, ++nl;
-        else ws->stack[sp][0] = 0, ws->stack[sp][1] = 0, ++sp;
+        if (ta->left < 0 && tb->left < 0) {
+            ws->leafq[nl][0] = 0, ws->leafq[nl][1] = 0, ++nl;
+        } else {
+            st[0].ia = st[0].ib = 0, st[0].la = ta->left < 0, st[0].lb = tb->left < 0;
+            st[0].sa = ta->r + la_scale * ph_min(ta->cap[3], PH_PI), st[0].sb = tb->r + lb_scale * ph_min(tb->cap[3], PH_PI);
+            ++sp;
+        }
     }
     while (sp > 0) {
         --sp;
-        int ia = ws->stack[sp][0], ib = ws->stack[sp][1];
-        const DstPhongNode *na = ta + ia, *nb = tb + ib;
-        int la = na->left < 0, lb = nb->left < 0;
+        int ia = st[sp].ia, ib = st[sp].ib, la = st[sp].la, lb = st[sp].lb;
+        double sa = st[sp].sa, sb = st[sp].sb;
         if (sp + 16 > PH_STACK) return 0;
-        double sa = na->r + la_scale * ph_min(na->cap[3], PH_PI), sb = nb->r + lb_scale * ph_min(nb->cap[3], PH_PI);
         int both = (la == 0) & (lb == 0) & (sa < 2.0 * sb) & (sb < 2.0 * sa);
         int split_a = both | ((both == 0) & (lb | ((la == 0) & (sa >= sb))));
         PhLanesA A;
@@ -2156,12 +2172,13 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
         if (!split_a) {
             /* B's grandchildren against A's node */
             const DstPhongWide *wb = TB->wide + TB->wide_of[ib];
-            lanes_a_node(na, &A);
+            lanes_a_node(ta + ia, &A);
             lanes_b_wide(c, wb, &B);
             unsigned pass = lanes_meet(&A, &B, cen, rcol) & ((1u << wb->n) - 1u);
             for (int k = 0; k < 4; ++k) {
-                int ok = (int)((pass >> k) & 1u), leaf = la & (wb->leaf >> k);
-                ws->stack[sp][0] = ia, ws->stack[sp][1] = wb->child[k];
+                int ok = (int)((pass >> k) & 1u), kl = (wb->leaf >> k) & 1, leaf = la & kl;
+                PhWalkPair *e = st + sp;
+                e->ia = ia, e->ib = wb->child[k], e->la = la, e->lb = kl, e->sa = sa, e->sb = wb->size[k];
                 ws->leafq[nl][0] = ia, ws->leafq[nl][1] = wb->child[k];
                 sp += ok & (leaf ^ 1), nl += ok & leaf;
             }
@@ -2171,11 +2188,13 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
             unsigned va = (1u << wa->n) - 1u;
             if (!both) {
                 /* A's grandchildren against B's node */
+                const DstPhongNode *nb = tb + ib;
                 lanes_b_node(bnode(c, nb->c, nb->cap, off + ib, tmp), nb->r, nb->cap, &B);
                 unsigned pass = lanes_meet(&A, &B, cen, rcol) & va;
                 for (int k = 0; k < 4; ++k) {
-                    int ok = (int)((pass >> k) & 1u), leaf = (wa->leaf >> k) & lb;
-                    ws->stack[sp][0] = wa->child[k], ws->stack[sp][1] = ib;
+                    int ok = (int)((pass >> k) & 1u), kl = (wa->leaf >> k) & 1, leaf = kl & lb;
+                    PhWalkPair *e = st + sp;
+                    e->ia = wa->child[k], e->ib = ib, e->la = kl, e->lb = lb, e->sa = wa->size[k], e->sb = sb;
                     ws->leafq[nl][0] = wa->child[k], ws->leafq[nl][1] = ib;
                     sp += ok & (leaf ^ 1), nl += ok & leaf;
                 }
@@ -2188,9 +2207,11 @@ static int walk_pair(PhCtx *c, const DstPhongTree *TA, const DstPhongTree *TB, i
                     lanes_b_splat(&W, j, &B);
                     unsigned pass = lanes_meet(&A, &B, cen, rcol) & va;
                     int jl = (wb->leaf >> j) & 1, jb = wb->child[j];
+                    double js = wb->size[j];
                     for (int k = 0; k < 4; ++k) {
-                        int ok = (int)((pass >> k) & 1u), leaf = (wa->leaf >> k) & jl;
-                        ws->stack[sp][0] = wa->child[k], ws->stack[sp][1] = jb;
+                        int ok = (int)((pass >> k) & 1u), kl = (wa->leaf >> k) & 1, leaf = kl & jl;
+                        PhWalkPair *e = st + sp;
+                        e->ia = wa->child[k], e->ib = jb, e->la = kl, e->lb = jl, e->sa = wa->size[k], e->sb = js;
                         ws->leafq[nl][0] = wa->child[k], ws->leafq[nl][1] = jb;
                         sp += ok & (leaf ^ 1), nl += ok & leaf;
                     }
