@@ -1061,23 +1061,34 @@ static int corners_both_sides(const PhCorners *f, const PhCorners *g, double tol
     return ((neg[0] | neg[1] | neg[2] | neg[3]) & (pos[0] | pos[1] | pos[2] | pos[3])) != 0;
 }
 
-/* the place of facet i in the sweep along x (by the lowest x of its bounding sphere, ties in
- * facet order: the order of sweep_sort()), counted among the n facets of geo that are ok; for the
- * few crossing pairs of a query whose sweep ran along another axis (phong.md sec. 16) */
-static int rank_along_x(const PhGeo *geo, int n, int i)
+/* The places of the facets in the sweep along x (find_crossings), sorted when first needed: a
+ * query whose sweep runs along another axis needs them only for its crossing pairs, which are
+ * rare (phong.md sec. 16). */
+typedef struct PhRanks {
+    int *rank;               /* per facet */
+    int ready;
+    DstPhongWorkspace *ws;   /* its order records (free during the sweep) sort them */
+} PhRanks;
+
+/* rk->rank for the n facets of geo that are ok: the order of sweep_sort() along x (by the lowest x
+ * of the bounding sphere, ties in facet order) */
+static void ranks_along_x(PhRanks *rk, const PhGeo *geo, int n)
 {
-    double lo = geo[i].ctr[0] - geo[i].rad;
-    int r = 0;
-    for (int g = 0; g < n; ++g) {
-        double l = geo[g].ctr[0] - geo[g].rad;
-        r += geo[g].ok && (l < lo || (l == lo && g < i));
+    DstPhongWorkspace *ws = rk->ws;
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!geo[i].ok) continue;
+        PhOrder *o = ws->order + m++;
+        o->k[0] = double_key(geo[i].ctr[0] - geo[i].rad), o->k[1] = 0, o->sub = 0, o->idx = i;
     }
-    return r;
+    radix_sort(ws->order, ws->otmp, m, 64);
+    for (int p = 0; p < m; ++p) rk->rank[ws->order[p].idx] = p;
+    rk->ready = 1;
 }
 
 /* the rest of crossing_pair() for a pair whose corners lie on both sides of each other's plane;
- * rank: the places of the n facets along x, or NULL when the sweep ran along another axis */
-static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int n, int i, int j, double tol, const int *rank,
+ * rk: the places of the n facets along x (PhRanks) */
+static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int n, int i, int j, double tol, PhRanks *rk,
                              uint64_t (*ckey)[PH_MAXCLIP])
 {
     const PhGeo *f = geo + i, *g = geo + j;
@@ -1087,8 +1098,8 @@ static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int n, int i, int j, 
     /* a crease, not a corner touch: the common segment is a fair part of the facets */
     double l = norm3(L);
     if (ph_min(a[1], b[1]) - ph_max(a[0], b[0]) < DST_PHONG_TRIM_REL * l * ph_max(f->rad, g->rad)) return;
-    int ri = rank != NULL ? rank[i] : rank_along_x(geo, n, i), rj = rank != NULL ? rank[j] : rank_along_x(geo, n, j);
-    uint64_t key = (uint64_t)ri << 32 | (uint64_t)rj;
+    if (!rk->ready) ranks_along_x(rk, geo, n);
+    uint64_t key = (uint64_t)rk->rank[i] << 32 | (uint64_t)rk->rank[j];
     add_partner(raw + i, ckey[i], key, j);
     add_partner(raw + j, ckey[j], key, i);
 }
@@ -1098,7 +1109,7 @@ static void crossing_confirm(PhRaw *raw, const PhGeo *geo, int n, int i, int j, 
  * a crossing pair is recorded in both partner lists (add_partner). The cheap tests here, inline
  * in the sweep; the few pairs that pass them go on to crossing_confirm(). */
 static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, int n, const PhCorners *corn, int p, int q,
-                                 const int *rank, uint64_t (*ckey)[PH_MAXCLIP])
+                                 PhRanks *rk, uint64_t (*ckey)[PH_MAXCLIP])
 {
     const PhCorners *cp = corn + p, *cq = corn + q;
     if (dst_dot3(cp->n, cq->n) > 1.0 - DST_PHONG_COPLANAR_COS) return;
@@ -1107,7 +1118,7 @@ static inline void crossing_pair(PhRaw *raw, const PhGeo *geo, int n, const PhCo
     const PhCorners *ci = corn + (p ^ ((p ^ q) & swap)), *cj = corn + (q ^ ((p ^ q) & swap));
     double tol = DST_ROUND_REL * (ci->rad + cj->rad + ci->cnorm);
     if (!corners_both_sides(ci, cj, tol) || !corners_both_sides(cj, ci, tol)) return;
-    crossing_confirm(raw, geo, n, ci->i, cj->i, tol, rank, ckey);
+    crossing_confirm(raw, geo, n, ci->i, cj->i, tol, rk, ckey);
 }
 
 /* the crossing records of the facets sw[0 .. m-1], in that order */
@@ -1188,7 +1199,7 @@ static int ftree_node(const PhSweep *sw, int *item, TreeKey *key, PhFNode *nodes
 
 /* The pairs of records whose spheres meet, by a walk of a sphere tree against itself, each
  * pair through crossing_pair(). Returns 0 when the stack overflowed (nothing is then final). */
-static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, int n, const PhSweep *sw, int m, const int *rank,
+static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, int n, const PhSweep *sw, int m, PhRanks *rk,
                              uint64_t (*ckey)[PH_MAXCLIP], DstPhongWorkspace *ws)
 {
     int nn = 0, sp = 0;
@@ -1216,7 +1227,7 @@ static int crossings_by_tree(PhRaw *raw, const PhGeo *geo, int n, const PhSweep 
                     nh += (i < na->count) & (j < nb->count) & ((a != b) | (j > i)) & spheres_meet(s1->c, s2->c);
                 }
             }
-            for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, n, ws->corn, hp[h][0], hp[h][1], rank, ckey);
+            for (int h = 0; h < nh; ++h) crossing_pair(raw, geo, n, ws->corn, hp[h][0], hp[h][1], rk, ckey);
             continue;
         }
         if (sp + 3 > PH_STACK) return 0;
@@ -1262,13 +1273,13 @@ static void find_crossings(PhRaw *raw, const PhGeo *geo, int n, PhSweep *sw, dou
     if (hi[1] - lo[1] > hi[ax] - lo[ax]) ax = 1;
     if (hi[2] - lo[2] > hi[ax] - lo[ax]) ax = 2;
     /* the ranks along x order the pairs: sorted along x when the tree or the sweep needs it, else
-     * a crossing pair's ranks are counted (rank_along_x(); crossing_pair() orders a pair by
-     * (lowest x, index), which is the order of the ranks) */
-    const int *rk = NULL;
+     * when the first crossing pair is found (PhRanks; crossing_pair() orders a pair by (lowest x,
+     * index), which is the order of the ranks) */
+    PhRanks rks = {rank, 0, ws}, *rk = &rks;
     if (m >= PH_FTREE_MIN || ax == 0) {
         sweep_sort(ws, sw, m);
         for (int p = 0; p < m; ++p) rank[sw[p].i] = p;
-        rk = rank;
+        rks.ready = 1;
     }
     int by_tree = m >= PH_FTREE_MIN && crossings_by_tree(raw, geo, n, sw, m, rk, ckey, ws);
     if (!by_tree && m >= PH_FTREE_MIN) {
