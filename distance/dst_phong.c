@@ -2131,12 +2131,10 @@ static inline void lanes_b_wide(const PhCtx *c, const DstPhongWide *w, PhLanesB 
 /* lane j of B in all four lanes */
 static inline void lanes_b_splat(const PhLanesB *W, int j, PhLanesB *B)
 {
-    const PhV4 *src = &W->x;
-    PhV4 *dst = &B->x;
-    for (int i = 0; i < 10; ++i) {
-        double v = src[i][j];
-        dst[i] = (PhV4){v, v, v, v};
-    }
+#define PH_SPLAT(f) (B->f = (PhV4){W->f[j], W->f[j], W->f[j], W->f[j]})
+    PH_SPLAT(x), PH_SPLAT(y), PH_SPLAT(z), PH_SPLAT(cx), PH_SPLAT(cy), PH_SPLAT(cz);
+    PH_SPLAT(r), PH_SPLAT(c3), PH_SPLAT(c4), PH_SPLAT(c5);
+#undef PH_SPLAT
 }
 
 /* One walk of a tree of A and a tree of B (kind 0: A's vertices and B's faces, 1: A's faces and
