@@ -458,7 +458,7 @@ static void model_bound(const PlnProblem *p, const PlnDynCon *c, const PlnTaylor
 {
     const double g2 = p->weight * p->weight;
     double lo, hi, v = 0.0, u = -HUGE_VAL, pl = 0.0, ph = 0.0;
-    if (v0 != NULL) pln_taylor_poly_bound(t, &pl, &ph);
+    if (v0 != NULL && ok) pln_taylor_poly_bound(t, &pl, &ph); /* (t is not read when !ok) */
     switch (c->kind) {
     case PLN_DYN_FZ:
         pln_taylor_bound(t, &lo, &hi);
@@ -721,6 +721,7 @@ static void restricted_bounds(const PlnProblem *p, PlnProblemWork *w, int i, con
         if (row < 0 || !phase_in_cover(p, p->dyn[d].phase, i, cover)) continue;
         k = row - p->row_dynamics;
         if (ok[k]) pln_taylor_restrict(&t, &mod[k], lo, hi);
+        else pln_taylor_const(&t, 0, 0.0); /* (no model: not read) */
         model_bound(p, &p->dyn[d], &t, ok[k], &w->dyn_bound[k], &w->dyn_lower[k], &w->dyn_poly[k]);
     }
 }
