@@ -49,7 +49,8 @@ int pln_dynrows_covers(const PlnProblem *p, int i, double (*covers)[2]);
  * in w->coef_used, w->h_used): with cover NULL every row's; else only the rows of the
  * phases that hold on exactly that part of the interval (pln_dynrows_phase_cover; the
  * others are left as they are), the motion then being a part of it. *worst (nullable)
- * receives the largest of the values written. */
+ * receives the largest of the values written. Each row's Taylor model is left in
+ * w->dyn_model's first slot (the fresh rows' bisection restricts it, eq. P6e). */
 PlnStatus pln_dynrows_interval_bounds(const PlnProblem *p, PlnProblemWork *w, int i, const double *cover,
                                       double *worst, char *err, size_t err_size);
 /* Every dynamic row: c[row] (certified, or sampled plus the frozen margin) and its
