@@ -1046,26 +1046,40 @@ START_TEST(test_fresh_rows_restricted_bisection)
 }
 END_TEST
 
+/* a scenario loaded as the planner loads it (pln_plan_load: a free base re-rooted at the
+ * stance foot, eq. K18) and a workspace for it */
+static const PlnProblem *load_planned(const char *path, PlnLoaded *l, PlnProblemWork **w)
+{
+    PlnPlanOptions opt = pln_plan_options_default();
+    char err[512];
+    ck_assert_msg(pln_plan_load(path, &opt, l, err, sizeof err) == PLN_OK, "%s", err);
+    ck_assert_msg(pln_problem_work_create(l->p, w, err, sizeof err) == PLN_OK, "%s", err);
+    return l->p;
+}
+
+static void unload_planned(PlnLoaded *l, PlnProblemWork *w)
+{
+    pln_problem_work_destroy(w);
+    pln_plan_unload(l);
+}
+
 /* Eq. P6e where the floor pulls: a stretch whose floor force is not certified above f_min
  * has no torque model (PLN_DYN_UNCERTIFIED); the restricted bisection passes such rows on
  * (they read no model) and gives the stretch models of its own. Fresh evaluations of random
  * motions of stance_knees.yaml (amplitude 0.4 rad, loaded as the planner does): every
  * dynamic row finite, at least its sample, and some torque row without a certified bound
- * (the path taken: a throw-away print counted 2616 such rows passed on over this tcase). The first
- * version read a stale or uninitialised model for such a row there (a crash of
+ * (the path taken: a throw-away print counted 2616 such rows passed on over this tcase).
+ * The first version read a stale or uninitialised model for such a row there (a crash of
  * bench_plan_random's default set, no fault in these tests: the slot held the previous
  * row's model). */
 START_TEST(test_fresh_rows_where_the_floor_pulls)
 {
-    PlnPlanOptions opt = pln_plan_options_default();
     PlnLoaded l;
     PlnProblemWork *w = NULL;
     Rng rng = {0xf100ULL};
     int uncertified = 0;
     char err[512];
-    ck_assert_msg(pln_plan_load("tests/data/stance_knees.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
-    const PlnProblem *p = l.p;
-    ck_assert_msg(pln_problem_work_create(p, &w, err, sizeof err) == PLN_OK, "%s", err);
+    const PlnProblem *p = load_planned("tests/data/stance_knees.yaml", &l, &w);
     double *x = calloc((size_t)p->n_vars, sizeof *x), *c = calloc((size_t)p->m, sizeof *c);
     for (int trial = 0; trial < 6; ++trial) {
         random_x(p, x, &rng, 0.4);
@@ -1080,8 +1094,7 @@ START_TEST(test_fresh_rows_where_the_floor_pulls)
     ck_assert_int_gt(uncertified, 0);
     free(x);
     free(c);
-    pln_problem_work_destroy(w);
-    pln_plan_unload(&l);
+    unload_planned(&l, w);
 }
 END_TEST
 
@@ -1094,16 +1107,13 @@ END_TEST
  * and its gradient matches central differences. */
 START_TEST(test_torque_rows_where_the_floor_pulls)
 {
-    PlnPlanOptions opt = pln_plan_options_default();
     PlnLoaded l;
     PlnProblemWork *w = NULL;
     Rng rng = {0x5eedULL};
     int pulled = 0;
     char err[512];
     /* loaded as the planner does: the robot re-rooted at the stance foot (eq. K18) */
-    ck_assert_msg(pln_plan_load("tests/data/stance_knees.yaml", &opt, &l, err, sizeof err) == PLN_OK, "%s", err);
-    const PlnProblem *p = l.p;
-    ck_assert_msg(pln_problem_work_create(p, &w, err, sizeof err) == PLN_OK, "%s", err);
+    const PlnProblem *p = load_planned("tests/data/stance_knees.yaml", &l, &w);
     const int n = p->n_vars, m = p->m;
     double *x = calloc((size_t)n, sizeof *x), *c = calloc((size_t)m, sizeof *c), *cp = calloc((size_t)m, sizeof *cp);
     double *cm = calloc((size_t)m, sizeof *cm), *g = calloc((size_t)m * n, sizeof *g), *margin = calloc((size_t)m, sizeof *margin);
@@ -1153,8 +1163,7 @@ START_TEST(test_torque_rows_where_the_floor_pulls)
     free(margin);
     free(tau);
     free(pull);
-    pln_problem_work_destroy(w);
-    pln_plan_unload(&l);
+    unload_planned(&l, w);
 }
 END_TEST
 
